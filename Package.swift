@@ -1,0 +1,93 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Tessera: a server-rendered Swift web framework on libmicrohttpd, and the storefront built with it.
+///
+/// Layout, from the bottom up:
+/// - `CMicroHTTPD`, `CTesseraShim`: the C library and the few calls Swift cannot make directly.
+/// - `TesseraHTTP`: the HTTP server. Every C type stops here.
+/// - `Tessera`: the framework the application uses (static files today; routing, views and controllers next).
+/// - `Storefront`: the composition root, the `storefront` executable.
+let package = Package(
+    name: "Tessera",
+    platforms: [.macOS("26.0")],
+    products: [
+        .library(name: "Tessera", targets: ["Tessera", "TesseraHTTP"]),
+        .executable(name: "storefront", targets: ["Storefront"]),
+        .executable(name: "tessera-bench", targets: ["TesseraBench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.3.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
+    ],
+    targets: [
+        // MARK: C
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .target(
+            name: "CTesseraShim",
+            dependencies: ["CMicroHTTPD"]
+        ),
+
+        // MARK: Framework
+        .target(
+            name: "TesseraHTTP",
+            dependencies: [
+                "CTesseraShim",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .target(
+            name: "Tessera",
+            dependencies: [
+                "TesseraHTTP",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+
+        // MARK: Composition roots
+        .executableTarget(
+            name: "Storefront",
+            dependencies: [
+                "Tessera",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "TesseraBench",
+            dependencies: [
+                "Tessera",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Sources/TesseraBench"
+        ),
+
+        // MARK: Tests
+        .target(
+            name: "TesseraTestSupport",
+            dependencies: [
+                "TesseraHTTP",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(name: "TesseraHTTPTests", dependencies: ["TesseraHTTP", "TesseraTestSupport"]),
+        .testTarget(name: "TesseraTests", dependencies: ["Tessera", "TesseraTestSupport"]),
+        .testTarget(name: "StorefrontTests", dependencies: ["TesseraTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,130 @@
+#include "CTesseraShim.h"
+
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <string.h>
+#include <sys/socket.h>
+
+typedef struct {
+  void (*callback)(void *cls, const char *message);
+  void *cls;
+} tessera_logger;
+
+struct tessera_daemon {
+  struct MHD_Daemon *mhd;
+  tessera_logger logger;
+};
+
+// MHD may log from any of its threads, so the logger context is immutable after start.
+static void tessera_log_trampoline(void *cls, const char *format, va_list args) {
+  const tessera_logger *logger = cls;
+  char message[1024];
+  vsnprintf(message, sizeof message, format, args);
+  size_t len = strlen(message);
+  while (len > 0 && (message[len - 1] == '\n' || message[len - 1] == '\r')) {
+    message[--len] = '\0';
+  }
+  logger->callback(logger->cls, message);
+}
+
+tessera_daemon *tessera_mhd_start(const tessera_daemon_options *o, char *error, size_t error_len) {
+  struct sockaddr_storage address;
+  memset(&address, 0, sizeof address);
+  unsigned int flags = o->flags;
+  int has_address = 0;
+
+  if (o->host != NULL && o->host[0] != '\0') {
+    struct addrinfo hints, *found = NULL;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE;
+    int rc = getaddrinfo(o->host, NULL, &hints, &found);
+    if (rc != 0 || found == NULL) {
+      if (error) snprintf(error, error_len, "cannot resolve host '%s': %s", o->host, gai_strerror(rc));
+      return NULL;
+    }
+    memcpy(&address, found->ai_addr, found->ai_addrlen);
+    freeaddrinfo(found);
+    has_address = 1;
+    if (address.ss_family == AF_INET6) {
+      ((struct sockaddr_in6 *)&address)->sin6_port = htons(o->port);
+      flags |= MHD_USE_IPv6;
+    } else {
+      ((struct sockaddr_in *)&address)->sin_port = htons(o->port);
+    }
+  }
+
+  tessera_daemon *handle = calloc(1, sizeof *handle);
+  if (handle == NULL) {
+    if (error) snprintf(error, error_len, "out of memory");
+    return NULL;
+  }
+  handle->logger.callback = o->error_logger;
+  handle->logger.cls = o->error_logger_cls;
+
+  struct MHD_OptionItem items[16];
+  int n = 0;
+  items[n++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE, o->thread_pool_size, NULL};
+  items[n++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT, o->connection_limit, NULL};
+  if (o->per_ip_connection_limit > 0)
+    items[n++] = (struct MHD_OptionItem){MHD_OPTION_PER_IP_CONNECTION_LIMIT, o->per_ip_connection_limit, NULL};
+  items[n++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT, o->connection_timeout_seconds, NULL};
+  items[n++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)o->connection_memory_limit, NULL};
+  items[n++] = (struct MHD_OptionItem){MHD_OPTION_LISTEN_BACKLOG_SIZE, o->listen_backlog, NULL};
+  items[n++] = (struct MHD_OptionItem){MHD_OPTION_LISTENING_ADDRESS_REUSE, 1, NULL};
+  items[n++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)o->request_completed, o->request_completed_cls};
+  items[n++] = (struct MHD_OptionItem){MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)o->uri_logger, o->uri_logger_cls};
+  if (has_address)
+    items[n++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, &address};
+  if (o->error_logger != NULL)
+    items[n++] = (struct MHD_OptionItem){MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)tessera_log_trampoline, &handle->logger};
+  items[n++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
+
+  handle->mhd = MHD_start_daemon(flags, o->port, NULL, NULL,
+                                               o->access_handler, o->access_handler_cls,
+                                               MHD_OPTION_ARRAY, items, MHD_OPTION_END);
+  if (handle->mhd == NULL) {
+    if (error)
+      snprintf(error, error_len, "libmicrohttpd could not listen on %s port %u (port in use, or a limit too high?)",
+               o->host ? o->host : "0.0.0.0", (unsigned)o->port);
+    free(handle);
+    return NULL;
+  }
+  return handle;
+}
+
+void tessera_mhd_quiesce(tessera_daemon *daemon) {
+  MHD_socket fd = MHD_quiesce_daemon(daemon->mhd);
+  if (fd != MHD_INVALID_SOCKET) close(fd);
+}
+
+void tessera_mhd_stop(tessera_daemon *daemon) {
+  MHD_stop_daemon(daemon->mhd);
+  free(daemon);
+}
+
+uint16_t tessera_mhd_bound_port(tessera_daemon *daemon) {
+  const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon->mhd, MHD_DAEMON_INFO_BIND_PORT);
+  return info ? info->port : 0;
+}
+
+unsigned int tessera_mhd_current_connections(tessera_daemon *daemon) {
+  const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon->mhd, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+  return info ? info->num_connections : 0;
+}
+
+int tessera_mhd_client_address(struct MHD_Connection *connection, char *buffer, size_t buffer_len) {
+  const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+  if (info == NULL || info->client_addr == NULL) return -1;
+  const struct sockaddr *sa = info->client_addr;
+  const void *raw = NULL;
+  if (sa->sa_family == AF_INET) raw = &((const struct sockaddr_in *)sa)->sin_addr;
+  else if (sa->sa_family == AF_INET6) raw = &((const struct sockaddr_in6 *)sa)->sin6_addr;
+  else return -1;
+  return inet_ntop(sa->sa_family, raw, buffer, (socklen_t)buffer_len) ? 0 : -1;
+}

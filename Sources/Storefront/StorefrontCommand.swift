@@ -1,0 +1,24 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Tessera
+
+/// `storefront`: the shop, composed from the framework and its feature modules.
+@main
+struct StorefrontCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "storefront",
+        abstract: "The Tessera storefront: a server-rendered shop on libmicrohttpd."
+    )
+
+    @OptionGroup var options: ServerOptions
+
+    func run() async throws {
+        let settings = try options.resolve()
+        settings.bootstrapLogging()
+        let logger = Logger(label: "storefront")
+        try FileManager.default.createDirectory(atPath: settings.dataDirectory, withIntermediateDirectories: true)
+        let responder = StorefrontResponder(publicFiles: PublicFiles(root: settings.publicDirectory))
+        try await ApplicationRunner.run(settings: settings, responder: responder, logger: logger)
+    }
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import Logging
+import TesseraHTTP
+
+/// The command-line options every Tessera executable shares. Each has an environment variable,
+/// as containers and platforms expect (`PORT=0 storefront`); a flag wins over its variable,
+/// and a variable over the default.
+public struct ServerOptions: ParsableArguments, Sendable {
+    @Option(help: "Address to listen on. [env: HOST] (default: 0.0.0.0)")
+    public var host: String?
+
+    @Option(help: "Port to listen on; 0 picks a free one. [env: PORT] (default: 8080)")
+    public var port: Int?
+
+    @Option(help: "Connection threads. [env: THREADS] (default: one per core)")
+    public var threads: Int?
+
+    @Option(name: .customLong("data-dir"), help: "Folder for the database and secrets. [env: DATA_DIR] (default: ./data)")
+    public var dataDirectory: String?
+
+    @Option(name: .customLong("public-dir"), help: "Folder of static files. [env: PUBLIC_DIR] (default: ./Public)")
+    public var publicDirectory: String?
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical. [env: LOG_LEVEL] (default: info)")
+    public var logLevel: String?
+
+    @Option(name: .customLong("shutdown-grace"), help: "Seconds in-flight requests get after SIGTERM. [env: SHUTDOWN_GRACE] (default: 10)")
+    public var shutdownGrace: Int?
+
+    public init() {}
+
+    /// The options with the environment and defaults applied, checked.
+    public func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerSettings {
+        func value<T>(_ flag: T?, _ variable: String, _ parse: (String) -> T?, default fallback: T) throws -> T {
+            if let flag { return flag }
+            guard let raw = environment[variable], !raw.isEmpty else { return fallback }
+            guard let parsed = parse(raw) else { throw ValidationError("\(variable)=\(raw) is not valid.") }
+            return parsed
+        }
+        let settings = ServerSettings(
+            host: try value(host, "HOST", { $0 }, default: "0.0.0.0"),
+            port: try value(port, "PORT", { Int($0) }, default: 8080),
+            threads: try value(threads, "THREADS", { Int($0) }, default: HTTPServerConfiguration.processorCount),
+            dataDirectory: try value(dataDirectory, "DATA_DIR", { $0 }, default: "./data"),
+            publicDirectory: try value(publicDirectory, "PUBLIC_DIR", { $0 }, default: "./Public"),
+            logLevel: try value(logLevel.map { Logger.Level(rawValue: $0.lowercased()) } ?? nil, "LOG_LEVEL", { Logger.Level(rawValue: $0.lowercased()) }, default: .info),
+            shutdownGrace: .seconds(try value(shutdownGrace, "SHUTDOWN_GRACE", { Int($0) }, default: 10))
+        )
+        if let logLevel, Logger.Level(rawValue: logLevel.lowercased()) == nil {
+            throw ValidationError("--log-level \(logLevel) is not a level.")
+        }
+        guard (0...65535).contains(settings.port) else { throw ValidationError("The port must be between 0 and 65535.") }
+        guard settings.threads >= 1 else { throw ValidationError("At least one thread is needed.") }
+        return settings
+    }
+}
+
+/// Resolved, validated settings.
+public struct ServerSettings: Sendable {
+    public var host: String
+    public var port: Int
+    public var threads: Int
+    public var dataDirectory: String
+    public var publicDirectory: String
+    public var logLevel: Logger.Level
+    public var shutdownGrace: Duration
+
+    public var httpConfiguration: HTTPServerConfiguration {
+        HTTPServerConfiguration(host: host, port: port, threads: threads, shutdownGracePeriod: shutdownGrace)
+    }
+
+    /// Sends every log line to stdout at `logLevel`, where container platforms collect them.
+    /// Call it once, first thing: swift-log's bootstrap is process-wide by design.
+    public func bootstrapLogging() {
+        let level = logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardOutput(label: label)
+            handler.logLevel = level
+            return handler
+        }
+    }
+}

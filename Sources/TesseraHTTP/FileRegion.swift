@@ -1,0 +1,41 @@
+import Foundation
+
+/// An open, regular file. Opening once and answering from the descriptor means the file that was
+/// checked (size, type, modification time) is the file that is sent, even if the path changes.
+public final class OpenFile: Sendable {
+    let descriptor: Int32
+    public let size: Int64
+    public let modificationTime: Date
+
+    /// Opens `path` read-only; `nil` unless it is a regular file that can be read.
+    public init?(path: String) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
+            return nil
+        }
+        self.descriptor = descriptor
+        self.size = Int64(info.st_size)
+        self.modificationTime = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec))
+    }
+
+    deinit {
+        close(descriptor)
+    }
+}
+
+/// A byte range of an ``OpenFile`` to send as a body.
+public struct FileRegion: Sendable {
+    public let file: OpenFile
+    public let offset: Int64
+    public let length: Int64
+
+    /// The whole file, or `range` of it (the caller checks that the range fits).
+    public init(file: OpenFile, range: ClosedRange<Int64>? = nil) {
+        self.file = file
+        self.offset = range?.lowerBound ?? 0
+        self.length = range.map { $0.upperBound - $0.lowerBound + 1 } ?? file.size
+    }
+}

@@ -1,0 +1,58 @@
+/// A decoded form body: its text fields, in order with repeats kept, and its uploaded files.
+public struct FormData: Sendable {
+    public var fields: QueryParameters
+    public var files: [UploadedFile]
+
+    public init(fields: QueryParameters = QueryParameters(), files: [UploadedFile] = []) {
+        self.fields = fields
+        self.files = files
+    }
+
+    /// Decodes `body` according to `contentType`; an unsupported type is a 415.
+    public init(body: [UInt8], contentType: String?) throws(HTTPError) {
+        let mediaType = MediaTypeHeader(contentType ?? "")
+        switch mediaType.essence {
+        case "application/x-www-form-urlencoded":
+            self.init(fields: try QueryParameters(parsing: body))
+        case "multipart/form-data":
+            guard let boundary = mediaType.parameters["boundary"], !boundary.isEmpty, boundary.utf8.count <= 70 else {
+                throw HTTPError(.badRequest, message: "The multipart body has no valid boundary.")
+            }
+            self = try MultipartParser(boundary: boundary).parse(body)
+        default:
+            throw HTTPError(.unsupportedMediaType, message: "Forms must be sent as application/x-www-form-urlencoded or multipart/form-data.")
+        }
+    }
+
+    /// The first value of the text field `name`.
+    public subscript(name: String) -> String? {
+        fields[name]
+    }
+
+    /// The first uploaded file of the field `name`.
+    public func file(_ name: String) -> UploadedFile? {
+        files.first { $0.fieldName == name }
+    }
+}
+
+/// A `Content-Type` value split into its essence (`type/subtype`, lowercased) and parameters.
+struct MediaTypeHeader {
+    var essence: String
+    var parameters: [String: String]
+
+    init(_ value: String) {
+        let pieces = value.split(separator: ";")
+        essence = pieces.first.map { String($0.trimmingSpaces()).lowercased() } ?? ""
+        var parameters: [String: String] = [:]
+        for piece in pieces.dropFirst() {
+            guard let equals = piece.firstIndex(of: "=") else { continue }
+            let name = piece[..<equals].trimmingSpaces().lowercased()
+            var parameterValue = piece[piece.index(after: equals)...].trimmingSpaces()
+            if parameterValue.count >= 2, parameterValue.first == "\"", parameterValue.last == "\"" {
+                parameterValue = parameterValue.dropFirst().dropLast()
+            }
+            parameters[name] = String(parameterValue)
+        }
+        self.parameters = parameters
+    }
+}

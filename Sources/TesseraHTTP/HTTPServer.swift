@@ -1,0 +1,87 @@
+import HTTPTypes
+import Logging
+import ServiceLifecycle
+
+/// The HTTP server: libmicrohttpd underneath, an ``HTTPResponder`` on top.
+///
+/// It is a swift-service-lifecycle `Service`, so a `ServiceGroup` runs it next to anything else
+/// the app needs and turns SIGTERM/SIGINT into a graceful shutdown: stop accepting, let
+/// in-flight requests finish within ``HTTPServerConfiguration/shutdownGracePeriod``, answer
+/// what is still waiting with a 503, then return.
+public final class HTTPServer: Service {
+    public let configuration: HTTPServerConfiguration
+    private let core: ServerCore
+    private let onServerRunning: @Sendable (Int) async -> Void
+
+    /// - Parameter onServerRunning: called with the bound port once the server accepts
+    ///   connections; with `port: 0` this is how callers learn which port they got.
+    public init(
+        configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
+        responder: some HTTPResponder,
+        errorResponder: some HTTPErrorResponder = PlainErrorResponder(),
+        logger: Logger = Logger(label: "tessera.http"),
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) {
+        self.configuration = configuration
+        self.core = ServerCore(responder: responder, errorResponder: errorResponder, limits: configuration.limits, logger: logger)
+        self.onServerRunning = onServerRunning
+    }
+
+    public func run() async throws {
+        let daemon = try Daemon(core: core, configuration: configuration)
+        core.logger.notice("listening on http://\(displayHost):\(daemon.port)", metadata: ["port": "\(daemon.port)", "threads": "\(configuration.threads)"])
+        await onServerRunning(daemon.port)
+
+        let core = self.core
+        let sweeper = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(250))
+                let overdue = core.waiting.waiting(since: .now - core.limits.responseTimeout)
+                for connection in overdue {
+                    connection.expire(reason: HTTPError(.serviceUnavailable, message: "The server took too long to answer."))
+                }
+            }
+        }
+        try? await gracefulShutdown()
+        sweeper.cancel()
+        await shutDown(daemon)
+    }
+
+    private func shutDown(_ daemon: Daemon) async {
+        let core = self.core
+        let grace = configuration.shutdownGracePeriod
+        core.logger.notice("shutting down", metadata: ["inFlight": "\(core.inFlight.load(ordering: .relaxed))"])
+        core.isShuttingDown.store(true, ordering: .relaxed)
+        daemon.quiesce()
+        // Detached: the waiting must happen even when our own task is cancelled.
+        await Task.detached {
+            let clock = ContinuousClock()
+            let deadline = clock.now + grace
+            while core.inFlight.load(ordering: .relaxed) > 0, clock.now < deadline {
+                try? await clock.sleep(for: .milliseconds(10))
+            }
+            let unfinished = core.waiting.waiting(since: .now)
+            if !unfinished.isEmpty {
+                core.logger.warning("grace period over; answering waiting requests with 503", metadata: ["count": "\(unfinished.count)"])
+                for connection in unfinished {
+                    connection.expire(reason: HTTPError(.serviceUnavailable, message: "The server is shutting down."))
+                }
+                // Let the 503s be queued and resumed before the daemon goes away.
+                let flushDeadline = clock.now + .seconds(1)
+                while !core.waiting.isEmpty || core.inFlight.load(ordering: .relaxed) > 0, clock.now < flushDeadline {
+                    try? await clock.sleep(for: .milliseconds(10))
+                }
+            }
+        }.value
+        daemon.stop()
+        core.logger.notice("stopped")
+    }
+
+    private var displayHost: String {
+        switch configuration.host {
+        case "0.0.0.0", "::", "": "localhost"
+        case let host where host.contains(":"): "[\(host)]"
+        case let host: host
+        }
+    }
+}

@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where and how the server listens. Every field has a production-safe default.
+public struct HTTPServerConfiguration: Sendable {
+    /// An IPv4 or IPv6 address or a host name. `0.0.0.0` listens on every IPv4 interface.
+    public var host: String
+    /// `0` asks the system for a free port; ``HTTPServer`` reports the one it got.
+    public var port: Int
+    /// Threads polling connections (epoll), one per core by default.
+    public var threads: Int
+    public var limits: HTTPServerLimits
+    /// How long in-flight requests may take to finish after a shutdown signal.
+    public var shutdownGracePeriod: Duration
+
+    public init(
+        host: String = "0.0.0.0",
+        port: Int = 8080,
+        threads: Int = HTTPServerConfiguration.processorCount,
+        limits: HTTPServerLimits = HTTPServerLimits(),
+        shutdownGracePeriod: Duration = .seconds(10)
+    ) {
+        self.host = host
+        self.port = port
+        self.threads = threads
+        self.limits = limits
+        self.shutdownGracePeriod = shutdownGracePeriod
+    }
+
+    public static var processorCount: Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+}
+
+/// The limits that keep one client from hurting the others. Each is a knob because the right
+/// value depends on the deployment (a proxy in front, large uploads, slow mobile clients).
+public struct HTTPServerLimits: Sendable {
+    /// A connection that sends nothing for this long is closed. This is what cuts off slow-loris
+    /// clients; it applies between requests (keep-alive) and within one. Whole seconds.
+    public var idleTimeout: Duration
+    /// A request whose body is still arriving after this long is dropped.
+    public var bodyReadTimeout: Duration
+    /// A handler that has not answered after this long gets a 503 sent in its place.
+    public var responseTimeout: Duration
+    /// Open connections across the server; at least 4096 by default.
+    public var maxConnections: Int
+    /// Open connections from one client address; 0 means no limit.
+    public var maxConnectionsPerIP: Int
+    /// Request line and headers together. A longer URL gets 414, longer headers 431.
+    public var maxHeaderBytes: Int
+    /// The largest body accepted: 413 above it, checked from `Content-Length` before reading,
+    /// and by counting for chunked bodies.
+    public var maxBodyBytes: Int
+
+    public init(
+        idleTimeout: Duration = .seconds(15),
+        bodyReadTimeout: Duration = .seconds(30),
+        responseTimeout: Duration = .seconds(30),
+        maxConnections: Int = 4096,
+        maxConnectionsPerIP: Int = 1024,
+        maxHeaderBytes: Int = 16 * 1024,
+        maxBodyBytes: Int = 1024 * 1024
+    ) {
+        self.idleTimeout = idleTimeout
+        self.bodyReadTimeout = bodyReadTimeout
+        self.responseTimeout = responseTimeout
+        self.maxConnections = maxConnections
+        self.maxConnectionsPerIP = maxConnectionsPerIP
+        self.maxHeaderBytes = maxHeaderBytes
+        self.maxBodyBytes = maxBodyBytes
+    }
+}

@@ -1,0 +1,61 @@
+import CTesseraShim
+import HTTPTypes
+import Logging
+
+/// The C entry points libmicrohttpd calls. Each one turns its `cls` back into Swift objects
+/// and delegates; no logic lives here that could live in a testable Swift type.
+enum DaemonCallbacks {
+    /// A request's first line has arrived: create its context. The returned pointer comes back
+    /// as `*con_cls` in the access callback and is released in `requestCompleted`.
+    static let uriLogged: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { cls, uri, connection in
+        guard let cls, let connection else { return nil }
+        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+        core.inFlight.add(1, ordering: .relaxed)
+        let context = RequestContext(
+            core: core,
+            connection: connection,
+            target: uri.map { String(cString: $0) } ?? "",
+            remoteAddress: clientAddress(connection)
+        )
+        return Unmanaged.passRetained(context).toOpaque()
+    }
+
+    static let accessHandler: @convention(c) (
+        UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
+        UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+    ) -> MHD_Result = { _, _, _, method, _, uploadData, uploadSize, contextPointer in
+        guard let pointer = contextPointer?.pointee, let uploadSize else { return .NO }
+        let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeUnretainedValue()
+        let upload = uploadData.map { UnsafeRawBufferPointer(start: $0, count: uploadSize.pointee) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        switch RequestReader.advance(context, method: method, upload: upload) {
+        case .continue:
+            uploadSize.pointee = 0
+            return .YES
+        case .close:
+            return .NO
+        }
+    }
+
+    static let requestCompleted: @convention(c) (
+        UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_RequestTerminationCode
+    ) -> Void = { _, _, contextPointer, termination in
+        guard let contextPointer, let pointer = contextPointer.pointee else { return }
+        contextPointer.pointee = nil
+        let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()
+        context.core.inFlight.subtract(1, ordering: .relaxed)
+        AccessLog.record(context, completedNormally: termination == .REQUEST_TERMINATED_COMPLETED_OK)
+    }
+
+    static let errorLogged: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void = { cls, message in
+        guard let cls, let message else { return }
+        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+        core.logger.debug("libmicrohttpd: \(String(cString: message))")
+    }
+
+    private static func clientAddress(_ connection: OpaquePointer) -> String? {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
+            tessera_mhd_client_address(connection, buffer.baseAddress, buffer.count) == 0
+                ? String(cString: buffer.baseAddress!) : nil
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import CTesseraShim
+import HTTPTypes
+
+/// Reads a request through libmicrohttpd's access callback, which is called several times:
+/// once when the head has arrived, once per piece of body, and a last time with no data.
+///
+/// The head is checked on the first call, so that a request that will be refused (413 from its
+/// `Content-Length`, 501, a malformed target) is answered before its body is read. The answer
+/// for an accepted request is queued on the last call; queueing earlier would make the
+/// library close the connection and lose keep-alive.
+enum RequestReader {
+    enum Next {
+        case `continue`
+        case close
+    }
+
+    static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
+
+    static func advance(_ context: RequestContext, method: UnsafePointer<CChar>?, upload: UnsafeRawBufferPointer) -> Next {
+        switch context.phase {
+        case .awaitingHead:
+            if let error = readHead(context, method: method) {
+                context.phase = .dispatched
+                context.dispatch(error: error, closeConnection: true)
+            } else {
+                context.phase = .readingBody
+            }
+            return .continue
+
+        case .readingBody:
+            if upload.count > 0 {
+                if isPastBodyDeadline(context) { return .close }
+                if context.body.count + upload.count > context.core.limits.maxBodyBytes {
+                    context.discardedBytes = context.body.count + upload.count
+                    context.body = []
+                    context.phase = .discardingBody(bodyTooLarge(context))
+                } else {
+                    context.body.append(contentsOf: upload)
+                }
+                return .continue
+            }
+            context.phase = .dispatched
+            context.dispatch(context.makeRequest())
+            return .continue
+
+        case .discardingBody(let error):
+            if upload.count > 0 {
+                // Reading on lets the client see the 413 instead of a reset, but not forever.
+                context.discardedBytes += upload.count
+                if context.discardedBytes > 4 * context.core.limits.maxBodyBytes + 1_048_576 || isPastBodyDeadline(context) {
+                    return .close
+                }
+                return .continue
+            }
+            context.phase = .dispatched
+            context.dispatch(error: error, closeConnection: true)
+            return .continue
+
+        case .dispatched:
+            return .continue
+        }
+    }
+
+    private static func isPastBodyDeadline(_ context: RequestContext) -> Bool {
+        ContinuousClock.now - context.startedAt > context.core.limits.bodyReadTimeout
+    }
+
+    private static func bodyTooLarge(_ context: RequestContext) -> HTTPError {
+        HTTPError(.contentTooLarge, message: "The request body is larger than \(context.core.limits.maxBodyBytes) bytes.")
+    }
+
+    /// Fills in the method, headers and target; returns the error to answer with, if any.
+    private static func readHead(_ context: RequestContext, method: UnsafePointer<CChar>?) -> HTTPError? {
+        var head = HeadCollector()
+        withUnsafeMutablePointer(to: &head) { pointer in
+            _ = MHD_get_connection_values(context.connection, .HEADER_KIND, HeadCollector.collect, pointer)
+        }
+        context.headers = head.fields
+
+        let methodName = method.map { String(cString: $0) } ?? ""
+        if let parsed = HTTPRequest.Method(methodName) { context.method = parsed }
+        guard knownMethods.contains(methodName) else {
+            return HTTPError(.notImplemented, message: "The method \(methodName.isEmpty ? "(none)" : methodName) is not supported.")
+        }
+        if head.hasInvalidField {
+            return HTTPError(.badRequest, message: "A header field name is not valid.")
+        }
+        do {
+            context.parsedTarget = try RequestTarget.parse(Array(context.target.utf8))
+        } catch {
+            return error
+        }
+        switch ContentLength.check(head.contentLengths, hasTransferEncoding: head.hasTransferEncoding) {
+        case .invalid(let message):
+            return HTTPError(.badRequest, message: message)
+        case .length(let length) where length > context.core.limits.maxBodyBytes:
+            return bodyTooLarge(context)
+        case .length(let length):
+            context.body.reserveCapacity(length)
+        case .absent:
+            break
+        }
+        return nil
+    }
+}
+
+/// Gathers header fields through `MHD_get_connection_values`, whose iterator is a C callback.
+private struct HeadCollector {
+    var fields = HTTPFields()
+    var contentLengths: [String] = []
+    var hasTransferEncoding = false
+    var hasInvalidField = false
+
+    static let collect: @convention(c) (UnsafeMutableRawPointer?, MHD_ValueKind, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> MHD_Result = { cls, _, key, value in
+        guard let cls, let key else { return .YES }
+        let collector = cls.assumingMemoryBound(to: HeadCollector.self)
+        let nameString = String(cString: key)
+        let valueString = value.map { String(cString: $0) } ?? ""
+        guard let name = HTTPField.Name(nameString) else {
+            collector.pointee.hasInvalidField = true
+            return .YES
+        }
+        if name == .contentLength { collector.pointee.contentLengths.append(valueString) }
+        if name == .transferEncoding { collector.pointee.hasTransferEncoding = true }
+        collector.pointee.fields.append(HTTPField(name: name, value: valueString))
+        return .YES
+    }
+}
+
+/// The rules for `Content-Length`, which request smuggling attacks play on.
+enum ContentLength {
+    enum Verdict: Equatable {
+        case absent
+        case length(Int)
+        case invalid(String)
+    }
+
+    /// Every `Content-Length` value (a header may also carry a comma-separated list) must be the
+    /// same number, and it may not come with `Transfer-Encoding`.
+    static func check(_ values: [String], hasTransferEncoding: Bool) -> Verdict {
+        guard !values.isEmpty else { return .absent }
+        if hasTransferEncoding {
+            return .invalid("A request may not carry both Content-Length and Transfer-Encoding.")
+        }
+        var lengths = Set<Int>()
+        for value in values {
+            for item in value.split(separator: ",", omittingEmptySubsequences: false) {
+                let digits = item.trimmingSpaces()
+                guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit), let length = Int(digits) else {
+                    return .invalid("The Content-Length header is not a number.")
+                }
+                lengths.insert(length)
+            }
+        }
+        guard lengths.count == 1, let length = lengths.first else {
+            return .invalid("The request carries conflicting Content-Length headers.")
+        }
+        return .length(length)
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}

@@ -1,0 +1,72 @@
+import HTTPTypes
+import Logging
+import Synchronization
+
+/// What the libmicrohttpd callbacks share for the lifetime of one daemon.
+///
+/// Callbacks are C function pointers that cannot capture anything, so this object travels to
+/// them as their `cls` pointer. It holds only immutable configuration and thread-safe counters.
+final class ServerCore: Sendable {
+    let responder: any HTTPResponder
+    let errorResponder: any HTTPErrorResponder
+    let limits: HTTPServerLimits
+    let logger: Logger
+    /// Requests between their first line and their completion.
+    let inFlight = Atomic<Int>(0)
+    let isShuttingDown = Atomic<Bool>(false)
+    /// Connections waiting on Swift code (a handler or a streamed body), with their deadlines.
+    let waiting = WaitingConnections()
+
+    init(responder: any HTTPResponder, errorResponder: any HTTPErrorResponder, limits: HTTPServerLimits, logger: Logger) {
+        self.responder = responder
+        self.errorResponder = errorResponder
+        self.limits = limits
+        self.logger = logger
+    }
+
+    /// Runs the responder and turns whatever it throws into an answer.
+    func respond(to request: Request) async -> Response {
+        do {
+            return try await responder.respond(to: request)
+        } catch let error as HTTPError {
+            return await errorResponder.response(for: error, to: request)
+        } catch is CancellationError {
+            return await errorResponder.response(for: HTTPError(.serviceUnavailable, message: "The server is shutting down."), to: request)
+        } catch {
+            logger.error("handler failed", metadata: ["path": "\(request.path)", "error": "\(String(reflecting: error))"])
+            return await errorResponder.response(for: HTTPError(.internalServerError), to: request)
+        }
+    }
+}
+
+/// Something suspended on a connection, waiting for Swift code, that can be cut short.
+protocol WaitingConnection: AnyObject, Sendable {
+    /// Answers (or ends) the connection now, because its deadline passed or the server is stopping.
+    func expire(reason: HTTPError)
+}
+
+/// The registry of suspended connections: libmicrohttpd never times them out, so we do.
+///
+/// Entries insert and remove themselves under their own lock; this lock nests inside theirs and
+/// never the other way round, which is why ``waiting(since:)`` hands out a copy.
+final class WaitingConnections: Sendable {
+    private let entries = Mutex<[ObjectIdentifier: (entry: any WaitingConnection, since: ContinuousClock.Instant)]>([:])
+
+    func insert(_ entry: any WaitingConnection) {
+        let now = ContinuousClock.now
+        entries.withLock { $0[ObjectIdentifier(entry)] = (entry, now) }
+    }
+
+    func remove(_ entry: any WaitingConnection) {
+        _ = entries.withLock { $0.removeValue(forKey: ObjectIdentifier(entry)) }
+    }
+
+    /// The entries that have waited since before `instant` (all of them for `.now`).
+    func waiting(since instant: ContinuousClock.Instant) -> [any WaitingConnection] {
+        entries.withLock { entries in entries.values.filter { $0.since <= instant }.map(\.entry) }
+    }
+
+    var isEmpty: Bool {
+        entries.withLock { $0.isEmpty }
+    }
+}

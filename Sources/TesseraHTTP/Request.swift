@@ -1,0 +1,51 @@
+import HTTPTypes
+
+/// One HTTP request, fully read, with its path already decoded and validated.
+///
+/// It is a value: handlers may pass it around, copy it and change it (a middleware that rewrites
+/// the path, say) without affecting anyone else. The body is read before the handler runs, within
+/// ``HTTPServerLimits/maxBodyBytes``, so a handler never deals with a half-received request.
+public struct Request: Sendable {
+    public var method: HTTPRequest.Method
+    /// The decoded path, such as `/products/12`. Never contains `.`/`..` segments, `%2F` or NUL.
+    public var path: String
+    /// The target as the client sent it (path and query, still encoded). Useful for logs and redirects.
+    public var target: String
+    public var query: QueryParameters
+    /// Header fields; names match case-insensitively (`headers[.contentType]`).
+    public var headers: HTTPFields
+    /// The client's numeric IP address.
+    public var remoteAddress: String?
+    public var body: [UInt8]
+
+    public init(
+        method: HTTPRequest.Method,
+        path: String,
+        target: String? = nil,
+        query: QueryParameters = QueryParameters(),
+        headers: HTTPFields = [:],
+        remoteAddress: String? = nil,
+        body: [UInt8] = []
+    ) {
+        self.method = method
+        self.path = path
+        self.target = target ?? path
+        self.query = query
+        self.headers = headers
+        self.remoteAddress = remoteAddress
+        self.body = body
+    }
+
+    /// The request's cookies, parsed from every `Cookie` header.
+    public var cookies: Cookies {
+        Cookies(headerValues: headers[values: .cookie])
+    }
+
+    /// The body decoded as a form, from `application/x-www-form-urlencoded` or `multipart/form-data`.
+    ///
+    /// Uploaded files stay in memory (the body is already bounded by the server's limit); they are
+    /// written to disk only when the handler asks, with ``UploadedFile/write(into:)``.
+    public func form() throws(HTTPError) -> FormData {
+        try FormData(body: body, contentType: headers[.contentType])
+    }
+}

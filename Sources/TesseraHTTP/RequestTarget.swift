@@ -1,0 +1,43 @@
+/// The request target (`/path?query`) split and decoded, with the tricks that matter refused.
+///
+/// The path is decoded once, here, so nothing above this layer ever sees an escape.
+/// Because of that, a few encodings are refused outright instead of being passed on:
+/// - `%2F` (an encoded `/`): after decoding it would be indistinguishable from a real separator;
+/// - `%00` (NUL): C APIs below would truncate the path at it;
+/// - `.` and `..` segments, encoded or not: they have no meaning in a route, and only matter to traversal.
+struct RequestTarget: Equatable {
+    var path: String
+    var query: QueryParameters
+
+    static func parse(_ raw: some BidirectionalCollection<UInt8>) throws(HTTPError) -> RequestTarget {
+        guard raw.first == UInt8(ascii: "/") else {
+            throw HTTPError(.badRequest, message: "The request target must be a path that starts with “/”.")
+        }
+        let withoutFragment = raw[..<(raw.firstIndex(of: UInt8(ascii: "#")) ?? raw.endIndex)]
+        let questionMark = withoutFragment.firstIndex(of: UInt8(ascii: "?"))
+        let rawPath = withoutFragment[..<(questionMark ?? withoutFragment.endIndex)]
+        let rawQuery = questionMark.map { withoutFragment[withoutFragment.index(after: $0)...] }
+
+        var segments: [String] = []
+        for rawSegment in rawPath.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst() {
+            let segment: String
+            do {
+                segment = try PercentDecoding.decode(rawSegment, plusIsSpace: false)
+            } catch {
+                throw HTTPError(.badRequest, message: "The path is not valid percent-encoded UTF-8.")
+            }
+            if segment.utf8.contains(UInt8(ascii: "/")) {
+                throw HTTPError(.badRequest, message: "The path contains an encoded “/”.")
+            }
+            if segment.utf8.contains(0) {
+                throw HTTPError(.badRequest, message: "The path contains a NUL byte.")
+            }
+            if segment == "." || segment == ".." {
+                throw HTTPError(.badRequest, message: "The path contains a “.” or “..” segment.")
+            }
+            segments.append(segment)
+        }
+        let query = try rawQuery.map { encoded throws(HTTPError) in try QueryParameters(parsing: encoded) } ?? QueryParameters()
+        return RequestTarget(path: "/" + segments.joined(separator: "/"), query: query)
+    }
+}

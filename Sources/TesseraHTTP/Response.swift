@@ -1,0 +1,32 @@
+import HTTPTypes
+
+/// What a handler answers: a status, header fields and a body.
+///
+/// The server adds `Date` and `Content-Length` (or chunked framing) itself, and answers `HEAD`
+/// from the same response without sending the body, so handlers never special-case either.
+public struct Response: Sendable {
+    public var status: HTTPResponse.Status
+    public var headers: HTTPFields
+    public var body: ResponseBody
+
+    public init(status: HTTPResponse.Status = .ok, headers: HTTPFields = [:], body: ResponseBody = .empty) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A `text/plain; charset=utf-8` response.
+    public static func text(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8"], body: .bytes(Array(text.utf8)))
+    }
+
+    /// A `text/html; charset=utf-8` response from bytes that are already HTML.
+    public static func html(_ bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "text/html; charset=utf-8"], body: .bytes(bytes))
+    }
+
+    /// A redirect; 303 by default, the right answer after a successful POST.
+    public static func redirect(to location: String, status: HTTPResponse.Status = .seeOther) -> Response {
+        Response(status: status, headers: [.location: location])
+    }
+}

@@ -1,0 +1,31 @@
+/// The three ways a body can be sent, each mapped onto the cheapest libmicrohttpd mechanism.
+public enum ResponseBody: Sendable {
+    /// Bytes known in full; sent with `Content-Length`.
+    case bytes([UInt8])
+    /// Bytes produced over time; sent chunked. The producer writes, and each `flush()` sends what
+    /// was written so far, so a page can show its top before its slowest part is ready.
+    case stream(@Sendable (any ResponseBodyWriter) async throws -> Void)
+    /// A slice of an open file, sent by the kernel without copying it through Swift.
+    case file(FileRegion)
+
+    public static let empty = ResponseBody.bytes([])
+}
+
+/// Where a streamed body goes.
+///
+/// `write` only buffers; `flush` hands what was buffered to the connection, and waits when the
+/// client reads slower than the producer writes (back-pressure). Both throw once the client
+/// has gone, so a producer stops working for nobody.
+public protocol ResponseBodyWriter: Sendable {
+    func write(_ bytes: [UInt8]) async throws
+    func flush() async throws
+}
+
+extension ResponseBodyWriter {
+    public func write(_ string: String) async throws {
+        try await write(Array(string.utf8))
+    }
+}
+
+/// The client went away (or the server is stopping) while a streamed body was being written.
+public struct ResponseStreamClosed: Error, Sendable {}

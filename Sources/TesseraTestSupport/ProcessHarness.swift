@@ -1,0 +1,113 @@
+import Foundation
+import Synchronization
+
+/// Runs one of the package's executables as a child process, as an operator would: with
+/// environment variables, reading its stdout, and stopping it with a signal.
+public final class ProcessHarness: @unchecked Sendable {
+    // @unchecked: `Process` is not Sendable, but it is only read after `run()`;
+    // the output is the only mutable state, and it sits behind a Mutex.
+    public let process = Process()
+    private let output = OutputBuffer()
+
+    private final class OutputBuffer: Sendable {
+        let text = Mutex("")
+    }
+
+    /// Starts `product` (built next to the test bundle) with `environment` added to ours.
+    public init(product: String, environment: [String: String], arguments: [String] = [], workingDirectory: URL? = nil) throws {
+        process.executableURL = Self.builtProduct(product)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        if let workingDirectory { process.currentDirectoryURL = workingDirectory }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        pipe.fileHandleForReading.readabilityHandler = { [output] handle in
+            let data = handle.availableData
+            guard !data.isEmpty else { return }
+            output.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        }
+        try process.run()
+    }
+
+    /// Everything the process printed so far.
+    public var log: String {
+        output.text.withLock { $0 }
+    }
+
+    /// Waits until the log matches `pattern` and returns the first capture group.
+    public func waitForLog(_ pattern: String, timeout: Duration = .seconds(20)) async throws -> String {
+        let regex = try Regex(pattern)
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let match = try regex.firstMatch(in: log) {
+                return match.output.count > 1 ? String(match.output[1].substring ?? "") : String(match.output[0].substring ?? "")
+            }
+            guard process.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw HarnessError.logNotFound(pattern: pattern, log: log)
+    }
+
+    /// The port a server logged with `port=…` after being started with `PORT=0`.
+    public func waitForPort() async throws -> Int {
+        guard let port = Int(try await waitForLog(#"listening on http://[^:]+:(\d+)"#)) else {
+            throw HarnessError.logNotFound(pattern: "port", log: log)
+        }
+        return port
+    }
+
+    public func signal(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits for the exit and returns the status, or throws after `timeout`.
+    public func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else {
+                process.terminate()
+                throw HarnessError.didNotExit(log: log)
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    public enum HarnessError: Error, CustomStringConvertible {
+        case logNotFound(pattern: String, log: String)
+        case didNotExit(log: String)
+
+        public var description: String {
+            switch self {
+            case .logNotFound(let pattern, let log): "“\(pattern)” never appeared in the log:\n\(log)"
+            case .didNotExit(let log): "the process did not exit; its log:\n\(log)"
+            }
+        }
+    }
+
+    /// Executables are built into the same folder as the test bundle.
+    public static func builtProduct(_ name: String) -> URL {
+        if let override = ProcessInfo.processInfo.environment["TESSERA_BIN_DIR"] {
+            return URL(fileURLWithPath: override).appendingPathComponent(name)
+        }
+        var directory = Bundle.main.bundleURL
+        while !FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path), directory.path != "/" {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent(name)
+    }
+
+    /// The package's root folder (for `Public/` and friends), found from this source file.
+    public static let packageRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        while !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+            url.deleteLastPathComponent()
+        }
+        return url
+    }()
+}

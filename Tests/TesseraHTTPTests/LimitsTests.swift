@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+import TesseraHTTP
+import TesseraTestSupport
+
+/// Every limit answers with a clear 4xx, and the server keeps serving afterwards.
+@Suite struct LimitsTests {
+    static let okHandler: @Sendable (Request) async throws -> Response = { request in
+        .text("ok \(request.body.count)")
+    }
+
+    @Test func oversizedHeadersGet431() async throws {
+        let server = try await TestServer.start(limits: HTTPServerLimits(maxHeaderBytes: 8 * 1024), Self.okHandler)
+        let reply = try await onThread { [port = server.port] in
+            try RawHTTPClient.request(port: port, "/ok", headers: ["X-Big": String(repeating: "a", count: 20 * 1024)])
+        }
+        #expect(reply.status == 431)
+        #expect(try await server.assertServing().status == 200)
+        try await server.stop()
+    }
+
+    @Test func oversizedURLGets414() async throws {
+        let server = try await TestServer.start(limits: HTTPServerLimits(maxHeaderBytes: 8 * 1024), Self.okHandler)
+        let reply = try await onThread { [port = server.port] in
+            try RawHTTPClient.request(port: port, "/ok?" + String(repeating: "a", count: 20 * 1024))
+        }
+        #expect(reply.status == 414)
+        #expect(try await server.assertServing().status == 200)
+        try await server.stop()
+    }
+
+    @Test func declaredOversizedBodyGets413BeforeItIsSent() async throws {
+        let server = try await TestServer.start(limits: HTTPServerLimits(maxBodyBytes: 1000), Self.okHandler)
+        let port = server.port
+        let reply = try await onThread {
+            let client = try RawHTTPClient(port: port)
+            // Only the head is sent: the answer must not wait for a body it will refuse.
+            try client.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n")
+            return try client.readReply()
+        }
+        #expect(reply.status == 413)
+        #expect(reply.header("connection")?.lowercased() == "close")
+        let fits = try await onThread { try RawHTTPClient.request(port: port, "/upload", method: "POST", body: Array(repeating: 65, count: 1000)) }
+        #expect(fits.status == 200 && fits.text == "ok 1000")
+        try await server.stop()
+    }
+
+    @Test func chunkedOversizedBodyGets413() async throws {
+        let server = try await TestServer.start(limits: HTTPServerLimits(maxBodyBytes: 1000), Self.okHandler)
+        let port = server.port
+        let reply = try await onThread {
+            let client = try RawHTTPClient(port: port)
+            var request = "POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+            for _ in 0..<3 { request += "258\r\n" + String(repeating: "b", count: 600) + "\r\n" }
+            request += "0\r\n\r\n"
+            try client.send(request)
+            return try client.readReply()
+        }
+        #expect(reply.status == 413)
+        let small = try await onThread {
+            let client = try RawHTTPClient(port: port)
+            try client.send("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
+            return try client.readReply()
+        }
+        #expect(small.status == 200 && small.text == "ok 5")
+        try await server.stop()
+    }
+
+    @Test func conflictingContentLengthsGet400() async throws {
+        let server = try await TestServer.start(Self.okHandler)
+        let port = server.port
+        let heads = [
+            "Content-Length: 5\r\nContent-Length: 6\r\n",
+            "Content-Length: 5, 6\r\n",
+            "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n",
+            "Content-Length: five\r\n",
+        ]
+        for head in heads {
+            let reply = try await onThread {
+                let client = try RawHTTPClient(port: port)
+                try client.send("POST /ok HTTP/1.1\r\nHost: x\r\n\(head)\r\nhello!")
+                return try client.readReply()
+            }
+            #expect(reply.status == 400, "\(head)")
+        }
+        let sameTwice = try await onThread {
+            let client = try RawHTTPClient(port: port)
+            try client.send("POST /ok HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\nhello")
+            return try client.readReply()
+        }
+        #expect(sameTwice.status == 200)
+        try await server.stop()
+    }
+
+    @Test func malformedTargetsGet400() async throws {
+        let server = try await TestServer.start(Self.okHandler)
+        let port = server.port
+        for target in ["/a%2Fb", "/a%00b", "/a/../b", "/%2e%2e/x", "/a/./b", "/bad%zz", "/%C3%28", "*", "relative"] {
+            let reply = try await onThread { try RawHTTPClient.request(port: port, target) }
+            #expect(reply.status == 400, "\(target)")
+            #expect(try await server.assertServing().status == 200)
+        }
+        try await server.stop()
+    }
+
+    @Test func slowClientIsCutOff() async throws {
+        let server = try await TestServer.start(limits: HTTPServerLimits(idleTimeout: .seconds(1)), Self.okHandler)
+        let port = server.port
+        let (closed, elapsed) = try await onThread {
+            let client = try RawHTTPClient(port: port, timeout: 8)
+            let start = Date()
+            try client.send("GET /ok HTTP/1.1\r\nHost: x\r\nX-Slow: ")  // and then nothing more
+            let closed = client.isClosedByServer()
+            return (closed, Date().timeIntervalSince(start))
+        }
+        #expect(closed)
+        #expect(elapsed < 6, "cut off after \(elapsed)s")
+        #expect(try await server.assertServing().status == 200)
+        try await server.stop()
+    }
+
+    @Test func handlerPastItsDeadlineGets503() async throws {
+        let server = try await TestServer.start(limits: HTTPServerLimits(responseTimeout: .milliseconds(300))) { request in
+            if request.path == "/stuck" { try await Task.sleep(for: .seconds(30)) }
+            return .text("ok")
+        }
+        let reply = try await onThread { [port = server.port] in try RawHTTPClient.request(port: port, "/stuck") }
+        #expect(reply.status == 503)
+        #expect(try await server.assertServing().status == 200)
+        try await server.stop()
+    }
+}

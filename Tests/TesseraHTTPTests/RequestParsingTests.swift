@@ -1,0 +1,67 @@
+import Testing
+@testable import TesseraHTTP
+
+/// The parsers behind `Request`, on their own.
+@Suite struct RequestParsingTests {
+    @Test func targetDecodingAndRefusals() throws {
+        let target = try RequestTarget.parse(Array("/a%20b/c+d?x=1&x=2&y=%E2%9C%93&flag".utf8))
+        #expect(target.path == "/a b/c+d")
+        #expect(target.query.values(for: "x") == ["1", "2"])
+        #expect(target.query["y"] == "✓")
+        #expect(target.query["flag"] == "")
+        #expect(try RequestTarget.parse(Array("/".utf8)).path == "/")
+        #expect(try RequestTarget.parse(Array("/a/".utf8)).path == "/a/")
+        for bad in ["/a%2fb", "/%00", "/..", "/a/%2E", "/%", "/%4", "noslash", "/%FF"] {
+            #expect(throws: HTTPError.self, "\(bad)") { try RequestTarget.parse(Array(bad.utf8)) }
+        }
+    }
+
+    @Test func cookies() {
+        let cookies = Cookies(headerValues: ["a=1; b=\"two\"; ; =skip; noequals", "c=3; a=ignored"])
+        #expect(cookies["a"] == "1")
+        #expect(cookies["b"] == "two")
+        #expect(cookies["c"] == "3")
+        #expect(cookies["noequals"] == nil)
+    }
+
+    @Test func contentLengthRules() {
+        #expect(ContentLength.check([], hasTransferEncoding: false) == .absent)
+        #expect(ContentLength.check(["12"], hasTransferEncoding: false) == .length(12))
+        #expect(ContentLength.check(["12", "12"], hasTransferEncoding: false) == .length(12))
+        #expect(ContentLength.check(["12, 12"], hasTransferEncoding: false) == .length(12))
+        for conflicting in [["1", "2"], ["1, 2"], ["-1"], ["1e3"], [""], ["99999999999999999999999"]] {
+            guard case .invalid = ContentLength.check(conflicting, hasTransferEncoding: false) else {
+                Issue.record("accepted \(conflicting)")
+                continue
+            }
+        }
+        guard case .invalid = ContentLength.check(["3"], hasTransferEncoding: true) else {
+            Issue.record("accepted Content-Length with Transfer-Encoding")
+            return
+        }
+    }
+
+    @Test func acceptHeaderPrefersJSONOnlyWhenAsked() {
+        #expect(AcceptHeader("application/json").prefersJSON)
+        #expect(AcceptHeader("application/json, text/html;q=0.5").prefersJSON)
+        #expect(!AcceptHeader("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8").prefersJSON)
+        #expect(!AcceptHeader(nil).prefersJSON)
+        #expect(!AcceptHeader("*/*").prefersJSON)
+    }
+
+    @Test func uploadedFileNamesAreMadeSafe() {
+        func safe(_ name: String) -> String? {
+            UploadedFile(fieldName: "f", clientFileName: name, contentType: nil, bytes: []).safeFileName
+        }
+        #expect(safe("photo.jpg") == "photo.jpg")
+        #expect(safe("../../etc/passwd") == "passwd")
+        #expect(safe("C:\\Users\\x\\evil.exe") == "evil.exe")
+        #expect(safe(".htaccess") == "htaccess")
+        #expect(safe("..") == nil)
+        #expect(safe("a\u{0}b\nc") == "abc")
+    }
+
+    @Test func errorJSONEscapes() {
+        #expect(ErrorJSON.encode(status: 400, message: "bad \"x\"\n<script>") == #"{"error":{"status":400,"message":"bad \"x\"\n\u003cscript>"}}"#)
+    }
+}

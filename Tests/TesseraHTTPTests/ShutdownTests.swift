@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+import TesseraHTTP
+import TesseraTestSupport
+
+@Suite struct ShutdownTests {
+    @Test func inFlightRequestFinishesDuringGracefulShutdown() async throws {
+        let (started, signalStarted) = AsyncStream<Void>.makeStream()
+        let server = try await TestServer.start { _ in
+            signalStarted.yield()
+            try? await Task.sleep(for: .milliseconds(500))
+            return .text("finished")
+        }
+        let port = server.port
+        async let reply = onThread { try RawHTTPClient.request(port: port, "/slow") }
+        var iterator = started.makeAsyncIterator()
+        _ = await iterator.next()
+        let stopped = ContinuousClock.now
+        try await server.stop()
+        let stopTook = ContinuousClock.now - stopped
+        let answer = try await reply
+        #expect(answer.status == 200)
+        #expect(answer.text == "finished")
+        #expect(stopTook >= .milliseconds(300), "stop must wait for the request")
+        #expect(throws: (any Error).self) { try RawHTTPClient(port: port) }
+    }
+
+    @Test func requestStillWaitingAfterGraceGets503() async throws {
+        let server = try await TestServer.start(shutdownGrace: .milliseconds(200), responder: ClosureResponder { _ in
+            try await Task.sleep(for: .seconds(30))
+            return .text("never")
+        })
+        let port = server.port
+        async let reply = onThread { try RawHTTPClient.request(port: port, "/forever") }
+        try await Task.sleep(for: .milliseconds(200))
+        try await server.stop()
+        #expect(try await reply.status == 503)
+    }
+}
