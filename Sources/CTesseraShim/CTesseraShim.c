@@ -1,6 +1,7 @@
 #include "CTesseraShim.h"
 
 #include <arpa/inet.h>
+#include <netinet/in.h>
 #include <netdb.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -69,6 +70,9 @@ tessera_daemon *tessera_mhd_start(const tessera_daemon_options *o, char *error, 
 
   struct MHD_OptionItem items[16];
   int n = 0;
+  // The logger goes first, so that libmicrohttpd's messages about the other options reach it.
+  if (o->error_logger != NULL)
+    items[n++] = (struct MHD_OptionItem){MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)tessera_log_trampoline, &handle->logger};
   items[n++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE, o->thread_pool_size, NULL};
   items[n++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT, o->connection_limit, NULL};
   if (o->per_ip_connection_limit > 0)
@@ -81,8 +85,6 @@ tessera_daemon *tessera_mhd_start(const tessera_daemon_options *o, char *error, 
   items[n++] = (struct MHD_OptionItem){MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)o->uri_logger, o->uri_logger_cls};
   if (has_address)
     items[n++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, &address};
-  if (o->error_logger != NULL)
-    items[n++] = (struct MHD_OptionItem){MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)tessera_log_trampoline, &handle->logger};
   items[n++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
 
   handle->mhd = MHD_start_daemon(flags, o->port, NULL, NULL,
@@ -118,13 +120,17 @@ unsigned int tessera_mhd_current_connections(tessera_daemon *daemon) {
   return info ? info->num_connections : 0;
 }
 
-int tessera_mhd_client_address(struct MHD_Connection *connection, char *buffer, size_t buffer_len) {
+int tessera_mhd_client_address(struct MHD_Connection *connection, uint8_t bytes[16]) {
   const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-  if (info == NULL || info->client_addr == NULL) return -1;
+  if (info == NULL || info->client_addr == NULL) return 0;
   const struct sockaddr *sa = info->client_addr;
-  const void *raw = NULL;
-  if (sa->sa_family == AF_INET) raw = &((const struct sockaddr_in *)sa)->sin_addr;
-  else if (sa->sa_family == AF_INET6) raw = &((const struct sockaddr_in6 *)sa)->sin6_addr;
-  else return -1;
-  return inet_ntop(sa->sa_family, raw, buffer, (socklen_t)buffer_len) ? 0 : -1;
+  if (sa->sa_family == AF_INET) {
+    memcpy(bytes, &((const struct sockaddr_in *)sa)->sin_addr, 4);
+    return 4;
+  }
+  if (sa->sa_family == AF_INET6) {
+    memcpy(bytes, &((const struct sockaddr_in6 *)sa)->sin6_addr, 16);
+    return 16;
+  }
+  return 0;
 }

@@ -7,7 +7,7 @@ import Tessera
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera-bench",
-        abstract: "Benchmark endpoints: GET /plaintext."
+        abstract: "Benchmark endpoints: GET /plaintext and /plaintext-suspending."
     )
 
     @OptionGroup var options: ServerOptions
@@ -21,13 +21,20 @@ struct BenchCommand: AsyncParsableCommand {
 
 /// The benchmark routes. `/plaintext` is the TechEmpower plaintext test: the smallest possible
 /// answer, so the measurement is the framework's overhead and nothing else.
+/// `/plaintext-suspending` gives the same bytes after one real suspension (`Task.yield`), the
+/// cost a handler pays when it awaits something, such as a database.
 struct BenchResponder: HTTPResponder {
     static let plaintext = Response.text("Hello, World!")
 
     func respond(to request: Request) async throws -> Response {
         switch request.path {
-        case "/plaintext": Self.plaintext
-        default: throw HTTPError(.notFound)
+        case "/plaintext":
+            return Self.plaintext
+        case "/plaintext-suspending":
+            await Task.yield()
+            return Self.plaintext
+        default:
+            throw HTTPError(.notFound)
         }
     }
 }

@@ -14,8 +14,8 @@ public struct Request: Sendable {
     public var query: QueryParameters
     /// Header fields; names match case-insensitively (`headers[.contentType]`).
     public var headers: HTTPFields
-    /// The client's numeric IP address.
-    public var remoteAddress: String?
+    /// The address of the client's end of the connection (a proxy's, behind one).
+    public var remoteAddress: IPAddress?
     public var body: [UInt8]
 
     public init(
@@ -24,7 +24,7 @@ public struct Request: Sendable {
         target: String? = nil,
         query: QueryParameters = QueryParameters(),
         headers: HTTPFields = [:],
-        remoteAddress: String? = nil,
+        remoteAddress: IPAddress? = nil,
         body: [UInt8] = []
     ) {
         self.method = method

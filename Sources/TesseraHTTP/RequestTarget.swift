@@ -9,6 +9,34 @@ struct RequestTarget: Equatable {
     var path: String
     var query: QueryParameters
 
+    /// Parses a target as libmicrohttpd handed it over.
+    static func parse(_ target: String) throws(HTTPError) -> RequestTarget {
+        // Most targets are plain paths (`/products/12`): nothing to decode, no query, no dot
+        // segment. Those reuse the string as it is.
+        var copy = target
+        if copy.withUTF8(isPlainPath) { return RequestTarget(path: target, query: QueryParameters()) }
+        return try parse(Array(target.utf8))
+    }
+
+    private static func isPlainPath(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.first == UInt8(ascii: "/") else { return false }
+        var previous = UInt8(0)
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"):
+                return false
+            case UInt8(ascii: "/") where previous == UInt8(ascii: "."):
+                return false  // `/./` or `/../` (and `x./`, which the full parser handles fine)
+            case 0x80...:
+                return false  // let the full parser validate UTF-8
+            default:
+                break
+            }
+            previous = byte
+        }
+        return previous != UInt8(ascii: ".")  // a trailing `.` may be a trailing dot segment
+    }
+
     static func parse(_ raw: some BidirectionalCollection<UInt8>) throws(HTTPError) -> RequestTarget {
         guard raw.first == UInt8(ascii: "/") else {
             throw HTTPError(.badRequest, message: "The request target must be a path that starts with “/”.")

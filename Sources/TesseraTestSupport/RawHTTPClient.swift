@@ -6,7 +6,8 @@ import Glibc
 /// A deliberately dumb HTTP/1.1 client over a blocking socket. Tests need to send what real
 /// clients would never send (conflicting headers, half a request, a body too large), and to
 /// see exactly what comes back, so no library sits in between.
-public final class RawHTTPClient {
+// @unchecked: a client is used by one test at a time, handed from the test to a thread and back.
+public final class RawHTTPClient: @unchecked Sendable {
     public struct Reply: Sendable {
         public var status: Int
         public var headers: [(String, String)]

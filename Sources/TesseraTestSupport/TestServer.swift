@@ -16,7 +16,7 @@ public struct TestServer: Sendable {
         responder: some HTTPResponder
     ) async throws -> TestServer {
         var logger = Logger(label: "test")
-        logger.logLevel = .critical
+        logger.logLevel = ProcessInfo.processInfo.environment["TESSERA_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 2, limits: limits, shutdownGracePeriod: shutdownGrace),

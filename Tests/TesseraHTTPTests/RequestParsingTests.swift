@@ -61,6 +61,25 @@ import Testing
         #expect(safe("a\u{0}b\nc") == "abc")
     }
 
+    @Test func ipAddressesRoundTrip() {
+        #expect(IPAddress("127.0.0.1")?.description == "127.0.0.1")
+        #expect(IPAddress("::1")?.description == "::1")
+        #expect(IPAddress("2001:db8::42")?.isIPv6 == true)
+        #expect(IPAddress("not an address") == nil)
+        #expect(IPAddress(bytes: [10, 0, 0, 7])?.description == "10.0.0.7")
+    }
+
+    @Test func plainAndEncodedTargetsAgree() throws {
+        for target in ["/", "/products/12", "/a//b", "/x./y", "/caf%C3%A9", "/a?b=1", "/file.txt", "/.well-known/x"] {
+            let viaString = try RequestTarget.parse(target)
+            let viaBytes = try RequestTarget.parse(Array(target.utf8))
+            #expect(viaString == viaBytes, "\(target)")
+        }
+        for bad in ["/.", "/a/..", "/a/./b", "/caf\u{e9}/../x"] {
+            #expect(throws: HTTPError.self, "\(bad)") { try RequestTarget.parse(bad) }
+        }
+    }
+
     @Test func errorJSONEscapes() {
         #expect(ErrorJSON.encode(status: 400, message: "bad \"x\"\n<script>") == #"{"error":{"status":400,"message":"bad \"x\"\n\u003cscript>"}}"#)
     }

@@ -25,7 +25,7 @@ import TesseraTestSupport
                 "x-custom=\(request.headers[.init("X-CUSTOM")!] ?? "-")",
                 "session=\(request.cookies["session"] ?? "-")",
                 "theme=\(request.cookies["theme"] ?? "-")",
-                "remote=\(request.remoteAddress ?? "-")",
+                "remote=\(request.remoteAddress?.description ?? "-")",
                 "body=\(String(decoding: request.body, as: UTF8.self))",
             ]
             return .text(lines.joined(separator: "\n"))

@@ -51,7 +51,9 @@ uint16_t tessera_mhd_bound_port(tessera_daemon *daemon);
 /// Number of open connections, idle keep-alive ones included.
 unsigned int tessera_mhd_current_connections(tessera_daemon *daemon);
 
-/// Writes the client's numeric address into `buffer`; returns 0 on success.
-int tessera_mhd_client_address(struct MHD_Connection *connection, char *buffer, size_t buffer_len);
+/// Copies the client's address into `bytes` (4 bytes for IPv4, 16 for IPv6) and returns how
+/// many were written, or 0 when the address is not IP. Formatting is left to the caller, to be
+/// done only when someone reads it.
+int tessera_mhd_client_address(struct MHD_Connection *connection, uint8_t bytes[16]);
 
 #endif

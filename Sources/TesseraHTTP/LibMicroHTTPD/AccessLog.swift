@@ -4,8 +4,8 @@ import Logging
 /// body bytes and duration. It goes through swift-log at `info`, so `LOG_LEVEL=warning` silences it.
 enum AccessLog {
     static func record(_ context: RequestContext, completedNormally: Bool) {
+        guard context.core.accessLogEnabled else { return }
         let logger = context.core.logger
-        guard logger.logLevel <= .info else { return }
         let (status, bytes) = context.outcome()
         let elapsed = (ContinuousClock.now - context.startedAt).components
         let micros = elapsed.seconds * 1_000_000 + elapsed.attoseconds / 1_000_000_000_000

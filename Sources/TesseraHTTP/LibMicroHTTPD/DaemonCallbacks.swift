@@ -52,10 +52,10 @@ enum DaemonCallbacks {
         core.logger.debug("libmicrohttpd: \(String(cString: message))")
     }
 
-    private static func clientAddress(_ connection: OpaquePointer) -> String? {
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer in
-            tessera_mhd_client_address(connection, buffer.baseAddress, buffer.count) == 0
-                ? String(cString: buffer.baseAddress!) : nil
+    private static func clientAddress(_ connection: OpaquePointer) -> IPAddress? {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { buffer in
+            let count = Int(tessera_mhd_client_address(connection, buffer.baseAddress))
+            return IPAddress(bytes: UnsafeBufferPointer(rebasing: buffer[..<count]))
         }
     }
 }

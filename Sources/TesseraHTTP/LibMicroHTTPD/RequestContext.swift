@@ -37,7 +37,7 @@ final class RequestContext: @unchecked Sendable, WaitingConnection {
     let core: ServerCore
     let connection: OpaquePointer
     let target: String
-    let remoteAddress: String?
+    let remoteAddress: IPAddress?
     let startedAt = ContinuousClock.now
 
     // Touched only from this connection's libmicrohttpd callbacks.
@@ -54,7 +54,7 @@ final class RequestContext: @unchecked Sendable, WaitingConnection {
 
     let shared = Mutex(Shared())
 
-    init(core: ServerCore, connection: OpaquePointer, target: String, remoteAddress: String?) {
+    init(core: ServerCore, connection: OpaquePointer, target: String, remoteAddress: IPAddress?) {
         self.core = core
         self.connection = connection
         self.target = target

@@ -1,4 +1,7 @@
 import CTesseraShim
+#if canImport(Glibc)
+import Glibc
+#endif
 import HTTPTypes
 
 /// Reads a request through libmicrohttpd's access callback, which is called several times:
@@ -13,8 +16,6 @@ enum RequestReader {
         case `continue`
         case close
     }
-
-    static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]
 
     static func advance(_ context: RequestContext, method: UnsafePointer<CChar>?, upload: UnsafeRawBufferPointer) -> Next {
         switch context.phase {
@@ -77,16 +78,17 @@ enum RequestReader {
         }
         context.headers = head.fields
 
-        let methodName = method.map { String(cString: $0) } ?? ""
-        if let parsed = HTTPRequest.Method(methodName) { context.method = parsed }
-        guard knownMethods.contains(methodName) else {
-            return HTTPError(.notImplemented, message: "The method \(methodName.isEmpty ? "(none)" : methodName) is not supported.")
+        guard let method, let known = SupportedMethod.match(method) else {
+            let name = method.map { String(cString: $0) } ?? ""
+            if let parsed = HTTPRequest.Method(name) { context.method = parsed }
+            return HTTPError(.notImplemented, message: "The method \(name.isEmpty ? "(none)" : name) is not supported.")
         }
+        context.method = known
         if head.hasInvalidField {
             return HTTPError(.badRequest, message: "A header field name is not valid.")
         }
         do {
-            context.parsedTarget = try RequestTarget.parse(Array(context.target.utf8))
+            context.parsedTarget = try RequestTarget.parse(context.target)
         } catch {
             return error
         }
@@ -104,6 +106,22 @@ enum RequestReader {
     }
 }
 
+/// The methods the server answers; anything else is a 501. Matched on the C string, because
+/// this runs for every request and the common methods need no allocation to recognise.
+enum SupportedMethod {
+    static let all: [(name: [CChar], method: HTTPRequest.Method)] = {
+        let methods: [HTTPRequest.Method] = [.get, .head, .post, .put, .delete, .patch, .options]
+        return methods.map { (Array($0.rawValue.utf8CString), $0) }
+    }()
+
+    static func match(_ name: UnsafePointer<CChar>) -> HTTPRequest.Method? {
+        for candidate in all where candidate.name.withUnsafeBufferPointer({ strcmp($0.baseAddress!, name) == 0 }) {
+            return candidate.method
+        }
+        return nil
+    }
+}
+
 /// Gathers header fields through `MHD_get_connection_values`, whose iterator is a C callback.
 private struct HeadCollector {
     var fields = HTTPFields()
@@ -114,9 +132,8 @@ private struct HeadCollector {
     static let collect: @convention(c) (UnsafeMutableRawPointer?, MHD_ValueKind, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> MHD_Result = { cls, _, key, value in
         guard let cls, let key else { return .YES }
         let collector = cls.assumingMemoryBound(to: HeadCollector.self)
-        let nameString = String(cString: key)
         let valueString = value.map { String(cString: $0) } ?? ""
-        guard let name = HTTPField.Name(nameString) else {
+        guard let name = CommonFieldNames.match(key) ?? HTTPField.Name(String(cString: key)) else {
             collector.pointee.hasInvalidField = true
             return .YES
         }
@@ -124,6 +141,21 @@ private struct HeadCollector {
         if name == .transferEncoding { collector.pointee.hasTransferEncoding = true }
         collector.pointee.fields.append(HTTPField(name: name, value: valueString))
         return .YES
+    }
+}
+
+/// The header names nearly every request carries, recognised without building a `String`.
+enum CommonFieldNames {
+    static let all: [(name: [CChar], field: HTTPField.Name)] = [
+        HTTPField.Name("Host")!, .userAgent, .accept, .acceptEncoding, .acceptLanguage, .connection,
+        .cookie, .contentType, .contentLength, .referer, .ifNoneMatch, .ifModifiedSince, .origin,
+    ].map { (Array($0.canonicalName.utf8CString), $0) }
+
+    static func match(_ name: UnsafePointer<CChar>) -> HTTPField.Name? {
+        for candidate in all where candidate.name.withUnsafeBufferPointer({ strcasecmp($0.baseAddress!, name) == 0 }) {
+            return candidate.field
+        }
+        return nil
     }
 }
 

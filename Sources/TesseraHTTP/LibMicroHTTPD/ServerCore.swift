@@ -11,6 +11,8 @@ final class ServerCore: Sendable {
     let errorResponder: any HTTPErrorResponder
     let limits: HTTPServerLimits
     let logger: Logger
+    /// Decided once: the level cannot change while the server runs, and this is read per request.
+    let accessLogEnabled: Bool
     /// Requests between their first line and their completion.
     let inFlight = Atomic<Int>(0)
     let isShuttingDown = Atomic<Bool>(false)
@@ -22,6 +24,7 @@ final class ServerCore: Sendable {
         self.errorResponder = errorResponder
         self.limits = limits
         self.logger = logger
+        self.accessLogEnabled = logger.logLevel <= .info
     }
 
     /// Runs the responder and turns whatever it throws into an answer.

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""HTTP benchmarks for `make bench`: Tessera against the plain-C libmicrohttpd reference, in one run.
+
+Both servers run at the same time with the same thread count; wrk loads them in alternating
+rounds so that machine noise falls on both alike, and the medians are compared. The C reference
+is the physical limit for anything on libmicrohttpd, so the ratio is the framework's overhead.
+
+By default, on a machine with two cores or more, each server is pinned to core 0 with one thread
+and wrk to core 1: the servers are then CPU-bound on one core and the load generator never steals
+their time, which makes the ratio stable to about 1% on a shared 2-core machine. PIN=0 lets
+everything float (servers get THREADS threads), which is closer to production and much noisier.
+
+Environment: ROUNDS (3), DURATION seconds per round (8), CONNECTIONS (64), PIN (1),
+THREADS (server threads when not pinned; default: cores), WRK_THREADS (1).
+"""
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROUNDS = int(os.environ.get("ROUNDS", "3"))
+DURATION = int(os.environ.get("DURATION", "8"))
+CONNECTIONS = int(os.environ.get("CONNECTIONS", "64"))
+WRK_THREADS = int(os.environ.get("WRK_THREADS", "1"))
+PIN = os.environ.get("PIN", "1") == "1" and (os.cpu_count() or 1) >= 2
+SERVER_THREADS = "1" if PIN else os.environ.get("THREADS", str(os.cpu_count() or 1))
+SERVER_CPU = ["taskset", "-c", "0"] if PIN else []
+WRK_CPU = ["taskset", "-c", "1"] if PIN else []
+
+
+def run(command, **kwargs):
+    print("+", " ".join(command), flush=True)
+    subprocess.run(command, check=True, cwd=ROOT, **kwargs)
+
+
+def build():
+    run(["swift", "build", "-c", "release", "--product", "tessera-bench"])
+    run(["cc", "-O2", "-Wall", "-o", "Benchmarks/c-reference/plaintext-reference",
+         "Benchmarks/c-reference/plaintext.c", "-lmicrohttpd"])
+
+
+def start(command, port):
+    environment = dict(os.environ, PORT=str(port), HOST="127.0.0.1", THREADS=SERVER_THREADS, LOG_LEVEL="error")
+    process = subprocess.Popen(SERVER_CPU + command, cwd=ROOT, env=environment,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/plaintext", timeout=1).read()
+            return process
+        except OSError:
+            time.sleep(0.05)
+    process.kill()
+    sys.exit(f"{command[0]} did not start on port {port}")
+
+
+def wrk(url, duration=DURATION):
+    output = subprocess.run(
+        WRK_CPU + ["wrk", f"-t{WRK_THREADS}", f"-c{CONNECTIONS}", f"-d{duration}s", "--latency", url],
+        check=True, capture_output=True, text=True).stdout
+    requests = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
+    p99_text = re.search(r"99%\s+([\d.]+)(us|ms|s)", output)
+    scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99_text.group(2)]
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    if errors:
+        sys.exit(f"{url}: {errors.group(1)} error responses\n{output}")
+    return requests, float(p99_text.group(1)) * scale
+
+
+def measure(targets):
+    """targets: name -> url. Returns name -> (median req/s, median p99 ms)."""
+    for url in targets.values():
+        wrk(url, duration=2)  # warm-up
+    samples = {name: [] for name in targets}
+    for round_number in range(ROUNDS):
+        for name, url in targets.items():
+            samples[name].append(wrk(url))
+            print(f"  round {round_number + 1}: {name:<32} {samples[name][-1][0]:>10.0f} req/s", flush=True)
+    return {name: (statistics.median(s[0] for s in values), statistics.median(s[1] for s in values))
+            for name, values in samples.items()}
+
+
+def table(title, results, reference):
+    print(f"\n{title}")
+    print(f"| {'server':<40} | {'requests/s':>10} | {'p99 (ms)':>8} | {'vs C':>6} |")
+    print(f"|{'-' * 42}|{'-' * 12}:|{'-' * 9}:|{'-' * 7}:|")
+    for name, (requests, p99) in results.items():
+        print(f"| {name:<40} | {requests:>10.0f} | {p99:>8.2f} | {requests / results[reference][0]:>6.2f} |")
+
+
+def main():
+    build()
+    servers = [
+        start(["Benchmarks/c-reference/plaintext-reference"], 18090),
+        start([".build/release/tessera-bench"], 18091),
+    ]
+    try:
+        placement = "servers pinned to core 0, wrk to core 1" if PIN else "nothing pinned"
+        print(f"\nwrk -t{WRK_THREADS} -c{CONNECTIONS} -d{DURATION}s, {ROUNDS} alternating rounds, "
+              f"{SERVER_THREADS} server thread(s), {os.cpu_count()} cores, {placement}")
+        results = measure({
+            "C libmicrohttpd reference": "http://127.0.0.1:18090/plaintext",
+            "Tessera (async handler)": "http://127.0.0.1:18091/plaintext",
+            "Tessera (handler that suspends once)": "http://127.0.0.1:18091/plaintext-suspending",
+        })
+        table("GET /plaintext (medians)", results, "C libmicrohttpd reference")
+    finally:
+        for server in servers:
+            server.terminate()
+            server.wait()
+
+
+if __name__ == "__main__":
+    main()

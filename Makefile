@@ -1,0 +1,28 @@
+# The two commands: `make run` and `make test`. Each installs what is missing first.
+SWIFT ?= swift
+
+.PHONY: run test build bench deps clean
+
+deps:
+	@scripts/install-deps.sh build
+
+## Build and start the storefront on http://localhost:8080 (PORT, HOST, DATA_DIR … override).
+run: deps
+	$(SWIFT) build -c release --product storefront
+	.build/release/storefront
+
+## Build everything and run every test.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+build: deps
+	$(SWIFT) build
+
+## Release builds measured against the C libmicrohttpd reference; see BENCHMARKS.md.
+bench:
+	@scripts/install-deps.sh bench
+	Benchmarks/run-http.py
+
+clean:
+	rm -rf .build Benchmarks/c-reference/plaintext-reference

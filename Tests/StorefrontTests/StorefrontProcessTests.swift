@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import TesseraTestSupport
+
+/// The `storefront` executable as an operator runs it: configured by environment variables,
+/// logging to stdout, stopped by a signal.
+@Suite(.serialized) struct StorefrontProcessTests {
+    func start(_ extra: [String: String] = [:]) throws -> ProcessHarness {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-data-\(UUID().uuidString)")
+        let environment = ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": data.path, "LOG_LEVEL": "info"].merging(extra) { $1 }
+        return try ProcessHarness(product: "storefront", environment: environment, workingDirectory: ProcessHarness.packageRoot)
+    }
+
+    @Test func servesHomeHealthAndStaticFilesAndLogsEachRequest() async throws {
+        let storefront = try start()
+        let port = try await storefront.waitForPort()
+        #expect(port > 0 && port != 8080)
+
+        let home = try await onThread { try RawHTTPClient.request(port: port, "/") }
+        #expect(home.status == 200)
+        #expect(home.header("content-type") == "text/html; charset=utf-8")
+        #expect(home.text.contains("<title>"))
+        let health = try await onThread { try RawHTTPClient.request(port: port, "/healthz") }
+        #expect(health.status == 200)
+        let css = try await onThread { try RawHTTPClient.request(port: port, "/css/site.css") }
+        #expect(css.status == 200)
+        #expect(css.header("content-type") == "text/css; charset=utf-8")
+        let missing = try await onThread { try RawHTTPClient.request(port: port, "/no-such-page") }
+        #expect(missing.status == 404)
+        #expect(missing.text.contains("<html"))
+
+        _ = try await storefront.waitForLog(#"GET /healthz 200 \d+ [0-9.]+ms"#)
+        _ = try await storefront.waitForLog(#"GET /no-such-page 404"#)
+        storefront.signal(SIGTERM)
+        #expect(try await storefront.waitForExit() == 0)
+    }
+
+    @Test func sigtermLetsAnInFlightRequestFinishThenExitsZero() async throws {
+        let storefront = try start(["SHUTDOWN_GRACE": "10"])
+        let port = try await storefront.waitForPort()
+        let client = try RawHTTPClient(port: port)
+        // The request is in flight: its first line is in, its headers are still coming.
+        try client.send("GET /healthz HTTP/1.1\r\n")
+        try await Task.sleep(for: .milliseconds(200))
+        storefront.signal(SIGTERM)
+        _ = try await storefront.waitForLog("shutting down")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(storefront.process.isRunning, "the server must wait for the request")
+        #expect(throws: (any Error).self, "no new connections once stopping") { try RawHTTPClient(port: port) }
+
+        try client.send("Host: localhost\r\n\r\n")
+        let reply = try await onThread { try client.readReply() }
+        #expect(reply.status == 200)
+        #expect(reply.text == "ok\n")
+        #expect(reply.header("connection")?.lowercased() == "close")
+        #expect(try await storefront.waitForExit() == 0)
+    }
+
+    @Test func sigintAlsoStopsCleanly() async throws {
+        let storefront = try start()
+        _ = try await storefront.waitForPort()
+        storefront.signal(SIGINT)
+        #expect(try await storefront.waitForExit() == 0)
+        #expect(storefront.log.contains("stopped"))
+    }
+
+    @Test func invalidConfigurationFailsFastWithAMessage() async throws {
+        let storefront = try start(["PORT": "not-a-port"])
+        let status = try await storefront.waitForExit()
+        #expect(status != 0)
+        #expect(storefront.log.contains("PORT=not-a-port is not valid"))
+    }
+}

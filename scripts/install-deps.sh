@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the system packages Tessera needs, and only those that are missing.
+# Usage: scripts/install-deps.sh [build|bench]   (build is the default)
+set -euo pipefail
+
+want=(libmicrohttpd-dev pkg-config)
+case "${1:-build}" in
+  build) ;;
+  bench) want+=(wrk python3 util-linux) ;;
+  *) echo "usage: $0 [build|bench]" >&2; exit 2 ;;
+esac
+
+missing=()
+for package in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if ! command -v apt-get >/dev/null; then
+  echo "Tessera needs: ${missing[*]}. Install them with your system's package manager." >&2
+  exit 1
+fi
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "Installing ${missing[*]} needs root or sudo." >&2; exit 1; }
+  sudo="sudo"
+fi
+echo "Installing ${missing[*]} …"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
