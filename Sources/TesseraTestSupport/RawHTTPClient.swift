@@ -66,18 +66,8 @@ public final class RawHTTPClient: @unchecked Sendable {
 
     /// Reads one response. `head` is for answers to HEAD, which carry no body whatever they say.
     public func readReply(head: Bool = false) throws -> Reply {
-        let headEnd = try readUntil([13, 10, 13, 10])
-        let headText = String(decoding: buffer[..<headEnd], as: UTF8.self)
-        buffer.removeFirst(headEnd + 4)
-        var lines = headText.components(separatedBy: "\r\n")
-        let statusLine = lines.removeFirst().split(separator: " ")
-        guard statusLine.count >= 2, let status = Int(statusLine[1]) else { throw Failure.malformed(headText) }
-        let headers = lines.compactMap { line -> (String, String)? in
-            guard let colon = line.firstIndex(of: ":") else { return nil }
-            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
-        }
-        var reply = Reply(status: status, headers: headers, body: [])
-        if head || status == 304 || status == 204 || (100..<200).contains(status) { return reply }
+        var reply = try readHead()
+        if head || reply.status == 304 || reply.status == 204 || (100..<200).contains(reply.status) { return reply }
         if reply.header("transfer-encoding")?.lowercased() == "chunked" {
             reply.body = try readChunked()
         } else if let length = reply.header("content-length").flatMap(Int.init) {
