@@ -22,8 +22,8 @@ import time
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ROUNDS = int(os.environ.get("ROUNDS", "3"))
-DURATION = int(os.environ.get("DURATION", "8"))
+ROUNDS = int(os.environ.get("ROUNDS", "5"))
+DURATION = int(os.environ.get("DURATION", "5"))
 CONNECTIONS = int(os.environ.get("CONNECTIONS", "64"))
 WRK_THREADS = int(os.environ.get("WRK_THREADS", "1"))
 PIN = os.environ.get("PIN", "1") == "1" and (os.cpu_count() or 1) >= 2
@@ -70,25 +70,33 @@ def wrk(url, duration=DURATION):
     return requests, float(p99_text.group(1)) * scale
 
 
-def measure(targets):
-    """targets: name -> url. Returns name -> (median req/s, median p99 ms)."""
+def measure(targets, reference):
+    """targets: name -> url, the reference first. Each round measures every target once, back to
+    back; a target's ratio is taken against the reference *in the same round*, so that the slow
+    drifts of a shared machine cancel out, and the median of those ratios is reported.
+    Returns name -> (median req/s, median p99 ms, median ratio)."""
     for url in targets.values():
         wrk(url, duration=2)  # warm-up
     samples = {name: [] for name in targets}
     for round_number in range(ROUNDS):
         for name, url in targets.items():
             samples[name].append(wrk(url))
-            print(f"  round {round_number + 1}: {name:<32} {samples[name][-1][0]:>10.0f} req/s", flush=True)
-    return {name: (statistics.median(s[0] for s in values), statistics.median(s[1] for s in values))
-            for name, values in samples.items()}
+            ratio = samples[name][-1][0] / samples[reference][-1][0]
+            print(f"  round {round_number + 1}: {name:<40} {samples[name][-1][0]:>10.0f} req/s  {ratio:5.2f}", flush=True)
+    results = {}
+    for name, values in samples.items():
+        ratios = [value[0] / samples[reference][index][0] for index, value in enumerate(values)]
+        results[name] = (statistics.median(v[0] for v in values), statistics.median(v[1] for v in values),
+                         statistics.median(ratios))
+    return results
 
 
-def table(title, results, reference):
+def table(title, results):
     print(f"\n{title}")
     print(f"| {'server':<40} | {'requests/s':>10} | {'p99 (ms)':>8} | {'vs C':>6} |")
     print(f"|{'-' * 42}|{'-' * 12}:|{'-' * 9}:|{'-' * 7}:|")
-    for name, (requests, p99) in results.items():
-        print(f"| {name:<40} | {requests:>10.0f} | {p99:>8.2f} | {requests / results[reference][0]:>6.2f} |")
+    for name, (requests, p99, ratio) in results.items():
+        print(f"| {name:<40} | {requests:>10.0f} | {p99:>8.2f} | {ratio:>6.2f} |")
 
 
 def main():
@@ -101,12 +109,14 @@ def main():
         placement = "servers pinned to core 0, wrk to core 1" if PIN else "nothing pinned"
         print(f"\nwrk -t{WRK_THREADS} -c{CONNECTIONS} -d{DURATION}s, {ROUNDS} alternating rounds, "
               f"{SERVER_THREADS} server thread(s), {os.cpu_count()} cores, {placement}")
+        reference = "C libmicrohttpd reference"
         results = measure({
-            "C libmicrohttpd reference": "http://127.0.0.1:18090/plaintext",
+            reference: "http://127.0.0.1:18090/plaintext",
             "Tessera (async handler)": "http://127.0.0.1:18091/plaintext",
+            "Tessera (response built per request)": "http://127.0.0.1:18091/plaintext-built",
             "Tessera (handler that suspends once)": "http://127.0.0.1:18091/plaintext-suspending",
-        })
-        table("GET /plaintext (medians)", results, "C libmicrohttpd reference")
+        }, reference)
+        table("GET /plaintext (medians; vs C is the median of per-round ratios)", results)
     finally:
         for server in servers:
             server.terminate()

@@ -4,6 +4,7 @@ import Tessera
 /// The storefront's requests, until the route table arrives: the home page, the health check,
 /// and the static files.
 struct StorefrontResponder: HTTPResponder {
+    static let healthy = PreparedResponse(text: "ok\n")
     let publicFiles: PublicFiles
 
     func respond(to request: Request) async throws -> Response {
@@ -14,7 +15,7 @@ struct StorefrontResponder: HTTPResponder {
             }
             return .html(Array(HomePage.html.utf8))
         case "/healthz":
-            return .text("ok\n")
+            return Self.healthy.response
         default:
             if let file = publicFiles.response(to: request) { return file }
             throw HTTPError(.notFound, message: "There is nothing at \(request.path).")

@@ -13,7 +13,7 @@ public struct Request: Sendable {
     public var target: String
     public var query: QueryParameters
     /// Header fields; names match case-insensitively (`headers[.contentType]`).
-    public var headers: HTTPFields
+    public var headers: RequestHeaders
     /// The address of the client's end of the connection (a proxy's, behind one).
     public var remoteAddress: IPAddress?
     public var body: [UInt8]
@@ -23,7 +23,7 @@ public struct Request: Sendable {
         path: String,
         target: String? = nil,
         query: QueryParameters = QueryParameters(),
-        headers: HTTPFields = [:],
+        headers: RequestHeaders = [:],
         remoteAddress: IPAddress? = nil,
         body: [UInt8] = []
     ) {

@@ -6,13 +6,25 @@ import HTTPTypes
 /// from the same response without sending the body, so handlers never special-case either.
 public struct Response: Sendable {
     public var status: HTTPResponse.Status
-    public var headers: HTTPFields
-    public var body: ResponseBody
+    public var headers: HTTPFields {
+        didSet { isPreparedAsIs = false }
+    }
+    public var body: ResponseBody {
+        didSet { isPreparedAsIs = false }
+    }
+    /// True while this is a ``PreparedResponse``'s answer with its headers untouched, so the
+    /// server can send the response it built once. Cheaper than comparing the headers.
+    private(set) var isPreparedAsIs = false
 
     public init(status: HTTPResponse.Status = .ok, headers: HTTPFields = [:], body: ResponseBody = .empty) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    init(prepared: PreparedResponse) {
+        self.init(status: prepared.status, headers: prepared.headers, body: .prepared(prepared))
+        isPreparedAsIs = true
     }
 
     /// A `text/plain; charset=utf-8` response.

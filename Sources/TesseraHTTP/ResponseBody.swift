@@ -1,7 +1,9 @@
-/// The three ways a body can be sent, each mapped onto the cheapest libmicrohttpd mechanism.
+/// The ways a body can be sent, each mapped onto the cheapest libmicrohttpd mechanism.
 public enum ResponseBody: Sendable {
     /// Bytes known in full; sent with `Content-Length`.
     case bytes([UInt8])
+    /// The bytes of a ``PreparedResponse``, sent from the response it built once.
+    case prepared(PreparedResponse)
     /// Bytes produced over time; sent chunked. The producer writes, and each `flush()` sends what
     /// was written so far, so a page can show its top before its slowest part is ready.
     case stream(@Sendable (any ResponseBodyWriter) async throws -> Void)

@@ -61,6 +61,25 @@ import Testing
         #expect(safe("a\u{0}b\nc") == "abc")
     }
 
+    @Test func requestHeadersLookUpCaseInsensitively() {
+        var headers = RequestHeaders()
+        headers.append(name: "Content-Type", value: "text/html")
+        headers.append(name: "X-A^B", value: "caret")
+        headers.append(name: "cookie", value: "a=1")
+        headers.append(name: "COOKIE", value: "b=2")
+        #expect(headers[.contentType] == "text/html")
+        #expect(headers[HTTPField.Name("content-TYPE")!] == "text/html")
+        #expect(headers[values: .cookie] == ["a=1", "b=2"])
+        #expect(headers[HTTPField.Name("x-a~b")!] == nil, "^ and ~ are different bytes")
+        #expect(headers[HTTPField.Name("x-a^b")!] == "caret")
+        #expect(headers[.accept] == nil)
+        #expect(headers.count == 4)
+        #expect(headers.fields[.contentType] == "text/html")
+        #expect(headers.map(\.name.rawName) == ["Content-Type", "X-A^B", "cookie", "COOKIE"])
+        let literal: RequestHeaders = [.accept: "application/json"]
+        #expect(literal[.accept] == "application/json")
+    }
+
     @Test func ipAddressesRoundTrip() {
         #expect(IPAddress("127.0.0.1")?.description == "127.0.0.1")
         #expect(IPAddress("::1")?.description == "::1")

@@ -14,7 +14,7 @@ struct FileValidators {
         lastModified = HTTPDate.format(secondsSince1970: modifiedSeconds)
     }
 
-    func isNotModified(_ headers: HTTPFields) -> Bool {
+    func isNotModified(_ headers: RequestHeaders) -> Bool {
         if let ifNoneMatch = headers[.ifNoneMatch] {
             return ifNoneMatch.split(separator: ",").contains { tag in
                 let trimmed = tag.trimmingCharacters(in: " \t")

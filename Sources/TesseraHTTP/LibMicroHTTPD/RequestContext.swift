@@ -4,9 +4,21 @@ import Synchronization
 
 /// The server's state for one request, from its first line to its completion.
 ///
-/// libmicrohttpd calls back for one connection on one thread at a time, so the fields outside
-/// the mutex are only touched from those callbacks. The mutex guards what the handler's task
-/// shares with them: whether the answer is ready, and whether the connection is suspended.
+/// libmicrohttpd calls back for one connection on one thread at a time, so most fields are only
+/// touched from those callbacks. What the handler's task shares with them is a small atomic
+/// state machine, with the answer handed over through a slot:
+///
+/// ```
+/// running ──finish()──▶ answeredInline ──settle()──▶ answered     (the fast path, one thread)
+/// running ──settle()──▶ suspended ──finish() or expire()──▶ answered
+/// ```
+///
+/// Memory ordering: `finish` writes the slot, then publishes `answeredInline` with release;
+/// `settle` reads the slot only after observing it with acquire. `settle` suspends the
+/// connection, stores the task, and registers the deadline *before* publishing `suspended`,
+/// so whoever wins `suspended → answered` may queue and resume at once. The access-log fields
+/// are written before the answer is queued, and read in the completion callback, which
+/// libmicrohttpd's own locking orders after it.
 final class RequestContext: @unchecked Sendable, WaitingConnection {
     enum Phase {
         case awaitingHead
@@ -16,22 +28,15 @@ final class RequestContext: @unchecked Sendable, WaitingConnection {
         case dispatched
     }
 
-    enum Dispatch {
+    private enum Dispatch: UInt8, AtomicRepresentable {
         /// The handler runs, and the access callback has not returned yet.
         case running
-        /// The handler answered before the access callback returned: queue it there.
-        case answeredInline(Response)
-        /// The connection is suspended until the handler answers.
-        case suspended(Task<Void, Never>?)
+        /// The handler answered before the access callback returned: `settle` queues it.
+        case answeredInline
+        /// The connection is suspended until the handler answers (or its deadline passes).
+        case suspended
         /// The answer is queued (or being queued); anything later is dropped.
         case answered
-    }
-
-    struct Shared {
-        var dispatch = Dispatch.running
-        var status: Int?
-        var bodyBytes: Int64 = 0
-        var stream: StreamedBody?
     }
 
     let core: ServerCore
@@ -47,12 +52,20 @@ final class RequestContext: @unchecked Sendable, WaitingConnection {
         return true
     }
     var method = HTTPRequest.Method.get
-    var headers = HTTPFields()
+    var headers = RequestHeaders()
     var body: [UInt8] = []
     var discardedBytes = 0
     var parsedTarget: RequestTarget?
 
-    let shared = Mutex(Shared())
+    // The handover (see the type's documentation for who may touch these when).
+    private let dispatchState = Atomic<Dispatch>(.running)
+    private var inlineAnswer: Response?
+    private var handlerTask: Task<Void, Never>?
+
+    // For the access log.
+    private var answeredStatus: Int?
+    private var answeredBytes: Int64 = 0
+    private var answeredStream: StreamedBody?
 
     init(core: ServerCore, connection: OpaquePointer, target: String, remoteAddress: IPAddress?) {
         self.core = core
@@ -100,54 +113,48 @@ final class RequestContext: @unchecked Sendable, WaitingConnection {
     }
 
     private func settle(task: Task<Void, Never>) {
-        let inline: Response? = shared.withLock { shared in
-            switch shared.dispatch {
-            case .answeredInline(let response):
-                shared.dispatch = .answered
-                return response
-            case .running:
-                MHD_suspend_connection(connection)
-                shared.dispatch = .suspended(task)
-                core.waiting.insert(self)
-                return nil
-            case .suspended, .answered:
-                return nil
-            }
+        if dispatchState.load(ordering: .acquiring) == .answeredInline {
+            takeInlineAnswer()
+            return
         }
-        if let inline { queue(inline) }
+        MHD_suspend_connection(connection)
+        handlerTask = task
+        core.waiting.insert(self)
+        let (published, _) = dispatchState.compareExchange(expected: .running, desired: .suspended, ordering: .acquiringAndReleasing)
+        if !published {
+            // The handler answered while we were suspending: queue it and resume ourselves.
+            core.waiting.remove(self)
+            takeInlineAnswer()
+            MHD_resume_connection(connection)
+        }
+    }
+
+    private func takeInlineAnswer() {
+        dispatchState.store(.answered, ordering: .relaxed)
+        if let answer = inlineAnswer.take() { queue(answer) }
     }
 
     // MARK: Completion (any thread)
 
     func finish(with response: Response) {
-        let mustResume: Bool = shared.withLock { shared in
-            switch shared.dispatch {
-            case .running:
-                shared.dispatch = .answeredInline(response)
-                return false
-            case .suspended:
-                shared.dispatch = .answered
-                core.waiting.remove(self)
-                return true
-            case .answeredInline, .answered:
-                return false
-            }
+        if dispatchState.load(ordering: .acquiring) == .running {
+            inlineAnswer = response
+            let (handedOver, _) = dispatchState.compareExchange(expected: .running, desired: .answeredInline, ordering: .acquiringAndReleasing)
+            if handedOver { return }
+            inlineAnswer = nil
         }
-        if mustResume {
-            queue(response)
-            MHD_resume_connection(connection)
-        }
+        let (won, _) = dispatchState.compareExchange(expected: .suspended, desired: .answered, ordering: .acquiringAndReleasing)
+        guard won else { return }
+        core.waiting.remove(self)
+        queue(response)
+        MHD_resume_connection(connection)
     }
 
     func expire(reason: HTTPError) {
-        let task: Task<Void, Never>?? = shared.withLock { shared in
-            guard case .suspended(let task) = shared.dispatch else { return .none }
-            shared.dispatch = .answered
-            core.waiting.remove(self)
-            return .some(task)
-        }
-        guard let task else { return }
-        task?.cancel()
+        let (won, _) = dispatchState.compareExchange(expected: .suspended, desired: .answered, ordering: .acquiringAndReleasing)
+        guard won else { return }
+        core.waiting.remove(self)
+        handlerTask?.cancel()
         core.logger.warning("request cut short", metadata: ["target": "\(target)", "reason": "\(reason.message)"])
         let request = makeRequest()
         let errorResponder = core.errorResponder
@@ -168,6 +175,12 @@ final class RequestContext: @unchecked Sendable, WaitingConnection {
         if core.isShuttingDown.load(ordering: .relaxed) {
             headers[.connection] = "close"
         }
+        if case .prepared(let prepared) = response.body, response.isPreparedAsIs, !core.isShuttingDown.load(ordering: .relaxed),
+           let reusable = prepared.native.response(orMake: { NativeResponse.make(bytes: prepared.body, headers: prepared.headers) }) {
+            record(status: response.status, bodyBytes: Int64(prepared.body.count), stream: nil)
+            enqueue(reusable, status: response.status)
+            return
+        }
         let stream: StreamedBody?
         let mhdResponse: OpaquePointer?
         let bodyBytes: Int64
@@ -175,14 +188,17 @@ final class RequestContext: @unchecked Sendable, WaitingConnection {
         case .bytes(let bytes):
             stream = nil
             bodyBytes = Int64(bytes.count)
-            mhdResponse = bytes.withUnsafeBytes { buffer in
-                MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
-            }
+            mhdResponse = NativeResponse.make(bytes: bytes, headers: headers)
+        case .prepared(let prepared):
+            stream = nil
+            bodyBytes = Int64(prepared.body.count)
+            mhdResponse = NativeResponse.make(bytes: prepared.body, headers: headers)
         case .file(let region):
             stream = nil
             bodyBytes = region.length
             let descriptor = dup(region.file.descriptor)
             mhdResponse = descriptor < 0 ? nil : MHD_create_response_from_fd_at_offset64(UInt64(region.length), descriptor, UInt64(region.offset))
+            if let mhdResponse { NativeResponse.addHeaders(headers, to: mhdResponse) }
         case .stream where method == .head:
             // libmicrohttpd 0.9.75 writes a final `0\r\n\r\n` chunk after the head of a chunked
             // answer to HEAD, which corrupts the next response on a kept-alive connection.
@@ -190,36 +206,39 @@ final class RequestContext: @unchecked Sendable, WaitingConnection {
             stream = nil
             bodyBytes = 0
             headers[.transferEncoding] = nil
-            mhdResponse = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
+            mhdResponse = NativeResponse.make(bytes: [], headers: headers)
         case .stream(let producer):
             let body = StreamedBody(core: core, connection: connection)
             stream = body
             bodyBytes = 0
             mhdResponse = body.makeResponse()
-            if mhdResponse != nil { body.start(producer) }
+            if let mhdResponse {
+                NativeResponse.addHeaders(headers, to: mhdResponse)
+                body.start(producer)
+            }
         }
         guard let mhdResponse else {
             core.logger.error("libmicrohttpd could not create a response", metadata: ["target": "\(target)"])
             return
         }
-        for field in headers {
-            _ = MHD_add_response_header(mhdResponse, field.name.rawName, field.value)
-        }
-        shared.withLock { shared in
-            shared.status = response.status.code
-            shared.bodyBytes = bodyBytes
-            shared.stream = stream
-        }
-        if MHD_queue_response(connection, UInt32(response.status.code), mhdResponse) != .YES {
-            core.logger.error("libmicrohttpd refused to queue a response", metadata: ["target": "\(target)"])
-        }
+        record(status: response.status, bodyBytes: bodyBytes, stream: stream)
+        enqueue(mhdResponse, status: response.status)
         MHD_destroy_response(mhdResponse)
     }
 
+    private func record(status: HTTPResponse.Status, bodyBytes: Int64, stream: StreamedBody?) {
+        answeredStatus = status.code
+        answeredBytes = bodyBytes
+        answeredStream = stream
+    }
+
+    private func enqueue(_ mhdResponse: OpaquePointer, status: HTTPResponse.Status) {
+        if MHD_queue_response(connection, UInt32(status.code), mhdResponse) != .YES {
+            core.logger.error("libmicrohttpd refused to queue a response", metadata: ["target": "\(target)"])
+        }
+    }
     /// Status and bytes sent, for the access log.
     func outcome() -> (status: Int?, bytes: Int64) {
-        shared.withLock { shared in
-            (shared.status, shared.stream?.bytesSent ?? shared.bodyBytes)
-        }
+        (answeredStatus, answeredStream?.bytesSent ?? answeredBytes)
     }
 }

@@ -122,9 +122,10 @@ enum SupportedMethod {
     }
 }
 
-/// Gathers header fields through `MHD_get_connection_values`, whose iterator is a C callback.
+/// Gathers header fields through `MHD_get_connection_values`, whose iterator is a C callback,
+/// straight into ``RequestHeaders``' byte buffer.
 private struct HeadCollector {
-    var fields = HTTPFields()
+    var fields = RequestHeaders()
     var contentLengths: [String] = []
     var hasTransferEncoding = false
     var hasInvalidField = false
@@ -132,30 +133,34 @@ private struct HeadCollector {
     static let collect: @convention(c) (UnsafeMutableRawPointer?, MHD_ValueKind, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> MHD_Result = { cls, _, key, value in
         guard let cls, let key else { return .YES }
         let collector = cls.assumingMemoryBound(to: HeadCollector.self)
-        let valueString = value.map { String(cString: $0) } ?? ""
-        guard let name = CommonFieldNames.match(key) ?? HTTPField.Name(String(cString: key)) else {
+        let name = UnsafeBufferPointer(start: UnsafeRawPointer(key).assumingMemoryBound(to: UInt8.self), count: strlen(key))
+        let valueBytes = value.map { UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0)) }
+            ?? UnsafeBufferPointer(start: nil, count: 0)
+        guard !name.isEmpty, name.allSatisfy(HeadCollector.isTokenByte) else {
             collector.pointee.hasInvalidField = true
             return .YES
         }
-        if name == .contentLength { collector.pointee.contentLengths.append(valueString) }
-        if name == .transferEncoding { collector.pointee.hasTransferEncoding = true }
-        collector.pointee.fields.append(HTTPField(name: name, value: valueString))
+        if name.count == 14, strcasecmp(key, "content-length") == 0 {
+            collector.pointee.contentLengths.append(String(decoding: valueBytes, as: UTF8.self))
+        } else if name.count == 17, strcasecmp(key, "transfer-encoding") == 0 {
+            collector.pointee.hasTransferEncoding = true
+        }
+        collector.pointee.fields.append(rawName: name, value: valueBytes)
         return .YES
     }
-}
 
-/// The header names nearly every request carries, recognised without building a `String`.
-enum CommonFieldNames {
-    static let all: [(name: [CChar], field: HTTPField.Name)] = [
-        HTTPField.Name("Host")!, .userAgent, .accept, .acceptEncoding, .acceptLanguage, .connection,
-        .cookie, .contentType, .contentLength, .referer, .ifNoneMatch, .ifModifiedSince, .origin,
-    ].map { (Array($0.canonicalName.utf8CString), $0) }
-
-    static func match(_ name: UnsafePointer<CChar>) -> HTTPField.Name? {
-        for candidate in all where candidate.name.withUnsafeBufferPointer({ strcasecmp($0.baseAddress!, name) == 0 }) {
-            return candidate.field
+    /// RFC 9110 `tchar`.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            true
+        default:
+            false
         }
-        return nil
     }
 }
 
