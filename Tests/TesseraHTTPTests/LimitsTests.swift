@@ -119,6 +119,30 @@ import TesseraTestSupport
         try await server.stop()
     }
 
+    @Test func connectionsPerClientAddressAreCapped() async throws {
+        let server = try await TestServer.start(limits: HTTPServerLimits(maxConnectionsPerIP: 2), Self.okHandler)
+        let port = server.port
+        let (thirdClosed, afterwards) = try await onThread {
+            let first = try RawHTTPClient(port: port)
+            let second = try RawHTTPClient(port: port)
+            for client in [first, second] {
+                try client.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+                _ = try client.readReply()
+            }
+            let third = try RawHTTPClient(port: port)
+            try? third.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+            let thirdClosed = third.isClosedByServer()
+            // The two kept-alive connections still work, and so does a new one once one closes.
+            try first.send("GET /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            _ = try first.readReply()
+            Thread.sleep(forTimeInterval: 0.2)
+            return (thirdClosed, try RawHTTPClient.request(port: port, "/ok").status)
+        }
+        #expect(thirdClosed)
+        #expect(afterwards == 200)
+        try await server.stop()
+    }
+
     @Test func handlerPastItsDeadlineGets503() async throws {
         let server = try await TestServer.start(limits: HTTPServerLimits(responseTimeout: .milliseconds(300))) { request in
             if request.path == "/stuck" { try await Task.sleep(for: .seconds(30)) }
