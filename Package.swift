@@ -6,13 +6,17 @@ import PackageDescription
 /// Layout, from the bottom up:
 /// - `CMicroHTTPD`, `CTesseraShim`: the C library and the few calls Swift cannot make directly.
 /// - `TesseraHTTP`: the HTTP server. Every C type stops here.
-/// - `Tessera`: the framework the application uses (static files today; routing, views and controllers next).
+/// - `TesseraViews`: the runtime of typed views; `TesseraViewsPlugin` compiles `Views/` into them
+///   with `tessera-views` (`TesseraTemplateCompiler`).
+/// - `Tessera`: the framework the application uses (static files today; routing and controllers next).
 /// - `Storefront`: the composition root, the `storefront` executable.
 let package = Package(
     name: "Tessera",
     platforms: [.macOS("26.0")],
     products: [
         .library(name: "Tessera", targets: ["Tessera", "TesseraHTTP"]),
+        .library(name: "TesseraViews", targets: ["TesseraViews"]),
+        .plugin(name: "TesseraViewsPlugin", targets: ["TesseraViewsPlugin"]),
         .executable(name: "storefront", targets: ["Storefront"]),
         .executable(name: "tessera-bench", targets: ["TesseraBench"]),
     ],
@@ -55,6 +59,22 @@ let package = Package(
             ]
         ),
 
+        // MARK: Typed views
+        .target(name: "TesseraViews"),
+        .target(name: "TesseraTemplateCompiler"),
+        .executableTarget(
+            name: "TesseraViewCompiler",
+            dependencies: [
+                "TesseraTemplateCompiler",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .plugin(
+            name: "TesseraViewsPlugin",
+            capability: .buildTool(),
+            dependencies: [.target(name: "TesseraViewCompiler")]
+        ),
+
         // MARK: Composition roots
         .executableTarget(
             name: "Storefront",
@@ -88,6 +108,12 @@ let package = Package(
         .testTarget(name: "TesseraHTTPTests", dependencies: ["TesseraHTTP", "TesseraTestSupport"]),
         .testTarget(name: "TesseraTests", dependencies: ["Tessera", "TesseraTestSupport"]),
         .testTarget(name: "StorefrontTests", dependencies: ["TesseraTestSupport"]),
+        .testTarget(
+            name: "TesseraViewsTests",
+            dependencies: ["TesseraViews", "TesseraTemplateCompiler"],
+            exclude: ["Views"],
+            plugins: ["TesseraViewsPlugin"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,157 @@
+/// Parses what sits inside `{{ … }}` and in tag arguments.
+///
+/// The grammar is deliberately small: `path ("|" filter (":" atom ("," atom)*)?)*`, where a path is
+/// `name(.name)*` and an atom is a path, a string literal or an integer. Anything else is an error
+/// here, at build time, which is how "no Swift code in templates" is enforced.
+struct ExpressionParser {
+    enum Piece: Equatable {
+        case identifier(String)
+        case string(String)
+        case integer(Int)
+        case symbol(Character)
+    }
+
+    let path: String
+    let location: SourceLocation
+    private(set) var pieces: [Piece] = []
+    private var position = 0
+
+    init(_ text: String, path: String, location: SourceLocation) throws(TemplateError) {
+        self.path = path
+        self.location = location
+        var characters = Substring(text)
+        while let character = characters.first {
+            if character.isWhitespace {
+                characters = characters.dropFirst()
+            } else if character.isLetter || character == "_" {
+                let name = characters.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+                pieces.append(.identifier(String(name)))
+                characters = characters.dropFirst(name.count)
+            } else if character.isNumber || (character == "-" && characters.dropFirst().first?.isNumber == true) {
+                let digits = characters.dropFirst().prefix(while: \.isNumber)
+                guard let value = Int(String(character) + digits) else { throw error("number out of range") }
+                pieces.append(.integer(value))
+                characters = characters.dropFirst(1 + digits.count)
+            } else if character == "\"" {
+                var literal = ""
+                var rest = characters.dropFirst()
+                var closed = false
+                while let next = rest.first {
+                    rest = rest.dropFirst()
+                    if next == "\\", let escaped = rest.first {
+                        literal.append(escaped == "n" ? "\n" : escaped)
+                        rest = rest.dropFirst()
+                    } else if next == "\"" {
+                        closed = true
+                        break
+                    } else {
+                        literal.append(next)
+                    }
+                }
+                guard closed else { throw error("unterminated string literal") }
+                pieces.append(.string(literal))
+                characters = rest
+            } else if ".|:,=()".contains(character) {
+                pieces.append(.symbol(character))
+                characters = characters.dropFirst()
+            } else {
+                throw error("unexpected “\(character)”: templates take property paths, filters and literals only")
+            }
+        }
+    }
+
+    func error(_ message: String) -> TemplateError {
+        TemplateError(path: path, location: location, message: message)
+    }
+
+    var isAtEnd: Bool { position == pieces.count }
+
+    mutating func peek() -> Piece? {
+        position < pieces.count ? pieces[position] : nil
+    }
+
+    mutating func next() -> Piece? {
+        defer { position += 1 }
+        return peek()
+    }
+
+    mutating func expect(_ symbol: Character) throws(TemplateError) {
+        guard next() == .symbol(symbol) else { throw error("expected “\(symbol)”") }
+    }
+
+    mutating func identifier(_ what: String) throws(TemplateError) -> String {
+        guard case .identifier(let name)? = next() else { throw error("expected \(what)") }
+        return name
+    }
+
+    mutating func keyword(_ word: String) -> Bool {
+        if peek() == .identifier(word) {
+            position += 1
+            return true
+        }
+        return false
+    }
+
+    /// `A.B.C`, for type names.
+    mutating func qualifiedName(_ what: String) throws(TemplateError) -> String {
+        var name = try identifier(what)
+        while peek() == .symbol(".") {
+            position += 1
+            name += "." + (try identifier(what))
+        }
+        return name
+    }
+
+    mutating func atom() throws(TemplateError) -> Expression.Atom {
+        switch next() {
+        case .identifier(let first):
+            var names = [first]
+            while peek() == .symbol(".") {
+                position += 1
+                names.append(try identifier("a property name after “.”"))
+            }
+            return .path(names)
+        case .string(let value): return .string(value)
+        case .integer(let value): return .integer(value)
+        case .symbol(let symbol): throw error("unexpected “\(symbol)”")
+        case nil: throw error("expected a value")
+        }
+    }
+
+    mutating func expression() throws(TemplateError) -> Expression {
+        let base = try atom()
+        var filters: [Expression.Filter] = []
+        while peek() == .symbol("|") {
+            position += 1
+            let name = try identifier("a filter name after “|”")
+            var arguments: [Expression.Atom] = []
+            if peek() == .symbol(":") {
+                position += 1
+                arguments.append(try atom())
+                while peek() == .symbol(",") {
+                    position += 1
+                    arguments.append(try atom())
+                }
+            }
+            filters.append(Expression.Filter(name: name, arguments: arguments))
+        }
+        return Expression(base: base, filters: filters)
+    }
+
+    mutating func end() throws(TemplateError) {
+        switch peek() {
+        case nil: return
+        case .symbol(let symbol)?: throw error("unexpected “\(symbol)”: templates take property paths, filters and literals only")
+        default: throw error("unexpected text after the expression")
+        }
+    }
+
+    /// A whole `{{ … }}`.
+    static func parseOutput(_ text: String, path: String, location: SourceLocation) throws(TemplateError) -> Expression {
+        var parser = try ExpressionParser(text, path: path, location: location)
+        guard !parser.isAtEnd else { throw parser.error("empty {{ }}") }
+        let expression = try parser.expression()
+        try parser.end()
+        return expression
+    }
+}

@@ -1,0 +1,55 @@
+/// A value in a template: a property path (`order.total.formatted`) with filters applied
+/// (`| date: "yyyy"`). Paths and literals only: templates hold no arbitrary Swift.
+struct Expression: Equatable {
+    enum Atom: Equatable {
+        case path([String])
+        case string(String)
+        case integer(Int)
+    }
+
+    struct Filter: Equatable {
+        var name: String
+        var arguments: [Atom]
+    }
+
+    var base: Atom
+    var filters: [Filter]
+
+    /// Every path's first name, to know whether `loop` is used, say.
+    var rootNames: [String] {
+        ([base] + filters.flatMap(\.arguments)).compactMap { if case .path(let names) = $0 { names.first } else { nil } }
+    }
+}
+
+/// One condition of an `if`.
+enum Condition: Equatable {
+    case bool(Expression)
+    case not(Expression)
+    case unwrap(name: String, Expression)
+}
+
+/// The parsed template.
+indirect enum Node: Equatable {
+    case text(String, SourceLocation)
+    case output(Expression, SourceLocation)
+    case conditional(branches: [(Condition, [Node], SourceLocation)], otherwise: [Node]?, SourceLocation)
+    case loop(variable: String, sequence: Expression, body: [Node], SourceLocation)
+    case render(view: String, model: Expression, SourceLocation)
+    case block(name: String, body: [Node], SourceLocation)
+    case region(name: String, SourceLocation)
+
+    static func == (lhs: Node, rhs: Node) -> Bool {
+        String(describing: lhs) == String(describing: rhs)
+    }
+}
+
+/// What a template is, from its declarations.
+struct TemplateHeader {
+    var modelName = "model"
+    var modelType: String?
+    var modelLocation = SourceLocation(line: 1, column: 1)
+    var isPublic = false
+    var imports: [String] = []
+    /// `{% extends Layout(expression) %}`
+    var layout: (type: String, model: Expression, location: SourceLocation)?
+}

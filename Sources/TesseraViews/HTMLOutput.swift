@@ -1,0 +1,105 @@
+/// Where views render: UTF-8 bytes appended to one buffer, never a `String` built piece by piece.
+///
+/// Static template text arrives as `StaticString`s, encoded by the compiler at build time;
+/// dynamic values go through the escaping method that matches their place in the HTML, and the
+/// template compiler picks that method, so a template cannot forget to escape.
+///
+/// Region slots (`{% region "name" %}`) are recorded as holes at byte offsets. A container
+/// controller fills them later, or streams the output in pieces split at the holes.
+public struct HTMLOutput: Sendable {
+    /// Appended to only through the methods below, which is what keeps output escaped.
+    @usableFromInline var storage: [UInt8]
+    public private(set) var regions: [RegionSlot]
+
+    public init(capacity: Int = 4096) {
+        storage = []
+        storage.reserveCapacity(capacity)
+        regions = []
+    }
+
+    /// The rendered UTF-8.
+    public var bytes: [UInt8] { storage }
+
+    /// A named hole left by `{% region "name" %}`, at `offset` in ``bytes``.
+    public struct RegionSlot: Sendable, Equatable {
+        public var name: String
+        public var offset: Int
+    }
+
+    // MARK: Static and trusted output
+
+    /// Template text, already UTF-8 in the binary.
+    @inlinable
+    public mutating func write(static text: StaticString) {
+        text.withUTF8Buffer { storage.append(contentsOf: $0) }
+    }
+
+    /// HTML that is trusted as it is.
+    public mutating func write(_ html: HTML) {
+        storage.append(contentsOf: html.source.utf8)
+    }
+
+    /// Another rendered output, with its region slots moved along.
+    public mutating func write(_ fragment: HTMLOutput) {
+        let shift = storage.count
+        storage.append(contentsOf: fragment.bytes)
+        regions.append(contentsOf: fragment.regions.map { RegionSlot(name: $0.name, offset: $0.offset + shift) })
+    }
+
+    /// Appends raw bytes; for the framework's own trusted markup.
+    public mutating func write(trusted bytes: some Sequence<UInt8>) {
+        self.storage.append(contentsOf: bytes)
+    }
+
+    public mutating func region(_ name: String) {
+        regions.append(RegionSlot(name: name, offset: storage.count))
+    }
+
+    // MARK: Escaped output (the compiler chooses which)
+
+    /// A value in text content: `& < > " '` are escaped.
+    public mutating func text(_ value: some HTMLOutputConvertible) {
+        value.write(to: &self, context: .text)
+    }
+
+    /// A value inside a quoted attribute.
+    public mutating func attribute(_ value: some HTMLOutputConvertible) {
+        value.write(to: &self, context: .attribute)
+    }
+
+    /// A value inside a URL attribute (`href`, `src`, `action`, `formaction` …): escaped, and a
+    /// `javascript:`, `data:` or `vbscript:` URL becomes `#`.
+    public mutating func urlAttribute(_ value: some HTMLOutputConvertible) {
+        var probe = HTMLOutput(capacity: 0)
+        value.write(to: &probe, context: .raw)
+        if URLSafety.isDangerous(probe.storage) {
+            write(static: "#")
+        } else {
+            HTMLEscaping.append(probe.storage[...], to: &storage)
+        }
+    }
+
+    /// JSON inside `<script>`: only a ``ScriptJSON`` value (the `json` filter) can get here.
+    public mutating func script(_ json: ScriptJSON) {
+        storage.append(contentsOf: json.encoded.utf8)
+    }
+
+    /// Escapes and appends the UTF-8 of `string`.
+    @inlinable
+    public mutating func appendEscaped(_ string: String) {
+        var string = string
+        string.withUTF8 { HTMLEscaping.append($0, to: &storage) }
+    }
+
+    /// Appends `string` as it is. Only for values the type itself guarantees are safe (digits).
+    @inlinable
+    public mutating func appendUnescaped(_ string: String) {
+        var string = string
+        string.withUTF8 { storage.append(contentsOf: $0) }
+    }
+
+    /// The output as a `String`, for tests and small tools.
+    public var string: String {
+        String(decoding: storage, as: UTF8.self)
+    }
+}

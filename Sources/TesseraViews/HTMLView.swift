@@ -1,0 +1,24 @@
+/// A view: renders one model type into HTML. Templates in `Views/` compile into these.
+///
+/// The model is an associated type, so rendering a view with anything else does not compile,
+/// as with `IDPView<Model>` in the seed article or Razor's `@model`.
+public protocol HTMLView {
+    associatedtype Model
+    static func render(_ model: Model, into output: inout HTMLOutput)
+}
+
+extension HTMLView {
+    /// Renders into a new output.
+    public static func render(_ model: Model) -> HTMLOutput {
+        var output = HTMLOutput()
+        render(model, into: &output)
+        return output
+    }
+}
+
+/// A layout: a view with named blocks that pages fill (`{% extends … %}` / `{% block … %}`).
+public protocol HTMLLayout {
+    associatedtype Model
+    associatedtype Blocks
+    static func render(_ model: Model, blocks: Blocks, into output: inout HTMLOutput)
+}

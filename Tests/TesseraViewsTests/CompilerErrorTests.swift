@@ -1,0 +1,81 @@
+import Testing
+import TesseraTemplateCompiler
+
+/// Every template mistake fails the build with `path:line:column: error: message`.
+@Suite struct CompilerErrorTests {
+    func error(_ template: String) -> String? {
+        do {
+            _ = try TemplateCompiler.compile(source: template, path: "Views/Shop/page.html", relativePath: "page.html")
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func syntaxErrorsPointAtTheTemplate() {
+        let cases: [(String, String)] = [
+            ("{% model m: M %}\n<p>\n{% if m.ok %}\nunclosed",
+             "Views/Shop/page.html:3:1: error: unclosed {% if %}: expected {% endif %} before the end of the template"),
+            ("{% model m: M %}\n{% frobnicate %}", "Views/Shop/page.html:2:1: error: unknown tag “frobnicate”"),
+            ("{% model m: M %}\n{% for x in m.xs %}\n  {% endif %}",
+             "Views/Shop/page.html:3:3: error: unexpected {% endif %} (expected {% endfor %})"),
+            ("{% model m: M %}\n{% endfor %}", "Views/Shop/page.html:2:1: error: unexpected {% endfor %}"),
+            ("{% model m: M %}\n<p>{{ m.name </p>", "Views/Shop/page.html:2:4: error: unclosed {{: expected }}"),
+            ("<p>{{ x }}</p>", "Views/Shop/page.html:1:1: error: a template must declare its model first: {% model name: Type %}"),
+            ("{% model m: M %}{{ m.name() }}",
+             "Views/Shop/page.html:1:17: error: unexpected “(”: templates take property paths, filters and literals only"),
+            ("{% model m: M %}{{ m.a + m.b }}",
+             "Views/Shop/page.html:1:17: error: unexpected “+”: templates take property paths, filters and literals only"),
+            ("{% model m: M %}{% for x m.xs %}{% endfor %}",
+             "Views/Shop/page.html:1:17: error: expected “in”: {% for item in items %}"),
+        ]
+        for (template, expected) in cases {
+            #expect(error(template) == expected, "\(template)")
+        }
+    }
+
+    @Test func unsafePlacesForValuesAreRefused() {
+        let cases: [(String, String)] = [
+            ("{% model m: M %}\n<script>var x = {{ m.x }};</script>",
+             "Views/Shop/page.html:2:17: error: inside <script>, values must go through the json filter: {{ value | json }}"),
+            ("{% model m: M %}<style>p { color: {{ m.c }} }</style>",
+             "Views/Shop/page.html:1:35: error: no interpolation inside <style>"),
+            ("{% model m: M %}<a href={{ m.url }}>x</a>",
+             "Views/Shop/page.html:1:25: error: attribute values with interpolation must be quoted: name=\"{{ … }}\""),
+            ("{% model m: M %}<div {{ m.attrs }}></div>",
+             "Views/Shop/page.html:1:22: error: interpolation is only allowed in text or inside a quoted attribute value, not in the middle of a tag"),
+            ("{% model m: M %}<button onclick=\"go({{ m.id }})\">",
+             "Views/Shop/page.html:1:37: error: no interpolation in event-handler attributes (onclick): their value is JavaScript"),
+            ("{% model m: M %}<p style=\"color: {{ m.c }}\">",
+             "Views/Shop/page.html:1:34: error: no interpolation in style attributes: their value is CSS"),
+            ("{% model m: M %}<!-- {{ m.note }} -->",
+             "Views/Shop/page.html:1:22: error: no interpolation inside HTML comments"),
+            ("{% model m: M %}\n{% if m.a %}<div class=\"{% else %}<div>{% endif %}x\">",
+             "Views/Shop/page.html:2:1: error: the branches of this if leave the HTML in different places (an unclosed tag or attribute?)"),
+            ("{% model m: M %}<p title=\"unclosed",
+             "Views/Shop/page.html:1:17: error: the template ends inside a tag, an attribute, a comment or a script: close it"),
+        ]
+        for (template, expected) in cases {
+            #expect(error(template) == expected, "\(template)")
+        }
+    }
+
+    @Test func scriptJSONAndURLsCompileToTheirEscapers() throws {
+        let swift = try TemplateCompiler.compile(
+            source: "{% model m: M %}<script>const d = {{ m.data | json }};</script><a href=\"{{ m.url }}\" title=\"{{ m.t }}\">{{ m.t }}</a>",
+            path: "Views/Shop/page.html", relativePath: "page.html")
+        #expect(swift.contains("output.script(Filters.json(m.data))"))
+        #expect(swift.contains("output.urlAttribute(m.url)"))
+        #expect(swift.contains("output.attribute(m.t)"))
+        #expect(swift.contains("output.text(m.t)"))
+        #expect(swift.contains(#"#sourceLocation(file: "Views/Shop/page.html", line: 1)"#))
+    }
+
+    @Test func typeNamesFollowThePath() {
+        #expect(ViewTypeName.forTemplate(atRelativePath: "card.html") == "CardView")
+        #expect(ViewTypeName.forTemplate(atRelativePath: "products/card.html") == "ProductsCardView")
+        #expect(ViewTypeName.forTemplate(atRelativePath: "order-row_awaiting.html") == "OrderRowAwaitingView")
+        #expect(ViewTypeName.forTemplate(atRelativePath: "layouts/site.html") == "LayoutsSiteView")
+        #expect(ViewTypeName.forTemplate(atRelativePath: "HeaderView.html") == "HeaderView")
+    }
+}
