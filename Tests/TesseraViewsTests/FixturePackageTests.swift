@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+/// Builds a real package that uses the plugin, in a temporary folder, and checks what `swift build`
+/// says when a template is wrong: the errors must point at the template, whoever finds them.
+@Suite(.serialized) struct FixturePackageTests {
+    static let packageRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        while !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+            url.deleteLastPathComponent()
+        }
+        return url
+    }()
+
+    struct Fixture {
+        let root: URL
+
+        init() throws {
+            root = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-fixture-\(UUID().uuidString)")
+            let tessera = FixturePackageTests.packageRoot
+            let identity = tessera.lastPathComponent.lowercased()
+            let targets = ["Fine", "SyntaxError", "Misspelt", "WrongModel"].map { name in
+                """
+                        .target(
+                            name: "\(name)",
+                            dependencies: [.product(name: "TesseraViews", package: "\(identity)")],
+                            plugins: [.plugin(name: "TesseraViewsPlugin", package: "\(identity)")]
+                        ),
+                """
+            }.joined(separator: "\n")
+            try write("Package.swift", """
+                // swift-tools-version:6.1
+                import PackageDescription
+
+                let package = Package(
+                    name: "Fixture",
+                    dependencies: [.package(path: "\(tessera.path)")],
+                    targets: [
+                \(targets)
+                    ]
+                )
+                """)
+            let item = "struct Item { var name: String; var price: Int }\nstruct Other {}\n"
+            for target in ["Fine", "SyntaxError", "Misspelt", "WrongModel"] {
+                try write("Sources/\(target)/Item.swift", item)
+            }
+            try write("Views/Fine/card.html", "{% model item: Item %}\n<h2>{{ item.name }}</h2>\n<p>{{ item.price }}</p>\n")
+            try write("Views/Fine/list.html", "{% model items: [Item] %}\n<ul>{% for item in items %}<li>{% render CardView(item) %}</li>{% endfor %}</ul>\n")
+            try write("Sources/Fine/Use.swift", "import TesseraViews\nfunc use() -> String { CardView.render(Item(name: \"a\", price: 1)).string }\n")
+            try write("Views/SyntaxError/broken.html", "{% model item: Item %}\n<ul>\n{% for x in item.name %}\n<li>{{ x }}</li>\n</ul>\n")
+            try write("Views/Misspelt/card.html", "{% model item: Item %}\n<h2>{{ item.name }}</h2>\n<p>{{ item.prise }}</p>\n")
+            try write("Views/WrongModel/card.html", "{% model item: Item %}\n<h2>{{ item.name }}</h2>\n")
+            try write("Sources/WrongModel/Use.swift", "import TesseraViews\nfunc use() -> String { CardView.render(Other()).string }\n")
+        }
+
+        func write(_ path: String, _ text: String) throws {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+
+        /// `swift build --target …`: its exit status and everything it printed.
+        func build(_ target: String) throws -> (status: Int32, output: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["swift", "build", "--package-path", root.path, "--target", target]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+    }
+
+    @Test(.timeLimit(.minutes(15)))
+    func templateMistakesFailTheBuildAtTheTemplate() throws {
+        let fixture = try Fixture()
+        defer { try? FileManager.default.removeItem(at: fixture.root) }
+
+        let fine = try fixture.build("Fine")
+        #expect(fine.status == 0, "the fixture itself must build:\n\(fine.output)")
+
+        // Editing one template recompiles that view only.
+        let compiledViews = { (output: String) in
+            output.split(separator: "\n").filter { $0.contains("Compiling") && $0.hasSuffix(".html") }.map(String.init)
+        }
+        // The first rebuild after a fresh build runs the view commands once more, because SwiftPM
+        // sees the newly built compiler tool; from then on, builds are incremental.
+        _ = try fixture.build("Fine")
+        let unchanged = try fixture.build("Fine")
+        #expect(compiledViews(unchanged.output).isEmpty, "\(unchanged.output)")
+        try fixture.write("Views/Fine/card.html", "{% model item: Item %}\n<h3>{{ item.name }}</h3>\n")
+        let edited = try fixture.build("Fine")
+        #expect(edited.status == 0)
+        #expect(compiledViews(edited.output).count == 1, "\(edited.output)")
+        #expect(compiledViews(edited.output).first?.contains("card.html") == true, "\(edited.output)")
+
+        let syntax = try fixture.build("SyntaxError")
+        #expect(syntax.status != 0)
+        #expect(syntax.output.contains("Views/SyntaxError/broken.html:3:1: error: unclosed {% for %}"), "\(syntax.output)")
+
+        let misspelt = try fixture.build("Misspelt")
+        #expect(misspelt.status != 0)
+        #expect(misspelt.output.contains("Views/Misspelt/card.html:3:"), "\(misspelt.output)")
+        #expect(misspelt.output.contains("has no member 'prise'"), "\(misspelt.output)")
+
+        let wrongModel = try fixture.build("WrongModel")
+        #expect(wrongModel.status != 0)
+        #expect(wrongModel.output.contains("cannot convert value of type 'Other' to expected argument type"), "\(wrongModel.output)")
+        #expect(wrongModel.output.contains("(aka 'Item')"), "\(wrongModel.output)")
+        #expect(wrongModel.output.contains("Sources/WrongModel/Use.swift:2:"), "\(wrongModel.output)")
+    }
+}
