@@ -19,10 +19,11 @@ test: deps
 build: deps
 	$(SWIFT) build
 
-## Release builds measured against the C libmicrohttpd reference; see BENCHMARKS.md.
+## Release builds, each measured against a reference in the same run; see BENCHMARKS.md.
 bench:
 	@scripts/install-deps.sh bench
 	Benchmarks/run-http.py
+	cd Benchmarks && $(SWIFT) run -c release ViewsBenchmark
 
 clean:
 	rm -rf .build Benchmarks/c-reference/plaintext-reference
