@@ -4,6 +4,7 @@ struct Lexer {
         case text(String)
         case output(String)
         case tag(String)
+        case comment
     }
 
     struct Token: Equatable {
@@ -65,12 +66,66 @@ struct Lexer {
             switch opener {
             case "{": tokens.append(Token(kind: .output(content), location: start))
             case "%": tokens.append(Token(kind: .tag(content), location: start))
-            default: break  // comment
+            default: tokens.append(Token(kind: .comment, location: start))
             }
             textStart = SourceLocation(line: line, column: column)
         }
         flushText()
-        return tokens
+        return Self.removingStandaloneLines(tokens).filter { $0.kind != .comment }
+    }
+
+    /// A `{% … %}` or `{# … #}` alone on its line (only spaces around it) takes the whole line
+    /// with it, as Mustache's standalone tags and Jinja's `trim_blocks`/`lstrip_blocks` do, so
+    /// declarations and control flow leave no blank lines in the output.
+    static func removingStandaloneLines(_ tokens: [Token]) -> [Token] {
+        func isBlank(_ text: Substring) -> Bool { text.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\r" } }
+        func text(at index: Int) -> String? {
+            guard tokens.indices.contains(index), case .text(let text) = tokens[index].kind else { return nil }
+            return text
+        }
+        // Per text token: where its kept part starts and ends, decided on the original tokens.
+        var keepFrom: [Int: String.Index] = [:]
+        var keepUpTo: [Int: String.Index] = [:]
+        for index in tokens.indices {
+            switch tokens[index].kind {
+            case .tag, .comment: break
+            default: continue
+            }
+            // Before: the template starts here, or a text whose last line so far is blank.
+            var cutBefore: String.Index?
+            if index > 0 {
+                guard let before = text(at: index - 1) else { continue }
+                let lineStart = before.lastIndex(of: "\n").map { before.index(after: $0) }
+                guard lineStart != nil || index - 1 == 0, isBlank(before[(lineStart ?? before.startIndex)...]) else { continue }
+                cutBefore = lineStart ?? before.startIndex
+            }
+            // After: the template ends here, or a text whose first line is blank.
+            var cutAfter: String.Index?
+            if index + 1 < tokens.count {
+                guard let after = text(at: index + 1), let newline = after.firstIndex(of: "\n"),
+                      isBlank(after[..<newline]) else { continue }
+                cutAfter = after.index(after: newline)
+            }
+            if let cutBefore { keepUpTo[index - 1] = cutBefore }
+            if let cutAfter { keepFrom[index + 1] = cutAfter }
+        }
+        var result: [Token] = []
+        for (index, token) in tokens.enumerated() {
+            guard case .text(let text) = token.kind else {
+                result.append(token)
+                continue
+            }
+            let from = keepFrom[index] ?? text.startIndex
+            let upTo = keepUpTo[index] ?? text.endIndex
+            let kept = from < upTo ? String(text[from..<upTo]) : ""
+            guard !kept.isEmpty else { continue }
+            var location = token.location
+            for character in text[..<from] {
+                if character == "\n" { location.line += 1; location.column = 1 } else { location.column += 1 }
+            }
+            result.append(Token(kind: .text(kept), location: location))
+        }
+        return result
     }
 }
 

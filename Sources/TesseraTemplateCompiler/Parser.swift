@@ -41,6 +41,8 @@ struct Parser {
             let token = tokens[position]
             position += 1
             switch token.kind {
+            case .comment:
+                break
             case .text(let text):
                 nodes.append(.text(text, token.location))
             case .output(let text):

@@ -71,6 +71,18 @@ import TesseraTemplateCompiler
         #expect(swift.contains(#"#sourceLocation(file: "Views/Shop/page.html", line: 1)"#))
     }
 
+    @Test func tagsAloneOnTheirLineTakeTheLineWithThem() throws {
+        let swift = try TemplateCompiler.compile(
+            source: "{% model m: M %}\n{# a comment #}\n<ul>\n  {% for x in m.xs %}\n  <li>{{ x }}</li>\n  {% endfor %}\n</ul>\n{% if m.a %}<b>{% endif %}\n",
+            path: "Views/Shop/page.html", relativePath: "page.html")
+        #expect(swift.contains(#"output.write(static: "<ul>\n")"#))
+        #expect(swift.contains(#"output.write(static: "  <li>")"#))
+        #expect(swift.contains(#"output.write(static: "</li>\n")"#))
+        #expect(swift.contains(#"output.write(static: "</ul>\n")"#))
+        // Not alone on its line: the newline after it stays.
+        #expect(swift.contains(#"output.write(static: "\n")"#))
+    }
+
     @Test func typeNamesFollowThePath() {
         #expect(ViewTypeName.forTemplate(atRelativePath: "card.html") == "CardView")
         #expect(ViewTypeName.forTemplate(atRelativePath: "products/card.html") == "ProductsCardView")
