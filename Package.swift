@@ -52,11 +52,13 @@ let package = Package(
             name: "Tessera",
             dependencies: [
                 "TesseraHTTP",
+                "TesseraViews",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            plugins: ["TesseraViewsPlugin"]
         ),
 
         // MARK: Typed views
@@ -106,7 +108,12 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TesseraHTTPTests", dependencies: ["TesseraHTTP", "TesseraTestSupport"]),
-        .testTarget(name: "TesseraTests", dependencies: ["Tessera", "TesseraTestSupport"]),
+        .testTarget(
+            name: "TesseraTests",
+            dependencies: ["Tessera", "TesseraTestSupport", "TesseraViews"],
+            exclude: ["Views"],
+            plugins: ["TesseraViewsPlugin"]
+        ),
         .testTarget(name: "StorefrontTests", dependencies: ["TesseraTestSupport"]),
         .testTarget(
             name: "TesseraViewsTests",

@@ -18,7 +18,11 @@ struct StorefrontCommand: AsyncParsableCommand {
         settings.bootstrapLogging()
         let logger = Logger(label: "storefront")
         try FileManager.default.createDirectory(atPath: settings.dataDirectory, withIntermediateDirectories: true)
-        let responder = StorefrontResponder(publicFiles: PublicFiles(root: settings.publicDirectory))
-        try await ApplicationRunner.run(settings: settings, responder: responder, logger: logger)
+        // The composition root: the only place that knows every module.
+        var routes = RouteTableBuilder()
+        routes.register(StorefrontModule())
+        routes.fallback(PublicFiles(root: settings.publicDirectory))
+        let table = try routes.build(logger: logger)
+        try await ApplicationRunner.run(settings: settings, responder: table, errorResponder: table, logger: logger)
     }
 }

@@ -13,7 +13,8 @@ public struct TestServer: Sendable {
     public static func start(
         limits: HTTPServerLimits = HTTPServerLimits(),
         shutdownGrace: Duration = .seconds(5),
-        responder: some HTTPResponder
+        responder: some HTTPResponder,
+        errorResponder: some HTTPErrorResponder = PlainErrorResponder()
     ) async throws -> TestServer {
         var logger = Logger(label: "test")
         logger.logLevel = ProcessInfo.processInfo.environment["TESSERA_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
@@ -21,6 +22,7 @@ public struct TestServer: Sendable {
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 2, limits: limits, shutdownGracePeriod: shutdownGrace),
             responder: responder,
+            errorResponder: errorResponder,
             logger: logger,
             onServerRunning: { port in portContinuation.yield(port) }
         )

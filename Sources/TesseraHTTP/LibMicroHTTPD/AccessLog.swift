@@ -3,7 +3,7 @@ import Logging
 /// One line per request, as operators expect from nginx or Rails: method, target, status,
 /// body bytes and duration. It goes through swift-log at `info`, so `LOG_LEVEL=warning` silences it.
 enum AccessLog {
-    static func record(_ context: RequestContext, completedNormally: Bool) {
+    static func record(_ context: ConnectionRequest, completedNormally: Bool) {
         guard context.core.accessLogEnabled else { return }
         let logger = context.core.logger
         let (status, bytes) = context.outcome()

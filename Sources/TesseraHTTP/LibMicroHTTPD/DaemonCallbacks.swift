@@ -11,7 +11,7 @@ enum DaemonCallbacks {
         guard let cls, let connection else { return nil }
         let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
         core.inFlight.add(1, ordering: .relaxed)
-        let context = RequestContext(
+        let context = ConnectionRequest(
             core: core,
             connection: connection,
             target: uri.map { String(cString: $0) } ?? "",
@@ -25,7 +25,7 @@ enum DaemonCallbacks {
         UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?
     ) -> MHD_Result = { _, _, _, method, _, uploadData, uploadSize, contextPointer in
         guard let pointer = contextPointer?.pointee, let uploadSize else { return .NO }
-        let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeUnretainedValue()
+        let context = Unmanaged<ConnectionRequest>.fromOpaque(pointer).takeUnretainedValue()
         let upload = uploadData.map { UnsafeRawBufferPointer(start: $0, count: uploadSize.pointee) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
         switch RequestReader.advance(context, method: method, upload: upload) {
         case .continue:
@@ -41,7 +41,7 @@ enum DaemonCallbacks {
     ) -> Void = { _, _, contextPointer, termination in
         guard let contextPointer, let pointer = contextPointer.pointee else { return }
         contextPointer.pointee = nil
-        let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeRetainedValue()
+        let context = Unmanaged<ConnectionRequest>.fromOpaque(pointer).takeRetainedValue()
         context.core.inFlight.subtract(1, ordering: .relaxed)
         AccessLog.record(context, completedNormally: termination == .REQUEST_TERMINATED_COMPLETED_OK)
     }

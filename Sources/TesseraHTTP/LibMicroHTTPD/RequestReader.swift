@@ -17,7 +17,7 @@ enum RequestReader {
         case close
     }
 
-    static func advance(_ context: RequestContext, method: UnsafePointer<CChar>?, upload: UnsafeRawBufferPointer) -> Next {
+    static func advance(_ context: ConnectionRequest, method: UnsafePointer<CChar>?, upload: UnsafeRawBufferPointer) -> Next {
         switch context.phase {
         case .awaitingHead:
             if let error = readHead(context, method: method) {
@@ -62,16 +62,16 @@ enum RequestReader {
         }
     }
 
-    private static func isPastBodyDeadline(_ context: RequestContext) -> Bool {
+    private static func isPastBodyDeadline(_ context: ConnectionRequest) -> Bool {
         ContinuousClock.now - context.startedAt > context.core.limits.bodyReadTimeout
     }
 
-    private static func bodyTooLarge(_ context: RequestContext) -> HTTPError {
+    private static func bodyTooLarge(_ context: ConnectionRequest) -> HTTPError {
         HTTPError(.contentTooLarge, message: "The request body is larger than \(context.core.limits.maxBodyBytes) bytes.")
     }
 
     /// Fills in the method, headers and target; returns the error to answer with, if any.
-    private static func readHead(_ context: RequestContext, method: UnsafePointer<CChar>?) -> HTTPError? {
+    private static func readHead(_ context: ConnectionRequest, method: UnsafePointer<CChar>?) -> HTTPError? {
         var head = HeadCollector()
         withUnsafeMutablePointer(to: &head) { pointer in
             _ = MHD_get_connection_values(context.connection, .HEADER_KIND, HeadCollector.collect, pointer)

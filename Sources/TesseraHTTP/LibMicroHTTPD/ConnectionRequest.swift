@@ -19,7 +19,7 @@ import Synchronization
 /// so whoever wins `suspended → answered` may queue and resume at once. The access-log fields
 /// are written before the answer is queued, and read in the completion callback, which
 /// libmicrohttpd's own locking orders after it.
-final class RequestContext: @unchecked Sendable, WaitingConnection {
+final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
     enum Phase {
         case awaitingHead
         case readingBody

@@ -1,0 +1,16 @@
+import Logging
+import TesseraViews
+
+/// What a controller gets besides its injected services: the request, and the route table to
+/// reach other modules through (URLs by route, optional regions by key).
+public struct RequestContext: Sendable {
+    public let request: Request
+    public let routes: RouteTable
+    public let logger: Logger
+
+    public init(request: Request, routes: RouteTable, logger: Logger) {
+        self.request = request
+        self.routes = routes
+        self.logger = logger
+    }
+}

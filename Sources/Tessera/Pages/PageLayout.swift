@@ -1,0 +1,29 @@
+import TesseraViews
+
+/// Wraps a page in the site's layout. The app provides one (its navigation, its styles); pages
+/// and error pages of every module go through it, so modules never need to know it.
+public protocol PageLayout: Sendable {
+    /// Must keep the region slots of `page.body`, which it does by writing the body with
+    /// `{{ page.body }}` in a template, or `output.write(page.body)`.
+    func render(_ page: Page, in context: RequestContext) -> HTMLOutput
+}
+
+/// What a layout template renders: the page's title and body.
+public struct LayoutContent: Sendable {
+    public var title: String
+    public var body: HTMLOutput
+
+    public init(title: String, body: HTMLOutput) {
+        self.title = title
+        self.body = body
+    }
+}
+
+/// A plain HTML5 page, for apps that do not bring their own layout yet.
+public struct BasicLayout: PageLayout {
+    public init() {}
+
+    public func render(_ page: Page, in context: RequestContext) -> HTMLOutput {
+        BasicLayoutView.render(LayoutContent(title: page.title, body: page.body))
+    }
+}

@@ -1,0 +1,121 @@
+import Logging
+import TesseraViews
+
+/// The mediator between modules, as CTMediator is in the seed article: every route and every
+/// region provider is registered here by name, and modules reach each other only through it.
+/// It is also the app's ``HTTPResponder``, and renders every error page.
+///
+/// Matching: a path that matches no route is a 404; one that matches only routes of other
+/// methods is a 405 with `Allow`; `HEAD` is served by the `GET` route. Literal routes are tried
+/// before patterned ones, so `/products/new` and `/products/{id}` can live side by side.
+public final class RouteTable: HTTPResponder, HTTPErrorResponder, Sendable {
+    let literalEntries: [String: [RouteEntry]]
+    let patternedEntries: [RouteEntry]
+    let regionProviders: [String: RegionProvider]
+    let errorPages: [Int: any ErrorPageController]
+    let fallback: (any HTTPResponder)?
+    public let layout: any PageLayout
+    public let logger: Logger
+    /// Shows the details of a 500 on the page. Never in production.
+    public let developmentMode: Bool
+
+    init(
+        entries: [RouteEntry], regionProviders: [String: RegionProvider], errorPages: [Int: any ErrorPageController],
+        fallback: (any HTTPResponder)?, layout: any PageLayout, logger: Logger, developmentMode: Bool
+    ) {
+        self.fallback = fallback
+        var literal: [String: [RouteEntry]] = [:]
+        var patterned: [RouteEntry] = []
+        for entry in entries {
+            if entry.pattern.parameterCount == 0 {
+                literal[entry.pattern.description, default: []].append(entry)
+            } else {
+                patterned.append(entry)
+            }
+        }
+        self.literalEntries = literal
+        self.patternedEntries = patterned
+        self.regionProviders = regionProviders
+        self.errorPages = errorPages
+        self.layout = layout
+        self.logger = logger
+        self.developmentMode = developmentMode
+    }
+
+    /// The child controller another module provides under `key`, or `nil`: then the region is absent.
+    public func region<Input>(_ key: RegionKey<Input>, input: Input, in context: RequestContext) -> (any RegionController)? {
+        regionProviders[key.name]?.make(input, context)
+    }
+
+    // MARK: HTTPResponder
+
+    public func respond(to request: Request) async throws -> Response {
+        let context = RequestContext(request: request, routes: self, logger: logger)
+        do {
+            return try await dispatch(context)
+        } catch let error as HTTPError {
+            return await response(for: error, in: context)
+        } catch is CancellationError {
+            return await response(for: HTTPError(.serviceUnavailable), in: context)
+        } catch {
+            logger.error("request failed", metadata: ["path": "\(request.path)", "error": "\(String(reflecting: error))"])
+            let message = developmentMode ? String(reflecting: error) : "Something went wrong on our side."
+            return await response(for: HTTPError(.internalServerError, message: message), in: context)
+        }
+    }
+
+    private func dispatch(_ context: RequestContext) async throws -> Response {
+        let request = context.request
+        let method = request.method == .head ? .get : request.method
+        var allowed: Set<String> = []
+        func attempt(_ entry: RouteEntry, _ captures: [String]) async throws -> Response? {
+            guard let run = entry.prepare(captures, context) else { return nil }
+            guard entry.method == method else {
+                allowed.insert(entry.method.rawValue)
+                return nil
+            }
+            return try await run()
+        }
+        for entry in literalEntries[request.path] ?? [] {
+            if let response = try await attempt(entry, []) { return response }
+        }
+        let segments = request.path.split(separator: "/", omittingEmptySubsequences: true)
+        for entry in patternedEntries {
+            guard let captures = entry.pattern.match(segments) else { continue }
+            if let response = try await attempt(entry, captures) { return response }
+        }
+        if allowed.isEmpty, method == .get, let fallback {
+            return try await fallback.respond(to: request)
+        }
+        guard allowed.isEmpty else {
+            if allowed.contains("GET") { allowed.insert("HEAD") }
+            throw HTTPError(.methodNotAllowed, message: "This address does not accept \(request.method.rawValue).",
+                            headers: [.allow: allowed.sorted().joined(separator: ", ")])
+        }
+        throw HTTPError(.notFound, message: "There is nothing at this address.")
+    }
+
+    // MARK: Errors
+
+    public func response(for error: HTTPError, to request: Request) async -> Response {
+        await response(for: error, in: RequestContext(request: request, routes: self, logger: logger))
+    }
+
+    /// An error answered in the format the client asked for: JSON, or a page in the site layout.
+    public func response(for error: HTTPError, in context: RequestContext) async -> Response {
+        if AcceptHeader(context.request.headers[.accept]).prefersJSON {
+            var response = Response(
+                status: error.status,
+                headers: [.contentType: "application/json; charset=utf-8"],
+                body: .bytes(Array(ErrorJSON.encode(status: error.status.code, message: error.message).utf8))
+            )
+            response.headers.append(contentsOf: error.headers)
+            return response
+        }
+        let controller = errorPages[error.status.code] ?? DefaultErrorPage()
+        let page = controller.render(error, in: context)
+        var response = Response.html(layout.render(page, in: context).bytes, status: error.status)
+        response.headers.append(contentsOf: error.headers)
+        return response
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+import Tessera
+import TesseraTestSupport
+
+/// Pages made of regions, each served by a child controller.
+@Suite struct RegionTests {
+    static func start(withPurchases: Bool = true) async throws -> TestServer {
+        let table = try RouteTableTests.table(withPurchases: withPurchases)
+        return try await TestServer.start(responder: table, errorResponder: table)
+    }
+
+    @Test func childrenRunConcurrently() async throws {
+        let server = try await Self.start()
+        let started = ContinuousClock.now
+        // Two children sleep 300 ms each; in sequence that would be 600 ms.
+        let reply = try await RouteTableTests.get(server.port, "/pages/1?buffered")
+        let elapsed = ContinuousClock.now - started
+        #expect(reply.status == 200)
+        #expect(reply.text.contains("fast &lt;content&gt;") && reply.text.contains("slow content"))
+        #expect(elapsed < .milliseconds(550), "took \(elapsed)")
+        try await server.stop()
+    }
+
+    @Test func regionsAreMarkedWithNameAndSourceAndEachSourceAnswersAlone() async throws {
+        let server = try await Self.start()
+        let page = try await RouteTableTests.get(server.port, "/pages/3?buffered")
+        #expect(page.text.contains(#"<div data-region="fast" data-region-src="/pages/3/fast">fast &lt;content&gt;</div>"#))
+        #expect(page.text.contains(#"<div data-region="slow" data-region-src="/pages/3/slow">slow content</div>"#))
+        for source in ["/pages/3/fast", "/pages/3/slow"] {
+            let fragment = try await RouteTableTests.get(server.port, source)
+            #expect(fragment.status == 200)
+            #expect(!fragment.text.contains("<html"), "a fragment has no layout")
+            #expect(fragment.text.contains("content"))
+        }
+        try await server.stop()
+    }
+
+    @Test func aFailingChildLeavesTheRestOfThePage() async throws {
+        let server = try await Self.start()
+        let reply = try await RouteTableTests.get(server.port, "/pages/1?failFast&buffered")
+        #expect(reply.status == 200)
+        #expect(reply.text.contains(#"data-region="fast" data-region-src="/pages/1/fast" data-region-failed="true""#))
+        #expect(reply.text.contains("slow content"))
+        #expect(reply.text.contains("<footer>end of page</footer>"))
+        try await server.stop()
+    }
+
+    @Test func aChildPastItsDeadlineIsCutShort() async throws {
+        let server = try await Self.start()
+        let started = ContinuousClock.now
+        let reply = try await RouteTableTests.get(server.port, "/pages/1?slowMs=5000&deadlineMs=200&buffered")
+        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(reply.status == 200)
+        #expect(reply.text.contains(#"data-region="slow" data-region-src="/pages/1/slow" data-region-failed="true""#))
+        #expect(reply.text.contains("fast &lt;content&gt;"))
+        try await server.stop()
+    }
+
+    @Test func aRequiredRegionThatFailsFailsThePage() async throws {
+        let server = try await Self.start()
+        let reply = try await RouteTableTests.get(server.port, "/pages/1?requireSlow&slowMs=5000&deadlineMs=100")
+        #expect(reply.status == 500)
+        #expect(reply.text.contains("data-status=\"500\""))
+        try await server.stop()
+    }
+
+    @Test func aMissingProviderLeavesItsRegionOut() async throws {
+        let withProvider = try await Self.start()
+        let signedIn = try await RouteTableTests.get(withProvider.port, "/pages/5?signedIn&buffered")
+        #expect(signedIn.text.contains(#"<div data-region="purchases">You bought page 5 twice</div>"#))
+        let anonymous = try await RouteTableTests.get(withProvider.port, "/pages/5?buffered")
+        #expect(!anonymous.text.contains("data-region=\"purchases\""), "the provider declined")
+        try await withProvider.stop()
+
+        let without = try await Self.start(withPurchases: false)
+        let reply = try await RouteTableTests.get(without.port, "/pages/5?signedIn&buffered")
+        #expect(reply.status == 200)
+        #expect(!reply.text.contains("purchases"), "nobody provides the key")
+        #expect(reply.text.contains(#"<div class="right"></div>"#))
+        try await without.stop()
+    }
+
+    @Test func aStreamedPageSendsItsTopBeforeTheSlowestRegion() async throws {
+        let server = try await Self.start()
+        let port = server.port
+        let (head, firstChunkAt, total, body) = try await onThread {
+            let client = try RawHTTPClient(port: port)
+            let started = Date()
+            try client.send("GET /pages/2?slowMs=1500 HTTP/1.1\r\nHost: x\r\n\r\n")
+            let head = try client.readHead()
+            var firstChunkAt: TimeInterval?
+            let body = try client.readChunked { _ in
+                if firstChunkAt == nil { firstChunkAt = Date().timeIntervalSince(started) }
+            }
+            return (head, firstChunkAt ?? 99, Date().timeIntervalSince(started), String(decoding: body, as: UTF8.self))
+        }
+        #expect(head.status == 200)
+        #expect(head.header("transfer-encoding") == "chunked")
+        #expect(firstChunkAt < 1.0, "the layout's head came first, after \(firstChunkAt)s")
+        #expect(total >= 1.4, "the slow region finished last")
+        #expect(body.contains("<title>Page 2</title>"))
+        let fast = try #require(body.range(of: "fast &lt;content&gt;"))
+        let slow = try #require(body.range(of: "slow content"))
+        #expect(fast.lowerBound < slow.lowerBound, "regions come in document order")
+        #expect(body.hasSuffix("</html>\n"))
+        try await server.stop()
+    }
+
+    @Test func theContainerPicksItsChildByStatus() async throws {
+        let server = try await Self.start()
+        let expected = ["Pay now", "Awaiting shipment", "On its way"]
+        for (id, text) in expected.enumerated() {
+            let reply = try await RouteTableTests.get(server.port, "/orders/\(id)")
+            #expect(reply.text.contains(">\(text)</div>"), "order \(id)")
+        }
+        try await server.stop()
+    }
+}

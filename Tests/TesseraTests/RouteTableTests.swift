@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import Tessera
+import TesseraTestSupport
+
+/// The route table as the app's responder, over real HTTP.
+@Suite struct RouteTableTests {
+    static func table(developmentMode: Bool = false, withPurchases: Bool = true) throws -> RouteTable {
+        var routes = RouteTableBuilder()
+        routes.register(ShopModule())
+        if withPurchases { routes.register(PurchasesModule()) }
+        routes.errorPage(.notFound, TeapotErrorPage())
+        return try routes.build(developmentMode: developmentMode)
+    }
+
+    static func start(_ table: RouteTable) async throws -> TestServer {
+        try await TestServer.start(responder: table, errorResponder: table)
+    }
+
+    static func get(_ port: Int, _ target: String, headers: [String: String] = [:]) async throws -> RawHTTPClient.Reply {
+        try await onThread { try RawHTTPClient.request(port: port, target, headers: headers) }
+    }
+
+    @Test func typedParametersMatchOrGive404() async throws {
+        let server = try await Self.start(try Self.table())
+        let uuid = UUID()
+        #expect(try await Self.get(server.port, "/items/\(uuid.uuidString)").text == "item \(uuid.uuidString.lowercased())")
+        #expect(try await Self.get(server.port, "/named/caf%C3%A9").text == "named café")
+        for target in ["/items/not-a-uuid", "/pages/abc", "/pages/12abc", "/pages/+1", "/pages/01", "/pages/1/unknown", "/nothing"] {
+            let reply = try await Self.get(server.port, target)
+            #expect(reply.status == 404, "\(target)")
+            #expect(reply.text.contains("custom-404"), "the 404 controller renders it: \(target)")
+            #expect(reply.text.contains("<title>Not found</title>"), "inside the layout: \(target)")
+        }
+        try await server.stop()
+    }
+
+    @Test func wrongMethodIs405WithAllowAndHeadIsServedByGet() async throws {
+        let server = try await Self.start(try Self.table())
+        let port = server.port
+        let put = try await onThread { try RawHTTPClient.request(port: port, "/pages", method: "PUT") }
+        #expect(put.status == 405)
+        #expect(put.header("allow") == "GET, HEAD, POST")
+        let head = try await onThread { try RawHTTPClient.request(port: port, "/pages", method: "HEAD") }
+        #expect(head.status == 200)
+        #expect(head.header("content-length") == "4")
+        let post = try await onThread { try RawHTTPClient.request(port: port, "/pages", method: "POST") }
+        #expect(post.status == 303)
+        #expect(post.header("location") == "/pages/1")
+        try await server.stop()
+    }
+
+    @Test func reverseRoutesRoundTrip() async throws {
+        let table = try Self.table()
+        let server = try await Self.start(table)
+        let uuid = UUID()
+        let paths = [ShopRoutes.page.path(42), ShopRoutes.fast.path(7), ShopRoutes.item.path(uuid), ShopRoutes.named.path("a b?c&d é"), ShopRoutes.list.path]
+        #expect(paths == ["/pages/42", "/pages/7/fast", "/items/\(uuid.uuidString.lowercased())", "/named/a%20b%3Fc%26d%20%C3%A9", "/pages"])
+        // Generated, then matched: each path reaches its own route with the same value.
+        #expect(try await Self.get(server.port, paths[3]).text == "named a b?c&d é")
+        #expect(try await Self.get(server.port, paths[2]).text == "item \(uuid.uuidString.lowercased())")
+        #expect(try await Self.get(server.port, paths[4]).text == "list")
+        let page = try await Self.get(server.port, paths[0] + "?buffered")
+        #expect(page.text.contains("<title>Page 42</title>"))
+        try await server.stop()
+    }
+
+    @Test func clashingRoutesAreReportedWithBothNames() {
+        var routes = RouteTableBuilder()
+        routes.action(Route<Int>("first.route", .get, "/things/{id}")) { _, _ in .text("a") }
+        routes.action(Route<String>("second.route", .get, "/things/{slug}")) { _, _ in .text("b") }
+        routes.action(Route<NoParameters>("third.route", .get, "/things/new")) { _, _ in .text("c") }
+        #expect(throws: RouteClash(first: "first.route", second: "second.route", method: .get, pattern: "/things/{id}")) {
+            _ = try routes.build()
+        }
+        do {
+            _ = try routes.build()
+        } catch {
+            #expect(error.description == "routes “first.route” and “second.route” both answer GET /things/{id}")
+        }
+    }
+
+    @Test func errorsAnswerJSONWhenAskedAndHideInternals() async throws {
+        let server = try await Self.start(try Self.table())
+        let json = try await Self.get(server.port, "/nothing", headers: ["Accept": "application/json"])
+        #expect(json.status == 404)
+        #expect(json.header("content-type") == "application/json; charset=utf-8")
+        #expect(json.text == #"{"error":{"status":404,"message":"There is nothing at this address."}}"#)
+
+        let boom = try await Self.get(server.port, "/boom")
+        #expect(boom.status == 500)
+        #expect(boom.text.contains("data-status=\"500\""))
+        #expect(!boom.text.contains("hunter2"))
+        #expect(!boom.text.contains("DatabaseDown"))
+        let boomJSON = try await Self.get(server.port, "/boom", headers: ["Accept": "application/json"])
+        #expect(boomJSON.text == #"{"error":{"status":500,"message":"Something went wrong on our side."}}"#)
+        try await server.stop()
+
+        let development = try await Self.start(try Self.table(developmentMode: true))
+        let detailed = try await Self.get(development.port, "/boom")
+        #expect(detailed.status == 500)
+        #expect(detailed.text.contains("DatabaseDown"), "development mode shows what failed")
+        try await development.stop()
+    }
+
+    @Test func serverLevelErrorsUseTheSameErrorPages() async throws {
+        let server = try await Self.start(try Self.table())
+        let port = server.port
+        let badPath = try await Self.get(port, "/a%2Fb")
+        #expect(badPath.status == 400)
+        #expect(badPath.text.contains("data-view=\"ErrorPage\""))
+        let unknownMethod = try await onThread { try RawHTTPClient.request(port: port, "/pages", method: "BREW") }
+        #expect(unknownMethod.status == 501)
+        #expect(unknownMethod.text.contains("data-status=\"501\""))
+        try await server.stop()
+    }
+}

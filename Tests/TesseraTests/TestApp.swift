@@ -1,0 +1,138 @@
+import Foundation
+import Tessera
+import TesseraViews
+
+/// A small app exercising the route table the way the storefront's modules will.
+struct RegionPageModel: Sendable {
+    var heading: String
+}
+
+enum ShopRoutes {
+    static let page = Route<Int>("shop.page", .get, "/pages/{id}")
+    static let fast = Route<Int>("shop.page.fast", .get, "/pages/{id}/fast")
+    static let slow = Route<Int>("shop.page.slow", .get, "/pages/{id}/slow")
+    static let item = Route<UUID>("shop.item", .get, "/items/{id}")
+    static let named = Route<String>("shop.named", .get, "/named/{name}")
+    static let create = Route<NoParameters>("shop.create", .post, "/pages")
+    static let list = Route<NoParameters>("shop.list", .get, "/pages")
+    static let boom = Route<NoParameters>("shop.boom", .get, "/boom")
+    static let order = Route<Int>("shop.order", .get, "/orders/{id}")
+}
+
+/// The key the shop module declares; another module may provide it.
+enum ShopRegions {
+    static let purchases = RegionKey<Int>("shop.page.purchases")
+}
+
+/// A child that renders a fixed text after a delay, or fails.
+struct SleepyRegion: RegionController {
+    var text: String
+    var delay: Duration = .zero
+    var fails = false
+
+    func render(in context: RequestContext) async throws -> HTMLOutput {
+        if delay > .zero { try await Task.sleep(for: delay) }
+        struct ChildFailure: Error {}
+        if fails { throw ChildFailure() }
+        var output = HTMLOutput()
+        output.text(text)
+        return output
+    }
+}
+
+/// Knobs for the page, read from the query: `slowMs`, `failFast`, `requireSlow`, `buffered`.
+struct RegionPageController: PageController {
+    let id: Int
+
+    func load(_ context: RequestContext) async throws -> RegionPageModel {
+        guard id < 1000 else { throw HTTPError(.notFound, message: "No page \(id).") }
+        return RegionPageModel(heading: "Page \(id)")
+    }
+
+    func render(_ model: RegionPageModel, in context: RequestContext) -> Page {
+        let buffered = context.request.query["buffered"] != nil
+        return Page(title: model.heading, body: RegionPageView.render(model), delivery: buffered ? .buffered : nil)
+    }
+
+    func regions(for model: RegionPageModel, in context: RequestContext) -> [Region] {
+        let query = context.request.query
+        let slow = Duration.milliseconds(Int(query["slowMs"] ?? "300") ?? 300)
+        var regions = [
+            Region("fast", source: ShopRoutes.fast.path(id), controller: SleepyRegion(text: "fast <content>", delay: .milliseconds(300), fails: query["failFast"] != nil)),
+            Region("slow", source: ShopRoutes.slow.path(id), controller: SleepyRegion(text: "slow content", delay: slow),
+                   deadline: .milliseconds(Int(query["deadlineMs"] ?? "5000") ?? 5000), isRequired: query["requireSlow"] != nil),
+        ]
+        if let purchases = context.routes.region(ShopRegions.purchases, input: id, in: context) {
+            regions.append(Region("purchases", source: nil, controller: purchases))
+        }
+        return regions
+    }
+}
+
+/// Seed 000's `setStatus:`: the container picks its child with an exhaustive switch, so a new
+/// status does not compile until it has a child.
+enum OrderStatus: String, CaseIterable, Sendable {
+    case awaitingPayment = "awaiting_payment"
+    case paid
+    case shipped
+}
+
+struct OrderPageController: PageController {
+    let id: Int
+
+    func load(_ context: RequestContext) async throws -> OrderStatus {
+        OrderStatus.allCases[id % OrderStatus.allCases.count]
+    }
+
+    func render(_ status: OrderStatus, in context: RequestContext) -> Page {
+        var body = HTMLOutput()
+        body.region("status")
+        return Page(title: "Order \(id)", body: body)
+    }
+
+    func regions(for status: OrderStatus, in context: RequestContext) -> [Region] {
+        [Region("status", source: nil, controller: child(for: status))]
+    }
+
+    func child(for status: OrderStatus) -> any RegionController {
+        switch status {
+        case .awaitingPayment: SleepyRegion(text: "Pay now")
+        case .paid: SleepyRegion(text: "Awaiting shipment")
+        case .shipped: SleepyRegion(text: "On its way")
+        }
+    }
+}
+
+struct ShopModule: FeatureModule {
+    func register(in routes: inout RouteTableBuilder) {
+        routes.page(ShopRoutes.page) { id, _ in RegionPageController(id: id) }
+        routes.fragment(ShopRoutes.fast) { _, _ in SleepyRegion(text: "fast <content>") }
+        routes.fragment(ShopRoutes.slow) { _, _ in SleepyRegion(text: "slow content") }
+        routes.action(ShopRoutes.item) { id, _ in .text("item \(id.uuidString.lowercased())") }
+        routes.action(ShopRoutes.named) { name, _ in .text("named \(name)") }
+        routes.action(ShopRoutes.create) { _, _ in .redirect(to: ShopRoutes.page.path(1)) }
+        routes.action(ShopRoutes.list) { _, _ in .text("list") }
+        routes.action(ShopRoutes.boom) { _, _ in
+            struct DatabaseDown: Error { let password = "hunter2" }
+            throw DatabaseDown()
+        }
+        routes.page(ShopRoutes.order) { id, _ in OrderPageController(id: id) }
+    }
+}
+
+/// Another module, which the shop module never imports: it provides the purchases region.
+struct PurchasesModule: FeatureModule {
+    func register(in routes: inout RouteTableBuilder) {
+        routes.provide(ShopRegions.purchases) { id, context in
+            context.request.query["signedIn"] == nil ? nil : SleepyRegion(text: "You bought page \(id) twice")
+        }
+    }
+}
+
+struct TeapotErrorPage: ErrorPageController {
+    func render(_ error: HTTPError, in context: RequestContext) -> Page {
+        var body = HTMLOutput()
+        body.write(static: "<p class=\"custom-404\">Nothing here, sorry.</p>")
+        return Page(title: "Not found", body: body, status: error.status)
+    }
+}
