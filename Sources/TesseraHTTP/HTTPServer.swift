@@ -23,7 +23,10 @@ public final class HTTPServer: Service {
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) {
         self.configuration = configuration
-        self.core = ServerCore(responder: responder, errorResponder: errorResponder, limits: configuration.limits, logger: logger)
+        self.core = ServerCore(
+            responder: responder, errorResponder: errorResponder, limits: configuration.limits,
+            defaultHeaders: configuration.defaultHeaders, logger: logger
+        )
         self.onServerRunning = onServerRunning
     }
 

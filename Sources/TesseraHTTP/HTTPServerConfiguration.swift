@@ -15,14 +15,19 @@ public struct HTTPServerConfiguration: Sendable {
     public var limits: HTTPServerLimits
     /// How long in-flight requests may take to finish after a shutdown signal.
     public var shutdownGracePeriod: Duration
+    /// Sent with every response that does not set the same field itself, such as the security
+    /// headers. Prepared responses include them once, when they are first built.
+    public var defaultHeaders: HTTPFields
 
     public init(
         host: String = "0.0.0.0",
         port: Int = 8080,
         threads: Int = HTTPServerConfiguration.processorCount,
         limits: HTTPServerLimits = HTTPServerLimits(),
-        shutdownGracePeriod: Duration = .seconds(10)
+        shutdownGracePeriod: Duration = .seconds(10),
+        defaultHeaders: HTTPFields = [:]
     ) {
+        self.defaultHeaders = defaultHeaders
         self.host = host
         self.port = port
         self.threads = threads

@@ -29,6 +29,15 @@ import TesseraTestSupport
         #expect(missing.status == 404)
         #expect(missing.text.contains("<html"))
 
+        // Every kind of answer carries the security headers.
+        for reply in [home, health, css, missing] {
+            #expect(reply.header("content-security-policy")?.contains("default-src 'self'") == true)
+            #expect(reply.header("content-security-policy")?.contains("frame-ancestors 'none'") == true)
+            #expect(reply.header("content-security-policy")?.contains("unsafe-inline") == false)
+            #expect(reply.header("x-content-type-options") == "nosniff")
+            #expect(reply.header("referrer-policy") == "strict-origin-when-cross-origin")
+        }
+
         _ = try await storefront.waitForLog(#"GET /healthz 200 \d+ [0-9.]+ms"#)
         _ = try await storefront.waitForLog(#"GET /no-such-page 404"#)
         storefront.signal(SIGTERM)

@@ -67,7 +67,10 @@ public struct ServerSettings: Sendable {
     public var shutdownGrace: Duration
 
     public var httpConfiguration: HTTPServerConfiguration {
-        HTTPServerConfiguration(host: host, port: port, threads: threads, shutdownGracePeriod: shutdownGrace)
+        HTTPServerConfiguration(
+            host: host, port: port, threads: threads, shutdownGracePeriod: shutdownGrace,
+            defaultHeaders: SecurityHeaders.defaults
+        )
     }
 
     /// Sends every log line to stdout at `logLevel`, where container platforms collect them.

@@ -171,12 +171,12 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
     /// Hands `response` to libmicrohttpd. Called exactly once, either inline in the access callback
     /// or while the connection is suspended, which are the two moments the library allows it.
     private func queue(_ response: Response) {
-        var headers = response.headers
+        var headers = core.withDefaults(response.headers)
         if core.isShuttingDown.load(ordering: .relaxed) {
             headers[.connection] = "close"
         }
         if case .prepared(let prepared) = response.body, response.isPreparedAsIs, !core.isShuttingDown.load(ordering: .relaxed),
-           let reusable = prepared.native.response(orMake: { NativeResponse.make(bytes: prepared.body, headers: prepared.headers) }) {
+           let reusable = prepared.native.response(orMake: { NativeResponse.make(bytes: prepared.body, headers: core.withDefaults(prepared.headers)) }) {
             record(status: response.status, bodyBytes: Int64(prepared.body.count), stream: nil)
             enqueue(reusable, status: response.status)
             return

@@ -10,6 +10,7 @@ final class ServerCore: Sendable {
     let responder: any HTTPResponder
     let errorResponder: any HTTPErrorResponder
     let limits: HTTPServerLimits
+    let defaultHeaders: HTTPFields
     let logger: Logger
     /// Decided once: the level cannot change while the server runs, and this is read per request.
     let accessLogEnabled: Bool
@@ -19,12 +20,23 @@ final class ServerCore: Sendable {
     /// Connections waiting on Swift code (a handler or a streamed body), with their deadlines.
     let waiting = WaitingConnections()
 
-    init(responder: any HTTPResponder, errorResponder: any HTTPErrorResponder, limits: HTTPServerLimits, logger: Logger) {
+    init(responder: any HTTPResponder, errorResponder: any HTTPErrorResponder, limits: HTTPServerLimits, defaultHeaders: HTTPFields, logger: Logger) {
         self.responder = responder
         self.errorResponder = errorResponder
         self.limits = limits
+        self.defaultHeaders = defaultHeaders
         self.logger = logger
         self.accessLogEnabled = logger.logLevel <= .info
+    }
+
+    /// `headers` with the default fields it does not set itself.
+    func withDefaults(_ headers: HTTPFields) -> HTTPFields {
+        guard !defaultHeaders.isEmpty else { return headers }
+        var merged = headers
+        for field in defaultHeaders where !headers.contains(field.name) {
+            merged.append(field)
+        }
+        return merged
     }
 
     /// Runs the responder and turns whatever it throws into an answer.
