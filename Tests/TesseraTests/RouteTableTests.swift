@@ -103,6 +103,18 @@ import TesseraTestSupport
         try await development.stop()
     }
 
+    @Test func anEncodableModelAnswersAsJSONWhenAsked() async throws {
+        let server = try await Self.start(try Self.table())
+        let json = try await Self.get(server.port, "/pages/9", headers: ["Accept": "application/json"])
+        #expect(json.status == 200)
+        #expect(json.header("content-type") == "application/json; charset=utf-8")
+        #expect(json.text == #"{"heading":"Page 9"}"#)
+        let html = try await Self.get(server.port, "/pages/9?buffered", headers: ["Accept": "text/html,application/xhtml+xml,*/*;q=0.8"])
+        #expect(html.header("content-type") == "text/html; charset=utf-8")
+        #expect(html.text.contains("<h1>Page 9</h1>"))
+        try await server.stop()
+    }
+
     @Test func serverLevelErrorsUseTheSameErrorPages() async throws {
         let server = try await Self.start(try Self.table())
         let port = server.port

@@ -3,7 +3,7 @@ import Tessera
 import TesseraViews
 
 /// A small app exercising the route table the way the storefront's modules will.
-struct RegionPageModel: Sendable {
+struct RegionPageModel: Sendable, Encodable {
     var heading: String
 }
 

@@ -7,6 +7,9 @@ import TesseraViews
 enum PageRenderer {
     static func respond(with controller: some PageController, in context: RequestContext) async throws -> Response {
         let model = try await controller.load(context)
+        if let encodable = model as? any Encodable, AcceptHeader(context.request.headers[.accept]).prefersJSON {
+            return try JSONResponse.make(encodable)
+        }
         let page = controller.render(model, in: context)
         let regions = controller.regions(for: model, in: context)
         let document = context.routes.layout.render(page, in: context)
