@@ -114,8 +114,14 @@ struct CodeGenerator {
         for node in nodes {
             if case .text(let text, let location) = node {
                 if pendingText.isEmpty { pendingLocation = location }
-                pendingText += text
-                tracker.consume(text)
+                var start = text.startIndex
+                for formEnd in tracker.consume(text) {
+                    pendingText += text[start..<formEnd]
+                    start = formEnd
+                    flush(&self)
+                    line("output.csrfField()")
+                }
+                pendingText += text[start...]
                 continue
             }
             flush(&self)

@@ -34,9 +34,35 @@ struct HTMLContextTracker: Equatable {
     ]
 
     private(set) var state = State.data
+    /// The static value of the current `<form>` tag's `method` attribute.
+    private var formMethod = ""
 
-    mutating func consume(_ text: String) {
-        for character in text { step(character) }
+    /// Follows `text`; returns the positions right after each `<form method="post">` start tag,
+    /// where the compiler puts the CSRF field.
+    @discardableResult
+    mutating func consume(_ text: String) -> [String.Index] {
+        var postFormEnds: [String.Index] = []
+        var index = text.startIndex
+        while index != text.endIndex {
+            let character = text[index]
+            let wasInFormTag = isInsideFormTag
+            step(character)
+            index = text.index(after: index)
+            if wasInFormTag, state == .data, character == ">", formMethod.lowercased() == "post" {
+                postFormEnds.append(index)
+            }
+        }
+        return postFormEnds
+    }
+
+    private var isInsideFormTag: Bool {
+        switch state {
+        case .tagName("form"), .beforeAttributeName("form"), .attributeName("form", _), .afterAttributeName("form", _),
+             .beforeAttributeValue("form", _), .attributeValue("form", _, _, _), .unquotedAttributeValue("form", _):
+            true
+        default:
+            false
+        }
     }
 
     /// Whether a `{{ … }}` may go here, and how it is written.
@@ -99,6 +125,7 @@ struct HTMLContextTracker: Equatable {
         case .data:
             if character == "<" { state = .tagOpen }
         case .tagOpen:
+            formMethod = ""
             if character.isLetter { state = .tagName(String(character).lowercased()) }
             else if character == "/" { state = .endTag }
             else if character == "!" { state = .markupDeclaration("") }
@@ -140,10 +167,15 @@ struct HTMLContextTracker: Equatable {
             if character.isWhitespace { break }
             if character == "\"" || character == "'" { state = .attributeValue(tag: tag, name: name, quote: character, atStart: true) }
             else if character == ">" { enterContent(of: tag) }
-            else { state = .unquotedAttributeValue(tag: tag, name: name) }
+            else {
+                if tag == "form", name == "method" { formMethod.append(character) }
+                state = .unquotedAttributeValue(tag: tag, name: name)
+            }
         case .attributeValue(let tag, let name, let quote, _):
+            if tag == "form", name == "method", character != quote { formMethod.append(character) }
             state = character == quote ? .beforeAttributeName(tag: tag) : .attributeValue(tag: tag, name: name, quote: quote, atStart: false)
-        case .unquotedAttributeValue(let tag, _):
+        case .unquotedAttributeValue(let tag, let name):
+            if tag == "form", name == "method", !character.isWhitespace, character != ">" { formMethod.append(character) }
             if character.isWhitespace { state = .beforeAttributeName(tag: tag) }
             else if character == ">" { enterContent(of: tag) }
         case .rawText(let tag, let pending):

@@ -4,6 +4,14 @@ import TesseraViews
 
 /// Runs a page controller: loads, renders into the layout, runs the region children at once,
 /// and fills their slots, either streaming in document order or all at the end.
+extension RequestContext {
+    /// A page without regions, in the layout, as a response: for actions that show a page
+    /// instead of redirecting, such as a form with errors (status 422).
+    public func render(_ page: Page) -> Response {
+        Response.html(routes.layout.render(page, in: self).bytes, status: page.status)
+    }
+}
+
 enum PageRenderer {
     static func respond(with controller: some PageController, in context: RequestContext) async throws -> Response {
         let model = try await controller.load(context)

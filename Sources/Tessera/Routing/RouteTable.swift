@@ -14,6 +14,7 @@ public final class RouteTable: HTTPResponder, HTTPErrorResponder, Sendable {
     let regionProviders: [String: RegionProvider]
     let errorPages: [Int: any ErrorPageController]
     let fallback: (any HTTPResponder)?
+    let sessions: SessionConfiguration?
     public let layout: any PageLayout
     public let logger: Logger
     /// Shows the details of a 500 on the page. Never in production.
@@ -21,9 +22,10 @@ public final class RouteTable: HTTPResponder, HTTPErrorResponder, Sendable {
 
     init(
         entries: [RouteEntry], regionProviders: [String: RegionProvider], errorPages: [Int: any ErrorPageController],
-        fallback: (any HTTPResponder)?, layout: any PageLayout, logger: Logger, developmentMode: Bool
+        fallback: (any HTTPResponder)?, layout: any PageLayout, sessions: SessionConfiguration?, logger: Logger, developmentMode: Bool
     ) {
         self.fallback = fallback
+        self.sessions = sessions
         var literal: [String: [RouteEntry]] = [:]
         var patterned: [RouteEntry] = []
         for entry in entries {
@@ -50,18 +52,30 @@ public final class RouteTable: HTTPResponder, HTTPErrorResponder, Sendable {
     // MARK: HTTPResponder
 
     public func respond(to request: Request) async throws -> Response {
-        let context = RequestContext(request: request, routes: self, logger: logger)
+        let context = makeContext(for: request)
+        var response: Response
         do {
-            return try await dispatch(context)
+            response = try await FormProtection.$tokenSource.withValue(context.session) {
+                try await dispatch(context)
+            }
         } catch let error as HTTPError {
-            return await response(for: error, in: context)
+            response = await self.response(for: error, in: context)
         } catch is CancellationError {
-            return await response(for: HTTPError(.serviceUnavailable), in: context)
+            response = await self.response(for: HTTPError(.serviceUnavailable), in: context)
         } catch {
             logger.error("request failed", metadata: ["path": "\(request.path)", "error": "\(String(reflecting: error))"])
             let message = developmentMode ? String(reflecting: error) : "Something went wrong on our side."
-            return await response(for: HTTPError(.internalServerError, message: message), in: context)
+            response = await self.response(for: HTTPError(.internalServerError, message: message), in: context)
         }
+        if let sessions, let cookie = context.session.setCookie(sessions) {
+            response.headers.append(HTTPField(name: .setCookie, value: cookie))
+        }
+        return response
+    }
+
+    private func makeContext(for request: Request) -> RequestContext {
+        let session = Session(cookie: sessions.flatMap { request.cookies[$0.cookieName] }, codec: sessions?.codec)
+        return RequestContext(request: request, routes: self, session: session, logger: logger)
     }
 
     private func dispatch(_ context: RequestContext) async throws -> Response {
@@ -74,6 +88,7 @@ public final class RouteTable: HTTPResponder, HTTPErrorResponder, Sendable {
                 allowed.insert(entry.method.rawValue)
                 return nil
             }
+            if CSRFCheck.applies(to: method) { try CSRFCheck.verify(context) }
             return try await run()
         }
         for entry in literalEntries[request.path] ?? [] {
@@ -98,7 +113,7 @@ public final class RouteTable: HTTPResponder, HTTPErrorResponder, Sendable {
     // MARK: Errors
 
     public func response(for error: HTTPError, to request: Request) async -> Response {
-        await response(for: error, in: RequestContext(request: request, routes: self, logger: logger))
+        await response(for: error, in: makeContext(for: request))
     }
 
     /// An error answered in the format the client asked for: JSON, or a page in the site layout.

@@ -87,6 +87,7 @@ public struct RouteTableBuilder: Sendable {
     /// The table, or the first pair of clashing routes.
     public func build(
         layout: some PageLayout = BasicLayout(),
+        sessions: SessionConfiguration? = nil,
         logger: Logger = Logger(label: "tessera.routes"),
         developmentMode: Bool = false
     ) throws(RouteClash) -> RouteTable {
@@ -97,7 +98,7 @@ public struct RouteTableBuilder: Sendable {
         }
         return RouteTable(
             entries: entries, regionProviders: regionProviders, errorPages: errorPages, fallback: fallback,
-            layout: layout, logger: logger, developmentMode: developmentMode
+            layout: layout, sessions: sessions, logger: logger, developmentMode: developmentMode
         )
     }
 }

@@ -1,0 +1,107 @@
+import Foundation
+import TesseraViews
+
+/// A form's typed model, decoded and validated from the submitted fields: the V→VM→C flow of
+/// seed 004. The controller receives either the model, valid, or the submitted values with a
+/// message per field, to render the same view again.
+public protocol FormModel: Sendable {
+    /// Reads each field through `form`, which records a message for every field that is wrong.
+    init(reading form: inout FormReader)
+}
+
+/// Reads fields from a submitted form and collects what is wrong with them.
+public struct FormReader: Sendable {
+    public let data: FormData
+    public private(set) var errors: [String: String] = [:]
+
+    public init(_ data: FormData) {
+        self.data = data
+    }
+
+    /// A text field, trimmed. Empty is an error when `required`.
+    public mutating func text(_ name: String, required: Bool = true, maxLength: Int = 500, label: String? = nil) -> String {
+        let value = (data[name] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let label = label ?? name.capitalized
+        if required && value.isEmpty {
+            fail(name, "\(label) is required.")
+        } else if value.count > maxLength {
+            fail(name, "\(label) must be at most \(maxLength) characters.")
+        }
+        return value
+    }
+
+    /// A whole number within `range`; anything else (empty, `abc`, `1.5`) is an error.
+    public mutating func integer(_ name: String, in range: ClosedRange<Int>, label: String? = nil) -> Int {
+        let raw = (data[name] ?? "").trimmingCharacters(in: .whitespaces)
+        let label = label ?? name.capitalized
+        guard let value = Int(raw) else {
+            fail(name, raw.isEmpty ? "\(label) is required." : "\(label) must be a whole number.")
+            return range.lowerBound
+        }
+        guard range.contains(value) else {
+            fail(name, "\(label) must be between \(range.lowerBound) and \(range.upperBound).")
+            return value
+        }
+        return value
+    }
+
+    /// An e-mail address: one `@`, something on each side, a dot in the domain, no spaces.
+    public mutating func email(_ name: String, label: String = "E-mail") -> String {
+        let value = text(name, maxLength: 254, label: label).lowercased()
+        guard errors[name] == nil else { return value }
+        let parts = value.split(separator: "@", omittingEmptySubsequences: false)
+        if parts.count != 2 || parts[0].isEmpty || !parts[1].contains(".") || value.contains(" ") || parts[1].hasPrefix(".") || parts[1].hasSuffix(".") {
+            fail(name, "\(label) must be an address like name@example.com.")
+        }
+        return value
+    }
+
+    /// Records `message` for `field` unless `condition` holds (a rule across fields, say).
+    public mutating func check(_ condition: Bool, _ field: String, _ message: String) {
+        if !condition { fail(field, message) }
+    }
+
+    /// Records a message for `field`; the first one for a field wins.
+    public mutating func fail(_ field: String, _ message: String) {
+        if errors[field] == nil { errors[field] = message }
+    }
+}
+
+/// What a submission turned out to be.
+public enum FormSubmission<Model: FormModel>: Sendable {
+    case valid(Model)
+    /// The values as submitted and a message per field, to render the form again (422).
+    case invalid(FormState)
+}
+
+/// A submitted form to show again: its values, and its messages by field.
+public struct FormState: Sendable, Equatable {
+    public var values: [String: String]
+    public var errors: [String: String]
+
+    public init(values: [String: String] = [:], errors: [String: String] = [:]) {
+        self.values = values
+        self.errors = errors
+    }
+
+    public func value(_ field: String) -> String { values[field] ?? "" }
+    public func error(_ field: String) -> String? { errors[field] }
+    public var isValid: Bool { errors.isEmpty }
+}
+
+extension RequestContext {
+    /// Decodes the request's form into `Model`. A body that is not a form at all is a 400 or 415.
+    public func decodeForm<Model: FormModel>(_ type: Model.Type) throws(HTTPError) -> FormSubmission<Model> {
+        let data = try request.form()
+        var reader = FormReader(data)
+        let model = Model(reading: &reader)
+        guard reader.errors.isEmpty else {
+            var values: [String: String] = [:]
+            for item in data.fields where item.name != FormProtection.fieldName && values[item.name] == nil {
+                values[item.name] = item.value
+            }
+            return .invalid(FormState(values: values, errors: reader.errors))
+        }
+        return .valid(model)
+    }
+}

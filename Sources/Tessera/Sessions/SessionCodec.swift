@@ -1,0 +1,58 @@
+import Crypto
+import Foundation
+
+/// Turns a session into a cookie value and back: `payload.signature`, both base64url, where the
+/// signature is HMAC-SHA256 over the payload with the app's secret.
+///
+/// Anything that does not verify (a tampered value, a signature from another secret, garbage, an
+/// expired session) decodes to `nil`, which the caller treats as an empty session: a bad cookie
+/// is never an error page.
+struct SessionCodec: Sendable {
+    /// The raw secret; `SymmetricKey` is not `Sendable`, so one is made for each use.
+    let secret: Data
+    private var key: SymmetricKey { SymmetricKey(data: secret) }
+
+    struct Payload: Codable, Equatable {
+        var id: String
+        var expires: Int64
+        var values: [String: String]
+    }
+
+    func encode(_ payload: Payload) -> String {
+        let data = (try? JSONEncoder().encode(payload)) ?? Data()
+        let signature = HMAC<SHA256>.authenticationCode(for: data, using: key)
+        return Base64URL.encode(data) + "." + Base64URL.encode(Data(signature))
+    }
+
+    func decode(_ cookie: String, now: Date = Date()) -> Payload? {
+        let parts = cookie.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, cookie.utf8.count <= 4096,
+              let data = Base64URL.decode(parts[0]), let signature = Base64URL.decode(parts[1]),
+              HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: data, using: key),
+              let payload = try? JSONDecoder().decode(Payload.self, from: data),
+              payload.expires > Int64(now.timeIntervalSince1970)
+        else { return nil }
+        return payload
+    }
+
+    /// A new random identifier: 128 bits from the system's generator.
+    static func newIdentifier() -> String {
+        SymmetricKey(size: .bits128).withUnsafeBytes { Base64URL.encode(Data($0)) }
+    }
+}
+
+enum Base64URL {
+    static func encode(_ data: Data) -> String {
+        data.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decode(_ text: Substring) -> Data? {
+        guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return nil }
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        return Data(base64Encoded: base64)
+    }
+}

@@ -1,0 +1,44 @@
+import Crypto
+import Foundation
+
+/// How sessions are kept: a signed cookie, so the server stores nothing and a restart loses nothing.
+public struct SessionConfiguration: Sendable {
+    public var cookieName: String
+    public var maxAge: Duration
+    /// Adds `Secure` to the cookie. Turn on when the site is served over HTTPS (behind a proxy too).
+    public var secureCookies: Bool
+    let secret: Data
+
+    public init(secret: Data, cookieName: String = "tessera_session", maxAge: Duration = .seconds(14 * 24 * 3600), secureCookies: Bool = false) {
+        self.secret = secret
+        self.cookieName = cookieName
+        self.maxAge = maxAge
+        self.secureCookies = secureCookies
+    }
+
+    var codec: SessionCodec { SessionCodec(secret: secret) }
+
+    /// The secret from `SESSION_SECRET` when set (at least 32 characters), else the one kept in
+    /// `<dataDirectory>/session-secret`, which is made once with 256 random bits and mode 0600, so
+    /// sessions survive restarts without anyone having to configure anything.
+    public static func loadSecret(dataDirectory: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Data {
+        if let secret = environment["SESSION_SECRET"], !secret.isEmpty {
+            guard secret.utf8.count >= 32 else { throw SecretTooShort() }
+            return Data(secret.utf8)
+        }
+        let path = URL(fileURLWithPath: dataDirectory).appendingPathComponent("session-secret").path
+        if let existing = FileManager.default.contents(atPath: path), existing.count >= 32 {
+            return existing
+        }
+        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        let secret = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
+        guard FileManager.default.createFile(atPath: path, contents: secret, attributes: [.posixPermissions: 0o600]) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+        }
+        return secret
+    }
+
+    public struct SecretTooShort: Error, CustomStringConvertible {
+        public var description: String { "SESSION_SECRET must be at least 32 characters long" }
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+import Tessera
+import TesseraTestSupport
+
+/// Sessions, CSRF and forms, over real HTTP.
+@Suite struct SessionFormTests {
+    static let secret = Data(repeating: 7, count: 32)
+
+    static func start(secureCookies: Bool = false) async throws -> (TestServer, SignupCounter) {
+        let counter = SignupCounter()
+        var routes = RouteTableBuilder()
+        routes.register(SignupModule(counter: counter))
+        let table = try routes.build(sessions: SessionConfiguration(secret: secret, secureCookies: secureCookies))
+        return (try await TestServer.start(responder: table, errorResponder: table), counter)
+    }
+
+    /// A browser's worth of state: the cookie it holds.
+    final class Browser: @unchecked Sendable {
+        let port: Int
+        var cookie: String?
+
+        init(port: Int) { self.port = port }
+
+        func send(_ target: String, method: String = "GET", form: String? = nil, headers: [String: String] = [:]) async throws -> RawHTTPClient.Reply {
+            var allHeaders = headers
+            if let cookie { allHeaders["Cookie"] = cookie }
+            if form != nil { allHeaders["Content-Type"] = "application/x-www-form-urlencoded" }
+            let port = self.port
+            let finalHeaders = allHeaders
+            let reply = try await onThread {
+                try RawHTTPClient.request(port: port, target, method: method, headers: finalHeaders, body: Array((form ?? "").utf8))
+            }
+            if let setCookie = reply.header("set-cookie") {
+                cookie = String(setCookie.prefix { $0 != ";" })
+            }
+            return reply
+        }
+
+        /// The CSRF token from the page's hidden field.
+        static func token(in page: String) -> String? {
+            guard let range = page.range(of: #"name="_csrf" value=""#) else { return nil }
+            return String(page[range.upperBound...].prefix { $0 != "\"" })
+        }
+    }
+
+    @Test func formsCarryTheTokenWithoutTheTemplateWritingIt() async throws {
+        let (server, _) = try await Self.start()
+        let browser = Browser(port: server.port)
+        let page = try await browser.send("/signup")
+        #expect(page.status == 200)
+        let token = try #require(Browser.token(in: page.text))
+        #expect(token.count >= 40)
+        #expect(page.text.contains(#"<form method="post" action="/signup"><input type="hidden" name="_csrf" value=""#))
+        #expect(!page.text.contains(#"action="/search"><input type="hidden""#), "GET forms need no token")
+        let cookie = try #require(page.header("set-cookie"))
+        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && cookie.contains("Path=/"))
+        #expect(!cookie.contains("Secure"))
+        try await server.stop()
+
+        let (secure, _) = try await Self.start(secureCookies: true)
+        let securePage = try await Browser(port: secure.port).send("/signup")
+        #expect(securePage.header("set-cookie")?.contains("; Secure") == true)
+        try await secure.stop()
+    }
+
+    @Test func postsWithoutAValidTokenAreRefusedAndChangeNothing() async throws {
+        let (server, counter) = try await Self.start()
+        let browser = Browser(port: server.port)
+        let token = try #require(Browser.token(in: try await browser.send("/signup").text))
+        let attempts: [(String, Browser)] = [
+            ("name=Ada&age=36", browser),
+            ("name=Ada&age=36&_csrf=forged", browser),
+            ("name=Ada&age=36&_csrf=\(token)", Browser(port: server.port)),  // no session cookie
+        ]
+        for (form, sender) in attempts {
+            let reply = try await sender.send("/signup", method: "POST", form: form)
+            #expect(reply.status == 403, "\(form)")
+            #expect(reply.text.contains("data-status=\"403\""))
+        }
+        #expect(counter.accepted.withLock { $0 } == 0)
+        let accepted = try await browser.send("/signup", method: "POST", form: "name=Ada&age=36&_csrf=\(token)")
+        #expect(accepted.status == 303)
+        #expect(counter.accepted.withLock { $0 } == 1)
+        let viaHeader = try await browser.send("/signup", method: "POST", form: "name=Bob&age=40", headers: ["X-CSRF-Token": token])
+        #expect(viaHeader.status == 303)
+        try await server.stop()
+    }
+
+    @Test func aFormWithErrorsIsRenderedAgainWithItsValues() async throws {
+        let (server, counter) = try await Self.start()
+        let browser = Browser(port: server.port)
+        let token = try #require(Browser.token(in: try await browser.send("/signup").text))
+        let reply = try await browser.send("/signup", method: "POST", form: "name=%3Cscript%3Ex%3C%2Fscript%3E&age=abc&_csrf=\(token)")
+        #expect(reply.status == 422)
+        #expect(reply.text.contains(#"<input name="name" value="&lt;script&gt;x&lt;/script&gt;">"#))
+        #expect(reply.text.contains(#"<input name="age" value="abc">"#))
+        #expect(reply.text.contains(#"<p class="error" data-field="age">Age must be a whole number.</p>"#))
+        #expect(!reply.text.contains(#"data-field="name""#), "the name was fine")
+        let empty = try await browser.send("/signup", method: "POST", form: "name=&age=5&_csrf=\(token)")
+        #expect(empty.status == 422)
+        #expect(empty.text.contains(#"<p class="error" data-field="name">Name is required.</p>"#))
+        #expect(empty.text.contains(#"<p class="error" data-field="age">Age must be between 13 and 120.</p>"#))
+        #expect(counter.accepted.withLock { $0 } == 0)
+        try await server.stop()
+    }
+
+    @Test func successRedirectsAndTheFlashShowsOnce() async throws {
+        let (server, _) = try await Self.start()
+        let browser = Browser(port: server.port)
+        let token = try #require(Browser.token(in: try await browser.send("/signup").text))
+        let posted = try await browser.send("/signup", method: "POST", form: "name=Grace+H&age=45&_csrf=\(token)")
+        #expect(posted.status == 303)
+        #expect(posted.header("location") == "/signup")
+        let next = try await browser.send("/signup")
+        #expect(next.text.contains(#"<p class="flash">Welcome, Grace H!</p>"#))
+        let again = try await browser.send("/signup")
+        #expect(!again.text.contains("flash"))
+        try await server.stop()
+    }
+
+    @Test func signInRotatesTheSessionAndBadCookiesGiveAnEmptySession() async throws {
+        let (server, _) = try await Self.start()
+        let browser = Browser(port: server.port)
+        let token = try #require(Browser.token(in: try await browser.send("/signup").text))
+        let before = try await browser.send("/whoami")
+        let idBefore = try #require(before.text.split(separator: " ").last)
+        #expect(before.text.hasPrefix("anonymous "))
+        _ = try await browser.send("/signin", method: "POST", form: "name=ada&_csrf=\(token)")
+        let after = try await browser.send("/whoami")
+        #expect(after.text.hasPrefix("ada "))
+        #expect(after.text.split(separator: " ").last != idBefore, "a new id after sign-in")
+
+        let valid = try #require(browser.cookie)
+        let value = String(valid.drop { $0 != "=" }.dropFirst())
+        let payload = String(value.prefix { $0 != "." })
+        var flipped = Array(payload)
+        flipped[3] = flipped[3] == "A" ? "B" : "A"
+        let tampered = [
+            "tessera_session=garbage",
+            "tessera_session=\(String(flipped)).\(value.drop { $0 != "." }.dropFirst())",
+            "tessera_session=\(payload).AAAA",
+            "tessera_session=\(payload)",
+            "tessera_session=%%%..%%%",
+        ]
+        for cookie in tampered {
+            let reply = try await onThread { [port = server.port] in
+                try RawHTTPClient.request(port: port, "/whoami", headers: ["Cookie": cookie])
+            }
+            #expect(reply.status == 200, "\(cookie)")
+            #expect(reply.text.hasPrefix("anonymous "), "\(cookie)")
+        }
+        try await server.stop()
+    }
+
+    @Test func aSessionSignedWithAnotherSecretOrExpiredIsEmpty() async throws {
+        let (server, _) = try await Self.start()
+        var other = RouteTableBuilder()
+        other.register(SignupModule(counter: SignupCounter()))
+        let otherTable = try other.build(sessions: SessionConfiguration(secret: Data(repeating: 9, count: 32), maxAge: .seconds(-10)))
+        let otherServer = try await TestServer.start(responder: otherTable, errorResponder: otherTable)
+        let foreign = Browser(port: otherServer.port)
+        let token = try #require(Browser.token(in: try await foreign.send("/signup").text))
+        _ = try await foreign.send("/signin", method: "POST", form: "name=mallory&_csrf=\(token)")
+        let cookie = try #require(foreign.cookie)
+        // Expired (max-age is negative there) …
+        #expect(try await foreign.send("/whoami").text.hasPrefix("anonymous "))
+        // … and from another secret.
+        let reply = try await onThread { [port = server.port] in
+            try RawHTTPClient.request(port: port, "/whoami", headers: ["Cookie": cookie])
+        }
+        #expect(reply.text.hasPrefix("anonymous "))
+        try await otherServer.stop()
+        try await server.stop()
+    }
+
+    @Test func theSecretComesFromTheEnvironmentOrIsKeptInTheDataDirectory() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-secret-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let generated = try SessionConfiguration.loadSecret(dataDirectory: directory, environment: [:])
+        #expect(generated.count == 32)
+        let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/session-secret")
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        #expect(try SessionConfiguration.loadSecret(dataDirectory: directory, environment: [:]) == generated, "kept across restarts")
+        let fromEnvironment = try SessionConfiguration.loadSecret(dataDirectory: directory, environment: ["SESSION_SECRET": String(repeating: "s", count: 40)])
+        #expect(fromEnvironment == Data(String(repeating: "s", count: 40).utf8))
+        #expect(throws: SessionConfiguration.SecretTooShort.self) {
+            try SessionConfiguration.loadSecret(dataDirectory: directory, environment: ["SESSION_SECRET": "short"])
+        }
+    }
+}
