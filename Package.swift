@@ -93,11 +93,12 @@ let package = Package(
             name: "TesseraBench",
             dependencies: [
                 "Tessera",
+                "TesseraViews",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            path: "Sources/TesseraBench"
+            path: "Sources/TesseraBench",
+            plugins: ["TesseraViewsPlugin"]
         ),
 
         // MARK: Tests

@@ -117,6 +117,14 @@ def main():
             "Tessera (handler that suspends once)": "http://127.0.0.1:18091/plaintext-suspending",
         }, reference)
         table("GET /plaintext (medians; vs C is the median of per-round ratios)", results)
+
+        fortunes_reference = "C libmicrohttpd /fortunes"
+        results = measure({
+            fortunes_reference: "http://127.0.0.1:18090/fortunes",
+            "Tessera /fortunes (controller, table, views)": "http://127.0.0.1:18091/fortunes",
+            "Tessera /regions (three regions, streamed)": "http://127.0.0.1:18091/regions",
+        }, fortunes_reference)
+        table("GET /fortunes, built for every request (medians; vs C as above)", results)
     finally:
         for server in servers:
             server.terminate()

@@ -1,8 +1,14 @@
 /*
  * The reference for `make bench`: the fastest plain-C libmicrohttpd server we know how to write
- * for GET /plaintext, with the same daemon flags as Tessera (epoll, one thread per core, turbo).
- * The response is built once and reused; it is queued on the second call of the access handler
- * so that keep-alive works. Anything built on libmicrohttpd can at best match it.
+ * for the benchmark routes, with the same daemon flags as Tessera (epoll, one thread per core,
+ * turbo) and the same response headers (Tessera's default security headers), so both send the
+ * same bytes. Anything built on libmicrohttpd can at best match it.
+ *
+ * - GET /plaintext: "Hello, World!", one response built once and reused.
+ * - GET /fortunes: the TechEmpower Fortunes page, built for every request: the 12 stored rows
+ *   plus one added at request time, sorted by message, escaped, in the page markup.
+ *
+ * Responses are queued on the second call of the access handler so that keep-alive works.
  *
  *   cc -O2 -o plaintext-reference plaintext.c -lmicrohttpd && PORT=8090 ./plaintext-reference
  */
@@ -17,6 +23,91 @@ static struct MHD_Response *plaintext;
 static struct MHD_Response *not_found;
 static volatile sig_atomic_t stopping = 0;
 
+static const char *security_headers[][2] = {
+  {"Content-Security-Policy", "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"},
+  {"X-Content-Type-Options", "nosniff"},
+  {"Referrer-Policy", "strict-origin-when-cross-origin"},
+  {"X-Frame-Options", "DENY"},
+};
+
+static void add_security_headers(struct MHD_Response *response) {
+  for (size_t i = 0; i < sizeof security_headers / sizeof security_headers[0]; i++)
+    MHD_add_response_header(response, security_headers[i][0], security_headers[i][1]);
+}
+
+struct fortune { int id; const char *message; };
+
+static const struct fortune stored_fortunes[] = {
+  {1, "fortune: No such file or directory"},
+  {2, "A computer scientist is someone who fixes things that aren't broken."},
+  {3, "After enough decimal places, nobody gives a damn."},
+  {4, "A bad random number generator: 1, 1, 1, 1, 1, 4.33e+67, 1, 1, 1"},
+  {5, "A computer program does what you tell it to do, not what you want it to do."},
+  {6, "Emacs is a nice operating system, but I prefer UNIX. \xe2\x80\x94 Tom Christaensen"},
+  {7, "Any program that runs right is obsolete."},
+  {8, "A list is only as strong as its weakest link. \xe2\x80\x94 Donald Knuth"},
+  {9, "Feature: A bug with seniority."},
+  {10, "Computers make very fast, very accurate mistakes."},
+  {11, "<script>alert(\"This should not be displayed in a browser alert box.\");</script>"},
+  {12, "\xe3\x83\x95\xe3\x83\xac\xe3\x83\xbc\xe3\x83\xa0\xe3\x83\xaf\xe3\x83\xbc\xe3\x82\xaf\xe3\x81\xae\xe3\x83\x99\xe3\x83\xb3\xe3\x83\x81\xe3\x83\x9e\xe3\x83\xbc\xe3\x82\xaf"},
+};
+
+static int by_message(const void *a, const void *b) {
+  return strcmp(((const struct fortune *)a)->message, ((const struct fortune *)b)->message);
+}
+
+struct buffer { char *data; size_t length, capacity; };
+
+static void append(struct buffer *b, const char *text, size_t length) {
+  if (b->length + length > b->capacity) {
+    b->capacity = (b->length + length) * 2;
+    b->data = realloc(b->data, b->capacity);
+  }
+  memcpy(b->data + b->length, text, length);
+  b->length += length;
+}
+
+static void append_escaped(struct buffer *b, const char *text) {
+  for (const char *p = text; *p; p++) {
+    switch (*p) {
+      case '&': append(b, "&amp;", 5); break;
+      case '<': append(b, "&lt;", 4); break;
+      case '>': append(b, "&gt;", 4); break;
+      case '"': append(b, "&quot;", 6); break;
+      case '\'': append(b, "&#39;", 5); break;
+      default: append(b, p, 1);
+    }
+  }
+}
+
+static struct MHD_Response *fortunes_page(void) {
+  enum { count = sizeof stored_fortunes / sizeof stored_fortunes[0] + 1 };
+  struct fortune fortunes[count];
+  memcpy(fortunes, stored_fortunes, sizeof stored_fortunes);
+  fortunes[count - 1] = (struct fortune){0, "Additional fortune added at request time."};
+  qsort(fortunes, count, sizeof fortunes[0], by_message);
+
+  struct buffer page = {malloc(2048), 0, 2048};
+  static const char head[] = "<!DOCTYPE html><html><head><title>Fortunes</title></head><body><table><tr><th>id</th><th>message</th></tr>";
+  append(&page, head, sizeof head - 1);
+  for (int i = 0; i < count; i++) {
+    char id[16];
+    int length = snprintf(id, sizeof id, "%d", fortunes[i].id);
+    append(&page, "<tr><td>", 8);
+    append(&page, id, (size_t)length);
+    append(&page, "</td><td>", 9);
+    append_escaped(&page, fortunes[i].message);
+    append(&page, "</td></tr>", 10);
+  }
+  static const char tail[] = "</table></body></html>";
+  append(&page, tail, sizeof tail - 1);
+
+  struct MHD_Response *response = MHD_create_response_from_buffer_with_free_callback(page.length, page.data, free);
+  MHD_add_response_header(response, "Content-Type", "text/html; charset=utf-8");
+  add_security_headers(response);
+  return response;
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, const char *url, const char *method,
                               const char *version, const char *upload_data, size_t *upload_data_size, void **con_cls) {
   (void)cls; (void)method; (void)version; (void)upload_data;
@@ -27,6 +118,12 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
   }
   *upload_data_size = 0;
   if (strcmp(url, "/plaintext") == 0) return MHD_queue_response(connection, MHD_HTTP_OK, plaintext);
+  if (strcmp(url, "/fortunes") == 0) {
+    struct MHD_Response *response = fortunes_page();
+    enum MHD_Result result = MHD_queue_response(connection, MHD_HTTP_OK, response);
+    MHD_destroy_response(response);
+    return result;
+  }
   return MHD_queue_response(connection, MHD_HTTP_NOT_FOUND, not_found);
 }
 
@@ -42,16 +139,17 @@ int main(void) {
   static const char body[] = "Hello, World!";
   plaintext = MHD_create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_PERSISTENT);
   MHD_add_response_header(plaintext, "Content-Type", "text/plain; charset=utf-8");
+  add_security_headers(plaintext);
   not_found = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
 
-  struct MHD_Daemon *daemon = MHD_start_daemon(
-      MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO | MHD_USE_ERROR_LOG, port, NULL, NULL,
-      &handle, NULL,
-      MHD_OPTION_THREAD_POOL_SIZE, threads,
-      MHD_OPTION_CONNECTION_LIMIT, 4096u,
-      MHD_OPTION_CONNECTION_TIMEOUT, 15u,
-      MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
-      MHD_OPTION_END);
+  unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_TURBO | MHD_USE_ERROR_LOG;
+  struct MHD_Daemon *daemon = threads > 1
+    ? MHD_start_daemon(flags, port, NULL, NULL, &handle, NULL,
+                       MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_LIMIT, 4096u,
+                       MHD_OPTION_CONNECTION_TIMEOUT, 15u, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_END)
+    : MHD_start_daemon(flags, port, NULL, NULL, &handle, NULL,
+                       MHD_OPTION_CONNECTION_LIMIT, 4096u,
+                       MHD_OPTION_CONNECTION_TIMEOUT, 15u, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_END);
   if (daemon == NULL) { fprintf(stderr, "could not start on port %u\n", port); return 1; }
   printf("listening on port %u with %u threads\n", port, threads);
   fflush(stdout);

@@ -7,7 +7,7 @@ import Tessera
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera-bench",
-        abstract: "Benchmark endpoints: GET /plaintext, /plaintext-built and /plaintext-suspending."
+        abstract: "Benchmark endpoints: GET /plaintext, /plaintext-built, /plaintext-suspending, /fortunes and /regions."
     )
 
     @OptionGroup var options: ServerOptions
@@ -15,30 +15,42 @@ struct BenchCommand: AsyncParsableCommand {
     func run() async throws {
         let settings = try options.resolve()
         settings.bootstrapLogging()
-        try await ApplicationRunner.run(settings: settings, responder: BenchResponder(), logger: Logger(label: "tessera-bench"))
+        let logger = Logger(label: "tessera-bench")
+        var routes = RouteTableBuilder()
+        routes.register(BenchModule())
+        let table = try routes.build(layout: BenchLayout(), logger: logger)
+        try await ApplicationRunner.run(settings: settings, responder: table, errorResponder: table, logger: logger)
     }
 }
 
-/// The benchmark routes, all answering `Hello, World!` as `text/plain; charset=utf-8`:
+/// The benchmark routes. The plaintext ones all answer `Hello, World!` as `text/plain; charset=utf-8`:
 /// - `/plaintext`, the TechEmpower plaintext test, from a ``PreparedResponse`` (built once, as
 ///   the C reference does), so the measurement is the framework's request path and nothing else;
 /// - `/plaintext-built`, a `Response` built for each request;
 /// - `/plaintext-suspending`, the prepared answer after one real suspension (`Task.yield`), the
 ///   cost a handler pays when it awaits something, such as a database.
-struct BenchResponder: HTTPResponder {
+/// `/fortunes` is the TechEmpower Fortunes page through a page controller, the route table and
+/// typed views in a layout; `/regions` is a page of three regions.
+struct BenchModule: FeatureModule {
     static let plaintext = PreparedResponse(text: "Hello, World!")
 
-    func respond(to request: Request) async throws -> Response {
-        switch request.path {
-        case "/plaintext":
-            return Self.plaintext.response
-        case "/plaintext-built":
-            return .text("Hello, World!")
-        case "/plaintext-suspending":
+    enum Routes {
+        static let plaintext = Route<NoParameters>("bench.plaintext", .get, "/plaintext")
+        static let plaintextBuilt = Route<NoParameters>("bench.plaintext-built", .get, "/plaintext-built")
+        static let plaintextSuspending = Route<NoParameters>("bench.plaintext-suspending", .get, "/plaintext-suspending")
+        static let fortunes = Route<NoParameters>("bench.fortunes", .get, "/fortunes")
+        static let regions = Route<NoParameters>("bench.regions", .get, "/regions")
+    }
+
+    func register(in routes: inout RouteTableBuilder) {
+        routes.action(Routes.plaintext) { _, _ in Self.plaintext.response }
+        routes.action(Routes.plaintextBuilt) { _, _ in .text("Hello, World!") }
+        routes.action(Routes.plaintextSuspending) { _, _ in
             await Task.yield()
             return Self.plaintext.response
-        default:
-            throw HTTPError(.notFound)
         }
+        let store = FortuneStore()
+        routes.page(Routes.fortunes) { _, _ in FortunesController(store: store) }
+        routes.page(Routes.regions) { _, _ in RegionsController() }
     }
 }

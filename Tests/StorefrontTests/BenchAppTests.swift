@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+import TesseraTestSupport
+
+/// `tessera-bench` must serve exactly what the benchmark claims, or the numbers mean nothing.
+@Suite struct BenchAppTests {
+    /// The TechEmpower Fortunes page, built here from the rules, independently of the app.
+    static var expectedFortunes: String {
+        let rows: [(Int, String)] = [
+            (1, "fortune: No such file or directory"),
+            (2, "A computer scientist is someone who fixes things that aren't broken."),
+            (3, "After enough decimal places, nobody gives a damn."),
+            (4, "A bad random number generator: 1, 1, 1, 1, 1, 4.33e+67, 1, 1, 1"),
+            (5, "A computer program does what you tell it to do, not what you want it to do."),
+            (6, "Emacs is a nice operating system, but I prefer UNIX. — Tom Christaensen"),
+            (7, "Any program that runs right is obsolete."),
+            (8, "A list is only as strong as its weakest link. — Donald Knuth"),
+            (9, "Feature: A bug with seniority."),
+            (10, "Computers make very fast, very accurate mistakes."),
+            (11, "<script>alert(\"This should not be displayed in a browser alert box.\");</script>"),
+            (12, "フレームワークのベンチマーク"),
+            (0, "Additional fortune added at request time."),
+        ].sorted { $0.1.utf8.lexicographicallyPrecedes($1.1.utf8) }
+        func escape(_ text: String) -> String {
+            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+                .replacingOccurrences(of: "'", with: "&#39;")
+        }
+        return "<!DOCTYPE html><html><head><title>Fortunes</title></head><body><table><tr><th>id</th><th>message</th></tr>"
+            + rows.map { "<tr><td>\($0.0)</td><td>\(escape($0.1))</td></tr>" }.joined()
+            + "</table></body></html>"
+    }
+
+    @Test func servesPlaintextAndTheExactFortunesPage() async throws {
+        let bench = try ProcessHarness(product: "tessera-bench", environment: ["PORT": "0", "HOST": "127.0.0.1", "LOG_LEVEL": "notice"])
+        let port = try await bench.waitForPort()
+        let plaintext = try await onThread { try RawHTTPClient.request(port: port, "/plaintext") }
+        #expect(plaintext.text == "Hello, World!")
+        #expect(plaintext.header("content-type") == "text/plain; charset=utf-8")
+        let fortunes = try await onThread { try RawHTTPClient.request(port: port, "/fortunes") }
+        #expect(fortunes.status == 200)
+        #expect(fortunes.header("content-type") == "text/html; charset=utf-8")
+        #expect(fortunes.text == Self.expectedFortunes)
+        let regions = try await onThread { try RawHTTPClient.request(port: port, "/regions") }
+        #expect(regions.text.components(separatedBy: "data-region=").count == 4)
+        bench.signal(SIGTERM)
+        #expect(try await bench.waitForExit() == 0)
+    }
+}
