@@ -22,7 +22,11 @@ struct StorefrontCommand: AsyncParsableCommand {
         var routes = RouteTableBuilder()
         routes.register(StorefrontModule())
         routes.fallback(PublicFiles(root: settings.publicDirectory))
-        let table = try routes.build(logger: logger)
+        let sessions = SessionConfiguration(
+            secret: try SessionConfiguration.loadSecret(dataDirectory: settings.dataDirectory),
+            secureCookies: ProcessInfo.processInfo.environment["HTTPS"] == "1"
+        )
+        let table = try routes.build(sessions: sessions, logger: logger)
         try await ApplicationRunner.run(settings: settings, responder: table, errorResponder: table, logger: logger)
     }
 }

@@ -115,6 +115,28 @@ import TesseraTestSupport
         try await server.stop()
     }
 
+    @Test func everyErrorStatusIsAPageInTheLayout() async throws {
+        let table = try Self.table()
+        let server = try await TestServer.start(limits: HTTPServerLimits(maxBodyBytes: 100), responder: table, errorResponder: table)
+        let port = server.port
+        let cases: [(String, String, [UInt8], Int)] = [
+            ("GET", "/a%00b", [], 400),
+            ("POST", "/pages", [], 403),
+            ("GET", "/nowhere", [], 404),
+            ("DELETE", "/pages/1", [], 405),
+            ("POST", "/pages", Array(repeating: 65, count: 500), 413),
+            ("GET", "/boom", [], 500),
+        ]
+        for (method, target, body, status) in cases {
+            let reply = try await onThread { try RawHTTPClient.request(port: port, target, method: method, body: body) }
+            #expect(reply.status == status, "\(method) \(target)")
+            #expect(reply.text.contains("<!DOCTYPE html>"), "\(method) \(target) is a full page")
+            #expect(reply.text.contains("<main>"), "inside the layout")
+            if status != 404 { #expect(reply.text.contains("data-status=\"\(status)\""), "\(method) \(target)") }
+        }
+        try await server.stop()
+    }
+
     @Test func serverLevelErrorsUseTheSameErrorPages() async throws {
         let server = try await Self.start(try Self.table())
         let port = server.port
