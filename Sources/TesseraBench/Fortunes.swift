@@ -51,7 +51,7 @@ struct RegionsController: PageController {
     func load(_ context: RequestContext) async throws -> String { "Regions" }
 
     func render(_ title: String, in context: RequestContext) -> Page {
-        Page(title: title, body: RegionsView.render(title))
+        Page(title: title, body: RegionsView.render(title), delivery: context.request.query["buffered"] == nil ? nil : .buffered)
     }
 
     func regions(for title: String, in context: RequestContext) -> [Region] {

@@ -51,7 +51,8 @@ struct SignupModule: FeatureModule {
 
     func register(in routes: inout RouteTableBuilder) {
         routes.action(SignupRoutes.form) { _, context in
-            context.render(Page(title: "Sign up", body: SignupFormView.render(SignupPage(flash: context.takeFlash(), form: SignupFields()))))
+            let page = SignupPage(flash: context.takeFlash(), form: SignupFields())
+            return context.render(Page(title: "Sign up", body: context.render(SignupFormView.self, page)))
         }
         routes.action(SignupRoutes.submit) { [counter] _, context in
             switch try context.decodeForm(SignupForm.self) {
@@ -60,7 +61,7 @@ struct SignupModule: FeatureModule {
                 return context.redirect(to: SignupRoutes.form.path, flash: "Welcome, \(form.name)!")
             case .invalid(let state):
                 let page = SignupPage(flash: nil, form: SignupFields(state))
-                return context.render(Page(title: "Sign up", body: SignupFormView.render(page), status: .unprocessableContent))
+                return context.render(Page(title: "Sign up", body: context.render(SignupFormView.self, page), status: .unprocessableContent))
             }
         }
         routes.action(SignupRoutes.signIn) { _, context in

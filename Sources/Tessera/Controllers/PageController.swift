@@ -31,7 +31,8 @@ public struct Page: Sendable {
     public var body: HTMLOutput
     public var status: HTTPResponse.Status
     /// Streamed pages send the layout's head and the ready regions first; buffered pages wait
-    /// for every region. Pages with regions stream by default.
+    /// for every region. By default a page streams when a region is still working once the
+    /// page itself is rendered.
     public var delivery: Delivery?
 
     public enum Delivery: Sendable {

@@ -55,9 +55,7 @@ public final class RouteTable: HTTPResponder, HTTPErrorResponder, Sendable {
         let context = makeContext(for: request)
         var response: Response
         do {
-            response = try await FormProtection.$tokenSource.withValue(context.session) {
-                try await dispatch(context)
-            }
+            response = try await dispatch(context)
         } catch let error as HTTPError {
             response = await self.response(for: error, in: context)
         } catch is CancellationError {
@@ -79,28 +77,35 @@ public final class RouteTable: HTTPResponder, HTTPErrorResponder, Sendable {
     }
 
     private func dispatch(_ context: RequestContext) async throws -> Response {
+        // Matching is synchronous; the only suspension point is the handler itself.
+        try await route(context)()
+    }
+
+    private func route(_ context: RequestContext) throws -> @Sendable () async throws -> Response {
         let request = context.request
         let method = request.method == .head ? .get : request.method
         var allowed: Set<String> = []
-        func attempt(_ entry: RouteEntry, _ captures: [String]) async throws -> Response? {
-            guard let run = entry.prepare(captures, context) else { return nil }
+        var found: (@Sendable () async throws -> Response)?
+        func consider(_ entry: RouteEntry, _ captures: [String]) throws -> Bool {
+            guard let run = entry.prepare(captures, context) else { return false }
             guard entry.method == method else {
                 allowed.insert(entry.method.rawValue)
-                return nil
+                return false
             }
             if CSRFCheck.applies(to: method) { try CSRFCheck.verify(context) }
-            return try await run()
+            found = run
+            return true
         }
-        for entry in literalEntries[request.path] ?? [] {
-            if let response = try await attempt(entry, []) { return response }
+        for entry in literalEntries[request.path] ?? [] where try consider(entry, []) {
+            return found!
         }
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: true)
         for entry in patternedEntries {
             guard let captures = entry.pattern.match(segments) else { continue }
-            if let response = try await attempt(entry, captures) { return response }
+            if try consider(entry, captures) { return found! }
         }
         if allowed.isEmpty, method == .get, let fallback {
-            return try await fallback.respond(to: request)
+            return { try await fallback.respond(to: request) }
         }
         guard allowed.isEmpty else {
             if allowed.contains("GET") { allowed.insert("HEAD") }

@@ -43,7 +43,10 @@ public struct RouteTableBuilder: Sendable {
         _ factory: @escaping @Sendable (Parameters, RequestContext) throws -> any RegionController
     ) {
         add(route) { parameters, context in
-            let output = try await factory(parameters, context).render(in: context)
+            let controller = try factory(parameters, context)
+            let output = try await FormProtection.$tokenSource.withValue(context.session) {
+                try await controller.render(in: context)
+            }
             return Response.html(output.bytes)
         }
     }

@@ -171,15 +171,16 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
     /// Hands `response` to libmicrohttpd. Called exactly once, either inline in the access callback
     /// or while the connection is suspended, which are the two moments the library allows it.
     private func queue(_ response: Response) {
-        var headers = core.withDefaults(response.headers)
-        if core.isShuttingDown.load(ordering: .relaxed) {
-            headers[.connection] = "close"
-        }
-        if case .prepared(let prepared) = response.body, response.isPreparedAsIs, !core.isShuttingDown.load(ordering: .relaxed),
+        let isShuttingDown = core.isShuttingDown.load(ordering: .relaxed)
+        if case .prepared(let prepared) = response.body, response.isPreparedAsIs, !isShuttingDown,
            let reusable = prepared.native.response(orMake: { NativeResponse.make(bytes: prepared.body, headers: core.withDefaults(prepared.headers)) }) {
             record(status: response.status, bodyBytes: Int64(prepared.body.count), stream: nil)
             enqueue(reusable, status: response.status)
             return
+        }
+        var headers = core.withDefaults(response.headers)
+        if isShuttingDown {
+            headers[.connection] = "close"
         }
         let stream: StreamedBody?
         let mhdResponse: OpaquePointer?
