@@ -112,9 +112,10 @@ def main():
         reference = "C libmicrohttpd reference"
         results = measure({
             reference: "http://127.0.0.1:18090/plaintext",
-            "Tessera (async handler)": "http://127.0.0.1:18091/plaintext",
-            "Tessera (response built per request)": "http://127.0.0.1:18091/plaintext-built",
-            "Tessera (handler that suspends once)": "http://127.0.0.1:18091/plaintext-suspending",
+            "Tessera HTTP server, async handler": "http://127.0.0.1:18091/plaintext",
+            "Tessera route table, same answer": "http://127.0.0.1:18091/plaintext-routed",
+            "Tessera route table, Response per request": "http://127.0.0.1:18091/plaintext-built",
+            "Tessera route table, handler suspends once": "http://127.0.0.1:18091/plaintext-suspending",
         }, reference)
         table("GET /plaintext (medians; vs C is the median of per-round ratios)", results)
 
@@ -122,7 +123,7 @@ def main():
         results = measure({
             fortunes_reference: "http://127.0.0.1:18090/fortunes",
             "Tessera /fortunes (controller, table, views)": "http://127.0.0.1:18091/fortunes",
-            "Tessera /regions (three regions, streamed)": "http://127.0.0.1:18091/regions",
+            "Tessera /regions (three regions)": "http://127.0.0.1:18091/regions",
         }, fortunes_reference)
         table("GET /fortunes, built for every request (medians; vs C as above)", results)
     finally:

@@ -46,7 +46,7 @@ public struct HTTPServerLimits: Sendable {
     /// A connection that sends nothing for this long is closed. This is what cuts off slow-loris
     /// clients; it applies between requests (keep-alive) and within one. Whole seconds.
     public var idleTimeout: Duration
-    /// A request whose body is still arriving after this long is dropped.
+    /// A request whose body is still arriving this long after its first byte is dropped.
     public var bodyReadTimeout: Duration
     /// A handler that has not answered after this long gets a 503 sent in its place.
     public var responseTimeout: Duration

@@ -4,10 +4,10 @@ import Logging
 /// body bytes and duration. It goes through swift-log at `info`, so `LOG_LEVEL=warning` silences it.
 enum AccessLog {
     static func record(_ context: ConnectionRequest, completedNormally: Bool) {
-        guard context.core.accessLogEnabled else { return }
+        guard context.core.accessLogEnabled, let startedAt = context.startedAt else { return }
         let logger = context.core.logger
         let (status, bytes) = context.outcome()
-        let elapsed = (ContinuousClock.now - context.startedAt).components
+        let elapsed = (ContinuousClock.now - startedAt).components
         let micros = elapsed.seconds * 1_000_000 + elapsed.attoseconds / 1_000_000_000_000
         let fraction = String(micros % 1000)
         let duration = "\(micros / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)ms"

@@ -43,7 +43,10 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
     let connection: OpaquePointer
     let target: String
     let remoteAddress: IPAddress?
-    let startedAt = ContinuousClock.now
+    /// Taken only when the access log will print a duration: most requests never need the time.
+    let startedAt: ContinuousClock.Instant?
+    /// When the first byte of the body arrived; the body read deadline counts from here.
+    var bodyStartedAt: ContinuousClock.Instant?
 
     // Touched only from this connection's libmicrohttpd callbacks.
     var phase = Phase.awaitingHead
@@ -72,6 +75,7 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
         self.connection = connection
         self.target = target
         self.remoteAddress = remoteAddress
+        self.startedAt = core.accessLogEnabled ? .now : nil
     }
 
     /// The request as complete as it is now; used for error answers too.

@@ -63,7 +63,12 @@ enum RequestReader {
     }
 
     private static func isPastBodyDeadline(_ context: ConnectionRequest) -> Bool {
-        ContinuousClock.now - context.startedAt > context.core.limits.bodyReadTimeout
+        let now = ContinuousClock.now
+        guard let started = context.bodyStartedAt else {
+            context.bodyStartedAt = now
+            return false
+        }
+        return now - started > context.core.limits.bodyReadTimeout
     }
 
     private static func bodyTooLarge(_ context: ConnectionRequest) -> HTTPError {
