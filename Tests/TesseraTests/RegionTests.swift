@@ -40,7 +40,7 @@ import TesseraTestSupport
         let server = try await Self.start()
         let reply = try await RouteTableTests.get(server.port, "/pages/1?failFast&buffered")
         #expect(reply.status == 200)
-        #expect(reply.text.contains(#"data-region="fast" data-region-src="/pages/1/fast" data-region-failed="true""#))
+        #expect(reply.text.contains(#"data-region="fast" data-region-src="/pages/1/fast" data-region-failed="true"><p class="unavailable">fast &lt;content&gt; is unavailable right now.</p></div>"#))
         #expect(reply.text.contains("slow content"))
         #expect(reply.text.contains("<footer>end of page</footer>"))
         try await server.stop()

@@ -38,6 +38,14 @@ struct SleepyRegion: RegionController {
         output.text(text)
         return output
     }
+
+    func failureFragment(for error: any Error) -> HTMLOutput {
+        var output = HTMLOutput()
+        output.write(static: "<p class=\"unavailable\">")
+        output.text(text)
+        output.write(static: " is unavailable right now.</p>")
+        return output
+    }
 }
 
 /// Knobs for the page, read from the query: `slowMs`, `failFast`, `requireSlow`, `buffered`.

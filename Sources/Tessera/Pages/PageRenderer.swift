@@ -107,8 +107,8 @@ enum RegionRunner {
         var description: String { "the region did not answer within \(deadline)" }
     }
 
-    /// `<div data-region="name" data-region-src="url">…</div>`; a failed child leaves a short note
-    /// in its place, and the log says why.
+    /// `<div data-region="name" data-region-src="url">…</div>`; a failed child leaves its failure
+    /// fragment in its place, and the log says why.
     static func write(_ outcome: Result<HTMLOutput, any Error>, of region: Region, into output: inout HTMLOutput, logger: Logger) {
         output.write(static: "<div data-region=\"")
         output.attribute(region.name)
@@ -122,7 +122,8 @@ enum RegionRunner {
             output.write(fragment)
         case .failure(let error):
             logger.warning("region failed", metadata: ["region": "\(region.name)", "error": "\(String(reflecting: error))"])
-            output.write(static: "\" data-region-failed=\"true\"><p class=\"region-failed\" role=\"status\">This part of the page could not be loaded.</p>")
+            output.write(static: "\" data-region-failed=\"true\">")
+            output.write(region.controller.failureFragment(for: error))
         }
         output.write(static: "</div>")
     }
