@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.3.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
     ],
     targets: [
         // MARK: C
@@ -79,15 +80,25 @@ let package = Package(
             dependencies: [.target(name: "TesseraViewCompiler")]
         ),
 
+        // MARK: Storefront features (each depends on the framework; Orders may use Catalog and Accounts)
+        .target(
+            name: "Catalog",
+            dependencies: ["Tessera", "TesseraViews", .product(name: "GRDB", package: "GRDB.swift")],
+            plugins: ["TesseraViewsPlugin"]
+        ),
+
         // MARK: Composition roots
         .executableTarget(
             name: "Storefront",
             dependencies: [
                 "Tessera",
+                "Catalog",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            plugins: ["TesseraViewsPlugin"]
         ),
         .executableTarget(
             name: "TesseraBench",

@@ -3,7 +3,7 @@
 # Usage: scripts/install-deps.sh [build|bench]   (build is the default)
 set -euo pipefail
 
-want=(libmicrohttpd-dev pkg-config)
+want=(libmicrohttpd-dev libsqlite3-dev pkg-config)
 case "${1:-build}" in
   build) ;;
   bench) want+=(wrk python3 util-linux) ;;

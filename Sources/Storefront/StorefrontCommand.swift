@@ -1,4 +1,5 @@
 import ArgumentParser
+import Catalog
 import Foundation
 import Logging
 import Tessera
@@ -17,16 +18,18 @@ struct StorefrontCommand: AsyncParsableCommand {
         let settings = try options.resolve()
         settings.bootstrapLogging()
         let logger = Logger(label: "storefront")
-        try FileManager.default.createDirectory(atPath: settings.dataDirectory, withIntermediateDirectories: true)
+        let database = try await StorefrontDatabase.open(dataDirectory: settings.dataDirectory)
+
         // The composition root: the only place that knows every module.
         var routes = RouteTableBuilder()
         routes.register(StorefrontModule())
+        routes.register(CatalogModule(catalog: CatalogService(store: SQLiteCatalogStore(database: database))))
         routes.fallback(PublicFiles(root: settings.publicDirectory))
         let sessions = SessionConfiguration(
             secret: try SessionConfiguration.loadSecret(dataDirectory: settings.dataDirectory),
             secureCookies: ProcessInfo.processInfo.environment["HTTPS"] == "1"
         )
-        let table = try routes.build(sessions: sessions, logger: logger)
+        let table = try routes.build(layout: StorefrontLayout(), sessions: sessions, logger: logger)
         try await ApplicationRunner.run(settings: settings, responder: table, errorResponder: table, logger: logger)
     }
 }

@@ -1,0 +1,92 @@
+import Tessera
+import TesseraViews
+
+/// `/`: products, 12 a page, by category, searched and sorted, from the query string.
+struct ProductListController: PageController {
+    let catalog: CatalogService
+
+    func load(_ context: RequestContext) async throws -> CatalogService.Listing {
+        let query = context.request.query
+        do {
+            return try await catalog.listing(category: query["category"], search: query["q"], sort: query["sort"], page: query["page"])
+        } catch {
+            throw error.httpError
+        }
+    }
+
+    func render(_ listing: CatalogService.Listing, in context: RequestContext) -> Page {
+        let page = ProductListPage(listing)
+        return Page(title: page.title, body: ProductListView.render(page))
+    }
+}
+
+/// What the list template shows, already worked out: links, labels, flags.
+struct ProductListPage: Sendable {
+    struct Link: Sendable {
+        var label: String
+        var url: String
+        var isCurrent: Bool
+    }
+
+    var title: String
+    var heading: String
+    var search: String
+    var summary: String
+    var products: [Product]
+    var categories: [Link]
+    var sorts: [Link]
+    var pages: [Link]
+    var previousURL: String?
+    var nextURL: String?
+    var isEmpty: Bool
+
+    init(_ listing: CatalogService.Listing) {
+        let query = listing.query
+        func url(category: String?? = .none, sort: ProductQuery.Sort? = nil, page: Int? = nil) -> String {
+            var items: [String] = []
+            let categorySlug = category ?? listing.category?.slug
+            if let categorySlug { items.append("category=" + QueryEncoding.encode(categorySlug)) }
+            if let search = query.search { items.append("q=" + QueryEncoding.encode(search)) }
+            let sortValue = sort ?? query.sort
+            if sortValue != .name { items.append("sort=" + sortValue.rawValue) }
+            if let page, page > 1 { items.append("page=\(page)") }
+            return CatalogRoutes.list.path + (items.isEmpty ? "" : "?" + items.joined(separator: "&"))
+        }
+        let heading = listing.category?.name ?? "All products"
+        self.heading = heading
+        title = query.search.map { "“\($0)” · \(heading)" } ?? heading
+        search = query.search ?? ""
+        products = listing.products
+        isEmpty = listing.products.isEmpty
+        let first = (query.page - 1) * query.pageSize + 1
+        summary = listing.total == 0 ? "No products match."
+            : "Showing \(first)–\(first + listing.products.count - 1) of \(listing.total) products"
+        categories = [Link(label: "All", url: url(category: .some(nil)), isCurrent: listing.category == nil)]
+            + listing.categories.map { Link(label: $0.name, url: url(category: .some($0.slug)), isCurrent: $0.id == listing.category?.id) }
+        sorts = [(ProductQuery.Sort.name, "Name"), (.priceAscending, "Price, low to high"), (.priceDescending, "Price, high to low")]
+            .map { Link(label: $0.1, url: url(sort: $0.0), isCurrent: $0.0 == query.sort) }
+        pages = listing.pageCount > 1 ? (1...listing.pageCount).map { Link(label: "\($0)", url: url(page: $0), isCurrent: $0 == query.page) } : []
+        previousURL = query.page > 1 ? url(page: query.page - 1) : nil
+        nextURL = query.page < listing.pageCount ? url(page: query.page + 1) : nil
+    }
+}
+
+/// Query-string encoding for one value.
+enum QueryEncoding {
+    static func encode(_ value: String) -> String {
+        var encoded = ""
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            case UInt8(ascii: " "):
+                encoded += "+"
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                encoded += "%" + (hex.count == 1 ? "0" : "") + hex
+            }
+        }
+        return encoded
+    }
+}

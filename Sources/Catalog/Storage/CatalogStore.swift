@@ -1,0 +1,33 @@
+/// Where products live. The services talk to this protocol only, so a PostgreSQL store can be
+/// added without touching services or controllers.
+public protocol CatalogStore: Sendable {
+    func categories() async throws -> [Category]
+    func product(id: Int) async throws -> Product?
+    /// One page of products matching `query`, and how many match in all.
+    func products(matching query: ProductQuery) async throws -> (products: [Product], total: Int)
+    func related(to product: Product, limit: Int) async throws -> [Product]
+}
+
+/// A listing request, already validated by the service.
+public struct ProductQuery: Sendable, Equatable {
+    public enum Sort: String, Sendable, CaseIterable {
+        case name
+        case priceAscending = "price"
+        case priceDescending = "price-desc"
+    }
+
+    public var categoryID: Int?
+    /// Matched as plain text against names and summaries: never SQL.
+    public var search: String?
+    public var sort: Sort
+    public var page: Int
+    public var pageSize: Int
+
+    public init(categoryID: Int? = nil, search: String? = nil, sort: Sort = .name, page: Int = 1, pageSize: Int = 12) {
+        self.categoryID = categoryID
+        self.search = search
+        self.sort = sort
+        self.page = page
+        self.pageSize = pageSize
+    }
+}

@@ -1,0 +1,76 @@
+import GRDB
+
+/// The catalog in SQLite, through GRDB. Every value goes in as a bound argument.
+public struct SQLiteCatalogStore: CatalogStore {
+    let database: any DatabaseWriter
+
+    public init(database: any DatabaseWriter) {
+        self.database = database
+    }
+
+    /// The catalog's tables, as versioned migrations the composition root runs with the others.
+    public static func registerMigrations(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("catalog.v1") { db in
+            try db.create(table: "category") { table in
+                table.column("id", .integer).primaryKey()
+                table.column("slug", .text).notNull().unique()
+                table.column("name", .text).notNull()
+            }
+            try db.create(table: "product") { table in
+                table.column("id", .integer).primaryKey()
+                table.column("categoryID", .integer).notNull().references("category").indexed()
+                table.column("name", .text).notNull()
+                table.column("summary", .text).notNull()
+                table.column("priceMinor", .integer).notNull().check { $0 >= 0 }
+                table.column("stock", .integer).notNull().check { $0 >= 0 }
+                table.column("imagePath", .text).notNull()
+            }
+        }
+    }
+
+    public func categories() async throws -> [Category] {
+        try await database.read { db in try Category.order(Column("name")).fetchAll(db) }
+    }
+
+    public func product(id: Int) async throws -> Product? {
+        try await database.read { db in try Product.fetchOne(db, key: id) }
+    }
+
+    public func products(matching query: ProductQuery) async throws -> (products: [Product], total: Int) {
+        try await database.read { db in
+            var request = Product.all()
+            if let categoryID = query.categoryID {
+                request = request.filter(Column("categoryID") == categoryID)
+            }
+            if let search = query.search, !search.isEmpty {
+                // LIKE with its wildcards escaped: `%` and `_` in a search are just text.
+                let pattern = "%" + search.replacingOccurrences(of: "\\", with: "\\\\")
+                    .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+                request = request.filter(sql: "(name LIKE ? ESCAPE '\\' OR summary LIKE ? ESCAPE '\\')", arguments: [pattern, pattern])
+            }
+            let total = try request.fetchCount(db)
+            switch query.sort {
+            case .name: request = request.order(Column("name").collating(.nocase), Column("id"))
+            case .priceAscending: request = request.order(Column("priceMinor"), Column("id"))
+            case .priceDescending: request = request.order(Column("priceMinor").desc, Column("id"))
+            }
+            let products = try request.limit(query.pageSize, offset: (query.page - 1) * query.pageSize).fetchAll(db)
+            return (products, total)
+        }
+    }
+
+    public func related(to product: Product, limit: Int) async throws -> [Product] {
+        try await database.read { db in
+            try Product.filter(Column("categoryID") == product.categoryID && Column("id") != product.id)
+                .order(Column("id")).limit(limit).fetchAll(db)
+        }
+    }
+}
+
+extension Product: FetchableRecord, PersistableRecord, TableRecord {
+    public static let databaseTableName = "product"
+}
+
+extension Category: FetchableRecord, PersistableRecord, TableRecord {
+    public static let databaseTableName = "category"
+}

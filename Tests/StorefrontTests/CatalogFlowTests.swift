@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+import TesseraTestSupport
+
+/// The catalog scraped over HTTP from a real storefront on a fresh SQLite data directory.
+@Suite(.serialized) struct CatalogFlowTests {
+    /// A storefront on a new data directory for one test (starting migrates and seeds it),
+    /// stopped with SIGTERM afterwards, so no process outlives the test.
+    struct Shop {
+        let port: Int
+
+        func get(_ target: String) async throws -> RawHTTPClient.Reply {
+            let port = self.port
+            return try await onThread { try RawHTTPClient.request(port: port, target) }
+        }
+
+        static func run(_ body: (Shop) async throws -> Void) async throws {
+            let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-catalog-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: data) }
+            let harness = try ProcessHarness(
+                product: "storefront",
+                environment: ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": data.path, "LOG_LEVEL": "notice"],
+                workingDirectory: ProcessHarness.packageRoot
+            )
+            do {
+                try await body(Shop(port: try await harness.waitForPort()))
+            } catch {
+                harness.signal(SIGTERM)
+                _ = try? await harness.waitForExit()
+                throw error
+            }
+            harness.signal(SIGTERM)
+            #expect(try await harness.waitForExit() == 0)
+        }
+    }
+
+    static func matches(_ pattern: String, in text: String) -> [String] {
+        let regex = try! Regex(pattern)
+        return text.matches(of: regex).map { String($0.output[1].substring ?? "") }
+    }
+
+    @Test func listsTwelveProductsAPageWithPagination() async throws {
+        try await Shop.run { shop in
+            let first = try await shop.get("/")
+            #expect(first.status == 200)
+            #expect(first.text.contains("<title>All products · Tessera Shop</title>"))
+            let ids = Self.matches(#"data-product-id="(\d+)""#, in: first.text)
+            #expect(ids.count == 12)
+            #expect(Set(ids).count == 12)
+            #expect(first.text.contains(#"<a rel="next" href="/?page=2">Next</a>"#))
+            #expect(first.text.contains("Showing 1–12 of 40 products"))
+
+            let last = try await shop.get("/?page=4")
+            #expect(Self.matches(#"data-product-id="(\d+)""#, in: last.text).count == 4)
+            #expect(!last.text.contains(#"rel="next""#))
+            var seen = Set<String>()
+            for page in 1...4 {
+                seen.formUnion(Self.matches(#"data-product-id="(\d+)""#, in: try await shop.get("/?page=\(page)").text))
+            }
+            #expect(seen.count == 40, "every product on exactly one page")
+        }
+    }
+
+    @Test func filtersByCategoryAndSortsByPrice() async throws {
+        try await Shop.run { shop in
+            let kitchen = try await shop.get("/?category=kitchen&sort=price")
+            let prices = Self.matches(#"data-price-minor="(\d+)""#, in: kitchen.text).compactMap(Int.init)
+            #expect(prices.count == 8)
+            #expect(prices == prices.sorted())
+            #expect(kitchen.text.contains(#"<a href="/?category=kitchen&amp;sort=price" aria-current="page">Kitchen</a>"#))
+
+            let descending = Self.matches(#"data-price-minor="(\d+)""#, in: try await shop.get("/?category=kitchen&sort=price-desc").text).compactMap(Int.init)
+            #expect(descending == prices.reversed())
+            let names = Self.matches(#"<h2><a href="/products/\d+">([^<]+)</a></h2>"#, in: try await shop.get("/?category=lighting").text)
+            #expect(names == names.sorted { $0.lowercased() < $1.lowercased() })
+        }
+    }
+
+    @Test func searchesAsPlainText() async throws {
+        try await Shop.run { shop in
+            let lamps = try await shop.get("/?q=lamp")
+            #expect(Self.matches(#"data-product-id="(\d+)""#, in: lamps.text).count == 3, "Arc Floor, Brass Desk and Opal Table")
+            #expect(lamps.text.contains(#"value="lamp""#))
+            for injection in ["%27%20OR%201%3D1%20--", "%25", "_", "%22%3B%20DROP%20TABLE%20product%3B%20--"] {
+                let reply = try await shop.get("/?q=\(injection)")
+                #expect(reply.status == 200, "\(injection)")
+                #expect(reply.text.contains("No products match."), "\(injection) is just text")
+            }
+            #expect(Self.matches(#"data-product-id="(\d+)""#, in: try await shop.get("/").text).count == 12, "the table is still there")
+        }
+    }
+
+    @Test func searchTextComesBackEscaped() async throws {
+        try await Shop.run { shop in
+            let reply = try await shop.get("/?q=%3Cscript%3Ealert(1)%3C%2Fscript%3E%22")
+            #expect(reply.status == 200)
+            #expect(!reply.text.contains("<script>alert(1)"))
+            #expect(reply.text.contains(#"value="&lt;script&gt;alert(1)&lt;/script&gt;&quot;""#))
+            #expect(reply.text.contains("<title>“&lt;script&gt;alert(1)&lt;/script&gt;&quot;” · All products · Tessera Shop</title>"))
+        }
+    }
+
+    @Test func badListingRequestsAreClientErrors() async throws {
+        try await Shop.run { shop in
+            for (target, status) in [("/?page=0", 400), ("/?page=abc", 400), ("/?page=99", 404), ("/?sort=random", 400), ("/?category=toys", 404)] {
+                let reply = try await shop.get(target)
+                #expect(reply.status == status, "\(target)")
+                #expect(reply.text.contains("Tessera Shop</title>"), "an error page in the site layout: \(target)")
+            }
+        }
+    }
+
+    @Test func productPageIsAContainerOfRegions() async throws {
+        try await Shop.run { shop in
+            let page = try await shop.get("/products/3")
+            #expect(page.status == 200)
+            #expect(page.text.contains(#"data-view="ProductPage" data-product-id="3""#))
+            #expect(page.text.contains(#"<div data-region="detail" data-region-src="/products/3/detail">"#))
+            #expect(page.text.contains(#"<div data-region="related" data-region-src="/products/3/related">"#))
+            #expect(Self.matches(#"class="product-card" data-view="ProductCard" data-product-id="(\d+)""#, in: page.text).count == 4)
+            #expect(!page.text.contains(#"data-region="purchases""#), "nobody provides it yet")
+            for source in ["/products/3/detail", "/products/3/related"] {
+                let fragment = try await shop.get(source)
+                #expect(fragment.status == 200)
+                #expect(!fragment.text.contains("<html"))
+            }
+            let image = try await shop.get("/images/products/3.svg")
+            #expect(image.status == 200)
+            #expect(image.header("content-type") == "image/svg+xml")
+        }
+    }
+
+    @Test func unknownOrNonNumericProductsAre404() async throws {
+        try await Shop.run { shop in
+            for target in ["/products/abc", "/products/9999", "/products/-1", "/products/1.5", "/products/abc/detail"] {
+                let reply = try await shop.get(target)
+                #expect(reply.status == 404, "\(target)")
+                #expect(reply.text.contains("data-status=\"404\""), "\(target)")
+            }
+        }
+    }
+}
