@@ -107,6 +107,14 @@ import TesseraTestSupport
         try await server.stop()
     }
 
+    @Test func formsRenderedByARegionChildCarryTheCSRFField() async throws {
+        let server = try await Self.start()
+        let reply = try await RouteTableTests.get(server.port, "/form-region")
+        #expect(reply.status == 200)
+        #expect(reply.text.contains(#"<div data-region="form"><form method="post" action="/signup"><input type="hidden" name="_csrf" value=""#))
+        try await server.stop()
+    }
+
     @Test func theContainerPicksItsChildByStatus() async throws {
         let server = try await Self.start()
         let expected = ["Pay now", "Awaiting shipment", "On its way"]

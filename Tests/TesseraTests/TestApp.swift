@@ -17,6 +17,29 @@ enum ShopRoutes {
     static let list = Route<NoParameters>("shop.list", .get, "/pages")
     static let boom = Route<NoParameters>("shop.boom", .get, "/boom")
     static let order = Route<Int>("shop.order", .get, "/orders/{id}")
+    static let formRegion = Route<NoParameters>("shop.form-region", .get, "/form-region")
+}
+
+/// A region whose child renders a form, like the storefront's add-to-cart region.
+struct FormRegion: RegionController {
+    func render(in context: RequestContext) async throws -> HTMLOutput {
+        try await Task.sleep(for: .milliseconds(10))  // rendered after a real suspension, on another task
+        return RegionFormView.render("Add to cart")
+    }
+}
+
+struct FormRegionPage: PageController {
+    func load(_ context: RequestContext) async throws -> String { "Form region" }
+
+    func render(_ title: String, in context: RequestContext) -> Page {
+        var body = HTMLOutput()
+        body.region("form")
+        return Page(title: title, body: body, delivery: .buffered)
+    }
+
+    func regions(for title: String, in context: RequestContext) -> [Region] {
+        [Region("form", source: nil, controller: FormRegion())]
+    }
 }
 
 /// The key the shop module declares; another module may provide it.
@@ -125,6 +148,7 @@ struct ShopModule: FeatureModule {
             throw DatabaseDown()
         }
         routes.page(ShopRoutes.order) { id, _ in OrderPageController(id: id) }
+        routes.page(ShopRoutes.formRegion) { _, _ in FormRegionPage() }
     }
 }
 
