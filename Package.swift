@@ -87,12 +87,24 @@ let package = Package(
             plugins: ["TesseraViewsPlugin"]
         ),
 
+        .target(
+            name: "Accounts",
+            dependencies: [
+                "Tessera", "TesseraViews",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            plugins: ["TesseraViewsPlugin"]
+        ),
+
         // MARK: Composition roots
         .executableTarget(
             name: "Storefront",
             dependencies: [
                 "Tessera",
                 "Catalog",
+                "Accounts",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,3 +1,4 @@
+import Accounts
 import ArgumentParser
 import Catalog
 import Foundation
@@ -24,6 +25,7 @@ struct StorefrontCommand: AsyncParsableCommand {
         var routes = RouteTableBuilder()
         routes.register(StorefrontModule())
         routes.register(CatalogModule(catalog: CatalogService(store: SQLiteCatalogStore(database: database))))
+        routes.register(AccountsModule(accounts: AccountsService(store: SQLiteAccountsStore(database: database))))
         routes.fallback(PublicFiles(root: settings.publicDirectory))
         let sessions = SessionConfiguration(
             secret: try SessionConfiguration.loadSecret(dataDirectory: settings.dataDirectory),

@@ -1,3 +1,4 @@
+import Accounts
 import Catalog
 import Foundation
 import GRDB
@@ -10,8 +11,10 @@ enum StorefrontDatabase {
         let database = try DatabasePool(path: URL(fileURLWithPath: dataDirectory).appendingPathComponent("storefront.sqlite").path)
         var migrator = DatabaseMigrator()
         SQLiteCatalogStore.registerMigrations(in: &migrator)
+        SQLiteAccountsStore.registerMigrations(in: &migrator)
         try migrator.migrate(database)
         try await CatalogSeed.seedIfEmpty(database)
+        try await AccountsSeed.seedIfEmpty(SQLiteAccountsStore(database: database))
         return database
     }
 }

@@ -4,43 +4,13 @@ import TesseraTestSupport
 
 /// The catalog scraped over HTTP from a real storefront on a fresh SQLite data directory.
 @Suite(.serialized) struct CatalogFlowTests {
-    /// A storefront on a new data directory for one test (starting migrates and seeds it),
-    /// stopped with SIGTERM afterwards, so no process outlives the test.
-    struct Shop {
-        let port: Int
-
-        func get(_ target: String) async throws -> RawHTTPClient.Reply {
-            let port = self.port
-            return try await onThread { try RawHTTPClient.request(port: port, target) }
-        }
-
-        static func run(_ body: (Shop) async throws -> Void) async throws {
-            let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-catalog-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: data) }
-            let harness = try ProcessHarness(
-                product: "storefront",
-                environment: ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": data.path, "LOG_LEVEL": "notice"],
-                workingDirectory: ProcessHarness.packageRoot
-            )
-            do {
-                try await body(Shop(port: try await harness.waitForPort()))
-            } catch {
-                harness.signal(SIGTERM)
-                _ = try? await harness.waitForExit()
-                throw error
-            }
-            harness.signal(SIGTERM)
-            #expect(try await harness.waitForExit() == 0)
-        }
-    }
-
     static func matches(_ pattern: String, in text: String) -> [String] {
         let regex = try! Regex(pattern)
         return text.matches(of: regex).map { String($0.output[1].substring ?? "") }
     }
 
     @Test func listsTwelveProductsAPageWithPagination() async throws {
-        try await Shop.run { shop in
+        try await TestStorefront.run { shop in
             let first = try await shop.get("/")
             #expect(first.status == 200)
             #expect(first.text.contains("<title>All products · Tessera Shop</title>"))
@@ -62,7 +32,7 @@ import TesseraTestSupport
     }
 
     @Test func filtersByCategoryAndSortsByPrice() async throws {
-        try await Shop.run { shop in
+        try await TestStorefront.run { shop in
             let kitchen = try await shop.get("/?category=kitchen&sort=price")
             let prices = Self.matches(#"data-price-minor="(\d+)""#, in: kitchen.text).compactMap(Int.init)
             #expect(prices.count == 8)
@@ -77,7 +47,7 @@ import TesseraTestSupport
     }
 
     @Test func searchesAsPlainText() async throws {
-        try await Shop.run { shop in
+        try await TestStorefront.run { shop in
             let lamps = try await shop.get("/?q=lamp")
             #expect(Self.matches(#"data-product-id="(\d+)""#, in: lamps.text).count == 3, "Arc Floor, Brass Desk and Opal Table")
             #expect(lamps.text.contains(#"value="lamp""#))
@@ -91,7 +61,7 @@ import TesseraTestSupport
     }
 
     @Test func searchTextComesBackEscaped() async throws {
-        try await Shop.run { shop in
+        try await TestStorefront.run { shop in
             let reply = try await shop.get("/?q=%3Cscript%3Ealert(1)%3C%2Fscript%3E%22")
             #expect(reply.status == 200)
             #expect(!reply.text.contains("<script>alert(1)"))
@@ -101,7 +71,7 @@ import TesseraTestSupport
     }
 
     @Test func badListingRequestsAreClientErrors() async throws {
-        try await Shop.run { shop in
+        try await TestStorefront.run { shop in
             for (target, status) in [("/?page=0", 400), ("/?page=abc", 400), ("/?page=99", 404), ("/?sort=random", 400), ("/?category=toys", 404)] {
                 let reply = try await shop.get(target)
                 #expect(reply.status == status, "\(target)")
@@ -111,7 +81,7 @@ import TesseraTestSupport
     }
 
     @Test func productPageIsAContainerOfRegions() async throws {
-        try await Shop.run { shop in
+        try await TestStorefront.run { shop in
             let page = try await shop.get("/products/3")
             #expect(page.status == 200)
             #expect(page.text.contains(#"data-view="ProductPage" data-product-id="3""#))
@@ -131,7 +101,7 @@ import TesseraTestSupport
     }
 
     @Test func unknownOrNonNumericProductsAre404() async throws {
-        try await Shop.run { shop in
+        try await TestStorefront.run { shop in
             for target in ["/products/abc", "/products/9999", "/products/-1", "/products/1.5", "/products/abc/detail"] {
                 let reply = try await shop.get(target)
                 #expect(reply.status == 404, "\(target)")

@@ -15,41 +15,14 @@ import TesseraTestSupport
         return (try await TestServer.start(responder: table, errorResponder: table), counter)
     }
 
-    /// A browser's worth of state: the cookie it holds.
-    final class Browser: @unchecked Sendable {
-        let port: Int
-        var cookie: String?
-
-        init(port: Int) { self.port = port }
-
-        func send(_ target: String, method: String = "GET", form: String? = nil, headers: [String: String] = [:]) async throws -> RawHTTPClient.Reply {
-            var allHeaders = headers
-            if let cookie { allHeaders["Cookie"] = cookie }
-            if form != nil { allHeaders["Content-Type"] = "application/x-www-form-urlencoded" }
-            let port = self.port
-            let finalHeaders = allHeaders
-            let reply = try await onThread {
-                try RawHTTPClient.request(port: port, target, method: method, headers: finalHeaders, body: Array((form ?? "").utf8))
-            }
-            if let setCookie = reply.header("set-cookie") {
-                cookie = String(setCookie.prefix { $0 != ";" })
-            }
-            return reply
-        }
-
-        /// The CSRF token from the page's hidden field.
-        static func token(in page: String) -> String? {
-            guard let range = page.range(of: #"name="_csrf" value=""#) else { return nil }
-            return String(page[range.upperBound...].prefix { $0 != "\"" })
-        }
-    }
+    typealias Browser = TestBrowser
 
     @Test func formsCarryTheTokenWithoutTheTemplateWritingIt() async throws {
         let (server, _) = try await Self.start()
         let browser = Browser(port: server.port)
         let page = try await browser.send("/signup")
         #expect(page.status == 200)
-        let token = try #require(Browser.token(in: page.text))
+        let token = try #require(page.csrfToken)
         #expect(token.count >= 40)
         #expect(page.text.contains(#"<form method="post" action="/signup"><input type="hidden" name="_csrf" value=""#))
         #expect(!page.text.contains(#"action="/search"><input type="hidden""#), "GET forms need no token")
@@ -67,7 +40,7 @@ import TesseraTestSupport
     @Test func postsWithoutAValidTokenAreRefusedAndChangeNothing() async throws {
         let (server, counter) = try await Self.start()
         let browser = Browser(port: server.port)
-        let token = try #require(Browser.token(in: try await browser.send("/signup").text))
+        let token = try #require(try await browser.send("/signup").csrfToken)
         let attempts: [(String, Browser)] = [
             ("name=Ada&age=36", browser),
             ("name=Ada&age=36&_csrf=forged", browser),
@@ -90,7 +63,7 @@ import TesseraTestSupport
     @Test func aFormWithErrorsIsRenderedAgainWithItsValues() async throws {
         let (server, counter) = try await Self.start()
         let browser = Browser(port: server.port)
-        let token = try #require(Browser.token(in: try await browser.send("/signup").text))
+        let token = try #require(try await browser.send("/signup").csrfToken)
         let reply = try await browser.send("/signup", method: "POST", form: "name=%3Cscript%3Ex%3C%2Fscript%3E&age=abc&_csrf=\(token)")
         #expect(reply.status == 422)
         #expect(reply.text.contains(#"<input name="name" value="&lt;script&gt;x&lt;/script&gt;">"#))
@@ -108,7 +81,7 @@ import TesseraTestSupport
     @Test func successRedirectsAndTheFlashShowsOnce() async throws {
         let (server, _) = try await Self.start()
         let browser = Browser(port: server.port)
-        let token = try #require(Browser.token(in: try await browser.send("/signup").text))
+        let token = try #require(try await browser.send("/signup").csrfToken)
         let posted = try await browser.send("/signup", method: "POST", form: "name=Grace+H&age=45&_csrf=\(token)")
         #expect(posted.status == 303)
         #expect(posted.header("location") == "/signup")
@@ -122,7 +95,7 @@ import TesseraTestSupport
     @Test func signInRotatesTheSessionAndBadCookiesGiveAnEmptySession() async throws {
         let (server, _) = try await Self.start()
         let browser = Browser(port: server.port)
-        let token = try #require(Browser.token(in: try await browser.send("/signup").text))
+        let token = try #require(try await browser.send("/signup").csrfToken)
         let before = try await browser.send("/whoami")
         let idBefore = try #require(before.text.split(separator: " ").last)
         #expect(before.text.hasPrefix("anonymous "))
@@ -160,7 +133,7 @@ import TesseraTestSupport
         let otherTable = try other.build(sessions: SessionConfiguration(secret: Data(repeating: 9, count: 32), maxAge: .seconds(-10)))
         let otherServer = try await TestServer.start(responder: otherTable, errorResponder: otherTable)
         let foreign = Browser(port: otherServer.port)
-        let token = try #require(Browser.token(in: try await foreign.send("/signup").text))
+        let token = try #require(try await foreign.send("/signup").csrfToken)
         _ = try await foreign.send("/signin", method: "POST", form: "name=mallory&_csrf=\(token)")
         let cookie = try #require(foreign.cookie)
         // Expired (max-age is negative there) …
