@@ -98,6 +98,12 @@ let package = Package(
             plugins: ["TesseraViewsPlugin"]
         ),
 
+        .target(
+            name: "Orders",
+            dependencies: ["Tessera", "TesseraViews", "Catalog", "Accounts", .product(name: "GRDB", package: "GRDB.swift")],
+            plugins: ["TesseraViewsPlugin"]
+        ),
+
         // MARK: Composition roots
         .executableTarget(
             name: "Storefront",
@@ -105,6 +111,7 @@ let package = Package(
                 "Tessera",
                 "Catalog",
                 "Accounts",
+                "Orders",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

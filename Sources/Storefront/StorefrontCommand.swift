@@ -3,6 +3,7 @@ import ArgumentParser
 import Catalog
 import Foundation
 import Logging
+import Orders
 import Tessera
 
 /// `storefront`: the shop, composed from the framework and its feature modules.
@@ -24,7 +25,9 @@ struct StorefrontCommand: AsyncParsableCommand {
         // The composition root: the only place that knows every module.
         var routes = RouteTableBuilder()
         routes.register(StorefrontModule())
-        routes.register(CatalogModule(catalog: CatalogService(store: SQLiteCatalogStore(database: database))))
+        let catalog = CatalogService(store: SQLiteCatalogStore(database: database))
+        routes.register(CatalogModule(catalog: catalog))
+        routes.register(OrdersModule(cart: CartService(store: SQLiteCartStore(database: database), catalog: catalog), catalog: catalog))
         routes.register(AccountsModule(accounts: AccountsService(store: SQLiteAccountsStore(database: database))))
         routes.fallback(PublicFiles(root: settings.publicDirectory))
         let sessions = SessionConfiguration(

@@ -1,5 +1,6 @@
 import Accounts
 import Catalog
+import Orders
 import Foundation
 import GRDB
 
@@ -12,6 +13,7 @@ enum StorefrontDatabase {
         var migrator = DatabaseMigrator()
         SQLiteCatalogStore.registerMigrations(in: &migrator)
         SQLiteAccountsStore.registerMigrations(in: &migrator)
+        SQLiteCartStore.registerMigrations(in: &migrator)
         try migrator.migrate(database)
         try await CatalogSeed.seedIfEmpty(database)
         try await AccountsSeed.seedIfEmpty(SQLiteAccountsStore(database: database))

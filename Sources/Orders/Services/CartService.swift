@@ -1,0 +1,64 @@
+import Catalog
+
+/// The cart's rules: quantities are whole numbers from 1 up to the stock, prices come from the
+/// catalog (a client never supplies one), and the server computes every total.
+public struct CartService: Sendable {
+    let store: any CartStore
+    let catalog: CatalogService
+
+    public init(store: any CartStore, catalog: CatalogService) {
+        self.store = store
+        self.catalog = catalog
+    }
+
+    public struct Line: Sendable {
+        public var product: Product
+        public var quantity: Int
+        public var totalMinor: Int { product.priceMinor * quantity }
+    }
+
+    public struct Cart: Sendable {
+        public var lines: [Line]
+        public var totalMinor: Int { lines.reduce(0) { $0 + $1.totalMinor } }
+        public var itemCount: Int { lines.reduce(0) { $0 + $1.quantity } }
+    }
+
+    public enum CartError: Error, Equatable {
+        case unknownProduct
+        case quantity(String)
+    }
+
+    public func cart(_ id: String) async throws -> Cart {
+        var lines: [Line] = []
+        for line in try await store.lines(cart: id) {
+            if let product = try? await catalog.product(id: line.productID) {
+                lines.append(Line(product: product, quantity: line.quantity))
+            }
+        }
+        return Cart(lines: lines)
+    }
+
+    /// Adds `quantity` of a product; the line may not exceed the stock.
+    public func add(_ quantity: Int, of productID: Int, to cart: String) async throws -> Result<Product, CartError> {
+        guard let product = try? await catalog.product(id: productID) else { return .failure(.unknownProduct) }
+        let current = try await store.lines(cart: cart).first { $0.productID == productID }?.quantity ?? 0
+        if let problem = Self.problem(with: quantity + current, of: product, adding: quantity) { return .failure(.quantity(problem)) }
+        _ = try await store.add(quantity, of: productID, to: cart)
+        return .success(product)
+    }
+
+    /// Sets a line's quantity; 0 removes it.
+    public func setQuantity(_ quantity: Int, of productID: Int, in cart: String) async throws -> Result<Void, CartError> {
+        guard let product = try? await catalog.product(id: productID) else { return .failure(.unknownProduct) }
+        if quantity != 0, let problem = Self.problem(with: quantity, of: product, adding: quantity) { return .failure(.quantity(problem)) }
+        try await store.setQuantity(quantity, of: productID, in: cart)
+        return .success(())
+    }
+
+    static func problem(with total: Int, of product: Product, adding quantity: Int) -> String? {
+        if quantity < 1 { return "The quantity must be at least 1." }
+        if product.stock == 0 { return "\(product.name) is sold out." }
+        if total > product.stock { return "Only \(product.stock) of \(product.name) in stock." }
+        return nil
+    }
+}

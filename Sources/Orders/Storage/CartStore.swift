@@ -1,0 +1,58 @@
+import GRDB
+
+/// Carts, keyed by an id kept in the visitor's session (so a cart survives signing in).
+public protocol CartStore: Sendable {
+    func lines(cart: String) async throws -> [(productID: Int, quantity: Int)]
+    func setQuantity(_ quantity: Int, of productID: Int, in cart: String) async throws
+    func add(_ quantity: Int, of productID: Int, to cart: String) async throws -> Int
+}
+
+public struct SQLiteCartStore: CartStore {
+    let database: any DatabaseWriter
+
+    public init(database: any DatabaseWriter) {
+        self.database = database
+    }
+
+    public static func registerMigrations(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("orders.v1.cart") { db in
+            try db.create(table: "cartLine") { table in
+                table.column("cartID", .text).notNull()
+                table.column("productID", .integer).notNull()
+                table.column("quantity", .integer).notNull().check { $0 > 0 }
+                table.primaryKey(["cartID", "productID"])
+            }
+        }
+    }
+
+    public func lines(cart: String) async throws -> [(productID: Int, quantity: Int)] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT productID, quantity FROM cartLine WHERE cartID = ? ORDER BY productID", arguments: [cart])
+                .map { ($0["productID"], $0["quantity"]) }
+        }
+    }
+
+    public func setQuantity(_ quantity: Int, of productID: Int, in cart: String) async throws {
+        try await database.write { db in
+            if quantity <= 0 {
+                try db.execute(sql: "DELETE FROM cartLine WHERE cartID = ? AND productID = ?", arguments: [cart, productID])
+            } else {
+                try db.execute(sql: """
+                    INSERT INTO cartLine (cartID, productID, quantity) VALUES (?, ?, ?)
+                    ON CONFLICT(cartID, productID) DO UPDATE SET quantity = excluded.quantity
+                    """, arguments: [cart, productID, quantity])
+            }
+        }
+    }
+
+    /// Adds to a line and returns its new quantity.
+    public func add(_ quantity: Int, of productID: Int, to cart: String) async throws -> Int {
+        try await database.write { db in
+            try db.execute(sql: """
+                INSERT INTO cartLine (cartID, productID, quantity) VALUES (?, ?, ?)
+                ON CONFLICT(cartID, productID) DO UPDATE SET quantity = quantity + excluded.quantity
+                """, arguments: [cart, productID, quantity])
+            return try Int.fetchOne(db, sql: "SELECT quantity FROM cartLine WHERE cartID = ? AND productID = ?", arguments: [cart, productID]) ?? quantity
+        }
+    }
+}
