@@ -46,9 +46,9 @@ import TesseraTestSupport
             let browser = TestBrowser(port: shop.port)
             let account = try await browser.send("/account")
             #expect(account.status == 303)
-            #expect(account.header("location") == "/login?next=/account")
+            #expect(account.header("location") == "/login?next=%2Faccount")
 
-            let login = try await browser.send("/login?next=/account")
+            let login = try await browser.send(account.header("location") ?? "")
             #expect(login.text.contains(#"name="next" value="/account""#))
             let wrong = try await browser.send("/login", method: "POST", form: "email=ada%40example.com&password=nope&next=%2Faccount&_csrf=\(login.csrfToken ?? "")")
             #expect(wrong.status == 422)

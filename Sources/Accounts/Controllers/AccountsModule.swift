@@ -12,7 +12,7 @@ public enum AccountsRoutes {
 
     /// `/login?next=…`, for pages that need a signed-in user.
     public static func login(returningTo path: String) -> String {
-        login.path + "?next=" + QueryValue.encode(path)
+        login.path + "?next=" + URLEncoding.queryValue(path)
     }
 }
 
@@ -143,11 +143,5 @@ enum SafeRedirect {
               candidate.utf8.count <= 2000
         else { return "/" }
         return candidate
-    }
-}
-
-enum QueryValue {
-    static func encode(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~/"))) ?? ""
     }
 }

@@ -45,8 +45,8 @@ struct ProductListPage: Sendable {
         func url(category: String?? = .none, sort: ProductQuery.Sort? = nil, page: Int? = nil) -> String {
             var items: [String] = []
             let categorySlug = category ?? listing.category?.slug
-            if let categorySlug { items.append("category=" + QueryEncoding.encode(categorySlug)) }
-            if let search = query.search { items.append("q=" + QueryEncoding.encode(search)) }
+            if let categorySlug { items.append("category=" + URLEncoding.queryValue(categorySlug)) }
+            if let search = query.search { items.append("q=" + URLEncoding.queryValue(search)) }
             let sortValue = sort ?? query.sort
             if sortValue != .name { items.append("sort=" + sortValue.rawValue) }
             if let page, page > 1 { items.append("page=\(page)") }
@@ -68,25 +68,5 @@ struct ProductListPage: Sendable {
         pages = listing.pageCount > 1 ? (1...listing.pageCount).map { Link(label: "\($0)", url: url(page: $0), isCurrent: $0 == query.page) } : []
         previousURL = query.page > 1 ? url(page: query.page - 1) : nil
         nextURL = query.page < listing.pageCount ? url(page: query.page + 1) : nil
-    }
-}
-
-/// Query-string encoding for one value.
-enum QueryEncoding {
-    static func encode(_ value: String) -> String {
-        var encoded = ""
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: " "):
-                encoded += "+"
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                encoded += "%" + (hex.count == 1 ? "0" : "") + hex
-            }
-        }
-        return encoded
     }
 }

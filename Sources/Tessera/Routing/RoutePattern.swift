@@ -58,33 +58,8 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
         return "/" + segments.map { segment in
             switch segment {
             case .literal(let text): text
-            case .parameter: PathEncoding.encode(remaining.popFirst() ?? "")
+            case .parameter: URLEncoding.pathSegment(remaining.popFirst() ?? "")
             }
         }.joined(separator: "/")
-    }
-}
-
-/// Percent-encoding for one path segment: everything but unreserved characters.
-enum PathEncoding {
-    static func encode(_ segment: String) -> String {
-        var encoded = ""
-        for byte in segment.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: "."):
-                encoded += "."
-            default:
-                encoded += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return encoded == "." || encoded == ".." ? encoded.replacingOccurrences(of: ".", with: "%2E") : encoded
-    }
-}
-
-extension String {
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

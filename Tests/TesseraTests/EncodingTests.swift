@@ -1,0 +1,21 @@
+import Foundation
+import Testing
+import Tessera
+
+@Suite struct EncodingTests {
+    @Test func pathSegmentsAndQueryValues() {
+        #expect(URLEncoding.pathSegment("a b/c?d&é") == "a%20b%2Fc%3Fd%26%C3%A9")
+        #expect(URLEncoding.pathSegment("..") == "%2E%2E", "never a dot segment")
+        #expect(URLEncoding.pathSegment("v1.2") == "v1.2")
+        #expect(URLEncoding.queryValue("a b&c=d/é") == "a+b%26c%3Dd%2F%C3%A9")
+    }
+
+    @Test func base64URLRoundTripsAndRefusesOtherAlphabets() {
+        let bytes = Data((0...255).map { UInt8($0) })
+        let encoded = Base64URL.encode(bytes)
+        #expect(!encoded.contains("+") && !encoded.contains("/") && !encoded.contains("="))
+        #expect(Base64URL.decode(Substring(encoded)) == bytes)
+        #expect(Base64URL.decode("ab+/") == nil)
+        #expect(Base64URL.decode("not base64!") == nil)
+    }
+}
