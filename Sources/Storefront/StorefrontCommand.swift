@@ -25,10 +25,10 @@ struct StorefrontCommand: AsyncParsableCommand {
         // The composition root: the only place that knows every module.
         var routes = RouteTableBuilder()
         routes.register(StorefrontModule())
-        let catalog = CatalogService(store: SQLiteCatalogStore(database: database))
-        routes.register(CatalogModule(catalog: catalog))
-        routes.register(OrdersModule(cart: CartService(store: SQLiteCartStore(database: database), catalog: catalog), catalog: catalog))
-        routes.register(AccountsModule(accounts: AccountsService(store: SQLiteAccountsStore(database: database))))
+        let services = StorefrontServices(database: database)
+        routes.register(CatalogModule(catalog: services.catalog))
+        routes.register(OrdersModule(cart: services.cart, orders: services.orders, catalog: services.catalog))
+        routes.register(AccountsModule(accounts: services.accounts))
         routes.fallback(PublicFiles(root: settings.publicDirectory))
         let sessions = SessionConfiguration(
             secret: try SessionConfiguration.loadSecret(dataDirectory: settings.dataDirectory),

@@ -5,7 +5,8 @@ import Foundation
 import GRDB
 
 /// The storefront's SQLite database in the data directory: WAL mode (GRDB's `DatabasePool`),
-/// every module's versioned migrations, and the demo data on the first run.
+/// every module's versioned migrations, and the demo data on the first run (the first demo user
+/// gets an order in every status).
 enum StorefrontDatabase {
     static func open(dataDirectory: String) async throws -> DatabasePool {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
@@ -14,9 +15,14 @@ enum StorefrontDatabase {
         SQLiteCatalogStore.registerMigrations(in: &migrator)
         SQLiteAccountsStore.registerMigrations(in: &migrator)
         SQLiteCartStore.registerMigrations(in: &migrator)
+        SQLiteOrderStore.registerMigrations(in: &migrator)
         try migrator.migrate(database)
         try await CatalogSeed.seedIfEmpty(database)
-        try await AccountsSeed.seedIfEmpty(SQLiteAccountsStore(database: database))
+        let accounts = SQLiteAccountsStore(database: database)
+        try await AccountsSeed.seedIfEmpty(accounts)
+        if let demoUser = try await accounts.user(email: AccountsSeed.users[0].email) {
+            try await OrdersSeed.seedIfEmpty(StorefrontServices(database: database).orders, userID: demoUser.id)
+        }
         return database
     }
 }

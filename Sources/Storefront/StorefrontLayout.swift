@@ -1,14 +1,17 @@
 import Accounts
+import Orders
 import Tessera
 import TesseraViews
 
-/// The shop's layout: navigation with the signed-in user, the flash message, styles, footer.
+/// The shop's layout: navigation with the signed-in user and the cart count, the flash message,
+/// styles, footer.
 struct StorefrontLayout: PageLayout {
     func render(_ page: Page, in context: RequestContext) -> HTMLOutput {
         LayoutView.render(SiteLayout(
             title: page.title,
             body: page.body,
             userName: SignedIn.userName(in: context),
+            cartCount: CartSession.itemCount(in: context),
             flash: context.takeFlash()
         ))
     }
@@ -19,5 +22,6 @@ struct SiteLayout: Sendable {
     var title: String
     var body: HTMLOutput
     var userName: String?
+    var cartCount: Int
     var flash: String?
 }

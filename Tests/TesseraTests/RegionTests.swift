@@ -68,7 +68,8 @@ import TesseraTestSupport
     @Test func aMissingProviderLeavesItsRegionOut() async throws {
         let withProvider = try await Self.start()
         let signedIn = try await RouteTableTests.get(withProvider.port, "/pages/5?signedIn&buffered")
-        #expect(signedIn.text.contains(#"<div data-region="purchases">You bought page 5 twice</div>"#))
+        #expect(signedIn.text.contains(#"<div data-region="purchases" data-region-src="/regions/5/purchases">You bought page 5 twice</div>"#),
+                "the provider names its fragment URL")
         let anonymous = try await RouteTableTests.get(withProvider.port, "/pages/5?buffered")
         #expect(!anonymous.text.contains("data-region=\"purchases\""), "the provider declined")
         try await withProvider.stop()

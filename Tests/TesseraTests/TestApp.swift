@@ -93,8 +93,8 @@ struct RegionPageController: PageController {
             Region("slow", source: ShopRoutes.slow.path(id), controller: SleepyRegion(text: "slow content", delay: slow),
                    deadline: .milliseconds(Int(query["deadlineMs"] ?? "5000") ?? 5000), isRequired: query["requireSlow"] != nil),
         ]
-        if let purchases = context.routes.region(ShopRegions.purchases, input: id, in: context) {
-            regions.append(Region("purchases", source: nil, controller: purchases))
+        if let purchases = context.routes.region("purchases", providedFor: ShopRegions.purchases, input: id, in: context) {
+            regions.append(purchases)
         }
         return regions
     }
@@ -155,7 +155,7 @@ struct ShopModule: FeatureModule {
 /// Another module, which the shop module never imports: it provides the purchases region.
 struct PurchasesModule: FeatureModule {
     func register(in routes: inout RouteTableBuilder) {
-        routes.provide(ShopRegions.purchases) { id, context in
+        routes.provide(ShopRegions.purchases, source: { "/regions/\($0)/purchases" }) { id, context in
             context.request.query["signedIn"] == nil ? nil : SleepyRegion(text: "You bought page \(id) twice")
         }
     }

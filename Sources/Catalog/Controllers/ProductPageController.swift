@@ -21,8 +21,8 @@ struct ProductPageController: PageController {
             Region("related", source: CatalogRoutes.related.path(id), controller: RelatedProductsRegion(catalog: catalog, id: id)),
         ]
         for (name, key) in [("add-to-cart", CatalogRegions.addToCart), ("purchases", CatalogRegions.purchases)] {
-            if let provided = context.routes.region(key, input: product, in: context) {
-                regions.append(Region(name, source: nil, controller: provided))
+            if let provided = context.routes.region(name, providedFor: key, input: product, in: context) {
+                regions.append(provided)
             }
         }
         return regions

@@ -12,6 +12,12 @@ extension RequestContext {
         return Response.html(document.bytes, status: page.status)
     }
 
+    /// Runs a page controller from an action, regions and all: a form sent back with errors is
+    /// shown on the page it came from, not on a stripped-down copy.
+    public func render(_ controller: some PageController) async throws -> Response {
+        try await PageRenderer.respond(with: controller, in: self)
+    }
+
     /// Renders a view for this request, so that its forms carry the session's CSRF token.
     /// Page controllers' `render` and region children get this for free.
     public func render<View: HTMLView>(_ view: View.Type, _ model: View.Model) -> HTMLOutput {

@@ -44,9 +44,12 @@ public final class RouteTable: HTTPResponder, HTTPErrorResponder, Sendable {
         self.developmentMode = developmentMode
     }
 
-    /// The child controller another module provides under `key`, or `nil`: then the region is absent.
-    public func region<Input>(_ key: RegionKey<Input>, input: Input, in context: RequestContext) -> (any RegionController)? {
-        regionProviders[key.name]?.make(input, context)
+    /// The region another module provides under `key`, named `name` in the asking page, with
+    /// the provider's fragment URL; `nil` when nobody provides it or the provider declines, and
+    /// then the region is absent.
+    public func region<Input>(_ name: String, providedFor key: RegionKey<Input>, input: Input, in context: RequestContext) -> Region? {
+        guard let provider = regionProviders[key.name], let controller = provider.make(input, context) else { return nil }
+        return Region(name, source: provider.source(input), controller: controller)
     }
 
     // MARK: HTTPResponder
@@ -58,6 +61,8 @@ public final class RouteTable: HTTPResponder, HTTPErrorResponder, Sendable {
             response = try await dispatch(context)
         } catch let error as HTTPError {
             response = await self.response(for: error, in: context)
+        } catch let redirect as Redirect {
+            response = .redirect(to: redirect.location)
         } catch is CancellationError {
             response = await self.response(for: HTTPError(.serviceUnavailable), in: context)
         } catch {

@@ -60,15 +60,18 @@ public struct RouteTableBuilder: Sendable {
     }
 
     /// Offers a region under `key`; the factory may still decline (`nil`) for a given input,
-    /// such as "purchases of this product" when nobody is signed in.
+    /// such as "purchases of this product" when nobody is signed in. `source` gives the region's
+    /// own URL (a ``fragment(_:_:)`` the providing module registers), written as
+    /// `data-region-src` so that scrapers and scripts can fetch the region alone.
     public mutating func provide<Input>(
         _ key: RegionKey<Input>,
+        source: @escaping @Sendable (Input) -> String?,
         _ factory: @escaping @Sendable (Input, RequestContext) -> (any RegionController)?
     ) {
-        regionProviders[key.name] = RegionProvider { input, context in
-            guard let input = input as? Input else { return nil }
-            return factory(input, context)
-        }
+        regionProviders[key.name] = RegionProvider(
+            make: { input, context in (input as? Input).flatMap { factory($0, context) } },
+            source: { input in (input as? Input).flatMap(source) }
+        )
     }
 
     /// The controller that renders error pages for `status`, instead of the default one.
@@ -135,6 +138,7 @@ struct RouteEntry: Sendable {
 
 struct RegionProvider: Sendable {
     let make: @Sendable (any Sendable, RequestContext) -> (any RegionController)?
+    let source: @Sendable (any Sendable) -> String?
 }
 
 extension RoutePattern {

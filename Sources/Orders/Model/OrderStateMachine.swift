@@ -1,0 +1,36 @@
+/// The order state machine, in one place:
+///
+///     awaiting_payment ─pay→ paid ─ship→ shipped ─confirmReceipt→ completed ─review→ completed
+///            └──────cancel──────┴─cancel→ cancelled
+///
+/// Services ask it before every change; nothing else decides whether a transition is allowed.
+extension OrderStatus {
+    /// The status after `event`, or the typed refusal that the web layer answers with 409.
+    public func applying(_ event: OrderEvent) throws(OrderTransitionError) -> OrderStatus {
+        switch (self, event) {
+        case (.awaitingPayment, .pay): return .paid
+        case (.paid, .ship): return .shipped
+        case (.shipped, .confirmReceipt): return .completed
+        case (.completed, .review): return .completed
+        case (.awaitingPayment, .cancel), (.paid, .cancel): return .cancelled
+        default: throw OrderTransitionError(from: self, event: event)
+        }
+    }
+}
+
+/// A transition the state machine refuses: paying a cancelled order, reviewing an unfinished one.
+public struct OrderTransitionError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let from: OrderStatus
+    public let event: OrderEvent
+
+    /// An explanation a shopper can act on.
+    public var description: String {
+        let state = from.label.lowercased()
+        return switch (from, event) {
+        case (.completed, .review): "This order already has a review."
+        case (_, .review): "Only a completed order can be reviewed; this one is \(state)."
+        case (.paid, .pay), (.shipped, .pay), (.completed, .pay): "This order is already paid."
+        default: "An order that is \(state) cannot be \(event.verb)."
+        }
+    }
+}

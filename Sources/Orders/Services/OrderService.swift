@@ -1,0 +1,132 @@
+import Catalog
+import Foundation
+
+/// The orders' rules: checkout from a cart, who may see an order, and every status change, which
+/// the state machine (``OrderStatus/applying(_:)``) must allow first. Controllers call this; it
+/// talks to an ``OrderStore``.
+public struct OrderService: Sendable {
+    let store: any OrderStore
+    let cart: CartService
+    let now: @Sendable () -> Date
+
+    public init(store: any OrderStore, cart: CartService, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.store = store
+        self.cart = cart
+        self.now = now
+    }
+
+    public enum CheckoutError: Error, Equatable {
+        case emptyCart
+        /// A line asks for more than the stock; the message names the product.
+        case stock(String)
+    }
+
+    /// Turns the cart into an order awaiting payment. Stock is checked and reserved in the same
+    /// transaction that creates the order and empties the cart.
+    public func checkout(cartID: String?, userID: Int) async throws -> Result<Order, CheckoutError> {
+        guard let cartID else { return .failure(.emptyCart) }
+        let lines = try await cart.cart(cartID).lines
+        guard !lines.isEmpty else { return .failure(.emptyCart) }
+        return try await placeOrder(userID: userID, lines: lines.map { ($0.product.id, $0.quantity) }, clearingCart: cartID, at: now())
+    }
+
+    func placeOrder(userID: Int, lines: [(productID: Int, quantity: Int)], clearingCart cartID: String?, at date: Date) async throws -> Result<Order, CheckoutError> {
+        do {
+            return .success(try await store.placeOrder(userID: userID, lines: lines, clearingCart: cartID, at: date))
+        } catch let shortage as StockReservation.Shortage {
+            switch shortage {
+            case .unknownProduct: return .failure(.stock("A product in your cart is no longer sold."))
+            case .insufficient(let name, 0): return .failure(.stock("\(name) is sold out."))
+            case .insufficient(let name, let available): return .failure(.stock("Only \(available) of \(name) in stock."))
+            }
+        }
+    }
+
+    /// The order, if it belongs to `userID`. Someone else's order is as absent as a missing one.
+    public func order(_ id: Int, of userID: Int) async throws -> Order? {
+        guard let order = try await store.order(id: id), order.userID == userID else { return nil }
+        return order
+    }
+
+    public func orders(of userID: Int, status: OrderStatus?) async throws -> [Order] {
+        try await store.orders(userID: userID, status: status)
+    }
+
+    public func purchases(of productID: Int, by userID: Int) async throws -> [Purchase] {
+        try await store.purchases(userID: userID, productID: productID)
+    }
+
+    public enum PaymentOutcome: Sendable, Equatable {
+        case charged(Order)
+        /// This pay form was submitted before: the earlier charge stands and nothing new is charged.
+        case alreadyCharged(Order)
+    }
+
+    /// Pays the order (simulated). Idempotent: the key comes from the pay form, so submitting the
+    /// same form twice — a double click, a retried request — charges once.
+    public func pay(_ order: Order, idempotencyKey key: String) async throws -> PaymentOutcome {
+        var order = order
+        while true {
+            if let payment = order.payment, payment.idempotencyKey == key { return .alreadyCharged(order) }
+            let next = try order.status.applying(.pay)
+            let payment = Payment(reference: Self.reference("PAY"), idempotencyKey: key, amountMinor: order.totalMinor, paidAt: now())
+            if try await store.update(orderID: order.id, from: order.status, to: next, recording: .payment(payment)) {
+                return .charged(try await reloaded(order))
+            }
+            order = try await reloaded(order)  // another request moved it: decide again from the new state
+        }
+    }
+
+    /// Ships a paid order with a new tracking number. The shop has no warehouse screens yet; the
+    /// demo data and the tests use this.
+    public func ship(_ order: Order) async throws -> Order {
+        try await transition(order, .ship, recording: .shipment(trackingNumber: Self.reference("TRK")))
+    }
+
+    public func confirmReceipt(_ order: Order) async throws -> Order {
+        try await transition(order, .confirmReceipt, recording: .receipt)
+    }
+
+    public func cancel(_ order: Order, reason: String) async throws -> Order {
+        try await transition(order, .cancel, recording: .cancellation(reason: reason))
+    }
+
+    /// Whether the order may get a review: completed, and not reviewed yet.
+    public func checkReviewable(_ order: Order) throws(OrderTransitionError) {
+        _ = try order.status.applying(.review)
+        if order.review != nil { throw OrderTransitionError(from: order.status, event: .review) }
+    }
+
+    public func review(_ order: Order, rating: Int, text: String) async throws -> Order {
+        try await transition(order, .review, recording: .review(Review(rating: rating, text: text, reviewedAt: now())))
+    }
+
+    /// Applies `event` if the state machine allows it from the order's current state. When another
+    /// request changed the order in between, the decision is made again from the new state.
+    func transition(_ order: Order, _ event: OrderEvent, recording change: OrderChange) async throws -> Order {
+        var order = order
+        while true {
+            let next = try order.status.applying(event)
+            if event == .review { try checkReviewable(order) }
+            if try await store.update(orderID: order.id, from: order.status, to: next, recording: change) {
+                return try await reloaded(order)
+            }
+            order = try await reloaded(order)
+        }
+    }
+
+    func reloaded(_ order: Order) async throws -> Order {
+        guard let fresh = try await store.order(id: order.id) else { throw OrderVanished(id: order.id) }
+        return fresh
+    }
+
+    /// Orders are never deleted; a store that loses one mid-request is broken.
+    struct OrderVanished: Error {
+        let id: Int
+    }
+
+    /// `PAY-3F9A1C0B7D2E`: a reference a shopper can quote.
+    static func reference(_ prefix: String) -> String {
+        prefix + "-" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12)
+    }
+}

@@ -1,0 +1,144 @@
+import Catalog
+import Foundation
+import GRDB
+
+/// Orders in SQLite, through GRDB. Each method is one write or read transaction; stock moves go
+/// through the catalog's ``StockReservation`` inside them.
+public struct SQLiteOrderStore: OrderStore {
+    let database: any DatabaseWriter
+
+    public init(database: any DatabaseWriter) {
+        self.database = database
+    }
+
+    public static func registerMigrations(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("orders.v2.orders") { db in
+            try db.create(table: "customerOrder") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("userID", .integer).notNull().indexed()
+                table.column("status", .text).notNull()
+                    .check(sql: "status IN ('awaiting_payment', 'paid', 'shipped', 'completed', 'cancelled')")
+                table.column("placedAt", .datetime).notNull()
+                table.column("trackingNumber", .text)
+                table.column("cancellationReason", .text)
+                table.column("reviewRating", .integer).check(sql: "reviewRating BETWEEN 1 AND 5")
+                table.column("reviewText", .text)
+                table.column("reviewedAt", .datetime)
+            }
+            try db.create(table: "orderLine") { table in
+                table.column("orderID", .integer).notNull().references("customerOrder", onDelete: .cascade)
+                table.column("productID", .integer).notNull().indexed()
+                table.column("productName", .text).notNull()
+                table.column("unitPriceMinor", .integer).notNull().check { $0 >= 0 }
+                table.column("quantity", .integer).notNull().check { $0 > 0 }
+                table.primaryKey(["orderID", "productID"])
+            }
+            // One row per order at most: the primary key itself forbids a second charge.
+            try db.create(table: "payment") { table in
+                table.primaryKey("orderID", .integer).references("customerOrder", onDelete: .cascade)
+                table.column("reference", .text).notNull().unique()
+                table.column("idempotencyKey", .text).notNull().unique()
+                table.column("amountMinor", .integer).notNull().check { $0 >= 0 }
+                table.column("paidAt", .datetime).notNull()
+            }
+        }
+    }
+
+    public func placeOrder(userID: Int, lines: [(productID: Int, quantity: Int)], clearingCart cartID: String?, at date: Date) async throws -> Order {
+        try await database.write { db in
+            var orderLines: [OrderLine] = []
+            for line in lines {
+                let product = try StockReservation.reserve(line.quantity, of: line.productID, in: db)
+                orderLines.append(OrderLine(productID: product.id, productName: product.name, unitPriceMinor: product.priceMinor, quantity: line.quantity))
+            }
+            try db.execute(sql: "INSERT INTO customerOrder (userID, status, placedAt) VALUES (?, ?, ?)",
+                           arguments: [userID, OrderStatus.awaitingPayment.rawValue, date])
+            let id = Int(db.lastInsertedRowID)
+            for line in orderLines {
+                try db.execute(sql: "INSERT INTO orderLine (orderID, productID, productName, unitPriceMinor, quantity) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [id, line.productID, line.productName, line.unitPriceMinor, line.quantity])
+            }
+            if let cartID {
+                try db.execute(sql: "DELETE FROM cartLine WHERE cartID = ?", arguments: [cartID])
+            }
+            return Order(id: id, userID: userID, status: .awaitingPayment, placedAt: date, lines: orderLines)
+        }
+    }
+
+    public func order(id: Int) async throws -> Order? {
+        try await database.read { db in
+            try Self.orders(db, sql: "SELECT * FROM customerOrder WHERE id = ?", arguments: [id]).first
+        }
+    }
+
+    public func orders(userID: Int, status: OrderStatus?) async throws -> [Order] {
+        try await database.read { db in
+            if let status {
+                return try Self.orders(db, sql: "SELECT * FROM customerOrder WHERE userID = ? AND status = ? ORDER BY placedAt DESC, id DESC",
+                                       arguments: [userID, status.rawValue])
+            }
+            return try Self.orders(db, sql: "SELECT * FROM customerOrder WHERE userID = ? ORDER BY placedAt DESC, id DESC", arguments: [userID])
+        }
+    }
+
+    public func purchases(userID: Int, productID: Int) async throws -> [Purchase] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT o.id, o.placedAt, o.status, l.quantity FROM customerOrder o JOIN orderLine l ON l.orderID = o.id
+                WHERE o.userID = ? AND l.productID = ? AND o.status IN ('paid', 'shipped', 'completed')
+                ORDER BY o.placedAt DESC, o.id DESC
+                """, arguments: [userID, productID]).map { row in
+                Purchase(orderID: row["id"], placedAt: row["placedAt"], quantity: row["quantity"],
+                         status: OrderStatus(rawValue: row["status"]) ?? .paid)
+            }
+        }
+    }
+
+    public func update(orderID: Int, from expected: OrderStatus, to status: OrderStatus, recording change: OrderChange) async throws -> Bool {
+        try await database.write { db in
+            try db.execute(sql: "UPDATE customerOrder SET status = ? WHERE id = ? AND status = ?",
+                           arguments: [status.rawValue, orderID, expected.rawValue])
+            guard db.changesCount == 1 else { return false }
+            switch change {
+            case .payment(let payment):
+                try db.execute(sql: "INSERT INTO payment (orderID, reference, idempotencyKey, amountMinor, paidAt) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [orderID, payment.reference, payment.idempotencyKey, payment.amountMinor, payment.paidAt])
+            case .shipment(let trackingNumber):
+                try db.execute(sql: "UPDATE customerOrder SET trackingNumber = ? WHERE id = ?", arguments: [trackingNumber, orderID])
+            case .receipt:
+                break
+            case .cancellation(let reason):
+                try db.execute(sql: "UPDATE customerOrder SET cancellationReason = ? WHERE id = ?", arguments: [reason, orderID])
+                for line in try Row.fetchAll(db, sql: "SELECT productID, quantity FROM orderLine WHERE orderID = ?", arguments: [orderID]) {
+                    try StockReservation.release(line["quantity"], of: line["productID"], in: db)
+                }
+            case .review(let review):
+                // Reviewing keeps the status; the guard makes a second review lose to the first.
+                try db.execute(sql: "UPDATE customerOrder SET reviewRating = ?, reviewText = ?, reviewedAt = ? WHERE id = ? AND reviewRating IS NULL",
+                               arguments: [review.rating, review.text, review.reviewedAt, orderID])
+                return db.changesCount == 1
+            }
+            return true
+        }
+    }
+
+    /// Orders with their lines, payment and review, for the rows `sql` selects.
+    static func orders(_ db: Database, sql: String, arguments: StatementArguments) throws -> [Order] {
+        try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+            let id: Int = row["id"]
+            let lines = try Row.fetchAll(db, sql: "SELECT * FROM orderLine WHERE orderID = ? ORDER BY productID", arguments: [id]).map {
+                OrderLine(productID: $0["productID"], productName: $0["productName"], unitPriceMinor: $0["unitPriceMinor"], quantity: $0["quantity"])
+            }
+            let payment = try Row.fetchOne(db, sql: "SELECT * FROM payment WHERE orderID = ?", arguments: [id]).map {
+                Payment(reference: $0["reference"], idempotencyKey: $0["idempotencyKey"], amountMinor: $0["amountMinor"], paidAt: $0["paidAt"])
+            }
+            let review: Review? = (row["reviewRating"] as Int?).map {
+                Review(rating: $0, text: row["reviewText"] ?? "", reviewedAt: row["reviewedAt"] ?? row["placedAt"])
+            }
+            return Order(
+                id: id, userID: row["userID"], status: OrderStatus(rawValue: row["status"]) ?? .cancelled, placedAt: row["placedAt"],
+                lines: lines, payment: payment, trackingNumber: row["trackingNumber"], cancellationReason: row["cancellationReason"], review: review
+            )
+        }
+    }
+}
