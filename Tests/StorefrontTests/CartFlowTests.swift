@@ -19,7 +19,10 @@ import TesseraTestSupport
     @Test func theProductPageOffersTheCartOnlyForProductsInStock() async throws {
         try await TestStorefront.run { shop in
             let page = try await shop.get("/products/3")
-            #expect(page.text.contains(#"<div data-region="add-to-cart"><section class="add-to-cart" data-view="AddToCart" data-product-id="3">"#))
+            #expect(page.text.contains(#"<div data-region="add-to-cart" data-region-src="/products/3/add-to-cart"><section class="add-to-cart" data-view="AddToCart" data-product-id="3">"#))
+            let fragment = try await shop.get("/products/3/add-to-cart")
+            #expect(fragment.markup.views == ["AddToCart"], "the region's own URL")
+            #expect(try await shop.get("/products/999/add-to-cart").status == 404)
             #expect(page.text.contains(#"<form method="post" action="/cart/items"><input type="hidden" name="_csrf""#))
             let soldOut = try await shop.get("/products/7")
             #expect(soldOut.text.contains(#"data-view="AddToCart" data-product-id="7""#))

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TesseraTestSupport
 
-/// The architecture, checked: Catalog depends on the framework only, so it cannot name the
-/// modules that extend its pages.
+/// The architecture, checked: Catalog and Accounts depend on the framework only, so the product
+/// pages cannot name the modules that extend them; Orders may use both; only the composition root
+/// (`Storefront`) knows every module.
 @Suite struct ModuleBoundaryTests {
     struct Description: Decodable {
         struct Target: Decodable {
@@ -33,8 +34,12 @@ import TesseraTestSupport
         let description = try JSONDecoder().decode(Description.self, from: data)
         let targets = Dictionary(uniqueKeysWithValues: description.targets.map { ($0.name, $0) })
         let framework: Set = ["Tessera", "TesseraHTTP", "TesseraViews", "TesseraViewsPlugin", "TesseraViewCompiler", "TesseraTemplateCompiler", "CTesseraShim", "CMicroHTTPD"]
-        // Catalog and Accounts depend on the framework only; Orders may use both.
-        for (module, forbidden) in [("Catalog", ["Accounts", "Orders"]), ("Accounts", ["Catalog", "Orders"])] {
+        // Catalog and Accounts depend on the framework only; Orders may use both; nobody but the
+        // composition root knows Storefront.
+        let features = ["Catalog", "Accounts", "Orders", "Storefront"]
+        let allowed: [(module: String, features: Set<String>)] = [("Catalog", []), ("Accounts", []), ("Orders", ["Catalog", "Accounts"])]
+        for (module, allowedFeatures) in allowed {
+            let forbidden = features.filter { $0 != module && !allowedFeatures.contains($0) }
             let target = try #require(targets[module])
             var reachable = Set<String>()
             var queue = target.target_dependencies ?? []
@@ -43,12 +48,14 @@ import TesseraTestSupport
                 queue += targets[next]?.target_dependencies ?? []
             }
             for other in forbidden { #expect(!reachable.contains(other), "\(module) reaches \(other)") }
-            #expect(reachable.isSubset(of: framework), "\(module) reaches only the framework: \(reachable)")
+            #expect(reachable.isSubset(of: framework.union(allowedFeatures)), "\(module) reaches only what it may: \(reachable)")
 
-            let sources = ProcessHarness.packageRoot.appendingPathComponent(target.path)
-            let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
-            #expect(!files.isEmpty)
-            for file in files where file.pathExtension == "swift" {
+            // Neither its Swift sources nor its templates name a forbidden module.
+            let root = ProcessHarness.packageRoot
+            let folders = [root.appendingPathComponent(target.path), root.appendingPathComponent("Views/\(module)")]
+            let files = folders.flatMap { FileManager.default.enumerator(at: $0, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? [] }
+            #expect(files.contains { $0.pathExtension == "swift" } && files.contains { $0.pathExtension == "html" })
+            for file in files where ["swift", "html"].contains(file.pathExtension) {
                 let text = try String(contentsOf: file, encoding: .utf8)
                 for other in forbidden {
                     #expect(!text.contains("import \(other)"), "\(file.lastPathComponent) imports \(other)")
