@@ -1,7 +1,7 @@
 # The two commands: `make run` and `make test`. Each installs what is missing first.
 SWIFT ?= swift
 
-.PHONY: run test build bench deps clean
+.PHONY: run test browser-test build bench deps clean
 
 deps:
 	@scripts/install-deps.sh build
@@ -11,10 +11,16 @@ run: deps
 	$(SWIFT) build -c release --product storefront
 	.build/release/storefront
 
-## Build everything and run every test.
+## Build everything and run every test: the Swift suites, then the real-browser test.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	scripts/browser-test.sh
+
+## The real-browser test alone (headless Chromium through Selenium); screenshots in .build/.
+browser-test: deps
+	$(SWIFT) build --product storefront
+	scripts/browser-test.sh
 
 build: deps
 	$(SWIFT) build

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs the system packages Tessera needs, and only those that are missing.
-# Usage: scripts/install-deps.sh [build|bench]   (build is the default)
+# Usage: scripts/install-deps.sh [build|bench|browser]   (build is the default)
 set -euo pipefail
 
 want=(libmicrohttpd-dev libsqlite3-dev pkg-config)
 case "${1:-build}" in
   build) ;;
   bench) want+=(wrk python3 util-linux) ;;
-  *) echo "usage: $0 [build|bench]" >&2; exit 2 ;;
+  browser) want+=(chromium chromium-driver python3 python3-venv) ;;
+  *) echo "usage: $0 [build|bench|browser]" >&2; exit 2 ;;
 esac
 
 missing=()
