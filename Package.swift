@@ -148,6 +148,7 @@ let package = Package(
             plugins: ["TesseraViewsPlugin"]
         ),
         .testTarget(name: "StorefrontTests", dependencies: ["TesseraTestSupport"]),
+        .testTarget(name: "OrdersTests", dependencies: ["Orders", "Catalog", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "TesseraViewsTests",
             dependencies: ["TesseraViews", "TesseraTemplateCompiler"],

@@ -1,0 +1,111 @@
+import Catalog
+import Foundation
+import GRDB
+@testable import Orders
+import Testing
+
+/// The order service on a real SQLite database (WAL, in a temporary folder), with requests racing.
+@Suite struct OrderServiceTests {
+    struct Shop {
+        let database: DatabasePool
+        let catalog: CatalogService
+        let cart: CartService
+        let orders: OrderService
+        let folder: URL
+
+        init() throws {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-orders-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            database = try DatabasePool(path: folder.appendingPathComponent("shop.sqlite").path)
+            var migrator = DatabaseMigrator()
+            SQLiteCatalogStore.registerMigrations(in: &migrator)
+            SQLiteCartStore.registerMigrations(in: &migrator)
+            SQLiteOrderStore.registerMigrations(in: &migrator)
+            try migrator.migrate(database)
+            catalog = CatalogService(store: SQLiteCatalogStore(database: database))
+            cart = CartService(store: SQLiteCartStore(database: database), catalog: catalog)
+            orders = OrderService(store: SQLiteOrderStore(database: database), cart: cart)
+        }
+
+        func seed() async throws {
+            try await CatalogSeed.seedIfEmpty(database)
+        }
+
+        func stock(_ productID: Int) async throws -> Int {
+            try await catalog.product(id: productID).stock
+        }
+
+        /// A cart holding `quantity` of the product, as a shopper would fill it.
+        func cart(with quantity: Int, of productID: Int) async throws -> String {
+            let id = UUID().uuidString
+            _ = try await cart.add(quantity, of: productID, to: id)
+            return id
+        }
+    }
+
+    @Test func checkoutsRacingForTheLastItemsSellThemOnce() async throws {
+        let shop = try Shop()
+        defer { try? FileManager.default.removeItem(at: shop.folder) }
+        try await shop.seed()
+        let available = try await shop.stock(1)
+        // Eight shoppers each want all of it; their carts were filled while it was in stock.
+        var carts: [String] = []
+        for _ in 0..<8 { carts.append(try await shop.cart(with: available, of: 1)) }
+        let results = try await withThrowingTaskGroup(of: Result<Order, OrderService.CheckoutError>.self) { group in
+            for (user, cart) in carts.enumerated() {
+                group.addTask { try await shop.orders.checkout(cartID: cart, userID: user + 1) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let placed = results.compactMap { try? $0.get() }
+        #expect(placed.count == 1, "exactly one shopper gets the stock")
+        #expect(placed.first?.lines.first?.quantity == available)
+        #expect(try await shop.stock(1) == 0, "never below zero")
+        for case .failure(let problem) in results {
+            #expect(problem == .stock(try await shop.catalog.product(id: 1).name + " is sold out."))
+        }
+    }
+
+    @Test func anOrderKeepsThePriceItWasPlacedAtAndCancellingRestocks() async throws {
+        let shop = try Shop()
+        defer { try? FileManager.default.removeItem(at: shop.folder) }
+        try await shop.seed()
+        let before = try await shop.stock(2)
+        let price = try await shop.catalog.product(id: 2).priceMinor
+        let placed = try await shop.orders.checkout(cartID: try await shop.cart(with: 3, of: 2), userID: 1).get()
+        #expect(placed.totalMinor == price * 3)
+        try await shop.database.write { db in try db.execute(sql: "UPDATE product SET priceMinor = priceMinor * 2 WHERE id = 2") }
+        let reloaded = try #require(try await shop.orders.order(placed.id, of: 1))
+        #expect(reloaded.totalMinor == price * 3, "a later price change does not rewrite the order")
+        #expect(try await shop.orders.order(placed.id, of: 2) == nil, "another user's order is not found")
+
+        #expect(try await shop.stock(2) == before - 3)
+        let cancelled = try await shop.orders.cancel(reloaded, reason: "test")
+        #expect(cancelled.status == .cancelled)
+        #expect(try await shop.stock(2) == before)
+        await #expect(throws: OrderTransitionError(from: .cancelled, event: .cancel)) { try await shop.orders.cancel(cancelled, reason: "again") }
+    }
+
+    @Test func payAndCancelRacingLeaveAConsistentOrder() async throws {
+        let shop = try Shop()
+        defer { try? FileManager.default.removeItem(at: shop.folder) }
+        try await shop.seed()
+        for _ in 0..<10 {
+            let order = try await shop.orders.checkout(cartID: try await shop.cart(with: 1, of: 3), userID: 1).get()
+            async let paying = Result(catching: { try await shop.orders.pay(order, idempotencyKey: UUID().uuidString) })
+            async let cancelling = Result(catching: { try await shop.orders.cancel(order, reason: "race") })
+            _ = await (paying, cancelling)
+            let final = try #require(try await shop.orders.order(order.id, of: 1))
+            // Either the payment came first and the cancel followed (a refund), or the cancel won
+            // and the payment was refused; never a payment on an order cancelled before it.
+            #expect(final.status == .cancelled)
+            if case .failure = await paying { #expect(final.payment == nil) }
+        }
+    }
+}
+
+extension Result where Failure == any Error {
+    init(catching body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}
