@@ -107,6 +107,14 @@ import TesseraTestSupport
             let key = try #require(page.markup.first("name", equalTo: "idempotencyKey")?["value"])
             let form = "idempotencyKey=\(key)&_csrf=\(page.csrfToken ?? "")"
 
+            // A pay form without its key (or with a huge one) is refused and charges nothing.
+            for bad in ["", "idempotencyKey=&", "idempotencyKey=\(String(repeating: "k", count: 65))&"] {
+                let refused = try await browser.send("/orders/\(id)/pay", method: "POST", form: bad + "_csrf=\(page.csrfToken ?? "")")
+                #expect(refused.status == 400, "\(bad)")
+                #expect(refused.text.contains("The payment form is incomplete"))
+            }
+            #expect(Self.status(try await browser.send("/orders/\(id)")) == "awaiting_payment")
+
             let paid = try await browser.send("/orders/\(id)/pay", method: "POST", form: form)
             #expect(paid.status == 303)
             let afterFirst = try await browser.send("/orders/\(id)")
