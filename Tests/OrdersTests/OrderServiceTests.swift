@@ -80,8 +80,9 @@ import Testing
         #expect(try await shop.orders.order(placed.id, of: 2) == nil, "another user's order is not found")
 
         #expect(try await shop.stock(2) == before - 3)
-        let cancelled = try await shop.orders.cancel(reloaded, reason: "test")
+        let cancelled = try await shop.orders.cancel(reloaded, reason: "  ")
         #expect(cancelled.status == .cancelled)
+        #expect(cancelled.cancellationReason == "Cancelled by the shopper.", "a blank reason")
         #expect(try await shop.stock(2) == before)
         await #expect(throws: OrderTransitionError(from: .cancelled, event: .cancel)) { try await shop.orders.cancel(cancelled, reason: "again") }
     }

@@ -54,8 +54,7 @@ struct OrderActions {
             case .invalid(let state):
                 return try await context.render(OrderPageController(orders: orders, id: id, returnedForm: .cancellation(state)))
             case .valid(let form):
-                let reason = form.reason.isEmpty ? "Cancelled by the shopper." : form.reason
-                _ = try await Self.refusingConflicts { try await orders.cancel(order, reason: reason) }
+                _ = try await Self.refusingConflicts { try await orders.cancel(order, reason: form.reason) }
                 return context.redirect(to: OrdersRoutes.order.path(id), flash: "Order #\(id) is cancelled.")
             }
         }

@@ -87,8 +87,10 @@ public struct OrderService: Sendable {
         try await transition(order, .confirmReceipt, recording: .receipt)
     }
 
+    /// Cancels the order and puts its items back in stock; a blank reason is recorded as the shopper's choice.
     public func cancel(_ order: Order, reason: String) async throws -> Order {
-        try await transition(order, .cancel, recording: .cancellation(reason: reason))
+        let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
+        return try await transition(order, .cancel, recording: .cancellation(reason: reason.isEmpty ? "Cancelled by the shopper." : reason))
     }
 
     /// Whether the order may get a review: completed, and not reviewed yet.
