@@ -12,8 +12,8 @@ public struct CatalogModule: FeatureModule {
         let catalog = self.catalog
         routes.page(CatalogRoutes.list) { _, _ in ProductListController(catalog: catalog) }
         routes.page(CatalogRoutes.product) { id, _ in ProductPageController(catalog: catalog, id: id) }
-        routes.fragment(CatalogRoutes.detail) { id, _ in ProductDetailRegion(catalog: catalog, id: id) }
-        routes.fragment(CatalogRoutes.related) { id, _ in RelatedProductsRegion(catalog: catalog, id: id) }
+        routes.fragment(CatalogRoutes.detail) { id, _ in ProductDetailRegion(catalog: catalog, product: .id(id)) }
+        routes.fragment(CatalogRoutes.related) { id, _ in RelatedProductsRegion(catalog: catalog, product: .id(id)) }
     }
 }
 

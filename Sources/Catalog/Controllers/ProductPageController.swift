@@ -17,8 +17,8 @@ struct ProductPageController: PageController {
 
     func regions(for product: Product, in context: RequestContext) -> [Region] {
         var regions = [
-            Region("detail", source: CatalogRoutes.detail.path(id), controller: ProductDetailRegion(catalog: catalog, id: id), isRequired: true),
-            Region("related", source: CatalogRoutes.related.path(id), controller: RelatedProductsRegion(catalog: catalog, id: id)),
+            Region("detail", source: CatalogRoutes.detail.path(id), controller: ProductDetailRegion(catalog: catalog, product: .loaded(product)), isRequired: true),
+            Region("related", source: CatalogRoutes.related.path(id), controller: RelatedProductsRegion(catalog: catalog, product: .loaded(product))),
         ]
         for (name, key) in [("add-to-cart", CatalogRegions.addToCart), ("purchases", CatalogRegions.purchases)] {
             if let provided = context.routes.region(name, providedFor: key, input: product, in: context) {
@@ -29,25 +29,37 @@ struct ProductPageController: PageController {
     }
 }
 
+/// The product a region shows: already loaded by its page, or only an id when the region answers
+/// alone at its own URL.
+enum RegionProduct: Sendable {
+    case loaded(Product)
+    case id(Int)
+
+    func load(from catalog: CatalogService) async throws -> Product {
+        switch self {
+        case .loaded(let product): return product
+        case .id(let id): do { return try await catalog.product(id: id) } catch { throw error.httpError }
+        }
+    }
+}
+
 /// The product itself: picture, price, stock, description.
 struct ProductDetailRegion: RegionController {
     let catalog: CatalogService
-    let id: Int
+    let product: RegionProduct
 
     func render(in context: RequestContext) async throws -> HTMLOutput {
-        do { return ProductDetailView.render(try await catalog.product(id: id)) } catch { throw error.httpError }
+        ProductDetailView.render(try await product.load(from: catalog))
     }
 }
 
 /// Other products of the same category.
 struct RelatedProductsRegion: RegionController {
     let catalog: CatalogService
-    let id: Int
+    let product: RegionProduct
 
     func render(in context: RequestContext) async throws -> HTMLOutput {
-        let product: Product
-        do { product = try await catalog.product(id: id) } catch { throw error.httpError }
-        return RelatedProductsView.render(try await catalog.related(to: product))
+        RelatedProductsView.render(try await catalog.related(to: try await product.load(from: catalog)))
     }
 
     func failureFragment(for error: any Error) -> HTMLOutput {

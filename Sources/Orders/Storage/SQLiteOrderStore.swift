@@ -122,22 +122,32 @@ public struct SQLiteOrderStore: OrderStore {
         }
     }
 
-    /// Orders with their lines, payment and review, for the rows `sql` selects.
+    /// Orders with their lines, payment and review, for the rows `sql` selects: three queries
+    /// whatever the number of orders.
     static func orders(_ db: Database, sql: String, arguments: StatementArguments) throws -> [Order] {
-        try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+        let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+        let ids: [Int] = rows.map { $0["id"] }
+        guard !ids.isEmpty else { return [] }
+        let placeholders = databaseQuestionMarks(count: ids.count)
+        let lines = Dictionary(grouping: try Row.fetchAll(
+            db, sql: "SELECT * FROM orderLine WHERE orderID IN (\(placeholders)) ORDER BY productID", arguments: StatementArguments(ids)
+        )) { (row: Row) -> Int in row["orderID"] }
+        let payments = Dictionary(uniqueKeysWithValues: try Row.fetchAll(
+            db, sql: "SELECT * FROM payment WHERE orderID IN (\(placeholders))", arguments: StatementArguments(ids)
+        ).map { row -> (Int, Payment) in
+            (row["orderID"], Payment(reference: row["reference"], idempotencyKey: row["idempotencyKey"], amountMinor: row["amountMinor"], paidAt: row["paidAt"]))
+        })
+        return rows.map { row in
             let id: Int = row["id"]
-            let lines = try Row.fetchAll(db, sql: "SELECT * FROM orderLine WHERE orderID = ? ORDER BY productID", arguments: [id]).map {
-                OrderLine(productID: $0["productID"], productName: $0["productName"], unitPriceMinor: $0["unitPriceMinor"], quantity: $0["quantity"])
-            }
-            let payment = try Row.fetchOne(db, sql: "SELECT * FROM payment WHERE orderID = ?", arguments: [id]).map {
-                Payment(reference: $0["reference"], idempotencyKey: $0["idempotencyKey"], amountMinor: $0["amountMinor"], paidAt: $0["paidAt"])
-            }
             let review: Review? = (row["reviewRating"] as Int?).map {
                 Review(rating: $0, text: row["reviewText"] ?? "", reviewedAt: row["reviewedAt"] ?? row["placedAt"])
             }
             return Order(
                 id: id, userID: row["userID"], status: OrderStatus(rawValue: row["status"]) ?? .cancelled, placedAt: row["placedAt"],
-                lines: lines, payment: payment, trackingNumber: row["trackingNumber"], cancellationReason: row["cancellationReason"], review: review
+                lines: (lines[id] ?? []).map {
+                    OrderLine(productID: $0["productID"], productName: $0["productName"], unitPriceMinor: $0["unitPriceMinor"], quantity: $0["quantity"])
+                },
+                payment: payments[id], trackingNumber: row["trackingNumber"], cancellationReason: row["cancellationReason"], review: review
             )
         }
     }
