@@ -87,6 +87,18 @@ import Testing
         await #expect(throws: OrderTransitionError(from: .cancelled, event: .cancel)) { try await shop.orders.cancel(cancelled, reason: "again") }
     }
 
+    @Test func aPaymentKeyCountsForItsOwnOrderOnly() async throws {
+        let shop = try Shop()
+        defer { try? FileManager.default.removeItem(at: shop.folder) }
+        try await shop.seed()
+        let first = try await shop.orders.checkout(cartID: try await shop.cart(with: 1, of: 4), userID: 1).get()
+        let second = try await shop.orders.checkout(cartID: try await shop.cart(with: 1, of: 4), userID: 1).get()
+        guard case .charged = try await shop.orders.pay(first, idempotencyKey: "same") else { Issue.record("first not charged"); return }
+        guard case .charged(let paid) = try await shop.orders.pay(second, idempotencyKey: "same") else { Issue.record("second not charged"); return }
+        #expect(paid.status == .paid)
+        guard case .alreadyCharged = try await shop.orders.pay(paid, idempotencyKey: "same") else { Issue.record("charged twice"); return }
+    }
+
     @Test func payAndCancelRacingLeaveAConsistentOrder() async throws {
         let shop = try Shop()
         defer { try? FileManager.default.removeItem(at: shop.folder) }

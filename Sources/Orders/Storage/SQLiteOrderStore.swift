@@ -37,7 +37,9 @@ public struct SQLiteOrderStore: OrderStore {
             try db.create(table: "payment") { table in
                 table.primaryKey("orderID", .integer).references("customerOrder", onDelete: .cascade)
                 table.column("reference", .text).notNull().unique()
-                table.column("idempotencyKey", .text).notNull().unique()
+                // A key only means something for its own order: a client that sends another
+                // order's key pays this one, it does not break a constraint.
+                table.column("idempotencyKey", .text).notNull()
                 table.column("amountMinor", .integer).notNull().check { $0 >= 0 }
                 table.column("paidAt", .datetime).notNull()
             }
