@@ -50,10 +50,14 @@ public struct CatalogService: Sendable {
     }
 
     public func product(id: Int) async throws(CatalogError) -> Product {
-        let product: Product?
-        do { product = try await store.product(id: id) } catch { throw .storage(error) }
-        guard let product else { throw .notFound("There is no product \(id).") }
+        guard let product = try await existingProduct(id: id) else { throw .notFound("There is no product \(id).") }
         return product
+    }
+
+    /// The product, or `nil` when there is none. Unlike `try? product(id:)`, a storage failure
+    /// still throws, so that it is answered as the server's fault and not as "no such product".
+    public func existingProduct(id: Int) async throws(CatalogError) -> Product? {
+        do { return try await store.product(id: id) } catch { throw .storage(error) }
     }
 
     public func related(to product: Product) async throws -> [Product] {

@@ -37,7 +37,7 @@ struct CartActions {
         routes.action(OrdersRoutes.addToCart) { _, context in
             switch try context.decodeForm(AddToCartForm.self) {
             case .invalid(let state):
-                guard let id = Int(state.value("productID")), let product = try? await catalog.product(id: id) else {
+                guard let id = Int(state.value("productID")), let product = try await catalog.existingProduct(id: id) else {
                     throw HTTPError(.notFound, message: "There is no such product.")
                 }
                 return Self.addToCartPage(context, AddToCartModel(product: product, quantity: state.value("quantity"), error: state.error("quantity")))

@@ -44,7 +44,7 @@ struct ProductFragment: RegionController {
     let child: @Sendable (Product) -> any RegionController
 
     func render(in context: RequestContext) async throws -> HTMLOutput {
-        guard let product = try? await catalog.product(id: id) else { throw HTTPError(.notFound, message: "There is no product \(id).") }
+        guard let product = try await catalog.existingProduct(id: id) else { throw HTTPError(.notFound, message: "There is no product \(id).") }
         return try await child(product).render(in: context)
     }
 }

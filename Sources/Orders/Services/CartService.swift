@@ -31,7 +31,7 @@ public struct CartService: Sendable {
     public func cart(_ id: String) async throws -> Cart {
         var lines: [Line] = []
         for line in try await store.lines(cart: id) {
-            if let product = try? await catalog.product(id: line.productID) {
+            if let product = try await catalog.existingProduct(id: line.productID) {
                 lines.append(Line(product: product, quantity: line.quantity))
             }
         }
@@ -40,7 +40,7 @@ public struct CartService: Sendable {
 
     /// Adds `quantity` of a product; the line may not exceed the stock.
     public func add(_ quantity: Int, of productID: Int, to cart: String) async throws -> Result<Product, CartError> {
-        guard let product = try? await catalog.product(id: productID) else { return .failure(.unknownProduct) }
+        guard let product = try await catalog.existingProduct(id: productID) else { return .failure(.unknownProduct) }
         let current = try await store.lines(cart: cart).first { $0.productID == productID }?.quantity ?? 0
         if let problem = Self.problem(with: quantity + current, of: product, adding: quantity) { return .failure(.quantity(problem)) }
         _ = try await store.add(quantity, of: productID, to: cart)
@@ -49,7 +49,7 @@ public struct CartService: Sendable {
 
     /// Sets a line's quantity; 0 removes it.
     public func setQuantity(_ quantity: Int, of productID: Int, in cart: String) async throws -> Result<Void, CartError> {
-        guard let product = try? await catalog.product(id: productID) else { return .failure(.unknownProduct) }
+        guard let product = try await catalog.existingProduct(id: productID) else { return .failure(.unknownProduct) }
         if quantity != 0, let problem = Self.problem(with: quantity, of: product, adding: quantity) { return .failure(.quantity(problem)) }
         try await store.setQuantity(quantity, of: productID, in: cart)
         return .success(())
