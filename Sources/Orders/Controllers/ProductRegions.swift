@@ -12,12 +12,6 @@ struct AddToCartRegion: RegionController {
     }
 }
 
-struct AddToCartModel: Sendable {
-    var product: Product
-    var quantity: String
-    var error: String?
-}
-
 /// "Your purchases of this product", in the product page's `purchases` region: the signed-in
 /// shopper's paid, shipped and completed orders of it. Empty when there are none.
 struct PurchasesRegion: RegionController {
