@@ -16,6 +16,7 @@ let package = Package(
     products: [
         .library(name: "Tessera", targets: ["Tessera", "TesseraHTTP"]),
         .library(name: "TesseraViews", targets: ["TesseraViews"]),
+        .library(name: "TesseraTesting", targets: ["TesseraTesting"]),
         .plugin(name: "TesseraViewsPlugin", targets: ["TesseraViewsPlugin"]),
         .executable(name: "storefront", targets: ["Storefront"]),
         .executable(name: "tessera-bench", targets: ["TesseraBench"]),
@@ -45,6 +46,7 @@ let package = Package(
             name: "TesseraHTTP",
             dependencies: [
                 "CTesseraShim",
+                "TesseraViews",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -131,23 +133,24 @@ let package = Package(
             plugins: ["TesseraViewsPlugin"]
         ),
 
-        // MARK: Tests
+        // MARK: Testing (a product: apps test their routes with it)
         .target(
-            name: "TesseraTestSupport",
+            name: "TesseraTesting",
             dependencies: [
+                "Tessera",
                 "TesseraHTTP",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "TesseraHTTPTests", dependencies: ["TesseraHTTP", "TesseraTestSupport"]),
+        .testTarget(name: "TesseraHTTPTests", dependencies: ["TesseraHTTP", "TesseraTesting"]),
         .testTarget(
             name: "TesseraTests",
-            dependencies: ["Tessera", "TesseraTestSupport", "TesseraViews"],
+            dependencies: ["Tessera", "TesseraTesting", "TesseraViews"],
             exclude: ["Views"],
             plugins: ["TesseraViewsPlugin"]
         ),
-        .testTarget(name: "StorefrontTests", dependencies: ["TesseraTestSupport"]),
+        .testTarget(name: "StorefrontTests", dependencies: ["TesseraTesting"]),
         .testTarget(name: "OrdersTests", dependencies: ["Orders", "Catalog", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "TesseraViewsTests",

@@ -23,18 +23,25 @@ struct StorefrontCommand: AsyncParsableCommand {
         let database = try await StorefrontDatabase.open(dataDirectory: settings.dataDirectory)
 
         // The composition root: the only place that knows every module.
-        var routes = RouteTableBuilder()
-        routes.register(StorefrontModule())
         let services = StorefrontServices(database: database)
-        routes.register(CatalogModule(catalog: services.catalog))
-        routes.register(OrdersModule(cart: services.cart, orders: services.orders, catalog: services.catalog))
-        routes.register(AccountsModule(accounts: services.accounts))
-        routes.fallback(PublicFiles(root: settings.publicDirectory))
+        var app = ApplicationBuilder()
+        app.register(StorefrontModule())
+        app.register(CatalogModule(catalog: services.catalog))
+        app.register(OrdersModule(cart: services.cart, orders: services.orders, catalog: services.catalog))
+        app.register(AccountsModule(accounts: services.accounts))
+        app.routes.fallback(PublicFiles(root: settings.publicDirectory))
         let sessions = SessionConfiguration(
             secret: try SessionConfiguration.loadSecret(dataDirectory: settings.dataDirectory),
             secureCookies: ProcessInfo.processInfo.environment["HTTPS"] == "1"
         )
-        let table = try routes.build(layout: StorefrontLayout(), sessions: sessions, logger: logger)
-        try await ApplicationRunner.run(settings: settings, responder: table, errorResponder: table, logger: logger)
+        // The request pipeline, in order. Every request: the session, who is signed in, then
+        // error pages (which therefore know both). Once a route matched: the CSRF check.
+        let application = try app.build(
+            layout: StorefrontLayout(),
+            middleware: [SessionMiddleware(sessions), ShopperMiddleware(), ErrorPageMiddleware()],
+            routeMiddleware: [CSRFMiddleware()],
+            logger: logger
+        )
+        try await ApplicationRunner.run(settings: settings, application: application, logger: logger)
     }
 }

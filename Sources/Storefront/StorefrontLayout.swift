@@ -7,10 +7,10 @@ import TesseraViews
 /// styles, footer.
 struct StorefrontLayout: PageLayout {
     func render(_ page: Page, in context: RequestContext) -> HTMLOutput {
-        LayoutView.render(SiteLayout(
+        context.render(LayoutView.self, SiteLayout(
             title: page.title,
             body: page.body,
-            userName: SignedIn.userName(in: context),
+            userName: context.shopper?.name,
             cartCount: CartSession.itemCount(in: context),
             flash: context.takeFlash()
         ))

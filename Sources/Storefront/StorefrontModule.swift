@@ -8,7 +8,7 @@ enum StorefrontRoutes {
 struct StorefrontModule: FeatureModule {
     static let healthy = PreparedResponse(text: "ok\n")
 
-    func register(in routes: inout RouteTableBuilder) {
-        routes.action(StorefrontRoutes.health) { _, _ in Self.healthy.response }
+    func register(in app: inout ApplicationBuilder) {
+        app.routes.action(StorefrontRoutes.health) { _, _ in Self.healthy.response }
     }
 }

@@ -30,7 +30,7 @@ struct FortuneStore: Sendable {
 }
 
 /// The TechEmpower rules: add a row at request time, sort by message, render escaped.
-struct FortunesController: PageController {
+struct FortunesPageController: PageController {
     let store: FortuneStore
 
     func load(_ context: RequestContext) async throws -> [Fortune] {
@@ -41,27 +41,27 @@ struct FortunesController: PageController {
     }
 
     func render(_ fortunes: [Fortune], in context: RequestContext) -> Page {
-        Page(title: "Fortunes", body: FortunesView.render(fortunes))
+        Page(title: "Fortunes", body: context.render(FortunesView.self, fortunes))
     }
 }
 
 /// A page of three regions, each a child controller that answers at once: the cost of the
 /// container machinery itself (three tasks, slots, a streamed body).
-struct RegionsController: PageController {
+struct RegionsPageController: PageController {
     func load(_ context: RequestContext) async throws -> String { "Regions" }
 
     func render(_ title: String, in context: RequestContext) -> Page {
-        Page(title: title, body: RegionsView.render(title), delivery: context.request.query["buffered"] == nil ? nil : .buffered)
+        Page(title: title, body: context.render(RegionsView.self, title), delivery: context.request.query["buffered"] == nil ? nil : .buffered)
     }
 
     func regions(for title: String, in context: RequestContext) -> [Region] {
         ["first", "second", "third"].map { name in
-            Region(name, source: nil, controller: StaticRegion(text: "The \(name) region"))
+            Region(name, source: nil, controller: StaticTextRegion(text: "The \(name) region"))
         }
     }
 }
 
-struct StaticRegion: RegionController {
+struct StaticTextRegion: RegionController {
     let text: String
 
     func render(in context: RequestContext) async throws -> HTMLOutput {
@@ -74,6 +74,6 @@ struct StaticRegion: RegionController {
 /// The benchmark's layout: exactly the TechEmpower markup around the page body.
 struct BenchLayout: PageLayout {
     func render(_ page: Page, in context: RequestContext) -> HTMLOutput {
-        LayoutView.render(LayoutContent(title: page.title, body: page.body))
+        context.render(LayoutView.self, LayoutContent(title: page.title, body: page.body))
     }
 }

@@ -39,3 +39,20 @@ public struct FileRegion: Sendable {
         self.length = range.map { $0.upperBound - $0.lowerBound + 1 } ?? file.size
     }
 }
+
+extension FileRegion {
+    /// The region's bytes, read into memory; for tests and tools that need the body itself
+    /// rather than having the kernel send it.
+    public func readBytes() -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: Int(length))
+        var done = 0
+        while done < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                pread(file.descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+            }
+            guard count > 0 else { break }
+            done += count
+        }
+        return Array(bytes.prefix(done))
+    }
+}

@@ -1,7 +1,7 @@
 /// Anything that turns a request into a response: a router, a file server, a test stub.
 ///
 /// One method, `async` and throwing, so that every layer composes the same way. A thrown
-/// ``HTTPError`` is answered with its status; anything else becomes a 500.
+/// ``HTTPResponseError`` is answered with its status; anything else becomes a 500.
 public protocol HTTPResponder: Sendable {
     func respond(to request: Request) async throws -> Response
 }

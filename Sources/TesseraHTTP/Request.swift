@@ -49,3 +49,15 @@ public struct Request: Sendable {
         try FormData(body: body, contentType: headers[.contentType])
     }
 }
+
+extension Request {
+    /// The request the server would build for `target` (`/path?query`, still encoded): the path
+    /// decoded and checked, the query parsed, exactly as for a request off the wire. For tests
+    /// that send requests without a socket, and for tools.
+    ///
+    /// Throws the same 400 as the server for a target it refuses (`%2F`, `..`, bad UTF-8).
+    public init(method: HTTPRequest.Method, target: String, headers: RequestHeaders = [:], body: [UInt8] = []) throws(HTTPError) {
+        let parsed = try RequestTarget.parse(target)
+        self.init(method: method, path: parsed.path, target: target, query: parsed.query, headers: headers, body: body)
+    }
+}

@@ -1,23 +1,19 @@
-/// Supplies the CSRF token for forms being rendered; the framework's session is one.
-public protocol CSRFTokenSource: Sendable {
-    var csrfToken: String { get }
-}
-
-/// Where the template compiler's automatic form field finds its token: the framework binds the
-/// request's session here (a task-local, scoped to that request) while its controllers render.
+/// The hidden field that carries a request's CSRF token in every form it renders.
+///
+/// The token travels with the output (``HTMLOutput/formToken``), handed in explicitly by whoever
+/// starts the rendering, so a form rendered on an error page, in a region or in a streamed region
+/// carries it exactly as a form on an ordinary page does: no ambient state has to be bound first.
 public enum FormProtection {
-    @TaskLocal public static var tokenSource: (any CSRFTokenSource)?
-
     public static let fieldName = "_csrf"
 }
 
 extension HTMLOutput {
-    /// `<input type="hidden" name="_csrf" value="…">`, when a token source is bound. The compiler
+    /// `<input type="hidden" name="_csrf" value="…">` when the output has a token. The compiler
     /// emits this after every `<form method="post">` start tag.
     public mutating func csrfField() {
-        guard let source = FormProtection.tokenSource else { return }
+        guard let formToken else { return }
         write(static: "<input type=\"hidden\" name=\"_csrf\" value=\"")
-        attribute(source.csrfToken)
+        attribute(formToken)
         write(static: "\">")
     }
 }

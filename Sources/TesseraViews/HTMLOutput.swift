@@ -10,11 +10,18 @@ public struct HTMLOutput: Sendable {
     /// Appended to only through the methods below, which is what keeps output escaped.
     @usableFromInline var storage: [UInt8]
     public private(set) var regions: [RegionSlot]
+    /// The CSRF token that forms rendered into this output carry, if any; given by whoever
+    /// starts the rendering (the framework's `RequestContext.render`).
+    public let formToken: String?
 
-    public init(capacity: Int = 4096) {
+    /// - Parameters:
+    ///   - capacity: bytes to reserve; a page that fits needs no reallocation.
+    ///   - formToken: the token for the hidden field of every `<form method="post">`.
+    public init(capacity: Int = 4096, formToken: String? = nil) {
         storage = []
         storage.reserveCapacity(capacity)
         regions = []
+        self.formToken = formToken
     }
 
     /// The rendered UTF-8.

@@ -8,9 +8,10 @@ public protocol HTMLView {
 }
 
 extension HTMLView {
-    /// Renders into a new output.
-    public static func render(_ model: Model) -> HTMLOutput {
-        var output = HTMLOutput()
+    /// Renders into a new output. Its forms carry `formToken`, the request's CSRF token; a view
+    /// rendered without one (a test, a benchmark) has forms without the field.
+    public static func render(_ model: Model, formToken: String? = nil) -> HTMLOutput {
+        var output = HTMLOutput(formToken: formToken)
         render(model, into: &output)
         return output
     }

@@ -1,12 +1,12 @@
 import Foundation
 import Testing
-import TesseraTestSupport
+import TesseraTesting
 
 /// Registration, sign-in and sign-out on a real storefront.
 @Suite(.serialized) struct AccountsFlowTests {
     @Test func registerSignsInAndTheNavigationShowsTheUser() async throws {
         try await TestStorefront.run { shop in
-            let browser = TestBrowser(port: shop.port)
+            let browser = TestClient(port: shop.port)
             let form = try await browser.send("/register")
             #expect(form.status == 200)
             #expect(form.text.contains(#"data-view="Register""#))
@@ -21,7 +21,7 @@ import TesseraTestSupport
             #expect(account.text.contains(#"data-user-email="kj@example.com""#))
 
             // The same e-mail again is refused with a message, and the form keeps what was typed.
-            let again = TestBrowser(port: shop.port)
+            let again = TestClient(port: shop.port)
             let taken = try await again.submit(from: "/register", to: "/register", form: "name=Someone&email=kj%40example.com&password=another-pass")
             #expect(taken.status == 422)
             #expect(taken.text.contains("An account with this e-mail already exists."))
@@ -32,7 +32,7 @@ import TesseraTestSupport
 
     @Test func badRegistrationsAreShownAgainWithMessages() async throws {
         try await TestStorefront.run { shop in
-            let browser = TestBrowser(port: shop.port)
+            let browser = TestClient(port: shop.port)
             let reply = try await browser.submit(from: "/register", to: "/register", form: "name=%3Cb%3EX%3C%2Fb%3E&email=not-an-email&password=short")
             #expect(reply.status == 422)
             #expect(reply.text.contains(#"value="&lt;b&gt;X&lt;/b&gt;""#))
@@ -43,7 +43,7 @@ import TesseraTestSupport
 
     @Test func demoUserSignsInAndReturnsToALocalPathOnly() async throws {
         try await TestStorefront.run { shop in
-            let browser = TestBrowser(port: shop.port)
+            let browser = TestClient(port: shop.port)
             let account = try await browser.send("/account")
             #expect(account.status == 303)
             #expect(account.header("location") == "/login?next=%2Faccount")
@@ -61,7 +61,7 @@ import TesseraTestSupport
             #expect(try await browser.send("/account").text.contains("Ada Lovelace"))
 
             for next in ["https%3A%2F%2Fevil.example%2F", "%2F%2Fevil.example", "%2F%5Cevil.example", "javascript%3Aalert(1)"] {
-                let other = TestBrowser(port: shop.port)
+                let other = TestClient(port: shop.port)
                 let reply = try await other.submit(from: "/login", to: "/login", form: "email=grace%40example.com&password=grace-hopper-1906&next=\(next)")
                 #expect(reply.status == 303, "\(next)")
                 #expect(reply.header("location") == "/", "\(next) must not leave the site")
@@ -71,7 +71,7 @@ import TesseraTestSupport
 
     @Test func logoutSignsOutAndNeedsTheToken() async throws {
         try await TestStorefront.run { shop in
-            let browser = TestBrowser(port: shop.port)
+            let browser = TestClient(port: shop.port)
             _ = try await browser.submit(from: "/login", to: "/login", form: "email=alan%40example.com&password=alan-turing-1912")
             let home = try await browser.send("/")
             #expect(home.text.contains(#"data-signed-in-as="Alan Turing""#))

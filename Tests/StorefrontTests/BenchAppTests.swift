@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TesseraTestSupport
+import TesseraTesting
 
 /// `tessera-bench` must serve exactly what the benchmark claims, or the numbers mean nothing.
 @Suite struct BenchAppTests {
@@ -37,8 +37,8 @@ import TesseraTestSupport
         let plaintext = try await onThread { try RawHTTPClient.request(port: port, "/plaintext") }
         #expect(plaintext.text == "Hello, World!")
         #expect(plaintext.header("content-type") == "text/plain; charset=utf-8")
-        let routed = try await onThread { try RawHTTPClient.request(port: port, "/plaintext-routed") }
-        #expect(routed.text == "Hello, World!")
+        let built = try await onThread { try RawHTTPClient.request(port: port, "/plaintext-built") }
+        #expect(built.text == "Hello, World!")
         let fortunes = try await onThread { try RawHTTPClient.request(port: port, "/fortunes") }
         #expect(fortunes.status == 200)
         #expect(fortunes.header("content-type") == "text/html; charset=utf-8")

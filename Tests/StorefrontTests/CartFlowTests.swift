@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TesseraTestSupport
+import TesseraTesting
 
 /// The cart on a real storefront: the add-to-cart region, quantities, totals, sign-in.
 @Suite(.serialized) struct CartFlowTests {
@@ -32,7 +32,7 @@ import TesseraTestSupport
 
     @Test func addingComputesTotalsOnTheServer() async throws {
         try await TestStorefront.run { shop in
-            let browser = TestBrowser(port: shop.port)
+            let browser = TestClient(port: shop.port)
             let page = try await browser.send("/products/3")
             let unit = try #require(Self.price(of: 3, in: page.text))
             // A price sent by the client is ignored.
@@ -55,7 +55,7 @@ import TesseraTestSupport
 
     @Test func badQuantitiesAreShownAgainWithAMessage() async throws {
         try await TestStorefront.run { shop in
-            let browser = TestBrowser(port: shop.port)
+            let browser = TestClient(port: shop.port)
             let token = try await browser.send("/products/3").csrfToken ?? ""
             let cases = [
                 ("0", "Quantity must be between 1 and 10000."),
@@ -80,7 +80,7 @@ import TesseraTestSupport
 
     @Test func theCartSurvivesSignIn() async throws {
         try await TestStorefront.run { shop in
-            let browser = TestBrowser(port: shop.port)
+            let browser = TestClient(port: shop.port)
             let token = try await browser.send("/products/10").csrfToken ?? ""
             _ = try await browser.send("/cart/items", method: "POST", form: "productID=10&quantity=1&_csrf=\(token)")
             let before = try await browser.send("/cart")

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TesseraTestSupport
+import TesseraTesting
 
 /// The catalog scraped over HTTP from a real storefront on a fresh SQLite data directory.
 @Suite(.serialized) struct CatalogFlowTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TesseraTestSupport
+import TesseraTesting
 
 /// The architecture, checked: Catalog and Accounts depend on the framework only, so the product
 /// pages cannot name the modules that extend them; Orders may use both; only the composition root

@@ -1,23 +1,23 @@
 import Foundation
 import Testing
-import TesseraTestSupport
+import TesseraTesting
 
 /// Checkout, the orders pages and the order state machine, on a real storefront with the demo
 /// data: Ada's orders are #1 completed and reviewed, #2 completed, #3 cancelled, #4 shipped,
 /// #5 paid and #6 awaiting payment.
 @Suite(.serialized) struct OrderFlowTests {
-    static func signIn(_ browser: TestBrowser, as email: String, password: String) async throws {
+    static func signIn(_ browser: TestClient, as email: String, password: String) async throws {
         let reply = try await browser.submit(from: "/login", to: "/login", form: "email=\(email)&password=\(password)")
         #expect(reply.status == 303, "signed in as \(email)")
     }
 
-    static func signInAsAda(_ browser: TestBrowser) async throws {
+    static func signInAsAda(_ browser: TestClient) async throws {
         try await signIn(browser, as: "ada%40example.com", password: "ada-lovelace-1815")
     }
 
     /// Registers a new shopper, puts `quantity` of the product in the cart, checks out, and
     /// returns the new order's id.
-    static func newShopperOrders(_ quantity: Int, of productID: Int, in browser: TestBrowser, name: String = "Mary") async throws -> Int {
+    static func newShopperOrders(_ quantity: Int, of productID: Int, in browser: TestClient, name: String = "Mary") async throws -> Int {
         let email = "\(UUID().uuidString.prefix(8))%40example.com"
         let registered = try await browser.submit(from: "/register", to: "/register", form: "name=\(name)&email=\(email)&password=long-enough-1")
         #expect(registered.status == 303)
@@ -33,13 +33,13 @@ import TesseraTestSupport
         try await shop.get("/products/\(productID)").markup.first("data-stock")?["data-stock"].flatMap(Int.init)
     }
 
-    static func status(_ page: RawHTTPClient.Reply) -> String? {
+    static func status(_ page: TestResponse) -> String? {
         page.markup.first("data-view", equalTo: "OrderPage")?["data-order-status"]
     }
 
     @Test func checkoutCreatesAnOrderAwaitingPaymentAndReservesTheStock() async throws {
         try await TestStorefront.run { shop in
-            let browser = TestBrowser(port: shop.port)
+            let browser = TestClient(port: shop.port)
             let anonymous = try await browser.send("/checkout")
             #expect(anonymous.status == 303)
             #expect(anonymous.header("location") == "/login?next=%2Fcheckout")
@@ -83,10 +83,10 @@ import TesseraTestSupport
         try await TestStorefront.run { shop in
             let stock = try #require(try await Self.stock(of: 5, in: shop))
             // One shopper fills the cart with all of it; another buys one first.
-            let first = TestBrowser(port: shop.port)
+            let first = TestClient(port: shop.port)
             _ = try await first.submit(from: "/register", to: "/register", form: "name=First&email=first%40example.com&password=long-enough-1")
             _ = try await first.submit(from: "/products/5", to: "/cart/items", form: "productID=5&quantity=\(stock)")
-            let second = TestBrowser(port: shop.port)
+            let second = TestClient(port: shop.port)
             _ = try await Self.newShopperOrders(1, of: 5, in: second)
             #expect(try await Self.stock(of: 5, in: shop) == stock - 1)
 
@@ -101,7 +101,7 @@ import TesseraTestSupport
 
     @Test func payingTwiceWithTheSameFormChargesOnce() async throws {
         try await TestStorefront.run { shop in
-            let browser = TestBrowser(port: shop.port)
+            let browser = TestClient(port: shop.port)
             let id = try await Self.newShopperOrders(1, of: 10, in: browser)
             let page = try await browser.send("/orders/\(id)")
             let key = try #require(page.markup.first("name", equalTo: "idempotencyKey")?["value"])
@@ -150,7 +150,7 @@ import TesseraTestSupport
 
     @Test func theOrderListIsNewestFirstWithAFilterAndARowViewPerState() async throws {
         try await TestStorefront.run { shop in
-            let browser = TestBrowser(port: shop.port)
+            let browser = TestClient(port: shop.port)
             let anonymous = try await browser.send("/orders")
             #expect(anonymous.status == 303)
             #expect(anonymous.header("location") == "/login?next=%2Forders")
@@ -186,7 +186,7 @@ import TesseraTestSupport
 
     @Test func theOrderPagePicksItsChildPerStatus() async throws {
         try await TestStorefront.run { shop in
-            let browser = TestBrowser(port: shop.port)
+            let browser = TestClient(port: shop.port)
             try await Self.signInAsAda(browser)
             let expected: [(Int, String, String, String)] = [
                 (6, "awaiting_payment", "AwaitingPayment", "action=\"/orders/6/pay\""),
@@ -215,7 +215,7 @@ import TesseraTestSupport
 
     @Test func invalidTransitionsAreExplained409Pages() async throws {
         try await TestStorefront.run { shop in
-            let browser = TestBrowser(port: shop.port)
+            let browser = TestClient(port: shop.port)
             try await Self.signInAsAda(browser)
             let token = try await browser.send("/orders").csrfToken ?? ""
             let cases: [(String, String, String)] = [
@@ -240,7 +240,7 @@ import TesseraTestSupport
 
     @Test func confirmingReceiptThenReviewingWithEscaping() async throws {
         try await TestStorefront.run { shop in
-            let browser = TestBrowser(port: shop.port)
+            let browser = TestClient(port: shop.port)
             try await Self.signInAsAda(browser)
             let page = try await browser.send("/orders/4")
             let confirmed = try await browser.send("/orders/4/confirm", method: "POST", form: "_csrf=\(page.csrfToken ?? "")")
@@ -269,7 +269,7 @@ import TesseraTestSupport
 
     @Test func cancellingGivesTheStockBackAndShowsTheReason() async throws {
         try await TestStorefront.run { shop in
-            let browser = TestBrowser(port: shop.port)
+            let browser = TestClient(port: shop.port)
             let before = try #require(try await Self.stock(of: 12, in: shop))
             let id = try await Self.newShopperOrders(2, of: 12, in: browser)
             #expect(try await Self.stock(of: 12, in: shop) == before - 2)
@@ -294,7 +294,7 @@ import TesseraTestSupport
 
     @Test func anotherShoppersOrderIsNotFound() async throws {
         try await TestStorefront.run { shop in
-            let browser = TestBrowser(port: shop.port)
+            let browser = TestClient(port: shop.port)
             let signedOut = try await browser.send("/orders/1")
             #expect(signedOut.status == 303)
             #expect(signedOut.header("location") == "/login?next=%2Forders%2F1")
@@ -311,7 +311,7 @@ import TesseraTestSupport
             let cancel = try await browser.send("/orders/6/cancel", method: "POST", form: "_csrf=\(token)")
             #expect(cancel.status == 404)
 
-            let ada = TestBrowser(port: shop.port)
+            let ada = TestClient(port: shop.port)
             try await Self.signInAsAda(ada)
             #expect(Self.status(try await ada.send("/orders/6")) == "awaiting_payment", "untouched")
         }
@@ -322,7 +322,7 @@ import TesseraTestSupport
             let anonymous = try await shop.get("/products/17")
             #expect(anonymous.markup.first("data-region", equalTo: "purchases") == nil, "no region for a visitor")
 
-            let ada = TestBrowser(port: shop.port)
+            let ada = TestClient(port: shop.port)
             try await Self.signInAsAda(ada)
             let page = try await ada.send("/products/17")
             let region = try #require(page.markup.first("data-region", equalTo: "purchases"))
@@ -337,7 +337,7 @@ import TesseraTestSupport
             // Ordered but not paid (#6 holds product 11): not a purchase yet.
             #expect(!(try await ada.send("/products/11")).markup.views.contains("Purchases"))
 
-            let grace = TestBrowser(port: shop.port)
+            let grace = TestClient(port: shop.port)
             try await Self.signIn(grace, as: "grace%40example.com", password: "grace-hopper-1906")
             #expect(!(try await grace.send("/products/17")).markup.views.contains("Purchases"), "Grace bought none")
 
@@ -348,7 +348,7 @@ import TesseraTestSupport
 
     @Test func aNameWithMarkupComesBackEscapedEverywhere() async throws {
         try await TestStorefront.run { shop in
-            let browser = TestBrowser(port: shop.port)
+            let browser = TestClient(port: shop.port)
             let name = "%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E"
             _ = try await Self.newShopperOrders(1, of: 2, in: browser, name: name)
             for target in ["/", "/orders", "/account", "/products/2", "/cart"] {

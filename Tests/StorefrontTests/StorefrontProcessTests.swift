@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TesseraTestSupport
+import TesseraTesting
 
 /// The `storefront` executable as an operator runs it: configured by environment variables,
 /// logging to stdout, stopped by a signal.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TesseraHTTP
-import TesseraTestSupport
+import TesseraTesting
 
 /// Every limit answers with a clear 4xx, and the server keeps serving afterwards.
 @Suite struct LimitsTests {

@@ -1,6 +1,6 @@
 import Testing
 import TesseraHTTP
-import TesseraTestSupport
+import TesseraTesting
 
 @Suite struct PreparedResponseTests {
     static let hello = PreparedResponse(text: "hello")
@@ -21,7 +21,7 @@ import TesseraTestSupport
             }
         }
         let port = server.port
-        let replies = try await withThrowingTaskGroup(of: RawHTTPClient.Reply.self) { group in
+        let replies = try await withThrowingTaskGroup(of: TestResponse.self) { group in
             for _ in 0..<50 { group.addTask { try await onThread { try RawHTTPClient.request(port: port, "/") } } }
             return try await group.reduce(into: []) { $0.append($1) }
         }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TesseraHTTP
-import TesseraTestSupport
+import TesseraTesting
 
 /// The server's everyday behaviour, over real HTTP on loopback.
 @Suite struct ServerBasicsTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TesseraHTTP
-import TesseraTestSupport
+import TesseraTesting
 
 @Suite struct ShutdownTests {
     @Test func inFlightRequestFinishesDuringGracefulShutdown() async throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TesseraHTTP
-import TesseraTestSupport
+import TesseraTesting
 
 @Suite struct StreamingTests {
     @Test func streamedPartsArriveBeforeTheProducerFinishes() async throws {

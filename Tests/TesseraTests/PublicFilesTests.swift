@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Tessera
-import TesseraTestSupport
+import TesseraTesting
 
 /// `PublicFiles` over real HTTP, against a throwaway `Public/` folder with a secret beside it.
 @Suite struct PublicFilesTests {

@@ -1,20 +1,20 @@
 import Foundation
 import Testing
 import Tessera
-import TesseraTestSupport
+import TesseraTesting
 
 /// Pages made of regions, each served by a child controller.
 @Suite struct RegionTests {
     static func start(withPurchases: Bool = true) async throws -> TestServer {
-        let table = try RouteTableTests.table(withPurchases: withPurchases)
-        return try await TestServer.start(responder: table, errorResponder: table)
+        let app = try RouterTests.app(withPurchases: withPurchases)
+        return try await RouterTests.start(app)
     }
 
     @Test func childrenRunConcurrently() async throws {
         let server = try await Self.start()
         let started = ContinuousClock.now
         // Two children sleep 300 ms each; in sequence that would be 600 ms.
-        let reply = try await RouteTableTests.get(server.port, "/pages/1?buffered")
+        let reply = try await RouterTests.get(server.port, "/pages/1?buffered")
         let elapsed = ContinuousClock.now - started
         #expect(reply.status == 200)
         #expect(reply.text.contains("fast &lt;content&gt;") && reply.text.contains("slow content"))
@@ -24,11 +24,11 @@ import TesseraTestSupport
 
     @Test func regionsAreMarkedWithNameAndSourceAndEachSourceAnswersAlone() async throws {
         let server = try await Self.start()
-        let page = try await RouteTableTests.get(server.port, "/pages/3?buffered")
+        let page = try await RouterTests.get(server.port, "/pages/3?buffered")
         #expect(page.text.contains(#"<div data-region="fast" data-region-src="/pages/3/fast">fast &lt;content&gt;</div>"#))
         #expect(page.text.contains(#"<div data-region="slow" data-region-src="/pages/3/slow">slow content</div>"#))
         for source in ["/pages/3/fast", "/pages/3/slow"] {
-            let fragment = try await RouteTableTests.get(server.port, source)
+            let fragment = try await RouterTests.get(server.port, source)
             #expect(fragment.status == 200)
             #expect(!fragment.text.contains("<html"), "a fragment has no layout")
             #expect(fragment.text.contains("content"))
@@ -38,7 +38,7 @@ import TesseraTestSupport
 
     @Test func aFailingChildLeavesTheRestOfThePage() async throws {
         let server = try await Self.start()
-        let reply = try await RouteTableTests.get(server.port, "/pages/1?failFast&buffered")
+        let reply = try await RouterTests.get(server.port, "/pages/1?failFast&buffered")
         #expect(reply.status == 200)
         #expect(reply.text.contains(#"data-region="fast" data-region-src="/pages/1/fast" data-region-failed="true"><p class="unavailable">fast &lt;content&gt; is unavailable right now.</p></div>"#))
         #expect(reply.text.contains("slow content"))
@@ -49,7 +49,7 @@ import TesseraTestSupport
     @Test func aChildPastItsDeadlineIsCutShort() async throws {
         let server = try await Self.start()
         let started = ContinuousClock.now
-        let reply = try await RouteTableTests.get(server.port, "/pages/1?slowMs=5000&deadlineMs=200&buffered")
+        let reply = try await RouterTests.get(server.port, "/pages/1?slowMs=5000&deadlineMs=200&buffered")
         #expect(ContinuousClock.now - started < .seconds(2))
         #expect(reply.status == 200)
         #expect(reply.text.contains(#"data-region="slow" data-region-src="/pages/1/slow" data-region-failed="true""#))
@@ -59,7 +59,7 @@ import TesseraTestSupport
 
     @Test func aRequiredRegionThatFailsFailsThePage() async throws {
         let server = try await Self.start()
-        let reply = try await RouteTableTests.get(server.port, "/pages/1?requireSlow&slowMs=5000&deadlineMs=100")
+        let reply = try await RouterTests.get(server.port, "/pages/1?requireSlow&slowMs=5000&deadlineMs=100")
         #expect(reply.status == 500)
         #expect(reply.text.contains("data-status=\"500\""))
         try await server.stop()
@@ -67,15 +67,15 @@ import TesseraTestSupport
 
     @Test func aMissingProviderLeavesItsRegionOut() async throws {
         let withProvider = try await Self.start()
-        let signedIn = try await RouteTableTests.get(withProvider.port, "/pages/5?signedIn&buffered")
+        let signedIn = try await RouterTests.get(withProvider.port, "/pages/5?signedIn&buffered")
         #expect(signedIn.text.contains(#"<div data-region="purchases" data-region-src="/regions/5/purchases">You bought page 5 twice</div>"#),
                 "the provider names its fragment URL")
-        let anonymous = try await RouteTableTests.get(withProvider.port, "/pages/5?buffered")
+        let anonymous = try await RouterTests.get(withProvider.port, "/pages/5?buffered")
         #expect(!anonymous.text.contains("data-region=\"purchases\""), "the provider declined")
         try await withProvider.stop()
 
         let without = try await Self.start(withPurchases: false)
-        let reply = try await RouteTableTests.get(without.port, "/pages/5?signedIn&buffered")
+        let reply = try await RouterTests.get(without.port, "/pages/5?signedIn&buffered")
         #expect(reply.status == 200)
         #expect(!reply.text.contains("purchases"), "nobody provides the key")
         #expect(reply.text.contains(#"<div class="right"></div>"#))
@@ -110,7 +110,7 @@ import TesseraTestSupport
 
     @Test func formsRenderedByARegionChildCarryTheCSRFField() async throws {
         let server = try await Self.start()
-        let reply = try await RouteTableTests.get(server.port, "/form-region")
+        let reply = try await RouterTests.get(server.port, "/form-region")
         #expect(reply.status == 200)
         #expect(reply.text.contains(#"<div data-region="form"><form method="post" action="/signup"><input type="hidden" name="_csrf" value=""#))
         try await server.stop()
@@ -120,7 +120,7 @@ import TesseraTestSupport
         let server = try await Self.start()
         let expected = ["Pay now", "Awaiting shipment", "On its way"]
         for (id, text) in expected.enumerated() {
-            let reply = try await RouteTableTests.get(server.port, "/orders/\(id)")
+            let reply = try await RouterTests.get(server.port, "/orders/\(id)")
             #expect(reply.text.contains(">\(text)</div>"), "order \(id)")
         }
         try await server.stop()

@@ -1,21 +1,25 @@
 import Foundation
 import Testing
 import Tessera
-import TesseraTestSupport
+import TesseraTesting
 
 /// Sessions, CSRF and forms, over real HTTP.
 @Suite struct SessionFormTests {
     static let secret = Data(repeating: 7, count: 32)
 
-    static func start(secureCookies: Bool = false) async throws -> (TestServer, SignupCounter) {
-        let counter = SignupCounter()
-        var routes = RouteTableBuilder()
-        routes.register(SignupModule(counter: counter))
-        let table = try routes.build(sessions: SessionConfiguration(secret: secret, secureCookies: secureCookies))
-        return (try await TestServer.start(responder: table, errorResponder: table), counter)
+    static func app(_ sessions: SessionConfiguration, counter: SignupCounter = SignupCounter()) throws -> Application {
+        var app = ApplicationBuilder()
+        app.register(SignupModule(counter: counter))
+        return try app.build(middleware: [SessionMiddleware(sessions), ErrorPageMiddleware()])
     }
 
-    typealias Browser = TestBrowser
+    static func start(secureCookies: Bool = false) async throws -> (TestServer, SignupCounter) {
+        let counter = SignupCounter()
+        let app = try Self.app(SessionConfiguration(secret: secret, secureCookies: secureCookies), counter: counter)
+        return (try await TestServer.start(responder: app, errorResponder: app), counter)
+    }
+
+    typealias Browser = TestClient
 
     @Test func formsCarryTheTokenWithoutTheTemplateWritingIt() async throws {
         let (server, _) = try await Self.start()
@@ -128,10 +132,8 @@ import TesseraTestSupport
 
     @Test func aSessionSignedWithAnotherSecretOrExpiredIsEmpty() async throws {
         let (server, _) = try await Self.start()
-        var other = RouteTableBuilder()
-        other.register(SignupModule(counter: SignupCounter()))
-        let otherTable = try other.build(sessions: SessionConfiguration(secret: Data(repeating: 9, count: 32), maxAge: .seconds(-10)))
-        let otherServer = try await TestServer.start(responder: otherTable, errorResponder: otherTable)
+        let other = try Self.app(SessionConfiguration(secret: Data(repeating: 9, count: 32), maxAge: .seconds(-10)))
+        let otherServer = try await TestServer.start(responder: other, errorResponder: other)
         let foreign = Browser(port: otherServer.port)
         let token = try #require(try await foreign.send("/signup").csrfToken)
         _ = try await foreign.send("/signin", method: "POST", form: "name=mallory&_csrf=\(token)")

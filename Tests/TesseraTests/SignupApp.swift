@@ -49,28 +49,37 @@ final class SignupCounter: Sendable {
 struct SignupModule: FeatureModule {
     let counter: SignupCounter
 
-    func register(in routes: inout RouteTableBuilder) {
-        routes.action(SignupRoutes.form) { _, context in
-            let page = SignupPage(flash: context.takeFlash(), form: SignupFields())
-            return context.render(Page(title: "Sign up", body: context.render(SignupFormView.self, page)))
-        }
-        routes.action(SignupRoutes.submit) { [counter] _, context in
+    func register(in app: inout ApplicationBuilder) {
+        app.routes.page(SignupRoutes.form) { _, _ in SignupPageController(form: FormState()) }
+        app.routes.action(SignupRoutes.submit) { [counter] _, context in
             switch try context.decodeForm(SignupForm.self) {
             case .valid(let form):
                 counter.accepted.withLock { $0 += 1 }
                 return context.redirect(to: SignupRoutes.form.path, flash: "Welcome, \(form.name)!")
             case .invalid(let state):
-                let page = SignupPage(flash: nil, form: SignupFields(state))
-                return context.render(Page(title: "Sign up", body: context.render(SignupFormView.self, page), status: .unprocessableContent))
+                return try await context.render(SignupPageController(form: state))
             }
         }
-        routes.action(SignupRoutes.signIn) { _, context in
+        app.routes.action(SignupRoutes.signIn) { _, context in
             context.session.rotate()
             context.session["user"] = try context.request.form()["name"]
             return context.redirect(to: SignupRoutes.whoami.path)
         }
-        routes.action(SignupRoutes.whoami) { _, context in
-            .text("\(context.session["user"] ?? "anonymous") \(context.session.id)")
+        app.routes.action(SignupRoutes.whoami) { _, context in
+            .text("\(context.session["user"] ?? "anonymous") \(context.session.id ?? "-")")
         }
+    }
+}
+
+/// The sign-up page: the form, empty or sent back with its errors (422), and the flash.
+struct SignupPageController: PageController {
+    let form: FormState
+
+    func load(_ context: RequestContext) async throws -> SignupPage {
+        SignupPage(flash: context.takeFlash(), form: SignupFields(form))
+    }
+
+    func render(_ page: SignupPage, in context: RequestContext) -> Page {
+        Page(title: "Sign up", body: context.render(SignupFormView.self, page), status: form.isValid ? .ok : .unprocessableContent)
     }
 }

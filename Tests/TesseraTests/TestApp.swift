@@ -2,7 +2,7 @@ import Foundation
 import Tessera
 import TesseraViews
 
-/// A small app exercising the route table the way the storefront's modules will.
+/// A small app exercising routing and regions the way the storefront's modules do.
 struct RegionPageModel: Sendable, Encodable {
     var heading: String
 }
@@ -24,7 +24,7 @@ enum ShopRoutes {
 struct FormRegion: RegionController {
     func render(in context: RequestContext) async throws -> HTMLOutput {
         try await Task.sleep(for: .milliseconds(10))  // rendered after a real suspension, on another task
-        return RegionFormView.render("Add to cart")
+        return context.render(RegionFormView.self, "Add to cart")
     }
 }
 
@@ -82,7 +82,7 @@ struct RegionPageController: PageController {
 
     func render(_ model: RegionPageModel, in context: RequestContext) -> Page {
         let buffered = context.request.query["buffered"] != nil
-        return Page(title: model.heading, body: RegionPageView.render(model), delivery: buffered ? .buffered : nil)
+        return Page(title: model.heading, body: context.render(RegionPageView.self, model), delivery: buffered ? .buffered : nil)
     }
 
     func regions(for model: RegionPageModel, in context: RequestContext) -> [Region] {
@@ -93,7 +93,7 @@ struct RegionPageController: PageController {
             Region("slow", source: ShopRoutes.slow.path(id), controller: SleepyRegion(text: "slow content", delay: slow),
                    deadline: .milliseconds(Int(query["deadlineMs"] ?? "5000") ?? 5000), isRequired: query["requireSlow"] != nil),
         ]
-        if let purchases = context.routes.region("purchases", providedFor: ShopRegions.purchases, input: id, in: context) {
+        if let purchases = context.regions.region("purchases", providedFor: ShopRegions.purchases, input: id, in: context) {
             regions.append(purchases)
         }
         return regions
@@ -135,34 +135,34 @@ struct OrderPageController: PageController {
 }
 
 struct ShopModule: FeatureModule {
-    func register(in routes: inout RouteTableBuilder) {
-        routes.page(ShopRoutes.page) { id, _ in RegionPageController(id: id) }
-        routes.fragment(ShopRoutes.fast) { _, _ in SleepyRegion(text: "fast <content>") }
-        routes.fragment(ShopRoutes.slow) { _, _ in SleepyRegion(text: "slow content") }
-        routes.action(ShopRoutes.item) { id, _ in .text("item \(id.uuidString.lowercased())") }
-        routes.action(ShopRoutes.named) { name, _ in .text("named \(name)") }
-        routes.action(ShopRoutes.create) { _, _ in .redirect(to: ShopRoutes.page.path(1)) }
-        routes.action(ShopRoutes.list) { _, _ in .text("list") }
-        routes.action(ShopRoutes.boom) { _, _ in
+    func register(in app: inout ApplicationBuilder) {
+        app.routes.page(ShopRoutes.page) { id, _ in RegionPageController(id: id) }
+        app.routes.fragment(ShopRoutes.fast) { _, _ in SleepyRegion(text: "fast <content>") }
+        app.routes.fragment(ShopRoutes.slow) { _, _ in SleepyRegion(text: "slow content") }
+        app.routes.action(ShopRoutes.item) { id, _ in .text("item \(id.uuidString.lowercased())") }
+        app.routes.action(ShopRoutes.named) { name, _ in .text("named \(name)") }
+        app.routes.action(ShopRoutes.create) { _, _ in .redirect(to: ShopRoutes.page.path(1)) }
+        app.routes.action(ShopRoutes.list) { _, _ in .text("list") }
+        app.routes.action(ShopRoutes.boom) { _, _ in
             struct DatabaseDown: Error { let password = "hunter2" }
             throw DatabaseDown()
         }
-        routes.page(ShopRoutes.order) { id, _ in OrderPageController(id: id) }
-        routes.page(ShopRoutes.formRegion) { _, _ in FormRegionPage() }
+        app.routes.page(ShopRoutes.order) { id, _ in OrderPageController(id: id) }
+        app.routes.page(ShopRoutes.formRegion) { _, _ in FormRegionPage() }
     }
 }
 
 /// Another module, which the shop module never imports: it provides the purchases region.
 struct PurchasesModule: FeatureModule {
-    func register(in routes: inout RouteTableBuilder) {
-        routes.provide(ShopRegions.purchases, source: { "/regions/\($0)/purchases" }) { id, context in
+    func register(in app: inout ApplicationBuilder) {
+        app.regions.provide(ShopRegions.purchases, source: { "/regions/\($0)/purchases" }) { id, context in
             context.request.query["signedIn"] == nil ? nil : SleepyRegion(text: "You bought page \(id) twice")
         }
     }
 }
 
 struct TeapotErrorPage: ErrorPageController {
-    func render(_ error: HTTPError, in context: RequestContext) -> Page {
+    func render(_ error: any HTTPResponseError, in context: RequestContext) -> Page {
         var body = HTMLOutput()
         body.write(static: "<p class=\"custom-404\">Nothing here, sorry.</p>")
         return Page(title: "Not found", body: body, status: error.status)

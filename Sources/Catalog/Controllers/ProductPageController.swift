@@ -8,11 +8,11 @@ struct ProductPageController: PageController {
     let id: Int
 
     func load(_ context: RequestContext) async throws -> Product {
-        do { return try await catalog.product(id: id) } catch { throw error.httpError }
+        try await catalog.product(id: id)
     }
 
     func render(_ product: Product, in context: RequestContext) -> Page {
-        Page(title: product.name, body: ProductPageView.render(product))
+        Page(title: product.name, body: context.render(ProductPageView.self, product))
     }
 
     func regions(for product: Product, in context: RequestContext) -> [Region] {
@@ -21,7 +21,7 @@ struct ProductPageController: PageController {
             Region("related", source: CatalogRoutes.related.path(id), controller: RelatedProductsRegion(catalog: catalog, product: .loaded(product))),
         ]
         for (name, key) in [("add-to-cart", CatalogRegions.addToCart), ("purchases", CatalogRegions.purchases)] {
-            if let provided = context.routes.region(name, providedFor: key, input: product, in: context) {
+            if let provided = context.regions.region(name, providedFor: key, input: product, in: context) {
                 regions.append(provided)
             }
         }
@@ -38,7 +38,7 @@ enum RegionProduct: Sendable {
     func load(from catalog: CatalogService) async throws -> Product {
         switch self {
         case .loaded(let product): return product
-        case .id(let id): do { return try await catalog.product(id: id) } catch { throw error.httpError }
+        case .id(let id): return try await catalog.product(id: id)
         }
     }
 }
@@ -49,7 +49,7 @@ struct ProductDetailRegion: RegionController {
     let product: RegionProduct
 
     func render(in context: RequestContext) async throws -> HTMLOutput {
-        ProductDetailView.render(try await product.load(from: catalog))
+        context.render(ProductDetailView.self, try await product.load(from: catalog))
     }
 }
 
@@ -59,7 +59,7 @@ struct RelatedProductsRegion: RegionController {
     let product: RegionProduct
 
     func render(in context: RequestContext) async throws -> HTMLOutput {
-        RelatedProductsView.render(try await catalog.related(to: try await product.load(from: catalog)))
+        context.render(RelatedProductsView.self, try await catalog.related(to: try await product.load(from: catalog)))
     }
 
     func failureFragment(for error: any Error) -> HTMLOutput {

@@ -64,9 +64,3 @@ public struct CatalogService: Sendable {
         try await store.related(to: product, limit: 4)
     }
 }
-
-public enum CatalogError: Error {
-    case notFound(String)
-    case invalid(String)
-    case storage(any Error)
-}

@@ -16,6 +16,14 @@ public enum CartSession {
         return id
     }
 
+    /// The visitor's cart, empty when they have none yet; its count is remembered on the way.
+    static func currentCart(in context: RequestContext, from cart: CartService) async throws -> CartService.Cart {
+        guard let id = cartID(in: context, create: false) else { return CartService.Cart(lines: []) }
+        let contents = try await cart.cart(id)
+        remember(contents, in: context)
+        return contents
+    }
+
     /// How many items the cart holds, for the navigation bar.
     public static func itemCount(in context: RequestContext) -> Int {
         context.session[countKey].flatMap(Int.init) ?? 0

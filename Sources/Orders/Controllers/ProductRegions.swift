@@ -1,4 +1,3 @@
-import Accounts
 import Catalog
 import Tessera
 import TesseraViews
@@ -8,7 +7,7 @@ struct AddToCartRegion: RegionController {
     let product: Product
 
     func render(in context: RequestContext) async throws -> HTMLOutput {
-        AddToCartView.render(AddToCartModel(product: product, quantity: "1", error: nil))
+        context.render(AddToCartView.self, AddToCartModel(product: product, quantity: "1", error: nil))
     }
 }
 
@@ -22,23 +21,18 @@ struct PurchasesRegion: RegionController {
     func render(in context: RequestContext) async throws -> HTMLOutput {
         let purchases = try await orders.purchases(of: productID, by: userID)
         guard !purchases.isEmpty else { return try await EmptyRegion().render(in: context) }
-        return PurchasesView.render(PurchasesModel(purchases))
+        return context.render(PurchasesView.self, PurchasesModel(purchases))
     }
 }
 
-/// The purchases fragment for a visitor: nothing to show.
-struct EmptyRegion: RegionController {
-    func render(in context: RequestContext) async throws -> HTMLOutput { HTMLOutput(capacity: 0) }
-}
-
-/// A product-page region at its own URL: the product loaded first, so an unknown id is a 404.
-struct ProductFragment: RegionController {
+/// A product-page region at its own URL: the product is loaded first, so an unknown id is a 404,
+/// then `child` answers for it.
+struct ProductLoadingRegion: RegionController {
     let catalog: CatalogService
     let id: Int
     let child: @Sendable (Product) -> any RegionController
 
     func render(in context: RequestContext) async throws -> HTMLOutput {
-        guard let product = try await catalog.existingProduct(id: id) else { throw HTTPError(.notFound, message: "There is no product \(id).") }
-        return try await child(product).render(in: context)
+        try await child(try await catalog.product(id: id)).render(in: context)
     }
 }

@@ -17,20 +17,3 @@ extension OrderStatus {
         }
     }
 }
-
-/// A transition the state machine refuses: paying a cancelled order, reviewing an unfinished one.
-public struct OrderTransitionError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let from: OrderStatus
-    public let event: OrderEvent
-
-    /// An explanation a shopper can act on.
-    public var description: String {
-        let state = from.label.lowercased()
-        return switch (from, event) {
-        case (.completed, .review): "This order already has a review."
-        case (_, .review): "Only a completed order can be reviewed; this one is \(state)."
-        case (.paid, .pay), (.shipped, .pay), (.completed, .pay): "This order is already paid."
-        default: "An order that is \(state) cannot be \(event.verb)."
-        }
-    }
-}

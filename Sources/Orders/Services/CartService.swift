@@ -23,11 +23,7 @@ public struct CartService: Sendable {
         public var itemCount: Int { lines.reduce(0) { $0 + $1.quantity } }
     }
 
-    public enum CartError: Error, Equatable {
-        case unknownProduct
-        case quantity(String)
-    }
-
+    /// The cart with this id; an unknown id is an empty cart.
     public func cart(_ id: String) async throws -> Cart {
         var lines: [Line] = []
         for line in try await store.lines(cart: id) {
@@ -38,21 +34,22 @@ public struct CartService: Sendable {
         return Cart(lines: lines)
     }
 
-    /// Adds `quantity` of a product; the line may not exceed the stock.
-    public func add(_ quantity: Int, of productID: Int, to cart: String) async throws -> Result<Product, CartError> {
-        guard let product = try await catalog.existingProduct(id: productID) else { return .failure(.unknownProduct) }
+    /// Adds `quantity` of a product and returns the product; the line may not exceed the stock
+    /// (``CartError``).
+    @discardableResult
+    public func add(_ quantity: Int, of productID: Int, to cart: String) async throws -> Product {
+        guard let product = try await catalog.existingProduct(id: productID) else { throw CartError.unknownProduct }
         let current = try await store.lines(cart: cart).first { $0.productID == productID }?.quantity ?? 0
-        if let problem = Self.problem(with: quantity + current, of: product, adding: quantity) { return .failure(.quantity(problem)) }
+        if let problem = Self.problem(with: quantity + current, of: product, adding: quantity) { throw CartError.quantity(problem) }
         _ = try await store.add(quantity, of: productID, to: cart)
-        return .success(product)
+        return product
     }
 
-    /// Sets a line's quantity; 0 removes it.
-    public func setQuantity(_ quantity: Int, of productID: Int, in cart: String) async throws -> Result<Void, CartError> {
-        guard let product = try await catalog.existingProduct(id: productID) else { return .failure(.unknownProduct) }
-        if quantity != 0, let problem = Self.problem(with: quantity, of: product, adding: quantity) { return .failure(.quantity(problem)) }
+    /// Sets a line's quantity; 0 removes it. A quantity over the stock is a ``CartError``.
+    public func setQuantity(_ quantity: Int, of productID: Int, in cart: String) async throws {
+        guard let product = try await catalog.existingProduct(id: productID) else { throw CartError.unknownProduct }
+        if quantity != 0, let problem = Self.problem(with: quantity, of: product, adding: quantity) { throw CartError.quantity(problem) }
         try await store.setQuantity(quantity, of: productID, in: cart)
-        return .success(())
     }
 
     static func problem(with total: Int, of product: Product, adding quantity: Int) -> String? {

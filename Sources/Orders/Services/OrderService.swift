@@ -15,29 +15,24 @@ public struct OrderService: Sendable {
         self.now = now
     }
 
-    public enum CheckoutError: Error, Equatable {
-        case emptyCart
-        /// A line asks for more than the stock; the message names the product.
-        case stock(String)
-    }
-
     /// Turns the cart into an order awaiting payment. Stock is checked and reserved in the same
-    /// transaction that creates the order and empties the cart.
-    public func checkout(cartID: String?, userID: Int) async throws -> Result<Order, CheckoutError> {
-        guard let cartID else { return .failure(.emptyCart) }
+    /// transaction that creates the order and empties the cart. An empty cart or a line over the
+    /// stock is a ``CheckoutError``, and nothing changes.
+    public func checkout(cartID: String?, userID: Int) async throws -> Order {
+        guard let cartID else { throw CheckoutError.emptyCart }
         let lines = try await cart.cart(cartID).lines
-        guard !lines.isEmpty else { return .failure(.emptyCart) }
+        guard !lines.isEmpty else { throw CheckoutError.emptyCart }
         return try await placeOrder(userID: userID, lines: lines.map { ($0.product.id, $0.quantity) }, clearingCart: cartID, at: now())
     }
 
-    func placeOrder(userID: Int, lines: [(productID: Int, quantity: Int)], clearingCart cartID: String?, at date: Date) async throws -> Result<Order, CheckoutError> {
+    func placeOrder(userID: Int, lines: [(productID: Int, quantity: Int)], clearingCart cartID: String?, at date: Date) async throws -> Order {
         do {
-            return .success(try await store.placeOrder(userID: userID, lines: lines, clearingCart: cartID, at: date))
+            return try await store.placeOrder(userID: userID, lines: lines, clearingCart: cartID, at: date)
         } catch let shortage as StockReservation.Shortage {
             switch shortage {
-            case .unknownProduct: return .failure(.stock("A product in your cart is no longer sold."))
-            case .insufficient(let name, 0): return .failure(.stock("\(name) is sold out."))
-            case .insufficient(let name, let available): return .failure(.stock("Only \(available) of \(name) in stock."))
+            case .unknownProduct: throw CheckoutError.stock("A product in your cart is no longer sold.")
+            case .insufficient(let name, 0): throw CheckoutError.stock("\(name) is sold out.")
+            case .insufficient(let name, let available): throw CheckoutError.stock("Only \(available) of \(name) in stock.")
             }
         }
     }

@@ -1,9 +1,10 @@
 import TesseraViews
 
-/// Renders the page for an error status. The route table picks one per status (400, 403, 404,
-/// 405, 409, 413, 429, 500, 503 …), falling back to ``DefaultErrorPage``.
+/// Renders the page for an error status, inside the site layout. An app registers one per status
+/// that deserves its own words (`app.errorPages[.notFound] = …`); the rest get
+/// ``DefaultErrorPage``.
 public protocol ErrorPageController: Sendable {
-    func render(_ error: HTTPError, in context: RequestContext) -> Page
+    func render(_ error: any HTTPResponseError, in context: RequestContext) -> Page
 }
 
 /// The model of the default error page.
@@ -17,8 +18,8 @@ public struct ErrorPageModel: Sendable {
 public struct DefaultErrorPage: ErrorPageController {
     public init() {}
 
-    public func render(_ error: HTTPError, in context: RequestContext) -> Page {
-        let model = ErrorPageModel(status: error.status.code, reason: error.status.reasonPhrase, message: error.message)
-        return Page(title: "\(error.status.code) \(error.status.reasonPhrase)", body: ErrorPageView.render(model), status: error.status)
+    public func render(_ error: any HTTPResponseError, in context: RequestContext) -> Page {
+        let model = ErrorPageModel(status: error.status.code, reason: error.status.reasonPhrase, message: error.publicMessage)
+        return Page(title: "\(error.status.code) \(error.status.reasonPhrase)", body: context.render(ErrorPageView.self, model), status: error.status)
     }
 }

@@ -4,7 +4,9 @@ import TesseraViews
 /// and error pages of every module go through it, so modules never need to know it.
 public protocol PageLayout: Sendable {
     /// Must keep the region slots of `page.body`, which it does by writing the body with
-    /// `{{ page.body }}` in a template, or `output.write(page.body)`.
+    /// `{{ page.body }}` in a template, or `output.write(page.body)`. Render the layout's view
+    /// with `context.render(View.self, model)`, so that its forms (sign out, say) carry the
+    /// request's CSRF token.
     func render(_ page: Page, in context: RequestContext) -> HTMLOutput
 }
 
@@ -24,6 +26,6 @@ public struct BasicLayout: PageLayout {
     public init() {}
 
     public func render(_ page: Page, in context: RequestContext) -> HTMLOutput {
-        BasicLayoutView.render(LayoutContent(title: page.title, body: page.body))
+        context.render(BasicLayoutView.self, LayoutContent(title: page.title, body: page.body))
     }
 }

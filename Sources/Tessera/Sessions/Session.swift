@@ -1,75 +1,123 @@
+import Crypto
 import Foundation
 import Synchronization
 
-/// The visitor's session: a few strings, kept in a signed cookie.
+/// The visitor's session: a few strings kept in a signed cookie, and the CSRF token of its forms.
 ///
-/// It is read from the cookie the first time something asks, so requests that never touch the
-/// session pay nothing. Changing it makes the response carry a new cookie. ``rotate()`` gives it
-/// a new identity, which sign-in must do so that a session id planted before sign-in is worthless.
-public final class Session: Sendable {
-    private struct State {
-        var payload: SessionCodec.Payload?
-        var modified = false
+/// ``SessionMiddleware`` loads it for each request. Without that step in the chain the session
+/// is *detached*: it reads as empty, has no token, and writes go nowhere (a debug build stops at
+/// the first write, since it is a wiring mistake). Changing it makes the response carry a new
+/// cookie. ``rotate()`` gives it a new identity, which sign-in must do so that a session id
+/// planted before sign-in is worthless.
+public struct Session: Sendable {
+    private let storage: Storage?
+
+    /// A session that is not kept anywhere: the one a request has when no session step runs.
+    public static let detached = Session(storage: nil)
+
+    private init(storage: Storage?) {
+        self.storage = storage
     }
 
-    private let cookie: String?
-    private let codec: SessionCodec?
-    private let state = Mutex(State())
-
-    init(cookie: String?, codec: SessionCodec?) {
-        self.cookie = cookie
-        self.codec = codec
+    /// The session in `cookie`, or a new one when there is no valid cookie. Either way it has a
+    /// CSRF token from here on.
+    init(cookie: String?, codec: SessionCodec) {
+        storage = Storage(payload: cookie.flatMap { codec.decode($0) })
     }
 
-    private func withPayload<T>(_ body: (inout SessionCodec.Payload, inout Bool) -> T) -> T {
-        state.withLock { state in
-            if state.payload == nil {
-                state.payload = cookie.flatMap { codec?.decode($0) } ?? SessionCodec.Payload(id: SessionCodec.newIdentifier(), expires: 0, values: [:])
-            }
-            return body(&state.payload!, &state.modified)
-        }
-    }
+    /// The session's id; `nil` when detached.
+    public var id: String? { storage?.read { $0.id } }
 
-    public var id: String {
-        withPayload { payload, _ in payload.id }
-    }
+    /// The token every form of this session carries; `nil` when detached.
+    public var csrfToken: String? { storage?.read { $0.values[Self.csrfKey] } }
 
     public subscript(key: String) -> String? {
-        get { withPayload { payload, _ in payload.values[key] } }
-        set {
-            withPayload { payload, modified in
-                guard payload.values[key] != newValue else { return }
+        get { storage?.read { $0.values[key] } }
+        nonmutating set {
+            guard let storage else {
+                assertionFailure("the session was written, but the middleware chain has no SessionMiddleware")
+                return
+            }
+            storage.change { payload in
+                guard payload.values[key] != newValue else { return false }
                 payload.values[key] = newValue
-                modified = true
+                return true
             }
         }
     }
 
-    /// A new id for the same values: call it on sign-in and sign-out.
+    /// A new id for the same values and token: call it on sign-in.
     public func rotate() {
-        withPayload { payload, modified in
+        storage?.change { payload in
             payload.id = SessionCodec.newIdentifier()
-            modified = true
+            return true
         }
     }
 
-    /// Forgets everything, and rotates.
+    /// Forgets everything, with a new id and a new CSRF token: call it on sign-out.
     public func clear() {
-        withPayload { payload, modified in
-            payload = SessionCodec.Payload(id: SessionCodec.newIdentifier(), expires: 0, values: [:])
-            modified = true
+        storage?.change { payload in
+            payload = Storage.newPayload()
+            return true
         }
     }
 
-    /// The `Set-Cookie` value when the session changed, else `nil`.
-    func setCookie(_ configuration: SessionConfiguration, now: Date = Date()) -> String? {
-        state.withLock { state -> String? in
-            guard state.modified, var payload = state.payload else { return nil }
-            let maxAge = configuration.maxAge.components.seconds
-            payload.expires = Int64(now.timeIntervalSince1970) + maxAge
-            let value = configuration.codec.encode(payload)
-            return "\(configuration.cookieName)=\(value); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Lax"
-                + (configuration.secureCookies ? "; Secure" : "")
+    /// The `Set-Cookie` value when the session changed, or when its token is new and the answer
+    /// may carry forms (`carryingNewTokenIn`); else `nil`.
+    func setCookie(_ configuration: SessionConfiguration, carryingNewTokenIn mayHaveForms: Bool, now: Date = Date()) -> String? {
+        guard let storage, var payload = storage.payloadToSave(includingNewToken: mayHaveForms) else { return nil }
+        let maxAge = configuration.maxAge.components.seconds
+        payload.expires = Int64(now.timeIntervalSince1970) + maxAge
+        let value = configuration.codec.encode(payload)
+        return "\(configuration.cookieName)=\(value); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Lax"
+            + (configuration.secureCookies ? "; Secure" : "")
+    }
+
+    static let csrfKey = "_csrf"
+
+    /// The session's state, shared by every copy of the request's context (regions run
+    /// concurrently, so it is locked).
+    private final class Storage: Sendable {
+        private struct State {
+            var payload: SessionCodec.Payload
+            var modified = false
+            var tokenIsNew = false
+        }
+
+        private let state: Mutex<State>
+
+        init(payload: SessionCodec.Payload?) {
+            if var payload {
+                let tokenIsNew = payload.values[Session.csrfKey] == nil
+                if tokenIsNew { payload.values[Session.csrfKey] = Self.newToken() }
+                state = Mutex(State(payload: payload, tokenIsNew: tokenIsNew))
+            } else {
+                state = Mutex(State(payload: Self.newPayload(), tokenIsNew: true))
+            }
+        }
+
+        static func newPayload() -> SessionCodec.Payload {
+            SessionCodec.Payload(id: SessionCodec.newIdentifier(), expires: 0, values: [Session.csrfKey: newToken()])
+        }
+
+        static func newToken() -> String {
+            SymmetricKey(size: .bits256).withUnsafeBytes { Base64URL.encode(Data($0)) }
+        }
+
+        func read<T>(_ body: (SessionCodec.Payload) -> T) -> T {
+            state.withLock { body($0.payload) }
+        }
+
+        func change(_ body: (inout SessionCodec.Payload) -> Bool) {
+            state.withLock { state in
+                if body(&state.payload) { state.modified = true }
+            }
+        }
+
+        func payloadToSave(includingNewToken: Bool) -> SessionCodec.Payload? {
+            state.withLock { state in
+                state.modified || (state.tokenIsNew && includingNewToken) ? state.payload : nil
+            }
         }
     }
 }

@@ -39,17 +39,16 @@ final class ServerCore: Sendable {
         return merged
     }
 
-    /// Runs the responder and turns whatever it throws into an answer.
+    /// Runs the responder. Whatever it throws goes to the error responder as it is: what an error
+    /// means is decided in one place, ``ThrownError``, not here.
     func respond(to request: Request) async -> Response {
         do {
             return try await responder.respond(to: request)
-        } catch let error as HTTPError {
-            return await errorResponder.response(for: error, to: request)
-        } catch is CancellationError {
-            return await errorResponder.response(for: HTTPError(.serviceUnavailable, message: "The server is shutting down."), to: request)
         } catch {
-            logger.error("handler failed", metadata: ["path": "\(request.path)", "error": "\(String(reflecting: error))"])
-            return await errorResponder.response(for: HTTPError(.internalServerError), to: request)
+            if ThrownError.isServerFault(error) {
+                logger.error("handler failed", metadata: ["path": "\(request.path)", "error": "\(String(reflecting: error))"])
+            }
+            return await errorResponder.response(for: error, to: request)
         }
     }
 }

@@ -1,0 +1,23 @@
+import Tessera
+
+/// Accounts' one entry point: registration, sign-in and sign-out, and the account page.
+///
+/// The composition root also puts ``ShopperMiddleware`` in the chain, which tells every other
+/// module who is signed in (`context.shopper`).
+public struct AccountsModule: FeatureModule {
+    let accounts: AccountsService
+
+    public init(accounts: AccountsService) {
+        self.accounts = accounts
+    }
+
+    public func register(in app: inout ApplicationBuilder) {
+        let accounts = self.accounts
+        app.routes.page(AccountsRoutes.register) { _, _ in RegisterPageController(form: FormState()) }
+        app.routes.page(AccountsRoutes.login) { _, context in
+            LoginPageController(form: FormState(values: ["next": SafeRedirect.localPath(context.request.query["next"])]))
+        }
+        app.routes.page(AccountsRoutes.account) { _, _ in AccountPageController(accounts: accounts) }
+        SignInActions(accounts: accounts).register(in: &app.routes)
+    }
+}

@@ -1,0 +1,28 @@
+import Tessera
+
+/// The registration form, read and checked (the V→VM→C flow of seed 004).
+struct RegisterForm: FormModel {
+    var name: String
+    var email: String
+    var password: String
+
+    init(reading form: inout FormReader) {
+        name = form.text("name", maxLength: 80)
+        email = form.email("email")
+        password = form.text("password", maxLength: 200, label: "Password")
+        form.check(password.count >= 8 || form.errors["password"] != nil, "password", "Password must be at least 8 characters.")
+    }
+}
+
+/// The sign-in form; `next` is where to go afterwards, checked by ``SafeRedirect``.
+struct LoginForm: FormModel {
+    var email: String
+    var password: String
+    var next: String
+
+    init(reading form: inout FormReader) {
+        email = form.text("email", maxLength: 254, label: "E-mail").lowercased()
+        password = form.text("password", maxLength: 200, label: "Password")
+        next = form.text("next", required: false, maxLength: 2000)
+    }
+}

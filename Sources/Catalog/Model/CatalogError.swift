@@ -1,0 +1,26 @@
+import Tessera
+
+/// Why the catalog could not answer, and how each reason is answered over HTTP.
+public enum CatalogError: HTTPResponseError {
+    /// No such product, category or page.
+    case notFound(String)
+    /// A listing request that makes no sense, such as `?sort=sideways`.
+    case invalid(String)
+    /// The store failed; the details go to the log, the visitor is told to come back.
+    case storage(any Error)
+
+    public var status: HTTPResponse.Status {
+        switch self {
+        case .notFound: .notFound
+        case .invalid: .badRequest
+        case .storage: .serviceUnavailable
+        }
+    }
+
+    public var publicMessage: String {
+        switch self {
+        case .notFound(let message), .invalid(let message): message
+        case .storage: "The catalog is unavailable right now."
+        }
+    }
+}

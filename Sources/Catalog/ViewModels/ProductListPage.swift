@@ -1,0 +1,52 @@
+import Tessera
+
+/// What the list template shows, already worked out: links, labels, flags.
+struct ProductListPage: Sendable {
+    struct Link: Sendable {
+        var label: String
+        var url: String
+        var isCurrent: Bool
+    }
+
+    var title: String
+    var heading: String
+    var search: String
+    var summary: String
+    var products: [Product]
+    var categories: [Link]
+    var sorts: [Link]
+    var pages: [Link]
+    var previousURL: String?
+    var nextURL: String?
+    var isEmpty: Bool
+
+    init(_ listing: CatalogService.Listing) {
+        let query = listing.query
+        func url(category: String?? = .none, sort: ProductQuery.Sort? = nil, page: Int? = nil) -> String {
+            var items: [String] = []
+            let categorySlug = category ?? listing.category?.slug
+            if let categorySlug { items.append("category=" + URLEncoding.queryValue(categorySlug)) }
+            if let search = query.search { items.append("q=" + URLEncoding.queryValue(search)) }
+            let sortValue = sort ?? query.sort
+            if sortValue != .name { items.append("sort=" + sortValue.rawValue) }
+            if let page, page > 1 { items.append("page=\(page)") }
+            return CatalogRoutes.list.path + (items.isEmpty ? "" : "?" + items.joined(separator: "&"))
+        }
+        let heading = listing.category?.name ?? "All products"
+        self.heading = heading
+        title = query.search.map { "“\($0)” · \(heading)" } ?? heading
+        search = query.search ?? ""
+        products = listing.products
+        isEmpty = listing.products.isEmpty
+        let first = (query.page - 1) * query.pageSize + 1
+        summary = listing.total == 0 ? "No products match."
+            : "Showing \(first)–\(first + listing.products.count - 1) of \(listing.total) products"
+        categories = [Link(label: "All", url: url(category: .some(nil)), isCurrent: listing.category == nil)]
+            + listing.categories.map { Link(label: $0.name, url: url(category: .some($0.slug)), isCurrent: $0.id == listing.category?.id) }
+        sorts = [(ProductQuery.Sort.name, "Name"), (.priceAscending, "Price, low to high"), (.priceDescending, "Price, high to low")]
+            .map { Link(label: $0.1, url: url(sort: $0.0), isCurrent: $0.0 == query.sort) }
+        pages = listing.pageCount > 1 ? (1...listing.pageCount).map { Link(label: "\($0)", url: url(page: $0), isCurrent: $0 == query.page) } : []
+        previousURL = query.page > 1 ? url(page: query.page - 1) : nil
+        nextURL = query.page < listing.pageCount ? url(page: query.page + 1) : nil
+    }
+}

@@ -1,0 +1,49 @@
+import Accounts
+import Catalog
+import Tessera
+
+/// Orders' one entry point: the cart, checkout, the orders pages, and the two regions Orders
+/// provides to the catalog's product page through the region registry.
+public struct OrdersModule: FeatureModule {
+    let cart: CartService
+    let orders: OrderService
+    let catalog: CatalogService
+
+    public init(cart: CartService, orders: OrderService, catalog: CatalogService) {
+        self.cart = cart
+        self.orders = orders
+        self.catalog = catalog
+    }
+
+    public func register(in app: inout ApplicationBuilder) {
+        let orders = self.orders
+        let catalog = self.catalog
+        let cart = self.cart
+        app.routes.page(OrdersRoutes.cart) { _, _ in CartPageController(cart: cart) }
+        app.routes.page(OrdersRoutes.checkout) { _, _ in CheckoutPageController(cart: cart) }
+        app.routes.page(OrdersRoutes.orders) { _, _ in OrderListPageController(orders: orders) }
+        app.routes.page(OrdersRoutes.order) { id, _ in OrderPageController(orders: orders, id: id) }
+        app.routes.fragment(OrdersRoutes.orderStatus) { id, _ in OrderStatusRegion(orders: orders, id: id) }
+        CartActions(cart: cart, catalog: catalog).register(in: &app.routes)
+        CheckoutActions(orders: orders, cart: cart).register(in: &app.routes)
+        OrderActions(orders: orders).register(in: &app.routes)
+
+        app.regions.provide(CatalogRegions.addToCart, source: { OrdersRoutes.addToCartFragment.path($0.id) }) { product, _ in
+            AddToCartRegion(product: product)
+        }
+        app.routes.fragment(OrdersRoutes.addToCartFragment) { id, _ in
+            ProductLoadingRegion(catalog: catalog, id: id) { AddToCartRegion(product: $0) }
+        }
+        // Only for a signed-in shopper: for anyone else the region is not on the page at all.
+        app.regions.provide(CatalogRegions.purchases, source: { OrdersRoutes.purchasesFragment.path($0.id) }) { product, context in
+            context.shopper.map { PurchasesRegion(orders: orders, productID: product.id, userID: $0.id) }
+        }
+        app.routes.fragment(OrdersRoutes.purchasesFragment) { id, context in
+            let shopper = context.shopper
+            return ProductLoadingRegion(catalog: catalog, id: id) { product in
+                guard let shopper else { return EmptyRegion() }
+                return PurchasesRegion(orders: orders, productID: product.id, userID: shopper.id)
+            }
+        }
+    }
+}

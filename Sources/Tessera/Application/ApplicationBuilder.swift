@@ -1,0 +1,53 @@
+import Logging
+
+/// Collects what the modules register, then builds the immutable ``Application``.
+///
+/// ```swift
+/// var app = ApplicationBuilder()
+/// app.register(CatalogModule(catalog: catalog))      // routes, regions
+/// app.errorPages[.notFound] = FriendlyNotFoundPage()
+/// let application = try app.build(
+///     layout: SiteLayout(),
+///     middleware: [SessionMiddleware(sessions), ErrorPageMiddleware()],
+///     routeMiddleware: [CSRFMiddleware()]
+/// )
+/// ```
+public struct ApplicationBuilder: Sendable {
+    /// The app's routes: pages, region fragments and actions.
+    public var routes = RouterBuilder()
+    /// The regions modules offer each other by key.
+    public var regions = RegionRegistry()
+    /// The error page controller for each status that has its own; the rest get the default.
+    public var errorPages: [HTTPResponse.Status: any ErrorPageController] = [:]
+
+    public init() {}
+
+    /// Registers everything a module offers.
+    public mutating func register(_ module: some FeatureModule) {
+        module.register(in: &self)
+    }
+
+    /// The app, or the first pair of clashing routes.
+    ///
+    /// - Parameters:
+    ///   - layout: the site's layout, for every page and error page.
+    ///   - middleware: the steps every request goes through, outermost first, around the router.
+    ///     The usual chain is `[SessionMiddleware(…), ErrorPageMiddleware()]` plus the app's own.
+    ///   - routeMiddleware: the steps a request goes through once a route matched, just before its
+    ///     controller, such as ``CSRFMiddleware``: an unknown address stays a 404.
+    ///   - developmentMode: shows the details of a 500 on the page. Never in production.
+    public func build(
+        layout: some PageLayout = BasicLayout(),
+        middleware: [any Middleware] = [ErrorPageMiddleware()],
+        routeMiddleware: [any Middleware] = [CSRFMiddleware()],
+        logger: Logger = Logger(label: "tessera"),
+        developmentMode: Bool = false
+    ) throws(RouteClash) -> Application {
+        let router = try routes.build(routeMiddleware: routeMiddleware)
+        let parts = ApplicationParts(
+            layout: layout, regions: regions, errorPages: ErrorPageRenderer(controllers: errorPages),
+            logger: logger, developmentMode: developmentMode
+        )
+        return Application(parts: parts, router: router, middleware: middleware)
+    }
+}

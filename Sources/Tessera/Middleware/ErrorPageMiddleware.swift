@@ -1,0 +1,25 @@
+/// Turns whatever the rest of the chain throws into an answer: an error page in the site's
+/// layout (rendered by the controller registered for its status), JSON for a client that asks
+/// for it, or a bare redirect.
+///
+/// This is the framework's one `catch`. What an error means is decided by
+/// ``ThrownError/answer(for:revealingDetails:)``; what it looks like by ``ErrorPageRenderer``.
+/// Place it after the session step, so that error pages know the visitor and their forms carry
+/// the session's token.
+public struct ErrorPageMiddleware: Middleware {
+    public init() {}
+
+    public func handle(_ context: RequestContext, next: RequestResponder) async throws -> Response {
+        do {
+            return try await next(context)
+        } catch {
+            if ThrownError.isServerFault(error) {
+                context.logger.error("request failed", metadata: ["path": "\(context.request.path)", "error": "\(String(reflecting: error))"])
+            }
+            let answer = ThrownError.answer(for: error, revealingDetails: context.application.developmentMode)
+            return context.application.errorPages.response(for: answer, in: context)
+        }
+    }
+
+    public var runsForRejectedRequests: Bool { true }
+}

@@ -1,0 +1,28 @@
+/// Loads the visitor's session from its signed cookie before the rest of the chain runs, and
+/// writes the cookie back when the session changed.
+///
+/// The session's CSRF token exists as soon as the session is loaded (a first visit gets a new
+/// one), so everything rendered for the request, streamed regions included, can put it in its
+/// forms. A new token is sent with the first HTML answer; answers that carry no forms (a health
+/// check, an image) do not set a cookie for it.
+public struct SessionMiddleware: Middleware {
+    let configuration: SessionConfiguration
+
+    public init(_ configuration: SessionConfiguration) {
+        self.configuration = configuration
+    }
+
+    public func handle(_ context: RequestContext, next: RequestResponder) async throws -> Response {
+        var context = context
+        let session = Session(cookie: context.request.cookies[configuration.cookieName], codec: configuration.codec)
+        context.session = session
+        var response = try await next(context)
+        let isHTML = response.headers[.contentType]?.hasPrefix("text/html") ?? false
+        if let cookie = session.setCookie(configuration, carryingNewTokenIn: isHTML) {
+            response.headers.append(HTTPField(name: .setCookie, value: cookie))
+        }
+        return response
+    }
+
+    public var runsForRejectedRequests: Bool { true }
+}

@@ -1,0 +1,39 @@
+import TesseraViews
+
+/// A region of a page: its slot name, its child controller, and how long it may take.
+public struct Region: Sendable {
+    public var name: String
+    /// The region's own URL, written as `data-region-src`.
+    public var source: String?
+    public var controller: any RegionController
+    public var deadline: Duration
+    /// A required region that fails fails the page; any other shows a small failure note instead.
+    public var isRequired: Bool
+
+    public init(
+        _ name: String,
+        source: String?,
+        controller: any RegionController,
+        deadline: Duration = .seconds(2),
+        isRequired: Bool = false
+    ) {
+        self.name = name
+        self.source = source
+        self.controller = controller
+        self.deadline = deadline
+        self.isRequired = isRequired
+    }
+}
+
+/// A region one module offers and another asks for, by a key both can see: the module that asks
+/// declares the key, the module that provides imports it. `Input` is what the asker passes
+/// (a product id, say). Asking when nobody provides gives `nil`: the region is simply absent.
+public struct RegionKey<Input: Sendable>: Sendable, Hashable, CustomStringConvertible {
+    public let name: String
+
+    public init(_ name: String) {
+        self.name = name
+    }
+
+    public var description: String { name }
+}

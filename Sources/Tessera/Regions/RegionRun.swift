@@ -1,0 +1,111 @@
+import Logging
+import Synchronization
+import TesseraViews
+
+/// Runs one child controller within its deadline, and writes its region.
+enum RegionRunner {
+    struct DeadlinePassed: Error, CustomStringConvertible {
+        let deadline: Duration
+        var description: String { "the region did not answer within \(deadline)" }
+    }
+
+    /// `<div data-region="name" data-region-src="url">…</div>`; a failed child leaves its failure
+    /// fragment in its place, and the log says why.
+    static func write(_ outcome: Result<HTMLOutput, any Error>, of region: Region, into output: inout HTMLOutput, logger: Logger) {
+        output.write(static: "<div data-region=\"")
+        output.attribute(region.name)
+        if let source = region.source {
+            output.write(static: "\" data-region-src=\"")
+            output.attribute(source)
+        }
+        switch outcome {
+        case .success(let fragment):
+            output.write(static: "\">")
+            output.write(fragment)
+        case .failure(let error):
+            logger.warning("region failed", metadata: ["region": "\(region.name)", "error": "\(String(reflecting: error))"])
+            output.write(static: "\" data-region-failed=\"true\">")
+            output.write(region.controller.failureFragment(for: error))
+        }
+        output.write(static: "</div>")
+    }
+}
+
+/// One child controller running for its region, within its deadline.
+///
+/// The child starts with `Task.immediate`: one that does not suspend (rendering from memory, say)
+/// finishes right here, with no thread hop and no timer. Only a child that suspends gets a
+/// deadline timer, cancelled as soon as the child answers; whichever comes first decides the
+/// outcome, so a child that ignores cancellation cannot hold the page.
+final class RegionRun: Sendable {
+    private enum State {
+        case running(waiters: [CheckedContinuation<Result<HTMLOutput, any Error>, Never>], timer: Task<Void, Never>?)
+        case finished(Result<HTMLOutput, any Error>)
+    }
+
+    private let state = Mutex(State.running(waiters: [], timer: nil))
+    private let child = Mutex<Task<Void, Never>?>(nil)
+
+    init(_ region: Region, in context: RequestContext) {
+        let task = Task.immediate { [self] in
+            let outcome: Result<HTMLOutput, any Error>
+            do { outcome = .success(try await region.controller.render(in: context)) } catch { outcome = .failure(error) }
+            finish(with: outcome)
+        }
+        child.withLock { $0 = task }
+        guard finishedOutcome == nil else { return }
+        let timer = Task { [self] in
+            try? await Task.sleep(for: region.deadline)
+            guard !Task.isCancelled else { return }
+            if finish(with: .failure(RegionRunner.DeadlinePassed(deadline: region.deadline))) { cancel() }
+        }
+        let alreadyDone: Bool = state.withLock { state in
+            guard case .running(let waiters, nil) = state else { return true }
+            state = .running(waiters: waiters, timer: timer)
+            return false
+        }
+        if alreadyDone { timer.cancel() }
+    }
+
+    /// The outcome if the child has answered (or its deadline passed), without waiting.
+    var finishedOutcome: Result<HTMLOutput, any Error>? {
+        state.withLock { state in
+            if case .finished(let outcome) = state { return outcome }
+            return nil
+        }
+    }
+
+    func outcome() async -> Result<HTMLOutput, any Error> {
+        if let done = finishedOutcome { return done }
+        return await withCheckedContinuation { continuation in
+            let done: Result<HTMLOutput, any Error>? = state.withLock { state in
+                switch state {
+                case .finished(let outcome):
+                    return outcome
+                case .running(let waiters, let timer):
+                    state = .running(waiters: waiters + [continuation], timer: timer)
+                    return nil
+                }
+            }
+            if let done { continuation.resume(returning: done) }
+        }
+    }
+
+    /// Records the first outcome; true when this call was first.
+    @discardableResult
+    private func finish(with outcome: Result<HTMLOutput, any Error>) -> Bool {
+        let pending: (waiters: [CheckedContinuation<Result<HTMLOutput, any Error>, Never>], timer: Task<Void, Never>?)? = state.withLock { state in
+            guard case .running(let waiters, let timer) = state else { return nil }
+            state = .finished(outcome)
+            return (waiters, timer)
+        }
+        guard let pending else { return false }
+        pending.timer?.cancel()
+        for waiter in pending.waiters { waiter.resume(returning: outcome) }
+        return true
+    }
+
+    func cancel() {
+        child.withLock { $0 }?.cancel()
+    }
+}

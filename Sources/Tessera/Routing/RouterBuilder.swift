@@ -1,0 +1,119 @@
+import TesseraViews
+
+/// The routes of an app, as its modules register them. Three kinds, one per way of answering:
+/// - ``page(_:_:)``: a full page, by a ``PageController``;
+/// - ``fragment(_:_:)``: a region at its own URL, by a ``RegionController``;
+/// - ``action(_:_:)``: anything else, such as a form post that redirects.
+public struct RouterBuilder: Sendable {
+    private var routes: [Registration] = []
+    private var fallback: (any HTTPResponder)?
+
+    public init() {}
+
+    /// Answers `GET`/`HEAD` requests no route matched, such as static files. A 404 it throws
+    /// becomes the usual error page.
+    public mutating func fallback(_ responder: some HTTPResponder) {
+        fallback = responder
+    }
+
+    /// A full page: the factory reads the typed parameters and injects the services.
+    public mutating func page<Parameters, Controller: PageController>(
+        _ route: Route<Parameters>,
+        _ factory: @escaping @Sendable (Parameters, RequestContext) throws -> Controller
+    ) {
+        add(route) { parameters, context in
+            try await PageRenderer.respond(with: try factory(parameters, context), in: context)
+        }
+    }
+
+    /// A region's own URL: the child controller answers alone, as a bare fragment.
+    public mutating func fragment<Parameters>(
+        _ route: Route<Parameters>,
+        _ factory: @escaping @Sendable (Parameters, RequestContext) throws -> any RegionController
+    ) {
+        add(route) { parameters, context in
+            Response.html(try await factory(parameters, context).render(in: context).bytes)
+        }
+    }
+
+    /// Anything else, such as a form post that redirects.
+    public mutating func action<Parameters>(
+        _ route: Route<Parameters>,
+        _ handler: @escaping @Sendable (Parameters, RequestContext) async throws -> Response
+    ) {
+        add(route, handler)
+    }
+
+    private mutating func add<Parameters>(
+        _ route: Route<Parameters>,
+        _ handler: @escaping @Sendable (Parameters, RequestContext) async throws -> Response
+    ) {
+        routes.append(Registration(name: route.name, method: route.method, pattern: route.pattern) { routeMiddleware in
+            let run: RequestResponder = { context in
+                var captures = RouteCaptures(context.route?.captures ?? [])
+                guard let parameters = Parameters(captures: &captures) else {
+                    throw HTTPError(.notFound, message: "There is nothing at this address.")
+                }
+                return try await handler(parameters, context)
+            }
+            return RouteEntry(
+                name: route.name, method: route.method, pattern: route.pattern,
+                accepts: { captures in
+                    var reader = RouteCaptures(captures)
+                    return Parameters(captures: &reader) != nil
+                },
+                respond: MiddlewareChain.compose(routeMiddleware, around: run)
+            )
+        })
+    }
+
+    /// The router, or the first pair of clashing routes.
+    func build(routeMiddleware: [any Middleware]) throws(RouteClash) -> Router {
+        for (index, first) in routes.enumerated() {
+            for second in routes[(index + 1)...] where first.method == second.method && first.pattern.hasSameShape(as: second.pattern) {
+                throw RouteClash(first: first.name, second: second.name, method: first.method, pattern: first.pattern)
+            }
+        }
+        return Router(entries: routes.map { $0.makeEntry(routeMiddleware) }, fallback: fallback)
+    }
+
+    private struct Registration: Sendable {
+        let name: String
+        let method: HTTPRequest.Method
+        let pattern: RoutePattern
+        let makeEntry: @Sendable ([any Middleware]) -> RouteEntry
+    }
+}
+
+/// Two routes that would answer the same requests.
+public struct RouteClash: Error, CustomStringConvertible, Equatable {
+    public let first: String
+    public let second: String
+    public let method: HTTPRequest.Method
+    public let pattern: RoutePattern
+
+    public init(first: String, second: String, method: HTTPRequest.Method, pattern: RoutePattern) {
+        self.first = first
+        self.second = second
+        self.method = method
+        self.pattern = pattern
+    }
+
+    public var description: String {
+        "routes “\(first)” and “\(second)” both answer \(method.rawValue) \(pattern)"
+    }
+}
+
+extension RoutePattern {
+    /// The same literals at the same places, and parameters at the same places.
+    func hasSameShape(as other: RoutePattern) -> Bool {
+        guard segments.count == other.segments.count else { return false }
+        return zip(segments, other.segments).allSatisfy { a, b in
+            switch (a, b) {
+            case (.literal(let x), .literal(let y)): x == y
+            case (.parameter, .parameter): true
+            default: false
+            }
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A deliberately dumb HTTP/1.1 client over a blocking socket. Tests need to send what real
+/// clients would never send (conflicting headers, half a request, a body too large), and to
+/// see exactly what comes back, so no library sits in between.
+// @unchecked: a client is used by one test at a time, handed from the test to a thread and back.
+public final class RawHTTPClient: @unchecked Sendable {
+    public enum Failure: Error {
+        case connect(Int32)
+        case closed
+        case timeout
+        case malformed(String)
+    }
+
+    public let descriptor: Int32
+    private var buffer: [UInt8] = []
+
+    public init(port: Int, timeout: TimeInterval = 10) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            let code = errno
+            close(descriptor)
+            throw Failure.connect(code)
+        }
+        var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    public func send(_ text: String) throws {
+        try send(Array(text.utf8))
+    }
+
+    public func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { throw Failure.closed }
+            offset += sent
+        }
+    }
+
+    /// Reads one response. `head` is for answers to HEAD, which carry no body whatever they say.
+    public func readReply(head: Bool = false) throws -> TestResponse {
+        var reply = try readHead()
+        if head || reply.status == 304 || reply.status == 204 || (100..<200).contains(reply.status) { return reply }
+        if reply.header("transfer-encoding")?.lowercased() == "chunked" {
+            reply.body = try readChunked()
+        } else if let length = reply.header("content-length").flatMap(Int.init) {
+            try fill(atLeast: length)
+            reply.body = Array(buffer[..<length])
+            buffer.removeFirst(length)
+        } else {
+            while (try? fillMore()) == true {}
+            reply.body = buffer
+            buffer = []
+        }
+        return reply
+    }
+
+    /// Reads a chunked body, calling `onChunk` as each chunk arrives (to observe streaming).
+    public func readChunked(onChunk: ([UInt8]) -> Void = { _ in }) throws -> [UInt8] {
+        var body: [UInt8] = []
+        while true {
+            let lineEnd = try readUntil([13, 10])
+            let sizeText = String(decoding: buffer[..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
+            buffer.removeFirst(lineEnd + 2)
+            guard let size = Int(sizeText, radix: 16) else { throw Failure.malformed("chunk size \(sizeText)") }
+            if size == 0 {
+                _ = try readUntil([13, 10])
+                buffer.removeFirst(2)
+                return body
+            }
+            try fill(atLeast: size + 2)
+            let chunk = Array(buffer[..<size])
+            onChunk(chunk)
+            body += chunk
+            buffer.removeFirst(size + 2)
+        }
+    }
+
+    /// Reads the status line and headers of a chunked answer, leaving the body to `readChunked`.
+    public func readHead() throws -> TestResponse {
+        let headEnd = try readUntil([13, 10, 13, 10])
+        let headText = String(decoding: buffer[..<headEnd], as: UTF8.self)
+        buffer.removeFirst(headEnd + 4)
+        var lines = headText.components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst().split(separator: " ")
+        let headers = lines.compactMap { line -> (String, String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        guard statusLine.count >= 2, let status = Int(statusLine[1]) else { throw Failure.malformed(headText) }
+        return TestResponse(status: status, headers: headers, body: [])
+    }
+
+    /// True when the server has closed the connection (a read returns end-of-file).
+    public func isClosedByServer() -> Bool {
+        var byte: UInt8 = 0
+        let count = recv(descriptor, &byte, 1, 0)
+        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+    }
+
+    private func readUntil(_ marker: [UInt8]) throws -> Int {
+        while true {
+            if let range = buffer.firstRange(of: marker) { return range.lowerBound }
+            guard try fillMore() else { throw Failure.closed }
+        }
+    }
+
+    private func fill(atLeast count: Int) throws {
+        while buffer.count < count {
+            guard try fillMore() else { throw Failure.closed }
+        }
+    }
+
+    private func fillMore() throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = recv(descriptor, &chunk, chunk.count, 0)
+        if count < 0 {
+            if errno == EAGAIN || errno == EWOULDBLOCK { throw Failure.timeout }
+            return false
+        }
+        if count == 0 { return false }
+        buffer += chunk[..<count]
+        return true
+    }
+}
+
+extension RawHTTPClient {
+    /// One request on a new connection, with `Connection: close`.
+    public static func request(
+        port: Int, _ target: String, method: String = "GET", headers: [String: String] = [:], body: [UInt8] = []
+    ) throws -> TestResponse {
+        let client = try RawHTTPClient(port: port)
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        if !body.isEmpty { head += "Content-Length: \(body.count)\r\n" }
+        try client.send(Array((head + "\r\n").utf8) + body)
+        return try client.readReply(head: method == "HEAD")
+    }
+}
+
+/// Runs blocking work on its own thread, so that socket waits never tie up the small
+/// cooperative thread pool the server's handlers need.
+public func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread {
+            continuation.resume(with: Result { try work() })
+        }.start()
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// A browser's worth of state for tests: it keeps the session cookie between requests and reads
+/// the CSRF token out of pages, so a test can click through a flow like a visitor, in process or
+/// over a real socket alike.
+public final class TestClient: @unchecked Sendable {
+    // @unchecked: one test drives one client, one request at a time.
+    public let transport: any TestTransport
+    /// The session cookie (`name=value`) sent with every request.
+    public var cookie: String?
+
+    public init(_ transport: any TestTransport) {
+        self.transport = transport
+    }
+
+    /// A client of a live server on `port`.
+    public convenience init(port: Int) {
+        self.init(LiveTransport(port: port))
+    }
+
+    /// Sends a request with the cookie; `form` is sent urlencoded. Stores any new cookie.
+    @discardableResult
+    public func send(_ target: String, method: String = "GET", form: String? = nil, headers: [String: String] = [:]) async throws -> TestResponse {
+        var fields = headers.map { ($0.key, $0.value) }
+        if let cookie { fields.append(("Cookie", cookie)) }
+        if form != nil { fields.append(("Content-Type", "application/x-www-form-urlencoded")) }
+        let response = try await transport.execute(method: method, target: target, headers: fields, body: Array((form ?? "").utf8))
+        if let setCookie = response.header("set-cookie") {
+            cookie = String(setCookie.prefix { $0 != ";" })
+        }
+        return response
+    }
+
+    /// Gets `page`, then posts `form` (urlencoded, without the token) to `action` with the page's CSRF token.
+    public func submit(from page: String, to action: String, form: String) async throws -> TestResponse {
+        let token = try await send(page).csrfToken ?? ""
+        return try await send(action, method: "POST", form: form + "&_csrf=" + token)
+    }
+}

@@ -1,0 +1,31 @@
+/// A response as a test sees it, whichever way it was sent: status, header fields in order, and
+/// the whole body (a streamed one collected).
+public struct TestResponse: Sendable {
+    public var status: Int
+    public var headers: [(String, String)]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [(String, String)], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// The first field named `name`, case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.0.lowercased() == name.lowercased() }?.1
+    }
+
+    /// Every field named `name`, such as each `Set-Cookie`.
+    public func headers(_ name: String) -> [String] {
+        headers.filter { $0.0.lowercased() == name.lowercased() }.map(\.1)
+    }
+
+    /// The CSRF token of the page's first form that has one.
+    public var csrfToken: String? {
+        guard let range = text.range(of: #"name="_csrf" value=""#) else { return nil }
+        return String(text[range.upperBound...].prefix { $0 != "\"" })
+    }
+}

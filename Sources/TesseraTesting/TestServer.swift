@@ -1,0 +1,54 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import Synchronization
+public import TesseraHTTP
+
+/// A real `HTTPServer` on an ephemeral loopback port, run inside a `ServiceGroup` like an app.
+public struct TestServer: Sendable {
+    public let port: Int
+    private let group: ServiceGroup
+    private let running: Task<Void, any Error>
+
+    public static func start(
+        limits: HTTPServerLimits = HTTPServerLimits(),
+        shutdownGrace: Duration = .seconds(5),
+        responder: some HTTPResponder,
+        errorResponder: some HTTPErrorResponder = PlainErrorResponder()
+    ) async throws -> TestServer {
+        var logger = Logger(label: "test")
+        logger.logLevel = ProcessInfo.processInfo.environment["TESSERA_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
+        let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 2, limits: limits, shutdownGracePeriod: shutdownGrace),
+            responder: responder,
+            errorResponder: errorResponder,
+            logger: logger,
+            onServerRunning: { port in portContinuation.yield(port) }
+        )
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [server], logger: logger))
+        let running = Task { try await group.run() }
+        var iterator = portStream.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw CancellationError() }
+        return TestServer(port: port, group: group, running: running)
+    }
+
+    public static func start(
+        limits: HTTPServerLimits = HTTPServerLimits(),
+        _ handler: @escaping @Sendable (Request) async throws -> Response
+    ) async throws -> TestServer {
+        try await start(limits: limits, responder: ClosureResponder(handler))
+    }
+
+    /// Asks for a graceful shutdown and waits until the server has returned.
+    public func stop() async throws {
+        await group.triggerGracefulShutdown()
+        try await running.value
+    }
+
+    /// A plain GET that must succeed: proof the server is still up after something nasty.
+    public func assertServing(path: String = "/ok") async throws -> TestResponse {
+        let port = self.port
+        return try await onThread { try RawHTTPClient.request(port: port, path) }
+    }
+}

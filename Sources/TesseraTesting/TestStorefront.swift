@@ -1,0 +1,31 @@
+import Foundation
+
+/// A `storefront` process on a new data directory, for one test: starting it migrates and seeds
+/// the database; it is stopped with SIGTERM afterwards, and must exit 0.
+public struct TestStorefront: Sendable {
+    public let port: Int
+
+    public func get(_ target: String) async throws -> TestResponse {
+        let port = self.port
+        return try await onThread { try RawHTTPClient.request(port: port, target) }
+    }
+
+    public static func run(_ body: (TestStorefront) async throws -> Void) async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-shop-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let harness = try ProcessHarness(
+            product: "storefront",
+            environment: ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": data.path, "LOG_LEVEL": "notice"],
+            workingDirectory: ProcessHarness.packageRoot
+        )
+        do {
+            try await body(TestStorefront(port: try await harness.waitForPort()))
+        } catch {
+            harness.signal(SIGTERM)
+            _ = try? await harness.waitForExit()
+            throw error
+        }
+        harness.signal(SIGTERM)
+        guard try await harness.waitForExit() == 0 else { throw ProcessHarness.HarnessError.didNotExit(log: harness.log) }
+    }
+}

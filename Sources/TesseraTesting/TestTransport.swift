@@ -1,0 +1,58 @@
+import Tessera
+
+/// How a ``TestClient`` reaches the app: in process, or over a real socket.
+public protocol TestTransport: Sendable {
+    func execute(method: String, target: String, headers: [(String, String)], body: [UInt8]) async throws -> TestResponse
+}
+
+/// Sends each request straight into the application's pipeline, with no socket: what
+/// HummingbirdTesting's `.router` mode and ASP.NET's `TestServer` do. Fast, and it sees exactly
+/// what the app answers; the server's own work (framing, default headers, limits, `HEAD`) is
+/// not in the picture, so test that with ``LiveTransport``.
+public struct InProcessTransport: TestTransport {
+    let application: Application
+
+    public init(_ application: Application) {
+        self.application = application
+    }
+
+    public func execute(method: String, target: String, headers: [(String, String)], body: [UInt8]) async throws -> TestResponse {
+        var fields = RequestHeaders()
+        for (name, value) in headers { fields.append(name: name, value: value) }
+        let method = HTTPRequest.Method(method) ?? .get
+        let response: Response
+        switch Result(catching: { () throws(HTTPError) in try Request(method: method, target: target, headers: fields, body: body) }) {
+        case .success(let request):
+            do {
+                response = try await application.respond(to: request)
+            } catch {
+                response = await application.response(for: error, to: request)
+            }
+        case .failure(let refused):
+            // A target the server itself refuses: answered as the server would.
+            response = await application.response(for: refused, to: Request(method: method, path: "", target: target, headers: fields))
+        }
+        return TestResponse(
+            status: response.status.code,
+            headers: response.headers.map { ($0.name.rawName, $0.value) },
+            body: try await BodyCollector.collect(response.body)
+        )
+    }
+}
+
+/// Sends each request over a real loopback connection to a ``TestServer``.
+public struct LiveTransport: TestTransport {
+    public let port: Int
+
+    public init(port: Int) {
+        self.port = port
+    }
+
+    public func execute(method: String, target: String, headers: [(String, String)], body: [UInt8]) async throws -> TestResponse {
+        let port = self.port
+        let fields = Dictionary(headers, uniquingKeysWith: { _, last in last })
+        return try await onThread {
+            try RawHTTPClient.request(port: port, target, method: method, headers: fields, body: body)
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+import Tessera
+import TesseraTesting
+
+/// Routing, URL generation and error answers: in process where only the app matters, over real
+/// HTTP where the server's part (framing, `HEAD`, early refusals) is what is tested.
+@Suite struct RouterTests {
+    static func app(developmentMode: Bool = false, withPurchases: Bool = true) throws -> Application {
+        var app = ApplicationBuilder()
+        app.register(ShopModule())
+        if withPurchases { app.register(PurchasesModule()) }
+        app.errorPages[.notFound] = TeapotErrorPage()
+        let sessions = SessionConfiguration(secret: Data(repeating: 3, count: 32))
+        return try app.build(middleware: [SessionMiddleware(sessions), ErrorPageMiddleware()], developmentMode: developmentMode)
+    }
+
+    static func start(_ app: Application, limits: HTTPServerLimits = HTTPServerLimits()) async throws -> TestServer {
+        try await TestServer.start(limits: limits, responder: app, errorResponder: app)
+    }
+
+    static func get(_ port: Int, _ target: String, headers: [String: String] = [:]) async throws -> TestResponse {
+        try await onThread { try RawHTTPClient.request(port: port, target, headers: headers) }
+    }
+
+    @Test func typedParametersMatchOrGive404() async throws {
+        try await Self.app().test { client in
+            let uuid = UUID()
+            #expect(try await client.send("/items/\(uuid.uuidString)").text == "item \(uuid.uuidString.lowercased())")
+            #expect(try await client.send("/named/caf%C3%A9").text == "named café")
+            for target in ["/items/not-a-uuid", "/pages/abc", "/pages/12abc", "/pages/+1", "/pages/01", "/pages/1/unknown", "/nothing"] {
+                let reply = try await client.send(target)
+                #expect(reply.status == 404, "\(target)")
+                #expect(reply.text.contains("custom-404"), "the 404 controller renders it: \(target)")
+                #expect(reply.text.contains("<title>Not found</title>"), "inside the layout: \(target)")
+            }
+        }
+    }
+
+    @Test func wrongMethodIs405WithAllowAndHeadIsServedByGet() async throws {
+        let server = try await Self.start(try Self.app())
+        let port = server.port
+        let put = try await onThread { try RawHTTPClient.request(port: port, "/pages", method: "PUT") }
+        #expect(put.status == 405)
+        #expect(put.header("allow") == "GET, HEAD, POST")
+        let head = try await onThread { try RawHTTPClient.request(port: port, "/pages", method: "HEAD") }
+        #expect(head.status == 200)
+        #expect(head.header("content-length") == "4")
+        // The POST route exists; without a CSRF token it is refused, not "not allowed".
+        let post = try await onThread { try RawHTTPClient.request(port: port, "/pages", method: "POST") }
+        #expect(post.status == 403)
+        // CSRF is checked once a route matched: a POST to nowhere is a 404, not a 403.
+        let nowhere = try await onThread { try RawHTTPClient.request(port: port, "/nowhere", method: "POST") }
+        #expect(nowhere.status == 404)
+        try await server.stop()
+    }
+
+    @Test func reverseRoutesRoundTrip() async throws {
+        let uuid = UUID()
+        let paths = [ShopRoutes.page.path(42), ShopRoutes.fast.path(7), ShopRoutes.item.path(uuid), ShopRoutes.named.path("a b?c&d é"), ShopRoutes.list.path]
+        #expect(paths == ["/pages/42", "/pages/7/fast", "/items/\(uuid.uuidString.lowercased())", "/named/a%20b%3Fc%26d%20%C3%A9", "/pages"])
+        // Generated, then matched: each path reaches its own route with the same value.
+        try await Self.app().test { client in
+            #expect(try await client.send(paths[3]).text == "named a b?c&d é")
+            #expect(try await client.send(paths[2]).text == "item \(uuid.uuidString.lowercased())")
+            #expect(try await client.send(paths[4]).text == "list")
+            let page = try await client.send(paths[0] + "?buffered")
+            #expect(page.text.contains("<title>Page 42</title>"))
+        }
+    }
+
+    @Test func clashingRoutesAreReportedWithBothNames() {
+        var app = ApplicationBuilder()
+        app.routes.action(Route<Int>("first.route", .get, "/things/{id}")) { _, _ in .text("a") }
+        app.routes.action(Route<String>("second.route", .get, "/things/{slug}")) { _, _ in .text("b") }
+        app.routes.action(Route<NoParameters>("third.route", .get, "/things/new")) { _, _ in .text("c") }
+        #expect(throws: RouteClash(first: "first.route", second: "second.route", method: .get, pattern: "/things/{id}")) {
+            _ = try app.build()
+        }
+        do {
+            _ = try app.build()
+        } catch {
+            #expect(error.description == "routes “first.route” and “second.route” both answer GET /things/{id}")
+        }
+    }
+
+    @Test func errorsAnswerJSONWhenAskedAndHideInternals() async throws {
+        try await Self.app().test { client in
+            let json = try await client.send("/nothing", headers: ["Accept": "application/json"])
+            #expect(json.status == 404)
+            #expect(json.header("content-type") == "application/json; charset=utf-8")
+            #expect(json.text == #"{"error":{"status":404,"message":"There is nothing at this address."}}"#)
+
+            let boom = try await client.send("/boom")
+            #expect(boom.status == 500)
+            #expect(boom.text.contains("data-status=\"500\""))
+            #expect(!boom.text.contains("hunter2"))
+            #expect(!boom.text.contains("DatabaseDown"))
+            let boomJSON = try await client.send("/boom", headers: ["Accept": "application/json"])
+            #expect(boomJSON.text == #"{"error":{"status":500,"message":"Something went wrong on our side."}}"#)
+        }
+        try await Self.app(developmentMode: true).test { client in
+            let detailed = try await client.send("/boom")
+            #expect(detailed.status == 500)
+            #expect(detailed.text.contains("DatabaseDown"), "development mode shows what failed")
+        }
+    }
+
+    @Test func anEncodableModelAnswersAsJSONWhenAsked() async throws {
+        try await Self.app().test { client in
+            let json = try await client.send("/pages/9", headers: ["Accept": "application/json"])
+            #expect(json.status == 200)
+            #expect(json.header("content-type") == "application/json; charset=utf-8")
+            #expect(json.text == #"{"heading":"Page 9"}"#)
+            let html = try await client.send("/pages/9?buffered", headers: ["Accept": "text/html,application/xhtml+xml,*/*;q=0.8"])
+            #expect(html.header("content-type") == "text/html; charset=utf-8")
+            #expect(html.text.contains("<h1>Page 9</h1>"))
+        }
+    }
+
+    @Test func everyErrorStatusIsAPageInTheLayout() async throws {
+        let server = try await Self.start(try Self.app(), limits: HTTPServerLimits(maxBodyBytes: 100))
+        let port = server.port
+        let cases: [(String, String, [UInt8], Int)] = [
+            ("GET", "/a%00b", [], 400),
+            ("POST", "/pages", [], 403),
+            ("GET", "/nowhere", [], 404),
+            ("DELETE", "/pages/1", [], 405),
+            ("POST", "/pages", Array(repeating: 65, count: 500), 413),
+            ("GET", "/boom", [], 500),
+        ]
+        for (method, target, body, status) in cases {
+            let reply = try await onThread { try RawHTTPClient.request(port: port, target, method: method, body: body) }
+            #expect(reply.status == status, "\(method) \(target)")
+            #expect(reply.text.contains("<!DOCTYPE html>"), "\(method) \(target) is a full page")
+            #expect(reply.text.contains("<main>"), "inside the layout")
+            if status != 404 { #expect(reply.text.contains("data-status=\"\(status)\""), "\(method) \(target)") }
+        }
+        try await server.stop()
+    }
+
+    @Test func serverLevelErrorsUseTheSameErrorPages() async throws {
+        let server = try await Self.start(try Self.app())
+        let port = server.port
+        let badPath = try await Self.get(port, "/a%2Fb")
+        #expect(badPath.status == 400)
+        #expect(badPath.text.contains("data-view=\"ErrorPage\""))
+        let unknownMethod = try await onThread { try RawHTTPClient.request(port: port, "/pages", method: "BREW") }
+        #expect(unknownMethod.status == 501)
+        #expect(unknownMethod.text.contains("data-status=\"501\""))
+        try await server.stop()
+    }
+}
