@@ -2,6 +2,7 @@ import Catalog
 import Foundation
 import GRDB
 @testable import Orders
+@testable import Storefront
 import Testing
 
 /// The order service on a real SQLite database (WAL, in a temporary folder), with requests racing.
@@ -22,9 +23,10 @@ import Testing
             SQLiteCartStore.registerMigrations(in: &migrator)
             SQLiteOrderStore.registerMigrations(in: &migrator)
             try migrator.migrate(database)
-            catalog = CatalogService(store: SQLiteCatalogStore(database: database))
-            cart = CartService(store: SQLiteCartStore(database: database), catalog: catalog)
-            orders = OrderService(store: SQLiteOrderStore(database: database), cart: cart)
+            let services = StorefrontServices(database: database)
+            catalog = services.catalog
+            cart = services.cart
+            orders = services.orders
         }
 
         func seed() async throws {

@@ -64,4 +64,27 @@ import TesseraTesting
         }
         #expect(targets["Orders"]?.target_dependencies?.contains("Catalog") == true, "Orders extends the catalog")
     }
+
+    /// Each module's tables, and the SQL that names them: no module reads or writes another's
+    /// tables; stock moves go through Catalog's `StockReservations`, carts through `CartWrites`.
+    @Test func noModuleTouchesAnotherModulesTables() throws {
+        let tables = ["Catalog": ["product", "category"], "Accounts": ["user"], "Orders": ["cartLine", "customerOrder", "orderLine", "payment"]]
+        let root = ProcessHarness.packageRoot
+        for (module, _) in tables {
+            let folder = root.appendingPathComponent("Sources/\(module)")
+            let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+            #expect(!files.isEmpty)
+            for file in files where file.pathExtension == "swift" {
+                let sql = try String(contentsOf: file, encoding: .utf8)
+                for (owner, owned) in tables where owner != module {
+                    for table in owned {
+                        for verb in ["FROM ", "INTO ", "UPDATE ", "JOIN ", "TABLE "] {
+                            #expect(!sql.contains(verb + table + " ") && !sql.contains(verb + table + "\""),
+                                    "\(module)/\(file.lastPathComponent) names \(owner)'s table \(table)")
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

@@ -67,6 +67,30 @@ public struct SQLiteCatalogStore: CatalogStore {
     }
 }
 
+extension SQLiteCatalogStore {
+    /// The catalog's stock moves on `db`, inside a transaction the caller runs.
+    public static func stockReservations(in db: Database) -> some StockReservations {
+        SQLiteStockReservations(db: db)
+    }
+}
+
+/// Stock moves as conditional `UPDATE`s on the transaction's connection.
+struct SQLiteStockReservations: StockReservations {
+    let db: Database
+
+    func reserve(_ quantity: Int, of productID: Int) throws -> Product {
+        precondition(quantity > 0, "a reservation is for at least one item")
+        guard let product = try Product.fetchOne(db, key: productID) else { throw StockShortage.unknownProduct(id: productID) }
+        try db.execute(sql: "UPDATE product SET stock = stock - ? WHERE id = ? AND stock >= ?", arguments: [quantity, productID, quantity])
+        guard db.changesCount == 1 else { throw StockShortage.insufficient(productName: product.name, available: product.stock) }
+        return product
+    }
+
+    func release(_ quantity: Int, of productID: Int) throws {
+        try db.execute(sql: "UPDATE product SET stock = stock + ? WHERE id = ?", arguments: [quantity, productID])
+    }
+}
+
 extension Product: FetchableRecord, PersistableRecord, TableRecord {
     public static let databaseTableName = "product"
 }

@@ -3,14 +3,16 @@ import Foundation
 
 /// The orders' rules: checkout from a cart, who may see an order, and every status change, which
 /// the state machine (``OrderStatus/applying(_:)``) must allow first. Controllers call this; it
-/// talks to an ``OrderStore``.
+/// reads through an ``OrderStore`` and changes orders through ``OrderTransactions``.
 public struct OrderService: Sendable {
     let store: any OrderStore
+    let transactions: any OrderTransactions
     let cart: CartService
     let now: @Sendable () -> Date
 
-    public init(store: any OrderStore, cart: CartService, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(store: any OrderStore, transactions: any OrderTransactions, cart: CartService, now: @escaping @Sendable () -> Date = { Date() }) {
         self.store = store
+        self.transactions = transactions
         self.cart = cart
         self.now = now
     }
@@ -25,10 +27,20 @@ public struct OrderService: Sendable {
         return try await placeOrder(userID: userID, lines: lines.map { ($0.product.id, $0.quantity) }, clearingCart: cartID, at: now())
     }
 
+    /// Reserves every line's stock at the catalog's current prices, creates the order and empties
+    /// the cart, in one transaction.
     func placeOrder(userID: Int, lines: [(productID: Int, quantity: Int)], clearingCart cartID: String?, at date: Date) async throws -> Order {
         do {
-            return try await store.placeOrder(userID: userID, lines: lines, clearingCart: cartID, at: date)
-        } catch let shortage as StockReservation.Shortage {
+            return try await transactions.run { stores in
+                let orderLines = try lines.map { line in
+                    let product = try stores.stock.reserve(line.quantity, of: line.productID)
+                    return OrderLine(productID: product.id, productName: product.name, unitPriceMinor: product.priceMinor, quantity: line.quantity)
+                }
+                let id = try stores.orders.insertOrder(userID: userID, lines: orderLines, at: date)
+                if let cartID { try stores.carts.empty(cart: cartID) }
+                return Order(id: id, userID: userID, status: .awaitingPayment, placedAt: date, lines: orderLines)
+            }
+        } catch let shortage as StockShortage {
             switch shortage {
             case .unknownProduct: throw CheckoutError.stock("A product in your cart is no longer sold.")
             case .insufficient(let name, 0): throw CheckoutError.stock("\(name) is sold out.")
@@ -65,7 +77,7 @@ public struct OrderService: Sendable {
             if let payment = order.payment, payment.idempotencyKey == key { return .alreadyCharged(order) }
             let next = try order.status.applying(.pay)
             let payment = Payment(reference: Self.reference("PAY"), idempotencyKey: key, amountMinor: order.totalMinor, paidAt: now())
-            if try await store.update(orderID: order.id, from: order.status, to: next, recording: .payment(payment)) {
+            if try await record(order, movingTo: next, .payment(payment)) {
                 return .charged(try await reloaded(order))
             }
             order = try await reloaded(order)  // another request moved it: decide again from the new state
@@ -105,10 +117,22 @@ public struct OrderService: Sendable {
         while true {
             let next = try order.status.applying(event)
             if event == .review { try checkReviewable(order) }
-            if try await store.update(orderID: order.id, from: order.status, to: next, recording: change) {
+            if try await record(order, movingTo: next, change) {
                 return try await reloaded(order)
             }
             order = try await reloaded(order)
+        }
+    }
+
+    /// Moves the order if it is still where the caller saw it; a cancellation puts its items back
+    /// in stock in the same transaction.
+    func record(_ order: Order, movingTo status: OrderStatus, _ change: OrderChange) async throws -> Bool {
+        try await transactions.run { stores in
+            guard try stores.orders.update(orderID: order.id, from: order.status, to: status, recording: change) else { return false }
+            if case .cancellation = change {
+                for line in order.lines { try stores.stock.release(line.quantity, of: line.productID) }
+            }
+            return true
         }
     }
 

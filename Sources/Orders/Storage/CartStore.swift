@@ -56,3 +56,19 @@ public struct SQLiteCartStore: CartStore {
         }
     }
 }
+
+extension SQLiteCartStore {
+    /// The carts' writes on `db`, inside a transaction the caller runs.
+    public static func writes(in db: Database) -> some CartWrites {
+        SQLiteCartWrites(db: db)
+    }
+}
+
+/// Cart rows written on a transaction's connection.
+struct SQLiteCartWrites: CartWrites {
+    let db: Database
+
+    func empty(cart: String) throws {
+        try db.execute(sql: "DELETE FROM cartLine WHERE cartID = ?", arguments: [cart])
+    }
+}

@@ -1,9 +1,8 @@
-import Catalog
 import Foundation
 import GRDB
 
-/// Orders in SQLite, through GRDB. Each method is one write or read transaction; stock moves go
-/// through the catalog's ``StockReservation`` inside them.
+/// Orders in SQLite, through GRDB: reads here, writes through ``SQLiteOrderWrites`` inside the
+/// transaction the composition root runs.
 public struct SQLiteOrderStore: OrderStore {
     let database: any DatabaseWriter
 
@@ -46,27 +45,6 @@ public struct SQLiteOrderStore: OrderStore {
         }
     }
 
-    public func placeOrder(userID: Int, lines: [(productID: Int, quantity: Int)], clearingCart cartID: String?, at date: Date) async throws -> Order {
-        try await database.write { db in
-            var orderLines: [OrderLine] = []
-            for line in lines {
-                let product = try StockReservation.reserve(line.quantity, of: line.productID, in: db)
-                orderLines.append(OrderLine(productID: product.id, productName: product.name, unitPriceMinor: product.priceMinor, quantity: line.quantity))
-            }
-            try db.execute(sql: "INSERT INTO customerOrder (userID, status, placedAt) VALUES (?, ?, ?)",
-                           arguments: [userID, OrderStatus.awaitingPayment.rawValue, date])
-            let id = Int(db.lastInsertedRowID)
-            for line in orderLines {
-                try db.execute(sql: "INSERT INTO orderLine (orderID, productID, productName, unitPriceMinor, quantity) VALUES (?, ?, ?, ?, ?)",
-                               arguments: [id, line.productID, line.productName, line.unitPriceMinor, line.quantity])
-            }
-            if let cartID {
-                try db.execute(sql: "DELETE FROM cartLine WHERE cartID = ?", arguments: [cartID])
-            }
-            return Order(id: id, userID: userID, status: .awaitingPayment, placedAt: date, lines: orderLines)
-        }
-    }
-
     public func order(id: Int) async throws -> Order? {
         try await database.read { db in
             try Self.orders(db, sql: "SELECT * FROM customerOrder WHERE id = ?", arguments: [id]).first
@@ -93,34 +71,6 @@ public struct SQLiteOrderStore: OrderStore {
                 Purchase(orderID: row["id"], placedAt: row["placedAt"], quantity: row["quantity"],
                          status: OrderStatus(rawValue: row["status"]) ?? .paid)
             }
-        }
-    }
-
-    public func update(orderID: Int, from expected: OrderStatus, to status: OrderStatus, recording change: OrderChange) async throws -> Bool {
-        try await database.write { db in
-            try db.execute(sql: "UPDATE customerOrder SET status = ? WHERE id = ? AND status = ?",
-                           arguments: [status.rawValue, orderID, expected.rawValue])
-            guard db.changesCount == 1 else { return false }
-            switch change {
-            case .payment(let payment):
-                try db.execute(sql: "INSERT INTO payment (orderID, reference, idempotencyKey, amountMinor, paidAt) VALUES (?, ?, ?, ?, ?)",
-                               arguments: [orderID, payment.reference, payment.idempotencyKey, payment.amountMinor, payment.paidAt])
-            case .shipment(let trackingNumber):
-                try db.execute(sql: "UPDATE customerOrder SET trackingNumber = ? WHERE id = ?", arguments: [trackingNumber, orderID])
-            case .receipt:
-                break
-            case .cancellation(let reason):
-                try db.execute(sql: "UPDATE customerOrder SET cancellationReason = ? WHERE id = ?", arguments: [reason, orderID])
-                for line in try Row.fetchAll(db, sql: "SELECT productID, quantity FROM orderLine WHERE orderID = ?", arguments: [orderID]) {
-                    try StockReservation.release(line["quantity"], of: line["productID"], in: db)
-                }
-            case .review(let review):
-                // Reviewing keeps the status; the guard makes a second review lose to the first.
-                try db.execute(sql: "UPDATE customerOrder SET reviewRating = ?, reviewText = ?, reviewedAt = ? WHERE id = ? AND reviewRating IS NULL",
-                               arguments: [review.rating, review.text, review.reviewedAt, orderID])
-                return db.changesCount == 1
-            }
-            return true
         }
     }
 
@@ -152,5 +102,51 @@ public struct SQLiteOrderStore: OrderStore {
                 payment: payments[id], trackingNumber: row["trackingNumber"], cancellationReason: row["cancellationReason"], review: review
             )
         }
+    }
+}
+
+extension SQLiteOrderStore {
+    /// The orders' writes on `db`, inside a transaction the caller runs.
+    public static func writes(in db: Database) -> some OrderWrites {
+        SQLiteOrderWrites(db: db)
+    }
+}
+
+/// Order rows written on a transaction's connection.
+struct SQLiteOrderWrites: OrderWrites {
+    let db: Database
+
+    func insertOrder(userID: Int, lines: [OrderLine], at date: Date) throws -> Int {
+        try db.execute(sql: "INSERT INTO customerOrder (userID, status, placedAt) VALUES (?, ?, ?)",
+                       arguments: [userID, OrderStatus.awaitingPayment.rawValue, date])
+        let id = Int(db.lastInsertedRowID)
+        for line in lines {
+            try db.execute(sql: "INSERT INTO orderLine (orderID, productID, productName, unitPriceMinor, quantity) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [id, line.productID, line.productName, line.unitPriceMinor, line.quantity])
+        }
+        return id
+    }
+
+    func update(orderID: Int, from expected: OrderStatus, to status: OrderStatus, recording change: OrderChange) throws -> Bool {
+        try db.execute(sql: "UPDATE customerOrder SET status = ? WHERE id = ? AND status = ?",
+                       arguments: [status.rawValue, orderID, expected.rawValue])
+        guard db.changesCount == 1 else { return false }
+        switch change {
+        case .payment(let payment):
+            try db.execute(sql: "INSERT INTO payment (orderID, reference, idempotencyKey, amountMinor, paidAt) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [orderID, payment.reference, payment.idempotencyKey, payment.amountMinor, payment.paidAt])
+        case .shipment(let trackingNumber):
+            try db.execute(sql: "UPDATE customerOrder SET trackingNumber = ? WHERE id = ?", arguments: [trackingNumber, orderID])
+        case .receipt:
+            break
+        case .cancellation(let reason):
+            try db.execute(sql: "UPDATE customerOrder SET cancellationReason = ? WHERE id = ?", arguments: [reason, orderID])
+        case .review(let review):
+            // Reviewing keeps the status; the guard makes a second review lose to the first.
+            try db.execute(sql: "UPDATE customerOrder SET reviewRating = ?, reviewText = ?, reviewedAt = ? WHERE id = ? AND reviewRating IS NULL",
+                           arguments: [review.rating, review.text, review.reviewedAt, orderID])
+            return db.changesCount == 1
+        }
+        return true
     }
 }

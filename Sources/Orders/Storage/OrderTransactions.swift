@@ -1,0 +1,45 @@
+import Catalog
+import Foundation
+
+/// What changing orders needs inside one transaction: the catalog's stock, the orders' own
+/// rows, and the carts. Each module owns its protocol; the transaction hands out all three on
+/// the same connection, so placing an order (reserve stock, create the order, empty the cart)
+/// commits together or not at all.
+public struct OrderTransactionStores {
+    public let stock: any StockReservations
+    public let orders: any OrderWrites
+    public let carts: any CartWrites
+
+    public init(stock: any StockReservations, orders: any OrderWrites, carts: any CartWrites) {
+        self.stock = stock
+        self.orders = orders
+        self.carts = carts
+    }
+}
+
+/// Runs order changes in one database transaction. The composition root provides it (it alone
+/// knows the database), so no module reaches into another's tables or database handle.
+///
+/// The body is synchronous: an SQLite transaction runs on the writer's queue and must not
+/// suspend. A store for a database with asynchronous drivers implements the same steps on one
+/// connection inside its own transaction.
+public protocol OrderTransactions: Sendable {
+    /// Runs `body` in one transaction, committed when it returns and rolled back when it throws.
+    func run<T: Sendable>(_ body: @escaping @Sendable (OrderTransactionStores) throws -> T) async throws -> T
+}
+
+/// Order rows changed inside an ``OrderTransactions`` transaction.
+public protocol OrderWrites {
+    /// Creates an order awaiting payment with these lines; returns its id.
+    func insertOrder(userID: Int, lines: [OrderLine], at date: Date) throws -> Int
+
+    /// Moves an order from `expected` to `status` and records what came with the move, only if
+    /// the order is still in `expected`. Returns `false` when another request moved it first.
+    func update(orderID: Int, from expected: OrderStatus, to status: OrderStatus, recording change: OrderChange) throws -> Bool
+}
+
+/// Cart rows changed inside an ``OrderTransactions`` transaction.
+public protocol CartWrites {
+    /// Empties the cart, as placing its order does.
+    func empty(cart: String) throws
+}

@@ -1,0 +1,19 @@
+import Catalog
+import GRDB
+import Orders
+
+/// Order changes in one SQLite transaction: the composition root owns the database, so it is the
+/// one that opens the transaction and hands each module its own writes on it.
+struct SQLiteOrderTransactions: OrderTransactions {
+    let database: any DatabaseWriter
+
+    func run<T: Sendable>(_ body: @escaping @Sendable (OrderTransactionStores) throws -> T) async throws -> T {
+        try await database.write { db in
+            try body(OrderTransactionStores(
+                stock: SQLiteCatalogStore.stockReservations(in: db),
+                orders: SQLiteOrderStore.writes(in: db),
+                carts: SQLiteCartStore.writes(in: db)
+            ))
+        }
+    }
+}
