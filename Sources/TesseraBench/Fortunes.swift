@@ -54,10 +54,9 @@ struct RegionsPageController: PageController {
         Page(title: title, body: context.render(RegionsView.self, title), delivery: context.request.query["buffered"] == nil ? nil : .buffered)
     }
 
-    func regions(for title: String, in context: RequestContext) -> [Region] {
-        ["first", "second", "third"].map { name in
-            Region(name, source: nil, controller: StaticTextRegion(text: "The \(name) region"))
-        }
+    func regions(for title: String, in context: RequestContext) -> RegionsView.Regions<Region> {
+        func region(_ name: String) -> Region { Region(source: nil, controller: StaticTextRegion(text: "The \(name) region")) }
+        return RegionsView.Regions(first: region("first"), second: region("second"), third: region("third"))
     }
 }
 

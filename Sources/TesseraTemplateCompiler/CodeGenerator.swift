@@ -13,6 +13,7 @@ struct CodeGenerator {
     private var indent = 2
     private var counter = 0
     private var blockNames: [String] = []
+    private var regionSlots: [RegionSlotName] = []
 
     init(path: String, typeName: String, header: TemplateHeader, nodes: [Node]) {
         self.path = path
@@ -70,16 +71,47 @@ struct CodeGenerator {
         file += body
         file.append("#sourceLocation()")
         file.append("    }")
+        if !regionSlots.isEmpty {
+            file += regionsType(access: access)
+        }
         file.append("}")
         file.append("")
         return file.joined(separator: "\n")
+    }
+
+    /// `Regions<Fill>`: one property per `{% region %}` slot, so that the page controller that
+    /// fills the slots cannot leave out a required one or fill one the template does not have.
+    /// The declarations carry the template's lines, so the compiler's notes point there.
+    private func regionsType(access: String) -> [String] {
+        var lines = [
+            "",
+            "    /// The regions this template has slots for, filled by the page controller that renders it:",
+            "    /// every required slot must be given a region, and an optional one may be left out.",
+            "    \(access)struct Regions<Fill>: RegionSlots {",
+        ]
+        for slot in regionSlots {
+            lines.append("#sourceLocation(file: \(Swift.stringLiteral(path)), line: \(slot.location.line))")
+            lines.append("        \(access)var \(slot.propertyName): Fill\(slot.isOptional ? "?" : "")")
+        }
+        let parameters = regionSlots.map { "\($0.propertyName): Fill\($0.isOptional ? "? = nil" : "")" }.joined(separator: ", ")
+        lines.append("#sourceLocation(file: \(Swift.stringLiteral(path)), line: \(regionSlots[0].location.line))")
+        lines.append("        \(access)init(\(parameters)) {")
+        lines.append("#sourceLocation()")
+        for slot in regionSlots { lines.append("            self.\(slot.propertyName) = \(slot.propertyName)") }
+        lines.append("        }")
+        lines.append("")
+        lines.append("        \(access)var filled: [(name: String, fill: Fill?)] {")
+        lines.append("            [" + regionSlots.map { "(\(Swift.stringLiteral($0.name)), \($0.propertyName))" }.joined(separator: ", ") + "]")
+        lines.append("        }")
+        lines.append("    }")
+        return lines
     }
 
     private var lastLocation: SourceLocation {
         func last(_ nodes: [Node]) -> SourceLocation? {
             guard let node = nodes.last else { return nil }
             switch node {
-            case .text(_, let location), .output(_, let location), .render(_, _, let location), .region(_, let location),
+            case .text(_, let location), .output(_, let location), .render(_, _, let location), .region(_, _, let location),
                  .conditional(_, _, let location), .loop(_, _, _, let location), .block(_, _, let location):
                 return location
             }
@@ -223,8 +255,10 @@ struct CodeGenerator {
             self.location(location)
             line("\(view).render(\(try expression(model)), into: &output)")
 
-        case .region(let name, let location):
+        case .region(let name, let isOptional, let location):
             guard tracker.state == .data else { throw error("a region can only be declared where text can go", at: location) }
+            guard !regionSlots.contains(where: { $0.name == name }) else { throw error("the region “\(name)” is declared twice", at: location) }
+            regionSlots.append(RegionSlotName(name: name, isOptional: isOptional, location: location))
             self.location(location)
             line("output.region(\(Swift.stringLiteral(name)))")
 
@@ -267,7 +301,7 @@ struct CodeGenerator {
                 indent -= 1
                 line("}")
             case .output(_, let location), .conditional(_, _, let location), .loop(_, _, _, let location),
-                 .render(_, _, let location), .region(_, let location):
+                 .render(_, _, let location), .region(_, _, let location):
                 throw error("a page that extends a layout puts its content in {% block … %}", at: location)
             }
         }

@@ -124,8 +124,12 @@ struct Parser {
             case .string(let value)?, .identifier(let value)?: name = value
             default: throw error("expected a region name: {% region \"details\" %}", at: location)
             }
-            try arguments.end()
-            return .region(name: name, location)
+            guard RegionSlotName.isValid(name) else {
+                throw error("a region name is lowercase letters, digits and “-”, starting with a letter: “\(name)” is not", at: location)
+            }
+            let isOptional = arguments.keyword("optional")
+            guard arguments.isAtEnd else { throw error("expected “optional” or the end of the tag after the region name", at: location) }
+            return .region(name: name, isOptional: isOptional, location)
         default:
             throw error("unknown tag “\(word)”", at: location)
         }

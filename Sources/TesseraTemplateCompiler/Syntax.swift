@@ -36,7 +36,8 @@ indirect enum Node: Equatable {
     case loop(variable: String, sequence: Expression, body: [Node], SourceLocation)
     case render(view: String, model: Expression, SourceLocation)
     case block(name: String, body: [Node], SourceLocation)
-    case region(name: String, SourceLocation)
+    /// `{% region "name" %}`, or `{% region "name" optional %}` for a slot a page may leave empty.
+    case region(name: String, isOptional: Bool, SourceLocation)
 
     static func == (lhs: Node, rhs: Node) -> Bool {
         String(describing: lhs) == String(describing: rhs)

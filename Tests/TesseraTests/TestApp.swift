@@ -32,13 +32,11 @@ struct FormRegionPage: PageController {
     func load(_ context: RequestContext) async throws -> String { "Form region" }
 
     func render(_ title: String, in context: RequestContext) -> Page {
-        var body = HTMLOutput()
-        body.region("form")
-        return Page(title: title, body: body, delivery: .buffered)
+        Page(title: title, body: context.render(FormPageView.self, title), delivery: .buffered)
     }
 
-    func regions(for title: String, in context: RequestContext) -> [Region] {
-        [Region("form", source: nil, controller: FormRegion())]
+    func regions(for title: String, in context: RequestContext) -> FormPageView.Regions<Region> {
+        FormPageView.Regions(form: Region(source: nil, controller: FormRegion()))
     }
 }
 
@@ -85,18 +83,15 @@ struct RegionPageController: PageController {
         return Page(title: model.heading, body: context.render(RegionPageView.self, model), delivery: buffered ? .buffered : nil)
     }
 
-    func regions(for model: RegionPageModel, in context: RequestContext) -> [Region] {
+    func regions(for model: RegionPageModel, in context: RequestContext) -> RegionPageView.Regions<Region> {
         let query = context.request.query
         let slow = Duration.milliseconds(Int(query["slowMs"] ?? "300") ?? 300)
-        var regions = [
-            Region("fast", source: ShopRoutes.fast.path(id), controller: SleepyRegion(text: "fast <content>", delay: .milliseconds(300), fails: query["failFast"] != nil)),
-            Region("slow", source: ShopRoutes.slow.path(id), controller: SleepyRegion(text: "slow content", delay: slow),
-                   deadline: .milliseconds(Int(query["deadlineMs"] ?? "5000") ?? 5000), isRequired: query["requireSlow"] != nil),
-        ]
-        if let purchases = context.regions.region("purchases", providedFor: ShopRegions.purchases, input: id, in: context) {
-            regions.append(purchases)
-        }
-        return regions
+        return RegionPageView.Regions(
+            fast: Region(source: ShopRoutes.fast.path(id), controller: SleepyRegion(text: "fast <content>", delay: .milliseconds(300), fails: query["failFast"] != nil)),
+            slow: Region(source: ShopRoutes.slow.path(id), controller: SleepyRegion(text: "slow content", delay: slow),
+                         deadline: .milliseconds(Int(query["deadlineMs"] ?? "5000") ?? 5000), isRequired: query["requireSlow"] != nil),
+            purchases: context.regions.region(providedFor: ShopRegions.purchases, input: id, in: context)
+        )
     }
 }
 
@@ -116,13 +111,11 @@ struct OrderPageController: PageController {
     }
 
     func render(_ status: OrderStatus, in context: RequestContext) -> Page {
-        var body = HTMLOutput()
-        body.region("status")
-        return Page(title: "Order \(id)", body: body)
+        Page(title: "Order \(id)", body: context.render(StatusPageView.self, "Order \(id)"))
     }
 
-    func regions(for status: OrderStatus, in context: RequestContext) -> [Region] {
-        [Region("status", source: nil, controller: child(for: status))]
+    func regions(for status: OrderStatus, in context: RequestContext) -> StatusPageView.Regions<Region> {
+        StatusPageView.Regions(status: Region(source: nil, controller: child(for: status)))
     }
 
     func child(for status: OrderStatus) -> any RegionController {

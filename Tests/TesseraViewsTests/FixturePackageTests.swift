@@ -19,7 +19,7 @@ import Testing
             root = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-fixture-\(UUID().uuidString)")
             let tessera = FixturePackageTests.packageRoot
             let identity = tessera.lastPathComponent.lowercased()
-            let targets = ["Fine", "SyntaxError", "Misspelt", "WrongModel"].map { name in
+            let targets = ["Fine", "SyntaxError", "Misspelt", "WrongModel", "MissingSlot", "UnknownSlot"].map { name in
                 """
                         .target(
                             name: "\(name)",
@@ -41,7 +41,7 @@ import Testing
                 )
                 """)
             let item = "struct Item { var name: String; var price: Int }\nstruct Other {}\n"
-            for target in ["Fine", "SyntaxError", "Misspelt", "WrongModel"] {
+            for target in ["Fine", "SyntaxError", "Misspelt", "WrongModel", "MissingSlot", "UnknownSlot"] {
                 try write("Sources/\(target)/Item.swift", item)
             }
             try write("Views/Fine/card.html", "{% model item: Item %}\n<h2>{{ item.name }}</h2>\n<p>{{ item.price }}</p>\n")
@@ -51,6 +51,14 @@ import Testing
             try write("Views/Misspelt/card.html", "{% model item: Item %}\n<h2>{{ item.name }}</h2>\n<p>{{ item.prise }}</p>\n")
             try write("Views/WrongModel/card.html", "{% model item: Item %}\n<h2>{{ item.name }}</h2>\n")
             try write("Sources/WrongModel/Use.swift", "import TesseraViews\nfunc use() -> String { CardView.render(Other()).string }\n")
+            // Region slots: the page must fill every required slot, and only slots its template has.
+            let page = "{% model item: Item %}\n<h1>{{ item.name }}</h1>\n{% region \"detail\" %}\n{% region \"your-reviews\" optional %}\n"
+            try write("Views/Fine/page.html", page)
+            try write("Sources/Fine/Slots.swift", "let slots = PageView.Regions<String>(detail: \"d\", yourReviews: \"r\").filled.map(\\.name)\n")
+            try write("Views/MissingSlot/page.html", page)
+            try write("Sources/MissingSlot/Slots.swift", "let slots = PageView.Regions<String>(yourReviews: \"r\")\n")
+            try write("Views/UnknownSlot/page.html", page)
+            try write("Sources/UnknownSlot/Slots.swift", "let slots = PageView.Regions<String>(detail: \"d\", related: \"r\")\n")
         }
 
         func write(_ path: String, _ text: String) throws {
@@ -111,5 +119,15 @@ import Testing
         #expect(wrongModel.output.contains("cannot convert value of type 'Other' to expected argument type"), "\(wrongModel.output)")
         #expect(wrongModel.output.contains("(aka 'Item')"), "\(wrongModel.output)")
         #expect(wrongModel.output.contains("Sources/WrongModel/Use.swift:2:"), "\(wrongModel.output)")
+
+        // A page that leaves out a required region slot, or fills one its template does not have,
+        // does not compile. For a missing slot the compiler's note points at the template's slots.
+        let missing = try fixture.build("MissingSlot")
+        #expect(missing.status != 0)
+        #expect(missing.output.contains("missing argument for parameter 'detail'"), "\(missing.output)")
+        #expect(missing.output.contains("Views/MissingSlot/page.html:3:"), "\(missing.output)")
+        let unknown = try fixture.build("UnknownSlot")
+        #expect(unknown.status != 0)
+        #expect(unknown.output.contains("Sources/UnknownSlot/Slots.swift:1:60: error: extra argument 'related'"), "\(unknown.output)")
     }
 }

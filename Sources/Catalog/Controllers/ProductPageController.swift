@@ -15,17 +15,13 @@ struct ProductPageController: PageController {
         Page(title: product.name, body: context.render(ProductPageView.self, product))
     }
 
-    func regions(for product: Product, in context: RequestContext) -> [Region] {
-        var regions = [
-            Region("detail", source: CatalogRoutes.detail.path(id), controller: ProductDetailRegion(catalog: catalog, product: .loaded(product)), isRequired: true),
-            Region("related", source: CatalogRoutes.related.path(id), controller: RelatedProductsRegion(catalog: catalog, product: .loaded(product))),
-        ]
-        for (name, key) in [("add-to-cart", CatalogRegions.addToCart), ("purchases", CatalogRegions.purchases)] {
-            if let provided = context.regions.region(name, providedFor: key, input: product, in: context) {
-                regions.append(provided)
-            }
-        }
-        return regions
+    func regions(for product: Product, in context: RequestContext) -> ProductPageView.Regions<Region> {
+        ProductPageView.Regions(
+            detail: Region(source: CatalogRoutes.detail.path(id), controller: ProductDetailRegion(catalog: catalog, product: .loaded(product)), isRequired: true),
+            addToCart: context.regions.region(providedFor: CatalogRegions.addToCart, input: product, in: context),
+            purchases: context.regions.region(providedFor: CatalogRegions.purchases, input: product, in: context),
+            related: Region(source: CatalogRoutes.related.path(id), controller: RelatedProductsRegion(catalog: catalog, product: .loaded(product)))
+        )
     }
 }
 

@@ -19,8 +19,8 @@ struct OrderPageController: PageController {
              status: returnedForm == nil ? .ok : .unprocessableContent)
     }
 
-    func regions(for order: Order, in context: RequestContext) -> [Region] {
-        [Region("status", source: OrdersRoutes.orderStatus.path(order.id),
-                controller: OrderStatusChildren.region(for: order, returnedForm: returnedForm), isRequired: true)]
+    func regions(for order: Order, in context: RequestContext) -> OrderPageView.Regions<Region> {
+        OrderPageView.Regions(status: Region(source: OrdersRoutes.orderStatus.path(order.id),
+                                             controller: OrderStatusChildren.region(for: order, returnedForm: returnedForm), isRequired: true))
     }
 }

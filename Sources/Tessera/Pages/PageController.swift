@@ -11,17 +11,23 @@ import TesseraViews
 /// A controller holds no SQL and no business rules: those live in the services.
 public protocol PageController: Sendable {
     associatedtype Model: Sendable
+    /// The slots of the page's view, `SomePageView.Regions<Region>`, generated from the
+    /// template's `{% region %}` tags; ``NoRegions`` for a page without any.
+    associatedtype Regions: RegionSlots<Region> = NoRegions<Region>
 
     func load(_ context: RequestContext) async throws -> Model
 
+    /// Renders the page's view with `context.render(View.self, model)`, so that its forms carry
+    /// the request's CSRF token.
     func render(_ model: Model, in context: RequestContext) -> Page
 
-    /// The regions of the page, each served by a child controller, run concurrently.
-    func regions(for model: Model, in context: RequestContext) -> [Region]
+    /// The regions of the page, each served by a child controller, run concurrently: every
+    /// required slot of the template filled, so a forgotten one does not compile.
+    func regions(for model: Model, in context: RequestContext) -> Regions
 }
 
-extension PageController {
-    public func regions(for model: Model, in context: RequestContext) -> [Region] { [] }
+extension PageController where Regions == NoRegions<Region> {
+    public func regions(for model: Model, in context: RequestContext) -> NoRegions<Region> { NoRegions() }
 }
 
 /// A rendered page before the layout: its title and its body, whose region slots

@@ -21,20 +21,20 @@ enum PageRenderer {
             return try JSONResponse.make(encodable)
         }
         let page = controller.render(model, in: context)
-        let regions = controller.regions(for: model, in: context)
+        let slots = controller.regions(for: model, in: context).filled
         let document = context.layout.render(page, in: context)
+        assert(slots.allSatisfy { slot in document.regions.contains { $0.name == slot.name } },
+               "\(type(of: controller)) fills region slots its page does not render: its Regions type belongs to another view")
         var response = Response(status: page.status, headers: [.contentType: "text/html; charset=utf-8"])
 
         // Every child starts now, so the page takes as long as its slowest region, not their sum.
-        let byName = Dictionary(regions.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let running = Dictionary(regions.map { region in (region.name, RegionRun(region, in: context)) }, uniquingKeysWith: { first, _ in first })
-        for name in byName.keys where !document.regions.contains(where: { $0.name == name }) {
-            context.logger.debug("region has no slot in the page", metadata: ["region": "\(name)"])
-        }
+        let regions = slots.compactMap { slot in slot.fill.map { (name: slot.name, region: $0) } }
+        let byName = Dictionary(regions, uniquingKeysWith: { first, _ in first })
+        let running = Dictionary(regions.map { ($0.name, RegionRun($0.region, in: context)) }, uniquingKeysWith: { first, _ in first })
 
         // A required region decides the status, so it must be done before anything is sent.
-        for region in regions where region.isRequired {
-            if case .failure(let error) = await running[region.name]!.outcome() {
+        for (name, region) in regions where region.isRequired {
+            if case .failure(let error) = await running[name]!.outcome() {
                 running.values.forEach { $0.cancel() }
                 throw error
             }
@@ -50,7 +50,7 @@ enum PageRenderer {
                 assembled.write(trusted: document.bytes[cursor..<slot.offset])
                 cursor = slot.offset
                 guard let region = byName[slot.name], let run = running[slot.name] else { continue }
-                RegionRunner.write(await run.outcome(), of: region, into: &assembled, logger: context.logger)
+                RegionRunner.write(await run.outcome(), of: region, named: slot.name, into: &assembled, logger: context.logger)
             }
             assembled.write(trusted: document.bytes[cursor...])
             response.body = .bytes(assembled.bytes)
@@ -74,7 +74,7 @@ enum PageRenderer {
                         outcome = await run.outcome()
                     }
                     var piece = HTMLOutput(capacity: 1024)
-                    RegionRunner.write(outcome, of: region, into: &piece, logger: context.logger)
+                    RegionRunner.write(outcome, of: region, named: slot.name, into: &piece, logger: context.logger)
                     try await writer.write(piece.bytes)
                 }
                 try await writer.write(Array(document.bytes[cursor...]))

@@ -1,8 +1,8 @@
 import TesseraViews
 
-/// A region of a page: its slot name, its child controller, and how long it may take.
+/// A region of a page: its child controller, its own URL, and how long it may take. It fills
+/// one slot of the page's view (`ProductPageView.Regions(detail: Region(…), …)`), which names it.
 public struct Region: Sendable {
-    public var name: String
     /// The region's own URL, written as `data-region-src`.
     public var source: String?
     public var controller: any RegionController
@@ -11,13 +11,11 @@ public struct Region: Sendable {
     public var isRequired: Bool
 
     public init(
-        _ name: String,
         source: String?,
         controller: any RegionController,
         deadline: Duration = .seconds(2),
         isRequired: Bool = false
     ) {
-        self.name = name
         self.source = source
         self.controller = controller
         self.deadline = deadline

@@ -24,11 +24,11 @@ public struct RegionRegistry: Sendable {
         )
     }
 
-    /// The region provided under `key`, placed in the asking page's slot `name`, with the
-    /// provider's fragment URL; `nil` when nobody provides it or the provider declines.
-    public func region<Input>(_ name: String, providedFor key: RegionKey<Input>, input: Input, in context: RequestContext) -> Region? {
+    /// The region provided under `key`, with the provider's fragment URL, for an optional slot
+    /// of the asking page; `nil` when nobody provides it or the provider declines.
+    public func region<Input>(providedFor key: RegionKey<Input>, input: Input, in context: RequestContext) -> Region? {
         guard let provider = providers[key.name], let controller = provider.make(input, context) else { return nil }
-        return Region(name, source: provider.source(input), controller: controller)
+        return Region(source: provider.source(input), controller: controller)
     }
 
     private struct Provider: Sendable {
