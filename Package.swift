@@ -151,6 +151,8 @@ let package = Package(
             plugins: ["TesseraViewsPlugin"]
         ),
         .testTarget(name: "StorefrontTests", dependencies: ["TesseraTesting"]),
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Tessera", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "AccountsTests", dependencies: ["Accounts", "Tessera", .product(name: "GRDB", package: "GRDB.swift")]),
         // The stores' tests run against the composition root's real wiring (StorefrontServices).
         .testTarget(name: "OrdersTests", dependencies: ["Orders", "Catalog", "Storefront", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
