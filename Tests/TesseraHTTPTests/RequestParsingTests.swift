@@ -100,6 +100,6 @@ import Testing
     }
 
     @Test func errorJSONEscapes() {
-        #expect(ErrorJSON.encode(status: 400, message: "bad \"x\"\n<script>") == #"{"error":{"status":400,"message":"bad \"x\"\n\u003cscript>"}}"#)
+        #expect(ErrorJSON.encode(status: 400, message: "bad \"x\"\n<script>") == #"{"error":{"message":"bad \"x\"\n\u003cscript\u003e","status":400}}"#)
     }
 }

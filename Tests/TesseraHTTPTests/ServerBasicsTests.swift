@@ -152,7 +152,7 @@ import TesseraTesting
         let json = try await onThread { try RawHTTPClient.request(port: port, "/missing", headers: ["Accept": "application/json"]) }
         #expect(json.status == 404)
         #expect(json.header("content-type") == "application/json; charset=utf-8")
-        #expect(json.text == #"{"error":{"status":404,"message":"Not Found"}}"#)
+        #expect(json.text == #"{"error":{"message":"Not Found","status":404}}"#)
         #expect(try await server.assertServing().status == 200)
         try await server.stop()
     }

@@ -89,7 +89,7 @@ import TesseraTesting
             let json = try await client.send("/nothing", headers: ["Accept": "application/json"])
             #expect(json.status == 404)
             #expect(json.header("content-type") == "application/json; charset=utf-8")
-            #expect(json.text == #"{"error":{"status":404,"message":"There is nothing at this address."}}"#)
+            #expect(json.text == #"{"error":{"message":"There is nothing at this address.","status":404}}"#)
 
             let boom = try await client.send("/boom")
             #expect(boom.status == 500)
@@ -97,7 +97,7 @@ import TesseraTesting
             #expect(!boom.text.contains("hunter2"))
             #expect(!boom.text.contains("DatabaseDown"))
             let boomJSON = try await client.send("/boom", headers: ["Accept": "application/json"])
-            #expect(boomJSON.text == #"{"error":{"status":500,"message":"Something went wrong on our side."}}"#)
+            #expect(boomJSON.text == #"{"error":{"message":"Something went wrong on our side.","status":500}}"#)
         }
         try await Self.app(developmentMode: true).test { client in
             let detailed = try await client.send("/boom")

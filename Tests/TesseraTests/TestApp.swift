@@ -86,6 +86,13 @@ struct RegionPageController: PageController {
     func regions(for model: RegionPageModel, in context: RequestContext) -> RegionPageView.Regions<Region> {
         let query = context.request.query
         let slow = Duration.milliseconds(Int(query["slowMs"] ?? "300") ?? 300)
+        if query["meet"] != nil {
+            let meeting = Meeting()
+            return RegionPageView.Regions(
+                fast: Region(source: nil, controller: MeetingRegion(name: "fast", other: "slow", meeting: meeting)),
+                slow: Region(source: nil, controller: MeetingRegion(name: "slow", other: "fast", meeting: meeting))
+            )
+        }
         return RegionPageView.Regions(
             fast: Region(source: ShopRoutes.fast.path(id), controller: SleepyRegion(text: "fast <content>", delay: .milliseconds(300), fails: query["failFast"] != nil)),
             slow: Region(source: ShopRoutes.slow.path(id), controller: SleepyRegion(text: "slow content", delay: slow),
@@ -159,5 +166,35 @@ struct TeapotErrorPage: ErrorPageController {
         var body = HTMLOutput()
         body.write(static: "<p class=\"custom-404\">Nothing here, sorry.</p>")
         return Page(title: "Not found", body: body, status: error.status)
+    }
+}
+
+/// Two children that each wait for the other to start: they can only both answer if they run at
+/// the same time.
+struct MeetingRegion: RegionController {
+    let name: String
+    let other: String
+    let meeting: Meeting
+
+    func render(in context: RequestContext) async throws -> HTMLOutput {
+        try await meeting.arrive(name, waitingFor: other)
+        var output = HTMLOutput()
+        output.text("\(name) met \(other)")
+        return output
+    }
+}
+
+/// Who has arrived, per request.
+actor Meeting {
+    private var arrived: Set<String> = []
+
+    struct NobodyCame: Error {}
+
+    func arrive(_ name: String, waitingFor other: String) async throws {
+        arrived.insert(name)
+        for _ in 0..<500 where !arrived.contains(other) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        guard arrived.contains(other) else { throw NobodyCame() }
     }
 }

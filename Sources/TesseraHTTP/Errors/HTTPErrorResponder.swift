@@ -48,27 +48,18 @@ extension Response {
     }
 }
 
-/// The JSON error shape shared by every error answer: `{"error": {"status": 404, "message": "…"}}`.
+/// The JSON error shape shared by every error answer: `{"error": {"message": "…", "status": 404}}`,
+/// encoded by the same escaper as the templates' `json` filter, so it is safe to embed in HTML too.
 public enum ErrorJSON {
-    public static func encode(status: Int, message: String) -> String {
-        "{\"error\":{\"status\":\(status),\"message\":\"\(escape(message))\"}}"
+    private struct Body: Encodable {
+        struct Detail: Encodable {
+            let status: Int
+            let message: String
+        }
+        let error: Detail
     }
 
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            case "\t": escaped += "\\t"
-            case "<": escaped += "\\u003c"  // safe to embed in HTML too
-            case _ where scalar.value < 0x20:
-                escaped += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return escaped
+    public static func encode(status: Int, message: String) -> String {
+        ScriptJSON(Body(error: Body.Detail(status: status, message: message))).encoded
     }
 }
