@@ -1,7 +1,7 @@
 # The two commands: `make run` and `make test`. Each installs what is missing first.
 SWIFT ?= swift
 
-.PHONY: run test browser-test build bench deps clean
+.PHONY: run test browser-test build bench docs deps clean
 
 deps:
 	@scripts/install-deps.sh build
@@ -11,16 +11,24 @@ run: deps
 	$(SWIFT) build -c release --product storefront
 	.build/release/storefront
 
-## Build everything and run every test: the Swift suites, then the real-browser test.
+## Build everything and run every test: the Swift suites, the documentation build (a broken
+## symbol link fails it), then the real-browser test.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) docs
 	scripts/browser-test.sh
 
 ## The real-browser test alone (headless Chromium through Selenium); screenshots in .build/.
 browser-test: deps
 	$(SWIFT) build --product storefront
 	scripts/browser-test.sh
+
+## The framework's DocC documentation, in .build/docs (open .build/docs/index.html through a web
+## server, or `docc preview`). Warnings are errors, so a broken symbol link fails.
+docs: deps
+	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target Tessera \
+		--output-path .build/docs --transform-for-static-hosting --warnings-as-errors
 
 build: deps
 	$(SWIFT) build

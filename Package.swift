@@ -5,11 +5,16 @@ import PackageDescription
 ///
 /// Layout, from the bottom up:
 /// - `CMicroHTTPD`, `CTesseraShim`: the C library and the few calls Swift cannot make directly.
-/// - `TesseraHTTP`: the HTTP server. Every C type stops here.
 /// - `TesseraViews`: the runtime of typed views; `TesseraViewsPlugin` compiles `Views/` into them
 ///   with `tessera-views` (`TesseraTemplateCompiler`).
-/// - `Tessera`: the framework the application uses (static files today; routing and controllers next).
-/// - `Storefront`: the composition root, the `storefront` executable.
+/// - `TesseraHTTP`: the HTTP server, requests, responses and the error protocol. Every C type
+///   stops here.
+/// - `Tessera`: the framework an app uses: the application and its middleware chain, routing,
+///   page and region controllers, sessions, forms, error pages, static files.
+/// - `TesseraTesting`: in-process and live testing of an app, for apps and for these tests.
+/// - `Catalog`, `Accounts`, `Orders`: the storefront's feature modules, one folder layout each.
+/// - `Storefront`: the composition root, the `storefront` executable; `TesseraBench` the app
+///   `make bench` measures.
 let package = Package(
     name: "Tessera",
     platforms: [.macOS("26.0")],
@@ -28,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
+        // `make docs`: the DocC catalog of the framework.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.4.0"),
     ],
     targets: [
         // MARK: C
@@ -133,7 +140,7 @@ let package = Package(
             plugins: ["TesseraViewsPlugin"]
         ),
 
-        // MARK: Testing (a product: apps test their routes with it)
+        // MARK: Testing (a product: apps test their routes with it), then the tests
         .target(
             name: "TesseraTesting",
             dependencies: [
@@ -164,3 +171,4 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+

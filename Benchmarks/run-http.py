@@ -109,20 +109,21 @@ def main():
         placement = "servers pinned to core 0, wrk to core 1" if PIN else "nothing pinned"
         print(f"\nwrk -t{WRK_THREADS} -c{CONNECTIONS} -d{DURATION}s, {ROUNDS} alternating rounds, "
               f"{SERVER_THREADS} server thread(s), {os.cpu_count()} cores, {placement}")
+        print("Tessera's pipeline (tessera-bench, BenchApp): ErrorPageMiddleware around the router, "
+              "CSRFMiddleware once a route matched: 2 middleware steps, as an app without sessions has")
         reference = "C libmicrohttpd reference"
         results = measure({
             reference: "http://127.0.0.1:18090/plaintext",
-            "Tessera HTTP server, async handler": "http://127.0.0.1:18091/plaintext",
-            "Tessera route table, same answer": "http://127.0.0.1:18091/plaintext-routed",
-            "Tessera route table, Response per request": "http://127.0.0.1:18091/plaintext-built",
-            "Tessera route table, handler suspends once": "http://127.0.0.1:18091/plaintext-suspending",
+            "Tessera, full pipeline, prepared answer": "http://127.0.0.1:18091/plaintext",
+            "Tessera, full pipeline, Response per request": "http://127.0.0.1:18091/plaintext-built",
+            "Tessera, full pipeline, handler suspends once": "http://127.0.0.1:18091/plaintext-suspending",
         }, reference)
         table("GET /plaintext (medians; vs C is the median of per-round ratios)", results)
 
         fortunes_reference = "C libmicrohttpd /fortunes"
         results = measure({
             fortunes_reference: "http://127.0.0.1:18090/fortunes",
-            "Tessera /fortunes (controller, table, views)": "http://127.0.0.1:18091/fortunes",
+            "Tessera /fortunes (pipeline, controller, views)": "http://127.0.0.1:18091/fortunes",
             "Tessera /regions (three regions)": "http://127.0.0.1:18091/regions",
         }, fortunes_reference)
         table("GET /fortunes, built for every request (medians; vs C as above)", results)

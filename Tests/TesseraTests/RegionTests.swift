@@ -108,9 +108,25 @@ import TesseraTesting
 
     @Test func formsRenderedByARegionChildCarryTheCSRFField() async throws {
         let server = try await Self.start()
-        let reply = try await RouterTests.get(server.port, "/form-region")
-        #expect(reply.status == 200)
-        #expect(reply.text.contains(#"<div data-region="form"><form method="post" action="/signup"><input type="hidden" name="_csrf" value=""#))
+        // Buffered, and streamed: the region's form is rendered after the headers went out, and
+        // still carries the token the new session cookie holds.
+        for target in ["/form-region", "/form-region?streamed"] {
+            let reply = try await RouterTests.get(server.port, target)
+            #expect(reply.status == 200)
+            #expect((reply.header("transfer-encoding") == "chunked") == target.hasSuffix("streamed"), "\(target)")
+            let field = #"<div data-region="form"><form method="post" action="/signup"><input type="hidden" name="_csrf" value=""#
+            #expect(reply.text.contains(field), "\(target)")
+            let token = try #require(reply.csrfToken)
+            let cookie = try #require(reply.header("set-cookie"), "a first visit's token comes with its cookie")
+            #expect(!cookie.isEmpty)
+            // The token in the form is the session's: posting it back with the cookie is accepted.
+            let jar = String(cookie.prefix { $0 != ";" })
+            let post = try await onThread { [port = server.port] in
+                try RawHTTPClient.request(port: port, "/pages", method: "POST", headers: [
+                    "Cookie": jar, "Content-Type": "application/x-www-form-urlencoded"], body: Array("_csrf=\(token)".utf8))
+            }
+            #expect(post.status == 303, "\(target)")
+        }
         try await server.stop()
     }
 

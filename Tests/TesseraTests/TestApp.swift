@@ -32,7 +32,7 @@ struct FormRegionPage: PageController {
     func load(_ context: RequestContext) async throws -> String { "Form region" }
 
     func render(_ title: String, in context: RequestContext) -> Page {
-        Page(title: title, body: context.render(FormPageView.self, title), delivery: .buffered)
+        Page(title: title, body: context.render(FormPageView.self, title), delivery: context.request.query["streamed"] == nil ? .buffered : .streamed)
     }
 
     func regions(for title: String, in context: RequestContext) -> FormPageView.Regions<Region> {

@@ -6,25 +6,51 @@ import TesseraViews
 /// layout, the regions other modules provide, the logger).
 ///
 /// It is a value. A middleware that adds something (the session, the signed-in shopper) hands a
-/// changed copy to the rest of the chain; nobody else sees the change.
+/// changed copy to the rest of the chain; nobody else sees the change. Copies are cheap: the
+/// request and the app's parts sit behind one reference, so handing the context along the chain
+/// costs a few words, not a copy of every header.
 public struct RequestContext: Sendable {
-    public var request: Request
+    /// The request and the app's parts: shared by every copy of the context, replaced as a whole
+    /// when a middleware changes the request or the logger.
+    private var core: Core
     /// The visitor's session, loaded by ``SessionMiddleware``; detached without it.
     public internal(set) var session: Session
-    public var logger: Logger
-    /// The route that matched, once the router has run: its name and captured segments.
+    /// The route that matched, once the router has run.
     public internal(set) var route: MatchedRoute?
     var values: RequestValues
-    /// The app's shared parts, reached through the named properties below.
-    let application: ApplicationParts
 
     init(request: Request, application: ApplicationParts) {
-        self.request = request
+        self.core = Core(request: request, logger: application.logger, application: application)
         self.session = .detached
-        self.logger = application.logger
         self.route = nil
         self.values = RequestValues()
-        self.application = application
+    }
+
+    /// The request as the server read it, or as a middleware rewrote it.
+    public var request: Request {
+        get { core.request }
+        set { core = Core(request: newValue, logger: core.logger, application: core.application) }
+    }
+
+    /// The app's logger; a middleware may hand on one with request metadata.
+    public var logger: Logger {
+        get { core.logger }
+        set { core = Core(request: core.request, logger: newValue, application: core.application) }
+    }
+
+    /// The app's shared parts, reached through the named properties below.
+    var application: ApplicationParts { core.application }
+
+    private final class Core: Sendable {
+        let request: Request
+        let logger: Logger
+        let application: ApplicationParts
+
+        init(request: Request, logger: Logger, application: ApplicationParts) {
+            self.request = request
+            self.logger = logger
+            self.application = application
+        }
     }
 
     /// The site's layout, which every full page and error page goes through.
@@ -50,8 +76,10 @@ public struct RequestContext: Sendable {
 
 /// The route the router matched for a request.
 public struct MatchedRoute: Sendable {
-    /// The route's name, such as `catalog.product`: a label for logs and metrics.
-    public let name: String
+    let entry: RouteEntry
     /// The decoded `{…}` segments, in order.
     let captures: [String]
+
+    /// The route's name, such as `catalog.product`: a label for logs and metrics.
+    public var name: String { entry.name }
 }

@@ -27,8 +27,12 @@ enum MiddlewareChain {
     /// The steps wrapped around `terminal`, the first step outermost. Composed once, at build
     /// time, so a request pays one call per step and no allocation.
     static func compose(_ steps: [any Middleware], around terminal: @escaping RequestResponder) -> RequestResponder {
-        steps.reversed().reduce(terminal) { next, step in
-            { context in try await step.handle(context, next: next) }
-        }
+        steps.reversed().reduce(terminal) { next, step in wrap(step, around: next) }
+    }
+
+    /// One step around the rest, with the step's concrete type known, so a request calls its
+    /// `handle` directly rather than through the existential's witness table.
+    private static func wrap<Step: Middleware>(_ step: Step, around next: @escaping RequestResponder) -> RequestResponder {
+        { context in try await step.handle(context, next: next) }
     }
 }

@@ -29,7 +29,7 @@ struct Router: Sendable {
         switch try match(context.request) {
         case .route(let entry, let captures):
             var context = context
-            context.route = MatchedRoute(name: entry.name, captures: captures)
+            context.route = MatchedRoute(entry: entry, captures: captures)
             return try await entry.respond(context)
         case .fallback(let responder):
             return try await responder.respond(to: context.request)
@@ -67,12 +67,21 @@ struct Router: Sendable {
     }
 }
 
-/// One registered route, with its handler already wrapped in the route middleware.
-struct RouteEntry: Sendable {
+/// One registered route, with its handler already wrapped in the route middleware. A class, so
+/// that a match hands on one reference.
+final class RouteEntry: Sendable {
     let name: String
     let method: HTTPRequest.Method
     let pattern: RoutePattern
     /// Whether the captures fit the route's parameter types (`/products/abc` does not fit `Int`).
     let accepts: @Sendable ([String]) -> Bool
     let respond: RequestResponder
+
+    init(name: String, method: HTTPRequest.Method, pattern: RoutePattern, accepts: @escaping @Sendable ([String]) -> Bool, respond: @escaping RequestResponder) {
+        self.name = name
+        self.method = method
+        self.pattern = pattern
+        self.accepts = accepts
+        self.respond = respond
+    }
 }

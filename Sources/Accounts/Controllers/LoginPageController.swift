@@ -1,0 +1,12 @@
+import Tessera
+
+/// `/login`: the sign-in form, empty or sent back with its errors (422).
+struct LoginPageController: PageController {
+    let form: FormState
+
+    func load(_ context: RequestContext) async throws -> LoginPage { LoginPage(form) }
+
+    func render(_ page: LoginPage, in context: RequestContext) -> Page {
+        Page(title: "Sign in", body: context.render(LoginView.self, page), status: form.isValid ? .ok : .unprocessableContent)
+    }
+}

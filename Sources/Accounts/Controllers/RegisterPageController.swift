@@ -1,0 +1,12 @@
+import Tessera
+
+/// `/register`: the registration form, empty or sent back with its errors (422).
+struct RegisterPageController: PageController {
+    let form: FormState
+
+    func load(_ context: RequestContext) async throws -> RegisterPage { RegisterPage(form) }
+
+    func render(_ page: RegisterPage, in context: RequestContext) -> Page {
+        Page(title: "Create an account", body: context.render(RegisterView.self, page), status: form.isValid ? .ok : .unprocessableContent)
+    }
+}
