@@ -35,6 +35,7 @@ public struct ApplicationBuilder: Sendable {
     ///     The usual chain is `[SessionMiddleware(…), ErrorPageMiddleware()]` plus the app's own.
     ///   - routeMiddleware: the steps a request goes through once a route matched, just before its
     ///     controller, such as ``CSRFMiddleware``: an unknown address stays a 404.
+    ///   - logger: where requests that fail are logged; the context hands it to every controller.
     ///   - developmentMode: shows the details of a 500 on the page. Never in production.
     public func build(
         layout: some PageLayout = BasicLayout(),

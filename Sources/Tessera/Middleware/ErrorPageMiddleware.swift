@@ -3,7 +3,7 @@
 /// for it, or a bare redirect.
 ///
 /// This is the framework's one `catch`. What an error means is decided by
-/// ``ThrownError/answer(for:revealingDetails:)``; what it looks like by ``ErrorPageRenderer``.
+/// `ThrownError.answer(for:revealingDetails:)`; what it looks like by the error page renderer.
 /// Place it after the session step, so that error pages know the visitor and their forms carry
 /// the session's token.
 public struct ErrorPageMiddleware: Middleware {

@@ -12,7 +12,7 @@ import TesseraViews
 public protocol PageController: Sendable {
     associatedtype Model: Sendable
     /// The slots of the page's view, `SomePageView.Regions<Region>`, generated from the
-    /// template's `{% region %}` tags; ``NoRegions`` for a page without any.
+    /// template's `{% region %}` tags; `NoRegions` for a page without any.
     associatedtype Regions: RegionSlots<Region> = NoRegions<Region>
 
     func load(_ context: RequestContext) async throws -> Model

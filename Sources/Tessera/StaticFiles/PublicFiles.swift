@@ -14,6 +14,7 @@ public struct PublicFiles: Sendable {
     public let root: String
     public var cacheControl: String
 
+    /// - Parameter root: the folder whose files are served; nothing outside it can be reached.
     /// - Parameter cacheControl: sent with every file. Public files here are not fingerprinted,
     ///   so the default asks caches to keep them for an hour and revalidate after.
     public init(root: String, cacheControl: String = "public, max-age=3600") {
