@@ -2,14 +2,26 @@ import Logging
 import ServiceLifecycle
 import TesseraHTTP
 
-/// Runs an app's HTTP server until SIGTERM or SIGINT, then shuts it down gracefully and returns,
-/// so the process exits 0, which is what container platforms expect from a clean stop.
+/// Runs an HTTP server until SIGTERM or SIGINT, then shuts it down gracefully and returns, so the
+/// process exits 0, which is what container platforms expect from a clean stop.
 public enum ApplicationRunner {
+    /// Serves a Tessera app: its pipeline answers every request, and the requests the server
+    /// refuses on its own.
     public static func run(settings: ServerSettings, application: Application, logger: Logger) async throws {
+        try await run(settings: settings, responder: application, errorResponder: application, logger: logger)
+    }
+
+    /// Serves any responder, for programs that use the HTTP layer without the framework's pipeline.
+    public static func run(
+        settings: ServerSettings,
+        responder: some HTTPResponder,
+        errorResponder: some HTTPErrorResponder = PlainErrorResponder(),
+        logger: Logger
+    ) async throws {
         let server = HTTPServer(
             configuration: settings.httpConfiguration,
-            responder: application,
-            errorResponder: application,
+            responder: responder,
+            errorResponder: errorResponder,
             logger: logger
         )
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
