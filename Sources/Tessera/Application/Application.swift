@@ -17,8 +17,10 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
         self.rejectedRequestSteps = middleware.filter(\.runsForRejectedRequests)
     }
 
+    /// The logger the app was built with; every request's context starts with it.
     public var logger: Logger { parts.logger }
 
+    /// Answers a request through the middleware chain and, at its end, the router.
     public func respond(to request: Request) async throws -> Response {
         try await chain(RequestContext(request: request, application: parts))
     }

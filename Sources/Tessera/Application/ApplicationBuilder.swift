@@ -20,6 +20,7 @@ public struct ApplicationBuilder: Sendable {
     /// The error page controller for each status that has its own; the rest get the default.
     public var errorPages: [HTTPResponse.Status: any ErrorPageController] = [:]
 
+    /// An empty builder: no routes or regions yet, and the default error page for every status.
     public init() {}
 
     /// Registers everything a module offers.

@@ -4,5 +4,6 @@
 /// The composition root registers every module; modules never see each other, only the keys and
 /// routes they choose to make public.
 public protocol FeatureModule: Sendable {
+    /// Registers the module's routes, and the regions it offers other modules, in `app`.
     func register(in app: inout ApplicationBuilder)
 }

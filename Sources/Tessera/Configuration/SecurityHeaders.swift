@@ -6,9 +6,13 @@
 /// - `Referrer-Policy`: other sites see the origin, never the path (which may hold ids);
 /// - `X-Frame-Options: DENY`: the same as `frame-ancestors`, for older browsers.
 public enum SecurityHeaders {
+    /// The `Content-Security-Policy` value: this origin only (images also as `data:` URLs), no
+    /// plugins, no framing. A response that needs more, such as a page with a map, sets its own.
     public static let contentSecurityPolicy =
         "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 
+    /// All four headers, which ``ServerSettings/httpConfiguration`` hands the server to add to
+    /// every response that does not set them itself.
     public static let defaults: HTTPFields = [
         .contentSecurityPolicy: contentSecurityPolicy,
         .xContentTypeOptions: "nosniff",

@@ -7,27 +7,41 @@ import TesseraHTTP
 /// as containers and platforms expect (`PORT=0 storefront`); a flag wins over its variable,
 /// and a variable over the default.
 public struct ServerOptions: ParsableArguments, Sendable {
+    /// `--host`: the address to listen on; `nil` when not given, so `HOST` or `0.0.0.0` applies.
     @Option(help: "Address to listen on. [env: HOST] (default: 0.0.0.0)")
     public var host: String?
 
+    /// `--port`: the port to listen on; `nil` when not given, so `PORT` or 8080 applies.
     @Option(help: "Port to listen on; 0 picks a free one. [env: PORT] (default: 8080)")
     public var port: Int?
 
+    /// `--threads`: how many threads serve connections; `nil` when not given, so `THREADS` or
+    /// one per core applies.
     @Option(help: "Connection threads. [env: THREADS] (default: one per core)")
     public var threads: Int?
 
+    /// `--data-dir`: where the database and the session secret live; `nil` when not given, so
+    /// `DATA_DIR` or `./data` applies.
     @Option(name: .customLong("data-dir"), help: "Folder for the database and secrets. [env: DATA_DIR] (default: ./data)")
     public var dataDirectory: String?
 
+    /// `--public-dir`: the folder of static files; `nil` when not given, so `PUBLIC_DIR` or
+    /// `./Public` applies.
     @Option(name: .customLong("public-dir"), help: "Folder of static files. [env: PUBLIC_DIR] (default: ./Public)")
     public var publicDirectory: String?
 
+    /// `--log-level`: the least severe level that is logged, by name; `nil` when not given, so
+    /// `LOG_LEVEL` or `info` applies.
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical. [env: LOG_LEVEL] (default: info)")
     public var logLevel: String?
 
+    /// `--shutdown-grace`: the seconds in-flight requests get to finish after SIGTERM; `nil` when
+    /// not given, so `SHUTDOWN_GRACE` or 10 applies.
     @Option(name: .customLong("shutdown-grace"), help: "Seconds in-flight requests get after SIGTERM. [env: SHUTDOWN_GRACE] (default: 10)")
     public var shutdownGrace: Int?
 
+    /// No options given yet, as ArgumentParser requires; it fills them in as it parses the
+    /// command line.
     public init() {}
 
     /// The options with the environment and defaults applied, checked.
@@ -58,14 +72,24 @@ public struct ServerOptions: ParsableArguments, Sendable {
 
 /// Resolved, validated settings.
 public struct ServerSettings: Sendable {
+    /// The address to listen on, such as `0.0.0.0` for every IPv4 interface.
     public var host: String
+    /// The port to listen on; 0 lets the system pick a free one.
     public var port: Int
+    /// How many threads serve connections; at least one.
     public var threads: Int
+    /// The folder for the database and secrets, such as the session secret that
+    /// ``SessionConfiguration/loadSecret(dataDirectory:environment:)`` keeps there.
     public var dataDirectory: String
+    /// The folder of static files, for ``PublicFiles``.
     public var publicDirectory: String
+    /// The least severe level that is logged; ``ServerSettings/bootstrapLogging()`` applies it.
     public var logLevel: Logger.Level
+    /// How long in-flight requests get to finish after SIGTERM before the server stops.
     public var shutdownGrace: Duration
 
+    /// What the HTTP server needs from these settings, with ``SecurityHeaders/defaults`` on every
+    /// response.
     public var httpConfiguration: HTTPServerConfiguration {
         HTTPServerConfiguration(
             host: host, port: port, threads: threads, shutdownGracePeriod: shutdownGrace,

@@ -8,6 +8,7 @@
 /// let shopper = context[CurrentShopper.self]      // anywhere after it
 /// ```
 public protocol RequestValueKey {
+    /// The type of the value, such as the signed-in shopper.
     associatedtype Value: Sendable
 }
 

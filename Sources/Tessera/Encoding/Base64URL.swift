@@ -2,6 +2,7 @@ import Foundation
 
 /// Base64 with the URL- and cookie-safe alphabet (`-`, `_`) and no padding (RFC 4648 §5).
 public enum Base64URL {
+    /// `data` in base64url without padding, safe in cookies, URLs and file names.
     public static func encode(_ data: Data) -> String {
         data.base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")

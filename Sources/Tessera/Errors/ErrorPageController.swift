@@ -4,20 +4,27 @@ import TesseraViews
 /// that deserves its own words (`app.errorPages[.notFound] = …`); the rest get
 /// ``DefaultErrorPage``.
 public protocol ErrorPageController: Sendable {
+    /// The page for `error`, which the site's layout then wraps; the answer keeps the error's
+    /// status and headers, whatever the page's own status says.
     func render(_ error: any HTTPResponseError, in context: RequestContext) -> Page
 }
 
 /// The model of the default error page.
 public struct ErrorPageModel: Sendable {
+    /// The status code, such as 404.
     public var status: Int
+    /// The status's reason phrase, such as `Not Found`.
     public var reason: String
+    /// What the visitor is told: the error's public message, never its internals.
     public var message: String
 }
 
 /// Status, reason and message, inside the site layout.
 public struct DefaultErrorPage: ErrorPageController {
+    /// The default error page; it needs nothing.
     public init() {}
 
+    /// The status, its reason and the error's public message.
     public func render(_ error: any HTTPResponseError, in context: RequestContext) -> Page {
         let model = ErrorPageModel(status: error.status.code, reason: error.status.reasonPhrase, message: error.publicMessage)
         return Page(title: "\(error.status.code) \(error.status.reasonPhrase)", body: context.render(ErrorPageView.self, model), status: error.status)

@@ -11,9 +11,13 @@ public protocol FormModel: Sendable {
 
 /// Reads fields from a submitted form and collects what is wrong with them.
 public struct FormReader: Sendable {
+    /// The submitted form, for what the typed readers do not cover (a checkbox, an upload).
     public let data: FormData
+    /// The message for each field that is wrong, by field name; empty when all is well.
     public private(set) var errors: [String: String] = [:]
 
+    /// A reader for `data`, with no messages yet; ``RequestContext/decodeForm(_:)`` makes one for
+    /// each submission.
     public init(_ data: FormData) {
         self.data = data
     }
@@ -69,6 +73,7 @@ public struct FormReader: Sendable {
 
 /// What a submission turned out to be.
 public enum FormSubmission<Model: FormModel>: Sendable {
+    /// Every field read without a message: the model, ready to use.
     case valid(Model)
     /// The values as submitted and a message per field, to render the form again (422).
     case invalid(FormState)
@@ -76,16 +81,22 @@ public enum FormSubmission<Model: FormModel>: Sendable {
 
 /// A submitted form to show again: its values, and its messages by field.
 public struct FormState: Sendable, Equatable {
+    /// The submitted values by field name, without the CSRF token, to fill the form in again.
     public var values: [String: String]
+    /// The message for each field that is wrong, by field name.
     public var errors: [String: String]
 
+    /// A form's state; the empty one for a form shown for the first time.
     public init(values: [String: String] = [:], errors: [String: String] = [:]) {
         self.values = values
         self.errors = errors
     }
 
+    /// The submitted value of `field`, or an empty string, ready for a `value` attribute.
     public func value(_ field: String) -> String { values[field] ?? "" }
+    /// The message for `field`, or `nil` when it is fine.
     public func error(_ field: String) -> String? { errors[field] }
+    /// Whether no field has a message.
     public var isValid: Bool { errors.isEmpty }
 }
 

@@ -10,10 +10,13 @@ import TesseraViews
 /// without anyone writing it: the template compiler adds it after every `<form method="post">`,
 /// from the token the rendering was given.
 public struct CSRFMiddleware: Middleware {
+    /// `X-CSRF-Token`, where a script sends the token instead of the form field.
     public static let headerName = HTTPField.Name("X-CSRF-Token")!
 
+    /// The CSRF step; the session step must run before it, since the session holds the token.
     public init() {}
 
+    /// Checks the token of an unsafe request, then hands it on.
     public func handle(_ context: RequestContext, next: RequestResponder) async throws -> Response {
         if Self.isUnsafe(context.request.method) { try Self.verify(context) }
         return try await next(context)

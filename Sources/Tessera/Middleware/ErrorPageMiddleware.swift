@@ -7,8 +7,10 @@
 /// Place it after the session step, so that error pages know the visitor and their forms carry
 /// the session's token.
 public struct ErrorPageMiddleware: Middleware {
+    /// The error step; place it after the session step.
     public init() {}
 
+    /// Hands on, and answers anything thrown with its error page, logging server faults.
     public func handle(_ context: RequestContext, next: RequestResponder) async throws -> Response {
         do {
             return try await next(context)
@@ -21,5 +23,6 @@ public struct ErrorPageMiddleware: Middleware {
         }
     }
 
+    /// Yes: a request the server refused gets the same error page as any other.
     public var runsForRejectedRequests: Bool { true }
 }

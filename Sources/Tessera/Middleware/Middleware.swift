@@ -10,6 +10,8 @@ public typealias RequestResponder = @Sendable (RequestContext) async throws -> R
 /// The composition root declares the chain in order, in
 /// ``ApplicationBuilder/build(layout:middleware:routeMiddleware:logger:developmentMode:)``.
 public protocol Middleware: Sendable {
+    /// Answers the request in `context`: usually by calling `next` with the context, or a changed
+    /// copy, and returning what comes back, changed or not; or alone, by returning or throwing.
     func handle(_ context: RequestContext, next: RequestResponder) async throws -> Response
 
     /// Whether this step also runs for a request the server refused before the app saw it (a
@@ -20,6 +22,7 @@ public protocol Middleware: Sendable {
 }
 
 extension Middleware {
+    /// No: by default a step acts only on requests the app accepted.
     public var runsForRejectedRequests: Bool { false }
 }
 

@@ -8,10 +8,12 @@
 public struct SessionMiddleware: Middleware {
     let configuration: SessionConfiguration
 
+    /// A session step that keeps sessions as `configuration` says.
     public init(_ configuration: SessionConfiguration) {
         self.configuration = configuration
     }
 
+    /// Loads the session, hands on, and sets the cookie when it changed or has a new token.
     public func handle(_ context: RequestContext, next: RequestResponder) async throws -> Response {
         var context = context
         let session = Session(cookie: context.request.cookies[configuration.cookieName], codec: configuration.codec)
@@ -24,5 +26,6 @@ public struct SessionMiddleware: Middleware {
         return response
     }
 
+    /// Yes: the error page of a refused request knows the visitor, and its forms carry the token.
     public var runsForRejectedRequests: Bool { true }
 }

@@ -12,9 +12,12 @@ public protocol PageLayout: Sendable {
 
 /// What a layout template renders: the page's title and body.
 public struct LayoutContent: Sendable {
+    /// The page's title, for `<title>`.
     public var title: String
+    /// The page's body, region slots included: write it as it is.
     public var body: HTMLOutput
 
+    /// The content of a layout, from the page's title and body.
     public init(title: String, body: HTMLOutput) {
         self.title = title
         self.body = body
@@ -23,8 +26,10 @@ public struct LayoutContent: Sendable {
 
 /// A plain HTML5 page, for apps that do not bring their own layout yet.
 public struct BasicLayout: PageLayout {
+    /// The plain layout; it needs nothing.
     public init() {}
 
+    /// The page's title and body in a bare HTML5 document.
     public func render(_ page: Page, in context: RequestContext) -> HTMLOutput {
         context.render(BasicLayoutView.self, LayoutContent(title: page.title, body: page.body))
     }

@@ -7,6 +7,7 @@
 public struct RegionRegistry: Sendable {
     private var providers: [String: Provider] = [:]
 
+    /// An empty registry: every region asked for is absent until a module provides it.
     public init() {}
 
     /// Offers a region under `key`; the factory may still decline (`nil`) for a given input,

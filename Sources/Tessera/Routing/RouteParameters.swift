@@ -17,10 +17,12 @@ public protocol RouteParameters: Sendable {
 public struct RouteCaptures: Sendable {
     var values: ArraySlice<String>
 
+    /// The captured segments to read, in order; the router makes them from the matched path.
     public init(_ values: [String]) {
         self.values = values[...]
     }
 
+    /// The next segment as a `Value`; `nil` when none is left or it does not parse.
     public mutating func next<Value: PathParameter>(_: Value.Type = Value.self) -> Value? {
         guard let value = values.popFirst() else { return nil }
         return Value(pathSegment: value)
@@ -31,6 +33,7 @@ public struct RouteCaptures: Sendable {
 public struct RoutePathWriter: Sendable {
     var values: [String] = []
 
+    /// Adds the next value, in the order of the pattern's `{…}` segments.
     public mutating func append(_ value: some PathParameter) {
         values.append(value.pathSegment)
     }
@@ -38,16 +41,22 @@ public struct RoutePathWriter: Sendable {
 
 /// A single value that fits in one path segment.
 public protocol PathParameter: RouteParameters {
+    /// The value in one decoded path segment, or `nil` when it does not parse, so that the route
+    /// does not match.
     init?(pathSegment: String)
+    /// The value as one path segment, before percent-encoding; parsing it back gives the same
+    /// value.
     var pathSegment: String { get }
 }
 
 extension PathParameter {
+    /// Reads the one segment of a route with this single parameter.
     public init?(captures: inout RouteCaptures) {
         guard let value: Self = captures.next() else { return nil }
         self = value
     }
 
+    /// Writes the value as the route's one segment.
     public func write(to path: inout RoutePathWriter) {
         path.append(self)
     }
@@ -63,30 +72,38 @@ extension Int: PathParameter {
         self = value
     }
 
+    /// The digits, after a `-` for a negative number.
     public var pathSegment: String { String(self) }
 }
 
 extension String: PathParameter {
+    /// Any segment but an empty one.
     public init?(pathSegment: String) {
         guard !pathSegment.isEmpty else { return nil }
         self = pathSegment
     }
 
+    /// The string itself; URL generation percent-encodes it.
     public var pathSegment: String { self }
 }
 
 extension UUID: PathParameter {
+    /// A UUID, in upper or lower case.
     public init?(pathSegment: String) {
         guard let value = UUID(uuidString: pathSegment) else { return nil }
         self = value
     }
 
+    /// The UUID in lower case, the usual form in URLs.
     public var pathSegment: String { uuidString.lowercased() }
 }
 
 /// For routes without parameters.
 public struct NoParameters: RouteParameters, Equatable {
+    /// The only value: there is nothing to hold.
     public init() {}
+    /// Always succeeds: there is nothing to read.
     public init?(captures: inout RouteCaptures) {}
+    /// Writes nothing.
     public func write(to path: inout RoutePathWriter) {}
 }

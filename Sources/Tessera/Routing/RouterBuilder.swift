@@ -8,6 +8,7 @@ public struct RouterBuilder: Sendable {
     private var routes: [Registration] = []
     private var fallback: (any HTTPResponder)?
 
+    /// No routes and no fallback yet.
     public init() {}
 
     /// Answers `GET`/`HEAD` requests no route matched, such as static files. A 404 it throws
@@ -87,11 +88,17 @@ public struct RouterBuilder: Sendable {
 
 /// Two routes that would answer the same requests.
 public struct RouteClash: Error, CustomStringConvertible, Equatable {
+    /// The name of the route registered first.
     public let first: String
+    /// The name of the route that clashes with it.
     public let second: String
+    /// The method both routes answer.
     public let method: HTTPRequest.Method
+    /// The first route's pattern; the second has the same shape.
     public let pattern: RoutePattern
 
+    /// The clash of the routes named `first` and `second`, which both answer `method` requests
+    /// for `pattern`.
     public init(first: String, second: String, method: HTTPRequest.Method, pattern: RoutePattern) {
         self.first = first
         self.second = second
@@ -99,6 +106,7 @@ public struct RouteClash: Error, CustomStringConvertible, Equatable {
         self.pattern = pattern
     }
 
+    /// Both names, the method and the pattern, for the message that stops the app.
     public var description: String {
         "routes “\(first)” and “\(second)” both answer \(method.rawValue) \(pattern)"
     }

@@ -31,6 +31,8 @@ public struct Session: Sendable {
     /// The token every form of this session carries; `nil` when detached.
     public var csrfToken: String? { storage?.read { $0.values[Self.csrfKey] } }
 
+    /// The value kept under `key`; setting `nil` removes it. The whole session travels in its
+    /// cookie, so keep values small: an id, not a record. Every copy of the context sees a change.
     public subscript(key: String) -> String? {
         get { storage?.read { $0.values[key] } }
         nonmutating set {

@@ -3,12 +3,18 @@ import Foundation
 
 /// How sessions are kept: a signed cookie, so the server stores nothing and a restart loses nothing.
 public struct SessionConfiguration: Sendable {
+    /// The cookie's name; change it when two apps share a domain.
     public var cookieName: String
+    /// How long a session lasts without a change: the cookie's `Max-Age` and its signed expiry,
+    /// both renewed whenever the session changes.
     public var maxAge: Duration
     /// Adds `Secure` to the cookie. Turn on when the site is served over HTTPS (behind a proxy too).
     public var secureCookies: Bool
     let secret: Data
 
+    /// Sessions signed with `secret`, usually the one from
+    /// ``SessionConfiguration/loadSecret(dataDirectory:environment:)``. Whoever has the secret can
+    /// forge any session, so keep it out of the repository.
     public init(secret: Data, cookieName: String = "tessera_session", maxAge: Duration = .seconds(14 * 24 * 3600), secureCookies: Bool = false) {
         self.secret = secret
         self.cookieName = cookieName
@@ -38,7 +44,10 @@ public struct SessionConfiguration: Sendable {
         return secret
     }
 
+    /// Thrown by ``SessionConfiguration/loadSecret(dataDirectory:environment:)`` when
+    /// `SESSION_SECRET` is shorter than 32 characters, which would be too easy to guess.
     public struct SecretTooShort: Error, CustomStringConvertible {
+        /// What to fix, for the message that stops the app.
         public var description: String { "SESSION_SECRET must be at least 32 characters long" }
     }
 }

@@ -11,7 +11,9 @@ import TesseraHTTP
 /// files and backslashes, then resolves symlinks and checks the real path is still inside.
 /// Directories are never listed.
 public struct PublicFiles: Sendable {
+    /// The folder served, as an absolute path with its symlinks resolved.
     public let root: String
+    /// The `Cache-Control` value sent with every file.
     public var cacheControl: String
 
     /// - Parameter root: the folder whose files are served; nothing outside it can be reached.
