@@ -8,7 +8,7 @@ public enum CatalogRoutes {
     public static let related = Route<Int>("catalog.product.related", .get, "/products/{id}/related")
 }
 
-/// The product page's extension points. Other modules provide them through the route table;
+/// The product page's extension points. Other modules provide them through the region registry;
 /// the catalog never knows who does. A key nobody provides leaves its region out.
 public enum CatalogRegions {
     /// The add-to-cart form, given the product.

@@ -42,7 +42,7 @@ enum BenchApp {
 /// - `/plaintext-built`, a `Response` built for each request;
 /// - `/plaintext-suspending`, the prepared answer after one real suspension (`Task.yield`), the
 ///   cost a handler pays when it awaits something, such as a database.
-/// `/fortunes` is the TechEmpower Fortunes page through a page controller, the route table and
+/// `/fortunes` is the TechEmpower Fortunes page through a page controller, the pipeline and
 /// typed views in a layout; `/regions` is a page of three regions.
 struct BenchModule: FeatureModule {
     static let plaintext = PreparedResponse(text: "Hello, World!")
