@@ -153,9 +153,19 @@ class StorefrontInChromium(unittest.TestCase):
         self.assertEqual(purchases.find_element(By.CSS_SELECTOR, "[data-quantity]").text, "2")
         self.browser.save_screenshot(str(SCREENSHOTS / "product-page.png"))
 
-        # Sign out: the purchase region is gone from the product page.
+        # Sign out from an error page, as a lost shopper would: the 404 page is in the site's
+        # layout, knows who is signed in, and its sign-out form works.
+        self.assertEqual(self.console_errors(), [], "no errors in the browser console before the 404")
+        self.open("/no/such/page")
+        self.wait_for_title("404")
+        self.assertEqual(self.browser.find_element(By.CSS_SELECTOR, "[data-signed-in-as]").text, "Browser Shopper")
+        unexpected = [entry for entry in self.console_errors() if "404" not in entry["message"]]
+        self.assertEqual(unexpected, [], "the 404 page itself is the only console error")
         self.click("form[action='/logout'] button")
         self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".flash")))
+        self.assertIn("You are signed out.", self.browser.find_element(By.CSS_SELECTOR, ".flash").text)
+
+        # Signed out: the purchase region is gone from the product page.
         self.browser.get(product_url)
         self.wait_for_title("Brass Desk Lamp")
         self.assertEqual(self.browser.find_elements(By.CSS_SELECTOR, "[data-region=purchases]"), [])
