@@ -4,17 +4,23 @@ import Foundation
 /// scraping contract (`data-order-id`, `data-view`, `data-price-minor`…) as a scraper would,
 /// instead of matching exact strings of markup.
 public struct Markup: Sendable {
+    /// One start tag: its name, its attributes (entities decoded) and where it starts.
     public struct Tag: Sendable, Equatable {
+        /// The tag name, lowercased.
         public var name: String
+        /// The attributes by name, values with their entities decoded.
         public var attributes: [String: String]
         /// The tag's position in the document, to compare document order.
         public var offset: Int
 
+        /// The value of `attribute`, if the tag has it.
         public subscript(attribute: String) -> String? { attributes[attribute] }
     }
 
+    /// Every start tag of the page, in document order.
     public let tags: [Tag]
 
+    /// Scans `html` for its start tags.
     public init(_ html: String) {
         let tagPattern = /<([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[^\s=\/>]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?)*)\s*\/?>/
         let attributePattern = /([^\s=\/>]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/

@@ -6,6 +6,7 @@ import Synchronization
 public final class ProcessHarness: @unchecked Sendable {
     // @unchecked: `Process` is not Sendable, but it is only read after `run()`;
     // the output is the only mutable state, and it sits behind a Mutex.
+    /// The running program, for what the harness does not wrap.
     public let process = Process()
     private let output = OutputBuffer()
 
@@ -57,6 +58,7 @@ public final class ProcessHarness: @unchecked Sendable {
         return port
     }
 
+    /// Sends `signal` (SIGTERM, SIGINT) to the program, as a container platform would.
     public func signal(_ signal: Int32) {
         kill(process.processIdentifier, signal)
     }
@@ -78,10 +80,14 @@ public final class ProcessHarness: @unchecked Sendable {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
+    /// Why a harnessed program did not behave: each case carries its log, for the test report.
     public enum HarnessError: Error, CustomStringConvertible {
+        /// The log never showed `pattern` in time.
         case logNotFound(pattern: String, log: String)
+        /// The program was asked to stop and did not exit in time.
         case didNotExit(log: String)
 
+        /// The reason and the log, as the test failure shows them.
         public var description: String {
             switch self {
             case .logNotFound(let pattern, let log): "“\(pattern)” never appeared in the log:\n\(log)"

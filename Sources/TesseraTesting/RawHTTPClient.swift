@@ -3,21 +3,28 @@ import Foundation
 import Glibc
 #endif
 
+// @unchecked: a client is used by one test at a time, handed from the test to a thread and back.
 /// A deliberately dumb HTTP/1.1 client over a blocking socket. Tests need to send what real
 /// clients would never send (conflicting headers, half a request, a body too large), and to
 /// see exactly what comes back, so no library sits in between.
-// @unchecked: a client is used by one test at a time, handed from the test to a thread and back.
 public final class RawHTTPClient: @unchecked Sendable {
+    /// Why a raw exchange failed.
     public enum Failure: Error {
+        /// `connect` failed with this `errno`.
         case connect(Int32)
+        /// The server closed the connection before a whole reply arrived.
         case closed
+        /// Nothing arrived within the client's timeout.
         case timeout
+        /// The reply is not HTTP/1.1 as the client reads it; the text says what was wrong.
         case malformed(String)
     }
 
+    /// The socket, for tests that need to do something unusual with it (half-close, say).
     public let descriptor: Int32
     private var buffer: [UInt8] = []
 
+    /// Connects to `127.0.0.1:port`; reads wait at most `timeout` seconds.
     public init(port: Int, timeout: TimeInterval = 10) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
@@ -40,10 +47,12 @@ public final class RawHTTPClient: @unchecked Sendable {
         close(descriptor)
     }
 
+    /// Sends `text` as UTF-8, exactly as written: nothing is added or fixed.
     public func send(_ text: String) throws {
         try send(Array(text.utf8))
     }
 
+    /// Sends `bytes` as they are.
     public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {

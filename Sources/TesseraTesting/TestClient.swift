@@ -5,10 +5,12 @@ import Foundation
 /// over a real socket alike.
 public final class TestClient: @unchecked Sendable {
     // @unchecked: one test drives one client, one request at a time.
+    /// How requests reach the app: in process or over a socket.
     public let transport: any TestTransport
     /// The session cookie (`name=value`) sent with every request.
     public var cookie: String?
 
+    /// A client with no cookie yet, sending through `transport`.
     public init(_ transport: any TestTransport) {
         self.transport = transport
     }

@@ -1,16 +1,21 @@
 /// A response as a test sees it, whichever way it was sent: status, header fields in order, and
 /// the whole body (a streamed one collected).
 public struct TestResponse: Sendable {
+    /// The status code, such as 404.
     public var status: Int
+    /// The header fields, in the order they were sent, names as sent.
     public var headers: [(String, String)]
+    /// The whole body; a streamed or chunked one is collected.
     public var body: [UInt8]
 
+    /// A response as a transport read it.
     public init(status: Int, headers: [(String, String)], body: [UInt8]) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
+    /// The body as UTF-8 text.
     public var text: String { String(decoding: body, as: UTF8.self) }
 
     /// The first field named `name`, case-insensitively.

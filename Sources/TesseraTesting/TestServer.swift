@@ -6,10 +6,13 @@ public import TesseraHTTP
 
 /// A real `HTTPServer` on an ephemeral loopback port, run inside a `ServiceGroup` like an app.
 public struct TestServer: Sendable {
+    /// The ephemeral loopback port the server listens on.
     public let port: Int
     private let group: ServiceGroup
     private let running: Task<Void, any Error>
 
+    /// Starts a server for `responder` on a free loopback port, with two threads and `limits`;
+    /// returns once it listens.
     public static func start(
         limits: HTTPServerLimits = HTTPServerLimits(),
         shutdownGrace: Duration = .seconds(5),
@@ -33,6 +36,7 @@ public struct TestServer: Sendable {
         return TestServer(port: port, group: group, running: running)
     }
 
+    /// Starts a server whose every request is answered by `handler`, for HTTP-layer tests.
     public static func start(
         limits: HTTPServerLimits = HTTPServerLimits(),
         _ handler: @escaping @Sendable (Request) async throws -> Response

@@ -3,13 +3,17 @@ import Foundation
 /// A `storefront` process on a new data directory, for one test: starting it migrates and seeds
 /// the database; it is stopped with SIGTERM afterwards, and must exit 0.
 public struct TestStorefront: Sendable {
+    /// The port the storefront process listens on.
     public let port: Int
 
+    /// One `GET` on a new connection.
     public func get(_ target: String) async throws -> TestResponse {
         let port = self.port
         return try await onThread { try RawHTTPClient.request(port: port, target) }
     }
 
+    /// Starts the storefront on a new data directory, runs `body`, then stops it with SIGTERM and
+    /// fails unless it exits 0; the data directory is removed either way.
     public static func run(_ body: (TestStorefront) async throws -> Void) async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-shop-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }

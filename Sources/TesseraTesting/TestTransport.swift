@@ -2,6 +2,7 @@ import Tessera
 
 /// How a ``TestClient`` reaches the app: in process, or over a real socket.
 public protocol TestTransport: Sendable {
+    /// Sends one request and returns the whole response.
     func execute(method: String, target: String, headers: [(String, String)], body: [UInt8]) async throws -> TestResponse
 }
 
@@ -12,10 +13,12 @@ public protocol TestTransport: Sendable {
 public struct InProcessTransport: TestTransport {
     let application: Application
 
+    /// Sends into `application` without a socket.
     public init(_ application: Application) {
         self.application = application
     }
 
+    /// Builds the request as the server would, runs it through the app, and collects the body.
     public func execute(method: String, target: String, headers: [(String, String)], body: [UInt8]) async throws -> TestResponse {
         var fields = RequestHeaders()
         for (name, value) in headers { fields.append(name: name, value: value) }
@@ -42,12 +45,15 @@ public struct InProcessTransport: TestTransport {
 
 /// Sends each request over a real loopback connection to a ``TestServer``.
 public struct LiveTransport: TestTransport {
+    /// The live server's loopback port.
     public let port: Int
 
+    /// Sends to the server on `127.0.0.1:port`.
     public init(port: Int) {
         self.port = port
     }
 
+    /// One request on a new connection, with `Connection: close`.
     public func execute(method: String, target: String, headers: [(String, String)], body: [UInt8]) async throws -> TestResponse {
         let port = self.port
         let fields = Dictionary(headers, uniquingKeysWith: { _, last in last })
