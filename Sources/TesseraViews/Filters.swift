@@ -4,8 +4,11 @@ import Foundation
 /// `{{ order.placedAt | date: "yyyy-MM-dd" }}`. A filter is a static function here, so an app
 /// adds its own in an extension, and the compiler checks every use.
 public enum Filters {
+    /// `{{ name | uppercase }}`.
     public static func uppercase(_ value: String) -> String { value.uppercased() }
+    /// `{{ name | lowercase }}`.
     public static func lowercase(_ value: String) -> String { value.lowercased() }
+    /// `{{ name | capitalized }}`: each word with a capital.
     public static func capitalized(_ value: String) -> String { value.capitalized }
 
     /// At most `length` characters, with `…` when something was cut.

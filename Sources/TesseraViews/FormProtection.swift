@@ -4,6 +4,7 @@
 /// starts the rendering, so a form rendered on an error page, in a region or in a streamed region
 /// carries it exactly as a form on an ordinary page does: no ambient state has to be bound first.
 public enum FormProtection {
+    /// The form field, and the name the CSRF check reads.
     public static let fieldName = "_csrf"
 }
 

@@ -1,6 +1,7 @@
 /// HTML escaping on bytes: runs of safe bytes are copied in one go, and the five characters that
 /// matter (`& < > " '`) are replaced. The same escaping serves text and quoted attribute values.
 public enum HTMLEscaping {
+    /// Appends `source` to `output` with `& < > " '` escaped.
     @inlinable
     public static func append(_ source: some Collection<UInt8>, to output: inout [UInt8]) {
         var runStart = source.startIndex

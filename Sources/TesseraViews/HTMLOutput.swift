@@ -29,7 +29,9 @@ public struct HTMLOutput: Sendable {
 
     /// A named hole left by `{% region "name" %}`, at `offset` in ``bytes``.
     public struct RegionSlot: Sendable, Equatable {
+        /// The slot's name, as in the template.
         public var name: String
+        /// Where the slot is, in bytes from the start of the output.
         public var offset: Int
     }
 
@@ -58,6 +60,7 @@ public struct HTMLOutput: Sendable {
         self.storage.append(contentsOf: bytes)
     }
 
+    /// Records a region slot here: the compiler emits this for `{% region "name" %}`.
     public mutating func region(_ name: String) {
         regions.append(RegionSlot(name: name, offset: storage.count))
     }

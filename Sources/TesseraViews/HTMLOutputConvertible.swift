@@ -16,6 +16,7 @@ public protocol HTMLOutputConvertible {
 }
 
 extension String: HTMLOutputConvertible {
+    /// Escaped for text and attributes; as it is in raw context.
     @inlinable
     public func write(to output: inout HTMLOutput, context: HTMLContext) {
         if context == .raw { output.appendUnescaped(self) } else { output.appendEscaped(self) }
@@ -23,12 +24,14 @@ extension String: HTMLOutputConvertible {
 }
 
 extension Substring: HTMLOutputConvertible {
+    /// Written as its `String`.
     public func write(to output: inout HTMLOutput, context: HTMLContext) {
         String(self).write(to: &output, context: context)
     }
 }
 
 extension Character: HTMLOutputConvertible {
+    /// Written as its `String`.
     public func write(to output: inout HTMLOutput, context: HTMLContext) {
         String(self).write(to: &output, context: context)
     }
@@ -43,36 +46,42 @@ extension Int: HTMLOutputConvertible {
 }
 
 extension Int64: HTMLOutputConvertible {
+    /// Digits, written without building a `String`.
     public func write(to output: inout HTMLOutput, context: HTMLContext) {
         output.appendDecimal(Int(self))
     }
 }
 
 extension Int32: HTMLOutputConvertible {
+    /// Digits, written without building a `String`.
     public func write(to output: inout HTMLOutput, context: HTMLContext) {
         output.appendDecimal(Int(self))
     }
 }
 
 extension UInt: HTMLOutputConvertible {
+    /// Digits need no escaping.
     public func write(to output: inout HTMLOutput, context: HTMLContext) {
         output.appendUnescaped(String(self))
     }
 }
 
 extension Double: HTMLOutputConvertible {
+    /// Its decimal text; digits, `.`, `e` and signs need no escaping.
     public func write(to output: inout HTMLOutput, context: HTMLContext) {
         output.appendUnescaped(String(self))
     }
 }
 
 extension Bool: HTMLOutputConvertible {
+    /// `true` or `false`.
     public func write(to output: inout HTMLOutput, context: HTMLContext) {
         output.write(static: self ? "true" : "false")
     }
 }
 
 extension HTMLOutput {
+    /// Appends `value` in decimal, without building a `String`.
     @inlinable
     public mutating func appendDecimal(_ value: Int) {
         if value == 0 {

@@ -12,7 +12,9 @@ public protocol RegionSlots<Fill> {
 
 /// The slots of a view that has none.
 public struct NoRegions<Fill>: RegionSlots {
+    /// No slots.
     public init() {}
 
+    /// None.
     public var filled: [(name: String, fill: Fill?)] { [] }
 }

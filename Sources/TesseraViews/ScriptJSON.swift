@@ -5,8 +5,10 @@ import Foundation
 /// close the script element or open a comment. It is what the `json` filter produces, and the
 /// only value a template may interpolate inside `<script>`.
 public struct ScriptJSON: Sendable, HTMLOutputConvertible {
+    /// The JSON text, already safe inside `<script>`.
     public let encoded: String
 
+    /// Encodes `value` with sorted keys; a value that cannot be encoded becomes `null`.
     public init(_ value: some Encodable) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -25,6 +27,7 @@ public struct ScriptJSON: Sendable, HTMLOutputConvertible {
         encoded = safe
     }
 
+    /// Writes the JSON as it is: it needs no more escaping.
     public func write(to output: inout HTMLOutput, context: HTMLContext) {
         output.appendEscaped(encoded)
     }

@@ -2,8 +2,10 @@
 public struct TemplateLoop: Sendable {
     /// 0-based position.
     public let index0: Int
+    /// Whether this is the last item.
     public let last: Bool
 
+    /// The state for the item at `index0`; the compiler makes one per item.
     public init(index0: Int, isLast: Bool) {
         self.index0 = index0
         self.last = isLast
@@ -11,5 +13,6 @@ public struct TemplateLoop: Sendable {
 
     /// 1-based position, for display.
     public var index: Int { index0 + 1 }
+    /// Whether this is the first item.
     public var first: Bool { index0 == 0 }
 }
