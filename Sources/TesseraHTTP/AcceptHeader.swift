@@ -1,7 +1,9 @@
 /// Just enough of `Accept` parsing to choose between HTML and JSON.
 public struct AcceptHeader: Sendable {
+    /// The header as sent; empty when there was none.
     public let value: String
 
+    /// Reads an `Accept` value; `nil` means the client accepts anything.
     public init(_ value: String?) {
         self.value = value ?? ""
     }

@@ -3,8 +3,10 @@
 /// Parsing is forgiving on purpose: a malformed pair is skipped rather than failing the request,
 /// because browsers send whatever other sites on the domain left behind.
 public struct Cookies: Sendable, Equatable {
+    /// Every cookie in the order sent; a name sent twice keeps both.
     public private(set) var pairs: [(name: String, value: String)]
 
+    /// Parses every `Cookie` header; malformed pairs are skipped, not fatal.
     public init(headerValues: some Sequence<String>) {
         var pairs: [(String, String)] = []
         for header in headerValues {
@@ -27,6 +29,7 @@ public struct Cookies: Sendable, Equatable {
         pairs.first { $0.name == name }?.value
     }
 
+    /// Equal when the same pairs came in the same order.
     public static func == (lhs: Cookies, rhs: Cookies) -> Bool {
         lhs.pairs.elementsEqual(rhs.pairs) { $0 == $1 }
     }

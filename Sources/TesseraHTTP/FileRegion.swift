@@ -4,7 +4,9 @@ import Foundation
 /// checked (size, type, modification time) is the file that is sent, even if the path changes.
 public final class OpenFile: Sendable {
     let descriptor: Int32
+    /// The file's size in bytes when it was opened.
     public let size: Int64
+    /// When the file was last changed, for `Last-Modified` and validators.
     public let modificationTime: Date
 
     /// Opens `path` read-only; `nil` unless it is a regular file that can be read.
@@ -28,8 +30,11 @@ public final class OpenFile: Sendable {
 
 /// A byte range of an ``OpenFile`` to send as a body.
 public struct FileRegion: Sendable {
+    /// The open file the bytes come from.
     public let file: OpenFile
+    /// Where the region starts, in bytes.
     public let offset: Int64
+    /// How many bytes the region has.
     public let length: Int64
 
     /// The whole file, or `range` of it (the caller checks that the range fits).

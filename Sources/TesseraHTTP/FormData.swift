@@ -1,8 +1,11 @@
 /// A decoded form body: its text fields, in order with repeats kept, and its uploaded files.
 public struct FormData: Sendable {
+    /// The text fields, in the order sent.
     public var fields: QueryParameters
+    /// The uploaded files, still in memory.
     public var files: [UploadedFile]
 
+    /// A form with these fields and files; for tests and tools.
     public init(fields: QueryParameters = QueryParameters(), files: [UploadedFile] = []) {
         self.fields = fields
         self.files = files

@@ -10,10 +10,12 @@ public protocol HTTPResponder: Sendable {
 public struct ClosureResponder: HTTPResponder {
     let closure: @Sendable (Request) async throws -> Response
 
+    /// Wraps `closure`.
     public init(_ closure: @escaping @Sendable (Request) async throws -> Response) {
         self.closure = closure
     }
 
+    /// Calls the closure.
     public func respond(to request: Request) async throws -> Response {
         try await closure(request)
     }

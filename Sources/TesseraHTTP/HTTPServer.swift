@@ -9,6 +9,7 @@ import ServiceLifecycle
 /// in-flight requests finish within ``HTTPServerConfiguration/shutdownGracePeriod``, answer
 /// what is still waiting with a 503, then return.
 public final class HTTPServer: Service {
+    /// What the server was started with.
     public let configuration: HTTPServerConfiguration
     private let core: ServerCore
     private let onServerRunning: @Sendable (Int) async -> Void
@@ -30,6 +31,7 @@ public final class HTTPServer: Service {
         self.onServerRunning = onServerRunning
     }
 
+    /// Serves until the service group asks for a graceful shutdown, then drains within the grace period.
     public func run() async throws {
         let daemon = try Daemon(core: core, configuration: configuration)
         core.logger.notice("listening on http://\(displayHost):\(daemon.port)", metadata: ["port": "\(daemon.port)", "threads": "\(configuration.threads)"])

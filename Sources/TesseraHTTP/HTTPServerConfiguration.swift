@@ -12,6 +12,7 @@ public struct HTTPServerConfiguration: Sendable {
     public var port: Int
     /// Threads polling connections (epoll), one per core by default.
     public var threads: Int
+    /// How much a client may send, and for how long.
     public var limits: HTTPServerLimits
     /// How long in-flight requests may take to finish after a shutdown signal.
     public var shutdownGracePeriod: Duration
@@ -19,6 +20,7 @@ public struct HTTPServerConfiguration: Sendable {
     /// headers. Prepared responses include them once, when they are first built.
     public var defaultHeaders: HTTPFields
 
+    /// The address, threads, limits and headers to serve with; every value has a production default.
     public init(
         host: String = "0.0.0.0",
         port: Int = 8080,
@@ -35,6 +37,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.shutdownGracePeriod = shutdownGracePeriod
     }
 
+    /// The number of cores the process may run on: the default thread count.
     public static var processorCount: Int {
         max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
@@ -60,6 +63,7 @@ public struct HTTPServerLimits: Sendable {
     /// and by counting for chunked bodies.
     public var maxBodyBytes: Int
 
+    /// Limits that protect the server from slow or greedy clients; the defaults suit a public site.
     public init(
         idleTimeout: Duration = .seconds(15),
         bodyReadTimeout: Duration = .seconds(30),

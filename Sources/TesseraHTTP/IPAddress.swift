@@ -9,6 +9,7 @@ import Darwin
 public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     private let high: UInt64
     private let low: UInt64
+    /// Whether the address is IPv6 (else IPv4).
     public let isIPv6: Bool
 
     /// 4 bytes for IPv4, 16 for IPv6.
@@ -33,6 +34,7 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The usual text form: `127.0.0.1` or `::1`.
     public var description: String {
         var words = (high, low)
         return withUnsafeBytes(of: &words) { raw in

@@ -8,11 +8,15 @@ import HTTPTypes
 /// from here (extra headers, another status), or while the server shuts down and adds
 /// `Connection: close`.
 public final class PreparedResponse: Sendable {
+    /// The status it always answers with.
     public let status: HTTPResponse.Status
+    /// The fields it always sends.
     public let headers: HTTPFields
+    /// The body it always sends.
     public let body: [UInt8]
     let native = NativeResponseCache()
 
+    /// Builds the answer once; the server reuses it for every request.
     public init(status: HTTPResponse.Status = .ok, headers: HTTPFields, body: [UInt8]) {
         self.status = status
         self.headers = headers

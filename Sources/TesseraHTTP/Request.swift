@@ -6,18 +6,22 @@ import HTTPTypes
 /// the path, say) without affecting anyone else. The body is read before the handler runs, within
 /// ``HTTPServerLimits/maxBodyBytes``, so a handler never deals with a half-received request.
 public struct Request: Sendable {
+    /// The method, such as `GET`.
     public var method: HTTPRequest.Method
     /// The decoded path, such as `/products/12`. Never contains `.`/`..` segments, `%2F` or NUL.
     public var path: String
     /// The target as the client sent it (path and query, still encoded). Useful for logs and redirects.
     public var target: String
+    /// The decoded query string.
     public var query: QueryParameters
     /// Header fields; names match case-insensitively (`headers[.contentType]`).
     public var headers: RequestHeaders
     /// The address of the client's end of the connection (a proxy's, behind one).
     public var remoteAddress: IPAddress?
+    /// The whole body, read within the server's limit before the handler runs.
     public var body: [UInt8]
 
+    /// A request from its parts, for tests and tools; the server builds its own.
     public init(
         method: HTTPRequest.Method,
         path: String,

@@ -9,14 +9,18 @@ import HTTPTypes
 public struct RequestHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// Records of `[name length: 2 bytes][value length: 4 bytes][name][value]`, native byte order.
     private var storage: [UInt8] = []
+    /// How many fields there are.
     public private(set) var count = 0
 
+    /// No fields.
     public init() {}
 
+    /// The fields of `fields`, in order.
     public init(_ fields: HTTPFields) {
         for field in fields { append(name: field.name.rawName, value: field.value) }
     }
 
+    /// Fields from a literal, for tests.
     public init(dictionaryLiteral elements: (HTTPField.Name, String)...) {
         for (name, value) in elements { append(name: name.rawName, value: value) }
     }
@@ -56,6 +60,7 @@ public struct RequestHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral
         HTTPFields(self)
     }
 
+    /// Appends a field as received; the name is matched case-insensitively later.
     public mutating func append(name: String, value: String) {
         var name = name
         var value = value
@@ -72,14 +77,17 @@ public struct RequestHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral
         count += 1
     }
 
+    /// Iterates the fields in the order received.
     public func makeIterator() -> Iterator {
         Iterator(headers: self)
     }
 
+    /// Walks the fields in order.
     public struct Iterator: IteratorProtocol {
         let headers: RequestHeaders
         var offset = 0
 
+        /// The next field, or `nil` at the end.
         public mutating func next() -> HTTPField? {
             while offset < headers.storage.count {
                 let record = headers.record(at: offset)
@@ -129,6 +137,7 @@ private func lowercased(_ byte: UInt8) -> UInt8 {
 }
 
 extension HTTPFields {
+    /// The request's fields as swift-http-types fields, for APIs that take them.
     public init(_ headers: RequestHeaders) {
         self.init()
         for field in headers { append(field) }

@@ -5,10 +5,13 @@ import HTTPTypes
 /// The server adds `Date` and `Content-Length` (or chunked framing) itself, and answers `HEAD`
 /// from the same response without sending the body, so handlers never special-case either.
 public struct Response: Sendable {
+    /// The status code and reason.
     public var status: HTTPResponse.Status
+    /// The header fields; the server adds `Date` and the length or chunked framing itself.
     public var headers: HTTPFields {
         didSet { isPreparedAsIs = false }
     }
+    /// What is sent after the head.
     public var body: ResponseBody {
         didSet { isPreparedAsIs = false }
     }
@@ -16,6 +19,7 @@ public struct Response: Sendable {
     /// server can send the response it built once. Cheaper than comparing the headers.
     private(set) var isPreparedAsIs = false
 
+    /// A response from its parts.
     public init(status: HTTPResponse.Status = .ok, headers: HTTPFields = [:], body: ResponseBody = .empty) {
         self.status = status
         self.headers = headers

@@ -10,6 +10,7 @@ public enum ResponseBody: Sendable {
     /// A slice of an open file, sent by the kernel without copying it through Swift.
     case file(FileRegion)
 
+    /// No body at all.
     public static let empty = ResponseBody.bytes([])
 }
 
@@ -24,6 +25,7 @@ public protocol ResponseBodyWriter: Sendable {
 }
 
 extension ResponseBodyWriter {
+    /// Writes `string` as UTF-8.
     public func write(_ string: String) async throws {
         try await write(Array(string.utf8))
     }

@@ -2,12 +2,16 @@ import Foundation
 
 /// A file received in a `multipart/form-data` body. It lives in memory until written.
 public struct UploadedFile: Sendable {
+    /// The form field it was sent in.
     public var fieldName: String
     /// The file name exactly as the client sent it. Never use it as a path: see ``safeFileName``.
     public var clientFileName: String
+    /// The type the client claimed, if any: a claim, not a fact.
     public var contentType: String?
+    /// The file's content, in memory.
     public var bytes: [UInt8]
 
+    /// A file as the multipart parser found it.
     public init(fieldName: String, clientFileName: String, contentType: String?, bytes: [UInt8]) {
         self.fieldName = fieldName
         self.clientFileName = clientFileName

@@ -15,8 +15,10 @@ public protocol HTTPErrorResponder: Sendable {
 
 /// A small, self-contained error page: HTML for browsers, JSON for clients that ask for it.
 public struct PlainErrorResponder: HTTPErrorResponder {
+    /// The plain responder: no layout, no session.
     public init() {}
 
+    /// A small page in the error's status, or its JSON when the client prefers JSON.
     public func response(for error: any Error, to request: Request) async -> Response {
         let answer = ThrownError.answer(for: error)
         if AcceptHeader(request.headers[.accept]).prefersJSON { return .json(answer) }
@@ -59,6 +61,7 @@ public enum ErrorJSON {
         let error: Detail
     }
 
+    /// The body for `status` and `message`.
     public static func encode(status: Int, message: String) -> String {
         ScriptJSON(Body(error: Body.Detail(status: status, message: message))).encoded
     }

@@ -16,6 +16,7 @@ public protocol HTTPResponseError: Error, Sendable {
 }
 
 extension HTTPResponseError {
+    /// No extra fields, unless the error says otherwise.
     public var headers: HTTPFields { [:] }
 }
 
