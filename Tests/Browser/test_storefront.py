@@ -20,6 +20,7 @@ from pathlib import Path
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
@@ -63,7 +64,8 @@ class StorefrontInChromium(unittest.TestCase):
         # Debian's chromedriver, named explicitly so that Selenium never tries to download one.
         service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
         cls.browser = webdriver.Chrome(service=service, options=options)
-        cls.wait = WebDriverWait(cls.browser, 10)
+        # While a form's answer loads, the old page's elements go stale or vanish: keep waiting.
+        cls.wait = WebDriverWait(cls.browser, 10, ignored_exceptions=(StaleElementReferenceException, NoSuchElementException))
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 
     @classmethod
