@@ -109,7 +109,7 @@ def main():
         placement = "servers pinned to core 0, wrk to core 1" if PIN else "nothing pinned"
         print(f"\nwrk -t{WRK_THREADS} -c{CONNECTIONS} -d{DURATION}s, {ROUNDS} alternating rounds, "
               f"{SERVER_THREADS} server thread(s), {os.cpu_count()} cores, {placement}")
-        print("Tessera's pipeline (tessera-bench, BenchApp): ErrorPageMiddleware around the router, "
+        print("Tessera's pipeline (tessera-bench, BenchApp): ErrorPageMiddleware for every request, "
               "CSRFMiddleware once a route matched: 2 middleware steps, as an app without sessions has")
         reference = "C libmicrohttpd reference"
         results = measure({

@@ -39,9 +39,10 @@ enum BenchApp {
 
 /// The benchmark routes. The plaintext ones all answer `Hello, World!` as `text/plain; charset=utf-8`:
 /// - `/plaintext`, the answer built once (as the C reference does), through the whole pipeline;
+///   its action does not wait, so the request is answered on the server's thread, with no task;
 /// - `/plaintext-built`, a `Response` built for each request;
 /// - `/plaintext-suspending`, the prepared answer after one real suspension (`Task.yield`), the
-///   cost a handler pays when it awaits something, such as a database.
+///   cost a handler pays when it awaits something, such as a database: a task, and a resumption.
 /// `/fortunes` is the TechEmpower Fortunes page through a page controller, the pipeline and
 /// typed views in a layout; `/regions` is a page of three regions.
 struct BenchModule: FeatureModule {

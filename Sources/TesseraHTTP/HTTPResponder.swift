@@ -1,9 +1,32 @@
 /// Anything that turns a request into a response: a router, a file server, a test stub.
 ///
-/// One method, `async` and throwing, so that every layer composes the same way. A thrown
-/// ``HTTPResponseError`` is answered with its status; anything else becomes a 500.
+/// Its job is ``respond(to:)``, `async` and throwing, so that every layer composes the same way.
+/// A thrown ``HTTPResponseError`` is answered with its status; anything else becomes a 500.
 public protocol HTTPResponder: Sendable {
+    /// The response to `request`, waiting for whatever it needs.
     func respond(to request: Request) async throws -> Response
+
+    /// Starts answering `request` on the server's own thread: the response, if it was ready
+    /// without waiting, or the work that is left, which the server runs in a task.
+    ///
+    /// The server calls this, not ``respond(to:)``: an answer that is ready at once costs no
+    /// task. The default leaves everything to ``respond(to:)``.
+    func answer(_ request: Request) -> HTTPAnswer
+}
+
+extension HTTPResponder {
+    /// Everything is left to ``respond(to:)``, in a task.
+    public func answer(_ request: Request) -> HTTPAnswer {
+        .pending { try await respond(to: request) }
+    }
+}
+
+/// What ``HTTPResponder/answer(_:)`` gives the server.
+public enum HTTPAnswer: Sendable {
+    /// The response, found without waiting.
+    case ready(Response)
+    /// The work that is left, which may wait; what it throws goes to the error responder.
+    case pending(@Sendable () async throws -> Response)
 }
 
 /// Wraps a closure as a responder, for small apps and tests.

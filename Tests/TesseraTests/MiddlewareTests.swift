@@ -12,45 +12,53 @@ import TesseraTesting
     /// Appends its name to `X-Trace` on the way out, so the order of steps shows.
     struct Trace: Middleware {
         let name: String
-        func handle(_ context: RequestContext, next: RequestResponder) async throws -> Response {
-            var response = try await next(context)
+        func after(_ response: inout Response, for context: RequestContext) {
             response.headers.append(HTTPField(name: HTTPField.Name("X-Trace")!, value: name))
-            return response
         }
     }
 
     /// Loads the caller once, from a header, for everything after it.
     struct LoadCaller: Middleware {
-        func handle(_ context: RequestContext, next: RequestResponder) async throws -> Response {
-            var context = context
+        func before(_ context: inout RequestContext) throws -> Response? {
             context[Caller.self] = context.request.headers[HTTPField.Name("X-Caller")!]
-            return try await next(context)
+            return nil
         }
     }
 
     /// Answers `/maintenance` by itself; nothing after it runs.
     struct Maintenance: Middleware {
-        func handle(_ context: RequestContext, next: RequestResponder) async throws -> Response {
-            context.request.path == "/maintenance" ? .text("down for maintenance", status: .serviceUnavailable) : try await next(context)
+        func before(_ context: inout RequestContext) throws -> Response? {
+            context.request.path == "/maintenance" ? .text("down for maintenance", status: .serviceUnavailable) : nil
         }
     }
 
     /// Route middleware: tags the answer with the matched route's name.
     struct RouteName: Middleware {
-        func handle(_ context: RequestContext, next: RequestResponder) async throws -> Response {
-            var response = try await next(context)
+        func after(_ response: inout Response, for context: RequestContext) {
             response.headers.append(HTTPField(name: HTTPField.Name("X-Route")!, value: context.route?.name ?? "none"))
-            return response
+        }
+    }
+
+    /// Refuses a request that asks to be refused, from inside the error step.
+    struct Refuse: Middleware {
+        func before(_ context: inout RequestContext) throws -> Response? {
+            guard context.request.headers[HTTPField.Name("X-Refuse")!] == nil else { throw HTTPError(.forbidden) }
+            return nil
         }
     }
 
     static let whoami = Route<NoParameters>("test.whoami", .get, "/whoami")
+    static let whoamiLater = Route<NoParameters>("test.whoami-later", .get, "/whoami-later")
 
     static func app() throws -> Application {
         var app = ApplicationBuilder()
         app.routes.action(whoami) { _, context in .text(context[Caller.self] ?? "nobody") }
+        app.routes.action(whoamiLater) { _, context in
+            await Task.yield()
+            return .text(context[Caller.self] ?? "nobody")
+        }
         return try app.build(
-            middleware: [Trace(name: "outer"), Maintenance(), LoadCaller(), Trace(name: "inner"), ErrorPageMiddleware()],
+            middleware: [Trace(name: "outer"), Maintenance(), LoadCaller(), Trace(name: "inner"), ErrorPageMiddleware(), Refuse()],
             routeMiddleware: [RouteName(), CSRFMiddleware()]
         )
     }
@@ -62,6 +70,25 @@ import TesseraTesting
             #expect(reply.headers("x-trace") == ["inner", "outer"], "the inner step's header is added first, on the way out")
             #expect(reply.header("x-route") == "test.whoami")
             #expect(try await client.send("/whoami").text == "nobody")
+        }
+    }
+
+    @Test func aHandlerThatWaitsGoesThroughTheSameSteps() async throws {
+        try await Self.app().test(.live) { client in
+            let reply = try await client.send("/whoami-later", headers: ["X-Caller": "ada"])
+            #expect(reply.text == "ada")
+            #expect(reply.headers("x-trace") == ["inner", "outer"])
+            #expect(reply.header("x-route") == "test.whoami-later")
+        }
+    }
+
+    @Test func anErrorIsRecoveredByTheStepsBeforeItAndTheOnesBeforeThoseSeeTheAnswer() async throws {
+        try await Self.app().test { client in
+            let reply = try await client.send("/whoami", headers: ["X-Refuse": "yes"])
+            #expect(reply.status == 403)
+            #expect(reply.header("content-type")?.hasPrefix("text/html") == true, "the error step's page")
+            #expect(reply.headers("x-trace") == ["inner", "outer"], "the steps outside the error step see its page on the way out")
+            #expect(reply.header("x-route") == nil, "the route was never matched")
         }
     }
 

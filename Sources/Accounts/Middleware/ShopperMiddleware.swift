@@ -8,13 +8,13 @@ import Tessera
 public struct ShopperMiddleware: Middleware {
     public init() {}
 
-    public func handle(_ context: RequestContext, next: RequestResponder) async throws -> Response {
-        guard let shopper = ShopperSession.shopper(in: context.session) else { return try await next(context) }
-        var context = context
-        context[CurrentShopper.self] = shopper
-        return try await next(context)
+    /// Attaches the signed-in shopper, if any, for everything after this step.
+    public func before(_ context: inout RequestContext) throws -> Response? {
+        context[CurrentShopper.self] = ShopperSession.shopper(in: context.session)
+        return nil
     }
 
+    /// Yes: an error page knows who is signed in.
     public var runsForRejectedRequests: Bool { true }
 }
 

@@ -1,40 +1,102 @@
 import Logging
 
-/// A Tessera app, ready to serve: the middleware chain around the router, composed once.
+/// A Tessera app, ready to serve: the middleware chain around the router.
 ///
-/// It is what the HTTP server calls, both for requests (``respond(to:)``) and for requests the
+/// It is what the HTTP server calls, both for requests (``answer(_:)``) and for requests the
 /// server refused on its own (``response(for:to:)``), so that every answer, an early 413
 /// included, is shaped by the same steps. Build one with ``ApplicationBuilder``.
+///
+/// A request goes through the steps' ``Middleware/before(_:)`` in order, the router, the
+/// matched route's steps, and its handler; then back out through the steps it entered. All of it
+/// runs on the server's thread; only a handler that waits moves the rest into a task.
 public final class Application: HTTPResponder, HTTPErrorResponder {
     let parts: ApplicationParts
-    private let chain: RequestResponder
+    private let router: Router
+    private let middleware: [any Middleware]
     /// The steps that also shape answers to requests the server refused (sessions, error pages).
     private let rejectedRequestSteps: [any Middleware]
 
     init(parts: ApplicationParts, router: Router, middleware: [any Middleware]) {
         self.parts = parts
-        self.chain = MiddlewareChain.compose(middleware, around: router.respond)
+        self.router = router
+        self.middleware = middleware
         self.rejectedRequestSteps = middleware.filter(\.runsForRejectedRequests)
     }
 
     /// The logger the app was built with; every request's context starts with it.
     public var logger: Logger { parts.logger }
 
-    /// Answers a request through the middleware chain and, at its end, the router.
+    /// Answers a request through the middleware chain and, at its end, the router: at once when
+    /// its handler does not wait, or else with the work left for a task.
+    public func answer(_ request: Request) -> HTTPAnswer {
+        var context = RequestContext(request: request, application: parts)
+        var run = MiddlewareRun(appSteps: middleware)
+        do {
+            if let early = try run.enterAppSteps(&context) {
+                return .ready(Self.exit(run, .success(early), context))
+            }
+            switch try router.match(context.request) {
+            case .route(let entry, let captures):
+                context.route = MatchedRoute(entry: entry, captures: captures)
+                if let early = try run.enterRouteSteps(entry.middleware, &context) {
+                    return .ready(Self.exit(run, .success(early), context))
+                }
+                switch entry.handler {
+                case .immediate(let handler):
+                    return .ready(Self.exit(run, Result { try handler(context) }, context))
+                case .suspending(let handler):
+                    return Self.pending(run, context) { context in try await handler(context) }
+                }
+            case .fallback(let responder):
+                return Self.pending(run, context) { context in try await responder.respond(to: context.request) }
+            }
+        } catch {
+            return .ready(Self.exit(run, .failure(error), context))
+        }
+    }
+
+    /// Answers a request through the chain, waiting for its handler if it must: what tests and
+    /// anything that is not the HTTP server call.
     public func respond(to request: Request) async throws -> Response {
-        try await chain(RequestContext(request: request, application: parts))
+        switch answer(request) {
+        case .ready(let response): response
+        case .pending(let work): try await work()
+        }
     }
 
     /// A request the server refused before the app ran (or an error thrown outside the chain):
-    /// answered by the steps that shape every answer, around a step that throws `error`.
+    /// answered by the steps that shape every answer, as if the route had thrown `error`.
     public func response(for error: any Error, to request: Request) async -> Response {
-        let failing = MiddlewareChain.compose(rejectedRequestSteps) { _ in throw error }
-        let context = RequestContext(request: request, application: parts)
+        var context = RequestContext(request: request, application: parts)
+        var run = MiddlewareRun(appSteps: rejectedRequestSteps)
         do {
-            return try await failing(context)
+            if let early = try run.enterAppSteps(&context) {
+                return Self.exit(run, .success(early), context)
+            }
+            return Self.exit(run, .failure(error), context)
         } catch {
-            // No error step in the chain: the plain page, still through the one mapping.
-            return parts.errorPages.response(for: ThrownError.answer(for: error, revealingDetails: parts.developmentMode), in: context)
+            return Self.exit(run, .failure(error), context)
+        }
+    }
+
+    /// The rest, for a handler that may wait: run in the server's task, then the way out.
+    private static func pending(_ run: MiddlewareRun, _ context: RequestContext,
+                                _ handler: @escaping @Sendable (RequestContext) async throws -> Response) -> HTTPAnswer {
+        .pending {
+            let outcome: Result<Response, any Error>
+            do { outcome = .success(try await handler(context)) } catch { outcome = .failure(error) }
+            return exit(run, outcome, context)
+        }
+    }
+
+    /// The way out through the steps entered. An error no step recovered from still gets the
+    /// plain error page, through the one mapping.
+    private static func exit(_ run: MiddlewareRun, _ outcome: Result<Response, any Error>, _ context: RequestContext) -> Response {
+        do {
+            return try run.exit(with: outcome, context: context)
+        } catch {
+            let answer = ThrownError.answer(for: error, revealingDetails: context.application.developmentMode)
+            return context.application.errorPages.response(for: answer, in: context)
         }
     }
 }

@@ -16,10 +16,10 @@ public struct CSRFMiddleware: Middleware {
     /// The CSRF step; the session step must run before it, since the session holds the token.
     public init() {}
 
-    /// Checks the token of an unsafe request, then hands it on.
-    public func handle(_ context: RequestContext, next: RequestResponder) async throws -> Response {
+    /// Checks the token of an unsafe request; a missing or wrong one is a 403.
+    public func before(_ context: inout RequestContext) throws -> Response? {
         if Self.isUnsafe(context.request.method) { try Self.verify(context) }
-        return try await next(context)
+        return nil
     }
 
     static func isUnsafe(_ method: HTTPRequest.Method) -> Bool {

@@ -10,17 +10,13 @@ public struct ErrorPageMiddleware: Middleware {
     /// The error step; place it after the session step.
     public init() {}
 
-    /// Hands on, and answers anything thrown with its error page, logging server faults.
-    public func handle(_ context: RequestContext, next: RequestResponder) async throws -> Response {
-        do {
-            return try await next(context)
-        } catch {
-            if ThrownError.isServerFault(error) {
-                context.logger.error("request failed", metadata: ["path": "\(context.request.path)", "error": "\(String(reflecting: error))"])
-            }
-            let answer = ThrownError.answer(for: error, revealingDetails: context.application.developmentMode)
-            return context.application.errorPages.response(for: answer, in: context)
+    /// Answers anything thrown with its error page, logging server faults.
+    public func recover(from error: any Error, in context: RequestContext) -> Response {
+        if ThrownError.isServerFault(error) {
+            context.logger.error("request failed", metadata: ["path": "\(context.request.path)", "error": "\(String(reflecting: error))"])
         }
+        let answer = ThrownError.answer(for: error, revealingDetails: context.application.developmentMode)
+        return context.application.errorPages.response(for: answer, in: context)
     }
 
     /// Yes: a request the server refused gets the same error page as any other.

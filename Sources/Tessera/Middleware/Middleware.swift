@@ -1,18 +1,33 @@
-/// What every step of the pipeline calls to hand the request on: the next middleware, or at the
-/// end of the chain, the router.
-public typealias RequestResponder = @Sendable (RequestContext) async throws -> Response
-
-/// One step of the request pipeline, in the spirit of Hummingbird's `RouterMiddleware` and an
-/// ASP.NET Core pipeline step: it gets the request in its context and the rest of the chain.
+/// One step of the request pipeline: it acts before the rest of the chain, after it, and when
+/// the rest throws. The shape of Rails' `before_action`/`after_action`, ASP.NET Core's filters
+/// and Phoenix's plugs.
 ///
-/// A middleware may answer by itself, change the context it hands on (load the session, attach
-/// a typed value with ``RequestContext/subscript(_:)``), or change the response on its way back.
-/// The composition root declares the chain in order, in
+/// A step may change the context it hands on (load the session, attach a typed value with
+/// ``RequestContext/subscript(_:)``), answer by itself, change the response on its way out, or
+/// turn an error into an answer. The composition root declares the chain in order, in
 /// ``ApplicationBuilder/build(layout:middleware:routeMiddleware:logger:developmentMode:)``.
+///
+/// Steps are synchronous on purpose. A request pays for every async call it makes (a frame
+/// from the task's allocator and an executor check on return), and a chain of "around"
+/// closures nests one such call per step. Hooks run in a loop instead, so a request whose
+/// handler does not wait is answered on the server's thread with no task at all, and one whose
+/// handler waits pays for one task, not one per step. Waiting for I/O belongs in the services
+/// the controllers call.
 public protocol Middleware: Sendable {
-    /// Answers the request in `context`: usually by calling `next` with the context, or a changed
-    /// copy, and returning what comes back, changed or not; or alone, by returning or throwing.
-    func handle(_ context: RequestContext, next: RequestResponder) async throws -> Response
+    /// Runs before the steps after this one and the route: changes the context they get, or
+    /// answers at once. A response returned here is the answer: nothing after this step runs,
+    /// and the steps before it see the response on its way out. Throwing is answering with an
+    /// error, which the steps before this one may recover from.
+    func before(_ context: inout RequestContext) throws -> Response?
+
+    /// Runs on the way out, innermost step first, once the rest of the chain answered: adds
+    /// headers, sets cookies. `context` is the context the handler saw.
+    func after(_ response: inout Response, for context: RequestContext)
+
+    /// The rest of the chain threw `error`: answers it, or throws it on to the steps before
+    /// this one. Steps after a recovery see nothing of the error; those before it see the
+    /// recovered response in ``after(_:for:)``.
+    func recover(from error: any Error, in context: RequestContext) throws -> Response
 
     /// Whether this step also runs for a request the server refused before the app saw it (a
     /// 413 for a body that is too large, say). Steps that shape every answer, such as sessions
@@ -22,20 +37,15 @@ public protocol Middleware: Sendable {
 }
 
 extension Middleware {
+    /// Hands the request on unchanged.
+    public func before(_ context: inout RequestContext) throws -> Response? { nil }
+
+    /// Leaves the response as it is.
+    public func after(_ response: inout Response, for context: RequestContext) {}
+
+    /// Throws the error on.
+    public func recover(from error: any Error, in context: RequestContext) throws -> Response { throw error }
+
     /// No: by default a step acts only on requests the app accepted.
     public var runsForRejectedRequests: Bool { false }
-}
-
-enum MiddlewareChain {
-    /// The steps wrapped around `terminal`, the first step outermost. Composed once, at build
-    /// time, so a request pays one call per step and no allocation.
-    static func compose(_ steps: [any Middleware], around terminal: @escaping RequestResponder) -> RequestResponder {
-        steps.reversed().reduce(terminal) { next, step in wrap(step, around: next) }
-    }
-
-    /// One step around the rest, with the step's concrete type known, so a request calls its
-    /// `handle` directly rather than through the existential's witness table.
-    private static func wrap<Step: Middleware>(_ step: Step, around next: @escaping RequestResponder) -> RequestResponder {
-        { context in try await step.handle(context, next: next) }
-    }
 }

@@ -13,17 +13,18 @@ public struct SessionMiddleware: Middleware {
         self.configuration = configuration
     }
 
-    /// Loads the session, hands on, and sets the cookie when it changed or has a new token.
-    public func handle(_ context: RequestContext, next: RequestResponder) async throws -> Response {
-        var context = context
-        let session = Session(cookie: context.request.cookies[configuration.cookieName], codec: configuration.codec)
-        context.session = session
-        var response = try await next(context)
+    /// Loads the session from its cookie (or starts one) for everything after this step.
+    public func before(_ context: inout RequestContext) throws -> Response? {
+        context.session = Session(cookie: context.request.cookies[configuration.cookieName], codec: configuration.codec)
+        return nil
+    }
+
+    /// Sets the cookie when the session changed, or when an HTML answer carries a new token.
+    public func after(_ response: inout Response, for context: RequestContext) {
         let isHTML = response.headers[.contentType]?.hasPrefix("text/html") ?? false
-        if let cookie = session.setCookie(configuration, carryingNewTokenIn: isHTML) {
+        if let cookie = context.session.setCookie(configuration, carryingNewTokenIn: isHTML) {
             response.headers.append(HTTPField(name: .setCookie, value: cookie))
         }
-        return response
     }
 
     /// Yes: the error page of a refused request knows the visitor, and its forms carry the token.

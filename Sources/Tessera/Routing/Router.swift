@@ -1,4 +1,4 @@
-/// Matches a request to one route and runs it; nothing else.
+/// Matches a request to one route; nothing else. The application runs what it matched.
 ///
 /// A path that matches no route is a 404; one that matches only routes of other methods is a
 /// 405 with `Allow`; `HEAD` is served by the `GET` route. Literal routes are tried before
@@ -24,25 +24,14 @@ struct Router: Sendable {
         self.fallback = fallback
     }
 
-    /// The end of the middleware chain.
-    @Sendable func respond(_ context: RequestContext) async throws -> Response {
-        switch try match(context.request) {
-        case .route(let entry, let captures):
-            var context = context
-            context.route = MatchedRoute(entry: entry, captures: captures)
-            return try await entry.respond(context)
-        case .fallback(let responder):
-            return try await responder.respond(to: context.request)
-        }
-    }
-
-    private enum Match {
+    enum Match {
         case route(RouteEntry, captures: [String])
         case fallback(any HTTPResponder)
     }
 
-    /// Matching is synchronous; the only suspension point is the route's handler.
-    private func match(_ request: Request) throws(HTTPError) -> Match {
+    /// The route for `request`, the fallback, or the 404 or 405 to answer. Synchronous: the only
+    /// thing that may wait is the route's handler.
+    func match(_ request: Request) throws(HTTPError) -> Match {
         let method = request.method == .head ? .get : request.method
         var allowed: Set<String> = []
         for entry in literalEntries[request.path] ?? [] {
@@ -67,21 +56,33 @@ struct Router: Sendable {
     }
 }
 
-/// One registered route, with its handler already wrapped in the route middleware. A class, so
-/// that a match hands on one reference.
+/// One registered route: its address, the route middleware it runs, and its handler. A class,
+/// so that a match hands on one reference.
 final class RouteEntry: Sendable {
     let name: String
     let method: HTTPRequest.Method
     let pattern: RoutePattern
     /// Whether the captures fit the route's parameter types (`/products/abc` does not fit `Int`).
     let accepts: @Sendable ([String]) -> Bool
-    let respond: RequestResponder
+    /// The steps a request goes through once it matched this route, after the app's.
+    let middleware: [any Middleware]
+    let handler: RouteHandler
 
-    init(name: String, method: HTTPRequest.Method, pattern: RoutePattern, accepts: @escaping @Sendable ([String]) -> Bool, respond: @escaping RequestResponder) {
+    init(name: String, method: HTTPRequest.Method, pattern: RoutePattern, accepts: @escaping @Sendable ([String]) -> Bool,
+         middleware: [any Middleware], handler: RouteHandler) {
         self.name = name
         self.method = method
         self.pattern = pattern
         self.accepts = accepts
-        self.respond = respond
+        self.middleware = middleware
+        self.handler = handler
     }
+}
+
+/// A route's handler, with its typed parameters already read from the matched route.
+enum RouteHandler: Sendable {
+    /// Answers without waiting: the whole request is answered on the server's thread, no task.
+    case immediate(@Sendable (RequestContext) throws -> Response)
+    /// May wait (a page loading through its services, a region, an action that awaits).
+    case suspending(@Sendable (RequestContext) async throws -> Response)
 }

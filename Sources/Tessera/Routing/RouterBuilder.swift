@@ -3,7 +3,8 @@ import TesseraViews
 /// The routes of an app, as its modules register them. Three kinds, one per way of answering:
 /// - ``page(_:_:)``: a full page, by a ``PageController``;
 /// - ``fragment(_:_:)``: a region at its own URL, by a ``RegionController``;
-/// - ``action(_:_:)``: anything else, such as a form post that redirects.
+/// - ``action(_:_:)-6ptra``: anything else, such as a form post that redirects; the same with a
+///   closure that never waits (``action(_:_:)-2959e``) answers without starting a task.
 public struct RouterBuilder: Sendable {
     private var routes: [Registration] = []
     private var fallback: (any HTTPResponder)?
@@ -22,8 +23,8 @@ public struct RouterBuilder: Sendable {
         _ route: Route<Parameters>,
         _ factory: @escaping @Sendable (Parameters, RequestContext) throws -> Controller
     ) {
-        add(route) { parameters, context in
-            try await PageRenderer.respond(with: try factory(parameters, context), in: context)
+        add(route) { (read: @escaping @Sendable (RequestContext) throws -> Parameters) in
+            .suspending { context in try await PageRenderer.respond(with: try factory(read(context), context), in: context) }
         }
     }
 
@@ -32,38 +33,56 @@ public struct RouterBuilder: Sendable {
         _ route: Route<Parameters>,
         _ factory: @escaping @Sendable (Parameters, RequestContext) throws -> any RegionController
     ) {
-        add(route) { parameters, context in
-            Response.html(try await factory(parameters, context).render(in: context).bytes)
+        add(route) { (read: @escaping @Sendable (RequestContext) throws -> Parameters) in
+            .suspending { context in Response.html(try await factory(read(context), context).render(in: context).bytes) }
         }
     }
 
-    /// Anything else, such as a form post that redirects.
+    /// Anything else that may wait, such as a form post that saves through a service and
+    /// redirects.
     public mutating func action<Parameters>(
         _ route: Route<Parameters>,
         _ handler: @escaping @Sendable (Parameters, RequestContext) async throws -> Response
     ) {
-        add(route, handler)
+        add(route) { (read: @escaping @Sendable (RequestContext) throws -> Parameters) in
+            .suspending { context in try await handler(read(context), context) }
+        }
     }
 
+    /// An action that answers without waiting, such as a health check or a prepared answer.
+    /// Swift picks it for a closure that does not `await`: the whole request, middleware
+    /// included, is then answered on the server's thread without starting a task.
+    public mutating func action<Parameters>(
+        _ route: Route<Parameters>,
+        _ handler: @escaping @Sendable (Parameters, RequestContext) throws -> Response
+    ) {
+        add(route) { (read: @escaping @Sendable (RequestContext) throws -> Parameters) in
+            .immediate { context in try handler(read(context), context) }
+        }
+    }
+
+    /// Registers `route`; `makeHandler` gets the function that reads the route's typed
+    /// parameters from a matched request.
     private mutating func add<Parameters>(
         _ route: Route<Parameters>,
-        _ handler: @escaping @Sendable (Parameters, RequestContext) async throws -> Response
+        _ makeHandler: (@escaping @Sendable (RequestContext) throws -> Parameters) -> RouteHandler
     ) {
-        routes.append(Registration(name: route.name, method: route.method, pattern: route.pattern) { routeMiddleware in
-            let run: RequestResponder = { context in
-                var captures = RouteCaptures(context.route?.captures ?? [])
-                guard let parameters = Parameters(captures: &captures) else {
-                    throw HTTPError(.notFound, message: "There is nothing at this address.")
-                }
-                return try await handler(parameters, context)
+        let handler = makeHandler { context in
+            var captures = RouteCaptures(context.route?.captures ?? [])
+            guard let parameters = Parameters(captures: &captures) else {
+                throw HTTPError(.notFound, message: "There is nothing at this address.")
             }
-            return RouteEntry(
+            return parameters
+        }
+        routes.append(Registration(name: route.name, method: route.method, pattern: route.pattern) { routeMiddleware in
+            RouteEntry(
                 name: route.name, method: route.method, pattern: route.pattern,
                 accepts: { captures in
                     var reader = RouteCaptures(captures)
                     return Parameters(captures: &reader) != nil
                 },
-                respond: MiddlewareChain.compose(routeMiddleware, around: run)
+                middleware: routeMiddleware,
+                handler: handler
             )
         })
     }

@@ -93,15 +93,23 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
 
     // MARK: Dispatch (called on the libmicrohttpd thread, inside the access callback)
 
-    /// Runs the handler. If it finishes without suspending, the answer is queued right here, on the
-    /// connection's own thread, which keeps the fast path free of thread hops and of suspend/resume.
+    /// Runs the handler. An answer ready at once is queued right here, on the connection's own
+    /// thread, without a task. Otherwise the rest runs in a task that starts on this thread too;
+    /// if that finishes without suspending, it is also queued here, free of thread hops and of
+    /// suspend/resume.
     func dispatch(_ request: Request) {
         let core = self.core
-        let task = Task.immediate {
-            let response = await core.respond(to: request)
-            self.finish(with: response)
+        switch core.responder.answer(request) {
+        case .ready(let response):
+            dispatchState.store(.answered, ordering: .relaxed)
+            queue(response)
+        case .pending(let work):
+            let task = Task.immediate {
+                let response = await core.finish(work, for: request)
+                self.finish(with: response)
+            }
+            settle(task: task)
         }
-        settle(task: task)
     }
 
     /// Answers an error found by the server itself (bad target, body too large …).

@@ -39,11 +39,11 @@ final class ServerCore: Sendable {
         return merged
     }
 
-    /// Runs the responder. Whatever it throws goes to the error responder as it is: what an error
-    /// means is decided in one place, ``ThrownError``, not here.
-    func respond(to request: Request) async -> Response {
+    /// Runs the work the responder left for later. Whatever it throws goes to the error responder
+    /// as it is: what an error means is decided in one place, ``ThrownError``, not here.
+    func finish(_ work: @Sendable () async throws -> Response, for request: Request) async -> Response {
         do {
-            return try await responder.respond(to: request)
+            return try await work()
         } catch {
             if ThrownError.isServerFault(error) {
                 logger.error("handler failed", metadata: ["path": "\(request.path)", "error": "\(String(reflecting: error))"])
