@@ -92,6 +92,20 @@ import TesseraTesting
         }
     }
 
+    /// An app without an error step: what nobody recovers from goes back to the server (which
+    /// logs a fault), and its error path still answers with the status and the plain page.
+    @Test func anErrorNoStepRecoversFromStillGetsItsStatusAndPage() async throws {
+        var app = ApplicationBuilder()
+        app.routes.action(Self.whoami) { _, _ in throw HTTPError(.conflict, message: "Taken.") }
+        let sessions = SessionConfiguration(secret: Data(repeating: 5, count: 32))
+        try await app.build(middleware: [SessionMiddleware(sessions)], routeMiddleware: []).test(.live) { client in
+            let reply = try await client.send("/whoami")
+            #expect(reply.status == 409)
+            #expect(reply.header("content-type")?.hasPrefix("text/html") == true)
+            #expect(reply.text.contains("Taken."))
+        }
+    }
+
     @Test func aStepCanAnswerByItself() async throws {
         try await Self.app().test { client in
             let reply = try await client.send("/maintenance")

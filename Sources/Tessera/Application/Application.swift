@@ -33,17 +33,17 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
         var run = MiddlewareRun(appSteps: middleware)
         do {
             if let early = try run.enterAppSteps(&context) {
-                return .ready(Self.exit(run, .success(early), context))
+                return Self.settle(run, .success(early), context)
             }
             switch try router.match(context.request) {
             case .route(let entry, let captures):
                 context.route = MatchedRoute(entry: entry, captures: captures)
                 if let early = try run.enterRouteSteps(entry.middleware, &context) {
-                    return .ready(Self.exit(run, .success(early), context))
+                    return Self.settle(run, .success(early), context)
                 }
                 switch entry.handler {
                 case .immediate(let handler):
-                    return .ready(Self.exit(run, Result { try handler(context) }, context))
+                    return Self.settle(run, Result { try handler(context) }, context)
                 case .suspending(let handler):
                     return Self.pending(run, context) { context in try await handler(context) }
                 }
@@ -51,7 +51,7 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
                 return Self.pending(run, context) { context in try await responder.respond(to: context.request) }
             }
         } catch {
-            return .ready(Self.exit(run, .failure(error), context))
+            return Self.settle(run, .failure(error), context)
         }
     }
 
@@ -64,18 +64,34 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
         }
     }
 
-    /// A request the server refused before the app ran (or an error thrown outside the chain):
+    /// A request the server refused before the app ran (or an error no step recovered from):
     /// answered by the steps that shape every answer, as if the route had thrown `error`.
     public func response(for error: any Error, to request: Request) async -> Response {
         var context = RequestContext(request: request, application: parts)
         var run = MiddlewareRun(appSteps: rejectedRequestSteps)
+        let outcome: Result<Response, any Error>
         do {
-            if let early = try run.enterAppSteps(&context) {
-                return Self.exit(run, .success(early), context)
-            }
-            return Self.exit(run, .failure(error), context)
+            outcome = try run.enterAppSteps(&context).map { .success($0) } ?? .failure(error)
         } catch {
-            return Self.exit(run, .failure(error), context)
+            outcome = .failure(error)
+        }
+        do {
+            return try run.exit(with: outcome, context: context)
+        } catch {
+            // No error step in the chain: the plain page, still through the one mapping.
+            let answer = ThrownError.answer(for: error, revealingDetails: parts.developmentMode)
+            return parts.errorPages.response(for: answer, in: context)
+        }
+    }
+
+    /// The answer once the steps entered have run their way out. An error no step recovered
+    /// from goes back to the server, which logs it and asks ``response(for:to:)``, as for any
+    /// error the app did not answer.
+    private static func settle(_ run: MiddlewareRun, _ outcome: Result<Response, any Error>, _ context: RequestContext) -> HTTPAnswer {
+        do {
+            return .ready(try run.exit(with: outcome, context: context))
+        } catch {
+            return .pending { throw error }
         }
     }
 
@@ -85,18 +101,7 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
         .pending {
             let outcome: Result<Response, any Error>
             do { outcome = .success(try await handler(context)) } catch { outcome = .failure(error) }
-            return exit(run, outcome, context)
-        }
-    }
-
-    /// The way out through the steps entered. An error no step recovered from still gets the
-    /// plain error page, through the one mapping.
-    private static func exit(_ run: MiddlewareRun, _ outcome: Result<Response, any Error>, _ context: RequestContext) -> Response {
-        do {
             return try run.exit(with: outcome, context: context)
-        } catch {
-            let answer = ThrownError.answer(for: error, revealingDetails: context.application.developmentMode)
-            return context.application.errorPages.response(for: answer, in: context)
         }
     }
 }

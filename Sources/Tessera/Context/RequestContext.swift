@@ -5,8 +5,9 @@ import TesseraViews
 /// the app's typed per-request values, and by name the few shared things pages need (the
 /// layout, the regions other modules provide, the logger).
 ///
-/// It is a value. A middleware that adds something (the session, the signed-in shopper) hands a
-/// changed copy to the rest of the chain; nobody else sees the change. Copies are cheap: the
+/// It is a value. A middleware's ``Middleware/before(_:)`` changes it (loads the session, attaches
+/// the signed-in shopper) for everything after that step; the way out (``Middleware/after(_:for:)``,
+/// ``Middleware/recover(from:in:)``) sees the context the handler saw. Copies are cheap: the
 /// request and the app's parts sit behind one reference, so handing the context along the chain
 /// costs a few words, not a copy of every header.
 public struct RequestContext: Sendable {

@@ -9,6 +9,7 @@ import Synchronization
 /// state machine, with the answer handed over through a slot:
 ///
 /// ```
+/// running ──answer ready──▶ answered                               (no task at all)
 /// running ──finish()──▶ answeredInline ──settle()──▶ answered     (the fast path, one thread)
 /// running ──settle()──▶ suspended ──finish() or expire()──▶ answered
 /// ```
