@@ -15,7 +15,23 @@ struct RequestTarget: Equatable {
         // segment. Those reuse the string as it is.
         var copy = target
         if copy.withUTF8(isPlainPath) { return RequestTarget(path: target, query: QueryParameters()) }
-        return try parse(Array(target.utf8))
+        return try parse(originForm(of: Array(target.utf8)))
+    }
+
+    /// The absolute form (`http://host/path?q`), which RFC 9112 says a server must accept, as
+    /// the origin form it stands for (`/path?q`); any other target as it is.
+    private static func originForm(of raw: [UInt8]) -> ArraySlice<UInt8> {
+        for scheme in ["http://", "https://"] {
+            let prefix = Array(scheme.utf8)
+            guard raw.count >= prefix.count,
+                  zip(raw, prefix).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) else { continue }
+            let afterAuthority = raw[prefix.count...]
+            guard let end = afterAuthority.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) else {
+                return [UInt8(ascii: "/")][...]
+            }
+            return raw[end] == UInt8(ascii: "/") ? raw[end...] : ArraySlice([UInt8(ascii: "/")] + raw[end...])
+        }
+        return raw[...]
     }
 
     private static func isPlainPath(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

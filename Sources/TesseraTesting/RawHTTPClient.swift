@@ -116,6 +116,15 @@ public final class RawHTTPClient: @unchecked Sendable {
         return TestResponse(status: status, headers: headers, body: [])
     }
 
+    /// Everything the server sends after what was read so far, until it closes the connection.
+    /// Empty after a reply means exactly one response was sent, and then the connection closed;
+    /// a server that keeps the connection open makes this throw ``Failure/timeout``.
+    public func readToEnd() throws -> [UInt8] {
+        while try fillMore() {}
+        defer { buffer = [] }
+        return buffer
+    }
+
     /// True when the server has closed the connection (a read returns end-of-file).
     public func isClosedByServer() -> Bool {
         var byte: UInt8 = 0

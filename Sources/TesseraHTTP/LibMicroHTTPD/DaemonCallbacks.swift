@@ -23,11 +23,11 @@ enum DaemonCallbacks {
     static let accessHandler: @convention(c) (
         UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
         UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?
-    ) -> MHD_Result = { _, _, _, method, _, uploadData, uploadSize, contextPointer in
+    ) -> MHD_Result = { _, _, _, method, version, uploadData, uploadSize, contextPointer in
         guard let pointer = contextPointer?.pointee, let uploadSize else { return .NO }
         let context = Unmanaged<ConnectionRequest>.fromOpaque(pointer).takeUnretainedValue()
         let upload = uploadData.map { UnsafeRawBufferPointer(start: $0, count: uploadSize.pointee) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
-        switch RequestReader.advance(context, method: method, upload: upload) {
+        switch RequestReader.advance(context, method: method, version: version, upload: upload) {
         case .continue:
             uploadSize.pointee = 0
             return .YES

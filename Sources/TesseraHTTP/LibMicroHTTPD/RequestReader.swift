@@ -17,10 +17,10 @@ enum RequestReader {
         case close
     }
 
-    static func advance(_ context: ConnectionRequest, method: UnsafePointer<CChar>?, upload: UnsafeRawBufferPointer) -> Next {
+    static func advance(_ context: ConnectionRequest, method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?, upload: UnsafeRawBufferPointer) -> Next {
         switch context.phase {
         case .awaitingHead:
-            if let error = readHead(context, method: method) {
+            if let error = readHead(context, method: method, version: version) {
                 context.phase = .dispatched
                 context.dispatch(error: error, closeConnection: true)
             } else {
@@ -76,10 +76,14 @@ enum RequestReader {
     }
 
     /// Fills in the method, headers and target; returns the error to answer with, if any.
-    private static func readHead(_ context: ConnectionRequest, method: UnsafePointer<CChar>?) -> HTTPError? {
+    ///
+    /// The head is held to RFC 9112 where a lenient reading lets two parties disagree about where
+    /// a request ends (request smuggling): one `Host`, one `Transfer-Encoding` that is exactly
+    /// `chunked`, no control characters in field values.
+    private static func readHead(_ context: ConnectionRequest, method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?) -> HTTPError? {
         var head = HeadCollector()
         withUnsafeMutablePointer(to: &head) { pointer in
-            _ = MHD_get_connection_values(context.connection, .HEADER_KIND, HeadCollector.collect, pointer)
+            _ = MHD_get_connection_values_n(context.connection, .HEADER_KIND, HeadCollector.collect, pointer)
         }
         context.headers = head.fields
 
@@ -92,12 +96,22 @@ enum RequestReader {
         if head.hasInvalidField {
             return HTTPError(.badRequest, message: "A header field name is not valid.")
         }
+        if head.hasInvalidValue {
+            return HTTPError(.badRequest, message: "A header field value contains a control character.")
+        }
+        let isHTTP11 = version.map { strcmp($0, "HTTP/1.1") == 0 } ?? false
+        if head.hostCount > 1 || (isHTTP11 && head.hostCount == 0) {
+            return HTTPError(.badRequest, message: "An HTTP/1.1 request must carry exactly one Host header.")
+        }
+        if let error = TransferEncoding.check(head.transferEncodings) {
+            return error
+        }
         do {
             context.parsedTarget = try RequestTarget.parse(context.target)
         } catch {
             return error
         }
-        switch ContentLength.check(head.contentLengths, hasTransferEncoding: head.hasTransferEncoding) {
+        switch ContentLength.check(head.contentLengths, hasTransferEncoding: !head.transferEncodings.isEmpty) {
         case .invalid(let message):
             return HTTPError(.badRequest, message: message)
         case .length(let length) where length > context.core.limits.maxBodyBytes:
@@ -127,31 +141,45 @@ enum SupportedMethod {
     }
 }
 
-/// Gathers header fields through `MHD_get_connection_values`, whose iterator is a C callback,
-/// straight into ``RequestHeaders``' byte buffer.
+/// Gathers header fields through `MHD_get_connection_values_n`, whose iterator is a C callback,
+/// straight into ``RequestHeaders``' byte buffer. The `_n` form gives each value's length, so a
+/// NUL inside a value is seen rather than cutting it short.
 private struct HeadCollector {
     var fields = RequestHeaders()
     var contentLengths: [String] = []
-    var hasTransferEncoding = false
+    var transferEncodings: [String] = []
+    var hostCount = 0
     var hasInvalidField = false
+    var hasInvalidValue = false
 
-    static let collect: @convention(c) (UnsafeMutableRawPointer?, MHD_ValueKind, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> MHD_Result = { cls, _, key, value in
+    static let collect: @convention(c) (UnsafeMutableRawPointer?, MHD_ValueKind, UnsafePointer<CChar>?, Int, UnsafePointer<CChar>?, Int) -> MHD_Result = { cls, _, key, keySize, value, valueSize in
         guard let cls, let key else { return .YES }
         let collector = cls.assumingMemoryBound(to: HeadCollector.self)
-        let name = UnsafeBufferPointer(start: UnsafeRawPointer(key).assumingMemoryBound(to: UInt8.self), count: strlen(key))
-        let valueBytes = value.map { UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0)) }
+        let name = UnsafeBufferPointer(start: UnsafeRawPointer(key).assumingMemoryBound(to: UInt8.self), count: keySize)
+        let valueBytes = value.map { UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: valueSize) }
             ?? UnsafeBufferPointer(start: nil, count: 0)
         guard !name.isEmpty, name.allSatisfy(HeadCollector.isTokenByte) else {
             collector.pointee.hasInvalidField = true
             return .YES
         }
-        if name.count == 14, strcasecmp(key, "content-length") == 0 {
+        if valueBytes.contains(where: HeadCollector.isControlByte) {
+            collector.pointee.hasInvalidValue = true
+        }
+        if name.count == 14, strncasecmp(key, "content-length", 14) == 0 {
             collector.pointee.contentLengths.append(String(decoding: valueBytes, as: UTF8.self))
-        } else if name.count == 17, strcasecmp(key, "transfer-encoding") == 0 {
-            collector.pointee.hasTransferEncoding = true
+        } else if name.count == 17, strncasecmp(key, "transfer-encoding", 17) == 0 {
+            collector.pointee.transferEncodings.append(String(decoding: valueBytes, as: UTF8.self))
+        } else if name.count == 4, strncasecmp(key, "host", 4) == 0 {
+            collector.pointee.hostCount += 1
         }
         collector.pointee.fields.append(rawName: name, value: valueBytes)
         return .YES
+    }
+
+    /// RFC 9110 allows visible characters, spaces and tabs in a field value; a NUL, a bare CR or
+    /// LF, or any other control character is a 400.
+    static func isControlByte(_ byte: UInt8) -> Bool {
+        (byte < 0x20 && byte != UInt8(ascii: "\t")) || byte == 0x7F
     }
 
     /// RFC 9110 `tchar`.
@@ -166,6 +194,22 @@ private struct HeadCollector {
         default:
             false
         }
+    }
+}
+
+/// The rule for `Transfer-Encoding`, the other header request smuggling plays on: at most one
+/// line, and then exactly `chunked`, the one coding libmicrohttpd decodes. Two lines are a 400
+/// (a proxy may read either one); any other coding is a 501.
+enum TransferEncoding {
+    static func check(_ values: [String]) -> HTTPError? {
+        guard let value = values.first else { return nil }
+        guard values.count == 1 else {
+            return HTTPError(.badRequest, message: "A request may carry only one Transfer-Encoding header.")
+        }
+        guard value[...].trimmingSpaces().lowercased() == "chunked" else {
+            return HTTPError(.notImplemented, message: "Only the chunked transfer coding is supported.")
+        }
+        return nil
     }
 }
 
