@@ -24,7 +24,7 @@ struct RequestTarget: Equatable {
         for scheme in ["http://", "https://"] {
             let prefix = Array(scheme.utf8)
             guard raw.count >= prefix.count,
-                  zip(raw, prefix).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) else { continue }
+                  zip(raw, prefix).allSatisfy({ asciiLowercased($0) == $1 }) else { continue }
             let afterAuthority = raw[prefix.count...]
             guard let end = afterAuthority.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) else {
                 return [UInt8(ascii: "/")][...]
@@ -32,6 +32,10 @@ struct RequestTarget: Equatable {
             return raw[end] == UInt8(ascii: "/") ? raw[end...] : ArraySlice([UInt8(ascii: "/")] + raw[end...])
         }
         return raw[...]
+    }
+
+    private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 0x20 : byte
     }
 
     private static func isPlainPath(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

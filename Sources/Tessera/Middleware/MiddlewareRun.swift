@@ -1,6 +1,6 @@
 /// The part of a chain a request has entered so far: the steps whose ``Middleware/before(_:)``
-/// handed the request on, so that exactly those run their ``Middleware/after(_:for:)`` or ``Middleware/recover(from:in:)``
-/// on the way out, innermost first. The app's steps come first, then the matched route's.
+/// handed the request on, so that exactly those run their ``Middleware/after(_:for:)`` or
+/// ``Middleware/recover(from:in:)`` on the way out, innermost first. The app's steps come first, then the matched route's.
 struct MiddlewareRun {
     private let appSteps: [any Middleware]
     private var routeSteps: [any Middleware] = []
@@ -13,19 +13,21 @@ struct MiddlewareRun {
 
     /// Runs the app's steps' `before`; a response is an answer that stops the chain there.
     mutating func enterAppSteps(_ context: inout RequestContext) throws -> Response? {
-        for step in appSteps {
-            if let answer = try step.before(&context) { return answer }
-            enteredApp += 1
-        }
-        return nil
+        try Self.enter(appSteps, &context, counting: &enteredApp)
     }
 
     /// Runs the matched route's steps' `before`, after the app's.
     mutating func enterRouteSteps(_ steps: [any Middleware], _ context: inout RequestContext) throws -> Response? {
         routeSteps = steps
+        return try Self.enter(steps, &context, counting: &enteredRoute)
+    }
+
+    /// Runs `steps`' `before` in order, counting those that hand the request on; a response
+    /// from one of them stops there.
+    private static func enter(_ steps: [any Middleware], _ context: inout RequestContext, counting entered: inout Int) throws -> Response? {
         for step in steps {
             if let answer = try step.before(&context) { return answer }
-            enteredRoute += 1
+            entered += 1
         }
         return nil
     }

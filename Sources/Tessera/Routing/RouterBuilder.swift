@@ -51,7 +51,9 @@ public struct RouterBuilder: Sendable {
 
     /// An action that answers without waiting, such as a health check or a prepared answer.
     /// Swift picks it for a closure that does not `await`: the whole request, middleware
-    /// included, is then answered on the server's thread without starting a task.
+    /// included, is then answered on the server's thread without starting a task. So it must
+    /// not block (no file or database reads, no sleeping): it holds that thread, and no handler
+    /// deadline can cut it short. Anything that waits belongs in the `async` form.
     public mutating func action<Parameters>(
         _ route: Route<Parameters>,
         _ handler: @escaping @Sendable (Parameters, RequestContext) throws -> Response

@@ -142,8 +142,7 @@ enum SupportedMethod {
 }
 
 /// Gathers header fields through `MHD_get_connection_values_n`, whose iterator is a C callback,
-/// straight into ``RequestHeaders``' byte buffer. The `_n` form gives each value's length, so a
-/// NUL inside a value is seen rather than cutting it short.
+/// straight into ``RequestHeaders``' byte buffer, noting what ``RequestHeadRules`` checks.
 private struct HeadCollector {
     var fields = RequestHeaders()
     var contentLengths: [String] = []
@@ -162,7 +161,7 @@ private struct HeadCollector {
             collector.pointee.hasInvalidField = true
             return .YES
         }
-        if valueBytes.contains(where: HeadCollector.isControlByte) {
+        if valueBytes.contains(where: RequestHeadRules.isControlByte) {
             collector.pointee.hasInvalidValue = true
         }
         if name.count == 14, strncasecmp(key, "content-length", 14) == 0 {
@@ -174,12 +173,6 @@ private struct HeadCollector {
         }
         collector.pointee.fields.append(rawName: name, value: valueBytes)
         return .YES
-    }
-
-    /// RFC 9110 allows visible characters, spaces and tabs in a field value; a NUL, a bare CR or
-    /// LF, or any other control character is a 400.
-    static func isControlByte(_ byte: UInt8) -> Bool {
-        (byte < 0x20 && byte != UInt8(ascii: "\t")) || byte == 0x7F
     }
 
     /// RFC 9110 `tchar`.
@@ -195,56 +188,4 @@ private struct HeadCollector {
             false
         }
     }
-}
-
-/// The rule for `Transfer-Encoding`, the other header request smuggling plays on: at most one
-/// line, and then exactly `chunked`, the one coding libmicrohttpd decodes. Two lines are a 400
-/// (a proxy may read either one); any other coding is a 501.
-enum TransferEncoding {
-    static func check(_ values: [String]) -> HTTPError? {
-        guard let value = values.first else { return nil }
-        guard values.count == 1 else {
-            return HTTPError(.badRequest, message: "A request may carry only one Transfer-Encoding header.")
-        }
-        guard value[...].trimmingSpaces().lowercased() == "chunked" else {
-            return HTTPError(.notImplemented, message: "Only the chunked transfer coding is supported.")
-        }
-        return nil
-    }
-}
-
-/// The rules for `Content-Length`, which request smuggling attacks play on.
-enum ContentLength {
-    enum Verdict: Equatable {
-        case absent
-        case length(Int)
-        case invalid(String)
-    }
-
-    /// Every `Content-Length` value (a header may also carry a comma-separated list) must be the
-    /// same number, and it may not come with `Transfer-Encoding`.
-    static func check(_ values: [String], hasTransferEncoding: Bool) -> Verdict {
-        guard !values.isEmpty else { return .absent }
-        if hasTransferEncoding {
-            return .invalid("A request may not carry both Content-Length and Transfer-Encoding.")
-        }
-        var lengths = Set<Int>()
-        for value in values {
-            for item in value.split(separator: ",", omittingEmptySubsequences: false) {
-                let digits = item.trimmingSpaces()
-                guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit), let length = Int(digits) else {
-                    return .invalid("The Content-Length header is not a number.")
-                }
-                lengths.insert(length)
-            }
-        }
-        guard lengths.count == 1, let length = lengths.first else {
-            return .invalid("The request carries conflicting Content-Length headers.")
-        }
-        return .length(length)
-    }
-}
-
-extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
 }
