@@ -1,6 +1,7 @@
 import Tessera
 
-/// Accounts' one entry point: registration, sign-in and sign-out, and the account page.
+/// Accounts' one entry point: registration, sign-in and sign-out, the account page and its
+/// password change.
 ///
 /// The composition root also puts ``ShopperMiddleware`` in the chain, which tells every other
 /// module who is signed in (`context.shopper`).
@@ -18,6 +19,7 @@ public struct AccountsModule: FeatureModule {
             LoginPageController(form: FormState(values: ["next": SafeRedirect.localPath(context.request.query["next"])]))
         }
         app.routes.page(AccountsRoutes.account) { _, _ in AccountPageController(accounts: accounts) }
+        app.routes.page(AccountsRoutes.changePassword) { _, _ in PasswordPageController(form: FormState()) }
         SignInActions(accounts: accounts).register(in: &app.routes)
     }
 }

@@ -32,13 +32,14 @@ struct StorefrontCommand: AsyncParsableCommand {
         app.routes.fallback(PublicFiles(root: settings.publicDirectory))
         let sessions = SessionConfiguration(
             secret: try SessionConfiguration.loadSecret(dataDirectory: settings.dataDirectory),
-            secureCookies: ProcessInfo.processInfo.environment["HTTPS"] == "1"
+            secureCookies: settings.https,
+            hostPrefix: settings.https
         )
         // The request pipeline, in order. Every request: the session, who is signed in, then
         // error pages (which therefore know both). Once a route matched: the CSRF check.
         let application = try app.build(
             layout: StorefrontLayout(),
-            middleware: [SessionMiddleware(sessions), ShopperMiddleware(), ErrorPageMiddleware()],
+            middleware: [SessionMiddleware(sessions), ShopperMiddleware(accounts: services.accounts), ErrorPageMiddleware()],
             routeMiddleware: [CSRFMiddleware()],
             logger: logger
         )

@@ -36,6 +36,7 @@ public struct Cookies: Sendable, Equatable {
 }
 
 extension Substring {
+    /// Without the spaces and tabs around it, as header values and list entries are written.
     func trimmingSpaces() -> Substring {
         var result = self
         while let first = result.first, first == " " || first == "\t" { result = result.dropFirst() }

@@ -25,8 +25,7 @@ public final class HTTPServer: Service {
     ) {
         self.configuration = configuration
         self.core = ServerCore(
-            responder: responder, errorResponder: errorResponder, limits: configuration.limits,
-            defaultHeaders: configuration.defaultHeaders, logger: logger
+            responder: responder, errorResponder: errorResponder, configuration: configuration, logger: logger
         )
         self.onServerRunning = onServerRunning
     }

@@ -19,6 +19,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// Sent with every response that does not set the same field itself, such as the security
     /// headers. Prepared responses include them once, when they are first built.
     public var defaultHeaders: HTTPFields
+    /// The proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed; none by default.
+    public var trustedProxies: TrustedProxies
 
     /// The address, threads, limits and headers to serve with; every value has a production default.
     public init(
@@ -27,9 +29,11 @@ public struct HTTPServerConfiguration: Sendable {
         threads: Int = HTTPServerConfiguration.processorCount,
         limits: HTTPServerLimits = HTTPServerLimits(),
         shutdownGracePeriod: Duration = .seconds(10),
-        defaultHeaders: HTTPFields = [:]
+        defaultHeaders: HTTPFields = [:],
+        trustedProxies: TrustedProxies = TrustedProxies()
     ) {
         self.defaultHeaders = defaultHeaders
+        self.trustedProxies = trustedProxies
         self.host = host
         self.port = port
         self.threads = threads

@@ -18,6 +18,11 @@ public struct Request: Sendable {
     public var headers: RequestHeaders
     /// The address of the client's end of the connection (a proxy's, behind one).
     public var remoteAddress: IPAddress?
+    /// The client's address: ``remoteAddress``, or behind a trusted proxy the client it reports
+    /// (see ``TrustedProxies``). Use this one to tell clients apart, as a throttle does.
+    public var clientAddress: IPAddress?
+    /// Whether the client reached the site over HTTPS, as a trusted TLS-terminating proxy says.
+    public var isSecure: Bool
     /// The whole body, read within the server's limit before the handler runs.
     public var body: [UInt8]
 
@@ -29,6 +34,8 @@ public struct Request: Sendable {
         query: QueryParameters = QueryParameters(),
         headers: RequestHeaders = [:],
         remoteAddress: IPAddress? = nil,
+        clientAddress: IPAddress? = nil,
+        isSecure: Bool = false,
         body: [UInt8] = []
     ) {
         self.method = method
@@ -37,6 +44,8 @@ public struct Request: Sendable {
         self.query = query
         self.headers = headers
         self.remoteAddress = remoteAddress
+        self.clientAddress = clientAddress ?? remoteAddress
+        self.isSecure = isSecure
         self.body = body
     }
 

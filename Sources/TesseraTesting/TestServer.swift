@@ -11,11 +11,12 @@ public struct TestServer: Sendable {
     private let group: ServiceGroup
     private let running: Task<Void, any Error>
 
-    /// Starts a server for `responder` on a free loopback port, with two threads and `limits`;
-    /// returns once it listens.
+    /// Starts a server for `responder` on a free loopback port, with two threads, `limits` and
+    /// `trustedProxies`; returns once it listens.
     public static func start(
         limits: HTTPServerLimits = HTTPServerLimits(),
         shutdownGrace: Duration = .seconds(5),
+        trustedProxies: TrustedProxies = TrustedProxies(),
         responder: some HTTPResponder,
         errorResponder: some HTTPErrorResponder = PlainErrorResponder()
     ) async throws -> TestServer {
@@ -23,7 +24,8 @@ public struct TestServer: Sendable {
         logger.logLevel = ProcessInfo.processInfo.environment["TESSERA_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         let server = HTTPServer(
-            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 2, limits: limits, shutdownGracePeriod: shutdownGrace),
+            configuration: HTTPServerConfiguration(
+                host: "127.0.0.1", port: 0, threads: 2, limits: limits, shutdownGracePeriod: shutdownGrace, trustedProxies: trustedProxies),
             responder: responder,
             errorResponder: errorResponder,
             logger: logger,
@@ -39,9 +41,10 @@ public struct TestServer: Sendable {
     /// Starts a server whose every request is answered by `handler`, for HTTP-layer tests.
     public static func start(
         limits: HTTPServerLimits = HTTPServerLimits(),
+        trustedProxies: TrustedProxies = TrustedProxies(),
         _ handler: @escaping @Sendable (Request) async throws -> Response
     ) async throws -> TestServer {
-        try await start(limits: limits, responder: ClosureResponder(handler))
+        try await start(limits: limits, trustedProxies: trustedProxies, responder: ClosureResponder(handler))
     }
 
     /// Asks for a graceful shutdown and waits until the server has returned.

@@ -25,7 +25,7 @@ import Testing
         let user = try await accounts.register(name: "Ada", email: "ada@example.org", password: "analytical-engine")
         #expect(user.passwordHash.hasPrefix("pbkdf2-sha256$1000$"), "only a hash is stored")
         #expect(!user.passwordHash.contains("analytical-engine"))
-        #expect(try await accounts.authenticate(email: "ADA@example.org", password: "analytical-engine") == user, "e-mails match case-insensitively")
+        #expect(try await accounts.authenticate(email: "ADA@example.org", password: "analytical-engine", from: nil) == user, "e-mails match case-insensitively")
         #expect(try await accounts.user(id: user.id) == user)
     }
 
@@ -37,16 +37,16 @@ import Testing
             try await accounts.register(name: "Mallory", email: "ada@example.org", password: "second-password")
         }
         #expect(RegistrationError.emailTaken.status == .unprocessableContent)
-        #expect(try await accounts.authenticate(email: "ada@example.org", password: "first-password") == first)
+        #expect(try await accounts.authenticate(email: "ada@example.org", password: "first-password", from: nil) == first)
     }
 
     @Test func wrongCredentialsAreOneRefusalWhicheverPartIsWrong() async throws {
         let (accounts, folder) = try Self.service()
         defer { try? FileManager.default.removeItem(at: folder) }
         _ = try await accounts.register(name: "Ada", email: "ada@example.org", password: "right-password")
-        await #expect(throws: SignInError.wrongCredentials) { try await accounts.authenticate(email: "ada@example.org", password: "wrong-password") }
-        await #expect(throws: SignInError.wrongCredentials) { try await accounts.authenticate(email: "nobody@example.org", password: "right-password") }
-        await #expect(throws: SignInError.wrongCredentials) { try await accounts.authenticate(email: "ada@example.org", password: "") }
+        await #expect(throws: SignInError.wrongCredentials) { try await accounts.authenticate(email: "ada@example.org", password: "wrong-password", from: nil) }
+        await #expect(throws: SignInError.wrongCredentials) { try await accounts.authenticate(email: "nobody@example.org", password: "right-password", from: nil) }
+        await #expect(throws: SignInError.wrongCredentials) { try await accounts.authenticate(email: "ada@example.org", password: "", from: nil) }
     }
 
     @Test func theHasherVerifiesOnlyItsOwnWellFormedHashes() throws {

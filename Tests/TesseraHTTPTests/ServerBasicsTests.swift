@@ -26,10 +26,33 @@ import TesseraTesting
                 "session=\(request.cookies["session"] ?? "-")",
                 "theme=\(request.cookies["theme"] ?? "-")",
                 "remote=\(request.remoteAddress?.description ?? "-")",
+                "client=\(request.clientAddress?.description ?? "-")",
+                "secure=\(request.isSecure)",
                 "body=\(String(decoding: request.body, as: UTF8.self))",
             ]
             return .text(lines.joined(separator: "\n"))
         }
+    }
+
+    @Test func forwardedFieldsAreBelievedOnlyFromTrustedProxies() async throws {
+        let forwarded = ["X-Forwarded-For": "203.0.113.9, 198.51.100.7", "X-Forwarded-Proto": "https"]
+        let direct = try await TestServer.start(Self.echo)
+        let directPort = direct.port
+        let untrusted = try await onThread { try RawHTTPClient.request(port: directPort, "/x", headers: forwarded) }
+        #expect(untrusted.text.contains("client=127.0.0.1\n"), "anyone can write X-Forwarded-For: it proves nothing")
+        #expect(untrusted.text.contains("secure=false"))
+        try await direct.stop()
+
+        let proxied = try await TestServer.start(trustedProxies: TrustedProxies(list: "127.0.0.1, ::1")!, Self.echo)
+        let proxiedPort = proxied.port
+        let trusted = try await onThread { try RawHTTPClient.request(port: proxiedPort, "/x", headers: forwarded) }
+        #expect(trusted.text.contains("remote=127.0.0.1\n"))
+        #expect(trusted.text.contains("client=198.51.100.7\n"), "the right-most hop the proxy saw, not what the client wrote before it")
+        #expect(trusted.text.contains("secure=true"))
+        let plain = try await onThread { try RawHTTPClient.request(port: proxiedPort, "/x") }
+        #expect(plain.text.contains("client=127.0.0.1\n") && plain.text.contains("secure=false"))
+        try await proxied.stop()
+        #expect(TrustedProxies(list: "127.0.0.1, not-an-address") == nil)
     }
 
     @Test func twoRequestsShareOneKeptAliveConnection() async throws {
@@ -82,6 +105,8 @@ import TesseraTesting
             session=abc123
             theme=dark
             remote=127.0.0.1
+            client=127.0.0.1
+            secure=false
             body=hello
             """)
         try await server.stop()

@@ -41,6 +41,57 @@ import TesseraTesting
         try await secure.stop()
     }
 
+    @Test func cookiesAreSecureOverHTTPSAndCanBeHostOnly() async throws {
+        // Behind a trusted TLS-terminating proxy, `X-Forwarded-Proto: https` makes the cookie Secure.
+        let app = try Self.app(SessionConfiguration(secret: Self.secret))
+        let proxied = try await TestServer.start(trustedProxies: TrustedProxies(list: "127.0.0.1")!, responder: app, errorResponder: app)
+        let overHTTPS = try await Browser(port: proxied.port).send("/signup", headers: ["X-Forwarded-Proto": "https"])
+        #expect(overHTTPS.header("set-cookie")?.contains("; Secure") == true)
+        let overHTTP = try await Browser(port: proxied.port).send("/signup")
+        #expect(overHTTP.header("set-cookie")?.contains("Secure") == false)
+        try await proxied.stop()
+        // From anyone else the field is ignored.
+        let (direct, _) = try await Self.start()
+        let claimed = try await Browser(port: direct.port).send("/signup", headers: ["X-Forwarded-Proto": "https"])
+        #expect(claimed.header("set-cookie")?.contains("Secure") == false)
+        try await direct.stop()
+
+        // `__Host-`: the prefix, Secure and Path=/, no Domain; and the session still round-trips.
+        let hostOnly = try Self.app(SessionConfiguration(secret: Self.secret, hostPrefix: true))
+        let server = try await TestServer.start(responder: hostOnly, errorResponder: hostOnly)
+        let browser = Browser(port: server.port)
+        let page = try await browser.send("/signup")
+        let cookie = try #require(page.header("set-cookie"))
+        #expect(cookie.hasPrefix("__Host-tessera_session="))
+        #expect(cookie.contains("; Secure") && cookie.contains("Path=/") && !cookie.contains("Domain"))
+        let token = try #require(page.csrfToken)
+        _ = try await browser.send("/signin", method: "POST", form: "name=ada&_csrf=\(token)")
+        #expect(try await browser.send("/whoami").text.hasPrefix("ada "))
+        try await server.stop()
+    }
+
+    @Test func aMultipartFormOverThePartLimitIs413NotAnExpiredForm() async throws {
+        let (server, counter) = try await Self.start()
+        let browser = Browser(port: server.port)
+        let token = try #require(try await browser.send("/signup").csrfToken)
+        let boundary = "xyz"
+        var body = "--\(boundary)\r\nContent-Disposition: form-data; name=\"_csrf\"\r\n\r\n\(token)\r\n"
+        for index in 0..<1_000 {
+            body += "--\(boundary)\r\nContent-Disposition: form-data; name=\"f\(index)\"\r\n\r\nx\r\n"
+        }
+        body += "--\(boundary)--\r\n"
+        let reply = try await onThread { [port = server.port, cookie = browser.cookie ?? "", body] in
+            try RawHTTPClient.request(port: port, "/signup", method: "POST",
+                                      headers: ["Cookie": cookie, "Content-Type": "multipart/form-data; boundary=\(boundary)", "Accept": "text/html"],
+                                      body: Array(body.utf8))
+        }
+        #expect(reply.status == 413)
+        #expect(reply.text.contains("The form has too many parts."))
+        #expect(!reply.text.contains("expired"))
+        #expect(counter.accepted.withLock { $0 } == 0)
+        try await server.stop()
+    }
+
     @Test func postsWithoutAValidTokenAreRefusedAndChangeNothing() async throws {
         let (server, counter) = try await Self.start()
         let browser = Browser(port: server.port)

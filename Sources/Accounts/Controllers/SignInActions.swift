@@ -1,7 +1,8 @@
 import Tessera
 
-/// The forms that change who is signed in: register, sign in, sign out. Each ends in a redirect
-/// (Post/Redirect/Get); a form with errors is shown again by its page controller, as a 422.
+/// The forms that change who is signed in: register, sign in, sign out, change the password.
+/// Each ends in a redirect (Post/Redirect/Get); a form with errors is shown again by its page
+/// controller, as a 422. Too many sign-in attempts are a 429 page (``SignInThrottled``).
 struct SignInActions {
     let accounts: AccountsService
 
@@ -14,7 +15,7 @@ struct SignInActions {
             case .valid(let form):
                 do {
                     let user = try await accounts.register(name: form.name, email: form.email, password: form.password)
-                    ShopperSession.signIn(user, in: context)
+                    try await ShopperSession.signIn(user, in: context, accounts: accounts)
                     return context.redirect(to: "/", flash: "Welcome, \(user.name)! Your account is ready.")
                 } catch let refusal as RegistrationError {
                     let state = FormState(values: ["name": form.name, "email": form.email], errors: ["email": refusal.publicMessage])
@@ -28,8 +29,8 @@ struct SignInActions {
                 return try await context.render(LoginPageController(form: state))
             case .valid(let form):
                 do {
-                    let user = try await accounts.authenticate(email: form.email, password: form.password)
-                    ShopperSession.signIn(user, in: context)
+                    let user = try await accounts.authenticate(email: form.email, password: form.password, from: context.request.clientAddress)
+                    try await ShopperSession.signIn(user, in: context, accounts: accounts)
                     return context.redirect(to: SafeRedirect.localPath(form.next), flash: "Signed in as \(user.name).")
                 } catch let refusal as SignInError {
                     let state = FormState(values: ["email": form.email, "next": form.next], errors: ["password": refusal.publicMessage])
@@ -37,8 +38,27 @@ struct SignInActions {
                 }
             }
         }
+        routes.action(AccountsRoutes.submitPasswordChange) { _, context in
+            guard let shopper = context.shopper else {
+                return context.redirect(to: AccountsRoutes.login(returningTo: AccountsRoutes.changePassword.path))
+            }
+            switch try context.decodeForm(PasswordChangeForm.self) {
+            case .invalid(let state):
+                return try await context.render(PasswordPageController(form: state))
+            case .valid(let form):
+                do {
+                    try await accounts.changePassword(userID: shopper.id, current: form.current, new: form.password, from: context.request.clientAddress)
+                } catch let refusal as PasswordChangeError {
+                    return try await context.render(PasswordPageController(form: FormState(values: [:], errors: ["current": refusal.publicMessage])))
+                }
+                // Every session of the user just ended, this one too: it goes on under a new id.
+                guard let user = try await accounts.user(id: shopper.id) else { throw SignInError.wrongCredentials }
+                try await ShopperSession.signIn(user, in: context, accounts: accounts)
+                return context.redirect(to: AccountsRoutes.account.path, flash: "Your password is changed, and every other device is signed out.")
+            }
+        }
         routes.action(AccountsRoutes.logout) { _, context in
-            ShopperSession.signOut(in: context)
+            try await ShopperSession.signOut(in: context, accounts: accounts)
             return context.redirect(to: "/", flash: "You are signed out.")
         }
     }

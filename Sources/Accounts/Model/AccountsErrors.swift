@@ -15,3 +15,30 @@ public enum SignInError: HTTPResponseError, Equatable {
     public var status: HTTPResponse.Status { .unprocessableContent }
     public var publicMessage: String { "The e-mail or the password is wrong." }
 }
+
+/// Too many sign-in attempts for this account or from this address: a 429 page that says when
+/// to try again, with `Retry-After` for clients that read it.
+public struct SignInThrottled: HTTPResponseError, Equatable {
+    /// Whole seconds until the next attempt is accepted, at least 1.
+    public let retryAfterSeconds: Int64
+
+    init(retryAfter wait: Duration) {
+        let (seconds, attoseconds) = wait.components
+        retryAfterSeconds = max(1, seconds + (attoseconds > 0 ? 1 : 0))
+    }
+
+    public var status: HTTPResponse.Status { .tooManyRequests }
+    public var publicMessage: String {
+        let wait = retryAfterSeconds < 120 ? "\(retryAfterSeconds) seconds" : "\((retryAfterSeconds + 59) / 60) minutes"
+        return "Too many sign-in attempts. For your account's safety, please wait \(wait) before you try again."
+    }
+    public var headers: HTTPFields { [.retryAfter: String(retryAfterSeconds)] }
+}
+
+/// A password change refused because the current password was wrong (422, the form again).
+public enum PasswordChangeError: HTTPResponseError, Equatable {
+    case wrongCurrentPassword
+
+    public var status: HTTPResponse.Status { .unprocessableContent }
+    public var publicMessage: String { "The current password is wrong." }
+}

@@ -1,11 +1,31 @@
+import Foundation
 import GRDB
 
 /// Where accounts live; services see only this protocol.
+///
+/// It also keeps the *signed-in sessions*: the session cookie is signed but kept by the browser,
+/// so only a record on the server can make a copied cookie worthless after sign-out or a
+/// password change.
 public protocol AccountsStore: Sendable {
     func user(id: Int) async throws -> User?
     func user(email: String) async throws -> User?
     /// Inserts a user; `nil` when the e-mail is taken.
     func insert(email: String, name: String, passwordHash: String) async throws -> User?
+    /// Replaces a user's password hash.
+    func updatePasswordHash(userID: Int, to passwordHash: String) async throws
+
+    /// Records that session `sessionID` is signed in as `userID`, from now, and forgets the
+    /// user's sessions started before `cutoff`, which can no longer be active.
+    func startSession(_ sessionID: String, userID: Int, forgettingSessionsStartedBefore cutoff: Date) async throws
+    /// Whether `sessionID` is signed in as `userID`, and started after `notBefore`.
+    ///
+    /// Synchronous, because ``ShopperMiddleware`` asks it for every signed-in request before
+    /// anything else runs. A store across the network answers from a copy it keeps current.
+    func isSessionActive(_ sessionID: String, userID: Int, startedAfter notBefore: Date) throws -> Bool
+    /// Ends one session: sign-out.
+    func endSession(_ sessionID: String) async throws
+    /// Ends every session of `userID`: a password change.
+    func endSessions(userID: Int) async throws
 }
 
 /// Accounts in SQLite, through GRDB.
@@ -25,6 +45,13 @@ public struct SQLiteAccountsStore: AccountsStore {
                 table.column("passwordHash", .text).notNull()
             }
         }
+        migrator.registerMigration("accounts.v2.sessions") { db in
+            try db.create(table: "userSession") { table in
+                table.primaryKey("id", .text)
+                table.column("userID", .integer).notNull().indexed().references("user", onDelete: .cascade)
+                table.column("startedAt", .double).notNull()
+            }
+        }
     }
 
     public func user(id: Int) async throws -> User? {
@@ -40,6 +67,39 @@ public struct SQLiteAccountsStore: AccountsStore {
             guard try User.filter(Column("email") == email).fetchCount(db) == 0 else { return nil }
             try db.execute(sql: "INSERT INTO user (email, name, passwordHash) VALUES (?, ?, ?)", arguments: [email, name, passwordHash])
             return User(id: Int(db.lastInsertedRowID), email: email, name: name, passwordHash: passwordHash)
+        }
+    }
+
+    public func updatePasswordHash(userID: Int, to passwordHash: String) async throws {
+        try await database.write { db in
+            try db.execute(sql: "UPDATE user SET passwordHash = ? WHERE id = ?", arguments: [passwordHash, userID])
+        }
+    }
+
+    public func startSession(_ sessionID: String, userID: Int, forgettingSessionsStartedBefore cutoff: Date) async throws {
+        let now = Date().timeIntervalSince1970
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM userSession WHERE userID = ? AND startedAt < ?", arguments: [userID, cutoff.timeIntervalSince1970])
+            try db.execute(sql: "INSERT OR REPLACE INTO userSession (id, userID, startedAt) VALUES (?, ?, ?)", arguments: [sessionID, userID, now])
+        }
+    }
+
+    public func isSessionActive(_ sessionID: String, userID: Int, startedAfter notBefore: Date) throws -> Bool {
+        try database.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM userSession WHERE id = ? AND userID = ? AND startedAt > ?)",
+                              arguments: [sessionID, userID, notBefore.timeIntervalSince1970]) ?? false
+        }
+    }
+
+    public func endSession(_ sessionID: String) async throws {
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM userSession WHERE id = ?", arguments: [sessionID])
+        }
+    }
+
+    public func endSessions(userID: Int) async throws {
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM userSession WHERE userID = ?", arguments: [userID])
         }
     }
 }

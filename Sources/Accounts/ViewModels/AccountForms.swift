@@ -26,3 +26,17 @@ struct LoginForm: FormModel {
         next = form.text("next", required: false, maxLength: 2000)
     }
 }
+
+/// The password change form: the current password proves it is the owner, not a borrowed session.
+struct PasswordChangeForm: FormModel {
+    var current: String
+    var password: String
+
+    init(reading form: inout FormReader) {
+        current = form.text("current", maxLength: 200, label: "Current password")
+        password = form.text("password", maxLength: 200, label: "New password")
+        let confirmation = form.text("confirm", maxLength: 200, label: "The new password again")
+        form.check(password.count >= 8 || form.errors["password"] != nil, "password", "The new password must be at least 8 characters.")
+        form.check(confirmation == password || form.errors["confirm"] != nil, "confirm", "The two new passwords differ.")
+    }
+}

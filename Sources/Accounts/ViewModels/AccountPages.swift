@@ -31,3 +31,16 @@ struct LoginPage: Sendable {
         passwordError = state.error("password")
     }
 }
+
+/// What the password change template shows: only messages, never a password.
+struct PasswordPage: Sendable {
+    var currentError: String?
+    var passwordError: String?
+    var confirmError: String?
+
+    init(_ state: FormState) {
+        currentError = state.error("current")
+        passwordError = state.error("password")
+        confirmError = state.error("confirm")
+    }
+}

@@ -40,6 +40,17 @@ public struct ServerOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("shutdown-grace"), help: "Seconds in-flight requests get after SIGTERM. [env: SHUTDOWN_GRACE] (default: 10)")
     public var shutdownGrace: Int?
 
+    /// `--https`: the site is reached over HTTPS, directly or through a TLS-terminating proxy,
+    /// so session cookies are `Secure` and named `__Host-…`; `nil` when not given, so `HTTPS` or
+    /// off applies.
+    @Option(help: "The site is reached over HTTPS (a TLS-terminating proxy counts): 1 or 0. [env: HTTPS] (default: 0)")
+    public var https: String?
+
+    /// `--trusted-proxies`: the proxies whose `X-Forwarded-For`/`-Proto` are believed; `nil` when
+    /// not given, so `TRUSTED_PROXIES` or none applies.
+    @Option(name: .customLong("trusted-proxies"), help: "Comma-separated proxy addresses whose X-Forwarded-For and X-Forwarded-Proto are believed. [env: TRUSTED_PROXIES] (default: none)")
+    public var trustedProxies: String?
+
     /// No options given yet, as ArgumentParser requires; it fills them in as it parses the
     /// command line.
     public init() {}
@@ -59,14 +70,31 @@ public struct ServerOptions: ParsableArguments, Sendable {
             dataDirectory: try value(dataDirectory, "DATA_DIR", { $0 }, default: "./data"),
             publicDirectory: try value(publicDirectory, "PUBLIC_DIR", { $0 }, default: "./Public"),
             logLevel: try value(logLevel.map { Logger.Level(rawValue: $0.lowercased()) } ?? nil, "LOG_LEVEL", { Logger.Level(rawValue: $0.lowercased()) }, default: .info),
-            shutdownGrace: .seconds(try value(shutdownGrace, "SHUTDOWN_GRACE", { Int($0) }, default: 10))
+            shutdownGrace: .seconds(try value(shutdownGrace, "SHUTDOWN_GRACE", { Int($0) }, default: 10)),
+            https: try value(https.map(Self.parseSwitch) ?? nil, "HTTPS", Self.parseSwitch, default: false),
+            trustedProxies: try value(trustedProxies.map { TrustedProxies(list: $0) } ?? nil, "TRUSTED_PROXIES", { TrustedProxies(list: $0) }, default: TrustedProxies())
         )
+        if let https, Self.parseSwitch(https) == nil {
+            throw ValidationError("--https \(https) must be 1 or 0.")
+        }
+        if let trustedProxies, TrustedProxies(list: trustedProxies) == nil {
+            throw ValidationError("--trusted-proxies \(trustedProxies) must be IP addresses separated by commas.")
+        }
         if let logLevel, Logger.Level(rawValue: logLevel.lowercased()) == nil {
             throw ValidationError("--log-level \(logLevel) is not a level.")
         }
         guard (0...65535).contains(settings.port) else { throw ValidationError("The port must be between 0 and 65535.") }
         guard settings.threads >= 1 else { throw ValidationError("At least one thread is needed.") }
         return settings
+    }
+
+    /// `1`/`true`/`yes`/`on` or `0`/`false`/`no`/`off`; `nil` for anything else.
+    static func parseSwitch(_ text: String) -> Bool? {
+        switch text.lowercased() {
+        case "1", "true", "yes", "on": true
+        case "0", "false", "no", "off": false
+        default: nil
+        }
     }
 }
 
@@ -87,13 +115,17 @@ public struct ServerSettings: Sendable {
     public var logLevel: Logger.Level
     /// How long in-flight requests get to finish after SIGTERM before the server stops.
     public var shutdownGrace: Duration
+    /// Whether the site is reached over HTTPS, so its cookies must be `Secure`.
+    public var https: Bool
+    /// The proxies whose forwarded fields are believed.
+    public var trustedProxies: TrustedProxies
 
     /// What the HTTP server needs from these settings, with ``SecurityHeaders/defaults`` on every
     /// response.
     public var httpConfiguration: HTTPServerConfiguration {
         HTTPServerConfiguration(
             host: host, port: port, threads: threads, shutdownGracePeriod: shutdownGrace,
-            defaultHeaders: SecurityHeaders.defaults
+            defaultHeaders: SecurityHeaders.defaults, trustedProxies: trustedProxies
         )
     }
 

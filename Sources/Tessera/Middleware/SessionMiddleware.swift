@@ -15,14 +15,14 @@ public struct SessionMiddleware: Middleware {
 
     /// Loads the session from its cookie (or starts one) for everything after this step.
     public func before(_ context: inout RequestContext) throws -> Response? {
-        context.session = Session(cookie: context.request.cookies[configuration.cookieName], codec: configuration.codec)
+        context.session = Session(cookie: context.request.cookies[configuration.sentCookieName], codec: configuration.codec)
         return nil
     }
 
     /// Sets the cookie when the session changed, or when an HTML answer carries a new token.
     public func after(_ response: inout Response, for context: RequestContext) {
         let isHTML = response.headers[.contentType]?.hasPrefix("text/html") ?? false
-        if let cookie = context.session.setCookie(configuration, carryingNewTokenIn: isHTML) {
+        if let cookie = context.session.setCookie(configuration, carryingNewTokenIn: isHTML, overHTTPS: context.request.isSecure) {
             response.headers.append(HTTPField(name: .setCookie, value: cookie))
         }
     }

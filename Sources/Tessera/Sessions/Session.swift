@@ -65,14 +65,16 @@ public struct Session: Sendable {
     }
 
     /// The `Set-Cookie` value when the session changed, or when its token is new and the answer
-    /// may carry forms (`carryingNewTokenIn`); else `nil`.
-    func setCookie(_ configuration: SessionConfiguration, carryingNewTokenIn mayHaveForms: Bool, now: Date = Date()) -> String? {
+    /// may carry forms (`carryingNewTokenIn`); else `nil`. `Secure` when the configuration says
+    /// so, or when the request came over HTTPS (`overHTTPS`).
+    func setCookie(_ configuration: SessionConfiguration, carryingNewTokenIn mayHaveForms: Bool, overHTTPS: Bool = false, now: Date = Date()) -> String? {
         guard let storage, var payload = storage.payloadToSave(includingNewToken: mayHaveForms) else { return nil }
         let maxAge = configuration.maxAge.components.seconds
         payload.expires = Int64(now.timeIntervalSince1970) + maxAge
         let value = configuration.codec.encode(payload)
-        return "\(configuration.cookieName)=\(value); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Lax"
-            + (configuration.secureCookies ? "; Secure" : "")
+        let secure = configuration.secureCookies || configuration.hostPrefix || overHTTPS
+        return "\(configuration.sentCookieName)=\(value); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Lax"
+            + (secure ? "; Secure" : "")
     }
 
     static let csrfKey = "_csrf"

@@ -8,19 +8,32 @@ public struct SessionConfiguration: Sendable {
     /// How long a session lasts without a change: the cookie's `Max-Age` and its signed expiry,
     /// both renewed whenever the session changes.
     public var maxAge: Duration
-    /// Adds `Secure` to the cookie. Turn on when the site is served over HTTPS (behind a proxy too).
+    /// Adds `Secure` to the cookie. Turn on when the site is served over HTTPS (behind a proxy
+    /// too). Without it, the cookie is still `Secure` on requests a trusted proxy reports as
+    /// HTTPS (``Request/isSecure``).
     public var secureCookies: Bool
+    /// Names the cookie `__Host-` + ``cookieName``. Browsers keep such a cookie only with
+    /// `Secure`, `Path=/` and no `Domain`, so neither a sibling subdomain nor a plain-HTTP page can
+    /// plant or overwrite it. Implies ``secureCookies``.
+    public var hostPrefix: Bool
     let secret: Data
 
     /// Sessions signed with `secret`, usually the one from
     /// ``SessionConfiguration/loadSecret(dataDirectory:environment:)``. Whoever has the secret can
     /// forge any session, so keep it out of the repository.
-    public init(secret: Data, cookieName: String = "tessera_session", maxAge: Duration = .seconds(14 * 24 * 3600), secureCookies: Bool = false) {
+    public init(
+        secret: Data, cookieName: String = "tessera_session", maxAge: Duration = .seconds(14 * 24 * 3600),
+        secureCookies: Bool = false, hostPrefix: Bool = false
+    ) {
         self.secret = secret
         self.cookieName = cookieName
         self.maxAge = maxAge
         self.secureCookies = secureCookies
+        self.hostPrefix = hostPrefix
     }
+
+    /// The cookie's name as sent, with the `__Host-` prefix when ``hostPrefix`` asks for it.
+    public var sentCookieName: String { hostPrefix ? "__Host-" + cookieName : cookieName }
 
     var codec: SessionCodec { SessionCodec(secret: secret) }
 

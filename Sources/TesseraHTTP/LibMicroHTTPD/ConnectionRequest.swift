@@ -81,13 +81,16 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
 
     /// The request as complete as it is now; used for error answers too.
     func makeRequest() -> Request {
-        Request(
+        let (client, isSecure) = core.trustedProxies.resolve(remote: remoteAddress, headers: headers)
+        return Request(
             method: method,
             path: parsedTarget?.path ?? "",
             target: target,
             query: parsedTarget?.query ?? QueryParameters(),
             headers: headers,
             remoteAddress: remoteAddress,
+            clientAddress: client,
+            isSecure: isSecure,
             body: body
         )
     }

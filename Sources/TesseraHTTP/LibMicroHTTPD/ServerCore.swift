@@ -11,6 +11,7 @@ final class ServerCore: Sendable {
     let errorResponder: any HTTPErrorResponder
     let limits: HTTPServerLimits
     let defaultHeaders: HTTPFields
+    let trustedProxies: TrustedProxies
     let logger: Logger
     /// Decided once: the level cannot change while the server runs, and this is read per request.
     let accessLogEnabled: Bool
@@ -20,11 +21,12 @@ final class ServerCore: Sendable {
     /// Connections waiting on Swift code (a handler or a streamed body), with their deadlines.
     let waiting = WaitingConnections()
 
-    init(responder: any HTTPResponder, errorResponder: any HTTPErrorResponder, limits: HTTPServerLimits, defaultHeaders: HTTPFields, logger: Logger) {
+    init(responder: any HTTPResponder, errorResponder: any HTTPErrorResponder, configuration: HTTPServerConfiguration, logger: Logger) {
         self.responder = responder
         self.errorResponder = errorResponder
-        self.limits = limits
-        self.defaultHeaders = defaultHeaders
+        self.limits = configuration.limits
+        self.defaultHeaders = configuration.defaultHeaders
+        self.trustedProxies = configuration.trustedProxies
         self.logger = logger
         self.accessLogEnabled = logger.logLevel <= .info
     }

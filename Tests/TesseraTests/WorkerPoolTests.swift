@@ -1,0 +1,44 @@
+import Foundation
+import Synchronization
+import Tessera
+import Testing
+
+/// The pool for CPU-heavy work: its own threads, and a queue that refuses instead of growing.
+@Suite struct WorkerPoolTests {
+    @Test func workRunsOnThePoolsOwnThreads() async throws {
+        let pool = WorkerPool(name: "pool", threads: 2, queueLimit: 4)
+        let names = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<4 { group.addTask { try await pool.run { Thread.current.name ?? "" } } }
+            return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        #expect(!names.isEmpty && names.allSatisfy { $0.hasPrefix("pool-") }, "\(names)")
+        await #expect(throws: CocoaError.self) { try await pool.run { throw CocoaError(.fileNoSuchFile) } }
+    }
+
+    final class Gate: Sendable {
+        let started = Atomic(0)
+        let isOpen = Atomic(false)
+    }
+
+    @Test func aFullQueueRefusesAtOnce() async throws {
+        let pool = WorkerPool(name: "busy-pool", threads: 1, queueLimit: 2)
+        let gate = Gate()
+        // One job holds the only thread; two more fill the queue.
+        let blockers = (0..<3).map { _ in
+            Task {
+                try await pool.run {
+                    gate.started.add(1, ordering: .relaxed)
+                    while !gate.isOpen.load(ordering: .relaxed) { usleep(1_000) }
+                }
+            }
+        }
+        while gate.started.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        try await Task.sleep(for: .milliseconds(50))  // let the other two reach the queue
+        let refusal = await #expect(throws: WorkerPoolFull.self) { try await pool.run { 1 } }
+        #expect(refusal?.status == .serviceUnavailable)
+        #expect(refusal?.headers[.retryAfter] == "1")
+        gate.isOpen.store(true, ordering: .relaxed)
+        for blocker in blockers { try await blocker.value }
+        #expect(try await pool.run { 42 } == 42, "once the queue drains, work is accepted again")
+    }
+}
