@@ -33,7 +33,9 @@ public final class HTTPServer: Service {
     /// Serves until the service group asks for a graceful shutdown, then drains within the grace period.
     public func run() async throws {
         let daemon = try Daemon(core: core, configuration: configuration)
-        core.logger.notice("listening on http://\(displayHost):\(daemon.port)", metadata: ["port": "\(daemon.port)", "threads": "\(configuration.threads)"])
+        core.logger.notice("listening on http://\(displayHost):\(daemon.port)", metadata: [
+            "port": "\(daemon.port)", "threads": "\(configuration.threads)", "connectionLimit": "\(daemon.connectionLimit)",
+        ])
         await onServerRunning(daemon.port)
 
         let core = self.core

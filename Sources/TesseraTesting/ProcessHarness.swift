@@ -14,10 +14,16 @@ public final class ProcessHarness: @unchecked Sendable {
         let text = Mutex("")
     }
 
-    /// Starts `product` (built next to the test bundle) with `environment` added to ours.
-    public init(product: String, environment: [String: String], arguments: [String] = [], workingDirectory: URL? = nil) throws {
-        process.executableURL = Self.builtProduct(product)
-        process.arguments = arguments
+    /// Starts `product` (built next to the test bundle) with `environment` added to ours; through
+    /// `launcher` when given, such as `["/usr/bin/prlimit", "--nofile=256:"]`.
+    public init(product: String, environment: [String: String], arguments: [String] = [], launcher: [String] = [], workingDirectory: URL? = nil) throws {
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = launcher.dropFirst() + [Self.builtProduct(product).path] + arguments
+        } else {
+            process.executableURL = Self.builtProduct(product)
+            process.arguments = arguments
+        }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         if let workingDirectory { process.currentDirectoryURL = workingDirectory }
         let pipe = Pipe()

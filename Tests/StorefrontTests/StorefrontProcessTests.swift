@@ -5,10 +5,30 @@ import TesseraTesting
 /// The `storefront` executable as an operator runs it: configured by environment variables,
 /// logging to stdout, stopped by a signal.
 @Suite(.serialized) struct StorefrontProcessTests {
-    func start(_ extra: [String: String] = [:]) throws -> ProcessHarness {
+    func start(_ extra: [String: String] = [:], launcher: [String] = []) throws -> ProcessHarness {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-data-\(UUID().uuidString)")
         let environment = ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": data.path, "LOG_LEVEL": "info"].merging(extra) { $1 }
-        return try ProcessHarness(product: "storefront", environment: environment, workingDirectory: ProcessHarness.packageRoot)
+        return try ProcessHarness(product: "storefront", environment: environment, launcher: launcher, workingDirectory: ProcessHarness.packageRoot)
+    }
+
+    @Test func theOpenFilesLimitIsRaisedAndTheRealConnectionLimitLogged() async throws {
+        // Started with the common soft limit of 1024, the hard limit unchanged: raised to the hard limit.
+        var limit = rlimit()
+        #expect(getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0)
+        let expected = min(4096, Int(clamping: limit.rlim_max) - 128)
+        let raised = try start(launcher: ["/usr/bin/prlimit", "--nofile=1024:"])
+        _ = try await raised.waitForPort()
+        #expect(raised.log.contains("connectionLimit=\(expected)"), "\(raised.log)")
+        raised.signal(SIGTERM)
+        #expect(try await raised.waitForExit() == 0)
+
+        // A hard limit of 512 cannot be raised: the server says what it really got.
+        let capped = try start(launcher: ["/usr/bin/prlimit", "--nofile=512:512"])
+        _ = try await capped.waitForPort()
+        #expect(capped.log.contains("connectionLimit=384"), "\(capped.log)")
+        #expect(capped.log.contains("the open-files limit allows fewer connections than configured"))
+        capped.signal(SIGTERM)
+        #expect(try await capped.waitForExit() == 0)
     }
 
     @Test func servesHomeHealthAndStaticFilesAndLogsEachRequest() async throws {
