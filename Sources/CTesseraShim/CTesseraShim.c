@@ -83,6 +83,8 @@ tessera_daemon *tessera_mhd_start(const tessera_daemon_options *o, char *error, 
   items[n++] = (struct MHD_OptionItem){MHD_OPTION_LISTENING_ADDRESS_REUSE, 1, NULL};
   items[n++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)o->request_completed, o->request_completed_cls};
   items[n++] = (struct MHD_OptionItem){MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)o->uri_logger, o->uri_logger_cls};
+  if (o->connection_notified != NULL)
+    items[n++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)o->connection_notified, o->connection_notified_cls};
   if (has_address)
     items[n++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, &address};
   items[n++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
@@ -133,4 +135,19 @@ int tessera_mhd_client_address(struct MHD_Connection *connection, uint8_t bytes[
     return 16;
   }
   return 0;
+}
+
+int tessera_mhd_connection_fd(struct MHD_Connection *connection) {
+  const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+  return info ? info->connect_fd : -1;
+}
+
+void *tessera_mhd_socket_context(struct MHD_Connection *connection) {
+  const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  return info ? info->socket_context : NULL;
+}
+
+size_t tessera_mhd_header_size(struct MHD_Connection *connection) {
+  const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+  return info ? info->header_size : 0;
 }

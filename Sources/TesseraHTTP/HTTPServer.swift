@@ -11,7 +11,9 @@ import ServiceLifecycle
 public final class HTTPServer: Service {
     /// What the server was started with.
     public let configuration: HTTPServerConfiguration
-    private let core: ServerCore
+    private let responder: any HTTPResponder
+    private let errorResponder: any HTTPErrorResponder
+    private let logger: Logger
     private let onServerRunning: @Sendable (Int) async -> Void
 
     /// - Parameter onServerRunning: called with the bound port once the server accepts
@@ -24,37 +26,37 @@ public final class HTTPServer: Service {
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) {
         self.configuration = configuration
-        self.core = ServerCore(
-            responder: responder, errorResponder: errorResponder, configuration: configuration, logger: logger
-        )
+        self.responder = responder
+        self.errorResponder = errorResponder
+        self.logger = logger
         self.onServerRunning = onServerRunning
     }
 
     /// Serves until the service group asks for a graceful shutdown, then drains within the grace period.
     public func run() async throws {
+        let connectionLimit = OpenFileLimit.raise(wantingConnections: configuration.limits.maxConnections, logger: logger)
+        let core = ServerCore(
+            responder: responder, errorResponder: errorResponder, configuration: configuration,
+            connectionLimit: connectionLimit, logger: logger
+        )
         let daemon = try Daemon(core: core, configuration: configuration)
         core.logger.notice("listening on http://\(displayHost):\(daemon.port)", metadata: [
-            "port": "\(daemon.port)", "threads": "\(configuration.threads)", "connectionLimit": "\(daemon.connectionLimit)",
+            "port": "\(daemon.port)", "threads": "\(configuration.threads)", "connectionLimit": "\(connectionLimit)",
         ])
         await onServerRunning(daemon.port)
 
-        let core = self.core
         let sweeper = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(250))
-                let overdue = core.waiting.waiting(since: .now - core.limits.responseTimeout)
-                for connection in overdue {
-                    connection.expire(reason: HTTPError(.serviceUnavailable, message: "The server took too long to answer."))
-                }
+                core.enforceDeadlines()
             }
         }
         try? await gracefulShutdown()
         sweeper.cancel()
-        await shutDown(daemon)
+        await shutDown(daemon, core: core)
     }
 
-    private func shutDown(_ daemon: Daemon) async {
-        let core = self.core
+    private func shutDown(_ daemon: Daemon, core: ServerCore) async {
         let grace = configuration.shutdownGracePeriod
         core.logger.notice("shutting down", metadata: ["inFlight": "\(core.inFlight.load(ordering: .relaxed))"])
         core.isShuttingDown.store(true, ordering: .relaxed)

@@ -50,16 +50,24 @@ public struct HTTPServerConfiguration: Sendable {
 /// The limits that keep one client from hurting the others. Each is a knob because the right
 /// value depends on the deployment (a proxy in front, large uploads, slow mobile clients).
 public struct HTTPServerLimits: Sendable {
-    /// A connection that sends nothing for this long is closed. This is what cuts off slow-loris
-    /// clients; it applies between requests (keep-alive) and within one. Whole seconds.
+    /// A connection that sends nothing for this long is closed; it applies between requests
+    /// (keep-alive) and within one. Whole seconds.
     public var idleTimeout: Duration
+    /// A request line and headers must be complete this long after the connection started
+    /// waiting for them (on accept, or after the previous answer), however steadily they trickle
+    /// in: each byte restarts the idle timeout, so this is what cuts off slow-loris clients. The
+    /// connection is then closed. Checked four times a second.
+    public var headTimeout: Duration
     /// A request whose body is still arriving this long after its first byte is dropped.
     public var bodyReadTimeout: Duration
     /// A handler that has not answered after this long gets a 503 sent in its place.
     public var responseTimeout: Duration
-    /// Open connections across the server; at least 4096 by default.
+    /// Open connections across the server, 4096 by default. Past it, a few more are accepted
+    /// and answered 503 with `Retry-After`; beyond those, libmicrohttpd closes them at once.
     public var maxConnections: Int
-    /// Open connections from one client address; 0 means no limit.
+    /// Open connections from one client address, 0 for no limit; past it, as for ``maxConnections``.
+    /// The default, an eighth of the total, keeps a few addresses from taking every slot. Trusted
+    /// proxies (``HTTPServerConfiguration/trustedProxies``) are exempt: every client comes through them.
     public var maxConnectionsPerIP: Int
     /// Request line and headers together. A longer URL gets 414, longer headers 431.
     public var maxHeaderBytes: Int
@@ -70,14 +78,16 @@ public struct HTTPServerLimits: Sendable {
     /// Limits that protect the server from slow or greedy clients; the defaults suit a public site.
     public init(
         idleTimeout: Duration = .seconds(15),
+        headTimeout: Duration = .seconds(20),
         bodyReadTimeout: Duration = .seconds(30),
         responseTimeout: Duration = .seconds(30),
         maxConnections: Int = 4096,
-        maxConnectionsPerIP: Int = 1024,
+        maxConnectionsPerIP: Int = 512,
         maxHeaderBytes: Int = 16 * 1024,
         maxBodyBytes: Int = 1024 * 1024
     ) {
         self.idleTimeout = idleTimeout
+        self.headTimeout = headTimeout
         self.bodyReadTimeout = bodyReadTimeout
         self.responseTimeout = responseTimeout
         self.maxConnections = maxConnections

@@ -24,9 +24,23 @@ public final class RawHTTPClient: @unchecked Sendable {
     public let descriptor: Int32
     private var buffer: [UInt8] = []
 
-    /// Connects to `127.0.0.1:port`; reads wait at most `timeout` seconds.
-    public init(port: Int, timeout: TimeInterval = 10) throws {
+    /// Connects to `127.0.0.1:port`, from `source` when given (any `127.x.y.z` is this machine,
+    /// so one test can be several clients); reads wait at most `timeout` seconds.
+    public init(port: Int, from source: String? = nil, timeout: TimeInterval = 10) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                let code = errno
+                close(descriptor)
+                throw Failure.connect(code)
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -123,6 +137,13 @@ public final class RawHTTPClient: @unchecked Sendable {
         while try fillMore() {}
         defer { buffer = [] }
         return buffer
+    }
+
+    /// True when the server has already closed the connection; does not wait for it.
+    public func isClosedByServerWithoutWaiting() -> Bool {
+        var byte: UInt8 = 0
+        let count = recv(descriptor, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK))
+        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
     }
 
     /// True when the server has closed the connection (a read returns end-of-file).

@@ -119,26 +119,31 @@ import TesseraTesting
         try await server.stop()
     }
 
-    @Test func connectionsPerClientAddressAreCapped() async throws {
+    @Test func connectionsOverTheCapPerClientAddressGetA503() async throws {
         let server = try await TestServer.start(limits: HTTPServerLimits(maxConnectionsPerIP: 2), Self.okHandler)
         let port = server.port
-        let (thirdClosed, afterwards) = try await onThread {
+        let (refusal, trailing, afterwards) = try await onThread {
             let first = try RawHTTPClient(port: port)
             let second = try RawHTTPClient(port: port)
             for client in [first, second] {
                 try client.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
                 _ = try client.readReply()
             }
+            // Not an empty reply, which clients and balancers take for a network failure.
             let third = try RawHTTPClient(port: port)
-            try? third.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
-            let thirdClosed = third.isClosedByServer()
+            try third.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+            let refusal = try third.readReply()
+            let trailing = try third.readToEnd()
             // The two kept-alive connections still work, and so does a new one once one closes.
             try first.send("GET /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             _ = try first.readReply()
             Thread.sleep(forTimeInterval: 0.2)
-            return (thirdClosed, try RawHTTPClient.request(port: port, "/ok").status)
+            return (refusal, trailing, try RawHTTPClient.request(port: port, "/ok").status)
         }
-        #expect(thirdClosed)
+        #expect(refusal.status == 503)
+        #expect(refusal.header("retry-after") == "5")
+        #expect(refusal.header("connection") == "close")
+        #expect(trailing.isEmpty, "one answer, then the connection closes")
         #expect(afterwards == 200)
         try await server.stop()
     }

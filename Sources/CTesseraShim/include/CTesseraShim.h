@@ -31,6 +31,8 @@ typedef struct tessera_daemon_options {
   void *uri_logger_cls;
   void (*error_logger)(void *cls, const char *message);
   void *error_logger_cls;
+  MHD_NotifyConnectionCallback connection_notified;
+  void *connection_notified_cls;
 } tessera_daemon_options;
 
 /// A running daemon together with the logger context that must outlive it.
@@ -55,5 +57,14 @@ unsigned int tessera_mhd_current_connections(tessera_daemon *daemon);
 /// many were written, or 0 when the address is not IP. Formatting is left to the caller, to be
 /// done only when someone reads it.
 int tessera_mhd_client_address(struct MHD_Connection *connection, uint8_t bytes[16]);
+
+/// The connection's socket, or -1.
+int tessera_mhd_connection_fd(struct MHD_Connection *connection);
+
+/// The size of the current request's head (request line, headers, line ends), or 0.
+size_t tessera_mhd_header_size(struct MHD_Connection *connection);
+
+/// The pointer the connection-notify callback stored for this connection, or NULL.
+void *tessera_mhd_socket_context(struct MHD_Connection *connection);
 
 #endif

@@ -42,8 +42,13 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
 
     let core: ServerCore
     let connection: OpaquePointer
+    /// The connection this request came on; `nil` only if libmicrohttpd did not report it.
+    let open: OpenConnection?
     let target: String
-    let remoteAddress: IPAddress?
+    /// The target's length in bytes as it arrived, and whether it held a space, for ``HeadLayout``.
+    let targetByteCount: Int
+    let targetHasSpace: Bool
+    var remoteAddress: IPAddress? { open?.address }
     /// Taken only when the access log will print a duration: most requests never need the time.
     let startedAt: ContinuousClock.Instant?
     /// When the first byte of the body arrived; the body read deadline counts from here.
@@ -71,11 +76,13 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
     private var answeredBytes: Int64 = 0
     private var answeredStream: StreamedBody?
 
-    init(core: ServerCore, connection: OpaquePointer, target: String, remoteAddress: IPAddress?) {
+    init(core: ServerCore, connection: OpaquePointer, open: OpenConnection?, target: String, targetByteCount: Int, targetHasSpace: Bool) {
         self.core = core
         self.connection = connection
+        self.open = open
         self.target = target
-        self.remoteAddress = remoteAddress
+        self.targetByteCount = targetByteCount
+        self.targetHasSpace = targetHasSpace
         self.startedAt = core.accessLogEnabled ? .now : nil
     }
 

@@ -10,23 +10,12 @@ final class Daemon: @unchecked Sendable {
     private let handle: OpaquePointer
     private let retainedCore: Unmanaged<ServerCore>
     let port: Int
-    /// The connections the server can really hold: the configured limit, or less when the
-    /// process may not open that many files.
-    let connectionLimit: Int
 
     struct StartError: Error, CustomStringConvertible {
         var description: String
     }
 
     init(core: ServerCore, configuration: HTTPServerConfiguration) throws {
-        let openFiles = Self.raiseOpenFileLimit()
-        let connectionLimit = min(configuration.limits.maxConnections, max(1, openFiles - Self.descriptorsForEverythingElse))
-        if connectionLimit < configuration.limits.maxConnections {
-            core.logger.warning("the open-files limit allows fewer connections than configured", metadata: [
-                "configured": "\(configuration.limits.maxConnections)", "openFilesLimit": "\(openFiles)", "connectionLimit": "\(connectionLimit)",
-            ])
-        }
-        self.connectionLimit = connectionLimit
         let retained = Unmanaged.passRetained(core)
         let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
             | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue | MHD_USE_TURBO.rawValue
@@ -38,8 +27,13 @@ final class Daemon: @unchecked Sendable {
             options.host = host
             options.port = UInt16(clamping: configuration.port)
             options.thread_pool_size = UInt32(max(1, configuration.threads))
-            options.connection_limit = UInt32(connectionLimit)
-            options.per_ip_connection_limit = UInt32(max(0, limits.maxConnectionsPerIP))
+            // Our caps answer 503 (``OpenConnections``); libmicrohttpd's, a little higher, close at once.
+            let cap = core.connections
+            options.connection_limit = UInt32(cap.limit + OpenConnections.overflow(of: cap.limit))
+            options.per_ip_connection_limit = cap.limitPerAddress > 0 && cap.uncappedAddresses.isEmpty
+                ? UInt32(cap.limitPerAddress + OpenConnections.overflow(of: cap.limitPerAddress)) : 0
+            options.connection_notified = DaemonCallbacks.connectionNotified
+            options.connection_notified_cls = retained.toOpaque()
             options.connection_timeout_seconds = UInt32(max(1, limits.idleTimeout.components.seconds))
             options.connection_memory_limit = limits.maxHeaderBytes + Self.connectionMemoryOverhead
             options.listen_backlog = 1024
@@ -79,22 +73,5 @@ final class Daemon: @unchecked Sendable {
     func stop() {
         tessera_mhd_stop(handle)
         retainedCore.release()
-    }
-
-    /// Descriptors kept for what is not a connection: the database, files being sent, logs.
-    static let descriptorsForEverythingElse = 128
-
-    /// Raises the open-files soft limit to the hard limit, and returns the limit in force.
-    /// 4096 connections need more descriptors than the usual soft limit of 1024, and any user
-    /// may raise the soft limit up to the hard one.
-    private static func raiseOpenFileLimit() -> Int {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
-        if limit.rlim_cur < limit.rlim_max {
-            var raised = limit
-            raised.rlim_cur = limit.rlim_max
-            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
-        }
-        return Int(clamping: min(limit.rlim_cur, rlim_t(Int32.max)))
     }
 }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CTesseraShim
 import HTTPTypes
 import Logging
@@ -11,11 +14,14 @@ enum DaemonCallbacks {
         guard let cls, let connection else { return nil }
         let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
         core.inFlight.add(1, ordering: .relaxed)
+        let open = tessera_mhd_socket_context(connection).map { Unmanaged<OpenConnection>.fromOpaque($0).takeUnretainedValue() }
         let context = ConnectionRequest(
             core: core,
             connection: connection,
+            open: open,
             target: uri.map { String(cString: $0) } ?? "",
-            remoteAddress: clientAddress(connection)
+            targetByteCount: uri.map { strlen($0) } ?? 0,
+            targetHasSpace: uri.map { strchr($0, Int32(UInt8(ascii: " "))) != nil } ?? false
         )
         return Unmanaged.passRetained(context).toOpaque()
     }
@@ -23,11 +29,11 @@ enum DaemonCallbacks {
     static let accessHandler: @convention(c) (
         UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
         UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?
-    ) -> MHD_Result = { _, _, _, method, version, uploadData, uploadSize, contextPointer in
+    ) -> MHD_Result = { _, _, url, method, version, uploadData, uploadSize, contextPointer in
         guard let pointer = contextPointer?.pointee, let uploadSize else { return .NO }
         let context = Unmanaged<ConnectionRequest>.fromOpaque(pointer).takeUnretainedValue()
         let upload = uploadData.map { UnsafeRawBufferPointer(start: $0, count: uploadSize.pointee) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
-        switch RequestReader.advance(context, method: method, version: version, upload: upload) {
+        switch RequestReader.advance(context, method: method, url: url, version: version, upload: upload) {
         case .continue:
             uploadSize.pointee = 0
             return .YES
@@ -43,7 +49,28 @@ enum DaemonCallbacks {
         contextPointer.pointee = nil
         let context = Unmanaged<ConnectionRequest>.fromOpaque(pointer).takeRetainedValue()
         context.core.inFlight.subtract(1, ordering: .relaxed)
+        context.open?.awaitNextHead()
         AccessLog.record(context, completedNormally: termination == .REQUEST_TERMINATED_COMPLETED_OK)
+    }
+
+    /// A connection was accepted or is closing. Its ``OpenConnection`` lives in the socket
+    /// context from one to the other.
+    static let connectionNotified: @convention(c) (
+        UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_ConnectionNotificationCode
+    ) -> Void = { cls, connection, socketContext, code in
+        guard let cls, let connection, let socketContext else { return }
+        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+        switch code {
+        case .CONNECTION_NOTIFY_STARTED:
+            let open = core.connections.open(socket: tessera_mhd_connection_fd(connection), address: clientAddress(connection))
+            socketContext.pointee = Unmanaged.passRetained(open).toOpaque()
+        case .CONNECTION_NOTIFY_CLOSED:
+            guard let pointer = socketContext.pointee else { return }
+            socketContext.pointee = nil
+            core.connections.close(Unmanaged<OpenConnection>.fromOpaque(pointer).takeRetainedValue())
+        default:
+            break
+        }
     }
 
     static let errorLogged: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void = { cls, message in

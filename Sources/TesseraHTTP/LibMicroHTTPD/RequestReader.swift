@@ -17,10 +17,14 @@ enum RequestReader {
         case close
     }
 
-    static func advance(_ context: ConnectionRequest, method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?, upload: UnsafeRawBufferPointer) -> Next {
+    static func advance(
+        _ context: ConnectionRequest, method: UnsafePointer<CChar>?, url: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?,
+        upload: UnsafeRawBufferPointer
+    ) -> Next {
         switch context.phase {
         case .awaitingHead:
-            if let error = readHead(context, method: method, version: version) {
+            context.open?.headArrived()
+            if let error = readHead(context, method: method, url: url, version: version) {
                 context.phase = .dispatched
                 context.dispatch(error: error, closeConnection: true)
             } else {
@@ -80,26 +84,36 @@ enum RequestReader {
     /// The head is held to RFC 9112 where a lenient reading lets two parties disagree about where
     /// a request ends (request smuggling): one `Host`, one `Transfer-Encoding` that is exactly
     /// `chunked`, no control characters in field values.
-    private static func readHead(_ context: ConnectionRequest, method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?) -> HTTPError? {
-        var head = HeadCollector()
+    private static func readHead(_ context: ConnectionRequest, method: UnsafePointer<CChar>?, url: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?) -> HTTPError? {
+        guard let method, let url, let version else {
+            return HTTPError(.badRequest, message: "The request line is malformed.")
+        }
+        var head = HeadCollector(layout: HeadLayout(method: method, target: url, targetByteCount: context.targetByteCount, targetHasSpace: context.targetHasSpace, version: version))
         withUnsafeMutablePointer(to: &head) { pointer in
             _ = MHD_get_connection_values_n(context.connection, .HEADER_KIND, HeadCollector.collect, pointer)
         }
         context.headers = head.fields
 
-        guard let method, let known = SupportedMethod.match(method) else {
-            let name = method.map { String(cString: $0) } ?? ""
+        guard let known = SupportedMethod.match(method) else {
+            let name = String(cString: method)
             if let parsed = HTTPRequest.Method(name) { context.method = parsed }
             return HTTPError(.notImplemented, message: "The method \(name.isEmpty ? "(none)" : name) is not supported.")
         }
         context.method = known
+        if context.open?.isOverCap == true {
+            return HTTPError(.serviceUnavailable, message: "The server has too many connections open. Please try again in a moment.",
+                             headers: [.retryAfter: "5"])
+        }
         if head.hasInvalidField {
             return HTTPError(.badRequest, message: "A header field name is not valid.")
         }
         if head.hasInvalidValue {
             return HTTPError(.badRequest, message: "A header field value contains a control character.")
         }
-        let isHTTP11 = version.map { strcmp($0, "HTTP/1.1") == 0 } ?? false
+        if !head.layout.isStrict(headByteCount: tessera_mhd_header_size(context.connection)) {
+            return HTTPError(.badRequest, message: "The request line must have single spaces, and header values no NUL characters.")
+        }
+        let isHTTP11 = strcmp(version, "HTTP/1.1") == 0
         if head.hostCount > 1 || (isHTTP11 && head.hostCount == 0) {
             return HTTPError(.badRequest, message: "An HTTP/1.1 request must carry exactly one Host header.")
         }
@@ -144,12 +158,17 @@ enum SupportedMethod {
 /// Gathers header fields through `MHD_get_connection_values_n`, whose iterator is a C callback,
 /// straight into ``RequestHeaders``' byte buffer, noting what ``RequestHeadRules`` checks.
 private struct HeadCollector {
+    var layout: HeadLayout
     var fields = RequestHeaders()
     var contentLengths: [String] = []
     var transferEncodings: [String] = []
     var hostCount = 0
     var hasInvalidField = false
     var hasInvalidValue = false
+
+    init(layout: HeadLayout) {
+        self.layout = layout
+    }
 
     static let collect: @convention(c) (UnsafeMutableRawPointer?, MHD_ValueKind, UnsafePointer<CChar>?, Int, UnsafePointer<CChar>?, Int) -> MHD_Result = { cls, _, key, keySize, value, valueSize in
         guard let cls, let key else { return .YES }
@@ -164,6 +183,7 @@ private struct HeadCollector {
         if valueBytes.contains(where: RequestHeadRules.isControlByte) {
             collector.pointee.hasInvalidValue = true
         }
+        collector.pointee.layout.line(start: UnsafeRawPointer(key), valueEnd: UnsafeRawPointer(value ?? key) + (value == nil ? keySize : valueSize))
         if name.count == 14, strncasecmp(key, "content-length", 14) == 0 {
             collector.pointee.contentLengths.append(String(decoding: valueBytes, as: UTF8.self))
         } else if name.count == 17, strncasecmp(key, "transfer-encoding", 17) == 0 {

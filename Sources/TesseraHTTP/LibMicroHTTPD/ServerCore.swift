@@ -20,8 +20,13 @@ final class ServerCore: Sendable {
     let isShuttingDown = Atomic<Bool>(false)
     /// Connections waiting on Swift code (a handler or a streamed body), with their deadlines.
     let waiting = WaitingConnections()
+    /// Every open connection, for the caps and the head deadline.
+    let connections: OpenConnections
 
-    init(responder: any HTTPResponder, errorResponder: any HTTPErrorResponder, configuration: HTTPServerConfiguration, logger: Logger) {
+    init(responder: any HTTPResponder, errorResponder: any HTTPErrorResponder, configuration: HTTPServerConfiguration, connectionLimit: Int, logger: Logger) {
+        self.connections = OpenConnections(
+            limit: connectionLimit, limitPerAddress: configuration.limits.maxConnectionsPerIP,
+            uncappedAddresses: configuration.trustedProxies.addresses)
         self.responder = responder
         self.errorResponder = errorResponder
         self.limits = configuration.limits
@@ -39,6 +44,21 @@ final class ServerCore: Sendable {
             merged.append(field)
         }
         return merged
+    }
+
+    /// Called a few times a second: answers handlers past their deadline with a 503, and cuts off
+    /// connections whose request head is overdue.
+    func enforceDeadlines() {
+        let overdue = waiting.waiting(since: .now - limits.responseTimeout)
+        for connection in overdue {
+            connection.expire(reason: HTTPError(.serviceUnavailable, message: "The server took too long to answer."))
+        }
+        let (seconds, attoseconds) = limits.headTimeout.components
+        let cutoff = MonotonicClock.nanoseconds() - (seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        let cut = connections.cutOffSlowHeads(waitingSince: cutoff)
+        if cut > 0 {
+            logger.notice("cut off connections that did not send a request head in time", metadata: ["count": "\(cut)", "headTimeout": "\(limits.headTimeout)"])
+        }
     }
 
     /// Runs the work the responder left for later. Whatever it throws goes to the error responder

@@ -1,0 +1,82 @@
+import Foundation
+import Synchronization
+import Testing
+import TesseraHTTP
+import TesseraTesting
+
+/// Slow-header clients at their per-address cap, from four addresses, are cut off at the head
+/// deadline, while a client from a fifth address goes on being answered; a connection over the
+/// cap gets a 503 rather than silence.
+@Suite struct FloodTests {
+    static let limits = HTTPServerLimits(headTimeout: .seconds(2), maxConnections: 64, maxConnectionsPerIP: 8)
+
+    @Test func slowHeadsAreCutAtTheDeadlineAndOthersAreServed() async throws {
+        let server = try await TestServer.start(limits: Self.limits) { _ in .text("ok") }
+        let port = server.port
+        let started = ContinuousClock.now
+
+        // 4 addresses × 8 connections, each sending one more header line every 300 ms:
+        // the idle timeout (15 s) never fires, only the head deadline can end them.
+        let slowClients = try await onThread {
+            try (2...5).flatMap { host in
+                try (0..<8).map { _ in
+                    let client = try RawHTTPClient(port: port, from: "127.0.0.\(host)", timeout: 10)
+                    try client.send("GET /ok HTTP/1.1\r\nHost: x\r\n")
+                    return client
+                }
+            }
+        }
+        let trickling = Task.detached {
+            var closedAfter: [Int: Duration] = [:]
+            while closedAfter.count < slowClients.count, ContinuousClock.now - started < .seconds(10) {
+                for (index, client) in slowClients.enumerated() where closedAfter[index] == nil {
+                    if (try? client.send("X-Slow: 1\r\n")) == nil || client.isClosedByServerWithoutWaiting() {
+                        closedAfter[index] = ContinuousClock.now - started
+                    }
+                }
+                try? await Task.sleep(for: .milliseconds(300))
+            }
+            return closedAfter
+        }
+
+        // Meanwhile a client from 127.0.0.6 keeps asking, each time on a new connection.
+        var answers: [Int] = []
+        while ContinuousClock.now - started < .seconds(4) {
+            let status = try await onThread { () -> Int in
+                let client = try RawHTTPClient(port: port, from: "127.0.0.6", timeout: 5)
+                try client.send("GET /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                return try client.readReply().status
+            }
+            answers.append(status)
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let closedAfter = await trickling.value
+
+        #expect(answers.count >= 10 && answers.allSatisfy { $0 == 200 }, "\(answers)")
+        #expect(closedAfter.count == slowClients.count, "every slow client is cut off")
+        #expect(closedAfter.values.allSatisfy { $0 >= .seconds(1) && $0 < .seconds(6) }, "at the 2 s deadline: \(closedAfter.values.sorted())")
+        #expect(try await server.assertServing().status == 200)
+        try await server.stop()
+    }
+
+    @Test func aConnectionOverTheCapIsAnswered503() async throws {
+        let server = try await TestServer.start(limits: Self.limits) { _ in .text("ok") }
+        let port = server.port
+        let (refusal, others) = try await onThread {
+            let holding = try (0..<8).map { _ in try RawHTTPClient(port: port, from: "127.0.0.7") }
+            Thread.sleep(forTimeInterval: 0.2)
+            let over = try RawHTTPClient(port: port, from: "127.0.0.7")
+            try over.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+            let refusal = try over.readReply()
+            #expect(try over.readToEnd().isEmpty, "one answer, then the connection closes")
+            let others = try RawHTTPClient.request(port: port, "/ok").status
+            _ = holding
+            return (refusal, others)
+        }
+        #expect(refusal.status == 503)
+        #expect(refusal.header("retry-after") == "5")
+        #expect(refusal.header("connection") == "close")
+        #expect(others == 200, "other addresses are not held up")
+        try await server.stop()
+    }
+}
