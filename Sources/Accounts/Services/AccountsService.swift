@@ -34,7 +34,7 @@ public struct AccountsService: Sendable {
     /// Creates an account; throws ``RegistrationError/emailTaken`` when the e-mail has one.
     public func register(name: String, email: String, password: String) async throws -> User {
         let hasher = self.hasher
-        let hash = try await hashing.run { try hasher.hash(password) }
+        let hash = try await hash { try hasher.hash(password) }
         guard let user = try await store.insert(email: email, name: name, passwordHash: hash) else { throw RegistrationError.emailTaken }
         return user
     }
@@ -44,7 +44,7 @@ public struct AccountsService: Sendable {
     /// this account or `address` has tried too often.
     public func authenticate(email: String, password: String, from address: IPAddress?) async throws -> User {
         let email = email.lowercased()
-        try throttle.admit(account: email, from: address)
+        try await throttle.admitOrPause(account: email, from: address)
         let user = try await store.user(email: email)
         let matches: Bool
         do {
@@ -62,7 +62,7 @@ public struct AccountsService: Sendable {
     /// whoever had a copy of one is signed out. The caller starts a new session for itself.
     public func changePassword(userID: Int, current: String, new: String, from address: IPAddress?) async throws {
         guard let user = try await store.user(id: userID) else { throw SignInError.wrongCredentials }
-        try throttle.admit(account: user.email, from: address)
+        try await throttle.admitOrPause(account: user.email, from: address)
         let matches: Bool
         do {
             matches = try await verify(current, against: user.passwordHash)
@@ -73,7 +73,7 @@ public struct AccountsService: Sendable {
         guard matches else { throw PasswordChangeError.wrongCurrentPassword }
         throttle.succeeded(account: user.email, from: address)
         let hasher = self.hasher
-        let hash = try await hashing.run { try hasher.hash(new) }
+        let hash = try await hash { try hasher.hash(new) }
         try await store.updatePasswordHash(userID: userID, to: hash)
         try await store.endSessions(userID: userID)
     }
@@ -100,9 +100,20 @@ public struct AccountsService: Sendable {
         try await store.endSession(sessionID)
     }
 
-    private func verify(_ password: String, against hash: String) async throws -> Bool {
+    private func verify(_ password: String, against stored: String) async throws -> Bool {
         let hasher = self.hasher
-        return try await hashing.run { hasher.verify(password, against: hash) }
+        return try await hash { hasher.verify(password, against: stored) }
+    }
+
+    /// Runs `work` on the hashing pool. When the pool is full, the 503 is sent after the
+    /// throttle's pause, like its 429s, so that clients retrying at once cannot make a flood of it.
+    private func hash<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        do {
+            return try await hashing.run(work)
+        } catch let refusal as WorkerPoolFull {
+            try? await Task.sleep(for: throttle.policy.refusalPause)
+            throw refusal
+        }
     }
 }
 

@@ -6,7 +6,8 @@ import Tessera
 /// Each attempt is counted when it starts, so parallel guesses cannot slip past the count, and a
 /// right password takes its attempt back. Past a few free attempts each further one makes the
 /// key wait longer (2 s, 4 s, 8 s … up to a cap), and an attempt during the wait is refused
-/// with ``SignInThrottled`` (429 and `Retry-After`) before any hashing. Counts are forgotten an
+/// with ``SignInThrottled`` (429 and `Retry-After`) before any hashing, after a short pause
+/// (``Policy/refusalPause``) that keeps a guesser from turning refusals into a flood. Counts are forgotten an
 /// hour after the last attempt. Accounts get fewer free attempts than addresses, because many
 /// honest people can share one address.
 ///
@@ -23,12 +24,16 @@ public final class SignInThrottle: Sendable {
         public var memory: Duration
         /// The most keys kept; past it, keys no longer waiting are dropped first.
         public var maxKeys: Int
+        /// How long a refusal waits before it is sent (never longer than the wait itself). A
+        /// client guessing one attempt after another is slowed to about one a second, and costs
+        /// the server nothing meanwhile: the connection waits, no thread does.
+        public var refusalPause: Duration
 
         /// 5 free attempts per account and 20 per address, then 2 s doubling up to 15 minutes.
         public init(
             freeAttemptsPerAccount: Int = 5, freeAttemptsPerAddress: Int = 20,
             firstDelay: Duration = .seconds(2), longestDelay: Duration = .seconds(15 * 60),
-            memory: Duration = .seconds(3600), maxKeys: Int = 100_000
+            memory: Duration = .seconds(3600), maxKeys: Int = 100_000, refusalPause: Duration = .seconds(1)
         ) {
             self.freeAttemptsPerAccount = freeAttemptsPerAccount
             self.freeAttemptsPerAddress = freeAttemptsPerAddress
@@ -36,6 +41,7 @@ public final class SignInThrottle: Sendable {
             self.longestDelay = longestDelay
             self.memory = memory
             self.maxKeys = maxKeys
+            self.refusalPause = refusalPause
         }
     }
 
@@ -73,6 +79,16 @@ public final class SignInThrottle: Sendable {
                 count.waitUntil = now + delay(after: count.attempts, free: freeAttempts(for: key))
                 counts[key] = count
             }
+        }
+    }
+
+    /// ``admit(account:from:now:)``, with a refusal sent only after ``Policy/refusalPause``.
+    func admitOrPause(account: String, from address: IPAddress?) async throws {
+        do {
+            try admit(account: account, from: address)
+        } catch let refusal as SignInThrottled {
+            try? await Task.sleep(for: min(policy.refusalPause, .seconds(refusal.retryAfterSeconds)))
+            throw refusal
         }
     }
 
