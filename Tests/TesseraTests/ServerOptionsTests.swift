@@ -26,10 +26,24 @@ import Tessera
         #expect(flagsWin.host == "127.0.0.1")
     }
 
+    @Test func httpsAndTrustedProxies() throws {
+        let off = try ServerOptions.parse([]).resolve(environment: [:])
+        #expect(!off.https)
+        #expect(off.trustedProxies.addresses.isEmpty)
+        let on = try ServerOptions.parse([]).resolve(environment: ["HTTPS": "1", "TRUSTED_PROXIES": "10.0.0.5, ::1"])
+        #expect(on.https)
+        #expect(on.trustedProxies == TrustedProxies([IPAddress("10.0.0.5")!, IPAddress("::1")!]))
+        #expect(on.httpConfiguration.trustedProxies == on.trustedProxies)
+        #expect(try ServerOptions.parse(["--https", "off"]).resolve(environment: ["HTTPS": "1"]).https == false, "a flag wins")
+    }
+
     @Test func invalidValuesAreRefused() throws {
-        for environment in [["PORT": "eighty"], ["PORT": "70000"], ["THREADS": "0"], ["LOG_LEVEL": "loud"]] {
+        for environment in [["PORT": "eighty"], ["PORT": "70000"], ["THREADS": "0"], ["LOG_LEVEL": "loud"],
+                            ["HTTPS": "maybe"], ["TRUSTED_PROXIES": "10.0.0.1, somewhere"]] {
             #expect(throws: (any Error).self, "\(environment)") { try ServerOptions.parse([]).resolve(environment: environment) }
         }
         #expect(throws: (any Error).self) { try ServerOptions.parse(["--log-level", "loud"]).resolve(environment: [:]) }
+        #expect(throws: (any Error).self) { try ServerOptions.parse(["--https", "yes please"]).resolve(environment: [:]) }
+        #expect(throws: (any Error).self) { try ServerOptions.parse(["--trusted-proxies", "::1,,x"]).resolve(environment: [:]) }
     }
 }

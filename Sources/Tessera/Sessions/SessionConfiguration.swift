@@ -10,7 +10,7 @@ public struct SessionConfiguration: Sendable {
     public var maxAge: Duration
     /// Adds `Secure` to the cookie. Turn on when the site is served over HTTPS (behind a proxy
     /// too). Without it, the cookie is still `Secure` on requests a trusted proxy reports as
-    /// HTTPS (``Request/isSecure``).
+    /// HTTPS (`Request.isSecure`).
     public var secureCookies: Bool
     /// Names the cookie `__Host-` + ``cookieName``. Browsers keep such a cookie only with
     /// `Secure`, `Path=/` and no `Domain`, so neither a sibling subdomain nor a plain-HTTP page can
