@@ -58,5 +58,11 @@ import Testing
         let throttle = SignInThrottle(policy: .init(freeAttemptsPerAccount: 1, freeAttemptsPerAddress: 1, maxKeys: 10))
         for index in 1...100 { try throttle.admit(account: "user\(index)", from: nil, now: start) }
         #expect(throttle.trackedKeys <= 10)
+        // Keys still waiting are not all dropped at once: the newest half stays.
+        let waiting = SignInThrottle(policy: .init(freeAttemptsPerAccount: 0, freeAttemptsPerAddress: 100, maxKeys: 10))
+        for index in 1...10 { try waiting.admit(account: "user\(index)", from: nil, now: start + .milliseconds(index)) }
+        try waiting.admit(account: "newcomer", from: nil, now: start + .milliseconds(20))
+        #expect(waiting.trackedKeys == 6)
+        #expect(throws: SignInThrottled.self, "a recent wait survives") { try waiting.admit(account: "user10", from: nil, now: start + .milliseconds(30)) }
     }
 }

@@ -136,6 +136,10 @@ public final class SignInThrottle: Sendable {
 
     private func forgetIdle(in counts: inout [Key: Count], now: ContinuousClock.Instant) {
         counts = counts.filter { $0.value.waitUntil > now && now - $0.value.lastAttempt < policy.memory }
-        if counts.count >= policy.maxKeys { counts.removeAll() }
+        guard counts.count >= policy.maxKeys else { return }
+        // Still full of waiting keys: keep the most recent half, so a flood of new keys cannot
+        // wipe out the waits it is trying to escape.
+        let recent = counts.sorted { $0.value.lastAttempt > $1.value.lastAttempt }.prefix(policy.maxKeys / 2)
+        counts = Dictionary(uniqueKeysWithValues: recent.map { ($0.key, $0.value) })
     }
 }
