@@ -6,13 +6,25 @@ import Testing
 /// The pool for CPU-heavy work: its own threads, and a queue that refuses instead of growing.
 @Suite struct WorkerPoolTests {
     @Test func workRunsOnThePoolsOwnThreads() async throws {
-        let pool = WorkerPool(name: "pool", threads: 2, queueLimit: 4)
-        let names = try await withThrowingTaskGroup(of: String.self) { group in
-            for _ in 0..<4 { group.addTask { try await pool.run { Thread.current.name ?? "" } } }
-            return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+        let which = __priority_which_t(PRIO_PROCESS.rawValue)
+        let callersNiceness = getpriority(which, 0)
+        let pool = WorkerPool(name: "pool", threads: 2, queueLimit: 8)
+        // The thread's id and its nice value, as the kernel sees them: only the pool's threads run 10 lower.
+        let seen = try await withThrowingTaskGroup(of: ThreadSeen.self) { group in
+            for _ in 0..<8 {
+                group.addTask { try await pool.run { ThreadSeen(thread: pthread_self(), niceness: getpriority(which, 0)) } }
+            }
+            return try await group.reduce(into: Set<ThreadSeen>()) { $0.insert($1) }
         }
-        #expect(!names.isEmpty && names.allSatisfy { $0.hasPrefix("pool-") }, "\(names)")
+        #expect(Set(seen.map(\.thread)).count <= 2, "\(seen)")
+        #expect(!seen.isEmpty && seen.allSatisfy { $0.niceness == min(19, callersNiceness + 10) }, "\(seen)")
+        #expect(getpriority(which, 0) == callersNiceness, "the caller keeps its own priority")
         await #expect(throws: CocoaError.self) { try await pool.run { throw CocoaError(.fileNoSuchFile) } }
+    }
+
+    struct ThreadSeen: Hashable, Sendable {
+        let thread: pthread_t
+        let niceness: Int32
     }
 
     final class Gate: Sendable {

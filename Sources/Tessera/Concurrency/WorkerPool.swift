@@ -28,7 +28,10 @@ public final class WorkerPool: Sendable {
                 Thread.current.name = threadName
                 #if os(Linux)
                 // On Linux the nice value belongs to the thread, and `0` names the calling one.
-                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
+                // Relative to the value inherited from the process, so a server started under
+                // `nice` keeps its pool below its pages too.
+                let which = __priority_which_t(PRIO_PROCESS.rawValue)
+                _ = setpriority(which, 0, min(19, getpriority(which, 0) + niceness))
                 #endif
                 shared.serve()
             }
