@@ -40,8 +40,9 @@ let package = Package(
         // MARK: C
         .systemLibrary(
             name: "CMicroHTTPD",
-            pkgConfig: "libmicrohttpd",
-            providers: [.apt(["libmicrohttpd-dev"])]
+            // Built from Debian's source with a fix by scripts/build-libmicrohttpd.sh (make
+            // runs it and sets PKG_CONFIG_PATH), and linked statically.
+            pkgConfig: "libmicrohttpd"
         ),
         .target(
             name: "CTesseraShim",

@@ -39,8 +39,11 @@ def run(command, **kwargs):
 
 def build():
     run(["swift", "build", "-c", "release", "--product", "tessera-bench"])
+    # The same libmicrohttpd as Tessera's: the build make points pkg-config at.
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libmicrohttpd"], check=True,
+                           capture_output=True, text=True).stdout.split()
     run(["cc", "-O2", "-Wall", "-o", "Benchmarks/c-reference/plaintext-reference",
-         "Benchmarks/c-reference/plaintext.c", "-lmicrohttpd"])
+         "Benchmarks/c-reference/plaintext.c"] + flags)
 
 
 def start(command, port):

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Installs the system packages Tessera needs, and only those that are missing.
+# Installs the system packages Tessera needs, and only those that are missing, then builds
+# libmicrohttpd from Debian's source with Tessera's fix (scripts/build-libmicrohttpd.sh).
 # Usage: scripts/install-deps.sh [build|bench|browser]   (build is the default)
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
-want=(libmicrohttpd-dev libsqlite3-dev pkg-config)
+# libmicrohttpd's build needs a C compiler, make, patch, xz and Debian's archive key.
+want=(libsqlite3-dev pkg-config gcc make patch xz-utils debian-archive-keyring)
 case "${1:-build}" in
   build) ;;
   bench) want+=(wrk python3 util-linux) ;;
@@ -15,17 +18,20 @@ missing=()
 for package in "${want[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
 
-if ! command -v apt-get >/dev/null; then
-  echo "Tessera needs: ${missing[*]}. Install them with your system's package manager." >&2
-  exit 1
+if [ ${#missing[@]} -gt 0 ]; then
+  if ! command -v apt-get >/dev/null; then
+    echo "Tessera needs: ${missing[*]}. Install them with your system's package manager." >&2
+    exit 1
+  fi
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "Installing ${missing[*]} needs root or sudo." >&2; exit 1; }
+    sudo="sudo"
+  fi
+  echo "Installing ${missing[*]} …"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
-  command -v sudo >/dev/null || { echo "Installing ${missing[*]} needs root or sudo." >&2; exit 1; }
-  sudo="sudo"
-fi
-echo "Installing ${missing[*]} …"
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+
+scripts/build-libmicrohttpd.sh
