@@ -19,6 +19,45 @@ import TesseraTesting
         try await server.stop()
     }
 
+    /// The limit is exact: a head just over it is refused, though libmicrohttpd's memory pool
+    /// (the limit plus room for the answer) would still hold it.
+    @Test func theHeaderLimitIsExact() async throws {
+        let limit = 8 * 1024
+        let server = try await TestServer.start(limits: HTTPServerLimits(maxHeaderBytes: limit), Self.okHandler)
+        let port = server.port
+        let head = "GET /ok HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nX-Pad: \r\n\r\n"
+        for (padding, status) in [(limit - head.utf8.count, 200), (limit - head.utf8.count + 1, 431)] {
+            let reply = try await onThread { try RawHTTPClient.request(port: port, "/ok", headers: ["X-Pad": String(repeating: "a", count: padding)]) }
+            #expect(reply.status == status, "a head of \(head.utf8.count + padding) bytes")
+        }
+        let longURL = try await onThread { try RawHTTPClient.request(port: port, "/ok?" + String(repeating: "a", count: limit)) }
+        #expect(longURL.status == 414)
+        try await server.stop()
+    }
+
+    /// A head that fills libmicrohttpd's per-connection memory leaves no room for the answer's
+    /// own head; 0.9.75 then closed the connection without a word. Every size around that edge
+    /// gets one answer, 431 or 414, and the connection closes.
+    @Test func aHeadThatFillsTheConnectionsMemoryIsAnswered() async throws {
+        let limit = 8 * 1024
+        let server = try await TestServer.start(limits: HTTPServerLimits(maxHeaderBytes: limit), Self.okHandler)
+        let port = server.port
+        let pool = limit + 4096
+        for size in stride(from: pool - 1024, through: pool + 256, by: 16) {
+            let (reply, trailing) = try await onThread {
+                let client = try RawHTTPClient(port: port, timeout: 5)
+                try client.send("GET /ok HTTP/1.1\r\nHost: x\r\nX-Pad: \(String(repeating: "a", count: size))\r\n\r\n")
+                let reply = try client.readReply()
+                return (reply, try client.readToEnd())
+            }
+            #expect(reply.status == 431, "a header of \(size) bytes")
+            #expect(reply.header("connection") == "close")
+            #expect(trailing.isEmpty)
+        }
+        #expect(try await server.assertServing().status == 200)
+        try await server.stop()
+    }
+
     @Test func oversizedURLGets414() async throws {
         let server = try await TestServer.start(limits: HTTPServerLimits(maxHeaderBytes: 8 * 1024), Self.okHandler)
         let reply = try await onThread { [port = server.port] in

@@ -39,6 +39,10 @@ import TesseraTesting
         // A malformed request line: two spaces after the method, or before the version.
         ("GET  /ok HTTP/1.1\r\nHost: x\r\n\r\n", 400),
         ("GET /ok  HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+        // No method, or nothing but a method: libmicrohttpd 0.9.75 closed these without a word.
+        ("GARBAGE\r\n\r\n", 400),
+        ("GET\r\nHost: x\r\n\r\n", 400),
+        (" GET /ok HTTP/1.1\r\nHost: x\r\n\r\n", 400),
         // A header folded over two lines (obs-fold), which RFC 9112 says to refuse.
         ("GET /ok HTTP/1.1\r\nHost: x\r\nX-A: a\r\n b\r\n\r\n", 400),
     ])

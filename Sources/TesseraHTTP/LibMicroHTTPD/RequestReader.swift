@@ -104,6 +104,13 @@ enum RequestReader {
             return HTTPError(.serviceUnavailable, message: "The server has too many connections open. Please try again in a moment.",
                              headers: [.retryAfter: "5"])
         }
+        let limit = context.core.limits.maxHeaderBytes
+        if tessera_mhd_header_size(context.connection) > limit {
+            // libmicrohttpd's own limit is its memory pool, a little larger; this one is exact.
+            return context.targetByteCount > limit
+                ? HTTPError(.uriTooLong, message: "The URL is longer than \(limit) bytes.")
+                : HTTPError(.requestHeaderFieldsTooLarge, message: "The request's headers are larger than \(limit) bytes.")
+        }
         if head.hasInvalidField {
             return HTTPError(.badRequest, message: "A header field name is not valid.")
         }
