@@ -104,8 +104,9 @@ enum RequestReader {
             return HTTPError(.serviceUnavailable, message: "The server has too many connections open. Please try again in a moment.",
                              headers: [.retryAfter: "5"])
         }
+        let headByteCount = tessera_mhd_header_size(context.connection)
         let limit = context.core.limits.maxHeaderBytes
-        if tessera_mhd_header_size(context.connection) > limit {
+        if headByteCount > limit {
             // libmicrohttpd's own limit is its memory pool, a little larger; this one is exact.
             return context.targetByteCount > limit
                 ? HTTPError(.uriTooLong, message: "The URL is longer than \(limit) bytes.")
@@ -117,7 +118,7 @@ enum RequestReader {
         if head.hasInvalidValue {
             return HTTPError(.badRequest, message: "A header field value contains a control character.")
         }
-        if !head.layout.isStrict(headByteCount: tessera_mhd_header_size(context.connection)) {
+        if !head.layout.isStrict(headByteCount: headByteCount) {
             return HTTPError(.badRequest, message: "The request line must have single spaces, and header values no NUL characters.")
         }
         let isHTTP11 = strcmp(version, "HTTP/1.1") == 0
