@@ -25,7 +25,7 @@ struct StorefrontCommand: AsyncParsableCommand {
         // The composition root: the only place that knows every module.
         let services = StorefrontServices(database: database)
         var app = ApplicationBuilder()
-        app.register(StorefrontModule())
+        app.register(HealthModule(checks: [DatabaseReadiness(database: database)]))
         app.register(CatalogModule(catalog: services.catalog))
         app.register(OrdersModule(cart: services.cart, orders: services.orders, catalog: services.catalog))
         app.register(AccountsModule(accounts: services.accounts))

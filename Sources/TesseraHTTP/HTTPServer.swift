@@ -14,21 +14,27 @@ public final class HTTPServer: Service {
     private let responder: any HTTPResponder
     private let errorResponder: any HTTPErrorResponder
     private let logger: Logger
+    private let state: HTTPServerState
     private let onServerRunning: @Sendable (Int) async -> Void
 
-    /// - Parameter onServerRunning: called with the bound port once the server accepts
-    ///   connections; with `port: 0` this is how callers learn which port they got.
+    /// - Parameters:
+    ///   - state: where the server reports its phase and connections, for the app's readiness
+    ///     check and metrics.
+    ///   - onServerRunning: called with the bound port once the server accepts connections; with
+    ///     `port: 0` this is how callers learn which port they got.
     public init(
         configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
         responder: some HTTPResponder,
         errorResponder: some HTTPErrorResponder = PlainErrorResponder(),
         logger: Logger = Logger(label: "tessera.http"),
+        state: HTTPServerState = HTTPServerState(),
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) {
         self.configuration = configuration
         self.responder = responder
         self.errorResponder = errorResponder
         self.logger = logger
+        self.state = state
         self.onServerRunning = onServerRunning
     }
 
@@ -40,6 +46,7 @@ public final class HTTPServer: Service {
             connectionLimit: connectionLimit, logger: logger
         )
         let daemon = try Daemon(core: core, configuration: configuration)
+        state.serving(core)
         core.logger.notice("listening on http://\(displayHost):\(daemon.port)", metadata: [
             "port": "\(daemon.port)", "threads": "\(configuration.threads)", "connectionLimit": "\(connectionLimit)",
         ])
@@ -58,6 +65,13 @@ public final class HTTPServer: Service {
 
     private func shutDown(_ daemon: Daemon, core: ServerCore) async {
         let grace = configuration.shutdownGracePeriod
+        state.enter(.draining)
+        let drainDelay = configuration.drainDelay
+        if drainDelay > .zero {
+            // Readiness already answers 503; keep serving until the balancer has noticed.
+            core.logger.notice("draining: still accepting while readiness answers 503", metadata: ["drainDelay": "\(drainDelay)"])
+            await Task.detached { try? await Task.sleep(for: drainDelay) }.value
+        }
         core.logger.notice("shutting down", metadata: ["inFlight": "\(core.inFlight.load(ordering: .relaxed))"])
         core.isShuttingDown.store(true, ordering: .relaxed)
         daemon.quiesce()
@@ -82,6 +96,7 @@ public final class HTTPServer: Service {
             }
         }.value
         daemon.stop()
+        state.enter(.stopped)
         core.logger.notice("stopped")
     }
 

@@ -16,6 +16,11 @@ public struct HTTPServerConfiguration: Sendable {
     public var limits: HTTPServerLimits
     /// How long in-flight requests may take to finish after a shutdown signal.
     public var shutdownGracePeriod: Duration
+    /// How long, after a shutdown signal, the server goes on accepting connections while its
+    /// state says ``HTTPServerState/Phase/draining`` (so a readiness check answers 503), before it
+    /// stops accepting: time for a load balancer that polls readiness to stop sending. Zero, the
+    /// default, stops accepting at once, which suits a single instance.
+    public var drainDelay: Duration
     /// Sent with every response that does not set the same field itself, such as the security
     /// headers. Prepared responses include them once, when they are first built.
     public var defaultHeaders: HTTPFields
@@ -29,6 +34,7 @@ public struct HTTPServerConfiguration: Sendable {
         threads: Int = HTTPServerConfiguration.processorCount,
         limits: HTTPServerLimits = HTTPServerLimits(),
         shutdownGracePeriod: Duration = .seconds(10),
+        drainDelay: Duration = .zero,
         defaultHeaders: HTTPFields = [:],
         trustedProxies: TrustedProxies = TrustedProxies()
     ) {
@@ -39,6 +45,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.threads = threads
         self.limits = limits
         self.shutdownGracePeriod = shutdownGracePeriod
+        self.drainDelay = drainDelay
     }
 
     /// The number of cores the process may run on: the default thread count.

@@ -85,6 +85,26 @@ import TesseraTesting
         #expect(try await storefront.waitForExit() == 0)
     }
 
+    /// With a drain delay, SIGTERM first turns readiness to 503 while new connections are still
+    /// answered, so a balancer that polls `/readyz` stops sending before the listener closes.
+    @Test func readinessAnswers503WhileDraining() async throws {
+        let storefront = try start(["DRAIN_DELAY": "3"])
+        let port = try await storefront.waitForPort()
+        let ready = try await onThread { try RawHTTPClient.request(port: port, "/readyz") }
+        #expect(ready.status == 200)
+        #expect(ready.text == "ready\n")
+
+        storefront.signal(SIGTERM)
+        _ = try await storefront.waitForLog("draining")
+        let draining = try await onThread { try RawHTTPClient.request(port: port, "/readyz") }
+        #expect(draining.status == 503)
+        #expect(draining.text == "draining\n")
+        let live = try await onThread { try RawHTTPClient.request(port: port, "/healthz") }
+        #expect(live.status == 200, "still alive, and still accepting, while draining")
+        #expect(try await storefront.waitForExit() == 0)
+        #expect(storefront.log.contains("stopped"))
+    }
+
     @Test func sigintAlsoStopsCleanly() async throws {
         let storefront = try start()
         _ = try await storefront.waitForPort()

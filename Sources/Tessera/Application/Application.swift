@@ -16,7 +16,11 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     /// The steps that also shape answers to requests the server refused (sessions, error pages).
     private let rejectedRequestSteps: [any Middleware]
 
-    init(parts: ApplicationParts, router: Router, middleware: [any Middleware]) {
+    /// What the server running the app reports; the same object the app's modules were given.
+    public let serverState: HTTPServerState
+
+    init(parts: ApplicationParts, router: Router, middleware: [any Middleware], serverState: HTTPServerState) {
+        self.serverState = serverState
         self.parts = parts
         self.router = router
         self.middleware = middleware

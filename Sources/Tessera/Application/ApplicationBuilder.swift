@@ -19,6 +19,9 @@ public struct ApplicationBuilder: Sendable {
     public var regions = RegionRegistry()
     /// The error page controller for each status that has its own; the rest get the default.
     public var errorPages: [HTTPResponse.Status: any ErrorPageController] = [:]
+    /// What the server that will run the app reports (its phase, its connections), for modules
+    /// that answer about it, such as ``HealthModule``. ``ApplicationRunner`` hands it to the server.
+    public let serverState = HTTPServerState()
 
     /// An empty builder: no routes or regions yet, and the default error page for every status.
     public init() {}
@@ -50,6 +53,6 @@ public struct ApplicationBuilder: Sendable {
             layout: layout, regions: regions, errorPages: ErrorPageRenderer(controllers: errorPages),
             logger: logger, developmentMode: developmentMode
         )
-        return Application(parts: parts, router: router, middleware: middleware)
+        return Application(parts: parts, router: router, middleware: middleware, serverState: serverState)
     }
 }

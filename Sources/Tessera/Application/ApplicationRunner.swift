@@ -8,7 +8,7 @@ public enum ApplicationRunner {
     /// Serves a Tessera app: its pipeline answers every request, and the requests the server
     /// refuses on its own.
     public static func run(settings: ServerSettings, application: Application, logger: Logger) async throws {
-        try await run(settings: settings, responder: application, errorResponder: application, logger: logger)
+        try await run(settings: settings, responder: application, errorResponder: application, state: application.serverState, logger: logger)
     }
 
     /// Serves any responder, for programs that use the HTTP layer without the framework's pipeline.
@@ -16,13 +16,15 @@ public enum ApplicationRunner {
         settings: ServerSettings,
         responder: some HTTPResponder,
         errorResponder: some HTTPErrorResponder = PlainErrorResponder(),
+        state: HTTPServerState = HTTPServerState(),
         logger: Logger
     ) async throws {
         let server = HTTPServer(
             configuration: settings.httpConfiguration,
             responder: responder,
             errorResponder: errorResponder,
-            logger: logger
+            logger: logger,
+            state: state
         )
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [server],

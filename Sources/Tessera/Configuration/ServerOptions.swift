@@ -40,6 +40,11 @@ public struct ServerOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("shutdown-grace"), help: "Seconds in-flight requests get after SIGTERM. [env: SHUTDOWN_GRACE] (default: 10)")
     public var shutdownGrace: Int?
 
+    /// `--drain-delay`: the seconds the server goes on accepting after SIGTERM while `/readyz`
+    /// answers 503; `nil` when not given, so `DRAIN_DELAY` or 0 applies.
+    @Option(name: .customLong("drain-delay"), help: "Seconds to keep accepting after SIGTERM while readiness answers 503, for a load balancer to notice. [env: DRAIN_DELAY] (default: 0)")
+    public var drainDelay: Int?
+
     /// `--https`: the site is reached over HTTPS, directly or through a TLS-terminating proxy,
     /// so session cookies are `Secure` and named `__Host-…`; `nil` when not given, so `HTTPS` or
     /// off applies.
@@ -71,6 +76,7 @@ public struct ServerOptions: ParsableArguments, Sendable {
             publicDirectory: try value(publicDirectory, "PUBLIC_DIR", { $0 }, default: "./Public"),
             logLevel: try value(logLevel.map { Logger.Level(rawValue: $0.lowercased()) } ?? nil, "LOG_LEVEL", { Logger.Level(rawValue: $0.lowercased()) }, default: .info),
             shutdownGrace: .seconds(try value(shutdownGrace, "SHUTDOWN_GRACE", { Int($0) }, default: 10)),
+            drainDelay: .seconds(try value(drainDelay, "DRAIN_DELAY", { Int($0) }, default: 0)),
             https: try value(https.map(Self.parseSwitch) ?? nil, "HTTPS", Self.parseSwitch, default: false),
             trustedProxies: try value(trustedProxies.map { TrustedProxies(list: $0) } ?? nil, "TRUSTED_PROXIES", { TrustedProxies(list: $0) }, default: TrustedProxies())
         )
@@ -85,6 +91,9 @@ public struct ServerOptions: ParsableArguments, Sendable {
         }
         guard (0...65535).contains(settings.port) else { throw ValidationError("The port must be between 0 and 65535.") }
         guard settings.threads >= 1 else { throw ValidationError("At least one thread is needed.") }
+        guard settings.shutdownGrace >= .zero, settings.drainDelay >= .zero else {
+            throw ValidationError("The shutdown grace and the drain delay must be zero or more seconds.")
+        }
         return settings
     }
 
@@ -115,6 +124,8 @@ public struct ServerSettings: Sendable {
     public var logLevel: Logger.Level
     /// How long in-flight requests get to finish after SIGTERM before the server stops.
     public var shutdownGrace: Duration
+    /// How long the server goes on accepting after SIGTERM while readiness answers 503.
+    public var drainDelay: Duration
     /// Whether the site is reached over HTTPS, so its cookies must be `Secure`.
     public var https: Bool
     /// The proxies whose forwarded fields are believed.
@@ -124,7 +135,7 @@ public struct ServerSettings: Sendable {
     /// response.
     public var httpConfiguration: HTTPServerConfiguration {
         HTTPServerConfiguration(
-            host: host, port: port, threads: threads, shutdownGracePeriod: shutdownGrace,
+            host: host, port: port, threads: threads, shutdownGracePeriod: shutdownGrace, drainDelay: drainDelay,
             defaultHeaders: SecurityHeaders.defaults, trustedProxies: trustedProxies
         )
     }
