@@ -25,6 +25,9 @@ public struct Request: Sendable {
     public var isSecure: Bool
     /// The whole body, read within the server's limit before the handler runs.
     public var body: [UInt8]
+    /// The id on every log line of this request, sent back as `X-Request-ID` (``RequestID``);
+    /// empty for a request made by hand.
+    public var id: String
 
     /// A request from its parts, for tests and tools; the server builds its own.
     public init(
@@ -36,8 +39,10 @@ public struct Request: Sendable {
         remoteAddress: IPAddress? = nil,
         clientAddress: IPAddress? = nil,
         isSecure: Bool = false,
-        body: [UInt8] = []
+        body: [UInt8] = [],
+        id: String = ""
     ) {
+        self.id = id
         self.method = method
         self.path = path
         self.target = target ?? path

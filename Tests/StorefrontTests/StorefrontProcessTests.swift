@@ -113,10 +113,58 @@ import TesseraTesting
         #expect(storefront.log.contains("stopped"))
     }
 
-    @Test func invalidConfigurationFailsFastWithAMessage() async throws {
-        let storefront = try start(["PORT": "not-a-port"])
+    /// `LOG_FORMAT=json`: every line is one JSON object, and every line of one request, the
+    /// access log's and the app's, carries the request's id, which also comes back as
+    /// `X-Request-ID`. A well-formed incoming id is kept; any other is replaced.
+    @Test func jsonLogsCarryTheRequestIDOnEveryLineOfARequest() async throws {
+        let storefront = try start(["LOG_FORMAT": "json"])
+        let port = try await storefront.waitForPort()
+        let client = TestClient(port: port)
+        let token = try await client.send("/login").csrfToken ?? ""
+        let refused = try await client.send(
+            "/login", method: "POST", form: "email=ada%40example.com&password=wrong&next=%2F&_csrf=\(token)",
+            headers: ["X-Request-ID": "balancer-7f3a:42"])
+        #expect(refused.status == 422)
+        #expect(refused.header("x-request-id") == "balancer-7f3a:42")
+        _ = try await storefront.waitForLog(#""message":"POST /login 422"#)
+
+        let lines = storefront.log.split(separator: "\n").filter { !$0.isEmpty }
+        let objects = try lines.map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not JSON: \(line)")
+        }
+        let ofTheRequest = objects.filter { $0["request_id"] as? String == "balancer-7f3a:42" }
+        let messages = ofTheRequest.compactMap { $0["message"] as? String }
+        #expect(messages.contains("sign-in refused"), "the app's line: \(messages)")
+        #expect(messages.contains { $0.hasPrefix("POST /login 422") }, "the access log's line: \(messages)")
+        #expect(ofTheRequest.allSatisfy { $0["time"] is String && $0["level"] is String && $0["logger"] is String })
+        #expect(!storefront.log.contains("wrong"), "no password in the log")
+
+        for forged in ["a b", "<script>", String(repeating: "x", count: 129), "\"quoted\""] {
+            let reply = try await onThread { try RawHTTPClient.request(port: port, "/", headers: ["X-Request-ID": forged]) }
+            let id = try #require(reply.header("x-request-id"))
+            #expect(id != forged && id.count == 15, "a new id in place of \(forged.debugDescription): \(id)")
+        }
+        // A prepared answer (the same bytes for everyone) gets no new id, but echoes the client's.
+        let probe = try await onThread { try RawHTTPClient.request(port: port, "/healthz") }
+        #expect(probe.status == 200 && probe.header("x-request-id") == nil)
+        let traced = try await onThread { try RawHTTPClient.request(port: port, "/healthz", headers: ["X-Request-ID": "probe-1"]) }
+        #expect(traced.header("x-request-id") == "probe-1")
+        storefront.signal(SIGTERM)
+        #expect(try await storefront.waitForExit() == 0)
+    }
+
+    /// A setting that is not valid stops the program before it serves: one line that names it,
+    /// and exit code 64 (EX_USAGE), as an operator's tooling expects from a usage error.
+    @Test(arguments: [
+        (["PORT": "not-a-port"], "PORT=not-a-port is not valid"),
+        (["LOG_FORMAT": "yaml"], "LOG_FORMAT=yaml is not valid"),
+        (["DRAIN_DELAY": "-1"], "must be zero or more"),
+    ])
+    func invalidConfigurationFailsFastWithAMessage(environment: [String: String], message: String) async throws {
+        let storefront = try start(environment)
         let status = try await storefront.waitForExit()
-        #expect(status != 0)
-        #expect(storefront.log.contains("PORT=not-a-port is not valid"))
+        #expect(status == 64)
+        #expect(storefront.log.contains(message), "\(storefront.log)")
+        #expect(!storefront.log.contains("listening"))
     }
 }

@@ -3,6 +3,8 @@ import Tessera
 /// The forms that change who is signed in: register, sign in, sign out, change the password.
 /// Each ends in a redirect (Post/Redirect/Get); a form with errors is shown again by its page
 /// controller, as a 422. Too many sign-in attempts are a 429 page (``SignInThrottled``).
+/// Each outcome is logged, with the user's id and never the e-mail or password, so an operator
+/// can follow sign-ins, refusals and password changes (OWASP ASVS, security logging).
 struct SignInActions {
     let accounts: AccountsService
 
@@ -16,6 +18,7 @@ struct SignInActions {
                 do {
                     let user = try await accounts.register(name: form.name, email: form.email, password: form.password)
                     try await ShopperSession.signIn(user, in: context, accounts: accounts)
+                    context.logger.info("account registered", metadata: ["user_id": "\(user.id)"])
                     return context.redirect(to: "/", flash: "Welcome, \(user.name)! Your account is ready.")
                 } catch let refusal as RegistrationError {
                     let state = FormState(values: ["name": form.name, "email": form.email], errors: ["email": refusal.publicMessage])
@@ -29,10 +32,18 @@ struct SignInActions {
                 return try await context.render(LoginPageController(form: state))
             case .valid(let form):
                 do {
-                    let user = try await accounts.authenticate(email: form.email, password: form.password, from: context.request.clientAddress)
+                    let user: User
+                    do {
+                        user = try await accounts.authenticate(email: form.email, password: form.password, from: context.request.clientAddress)
+                    } catch let refusal as SignInThrottled {
+                        context.logger.notice("sign-in throttled", metadata: ["client": "\(context.request.clientAddress.map { "\($0)" } ?? "-")", "retry_after": "\(refusal.retryAfterSeconds)"])
+                        throw refusal
+                    }
                     try await ShopperSession.signIn(user, in: context, accounts: accounts)
+                    context.logger.info("signed in", metadata: ["user_id": "\(user.id)"])
                     return context.redirect(to: SafeRedirect.localPath(form.next), flash: "Signed in as \(user.name).")
                 } catch let refusal as SignInError {
+                    context.logger.notice("sign-in refused", metadata: ["client": "\(context.request.clientAddress.map { "\($0)" } ?? "-")"])
                     let state = FormState(values: ["email": form.email, "next": form.next], errors: ["password": refusal.publicMessage])
                     return try await context.render(LoginPageController(form: state))
                 }
@@ -49,16 +60,19 @@ struct SignInActions {
                 do {
                     try await accounts.changePassword(userID: shopper.id, current: form.current, new: form.password, from: context.request.clientAddress)
                 } catch let refusal as PasswordChangeError {
+                    context.logger.notice("password change refused", metadata: ["user_id": "\(shopper.id)"])
                     return try await context.render(PasswordPageController(form: FormState(values: [:], errors: ["current": refusal.publicMessage])))
                 }
                 // Every session of the user just ended, this one too: it goes on under a new id.
                 guard let user = try await accounts.user(id: shopper.id) else { throw SignInError.wrongCredentials }
                 try await ShopperSession.signIn(user, in: context, accounts: accounts)
+                context.logger.notice("password changed; every other session ended", metadata: ["user_id": "\(user.id)"])
                 return context.redirect(to: AccountsRoutes.account.path, flash: "Your password is changed, and every other device is signed out.")
             }
         }
         routes.action(AccountsRoutes.logout) { _, context in
             try await ShopperSession.signOut(in: context, accounts: accounts)
+            if let shopper = context.shopper { context.logger.info("signed out", metadata: ["user_id": "\(shopper.id)"]) }
             return context.redirect(to: "/", flash: "You are signed out.")
         }
     }

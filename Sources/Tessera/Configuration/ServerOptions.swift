@@ -35,6 +35,10 @@ public struct ServerOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical. [env: LOG_LEVEL] (default: info)")
     public var logLevel: String?
 
+    /// `--log-format`: `text` or `json`; `nil` when not given, so `LOG_FORMAT` or `text` applies.
+    @Option(name: .customLong("log-format"), help: "text, or json for one JSON object per line. [env: LOG_FORMAT] (default: text)")
+    public var logFormat: String?
+
     /// `--shutdown-grace`: the seconds in-flight requests get to finish after SIGTERM; `nil` when
     /// not given, so `SHUTDOWN_GRACE` or 10 applies.
     @Option(name: .customLong("shutdown-grace"), help: "Seconds in-flight requests get after SIGTERM. [env: SHUTDOWN_GRACE] (default: 10)")
@@ -75,6 +79,7 @@ public struct ServerOptions: ParsableArguments, Sendable {
             dataDirectory: try value(dataDirectory, "DATA_DIR", { $0 }, default: "./data"),
             publicDirectory: try value(publicDirectory, "PUBLIC_DIR", { $0 }, default: "./Public"),
             logLevel: try value(logLevel.map { Logger.Level(rawValue: $0.lowercased()) } ?? nil, "LOG_LEVEL", { Logger.Level(rawValue: $0.lowercased()) }, default: .info),
+            logFormat: try value(logFormat.map { LogFormat(rawValue: $0.lowercased()) } ?? nil, "LOG_FORMAT", { LogFormat(rawValue: $0.lowercased()) }, default: .text),
             shutdownGrace: .seconds(try value(shutdownGrace, "SHUTDOWN_GRACE", { Int($0) }, default: 10)),
             drainDelay: .seconds(try value(drainDelay, "DRAIN_DELAY", { Int($0) }, default: 0)),
             https: try value(https.map(Self.parseSwitch) ?? nil, "HTTPS", Self.parseSwitch, default: false),
@@ -85,6 +90,9 @@ public struct ServerOptions: ParsableArguments, Sendable {
         }
         if let trustedProxies, TrustedProxies(list: trustedProxies) == nil {
             throw ValidationError("--trusted-proxies \(trustedProxies) must be IP addresses separated by commas.")
+        }
+        if let logFormat, LogFormat(rawValue: logFormat.lowercased()) == nil {
+            throw ValidationError("--log-format \(logFormat) must be text or json.")
         }
         if let logLevel, Logger.Level(rawValue: logLevel.lowercased()) == nil {
             throw ValidationError("--log-level \(logLevel) is not a level.")
@@ -122,6 +130,8 @@ public struct ServerSettings: Sendable {
     public var publicDirectory: String
     /// The least severe level that is logged; ``ServerSettings/bootstrapLogging()`` applies it.
     public var logLevel: Logger.Level
+    /// Plain lines or JSON objects; ``ServerSettings/bootstrapLogging()`` applies it.
+    public var logFormat: LogFormat
     /// How long in-flight requests get to finish after SIGTERM before the server stops.
     public var shutdownGrace: Duration
     /// How long the server goes on accepting after SIGTERM while readiness answers 503.
@@ -140,14 +150,23 @@ public struct ServerSettings: Sendable {
         )
     }
 
-    /// Sends every log line to stdout at `logLevel`, where container platforms collect them.
-    /// Call it once, first thing: swift-log's bootstrap is process-wide by design.
+    /// Sends every log line to stdout at `logLevel`, in `logFormat`, where container platforms
+    /// collect them. Call it once, first thing: swift-log's bootstrap is process-wide by design.
     public func bootstrapLogging() {
         let level = logLevel
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardOutput(label: label)
-            handler.logLevel = level
-            return handler
+        switch logFormat {
+        case .text:
+            LoggingSystem.bootstrap { label in
+                var handler = StreamLogHandler.standardOutput(label: label)
+                handler.logLevel = level
+                return handler
+            }
+        case .json:
+            LoggingSystem.bootstrap { label in
+                var handler = JSONLogHandler(label: label)
+                handler.logLevel = level
+                return handler
+            }
         }
     }
 }

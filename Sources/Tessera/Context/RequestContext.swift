@@ -21,7 +21,7 @@ public struct RequestContext: Sendable {
     var values: RequestValues
 
     init(request: Request, application: ApplicationParts) {
-        self.core = Core(request: request, logger: application.logger, application: application)
+        self.core = Core(request: request, logger: nil, application: application)
         self.session = .detached
         self.route = nil
         self.values = RequestValues()
@@ -33,9 +33,16 @@ public struct RequestContext: Sendable {
         set { core = Core(request: newValue, logger: core.logger, application: core.application) }
     }
 
-    /// The app's logger; a middleware may hand on one with request metadata.
+    /// The app's logger with the request's id (`request_id`) on every line, as the access log
+    /// line has it; a middleware may hand on one with more metadata. Made when first asked for,
+    /// so a request that logs nothing pays nothing.
     public var logger: Logger {
-        get { core.logger }
+        get {
+            if let logger = core.logger { return logger }
+            var logger = application.logger
+            if !core.request.id.isEmpty { logger[metadataKey: "request_id"] = "\(core.request.id)" }
+            return logger
+        }
         set { core = Core(request: core.request, logger: newValue, application: core.application) }
     }
 
@@ -44,10 +51,11 @@ public struct RequestContext: Sendable {
 
     private final class Core: Sendable {
         let request: Request
-        let logger: Logger
+        /// Set by a middleware; otherwise the app's, with the request id.
+        let logger: Logger?
         let application: ApplicationParts
 
-        init(request: Request, logger: Logger, application: ApplicationParts) {
+        init(request: Request, logger: Logger?, application: ApplicationParts) {
             self.request = request
             self.logger = logger
             self.application = application

@@ -13,6 +13,7 @@ enum AccessLog {
         let duration = "\(micros / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)ms"
         let method = context.hasHead ? context.method.rawValue : "-"
         var metadata: Logger.Metadata = [:]
+        if !context.requestID.isEmpty { metadata["request_id"] = "\(context.requestID)" }
         if let remote = context.remoteAddress { metadata["remote"] = "\(remote)" }
         if !completedNormally { metadata["aborted"] = "true" }
         logger.info(

@@ -65,6 +65,11 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
     var body: [UInt8] = []
     var discardedBytes = 0
     var parsedTarget: RequestTarget?
+    /// Set once the head is read (``assignRequestID()``), before anything reads it from another
+    /// thread; empty for a connection that never sent a head.
+    private(set) var requestID = ""
+    /// Whether ``requestID`` is the one the client sent.
+    private(set) var requestIDIsTheClients = false
 
     // The handover (see the type's documentation for who may touch these when).
     private let dispatchState = Atomic<Dispatch>(.running)
@@ -86,6 +91,17 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
         self.startedAt = core.accessLogEnabled ? .now : nil
     }
 
+    /// Keeps the client's `X-Request-ID` when it is well-formed, or makes a new id. Called on
+    /// the connection's thread once the head is read, before the request is dispatched.
+    func assignRequestID() {
+        if let incoming = headers[RequestID.header], RequestID.isWellFormed(incoming) {
+            requestID = incoming
+            requestIDIsTheClients = true
+        } else {
+            requestID = core.requestIDs.next()
+        }
+    }
+
     /// The request as complete as it is now; used for error answers too.
     func makeRequest() -> Request {
         let (client, isSecure) = core.trustedProxies.resolve(remote: remoteAddress, headers: headers)
@@ -98,7 +114,8 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
             remoteAddress: remoteAddress,
             clientAddress: client,
             isSecure: isSecure,
-            body: body
+            body: body,
+            id: requestID
         )
     }
 
@@ -178,7 +195,7 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
         guard won else { return }
         core.waiting.remove(self)
         handlerTask?.cancel()
-        core.logger.warning("request cut short", metadata: ["target": "\(target)", "reason": "\(reason.message)"])
+        core.logger.warning("request cut short", metadata: ["target": "\(target)", "reason": "\(reason.message)", "request_id": "\(requestID)"])
         let request = makeRequest()
         let errorResponder = core.errorResponder
         Task {
@@ -195,13 +212,18 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
     /// or while the connection is suspended, which are the two moments the library allows it.
     private func queue(_ response: Response) {
         let isShuttingDown = core.isShuttingDown.load(ordering: .relaxed)
-        if case .prepared(let prepared) = response.body, response.isPreparedAsIs, !isShuttingDown,
+        // A reused prepared answer is the same bytes for every client, so it cannot carry a
+        // new id; a client that sent its own gets it back on an answer built for it.
+        if case .prepared(let prepared) = response.body, response.isPreparedAsIs, !isShuttingDown, !requestIDIsTheClients,
            let reusable = prepared.native.response(orMake: { NativeResponse.make(bytes: prepared.body, headers: core.withDefaults(prepared.headers)) }) {
             record(status: response.status, bodyBytes: Int64(prepared.body.count), stream: nil)
             enqueue(reusable, status: response.status)
             return
         }
         var headers = core.withDefaults(response.headers)
+        if !headers.contains(RequestID.header) {
+            headers[RequestID.header] = requestID
+        }
         if isShuttingDown {
             headers[.connection] = "close"
         }

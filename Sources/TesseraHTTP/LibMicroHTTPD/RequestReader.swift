@@ -24,7 +24,9 @@ enum RequestReader {
         switch context.phase {
         case .awaitingHead:
             context.open?.headArrived()
-            if let error = readHead(context, method: method, url: url, version: version) {
+            let refusal = readHead(context, method: method, url: url, version: version)
+            context.assignRequestID()
+            if let error = refusal {
                 context.phase = .dispatched
                 context.dispatch(error: error, closeConnection: true)
             } else {

@@ -22,6 +22,7 @@ final class ServerCore: Sendable {
     let waiting = WaitingConnections()
     /// Every open connection, for the caps and the head deadline.
     let connections: OpenConnections
+    let requestIDs = RequestIDGenerator()
 
     init(responder: any HTTPResponder, errorResponder: any HTTPErrorResponder, configuration: HTTPServerConfiguration, connectionLimit: Int, logger: Logger) {
         self.connections = OpenConnections(
@@ -68,7 +69,7 @@ final class ServerCore: Sendable {
             return try await work()
         } catch {
             if ThrownError.isServerFault(error) {
-                logger.error("handler failed", metadata: ["path": "\(request.path)", "error": "\(String(reflecting: error))"])
+                logger.error("handler failed", metadata: ["path": "\(request.path)", "error": "\(String(reflecting: error))", "request_id": "\(request.id)"])
             }
             return await errorResponder.response(for: error, to: request)
         }

@@ -1,0 +1,52 @@
+import HTTPTypes
+import Synchronization
+
+/// A request's id: the one a balancer sent in a well-formed `X-Request-ID`, or a new one. It is
+/// on every log line of the request and sent back as `X-Request-ID`, so a shopper's report, the
+/// balancer's log and the app's all meet on one string.
+public enum RequestID {
+    /// `X-Request-ID`, the name nginx, Heroku and Rails use.
+    public static let header = HTTPField.Name("X-Request-ID")!
+
+    /// 1 to 128 letters, digits and `-_.:+/=`: UUIDs, hex and base64 ids pass; nothing that could
+    /// break a log line or a header, or bloat every line of the log, does.
+    public static func isWellFormed(_ id: String) -> Bool {
+        let bytes = id.utf8
+        return (1...128).contains(bytes.count) && bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: "+"), UInt8(ascii: "/"),
+                 UInt8(ascii: "="):
+                true
+            default:
+                false
+            }
+        }
+    }
+}
+
+/// New request ids: a random prefix per server and a counter, 15 characters, so that each fits
+/// in a Swift string without an allocation. Unique within a server's life, and across servers
+/// but for a one-in-two-billion clash of prefixes.
+final class RequestIDGenerator: Sendable {
+    private let prefix: String
+    private let counter = Atomic<UInt64>(0)
+    private static let digits = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)
+
+    init() {
+        var generator = SystemRandomNumberGenerator()
+        prefix = String(decoding: (0..<6).map { _ in Self.digits.randomElement(using: &generator)! }, as: UTF8.self)
+    }
+
+    func next() -> String {
+        var number = counter.add(1, ordering: .relaxed).newValue
+        var counterDigits = [UInt8](repeating: UInt8(ascii: "0"), count: 9)
+        var index = counterDigits.count
+        while number > 0, index > 0 {
+            index -= 1
+            counterDigits[index] = Self.digits[Int(number % 36)]
+            number /= 36
+        }
+        return prefix + String(decoding: counterDigits, as: UTF8.self)
+    }
+}
