@@ -29,24 +29,25 @@ public enum RequestID {
 /// in a Swift string without an allocation. Unique within a server's life, and across servers
 /// but for a one-in-two-billion clash of prefixes.
 final class RequestIDGenerator: Sendable {
-    private let prefix: String
+    private let prefix: [UInt8]
     private let counter = Atomic<UInt64>(0)
     private static let digits = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)
 
     init() {
         var generator = SystemRandomNumberGenerator()
-        prefix = String(decoding: (0..<6).map { _ in Self.digits.randomElement(using: &generator)! }, as: UTF8.self)
+        prefix = (0..<6).map { _ in Self.digits.randomElement(using: &generator)! }
     }
 
+    /// Six random characters, then the counter in base 36 over nine (36⁹ requests before it wraps).
     func next() -> String {
         var number = counter.add(1, ordering: .relaxed).newValue
-        var counterDigits = [UInt8](repeating: UInt8(ascii: "0"), count: 9)
-        var index = counterDigits.count
-        while number > 0, index > 0 {
-            index -= 1
-            counterDigits[index] = Self.digits[Int(number % 36)]
-            number /= 36
+        return String(unsafeUninitializedCapacity: 15) { buffer in
+            for index in 0..<6 { buffer[index] = prefix[index] }
+            for index in (6..<15).reversed() {
+                buffer[index] = Self.digits[Int(number % 36)]
+                number /= 36
+            }
+            return 15
         }
-        return prefix + String(decoding: counterDigits, as: UTF8.self)
     }
 }
