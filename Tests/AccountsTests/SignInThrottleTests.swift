@@ -45,6 +45,16 @@ import Testing
         try throttle.admit(account: "someone-new", from: elsewhere, now: start)
     }
 
+    /// A hash that took long (a busy pool) must not use the wait up: it starts at the refusal.
+    @Test func theWaitStartsWhenTheWrongPasswordIsKnown() throws {
+        let throttle = SignInThrottle(policy: .init(freeAttemptsPerAccount: 1, freeAttemptsPerAddress: 100, firstDelay: .seconds(2)))
+        try throttle.admit(account: "ada", from: home, now: start)
+        try throttle.admit(account: "ada", from: home, now: start)  // the 2nd: 2 s to wait …
+        throttle.failed(account: "ada", from: home, now: start + .seconds(3))  // … from its refusal, 3 s later
+        #expect(throws: SignInThrottled(retryAfter: .seconds(1))) { try throttle.admit(account: "ada", from: home, now: start + .seconds(4)) }
+        try throttle.admit(account: "ada", from: home, now: start + .seconds(5))
+    }
+
     @Test func aWithdrawnAttemptDoesNotCount() throws {
         let throttle = SignInThrottle(policy: .init(freeAttemptsPerAccount: 1, freeAttemptsPerAddress: 100))
         try throttle.admit(account: "ada", from: home, now: start)

@@ -53,7 +53,10 @@ public struct AccountsService: Sendable {
             throttle.withdraw(account: email, from: address)
             throw error
         }
-        guard let user, matches else { throw SignInError.wrongCredentials }
+        guard let user, matches else {
+            throttle.failed(account: email, from: address)
+            throw SignInError.wrongCredentials
+        }
         throttle.succeeded(account: email, from: address)
         return user
     }
@@ -70,7 +73,10 @@ public struct AccountsService: Sendable {
             throttle.withdraw(account: user.email, from: address)
             throw error
         }
-        guard matches else { throw PasswordChangeError.wrongCurrentPassword }
+        guard matches else {
+            throttle.failed(account: user.email, from: address)
+            throw PasswordChangeError.wrongCurrentPassword
+        }
         throttle.succeeded(account: user.email, from: address)
         let hasher = self.hasher
         let hash = try await hash { try hasher.hash(new) }

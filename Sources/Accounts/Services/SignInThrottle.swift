@@ -104,6 +104,19 @@ public final class SignInThrottle: Sendable {
         }
     }
 
+    /// The password was wrong: the wait the attempt earned starts now, when the guesser learns
+    /// the answer, not when the attempt was admitted. Otherwise a slow hash (a busy pool) would
+    /// use the wait up before the guesser even saw the refusal.
+    func failed(account: String, from address: IPAddress?, now: ContinuousClock.Instant = .now) {
+        counts.withLock { counts in
+            for key in [Key.account(account)] + (address.map { [Key.address($0)] } ?? []) {
+                guard var count = counts[key] else { continue }
+                count.waitUntil = max(count.waitUntil, now + delay(after: count.attempts, free: freeAttempts(for: key)))
+                counts[key] = count
+            }
+        }
+    }
+
     /// The attempt was never judged (the hashing pool was full): it is taken back.
     func withdraw(account: String, from address: IPAddress?) {
         counts.withLock { counts in
