@@ -3,7 +3,7 @@ import Tessera
 
 /// Readiness: the storefront's database answers a read.
 struct DatabaseReadiness: ReadinessCheck {
-    let database: DatabasePool
+    let database: any DatabaseReader
     let name = "database"
 
     func check() async throws {

@@ -3,7 +3,9 @@ import ArgumentParser
 import Catalog
 import Foundation
 import Logging
+import Metrics
 import Orders
+import Prometheus
 import Tessera
 
 /// `storefront`: the shop, composed from the framework and its feature modules.
@@ -19,8 +21,12 @@ struct StorefrontCommand: AsyncParsableCommand {
     func run() async throws {
         let settings = try options.resolve()
         settings.bootstrapLogging()
+        let metricsRegistry = PrometheusCollectorRegistry()
+        if settings.metricsPort != nil {
+            MetricsSystem.bootstrap(PrometheusMetricsFactory.storefront(registry: metricsRegistry))
+        }
         let logger = Logger(label: "storefront")
-        let database = try await StorefrontDatabase.open(dataDirectory: settings.dataDirectory)
+        let database = MeasuredDatabase(try await StorefrontDatabase.open(dataDirectory: settings.dataDirectory))
 
         // The composition root: the only place that knows every module.
         let services = StorefrontServices(database: database)
@@ -35,14 +41,16 @@ struct StorefrontCommand: AsyncParsableCommand {
             secureCookies: settings.https,
             hostPrefix: settings.https
         )
-        // The request pipeline, in order. Every request: the session, who is signed in, then
-        // error pages (which therefore know both). Once a route matched: the CSRF check.
+        // The request pipeline, in order. Every request: metrics (outermost, so they time and
+        // see everything), the session, who is signed in, then error pages (which therefore
+        // know both). Once a route matched: the CSRF check.
         let application = try app.build(
             layout: StorefrontLayout(),
-            middleware: [SessionMiddleware(sessions), ShopperMiddleware(accounts: services.accounts), ErrorPageMiddleware()],
+            middleware: [MetricsMiddleware(), SessionMiddleware(sessions), ShopperMiddleware(accounts: services.accounts), ErrorPageMiddleware()],
             routeMiddleware: [CSRFMiddleware()],
             logger: logger
         )
-        try await ApplicationRunner.run(settings: settings, application: application, logger: logger)
+        let metrics = PrometheusEndpoint(registry: metricsRegistry, server: application.serverState)
+        try await ApplicationRunner.run(settings: settings, application: application, metrics: metrics, logger: logger)
     }
 }

@@ -15,11 +15,14 @@ public final class HTTPServer: Service {
     private let errorResponder: any HTTPErrorResponder
     private let logger: Logger
     private let state: HTTPServerState
+    private let name: String?
     private let onServerRunning: @Sendable (Int) async -> Void
 
     /// - Parameters:
     ///   - state: where the server reports its phase and connections, for the app's readiness
     ///     check and metrics.
+    ///   - name: what the server is for, when it is not the app's main server: it then logs
+    ///     `metrics on http://…` where the main one logs `listening on http://…`.
     ///   - onServerRunning: called with the bound port once the server accepts connections; with
     ///     `port: 0` this is how callers learn which port they got.
     public init(
@@ -28,8 +31,10 @@ public final class HTTPServer: Service {
         errorResponder: some HTTPErrorResponder = PlainErrorResponder(),
         logger: Logger = Logger(label: "tessera.http"),
         state: HTTPServerState = HTTPServerState(),
+        name: String? = nil,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) {
+        self.name = name
         self.configuration = configuration
         self.responder = responder
         self.errorResponder = errorResponder
@@ -47,7 +52,7 @@ public final class HTTPServer: Service {
         )
         let daemon = try Daemon(core: core, configuration: configuration)
         state.serving(core)
-        core.logger.notice("listening on http://\(displayHost):\(daemon.port)", metadata: [
+        core.logger.notice("\(name.map { "\($0) on" } ?? "listening on") http://\(displayHost):\(daemon.port)", metadata: [
             "port": "\(daemon.port)", "threads": "\(configuration.threads)", "connectionLimit": "\(connectionLimit)",
         ])
         await onServerRunning(daemon.port)

@@ -153,12 +153,47 @@ import TesseraTesting
         #expect(try await storefront.waitForExit() == 0)
     }
 
+    /// `METRICS_PORT`: Prometheus's text format on a port of its own, with requests by route,
+    /// method and status class, region renders by outcome, database time per request, open
+    /// connections and memory. The public port does not serve it.
+    @Test func metricsAreServedOnTheirOwnPortOnly() async throws {
+        let storefront = try start(["METRICS_PORT": "0"])
+        let port = try await storefront.waitForPort()
+        let metricsPort = try #require(Int(try await storefront.waitForLog(#"metrics on http://[^:]+:(\d+)"#)))
+        #expect(metricsPort != port)
+        for target in ["/", "/products/1", "/products/1", "/no-such-page"] {
+            _ = try await onThread { try RawHTTPClient.request(port: port, target) }
+        }
+        #expect(try await onThread { try RawHTTPClient.request(port: port, "/metrics") }.status == 404)
+
+        let scrape = try await onThread { try RawHTTPClient.request(port: metricsPort, "/metrics") }
+        #expect(scrape.status == 200)
+        #expect(scrape.header("content-type")?.hasPrefix("text/plain; version=0.0.4") == true)
+        let text = scrape.text
+        func value(_ series: String) -> Double? {
+            text.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { Double($0.split(separator: " ").last!) }
+        }
+        #expect(value(#"http_requests_total{route="catalog.product",method="GET",status="2xx"}"#) == 2, "\(text)")
+        #expect(value(#"http_requests_total{route="catalog.list",method="GET",status="2xx"}"#) == 1)
+        #expect(value(#"http_requests_total{route="unmatched",method="GET",status="4xx"}"#) == 2, "/no-such-page and /metrics")
+        #expect(value(#"http_request_duration_seconds_count{route="catalog.product",method="GET",status="2xx"}"#) == 2)
+        #expect((value(#"http_request_database_seconds_sum{route="catalog.product"}"#) ?? 0) > 0, "a product page reads the database")
+        #expect(value(#"tessera_region_render_seconds_count{region="detail",outcome="ok"}"#) == 2)
+        #expect((value("tessera_open_connections") ?? 0) >= 0)
+        #expect((value("process_resident_memory_bytes") ?? 0) > 1_000_000)
+        storefront.signal(SIGTERM)
+        #expect(try await storefront.waitForExit() == 0)
+    }
+
     /// A setting that is not valid stops the program before it serves: one line that names it,
     /// and exit code 64 (EX_USAGE), as an operator's tooling expects from a usage error.
     @Test(arguments: [
         (["PORT": "not-a-port"], "PORT=not-a-port is not valid"),
         (["LOG_FORMAT": "yaml"], "LOG_FORMAT=yaml is not valid"),
         (["DRAIN_DELAY": "-1"], "must be zero or more"),
+        (["METRICS_PORT": "ninety"], "METRICS_PORT=ninety is not valid"),
+        (["METRICS_PORT": "70000"], "between 0 and 65535"),
+        (["PORT": "8181", "METRICS_PORT": "8181"], "must not be the public port"),
     ])
     func invalidConfigurationFailsFastWithAMessage(environment: [String: String], message: String) async throws {
         let storefront = try start(environment)

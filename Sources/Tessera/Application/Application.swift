@@ -25,7 +25,12 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
         self.router = router
         self.middleware = middleware
         self.rejectedRequestSteps = middleware.filter(\.runsForRejectedRequests)
+        self.measuresDatabaseTime = middleware.contains { $0 is MetricsMiddleware }
     }
+
+    /// Whether each request gets a ``DatabaseTime`` meter: only when something reads it, so an
+    /// app without metrics pays nothing.
+    private let measuresDatabaseTime: Bool
 
     /// The logger the app was built with; every request's context starts with it.
     public var logger: Logger { parts.logger }
@@ -34,6 +39,14 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     /// its handler does not wait, or else with the work left for a task.
     public func answer(_ request: Request) -> HTTPAnswer {
         var context = RequestContext(request: request, application: parts)
+        guard measuresDatabaseTime else { return answer(in: context) }
+        let meter = DatabaseTime()
+        context.databaseTime = meter
+        return DatabaseTime.$current.withValue(meter) { answer(in: context) }
+    }
+
+    private func answer(in context: RequestContext) -> HTTPAnswer {
+        var context = context
         var run = MiddlewareRun(appSteps: middleware)
         do {
             if let early = try run.enterAppSteps(&context) {
@@ -103,9 +116,16 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     private static func pending(_ run: MiddlewareRun, _ context: RequestContext,
                                 _ handler: @escaping @Sendable (RequestContext) async throws -> Response) -> HTTPAnswer {
         .pending {
-            let outcome: Result<Response, any Error>
-            do { outcome = .success(try await handler(context)) } catch { outcome = .failure(error) }
-            return try run.exit(with: outcome, context: context)
+            // The task runs later, outside the binding `answer` made: bind the meter again.
+            guard let meter = context.databaseTime else { return try await finish(run, context, handler) }
+            return try await DatabaseTime.$current.withValue(meter) { try await finish(run, context, handler) }
         }
+    }
+
+    private static func finish(_ run: MiddlewareRun, _ context: RequestContext,
+                               _ handler: @Sendable (RequestContext) async throws -> Response) async throws -> Response {
+        let outcome: Result<Response, any Error>
+        do { outcome = .success(try await handler(context)) } catch { outcome = .failure(error) }
+        return try run.exit(with: outcome, context: context)
     }
 }

@@ -7,8 +7,11 @@ import TesseraHTTP
 public enum ApplicationRunner {
     /// Serves a Tessera app: its pipeline answers every request, and the requests the server
     /// refuses on its own.
-    public static func run(settings: ServerSettings, application: Application, logger: Logger) async throws {
-        try await run(settings: settings, responder: application, errorResponder: application, state: application.serverState, logger: logger)
+    ///
+    /// - Parameter metrics: the responder for `/metrics`, served on ``ServerSettings/metricsPort``
+    ///   when that is set, by a server of its own: the public port never shows metrics.
+    public static func run(settings: ServerSettings, application: Application, metrics: (any HTTPResponder)? = nil, logger: Logger) async throws {
+        try await run(settings: settings, responder: application, errorResponder: application, state: application.serverState, metrics: metrics, logger: logger)
     }
 
     /// Serves any responder, for programs that use the HTTP layer without the framework's pipeline.
@@ -17,17 +20,22 @@ public enum ApplicationRunner {
         responder: some HTTPResponder,
         errorResponder: some HTTPErrorResponder = PlainErrorResponder(),
         state: HTTPServerState = HTTPServerState(),
+        metrics: (any HTTPResponder)? = nil,
         logger: Logger
     ) async throws {
-        let server = HTTPServer(
+        var services: [any Service] = [HTTPServer(
             configuration: settings.httpConfiguration,
             responder: responder,
             errorResponder: errorResponder,
             logger: logger,
             state: state
-        )
+        )]
+        if let metrics, let port = settings.metricsPort {
+            let configuration = HTTPServerConfiguration(host: settings.host, port: port, threads: 1, shutdownGracePeriod: .seconds(1))
+            services.append(HTTPServer(configuration: configuration, responder: metrics, logger: logger, name: "metrics"))
+        }
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: [server],
+            services: services,
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         ))

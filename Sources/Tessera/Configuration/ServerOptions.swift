@@ -44,6 +44,11 @@ public struct ServerOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("shutdown-grace"), help: "Seconds in-flight requests get after SIGTERM. [env: SHUTDOWN_GRACE] (default: 10)")
     public var shutdownGrace: Int?
 
+    /// `--metrics-port`: where `/metrics` is served, apart from the public port; `nil` when not
+    /// given, so `METRICS_PORT` or off applies.
+    @Option(name: .customLong("metrics-port"), help: "Port for Prometheus metrics at /metrics, apart from the public one; 0 picks a free one. [env: METRICS_PORT] (default: off)")
+    public var metricsPort: Int?
+
     /// `--drain-delay`: the seconds the server goes on accepting after SIGTERM while `/readyz`
     /// answers 503; `nil` when not given, so `DRAIN_DELAY` or 0 applies.
     @Option(name: .customLong("drain-delay"), help: "Seconds to keep accepting after SIGTERM while readiness answers 503, for a load balancer to notice. [env: DRAIN_DELAY] (default: 0)")
@@ -82,6 +87,7 @@ public struct ServerOptions: ParsableArguments, Sendable {
             logFormat: try value(logFormat.map { LogFormat(rawValue: $0.lowercased()) } ?? nil, "LOG_FORMAT", { LogFormat(rawValue: $0.lowercased()) }, default: .text),
             shutdownGrace: .seconds(try value(shutdownGrace, "SHUTDOWN_GRACE", { Int($0) }, default: 10)),
             drainDelay: .seconds(try value(drainDelay, "DRAIN_DELAY", { Int($0) }, default: 0)),
+            metricsPort: try value(metricsPort.map { Optional($0) }, "METRICS_PORT", { Int($0).map { Optional($0) } }, default: nil),
             https: try value(https.map(Self.parseSwitch) ?? nil, "HTTPS", Self.parseSwitch, default: false),
             trustedProxies: try value(trustedProxies.map { TrustedProxies(list: $0) } ?? nil, "TRUSTED_PROXIES", { TrustedProxies(list: $0) }, default: TrustedProxies())
         )
@@ -99,6 +105,12 @@ public struct ServerOptions: ParsableArguments, Sendable {
         }
         guard (0...65535).contains(settings.port) else { throw ValidationError("The port must be between 0 and 65535.") }
         guard settings.threads >= 1 else { throw ValidationError("At least one thread is needed.") }
+        if let metricsPort = settings.metricsPort {
+            guard (0...65535).contains(metricsPort) else { throw ValidationError("The metrics port must be between 0 and 65535.") }
+            guard metricsPort != settings.port || metricsPort == 0 else {
+                throw ValidationError("The metrics port must not be the public port \(settings.port): metrics are for the operator only.")
+            }
+        }
         guard settings.shutdownGrace >= .zero, settings.drainDelay >= .zero else {
             throw ValidationError("The shutdown grace and the drain delay must be zero or more seconds.")
         }
@@ -136,6 +148,8 @@ public struct ServerSettings: Sendable {
     public var shutdownGrace: Duration
     /// How long the server goes on accepting after SIGTERM while readiness answers 503.
     public var drainDelay: Duration
+    /// The port of the metrics endpoint, on the same address; `nil` when off.
+    public var metricsPort: Int?
     /// Whether the site is reached over HTTPS, so its cookies must be `Secure`.
     public var https: Bool
     /// The proxies whose forwarded fields are believed.

@@ -18,6 +18,9 @@ public struct RequestContext: Sendable {
     public internal(set) var session: Session
     /// The route that matched, once the router has run.
     public internal(set) var route: MatchedRoute?
+    /// The time this request has spent in its database so far, when the app measures it
+    /// (with ``MetricsMiddleware`` in its chain).
+    public internal(set) var databaseTime: DatabaseTime?
     var values: RequestValues
 
     init(request: Request, application: ApplicationParts) {

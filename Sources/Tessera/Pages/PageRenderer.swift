@@ -30,7 +30,7 @@ enum PageRenderer {
         // Every child starts now, so the page takes as long as its slowest region, not their sum.
         let regions = slots.compactMap { slot in slot.fill.map { (name: slot.name, region: $0) } }
         let byName = Dictionary(regions, uniquingKeysWith: { first, _ in first })
-        let running = Dictionary(regions.map { ($0.name, RegionRun($0.region, in: context)) }, uniquingKeysWith: { first, _ in first })
+        let running = Dictionary(regions.map { ($0.name, RegionRun($0.region, named: $0.name, in: context)) }, uniquingKeysWith: { first, _ in first })
 
         // A required region decides the status, so it must be done before anything is sent.
         for (name, region) in regions where region.isRequired {

@@ -1,0 +1,80 @@
+import HTTPTypes
+import Metrics
+import Synchronization
+import TesseraHTTP
+
+/// Counts and times every request through swift-metrics, so whichever backend the app
+/// bootstraps (Prometheus, StatsD, OpenTelemetry) gets them:
+/// - `http_requests_total` and the `http_request_duration_seconds` histogram, by `route` (the
+///   matched route's name, `unmatched` otherwise, so that random URLs cannot grow the number of
+///   series), `method` and `status` class (`2xx` … `5xx`);
+/// - `http_request_database_seconds`, the time each request spent in its database
+///   (``DatabaseTime``), by `route`.
+///
+/// Put it first in the chain: its time then covers every other step, and the status it sees is
+/// the final one, error pages included. Requests the server refuses by itself (413, 431 …)
+/// are counted as `unmatched`.
+public struct MetricsMiddleware: Middleware {
+    private let instruments = Instruments()
+
+    /// A step that records into the process's swift-metrics backend.
+    public init() {}
+
+    /// Counts refused requests too.
+    public var runsForRejectedRequests: Bool { true }
+
+    /// Notes when the request started.
+    public func before(_ context: inout RequestContext) throws -> Response? {
+        context[StartedAt.self] = .now
+        return nil
+    }
+
+    /// Records the request with its final status.
+    public func after(_ response: inout Response, for context: RequestContext) {
+        guard let startedAt = context[StartedAt.self] else { return }
+        let route = context.route?.name ?? "unmatched"
+        let series = instruments.series(route: route, method: context.request.method.rawValue, status: response.status.code / 100)
+        series.requests.increment()
+        series.duration.recordInterval(since: startedAt)
+        series.database.record(context.databaseTime?.total ?? .zero)
+    }
+
+    enum StartedAt: RequestValueKey { typealias Value = ContinuousClock.Instant }
+
+    /// The handles of each series, made once: making a swift-metrics handle looks it up in the
+    /// backend's registry, which is too slow to do per request.
+    final class Instruments: Sendable {
+        struct Series: Sendable {
+            let requests: Counter
+            let duration: Metrics.Timer
+            let database: Metrics.Timer
+        }
+
+        private let series = Mutex<[String: Series]>([:])
+
+        func series(route: String, method: String, status: Int) -> Series {
+            let key = "\(route) \(method) \(status)"
+            if let known = series.withLock({ $0[key] }) { return known }
+            let dimensions = [("route", route), ("method", method), ("status", "\(status)xx")]
+            let made = Series(
+                requests: Counter(label: "http_requests_total", dimensions: dimensions),
+                duration: Metrics.Timer(label: "http_request_duration_seconds", dimensions: dimensions),
+                database: Metrics.Timer(label: "http_request_database_seconds", dimensions: [("route", route)])
+            )
+            return series.withLock { $0[key, default: made] }
+        }
+    }
+}
+
+extension Metrics.Timer {
+    /// Records a `Duration`, which swift-metrics takes in nanoseconds.
+    func record(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+
+    /// Records the time since `start`.
+    func recordInterval(since start: ContinuousClock.Instant) {
+        record(ContinuousClock.now - start)
+    }
+}
