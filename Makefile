@@ -1,7 +1,7 @@
 # The two commands: `make run` and `make test`. Each installs what is missing first.
 SWIFT ?= swift
-# libmicrohttpd comes from scripts/build-libmicrohttpd.sh (Debian's source with a fix), not the system.
-export PKG_CONFIG_PATH := $(CURDIR)/.build/libmicrohttpd/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
+# libmicrohttpd comes from scripts/build-libmicrohttpd.sh (Debian's source with Tessera's patches), not the system.
+export PKG_CONFIG_PATH := $(CURDIR)/.build-deps/libmicrohttpd/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
 .PHONY: run test browser-test build bench docs deps clean
 
@@ -42,4 +42,4 @@ bench:
 	cd Benchmarks && $(SWIFT) run -c release ViewsBenchmark
 
 clean:
-	rm -rf .build Benchmarks/c-reference/plaintext-reference
+	rm -rf .build .build-deps Benchmarks/c-reference/plaintext-reference

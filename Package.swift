@@ -43,8 +43,8 @@ let package = Package(
         // MARK: C
         .systemLibrary(
             name: "CMicroHTTPD",
-            // Built from Debian's source with a fix by scripts/build-libmicrohttpd.sh (make
-            // runs it and sets PKG_CONFIG_PATH), and linked statically.
+            // Built from Debian's source with Tessera's patches by scripts/build-libmicrohttpd.sh
+            // (make runs it and sets PKG_CONFIG_PATH), and linked statically.
             pkgConfig: "libmicrohttpd"
         ),
         .target(

@@ -38,6 +38,9 @@ def run(command, **kwargs):
 
 
 def build():
+    # Tessera's libmicrohttpd, as make would point to it, for a run started by hand too.
+    run(["scripts/build-libmicrohttpd.sh"])
+    os.environ["PKG_CONFIG_PATH"] = os.path.join(ROOT, ".build-deps/libmicrohttpd/lib/pkgconfig")
     run(["swift", "build", "-c", "release", "--product", "tessera-bench"])
     # The same libmicrohttpd as Tessera's: the build make points pkg-config at.
     flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libmicrohttpd"], check=True,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the system packages Tessera needs, and only those that are missing, then builds
-# libmicrohttpd from Debian's source with Tessera's fix (scripts/build-libmicrohttpd.sh).
+# libmicrohttpd from Debian's source with Tessera's patches (scripts/build-libmicrohttpd.sh).
 # Usage: scripts/install-deps.sh [build|bench|browser]   (build is the default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,7 +31,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
   echo "Installing ${missing[*]} …"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
 scripts/build-libmicrohttpd.sh

@@ -4,6 +4,10 @@
 #define TESSERA_SHIM_H
 
 #include <microhttpd.h>
+
+#ifndef TESSERA_MHD_PATCHES
+#error "This is the system's unpatched libmicrohttpd. Run `make deps`, then build through make, or export PKG_CONFIG_PATH=$PWD/.build-deps/libmicrohttpd/lib/pkgconfig (see README)."
+#endif
 #include <stddef.h>
 #include <stdint.h>
 
