@@ -51,7 +51,8 @@ public struct ApplicationBuilder: Sendable {
         let router = try routes.build(routeMiddleware: routeMiddleware)
         let parts = ApplicationParts(
             layout: layout, regions: regions, errorPages: ErrorPageRenderer(controllers: errorPages),
-            logger: logger, developmentMode: developmentMode
+            logger: logger, developmentMode: developmentMode,
+            regionMetrics: middleware.contains { $0 is MetricsMiddleware } ? RegionMetrics() : nil
         )
         return Application(parts: parts, router: router, middleware: middleware, serverState: serverState)
     }

@@ -10,8 +10,11 @@ final class ApplicationParts: Sendable {
     let logger: Logger
     /// Shows the details of a 500 on the page. Never in production.
     let developmentMode: Bool
+    /// Region render times, when the app records metrics.
+    let regionMetrics: RegionMetrics?
 
-    init(layout: any PageLayout, regions: RegionRegistry, errorPages: ErrorPageRenderer, logger: Logger, developmentMode: Bool) {
+    init(layout: any PageLayout, regions: RegionRegistry, errorPages: ErrorPageRenderer, logger: Logger, developmentMode: Bool, regionMetrics: RegionMetrics?) {
+        self.regionMetrics = regionMetrics
         self.layout = layout
         self.regions = regions
         self.errorPages = errorPages

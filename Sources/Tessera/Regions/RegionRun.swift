@@ -1,5 +1,4 @@
 import Logging
-import Metrics
 import Synchronization
 import TesseraViews
 
@@ -48,9 +47,11 @@ final class RegionRun: Sendable {
     private let child = Mutex<Task<Void, Never>?>(nil)
     private let name: String
     private let startedAt = ContinuousClock.now
+    private let metrics: RegionMetrics?
 
     init(_ region: Region, named name: String, in context: RequestContext) {
         self.name = name
+        self.metrics = context.application.regionMetrics
         let task = Task.immediate { [self] in
             let outcome: Result<HTMLOutput, any Error>
             do { outcome = .success(try await region.controller.render(in: context)) } catch { outcome = .failure(error) }
@@ -105,21 +106,9 @@ final class RegionRun: Sendable {
         }
         guard let pending else { return false }
         pending.timer?.cancel()
-        Self.record(region: name, outcome: outcome, since: startedAt)
+        metrics?.record(region: name, outcome: outcome, since: startedAt)
         for waiter in pending.waiters { waiter.resume(returning: outcome) }
         return true
-    }
-
-    /// `tessera_region_render_seconds` by `region` and `outcome` (`ok`, `failed`, `timed_out`):
-    /// its count per outcome is how often each region fails, its buckets how long each takes.
-    private static func record(region: String, outcome: Result<HTMLOutput, any Error>, since start: ContinuousClock.Instant) {
-        let label = switch outcome {
-        case .success: "ok"
-        case .failure(is RegionRunner.DeadlinePassed): "timed_out"
-        case .failure: "failed"
-        }
-        Metrics.Timer(label: "tessera_region_render_seconds", dimensions: [("region", region), ("outcome", label)])
-            .recordInterval(since: start)
     }
 
     func cancel() {
