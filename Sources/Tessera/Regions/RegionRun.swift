@@ -11,7 +11,7 @@ enum RegionRunner {
 
     /// `<div data-region="name" data-region-src="url">…</div>`; a failed child leaves its failure
     /// fragment in its place, and the log says why.
-    static func write(_ outcome: Result<HTMLOutput, any Error>, of region: Region, named name: String, into output: inout HTMLOutput, logger: Logger) {
+    static func write(_ outcome: Result<HTMLOutput, any Error>, of region: Region, named name: String, into output: inout HTMLOutput, logger: @autoclosure () -> Logger) {
         output.write(static: "<div data-region=\"")
         output.attribute(name)
         if let source = region.source {
@@ -23,7 +23,7 @@ enum RegionRunner {
             output.write(static: "\">")
             output.write(fragment)
         case .failure(let error):
-            logger.warning("region failed", metadata: ["region": "\(name)", "error": "\(String(reflecting: error))"])
+            logger().warning("region failed", metadata: ["region": "\(name)", "error": "\(String(reflecting: error))"])
             output.write(static: "\" data-region-failed=\"true\">")
             output.write(region.controller.failureFragment(for: error))
         }
