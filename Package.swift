@@ -164,7 +164,8 @@ let package = Package(
             exclude: ["Views"],
             plugins: ["TesseraViewsPlugin"]
         ),
-        .testTarget(name: "StorefrontTests", dependencies: ["TesseraTesting"]),
+        // Process-level tests of the storefront; GRDB only to inspect the files a backup writes.
+        .testTarget(name: "StorefrontTests", dependencies: ["TesseraTesting", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Tessera", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "Tessera", .product(name: "GRDB", package: "GRDB.swift")]),
         // The stores' tests run against the composition root's real wiring (StorefrontServices).

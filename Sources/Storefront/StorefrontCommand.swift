@@ -8,12 +8,23 @@ import Orders
 import Prometheus
 import Tessera
 
-/// `storefront`: the shop, composed from the framework and its feature modules.
+/// `storefront`: the shop, composed from the framework and its feature modules. It serves by
+/// default (`storefront serve`); `storefront backup PATH` copies the live database.
 @main
 struct StorefrontCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "storefront",
-        abstract: "The Tessera storefront: a server-rendered shop on libmicrohttpd."
+        abstract: "The Tessera storefront: a server-rendered shop on libmicrohttpd.",
+        subcommands: [ServeCommand.self, BackupCommand.self],
+        defaultSubcommand: ServeCommand.self
+    )
+}
+
+/// `storefront serve`: composes the app and serves it until SIGTERM.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the storefront (the default)."
     )
 
     @OptionGroup var options: ServerOptions

@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import GRDB
+
+/// `storefront backup PATH`: a consistent copy of the live database, taken with SQLite's online
+/// backup (through GRDB) while the server keeps serving. The copy is one read transaction's
+/// snapshot: every order in it is whole, however busy the shop. It is written under a temporary
+/// name and renamed at the end, so a copy that stopped halfway never looks like a backup.
+///
+/// To restore: stop the server, copy the backup to `DATA_DIR/storefront.sqlite` (removing the
+/// `-wal` and `-shm` files beside it), start the server.
+struct BackupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backup",
+        abstract: "Write a consistent copy of the live database to PATH while the server keeps serving."
+    )
+
+    @Argument(help: "The file to write. Its folder must exist and be writable; the file must not exist.")
+    var path: String
+
+    @Option(name: .customLong("data-dir"), help: "Folder of the live database. [env: DATA_DIR] (default: ./data)")
+    var dataDirectory: String?
+
+    func run() async throws {
+        let folder = dataDirectory ?? ProcessInfo.processInfo.environment["DATA_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "./data"
+        let live = URL(fileURLWithPath: folder).appendingPathComponent("storefront.sqlite").standardizedFileURL
+        let destination = URL(fileURLWithPath: path).standardizedFileURL
+        try Self.check(live: live, destination: destination)
+
+        let partial = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).partial-\(getpid())")
+        do {
+            let source = try DatabasePool(path: live.path)
+            let copy = try DatabaseQueue(path: partial.path)
+            try source.backup(to: copy)
+            let verdict = try await copy.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
+            guard verdict == "ok" else { throw BackupFailed(reason: "the copy failed its integrity check: \(verdict ?? "no answer")") }
+            try copy.close()
+            try source.close()
+            guard rename(partial.path, destination.path) == 0 else {
+                throw BackupFailed(reason: "could not move the copy into place: \(String(cString: strerror(errno)))")
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int) ?? 0
+        print("backed up \(live.path) to \(destination.path) (\(size) bytes, integrity ok)")
+    }
+
+    /// Refuses what would fail halfway or do harm, before the live database is opened.
+    static func check(live: URL, destination: URL) throws {
+        let files = FileManager.default
+        guard files.fileExists(atPath: live.path) else {
+            throw ValidationError("There is no storefront database at \(live.path); set --data-dir or DATA_DIR.")
+        }
+        let folder = destination.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        guard files.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("The backup's folder \(folder.path) does not exist.")
+        }
+        guard access(folder.path, W_OK) == 0 else {
+            throw ValidationError("The backup's folder \(folder.path) cannot be written.")
+        }
+        guard !files.fileExists(atPath: destination.path) else {
+            throw ValidationError("\(destination.path) exists already; a backup never overwrites a file.")
+        }
+    }
+
+    struct BackupFailed: Error, CustomStringConvertible {
+        let reason: String
+        var description: String { "The backup failed: \(reason)" }
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import GRDB
+import Synchronization
+import Testing
+import TesseraTesting
+
+/// `storefront backup PATH` against a live storefront: a copy taken in the middle of a burst of
+/// checkouts is one consistent snapshot, and bad paths are refused before anything is touched.
+@Suite(.serialized) struct BackupTests {
+    static func startStorefront(data: URL) throws -> ProcessHarness {
+        try ProcessHarness(product: "storefront", environment: ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": data.path, "LOG_LEVEL": "notice"],
+                           workingDirectory: ProcessHarness.packageRoot)
+    }
+
+    static func backup(data: URL, to path: String) async throws -> (status: Int32, log: String) {
+        let run = try ProcessHarness(product: "storefront", environment: ["DATA_DIR": data.path], arguments: ["backup", path])
+        return (try await run.waitForExit(timeout: .seconds(60)), run.log)
+    }
+
+    /// What a whole snapshot must show: nothing broken, no order without lines, no paid order
+    /// without its payment, and stock that adds up with the orders that reserved it.
+    struct Snapshot {
+        let orders: Int
+        /// Per product: stock plus what open (not cancelled) orders hold of it.
+        let stockAccountedFor: [Int: Int]
+
+        init(path: String) throws {
+            let database = try DatabaseQueue(path: path)
+            defer { try? database.close() }
+            (orders, stockAccountedFor) = try database.read { db in
+                #expect(try String.fetchOne(db, sql: "PRAGMA integrity_check") == "ok")
+                #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM customerOrder WHERE id NOT IN (SELECT orderID FROM orderLine)") == 0,
+                        "every order has its lines")
+                #expect(try Int.fetchOne(db, sql: """
+                    SELECT COUNT(*) FROM customerOrder
+                    WHERE status IN ('paid', 'shipped', 'completed') AND id NOT IN (SELECT orderID FROM payment)
+                    """) == 0, "every paid order has its payment")
+                let rows = try Row.fetchAll(db, sql: """
+                    SELECT product.id AS id, product.stock + COALESCE((
+                        SELECT SUM(orderLine.quantity) FROM orderLine JOIN customerOrder ON customerOrder.id = orderLine.orderID
+                        WHERE orderLine.productID = product.id AND customerOrder.status != 'cancelled'), 0) AS total
+                    FROM product
+                    """)
+                return (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM customerOrder") ?? 0,
+                        Dictionary(uniqueKeysWithValues: rows.map { ($0["id"] as Int, $0["total"] as Int) }))
+            }
+        }
+    }
+
+    /// Shared by the shoppers and the backup task: when to stop, and how many orders were placed.
+    final class Burst: Sendable {
+        let stop = Atomic(false)
+        let placed = Atomic(0)
+    }
+
+    @Test func aBackupTakenDuringCheckoutsIsOneConsistentSnapshot() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-backup-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let storefront = try Self.startStorefront(data: data)
+        let port = try await storefront.waitForPort()
+
+        let before = data.appendingPathComponent("before.sqlite").path
+        #expect(try await Self.backup(data: data, to: before).status == 0)
+        let initial = try Snapshot(path: before)
+
+        let burst = Burst()
+        let backupPath = data.appendingPathComponent("during.sqlite").path
+        let backupRun = try await withThrowingTaskGroup(of: (Int32, String)?.self) { group in
+            for shopper in 0..<4 {
+                group.addTask {
+                    let browser = TestClient(port: port)
+                    let registered = try await browser.submit(from: "/register", to: "/register",
+                                                              form: "name=Shopper&email=burst-\(shopper)%40example.com&password=long-enough-1")
+                    #expect(registered.status == 303)
+                    var round = 0
+                    while !burst.stop.load(ordering: .relaxed) {
+                        let product = 1 + (shopper + round) % 8
+                        round += 1
+                        _ = try await browser.submit(from: "/products/\(product)", to: "/cart/items", form: "productID=\(product)&quantity=1")
+                        if try await browser.submit(from: "/checkout", to: "/checkout", form: "").status == 303 {
+                            burst.placed.add(1, ordering: .relaxed)
+                        }
+                    }
+                    return nil
+                }
+            }
+            group.addTask {
+                while burst.placed.load(ordering: .relaxed) < 20 { try await Task.sleep(for: .milliseconds(20)) }
+                let outcome = try await Self.backup(data: data, to: backupPath)
+                try await Task.sleep(for: .milliseconds(300))  // checkouts go on after the copy too
+                burst.stop.store(true, ordering: .relaxed)
+                return outcome
+            }
+            var outcome: (Int32, String)?
+            for try await result in group { if let result { outcome = result } }
+            return try #require(outcome)
+        }
+        #expect(backupRun.0 == 0, "\(backupRun.1)")
+        #expect(backupRun.1.contains("integrity ok"))
+
+        let during = try Snapshot(path: backupPath)
+        #expect(during.orders > initial.orders, "the copy holds orders placed during the burst")
+        #expect(during.stockAccountedFor == initial.stockAccountedFor, "stock and orders add up in the copy")
+        let total = burst.placed.load(ordering: .relaxed)
+        #expect(during.orders < initial.orders + total, "and the burst went on after it")
+        storefront.signal(SIGTERM)
+        #expect(try await storefront.waitForExit() == 0)
+    }
+
+    /// Each is refused with a one-line reason and exit code 64, and the live database and the
+    /// running server are untouched.
+    @Test func badPathsAreRefusedAndTouchNothing() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-backup-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let storefront = try Self.startStorefront(data: data)
+        let port = try await storefront.waitForPort()
+        let live = data.appendingPathComponent("storefront.sqlite").path
+        let existing = data.appendingPathComponent("taken.sqlite").path
+        #expect(FileManager.default.createFile(atPath: existing, contents: Data("mine".utf8)))
+        let liveBefore = try FileManager.default.attributesOfItem(atPath: live)[.size] as? Int
+
+        for (path, message) in [
+            ("/no/such/folder/backup.sqlite", "does not exist"),
+            ("\(existing)/backup.sqlite", "does not exist"),
+            ("/proc/self/backup.sqlite", "cannot be written"),
+            (existing, "exists already"),
+        ] {
+            let (status, log) = try await Self.backup(data: data, to: path)
+            #expect(status == 64, "\(path): \(log)")
+            #expect(log.contains(message), "\(path): \(log)")
+        }
+        let (status, log) = try await Self.backup(data: data.appendingPathComponent("empty"), to: data.appendingPathComponent("b.sqlite").path)
+        #expect(status == 64)
+        #expect(log.contains("There is no storefront database"))
+
+        #expect(try String(contentsOfFile: existing, encoding: .utf8) == "mine", "an existing file is never overwritten")
+        #expect(try FileManager.default.attributesOfItem(atPath: live)[.size] as? Int == liveBefore)
+        #expect(try await onThread { try RawHTTPClient.request(port: port, "/") }.status == 200)
+        storefront.signal(SIGTERM)
+        #expect(try await storefront.waitForExit() == 0)
+    }
+}
