@@ -17,36 +17,6 @@ import TesseraTesting
         return (try await run.waitForExit(timeout: .seconds(60)), run.log)
     }
 
-    /// What a whole snapshot must show: nothing broken, no order without lines, no paid order
-    /// without its payment, and stock that adds up with the orders that reserved it.
-    struct Snapshot {
-        let orders: Int
-        /// Per product: stock plus what open (not cancelled) orders hold of it.
-        let stockAccountedFor: [Int: Int]
-
-        init(path: String) throws {
-            let database = try DatabaseQueue(path: path)
-            defer { try? database.close() }
-            (orders, stockAccountedFor) = try database.read { db in
-                #expect(try String.fetchOne(db, sql: "PRAGMA integrity_check") == "ok")
-                #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM customerOrder WHERE id NOT IN (SELECT orderID FROM orderLine)") == 0,
-                        "every order has its lines")
-                #expect(try Int.fetchOne(db, sql: """
-                    SELECT COUNT(*) FROM customerOrder
-                    WHERE status IN ('paid', 'shipped', 'completed') AND id NOT IN (SELECT orderID FROM payment)
-                    """) == 0, "every paid order has its payment")
-                let rows = try Row.fetchAll(db, sql: """
-                    SELECT product.id AS id, product.stock + COALESCE((
-                        SELECT SUM(orderLine.quantity) FROM orderLine JOIN customerOrder ON customerOrder.id = orderLine.orderID
-                        WHERE orderLine.productID = product.id AND customerOrder.status != 'cancelled'), 0) AS total
-                    FROM product
-                    """)
-                return (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM customerOrder") ?? 0,
-                        Dictionary(uniqueKeysWithValues: rows.map { ($0["id"] as Int, $0["total"] as Int) }))
-            }
-        }
-    }
-
     /// Shared by the shoppers and the backup task: when to stop, and how many orders were placed.
     final class Burst: Sendable {
         let stop = Atomic(false)
@@ -61,7 +31,7 @@ import TesseraTesting
 
         let before = data.appendingPathComponent("before.sqlite").path
         #expect(try await Self.backup(data: data, to: before).status == 0)
-        let initial = try Snapshot(path: before)
+        let initial = try StoreSnapshot(path: before)
 
         let burst = Burst()
         let backupPath = data.appendingPathComponent("during.sqlite").path
@@ -98,7 +68,7 @@ import TesseraTesting
         #expect(backupRun.0 == 0, "\(backupRun.1)")
         #expect(backupRun.1.contains("integrity ok"))
 
-        let during = try Snapshot(path: backupPath)
+        let during = try StoreSnapshot(path: backupPath)
         #expect(during.orders > initial.orders, "the copy holds orders placed during the burst")
         #expect(during.stockAccountedFor == initial.stockAccountedFor, "stock and orders add up in the copy")
         let total = burst.placed.load(ordering: .relaxed)
