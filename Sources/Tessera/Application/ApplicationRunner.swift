@@ -8,8 +8,12 @@ public enum ApplicationRunner {
     /// Serves a Tessera app: its pipeline answers every request, and the requests the server
     /// refuses on its own.
     ///
-    /// - Parameter metrics: the responder for `/metrics`, served on ``ServerSettings/metricsPort``
-    ///   when that is set, by a server of its own: the public port never shows metrics.
+    /// - Parameters:
+    ///   - settings: where to listen, and how long to drain.
+    ///   - application: the app; its ``Application/serverState`` reports the server's phase.
+    ///   - metrics: the responder for `/metrics`, served on ``ServerSettings/metricsPort`` when
+    ///     that is set, by a server of its own: the public port never shows metrics.
+    ///   - logger: where the servers log.
     public static func run(settings: ServerSettings, application: Application, metrics: (any HTTPResponder)? = nil, logger: Logger) async throws {
         try await run(settings: settings, responder: application, errorResponder: application, state: application.serverState, metrics: metrics, logger: logger)
     }

@@ -8,7 +8,7 @@ import TesseraHTTP
 ///   database never gets a healthy process restarted.
 /// - `GET /readyz`, *readiness*: every ``ReadinessCheck`` passes and the server is not draining.
 ///   A 503 tells a balancer to send elsewhere, without restarting anything. From a shutdown
-///   signal on it is 503, so with ``HTTPServerConfiguration/drainDelay`` a balancer stops
+///   signal on it is 503, so with a drain delay (`DRAIN_DELAY`) a balancer stops
 ///   sending before the process stops accepting.
 ///
 /// Both are plain text and never cached.
