@@ -3,7 +3,7 @@ SWIFT ?= swift
 # libmicrohttpd comes from scripts/build-libmicrohttpd.sh (Debian's source with Tessera's patches), not the system.
 export PKG_CONFIG_PATH := $(CURDIR)/.build-deps/libmicrohttpd/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: run test browser-test build bench docs deps clean
+.PHONY: run test browser-test container-test image build bench docs deps clean
 
 deps:
 	@scripts/install-deps.sh build
@@ -14,17 +14,26 @@ run: deps
 	.build/release/storefront
 
 ## Build everything and run every test: the Swift suites, the documentation build (a broken
-## symbol link fails it), then the real-browser test.
+## symbol link fails it), the real-browser test, then the container test (the image, run by podman).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) docs
 	scripts/browser-test.sh
+	scripts/container-test.sh
 
 ## The real-browser test alone (headless Chromium through Selenium); screenshots in .build/.
 browser-test: deps
 	$(SWIFT) build --product storefront
 	scripts/browser-test.sh
+
+## The storefront's container image, tagged tessera-storefront (podman: localhost/tessera-storefront).
+image: deps
+	scripts/build-image.sh
+
+## The container test alone: builds the image, runs it on a volume, buys, stops, runs it again.
+container-test: deps
+	scripts/container-test.sh
 
 ## The framework's DocC documentation, in .build/docs (open .build/docs/index.html through a web
 ## server, or `docc preview`). Warnings are errors, so a broken symbol link fails.

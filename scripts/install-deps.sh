@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system packages Tessera needs, and only those that are missing, then builds
 # libmicrohttpd from Debian's source with Tessera's patches (scripts/build-libmicrohttpd.sh).
-# Usage: scripts/install-deps.sh [build|bench|browser]   (build is the default)
+# Usage: scripts/install-deps.sh [build|bench|browser|image]   (build is the default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,7 +11,8 @@ case "${1:-build}" in
   build) ;;
   bench) want+=(wrk python3 util-linux) ;;
   browser) want+=(chromium chromium-driver python3 python3-venv) ;;
-  *) echo "usage: $0 [build|bench|browser]" >&2; exit 2 ;;
+  image) want+=(podman runc debootstrap python3) ;;
+  *) echo "usage: $0 [build|bench|browser|image]" >&2; exit 2 ;;
 esac
 
 missing=()

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# `make image`: the storefront's image, tagged tessera-storefront (localhost/tessera-storefront),
+# built with podman on a machine that reaches no registry: the base is Debian bookworm made with
+# debootstrap from Debian's mirror (once, kept in .build/podman), and the release binary is built
+# on the host and copied in (BINARY_FROM=prebuilt). With a registry, `docker build .` needs none
+# of this.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/install-deps.sh image
+source scripts/podman-env.sh
+
+base=localhost/debian:bookworm-slim
+if ! podman image exists "$base"; then
+  echo "Making the base image $base with debootstrap …"
+  rootfs="$podman_root/rootfs"
+  rm -rf "$rootfs"
+  debootstrap --variant=minbase bookworm "$rootfs" http://deb.debian.org/debian > "$podman_root/debootstrap.log"
+  # What debian:bookworm-slim leaves out too: downloaded packages, package lists, docs, manuals.
+  rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/* \
+         "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/* "$rootfs"/usr/share/info/* "$rootfs"/usr/share/locale/*
+  tar -C "$rootfs" -c . | podman import --change 'CMD ["/bin/bash"]' - "$base" > /dev/null
+  rm -rf "$rootfs"
+fi
+
+PKG_CONFIG_PATH="$(pwd)/.build-deps/libmicrohttpd/lib/pkgconfig" \
+  swift build -c release --product storefront --static-swift-stdlib
+mkdir -p .build/image
+# Symbols off: the image carries no debugger, and they are most of the binary's size.
+strip -o .build/image/storefront "$(swift build -c release --show-bin-path)/storefront"
+
+# The docker format: OCI images have no HEALTHCHECK.
+podman build --quiet --format docker -t tessera-storefront \
+  --build-arg RUNTIME_IMAGE="$base" --build-arg BINARY_FROM=prebuilt . > /dev/null
+size=$(podman image inspect localhost/tessera-storefront --format '{{.Size}}')
+echo "localhost/tessera-storefront: $((size / 1000000)) MB"
