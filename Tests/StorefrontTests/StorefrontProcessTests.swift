@@ -194,6 +194,8 @@ import TesseraTesting
         (["METRICS_PORT": "ninety"], "METRICS_PORT=ninety is not valid"),
         (["METRICS_PORT": "70000"], "between 0 and 65535"),
         (["PORT": "8181", "METRICS_PORT": "8181"], "must not be the public port"),
+        (["DATA_DIR": "/proc/self/data"], "cannot be"),
+        (["DATA_DIR": "/etc/hostname"], "is a file, not a folder"),
     ])
     func invalidConfigurationFailsFastWithAMessage(environment: [String: String], message: String) async throws {
         let storefront = try start(environment)

@@ -105,6 +105,7 @@ public struct ServerOptions: ParsableArguments, Sendable {
         }
         guard (0...65535).contains(settings.port) else { throw ValidationError("The port must be between 0 and 65535.") }
         guard settings.threads >= 1 else { throw ValidationError("At least one thread is needed.") }
+        try Self.checkDataDirectory(settings.dataDirectory)
         if let metricsPort = settings.metricsPort {
             guard (0...65535).contains(metricsPort) else { throw ValidationError("The metrics port must be between 0 and 65535.") }
             guard metricsPort != settings.port || metricsPort == 0 else {
@@ -115,6 +116,22 @@ public struct ServerOptions: ParsableArguments, Sendable {
             throw ValidationError("The shutdown grace and the drain delay must be zero or more seconds.")
         }
         return settings
+    }
+
+    /// The data directory must be a folder the server can write, made if missing: found at
+    /// start, not at the first order.
+    static func checkDataDirectory(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw ValidationError("DATA_DIR \(path) is a file, not a folder.") }
+        } else {
+            do {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            } catch {
+                throw ValidationError("DATA_DIR \(path) does not exist and cannot be made.")
+            }
+        }
+        guard access(path, W_OK) == 0 else { throw ValidationError("DATA_DIR \(path) cannot be written.") }
     }
 
     /// `1`/`true`/`yes`/`on` or `0`/`false`/`no`/`off`; `nil` for anything else.
