@@ -3,7 +3,7 @@ SWIFT ?= swift
 # libmicrohttpd comes from scripts/build-libmicrohttpd.sh (Debian's source with Tessera's patches), not the system.
 export PKG_CONFIG_PATH := $(CURDIR)/.build-deps/libmicrohttpd/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: run test browser-test container-test image build bench docs deps clean
+.PHONY: run test browser-test container-test image soak build bench docs deps clean
 
 deps:
 	@scripts/install-deps.sh build
@@ -14,13 +14,15 @@ run: deps
 	.build/release/storefront
 
 ## Build everything and run every test: the Swift suites, the documentation build (a broken
-## symbol link fails it), the real-browser test, then the container test (the image, run by podman).
+## symbol link fails it), the real-browser test, the container test (the image, run by podman),
+## then the soak (1,000 connections for 30 s: no errors, memory back near idle).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) docs
 	scripts/browser-test.sh
 	scripts/container-test.sh
+	$(MAKE) soak
 
 ## The real-browser test alone (headless Chromium through Selenium); screenshots in .build/.
 browser-test: deps
@@ -34,6 +36,11 @@ image: deps
 ## The container test alone: builds the image, runs it on a volume, buys, stops, runs it again.
 container-test: deps
 	scripts/container-test.sh
+
+## 1,000 keep-alive connections for 30 s on three storefront pages; see RELIABILITY.md.
+soak:
+	@scripts/install-deps.sh bench
+	Benchmarks/soak.py
 
 ## The framework's DocC documentation, in .build/docs (open .build/docs/index.html through a web
 ## server, or `docc preview`). Warnings are errors, so a broken symbol link fails.

@@ -58,9 +58,11 @@ public final class HTTPServer: Service {
         await onServerRunning(daemon.port)
 
         let sweeper = Task {
+            var memory = IdleMemory()
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(250))
                 core.enforceDeadlines()
+                memory.sweep(inFlight: core.inFlight.load(ordering: .relaxed))
             }
         }
         try? await gracefulShutdown()

@@ -9,6 +9,9 @@
 #error "This is the system's unpatched libmicrohttpd. Run `make deps`, then build through make, or export PKG_CONFIG_PATH=$PWD/.build-deps/libmicrohttpd/lib/pkgconfig (see README)."
 #endif
 #include <stddef.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <stdint.h>
 
 /// The content reader's end markers; the MHD macros are casts, which Swift does not import.
@@ -70,5 +73,12 @@ size_t tessera_mhd_header_size(struct MHD_Connection *connection);
 
 /// The pointer the connection-notify callback stored for this connection, or NULL.
 void *tessera_mhd_socket_context(struct MHD_Connection *connection);
+
+/// Returns the allocator's free pages to the system (glibc's malloc_trim); nothing elsewhere.
+static inline void tessera_release_free_memory(void) {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
 
 #endif

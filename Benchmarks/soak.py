@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Soak, for RELIABILITY.md and `make test`: 1,000 keep-alive connections for 30 s on the home
+page, a product page and a signed-in order page. Passes when no request fails and the server's
+memory comes back near its idle level afterwards; prints the latencies.
+
+Starts the release `storefront` (built as the image builds it) on a new data directory, with
+TRUSTED_PROXIES=127.0.0.1: every connection comes from one address, as behind a balancer, which
+the per-address cap exempts. Signs in as the demo user Ada for the order page. Then `wrk`
+(Debian's) with 2 threads and a script that sends the three pages in turn.
+
+Environment: CONNECTIONS (1000), SECONDS (30), PORT (18195).
+Exit status: 0 when it passed, 1 when it did not.
+"""
+import http.cookiejar
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CONNECTIONS = int(os.environ.get("CONNECTIONS", "1000"))
+SECONDS = int(os.environ.get("SECONDS", "30"))
+PORT = int(os.environ.get("PORT", "18195"))
+BASE = f"http://127.0.0.1:{PORT}"
+# Back near idle: within this much of the resident memory before the load, once it is over.
+SETTLED_MARGIN_MB = 20
+
+
+def build():
+    subprocess.run(["scripts/build-libmicrohttpd.sh"], cwd=ROOT, check=True)
+    os.environ["PKG_CONFIG_PATH"] = os.path.join(ROOT, ".build-deps/libmicrohttpd/lib/pkgconfig")
+    subprocess.run(["swift", "build", "-c", "release", "--product", "storefront", "--static-swift-stdlib"], cwd=ROOT, check=True)
+
+
+def start(data):
+    environment = dict(os.environ, PORT=str(PORT), HOST="127.0.0.1", DATA_DIR=data, LOG_LEVEL="warning",
+                       TRUSTED_PROXIES="127.0.0.1")
+    server = subprocess.Popen([".build/release/storefront"], cwd=ROOT, env=environment,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(400):
+        try:
+            urllib.request.urlopen(BASE + "/readyz", timeout=1).read()
+            return server
+        except OSError:
+            time.sleep(0.05)
+    server.kill()
+    sys.exit("the storefront did not start")
+
+
+def sign_in_as_ada():
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    page = opener.open(BASE + "/login").read().decode()
+    token = re.search(r'name="_csrf" value="([^"]+)"', page).group(1)
+    form = urllib.parse.urlencode({"email": "ada@example.com", "password": "ada-lovelace-1815", "next": "/", "_csrf": token})
+    opener.open(BASE + "/login", data=form.encode()).read()
+    cookie = "; ".join(f"{c.name}={c.value}" for c in jar)
+    reply = urllib.request.urlopen(urllib.request.Request(BASE + "/orders/1", headers={"Cookie": cookie}))
+    assert reply.status == 200 and b'data-view="OrderPage"' in reply.read(), "signed in as Ada"
+    return cookie
+
+
+def resident_mb(pid, field="VmRSS"):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def run_wrk(cookie):
+    script = f"""
+local paths = {{"/", "/products/2", "/orders/1"}}
+local i = 0
+request = function()
+  i = i + 1
+  return wrk.format("GET", paths[(i % #paths) + 1], {{["Cookie"] = "{cookie}"}})
+end
+"""
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as lua:
+        lua.write(script)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    command = ["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{SECONDS}s", "--timeout", "10s", "--latency", "-s", lua.name, BASE]
+    print("+", " ".join(command), flush=True)
+    output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    os.unlink(lua.name)
+    return output
+
+
+def main():
+    build()
+    with tempfile.TemporaryDirectory(prefix="tessera-soak-") as data:
+        server = start(data)
+        try:
+            cookie = sign_in_as_ada()
+            for path in ["/", "/products/2", "/orders/1"]:  # warm up: every page rendered once
+                urllib.request.urlopen(urllib.request.Request(BASE + path, headers={"Cookie": cookie})).read()
+            time.sleep(1)
+            idle = resident_mb(server.pid)
+            output = run_wrk(cookie)
+            peak = resident_mb(server.pid, "VmHWM")
+            time.sleep(10)
+            settled = resident_mb(server.pid)
+            still_serving = urllib.request.urlopen(BASE + "/readyz", timeout=5).status == 200
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+
+    print(output)
+    requests = int(re.search(r"(\d+) requests in", output).group(1))
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
+    socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)
+    errors = sum(int(n) for n in socket_errors.groups()) if socket_errors else 0
+    non_2xx = int(re.search(r"Non-2xx or 3xx responses: (\d+)", output).group(1)) if "Non-2xx" in output else 0
+    latency = dict(re.findall(r"^\s+(50|75|90|99)%\s+(\S+)", output, re.MULTILINE))
+    print(f"{CONNECTIONS} connections, {SECONDS} s: {requests} requests, {rate:.0f}/s, "
+          f"socket errors {errors}, non-2xx/3xx {non_2xx}, p50 {latency.get('50')}, p99 {latency.get('99')}")
+    print(f"resident memory: idle {idle:.1f} MB, peak {peak:.1f} MB, 10 s after {settled:.1f} MB")
+
+    failures = []
+    if errors or non_2xx:
+        failures.append(f"{errors} socket errors and {non_2xx} failed answers")
+    if settled > idle + SETTLED_MARGIN_MB:
+        failures.append(f"memory did not come back: {settled:.1f} MB against {idle:.1f} MB idle")
+    if not still_serving:
+        failures.append("not ready after the load")
+    if failures:
+        print("soak FAILED: " + "; ".join(failures))
+        sys.exit(1)
+    print("soak passed")
+
+
+if __name__ == "__main__":
+    main()
