@@ -29,15 +29,21 @@ COPY .build/image/storefront .build/image/storefront
 
 FROM ${BINARY_FROM} AS binary
 
-# --- What runs: SQLite and CA certificates from Debian, the binary and the static files.
+# --- Debian's CA certificates, as one bundle: the package would bring OpenSSL along.
+FROM ${RUNTIME_IMAGE} AS certificates
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ca-certificates
+
+# --- What runs: SQLite from Debian, the CA bundle, the binary and the static files.
 FROM ${RUNTIME_IMAGE}
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-0 ca-certificates \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-0 \
  && apt-get clean \
- && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/log/apt /var/log/dpkg.log \
+ && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/log/apt /var/log/dpkg.log /usr/share/doc/* \
  && useradd --uid 10001 --user-group --home-dir /data --no-create-home --shell /usr/sbin/nologin storefront \
  && mkdir -p /data \
  && chown storefront:storefront /data
+COPY --from=certificates /etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/ca-certificates.crt
 WORKDIR /app
 COPY --from=binary /src/.build/image/storefront /app/storefront
 COPY Public /app/Public

@@ -16,9 +16,12 @@ if ! podman image exists "$base"; then
   rootfs="$podman_root/rootfs"
   rm -rf "$rootfs"
   debootstrap --variant=minbase bookworm "$rootfs" http://deb.debian.org/debian > "$podman_root/debootstrap.log"
-  # What debian:bookworm-slim leaves out too: downloaded packages, package lists, docs, manuals.
+  # What debian:bookworm-slim leaves out too: downloaded packages, package lists, old copies of
+  # the package databases, docs, manuals, translations, lintian overrides, shell completions.
   rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/* \
-         "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/* "$rootfs"/usr/share/info/* "$rootfs"/usr/share/locale/*
+         "$rootfs"/var/cache/debconf/*-old "$rootfs"/var/lib/dpkg/*-old \
+         "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/* "$rootfs"/usr/share/info/* "$rootfs"/usr/share/locale/* \
+         "$rootfs"/usr/share/lintian/* "$rootfs"/usr/share/bash-completion/*
   tar -C "$rootfs" -c . | podman import --change 'CMD ["/bin/bash"]' - "$base" > /dev/null
   rm -rf "$rootfs"
 fi
@@ -32,5 +35,6 @@ strip -o .build/image/storefront "$(swift build -c release --show-bin-path)/stor
 # The docker format: OCI images have no HEALTHCHECK.
 podman build --quiet --format docker -t tessera-storefront \
   --build-arg RUNTIME_IMAGE="$base" --build-arg BINARY_FROM=prebuilt . > /dev/null
+podman image prune --force > /dev/null   # the intermediate stages of earlier builds
 size=$(podman image inspect localhost/tessera-storefront --format '{{.Size}}')
 echo "localhost/tessera-storefront: $((size / 1000000)) MB"
