@@ -8,6 +8,7 @@
 # The base images are arguments, so the same file serves both: the official images by default,
 # or a locally made Debian (RUNTIME_IMAGE) and a binary built beforehand (BINARY_FROM=prebuilt,
 # which copies .build/image/storefront).
+# A Swift image on Debian bookworm, like the runtime: the binary links the runtime's glibc.
 ARG SWIFT_IMAGE=swift:6.1-bookworm
 ARG RUNTIME_IMAGE=debian:bookworm-slim
 ARG BINARY_FROM=build
@@ -20,7 +21,7 @@ COPY . .
 RUN scripts/install-deps.sh build \
  && PKG_CONFIG_PATH=/src/.build-deps/libmicrohttpd/lib/pkgconfig \
     swift build -c release --product storefront --static-swift-stdlib \
- && mkdir -p .build/image && cp .build/release/storefront .build/image/storefront
+ && mkdir -p .build/image && strip -o .build/image/storefront .build/release/storefront
 
 # --- Or the release binary the host built (make image does this offline).
 FROM ${RUNTIME_IMAGE} AS prebuilt
@@ -47,7 +48,8 @@ COPY --from=certificates /etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/ca-ce
 WORKDIR /app
 COPY --from=binary /src/.build/image/storefront /app/storefront
 COPY Public /app/Public
-ENV DATA_DIR=/data PUBLIC_DIR=/app/Public HOST=0.0.0.0 PORT=8080
+# A grace under `stop -t 10`: in-flight requests get 8 s, and the process is gone before SIGKILL.
+ENV DATA_DIR=/data PUBLIC_DIR=/app/Public HOST=0.0.0.0 PORT=8080 SHUTDOWN_GRACE=8
 VOLUME /data
 EXPOSE 8080
 USER storefront

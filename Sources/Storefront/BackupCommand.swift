@@ -25,30 +25,36 @@ struct BackupCommand: AsyncParsableCommand {
         let folder = dataDirectory ?? ProcessInfo.processInfo.environment["DATA_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "./data"
         let live = URL(fileURLWithPath: folder).appendingPathComponent("storefront.sqlite").standardizedFileURL
         let destination = URL(fileURLWithPath: path).standardizedFileURL
-        try Self.check(live: live, destination: destination)
-
-        let partial = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).partial-\(getpid())")
+        let partial = try await UsageError.reported { try Self.check(live: live, destination: destination) }
         do {
-            let source = try DatabasePool(path: live.path)
+            // Not read-only: a read-only open of a WAL database fails when the server is stopped
+            // (no -shm file). Nothing is written: the copy is one read transaction.
+            var patient = Configuration()
+            patient.busyMode = .timeout(10)
+            let source = try DatabasePool(path: live.path, configuration: patient)
             let copy = try DatabaseQueue(path: partial.path)
             try source.backup(to: copy)
             let verdict = try await copy.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") }
             guard verdict == "ok" else { throw BackupFailed(reason: "the copy failed its integrity check: \(verdict ?? "no answer")") }
             try copy.close()
             try source.close()
-            guard rename(partial.path, destination.path) == 0 else {
-                throw BackupFailed(reason: "could not move the copy into place: \(String(cString: strerror(errno)))")
+            // A hard link, not a rename: it fails rather than replace a file that appeared since.
+            guard link(partial.path, destination.path) == 0 else {
+                throw BackupFailed(reason: "could not put the copy at \(destination.path): \(String(cString: strerror(errno)))")
             }
+            unlink(partial.path)
         } catch {
-            try? FileManager.default.removeItem(at: partial)
+            for leftover in [partial.path, partial.path + "-journal"] { unlink(leftover) }
             throw error
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int) ?? 0
         print("backed up \(live.path) to \(destination.path) (\(size) bytes, integrity ok)")
     }
 
-    /// Refuses what would fail halfway or do harm, before the live database is opened.
-    static func check(live: URL, destination: URL) throws {
+    /// Refuses what would fail halfway or do harm, before the live database is opened, and
+    /// returns the file the copy is written to first: creating it is the test that the folder
+    /// can be written (`access` says yes to root even on a read-only file system).
+    static func check(live: URL, destination: URL) throws -> URL {
         let files = FileManager.default
         guard files.fileExists(atPath: live.path) else {
             throw ValidationError("There is no storefront database at \(live.path); set --data-dir or DATA_DIR.")
@@ -58,12 +64,16 @@ struct BackupCommand: AsyncParsableCommand {
         guard files.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ValidationError("The backup's folder \(folder.path) does not exist.")
         }
-        guard access(folder.path, W_OK) == 0 else {
-            throw ValidationError("The backup's folder \(folder.path) cannot be written.")
-        }
         guard !files.fileExists(atPath: destination.path) else {
             throw ValidationError("\(destination.path) exists already; a backup never overwrites a file.")
         }
+        let partial = folder.appendingPathComponent(".\(destination.lastPathComponent).partial-\(getpid())")
+        let probe = open(partial.path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard probe >= 0 else {
+            throw ValidationError("The backup's folder \(folder.path) cannot be written: \(String(cString: strerror(errno))).")
+        }
+        close(probe)
+        return partial
     }
 
     struct BackupFailed: Error, CustomStringConvertible {

@@ -30,7 +30,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var options: ServerOptions
 
     func run() async throws {
-        let settings = try options.resolve()
+        let settings = try await UsageError.reported { try options.resolve() }
         settings.bootstrapLogging()
         let metricsRegistry = PrometheusCollectorRegistry()
         if settings.metricsPort != nil {

@@ -35,11 +35,6 @@ public final class HTTPServerState: Sendable {
         core.withLock { $0?.connections.count } ?? 0
     }
 
-    /// Requests between their first line and their answer's completion.
-    public var requestsInFlight: Int {
-        core.withLock { $0?.inFlight.load(ordering: .relaxed) } ?? 0
-    }
-
     func serving(_ serverCore: ServerCore) {
         core.withLock { $0 = serverCore }
         phaseValue.store(Phase.serving.rawValue, ordering: .relaxed)

@@ -1,18 +1,18 @@
 import Foundation
-import Synchronization
 
 /// Runs one of the package's executables as a child process, as an operator would: with
 /// environment variables, reading its stdout, and stopping it with a signal.
 public final class ProcessHarness: @unchecked Sendable {
-    // @unchecked: `Process` is not Sendable, but it is only read after `run()`;
-    // the output is the only mutable state, and it sits behind a Mutex.
+    // @unchecked: `Process` is not Sendable, but it is only read after `run()`, and nothing
+    // else here changes after `init`.
     /// The running program, for what the harness does not wrap.
     public let process = Process()
-    private let output = OutputBuffer()
-
-    private final class OutputBuffer: Sendable {
-        let text = Mutex("")
-    }
+    /// The program's stdout and stderr go to this file, read back by ``log``. Not a `Pipe`: with
+    /// a pipe's `readabilityHandler`, corelibs Foundation can close a descriptor twice under load
+    /// (swiftlang/swift#57827), and in a test process the second close hits whatever reused the
+    /// number, such as a test server's socket.
+    private let logFile: URL
+    private let logHandle: FileHandle
 
     /// Starts `product` (built next to the test bundle) with `environment` added to ours; through
     /// `launcher` when given, such as `["/usr/bin/prlimit", "--nofile=256:"]`.
@@ -26,20 +26,17 @@ public final class ProcessHarness: @unchecked Sendable {
         }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         if let workingDirectory { process.currentDirectoryURL = workingDirectory }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        pipe.fileHandleForReading.readabilityHandler = { [output] handle in
-            let data = handle.availableData
-            guard !data.isEmpty else { return }
-            output.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
-        }
+        logFile = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-process-\(UUID().uuidString).log")
+        guard FileManager.default.createFile(atPath: logFile.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
+        logHandle = try FileHandle(forWritingTo: logFile)
+        process.standardOutput = logHandle
+        process.standardError = logHandle
         try process.run()
     }
 
     /// Everything the process printed so far.
     public var log: String {
-        output.text.withLock { $0 }
+        (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
     }
 
     /// Waits until the log matches `pattern` and returns the first capture group.
@@ -84,6 +81,8 @@ public final class ProcessHarness: @unchecked Sendable {
 
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try? logHandle.close()
+        try? FileManager.default.removeItem(at: logFile)
     }
 
     /// Why a harnessed program did not behave: each case carries its log, for the test report.

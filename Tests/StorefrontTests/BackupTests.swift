@@ -57,7 +57,9 @@ import TesseraTesting
             group.addTask {
                 while burst.placed.load(ordering: .relaxed) < 20 { try await Task.sleep(for: .milliseconds(20)) }
                 let outcome = try await Self.backup(data: data, to: backupPath)
-                try await Task.sleep(for: .milliseconds(300))  // checkouts go on after the copy too
+                // Checkouts go on after the copy too.
+                let afterCopy = burst.placed.load(ordering: .relaxed)
+                while burst.placed.load(ordering: .relaxed) < afterCopy + 5 { try await Task.sleep(for: .milliseconds(20)) }
                 burst.stop.store(true, ordering: .relaxed)
                 return outcome
             }

@@ -53,7 +53,7 @@ import TesseraTesting
     }
 
     @Test func aHangingCheckFailsAtTheDeadline() async throws {
-        try await Self.app([Hanging(), Passing()], timeout: .milliseconds(100)).test(.live) { client in
+        try await Self.app([Hanging(), Passing()], timeout: .seconds(1)).test(.live) { client in
             let ready = try await client.send("/readyz")
             #expect(ready.status == 503)
             #expect(ready.text == "not ready: payments\n")

@@ -63,11 +63,11 @@ public struct HealthModule: FeatureModule {
                 try? await Task.sleep(for: timeout)
                 run.finish()
             }
-            for check in checks {
+            for (index, check) in checks.enumerated() {
                 Task {
                     var reason = ""
                     do { try await check.check() } catch { reason = String(describing: error) }
-                    if run.record(check.name, reason: reason) {
+                    if run.record(index, reason: reason) {
                         timer.cancel()
                         run.finish()
                     }
@@ -89,8 +89,8 @@ private final class ReadinessRun: Sendable {
     private let checks: [any ReadinessCheck]
     private let timeout: Duration
     private let logger: Logger
-    /// Check name → `""` when it passed, or why it failed.
-    private let outcomes = Mutex<[String: String]>([:])
+    /// Check (by position) → `""` when it passed, or why it failed.
+    private let outcomes = Mutex<[Int: String]>([:])
     private let waiting: Mutex<CheckedContinuation<[String], Never>?>
 
     init(checks: [any ReadinessCheck], timeout: Duration, logger: Logger, continuation: CheckedContinuation<[String], Never>) {
@@ -101,9 +101,9 @@ private final class ReadinessRun: Sendable {
     }
 
     /// Notes a check's outcome; true when it was the last one.
-    func record(_ name: String, reason: String) -> Bool {
+    func record(_ index: Int, reason: String) -> Bool {
         outcomes.withLock { outcomes in
-            outcomes[name] = reason
+            outcomes[index] = reason
             return outcomes.count == checks.count
         }
     }
@@ -113,8 +113,8 @@ private final class ReadinessRun: Sendable {
         guard let continuation = waiting.withLock({ $0.take() }) else { return }
         let seen = outcomes.withLock { $0 }
         var failing: [String] = []
-        for check in checks {
-            switch seen[check.name] {
+        for (index, check) in checks.enumerated() {
+            switch seen[index] {
             case "": continue
             case let reason?: logger.warning("readiness check failed", metadata: ["check": "\(check.name)", "error": "\(reason)"])
             case nil: logger.warning("readiness check timed out", metadata: ["check": "\(check.name)", "timeout": "\(timeout)"])

@@ -127,7 +127,11 @@ public struct JSONLogHandler: LogHandler {
                 line.withUTF8 { bytes in
                     var offset = 0
                     while offset < bytes.count {
+                        #if canImport(Glibc)
                         let written = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                        #else
+                        let written = Darwin.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                        #endif
                         if written <= 0 {
                             if written < 0 && errno == EINTR { continue }
                             return

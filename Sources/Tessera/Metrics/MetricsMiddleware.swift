@@ -12,7 +12,8 @@ import TesseraHTTP
 ///   (``DatabaseTime``), by `route`.
 ///
 /// Put it first in the chain: its time then covers every other step, and the status it sees is
-/// the final one, error pages included. Requests the server refuses by itself (413, 431 …)
+/// the final one, error pages included. For a streamed page the time is to its head: regions
+/// still rendering after that (and their database calls) are in `tessera_region_render_seconds`. Requests the server refuses by itself (413, 431 …)
 /// are counted as `unmatched`.
 public struct MetricsMiddleware: Middleware {
     private let instruments = Instruments()
@@ -33,13 +34,22 @@ public struct MetricsMiddleware: Middleware {
     public func after(_ response: inout Response, for context: RequestContext) {
         guard let startedAt = context[StartedAt.self] else { return }
         let route = context.route?.name ?? "unmatched"
-        let series = instruments.series(route: route, method: context.request.method.rawValue, status: response.status.code / 100)
+        let series = instruments.series(route: route, method: Self.label(for: context.request.method), status: response.status.code / 100)
         series.requests.increment()
         series.duration.recordInterval(since: startedAt)
         series.database.record(context.databaseTime?.total ?? .zero)
     }
 
     enum StartedAt: RequestValueKey { typealias Value = ContinuousClock.Instant }
+
+    /// The method as a label: the ones the server answers, or `other`, so that a client sending
+    /// made-up methods (each a 501) cannot add series without end.
+    static func label(for method: HTTPRequest.Method) -> String {
+        switch method {
+        case .get, .head, .post, .put, .delete, .patch, .options: method.rawValue
+        default: "other"
+        }
+    }
 
     /// The handles of each series, made once: making a swift-metrics handle looks it up in the
     /// backend's registry, which is too slow to do per request.
@@ -61,7 +71,11 @@ public struct MetricsMiddleware: Middleware {
                 duration: Metrics.Timer(label: "http_request_duration_seconds", dimensions: dimensions),
                 database: Metrics.Timer(label: "http_request_database_seconds", dimensions: [("route", route)])
             )
-            return series.withLock { $0[key, default: made] }
+            return series.withLock { series in
+                if let raced = series[key] { return raced }
+                series[key] = made
+                return made
+            }
         }
     }
 }
