@@ -9,26 +9,29 @@ import TesseraTesting
 @Suite(.serialized) struct CrashSafetyTests {
     /// What the shoppers were told, across all rounds.
     final class Acknowledged: Sendable {
-        /// Order id → the product and quantity its only line must have.
-        let orders = Mutex<[Int: (product: Int, quantity: Int)]>([:])
+        /// Order id → its lines as the cart held them: product id → quantity.
+        let orders = Mutex<[Int: [Int: Int]]>([:])
         let payments = Mutex<Set<Int>>([])
         let roundOrders = Atomic(0)
     }
 
-    /// One shopper, until the server goes away under it: a new account, then add one item,
-    /// check out, and pay every other order.
+    /// One shopper, until the server goes away under it: a new account, then put two products
+    /// in the cart, check out, and pay every other order.
     static func shop(_ shopper: String, port: Int, acknowledged: Acknowledged) async {
         let browser = TestClient(port: port)
         do {
             guard try await browser.submit(from: "/register", to: "/register",
                                            form: "name=Crash&email=\(shopper)%40example.com&password=long-enough-1").status == 303 else { return }
             for round in 0... {
-                let product = 1 + round % 8
-                let quantity = 1 + round % 2
-                _ = try await browser.submit(from: "/products/\(product)", to: "/cart/items", form: "productID=\(product)&quantity=\(quantity)")
+                // What the cart holds: a product out of stock is refused, and stays out of the order.
+                var lines: [Int: Int] = [:]
+                for (product, quantity) in [1 + round % 8: 1 + round % 2, 1 + (round + 3) % 8: 1] {
+                    let added = try await browser.submit(from: "/products/\(product)", to: "/cart/items", form: "productID=\(product)&quantity=\(quantity)")
+                    if added.status == 303 { lines[product] = quantity }
+                }
                 let placed = try await browser.submit(from: "/checkout", to: "/checkout", form: "")
                 guard placed.status == 303, let location = placed.header("location"), let id = Int(location.dropFirst("/orders/".count)) else { continue }
-                acknowledged.orders.withLock { $0[id] = (product, quantity) }
+                acknowledged.orders.withLock { $0[id] = lines }
                 acknowledged.roundOrders.add(1, ordering: .relaxed)
                 guard round % 2 == 0 else { continue }
                 let page = try await browser.send(location)
@@ -60,8 +63,8 @@ import TesseraTesting
             } else {
                 baseline = state.stockAccountedFor
             }
-            for (id, line) in acknowledged.orders.withLock({ $0 }) {
-                #expect(state.lines[id] == [line.product: line.quantity], "round \(round): order \(id) and its line survived")
+            for (id, lines) in acknowledged.orders.withLock({ $0 }) {
+                #expect(state.lines[id] == lines, "round \(round): order \(id) survived with all its lines")
             }
             for id in acknowledged.payments.withLock({ $0 }) {
                 #expect(state.paid.contains(id), "round \(round): the payment of order \(id) survived")

@@ -34,6 +34,10 @@ struct StoreSnapshot {
                 SELECT COUNT(*) FROM customerOrder
                 WHERE status IN ('paid', 'shipped', 'completed') AND id NOT IN (SELECT orderID FROM payment)
                 """) == 0, "every paid order has its payment")
+            #expect(try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM payment JOIN customerOrder ON customerOrder.id = payment.orderID
+                WHERE customerOrder.status = 'awaiting_payment'
+                """) == 0, "every payment moved its order on")
             let rows = try Row.fetchAll(db, sql: """
                 SELECT product.id AS id, product.stock + COALESCE((
                     SELECT SUM(orderLine.quantity) FROM orderLine JOIN customerOrder ON customerOrder.id = orderLine.orderID
