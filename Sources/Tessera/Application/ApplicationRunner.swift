@@ -19,6 +19,14 @@ public enum ApplicationRunner {
     }
 
     /// Serves any responder, for programs that use the HTTP layer without the framework's pipeline.
+    ///
+    /// - Parameters:
+    ///   - settings: where to listen, and how long to drain.
+    ///   - responder: what answers every request.
+    ///   - errorResponder: what answers the requests the server refuses on its own.
+    ///   - state: where the server reports its phase and connections, for readiness and metrics.
+    ///   - metrics: the responder for `/metrics` on ``ServerSettings/metricsPort``, if any.
+    ///   - logger: where the servers log.
     public static func run(
         settings: ServerSettings,
         responder: some HTTPResponder,

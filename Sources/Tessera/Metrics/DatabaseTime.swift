@@ -38,7 +38,6 @@ public final class DatabaseTime: Sendable {
     }
 
     func add(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        nanoseconds.add(seconds * 1_000_000_000 + attoseconds / 1_000_000_000, ordering: .relaxed)
+        nanoseconds.add(duration.wholeNanoseconds, ordering: .relaxed)
     }
 }

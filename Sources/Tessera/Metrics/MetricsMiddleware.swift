@@ -79,16 +79,3 @@ public struct MetricsMiddleware: Middleware {
         }
     }
 }
-
-extension Metrics.Timer {
-    /// Records a `Duration`, which swift-metrics takes in nanoseconds.
-    func record(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
-
-    /// Records the time since `start`.
-    func recordInterval(since start: ContinuousClock.Instant) {
-        record(ContinuousClock.now - start)
-    }
-}

@@ -1,0 +1,55 @@
+import Accounts
+import ArgumentParser
+import Catalog
+import Foundation
+import Logging
+import Metrics
+import Orders
+import Prometheus
+import Tessera
+
+/// `storefront serve`: composes the app and serves it until SIGTERM.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the storefront (the default)."
+    )
+
+    @OptionGroup var options: ServerOptions
+
+    func run() async throws {
+        let settings = try await UsageError.reported { try options.resolve() }
+        settings.bootstrapLogging()
+        let metricsRegistry = PrometheusCollectorRegistry()
+        if settings.metricsPort != nil {
+            MetricsSystem.bootstrap(PrometheusMetricsFactory.storefront(registry: metricsRegistry))
+        }
+        let logger = Logger(label: "storefront")
+        let database = MeasuredDatabase(try await StorefrontDatabase.open(dataDirectory: settings.dataDirectory))
+
+        // The composition root: the only place that knows every module.
+        let services = StorefrontServices(database: database)
+        var app = ApplicationBuilder()
+        app.register(HealthModule(checks: [DatabaseReadiness(database: database)]))
+        app.register(CatalogModule(catalog: services.catalog))
+        app.register(OrdersModule(cart: services.cart, orders: services.orders, catalog: services.catalog))
+        app.register(AccountsModule(accounts: services.accounts))
+        app.routes.fallback(PublicFiles(root: settings.publicDirectory))
+        let sessions = SessionConfiguration(
+            secret: try SessionConfiguration.loadSecret(dataDirectory: settings.dataDirectory),
+            secureCookies: settings.https,
+            hostPrefix: settings.https
+        )
+        // The request pipeline, in order. Every request: metrics (outermost, so they time and
+        // see everything), the session, who is signed in, then error pages (which therefore
+        // know both). Once a route matched: the CSRF check.
+        let application = try app.build(
+            layout: StorefrontLayout(),
+            middleware: [MetricsMiddleware(), SessionMiddleware(sessions), ShopperMiddleware(accounts: services.accounts), ErrorPageMiddleware()],
+            routeMiddleware: [CSRFMiddleware()],
+            logger: logger
+        )
+        let metrics = PrometheusEndpoint(registry: metricsRegistry, server: application.serverState)
+        try await ApplicationRunner.run(settings: settings, application: application, metrics: metrics, logger: logger)
+    }
+}
