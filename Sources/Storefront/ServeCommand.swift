@@ -18,7 +18,14 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var options: ServerOptions
 
     func run() async throws {
-        let settings = try await UsageError.reported { try options.resolve() }
+        let (settings, secret) = try await UsageError.reported {
+            let settings = try options.resolve()
+            do {
+                return (settings, try SessionConfiguration.loadSecret(dataDirectory: settings.dataDirectory))
+            } catch let short as SessionConfiguration.SecretTooShort {
+                throw ValidationError(short.description)
+            }
+        }
         settings.bootstrapLogging()
         let metricsRegistry = PrometheusCollectorRegistry()
         if settings.metricsPort != nil {
@@ -36,16 +43,17 @@ struct ServeCommand: AsyncParsableCommand {
         app.register(AccountsModule(accounts: services.accounts))
         app.routes.fallback(PublicFiles(root: settings.publicDirectory))
         let sessions = SessionConfiguration(
-            secret: try SessionConfiguration.loadSecret(dataDirectory: settings.dataDirectory),
+            secret: secret,
             secureCookies: settings.https,
             hostPrefix: settings.https
         )
-        // The request pipeline, in order. Every request: metrics (outermost, so they time and
-        // see everything), the session, who is signed in, then error pages (which therefore
-        // know both). Once a route matched: the CSRF check.
+        // The request pipeline, in order. Every request: metrics when they are exported
+        // (outermost, so they time and see everything), the session, who is signed in, then
+        // error pages (which therefore know both). Once a route matched: the CSRF check.
+        let metricsStep: [any Middleware] = settings.metricsPort == nil ? [] : [MetricsMiddleware()]
         let application = try app.build(
             layout: StorefrontLayout(),
-            middleware: [MetricsMiddleware(), SessionMiddleware(sessions), ShopperMiddleware(accounts: services.accounts), ErrorPageMiddleware()],
+            middleware: metricsStep + [SessionMiddleware(sessions), ShopperMiddleware(accounts: services.accounts), ErrorPageMiddleware()],
             routeMiddleware: [CSRFMiddleware()],
             logger: logger
         )

@@ -166,6 +166,7 @@ import TesseraTesting
         }
         #expect(try await onThread { try RawHTTPClient.request(port: port, "/metrics") }.status == 404)
 
+        let held = try RawHTTPClient(port: port)  // an open connection for the gauge to count
         let scrape = try await onThread { try RawHTTPClient.request(port: metricsPort, "/metrics") }
         #expect(scrape.status == 200)
         #expect(scrape.header("content-type")?.hasPrefix("text/plain; version=0.0.4") == true)
@@ -179,7 +180,9 @@ import TesseraTesting
         #expect(value(#"http_request_duration_seconds_count{route="catalog.product",method="GET",status="2xx"}"#) == 2)
         #expect((value(#"http_request_database_seconds_sum{route="catalog.product"}"#) ?? 0) > 0, "a product page reads the database")
         #expect(value(#"tessera_region_render_seconds_count{region="detail",outcome="ok"}"#) == 2)
-        #expect((value("tessera_open_connections") ?? 0) >= 0)
+        let open = try #require(value("tessera_open_connections"), "the gauge is exported")
+        #expect(open >= 1 && open < 100, "the held connection is counted")
+        _ = held
         #expect((value("process_resident_memory_bytes") ?? 0) > 1_000_000)
         storefront.signal(SIGTERM)
         #expect(try await storefront.waitForExit() == 0)
@@ -196,6 +199,7 @@ import TesseraTesting
         (["PORT": "8181", "METRICS_PORT": "8181"], "must not be the public port"),
         (["DATA_DIR": "/proc/self/data"], "cannot be"),
         (["DATA_DIR": "/etc/hostname"], "is a file, not a folder"),
+        (["SESSION_SECRET": "too-short"], "at least 32 characters"),
     ])
     func invalidConfigurationFailsFastWithAMessage(environment: [String: String], message: String) async throws {
         let storefront = try start(environment)

@@ -19,13 +19,13 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     /// What the server running the app reports; the same object the app's modules were given.
     public let serverState: HTTPServerState
 
-    init(parts: ApplicationParts, router: Router, middleware: [any Middleware], serverState: HTTPServerState) {
+    init(parts: ApplicationParts, router: Router, middleware: [any Middleware], measuresDatabaseTime: Bool, serverState: HTTPServerState) {
         self.serverState = serverState
         self.parts = parts
         self.router = router
         self.middleware = middleware
         self.rejectedRequestSteps = middleware.filter(\.runsForRejectedRequests)
-        self.measuresDatabaseTime = middleware.contains { $0 is MetricsMiddleware }
+        self.measuresDatabaseTime = measuresDatabaseTime
     }
 
     /// Whether each request gets a ``DatabaseTime`` meter: only when something reads it, so an

@@ -49,11 +49,12 @@ public struct ApplicationBuilder: Sendable {
         developmentMode: Bool = false
     ) throws(RouteClash) -> Application {
         let router = try routes.build(routeMiddleware: routeMiddleware)
+        let recordsMetrics = middleware.contains { $0 is MetricsMiddleware }
         let parts = ApplicationParts(
             layout: layout, regions: regions, errorPages: ErrorPageRenderer(controllers: errorPages),
             logger: logger, developmentMode: developmentMode,
-            regionMetrics: middleware.contains { $0 is MetricsMiddleware } ? RegionMetrics() : nil
+            regionMetrics: recordsMetrics ? RegionMetrics() : nil
         )
-        return Application(parts: parts, router: router, middleware: middleware, serverState: serverState)
+        return Application(parts: parts, router: router, middleware: middleware, measuresDatabaseTime: recordsMetrics, serverState: serverState)
     }
 }

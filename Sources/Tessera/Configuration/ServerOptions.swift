@@ -184,20 +184,14 @@ public struct ServerSettings: Sendable {
     /// Sends every log line to stdout at `logLevel`, in `logFormat`, where container platforms
     /// collect them. Call it once, first thing: swift-log's bootstrap is process-wide by design.
     public func bootstrapLogging() {
-        let level = logLevel
-        switch logFormat {
-        case .text:
-            LoggingSystem.bootstrap { label in
-                var handler = StreamLogHandler.standardOutput(label: label)
-                handler.logLevel = level
-                return handler
+        let (level, format) = (logLevel, logFormat)
+        LoggingSystem.bootstrap { label in
+            var handler: any LogHandler = switch format {
+            case .text: StreamLogHandler.standardOutput(label: label)
+            case .json: JSONLogHandler(label: label)
             }
-        case .json:
-            LoggingSystem.bootstrap { label in
-                var handler = JSONLogHandler(label: label)
-                handler.logLevel = level
-                return handler
-            }
+            handler.logLevel = level
+            return handler
         }
     }
 }
