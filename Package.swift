@@ -4,7 +4,8 @@ import PackageDescription
 /// Tessera: a server-rendered Swift web framework on libmicrohttpd, and the storefront built with it.
 ///
 /// Layout, from the bottom up:
-/// - `CMicroHTTPD`, `CTesseraShim`: the C library and the few calls Swift cannot make directly.
+/// - `CMicroHTTPD`, `CTesseraShim`: the C library and the few calls Swift cannot make directly;
+///   `CZlib`: zlib, for gzip.
 /// - `TesseraViews`: the runtime of typed views; `TesseraViewsPlugin` compiles `Views/` into them
 ///   with `tessera-views` (`TesseraTemplateCompiler`).
 /// - `TesseraHTTP`: the HTTP server, requests, responses and the error protocol. Every C type
@@ -51,6 +52,8 @@ let package = Package(
             name: "CTesseraShim",
             dependencies: ["CMicroHTTPD"]
         ),
+        // zlib (Debian's zlib1g-dev), for gzip responses.
+        .systemLibrary(name: "CZlib"),
 
         // MARK: Framework
         .target(
@@ -66,6 +69,7 @@ let package = Package(
         .target(
             name: "Tessera",
             dependencies: [
+                "CZlib",
                 "TesseraHTTP",
                 "TesseraViews",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -151,6 +155,7 @@ let package = Package(
         .target(
             name: "TesseraTesting",
             dependencies: [
+                "CZlib",
                 "Tessera",
                 "TesseraHTTP",
                 .product(name: "Logging", package: "swift-log"),

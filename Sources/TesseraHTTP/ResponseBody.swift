@@ -12,6 +12,11 @@ public enum ResponseBody: Sendable {
 
     /// No body at all.
     public static let empty = ResponseBody.bytes([])
+
+    /// Whether the body is produced over time (``stream(_:)``).
+    public var isStream: Bool {
+        if case .stream = self { true } else { false }
+    }
 }
 
 /// Where a streamed body goes.

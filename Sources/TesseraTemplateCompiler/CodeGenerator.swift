@@ -323,6 +323,12 @@ struct CodeGenerator {
     private func expression(_ expression: Expression) throws(TemplateError) -> String {
         var code = atom(expression.base)
         for filter in expression.filters {
+            // `asset` is the one filter that reads the rendering's own state: the map of
+            // fingerprinted URLs the output was given, as forms read its CSRF token.
+            if filter.name == "asset", filter.arguments.isEmpty {
+                code = "output.assets.url(for: \(code))"
+                continue
+            }
             let arguments = [code] + filter.arguments.map(atom)
             code = "Filters.\(Swift.escapedIdentifier(filter.name))(\(arguments.joined(separator: ", ")))"
         }

@@ -38,7 +38,7 @@ public struct InProcessTransport: TestTransport {
         return TestResponse(
             status: response.status.code,
             headers: response.headers.map { ($0.name.rawName, $0.value) },
-            body: try await BodyCollector.collect(response.body)
+            body: try await response.body.collect()
         )
     }
 }

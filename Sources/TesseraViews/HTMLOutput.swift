@@ -13,15 +13,20 @@ public struct HTMLOutput: Sendable {
     /// The CSRF token that forms rendered into this output carry, if any; given by whoever
     /// starts the rendering (the framework's `RequestContext.render`).
     public let formToken: String?
+    /// The fingerprinted URLs of static files, for the `asset` filter; given by whoever starts
+    /// the rendering, like ``formToken``.
+    public let assets: AssetURLs
 
     /// - Parameters:
     ///   - capacity: bytes to reserve; a page that fits needs no reallocation.
     ///   - formToken: the token for the hidden field of every `<form method="post">`.
-    public init(capacity: Int = 4096, formToken: String? = nil) {
+    ///   - assets: what `{{ path | asset }}` links to.
+    public init(capacity: Int = 4096, formToken: String? = nil, assets: AssetURLs = .none) {
         storage = []
         storage.reserveCapacity(capacity)
         regions = []
         self.formToken = formToken
+        self.assets = assets
     }
 
     /// The rendered UTF-8.

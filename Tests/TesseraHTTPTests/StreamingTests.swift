@@ -47,11 +47,11 @@ import TesseraTesting
         try await server.stop()
     }
 
-    @Test func headOnAStreamedRouteSendsNoBody() async throws {
+    @Test func headOnAStreamedRouteSaysItsLengthAndSendsNoBody() async throws {
         let server = try await TestServer.start { request in
             if request.path == "/ok" { return .text("ok") }
             return Response(body: .stream { writer in
-                try await writer.write("never seen")
+                try await writer.write("never sent")
                 try await writer.flush()
             })
         }
@@ -65,6 +65,8 @@ import TesseraTesting
             return (head, try client.readHead())
         }
         #expect(head.status == 200)
+        #expect(head.header("content-length") == "10", "rendered and discarded: the length GET sends")
+        #expect(head.header("transfer-encoding") == nil)
         #expect(next.status == 200)
         try await server.stop()
     }

@@ -20,6 +20,7 @@ import TesseraTesting
             try "body{color:red}".write(to: publicFolder.appendingPathComponent("css/site.css"), atomically: true, encoding: .utf8)
             try "0123456789".write(to: publicFolder.appendingPathComponent("digits.txt"), atomically: true, encoding: .utf8)
             try "<svg/>".write(to: publicFolder.appendingPathComponent("logo.svg"), atomically: true, encoding: .utf8)
+            try Self.bigCSS.write(to: publicFolder.appendingPathComponent("css/big.css"), atomically: true, encoding: .utf8)
             try "blob".write(to: publicFolder.appendingPathComponent("data.unknownext"), atomically: true, encoding: .utf8)
             try "TOP-SECRET".write(to: publicFolder.appendingPathComponent(".hidden"), atomically: true, encoding: .utf8)
             try "console.log('plain')".write(to: publicFolder.appendingPathComponent("app.js"), atomically: true, encoding: .utf8)
@@ -30,6 +31,8 @@ import TesseraTesting
         }
 
         func remove() { try? FileManager.default.removeItem(at: root) }
+
+        static let bigCSS = (1...200).map { ".rule-\($0) { margin: \($0)px; color: #333; }" }.joined(separator: "\n")
     }
 
     func withSite(_ body: (Site, Int) async throws -> Void) async throws {
@@ -149,5 +152,58 @@ import TesseraTesting
                 #expect(plain.header("etag") != gzipped.header("etag"))
             }
         }
+    }
+
+    @Test func textWithoutASiblingIsGzippedFromTheCopyMadeAtStart() async throws {
+        try await withSite { _, port in
+            let plain = try await onThread { try RawHTTPClient.request(port: port, "/css/big.css") }
+            let gzipped = try await onThread { try RawHTTPClient.request(port: port, "/css/big.css", headers: ["Accept-Encoding": "gzip"]) }
+            #expect(plain.header("content-encoding") == nil)
+            #expect(plain.header("vary") == "Accept-Encoding")
+            #expect(gzipped.header("content-encoding") == "gzip")
+            #expect(gzipped.body.count < plain.body.count / 4)
+            #expect(gzipped.decodedText == Site.bigCSS)
+            let eTag = try #require(gzipped.header("etag"))
+            #expect(eTag != plain.header("etag"), "another representation, another validator")
+            let revalidated = try await onThread {
+                try RawHTTPClient.request(port: port, "/css/big.css", headers: ["Accept-Encoding": "gzip", "If-None-Match": eTag])
+            }
+            #expect(revalidated.status == 304)
+            // Too short to gain anything: sent as it is.
+            let tiny = try await onThread { try RawHTTPClient.request(port: port, "/logo.svg", headers: ["Accept-Encoding": "gzip"]) }
+            #expect(tiny.header("content-encoding") == nil)
+        }
+    }
+
+    @Test func fingerprintedURLsAreCachedForAYearAndOldOnesStillWork() async throws {
+        let site = try Site()
+        defer { site.remove() }
+        let files = PublicFiles(root: site.publicFolder.path)
+        let url = files.assetURLs.url(for: "/css/site.css")
+        #expect(url.wholeMatch(of: /\/css\/site\.[0-9a-f]{10}\.css/) != nil, "\(url)")
+        #expect(files.assetURLs.url(for: "/css/big.css") != url.replacingOccurrences(of: "site", with: "big"), "each file its own hash")
+        #expect(files.assetURLs.url(for: "/.hidden") == "/.hidden", "hidden files are not indexed")
+
+        let server = try await TestServer.start(responder: files)
+        let port = server.port
+        let fingerprinted = try await onThread { try RawHTTPClient.request(port: port, url) }
+        #expect(fingerprinted.status == 200)
+        #expect(fingerprinted.text == "body{color:red}")
+        #expect(fingerprinted.header("cache-control") == PublicFiles.fingerprintedCacheControl)
+        #expect(fingerprinted.header("content-type") == "text/css; charset=utf-8")
+
+        // A page cached from before a deploy asks for an old hash: it gets today's file, briefly cached.
+        let old = try await onThread { try RawHTTPClient.request(port: port, "/css/site.0123456789.css") }
+        #expect(old.status == 200)
+        #expect(old.header("cache-control") == "public, max-age=3600")
+        #expect(try await onThread { try RawHTTPClient.request(port: port, "/css/site.012345678.css") }.status == 404, "not a fingerprint")
+
+        // Edited while running: never served as immutable under the old name; a restart names it anew.
+        try "body{color:blue}".write(to: site.publicFolder.appendingPathComponent("css/site.css"), atomically: true, encoding: .utf8)
+        let edited = try await onThread { try RawHTTPClient.request(port: port, url) }
+        #expect(edited.text == "body{color:blue}")
+        #expect(edited.header("cache-control") == "public, max-age=3600")
+        #expect(PublicFiles(root: site.publicFolder.path).assetURLs.url(for: "/css/site.css") != url)
+        try await server.stop()
     }
 }

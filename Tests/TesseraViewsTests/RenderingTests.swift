@@ -66,6 +66,14 @@ import TesseraViews
         #expect(before.hasSuffix(#"<div data-region="related">"#))
     }
 
+    @Test func theAssetFilterLinksTheFingerprintsTheRenderingWasGiven() {
+        let assets = AssetURLs(["/css/site.css": "/css/site.0123456789.css", "/images/a.svg": "/images/a.9876543210.svg"])
+        let html = AssetsView.render("/images/a.svg", assets: assets).string
+        #expect(html == #"<link rel="stylesheet" href="/css/site.0123456789.css"><img src="/images/a.9876543210.svg" alt="">"# + "\n")
+        // Without a map (a test, a benchmark), or for a path it does not know: the plain path.
+        #expect(AssetsView.render("/unknown.png").string.contains(#"href="/css/site.css"><img src="/unknown.png""#))
+    }
+
     @Test func filtersIncludingAppDefinedOnes() {
         let sample = FilterSample(name: "Ada", blurb: "A long description", when: Date(timeIntervalSince1970: 1_700_000_000))
         #expect(FiltersView.render(sample).string.contains("<p>ADA|ada|A long …|2023-11-14|ADA!</p>"))

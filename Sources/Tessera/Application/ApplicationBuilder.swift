@@ -1,4 +1,5 @@
 import Logging
+import TesseraViews
 
 /// Collects what the modules register, then builds the immutable ``Application``.
 ///
@@ -23,8 +24,22 @@ public struct ApplicationBuilder: Sendable {
     /// that answer about it, such as ``HealthModule``. ``ApplicationRunner`` hands it to the server.
     public let serverState = HTTPServerState()
 
+    /// The fingerprinted URLs templates link static files by; set by ``serve(_:)``.
+    public private(set) var assets = AssetURLs.none
+
+    /// Where the site is reached (`PUBLIC_URL`), for absolute URLs such as a sitemap's; `nil`
+    /// takes each request's own `Host`.
+    public var siteURL: SiteURL?
+
     /// An empty builder: no routes or regions yet, and the default error page for every status.
     public init() {}
+
+    /// Serves `files` for every address no route takes, and lets templates link them by
+    /// content hash with `{{ "/css/site.css" | asset }}`.
+    public mutating func serve(_ files: PublicFiles) {
+        routes.fallback(files)
+        assets = files.assetURLs
+    }
 
     /// Registers everything a module offers.
     public mutating func register(_ module: some FeatureModule) {
@@ -53,7 +68,7 @@ public struct ApplicationBuilder: Sendable {
         let parts = ApplicationParts(
             layout: layout, regions: regions, errorPages: ErrorPageRenderer(controllers: errorPages),
             logger: logger, developmentMode: developmentMode,
-            regionMetrics: recordsMetrics ? RegionMetrics() : nil
+            regionMetrics: recordsMetrics ? RegionMetrics() : nil, assets: assets, siteURL: siteURL
         )
         return Application(parts: parts, router: router, middleware: middleware, measuresDatabaseTime: recordsMetrics, serverState: serverState)
     }

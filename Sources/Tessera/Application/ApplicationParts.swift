@@ -1,4 +1,5 @@
 import Logging
+import TesseraViews
 
 /// What every request of an app shares: built once by ``ApplicationBuilder``, immutable after.
 /// Controllers reach its parts by name through ``RequestContext`` (`context.layout`,
@@ -12,8 +13,15 @@ final class ApplicationParts: Sendable {
     let developmentMode: Bool
     /// Region render times, when the app records metrics.
     let regionMetrics: RegionMetrics?
+    /// The fingerprinted URLs of the static files the app serves, for the `asset` filter.
+    let assets: AssetURLs
+    /// Where the site is reached, when configured; for absolute URLs.
+    let siteURL: SiteURL?
 
-    init(layout: any PageLayout, regions: RegionRegistry, errorPages: ErrorPageRenderer, logger: Logger, developmentMode: Bool, regionMetrics: RegionMetrics?) {
+    init(layout: any PageLayout, regions: RegionRegistry, errorPages: ErrorPageRenderer, logger: Logger, developmentMode: Bool,
+         regionMetrics: RegionMetrics?, assets: AssetURLs, siteURL: SiteURL?) {
+        self.assets = assets
+        self.siteURL = siteURL
         self.regionMetrics = regionMetrics
         self.layout = layout
         self.regions = regions

@@ -65,6 +65,11 @@ public struct ServerOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("trusted-proxies"), help: "Comma-separated proxy addresses whose X-Forwarded-For and X-Forwarded-Proto are believed. [env: TRUSTED_PROXIES] (default: none)")
     public var trustedProxies: String?
 
+    /// `--public-url`: where shoppers reach the site, for absolute URLs (sitemap, canonical
+    /// links); `nil` when not given, so `PUBLIC_URL` or each request's `Host` applies.
+    @Option(name: .customLong("public-url"), help: "Where the site is reached, such as https://shop.example.com, for sitemaps and canonical links. [env: PUBLIC_URL] (default: each request's Host)")
+    public var publicURL: String?
+
     /// No options given yet, as ArgumentParser requires; it fills them in as it parses the
     /// command line.
     public init() {}
@@ -89,8 +94,12 @@ public struct ServerOptions: ParsableArguments, Sendable {
             drainDelay: .seconds(try value(drainDelay, "DRAIN_DELAY", { Int($0) }, default: 0)),
             metricsPort: try value(metricsPort.map { Optional($0) }, "METRICS_PORT", { Int($0).map { Optional($0) } }, default: nil),
             https: try value(https.map(Self.parseSwitch) ?? nil, "HTTPS", Self.parseSwitch, default: false),
-            trustedProxies: try value(trustedProxies.map { TrustedProxies(list: $0) } ?? nil, "TRUSTED_PROXIES", { TrustedProxies(list: $0) }, default: TrustedProxies())
+            trustedProxies: try value(trustedProxies.map { TrustedProxies(list: $0) } ?? nil, "TRUSTED_PROXIES", { TrustedProxies(list: $0) }, default: TrustedProxies()),
+            publicURL: try value(publicURL.map(SiteURL.init) ?? nil, "PUBLIC_URL", { SiteURL($0).map { Optional($0) } }, default: nil)
         )
+        if let publicURL, SiteURL(publicURL) == nil {
+            throw ValidationError("--public-url \(publicURL) must be an http or https origin, such as https://shop.example.com.")
+        }
         if let https, Self.parseSwitch(https) == nil {
             throw ValidationError("--https \(https) must be 1 or 0.")
         }
@@ -171,6 +180,8 @@ public struct ServerSettings: Sendable {
     public var https: Bool
     /// The proxies whose forwarded fields are believed.
     public var trustedProxies: TrustedProxies
+    /// Where the site is reached, for absolute URLs; `nil` uses each request's `Host`.
+    public var publicURL: SiteURL?
 
     /// What the HTTP server needs from these settings, with ``SecurityHeaders/defaults`` on every
     /// response.

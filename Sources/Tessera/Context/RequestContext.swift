@@ -80,9 +80,10 @@ public struct RequestContext: Sendable {
         set { values[key] = newValue }
     }
 
-    /// Renders `view` for this request: its forms carry the request's CSRF token.
+    /// Renders `view` for this request: its forms carry the request's CSRF token, and its
+    /// `asset` filters link the app's fingerprinted static files.
     public func render<View: HTMLView>(_ view: View.Type, _ model: View.Model) -> HTMLOutput {
-        View.render(model, formToken: formToken)
+        View.render(model, formToken: formToken, assets: application.assets)
     }
 }
 

@@ -19,11 +19,17 @@ public struct SessionMiddleware: Middleware {
         return nil
     }
 
-    /// Sets the cookie when the session changed, or when an HTML answer carries a new token.
+    /// Sets the cookie when the session changed, or when an HTML answer carries a new token, and
+    /// the answer's `Cache-Control` when it used the session and did not choose its own.
     public func after(_ response: inout Response, for context: RequestContext) {
         let isHTML = response.headers[.contentType]?.hasPrefix("text/html") ?? false
-        if let cookie = context.session.setCookie(configuration, carryingNewTokenIn: isHTML, overHTTPS: context.request.isSecure) {
+        let cookie = context.session.setCookie(configuration, carryingNewTokenIn: isHTML, overHTTPS: context.request.isSecure)
+        if let cookie {
             response.headers.append(HTTPField(name: .setCookie, value: cookie))
+        }
+        if !response.headers.contains(.cacheControl),
+           let cacheControl = context.session.cacheControl ?? (cookie == nil ? nil : "private, no-cache") {
+            response.headers[.cacheControl] = cacheControl
         }
     }
 

@@ -48,6 +48,12 @@ public struct Page: Sendable {
     /// for every region. By default a page streams when a region is still working once the
     /// page itself is rendered.
     public var delivery: Delivery?
+    /// A sentence or two about the page, for `<meta name="description">`: what a search result
+    /// shows under the title. `nil` leaves it to the layout.
+    public var description: String?
+    /// The path search engines should keep for this page, for `<link rel="canonical">`, when its
+    /// URL has variants (a sort order, say); ``RequestContext/absoluteURL(for:)`` makes it whole.
+    public var canonicalPath: String?
 
     /// How a page with regions is sent, for a page that should not leave it to the framework.
     public enum Delivery: Sendable {
@@ -59,10 +65,13 @@ public struct Page: Sendable {
     }
 
     /// A page; leave `delivery` out to let the framework choose (see ``Page/delivery``).
-    public init(title: String, body: HTMLOutput, status: HTTPResponse.Status = .ok, delivery: Delivery? = nil) {
+    public init(title: String, body: HTMLOutput, status: HTTPResponse.Status = .ok, delivery: Delivery? = nil,
+                description: String? = nil, canonicalPath: String? = nil) {
         self.title = title
         self.body = body
         self.status = status
         self.delivery = delivery
+        self.description = description
+        self.canonicalPath = canonicalPath
     }
 }

@@ -29,12 +29,12 @@ public struct Session: Sendable {
     public var id: String? { storage?.read { $0.id } }
 
     /// The token every form of this session carries; `nil` when detached.
-    public var csrfToken: String? { storage?.read { $0.values[Self.csrfKey] } }
+    public var csrfToken: String? { storage?.value(Self.csrfKey) }
 
     /// The value kept under `key`; setting `nil` removes it. The whole session travels in its
     /// cookie, so keep values small: an id, not a record. Every copy of the context sees a change.
     public subscript(key: String) -> String? {
-        get { storage?.read { $0.values[key] } }
+        get { storage?.value(key) }
         nonmutating set {
             guard let storage else {
                 assertionFailure("the session was written, but the middleware chain has no SessionMiddleware")
@@ -77,6 +77,21 @@ public struct Session: Sendable {
             + (secure ? "; Secure" : "")
     }
 
+    /// The `Cache-Control` an answer needs because of what it took from this session, or `nil`
+    /// when it found nothing in it (an image, a health check, a visitor's first request that
+    /// only asked who is signed in), so that shared caches may keep it.
+    ///
+    /// A session that holds anything beyond its token (a signed-in user, a cart) makes every
+    /// answer that used it `private, no-store`: after sign-out, neither a shared cache nor the
+    /// browser's Back button may show it again. An answer that used only an anonymous session
+    /// (its forms carry the token, or it sets the cookie) is `private, no-cache`.
+    var cacheControl: String? {
+        storage?.read { payload, used in
+            guard used else { return nil }
+            return payload.values.keys.contains { $0 != Self.csrfKey } ? "private, no-store" : "private, no-cache"
+        }
+    }
+
     static let csrfKey = "_csrf"
 
     /// The session's state, shared by every copy of the request's context (regions run
@@ -86,6 +101,8 @@ public struct Session: Sendable {
             var payload: SessionCodec.Payload
             var modified = false
             var tokenIsNew = false
+            /// Whether the answer found a value (the token included) or changed the session.
+            var used = false
         }
 
         private let state: Mutex<State>
@@ -112,8 +129,24 @@ public struct Session: Sendable {
             state.withLock { body($0.payload) }
         }
 
+        func read<T>(_ body: (SessionCodec.Payload, _ used: Bool) -> T) -> T {
+            state.withLock { body($0.payload, $0.used) }
+        }
+
+        /// The value under `key`. Finding one makes the answer depend on the session (see
+        /// ``Session/cacheControl``); finding none does not, so asking an anonymous session who
+        /// is signed in leaves the answer cacheable.
+        func value(_ key: String) -> String? {
+            state.withLock { state in
+                let value = state.payload.values[key]
+                if value != nil { state.used = true }
+                return value
+            }
+        }
+
         func change(_ body: (inout SessionCodec.Payload) -> Bool) {
             state.withLock { state in
+                state.used = true
                 if body(&state.payload) { state.modified = true }
             }
         }

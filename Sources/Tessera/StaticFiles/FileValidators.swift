@@ -14,11 +14,17 @@ struct FileValidators {
         lastModified = HTTPDate.format(secondsSince1970: modifiedSeconds)
     }
 
+    /// The `ETag` of the file's gzip form, which is another representation of the same version.
+    var gzipETag: String {
+        String(eTag.dropLast()) + "-gzip\""
+    }
+
     func isNotModified(_ headers: RequestHeaders) -> Bool {
         if let ifNoneMatch = headers[.ifNoneMatch] {
             return ifNoneMatch.split(separator: ",").contains { tag in
                 let trimmed = tag.trimmingCharacters(in: " \t")
-                return trimmed == "*" || trimmed == eTag || trimmed == "W/" + eTag
+                let opaque = trimmed.hasPrefix("W/") ? trimmed.dropFirst(2) : trimmed
+                return trimmed == "*" || opaque == eTag || opaque == gzipETag
             }
         }
         if let ifModifiedSince = headers[.ifModifiedSince], let since = HTTPDate.parse(ifModifiedSince) {

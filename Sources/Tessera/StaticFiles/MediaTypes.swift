@@ -26,6 +26,15 @@ enum MediaTypes {
         "wasm": "application/wasm",
     ]
 
+    /// Whether a body of `contentType` shrinks under gzip: text, JSON, XML and SVG do; images,
+    /// fonts and archives are compressed already.
+    static func isCompressible(_ contentType: String) -> Bool {
+        let type = contentType.prefix { $0 != ";" }.lowercased()
+        return type.hasPrefix("text/") || type == "application/json" || type == "application/manifest+json"
+            || type == "application/xml" || type == "image/svg+xml" || type == "application/javascript"
+            || type.hasSuffix("+xml") || type.hasSuffix("+json")
+    }
+
     static func forPath(_ path: String) -> String {
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return "application/octet-stream" }
         return byExtension[path[path.index(after: dot)...].lowercased()] ?? "application/octet-stream"

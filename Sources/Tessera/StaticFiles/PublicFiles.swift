@@ -1,10 +1,17 @@
 import Foundation
 import HTTPTypes
 import TesseraHTTP
+import TesseraViews
 
 /// Serves the files under a folder (`Public/`), the way a CDN or nginx would: the right
-/// `Content-Type`, validators (`ETag`, `Last-Modified`) and 304s, single ranges, and
-/// pre-compressed `.gz` siblings for clients that accept gzip.
+/// `Content-Type`, validators (`ETag`, `Last-Modified`) and 304s, single ranges, gzip for
+/// clients that accept it (a pre-compressed `.gz` sibling when there is one, else a copy made at
+/// start), and fingerprinted URLs.
+///
+/// Fingerprinted URLs carry the file's content hash (`/css/site.3f2a1c9e07.css`); templates
+/// link them with `{{ "/css/site.css" | asset }}` once the app serves the folder through
+/// ``ApplicationBuilder/serve(_:)``. They are cached for a year (`immutable`), since an edited
+/// file gets a new name; an old name still finds the file, without the long caching.
 ///
 /// Nothing outside the folder is reachable. The request path is already free of `..`, `.`,
 /// `%2F` and NUL (the server refuses those), and on top of that this responder refuses hidden
@@ -13,37 +20,47 @@ import TesseraHTTP
 public struct PublicFiles: Sendable {
     /// The folder served, as an absolute path with its symlinks resolved.
     public let root: String
-    /// The `Cache-Control` value sent with every file.
+    /// The `Cache-Control` value sent with every file under its plain name.
     public var cacheControl: String
+    /// The `Cache-Control` of a fingerprinted URL: its content can never change.
+    public static let fingerprintedCacheControl = "public, max-age=31536000, immutable"
+    /// Each file's fingerprinted URL, for templates.
+    public let assetURLs: AssetURLs
+    private let index: StaticAssetIndex
 
     /// - Parameter root: the folder whose files are served; nothing outside it can be reached.
-    /// - Parameter cacheControl: sent with every file. Public files here are not fingerprinted,
-    ///   so the default asks caches to keep them for an hour and revalidate after.
+    ///   Its files are read once now, for their hashes and compressed copies.
+    /// - Parameter cacheControl: sent with every file under its plain name, which may change at
+    ///   any deploy: by default caches keep it for an hour and revalidate after.
     public init(root: String, cacheControl: String = "public, max-age=3600") {
         let resolved = URL(fileURLWithPath: root).standardizedFileURL.resolvingSymlinksInPath().path
         self.root = resolved.hasSuffix("/") ? String(resolved.dropLast()) : resolved
         self.cacheControl = cacheControl
+        self.index = StaticAssetIndex(root: self.root)
+        self.assetURLs = index.assetURLs
     }
 
     /// The answer for `request`, or `nil` when no file matches (so the caller can 404, or try
     /// something else). Only `GET` and `HEAD` are answered.
     public func response(to request: Request) -> Response? {
         guard request.method == .get || request.method == .head,
-              let path = resolve(request.path),
-              let file = OpenFile(path: path)
+              let found = locate(request.path),
+              let file = OpenFile(path: found.path)
         else { return nil }
+        // An entry that no longer describes the file (edited since start) is not used.
+        let entry = found.entry.flatMap { $0.describes(file) ? $0 : nil }
 
         let validators = FileValidators(file: file)
         var headers: HTTPFields = [
-            .contentType: MediaTypes.forPath(path),
+            .contentType: MediaTypes.forPath(found.path),
             .eTag: validators.eTag,
             .lastModified: validators.lastModified,
-            .cacheControl: cacheControl,
+            .cacheControl: found.isFingerprinted && entry != nil ? Self.fingerprintedCacheControl : cacheControl,
             .acceptRanges: "bytes",
         ]
-        let gzipPath = path + ".gz"
-        let hasGzip = access(gzipPath, R_OK) == 0
-        if hasGzip { headers[.vary] = "Accept-Encoding" }
+        let gzipPath = found.path + ".gz"
+        let hasGzipSibling = access(gzipPath, R_OK) == 0
+        if hasGzipSibling || entry?.gzip != nil { headers[.vary] = "Accept-Encoding" }
 
         if validators.isNotModified(request.headers) {
             return Response(status: .notModified, headers: headers)
@@ -62,12 +79,29 @@ public struct PublicFiles: Sendable {
             }
         }
 
-        if hasGzip, AcceptEncoding(request.headers[.acceptEncoding]).allowsGzip, let compressed = OpenFile(path: gzipPath) {
-            headers[.contentEncoding] = "gzip"
-            headers[.eTag] = FileValidators(file: compressed).eTag
-            return Response(status: .ok, headers: headers, body: .file(FileRegion(file: compressed)))
+        if AcceptEncoding(request.headers[.acceptEncoding]).allowsGzip {
+            if hasGzipSibling, let compressed = OpenFile(path: gzipPath) {
+                headers[.contentEncoding] = "gzip"
+                headers[.eTag] = validators.gzipETag
+                return Response(status: .ok, headers: headers, body: .file(FileRegion(file: compressed)))
+            }
+            if let gzip = entry?.gzip {
+                headers[.contentEncoding] = "gzip"
+                headers[.eTag] = validators.gzipETag
+                return Response(status: .ok, headers: headers, body: .bytes(gzip))
+            }
         }
         return Response(status: .ok, headers: headers, body: .file(FileRegion(file: file)))
+    }
+
+    /// The file a request path names: the path itself, or a fingerprinted name of it.
+    private func locate(_ requestPath: String) -> (path: String, entry: StaticAssetIndex.Entry?, isFingerprinted: Bool)? {
+        if let path = resolve(requestPath) {
+            return (path, index.byURL[requestPath], false)
+        }
+        guard let plain = Fingerprint.remove(from: requestPath), let path = resolve(plain) else { return nil }
+        let entry = index.byURL[plain]
+        return (path, entry, entry?.fingerprintedURL == requestPath)
     }
 
     /// Maps a decoded request path onto a real path inside `root`, or `nil`.

@@ -128,16 +128,23 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
     func dispatch(_ request: Request) {
         let core = self.core
         switch core.responder.answer(request) {
-        case .ready(let response):
+        case .ready(let response) where !(method == .head && response.body.isStream):
             dispatchState.store(.answered, ordering: .relaxed)
             queue(response)
+        case .ready(let response):
+            dispatch(pending: { response }, for: request)
         case .pending(let work):
-            let task = Task.immediate {
-                let response = await core.finish(work, for: request)
-                self.finish(with: response)
-            }
-            settle(task: task)
+            dispatch(pending: work, for: request)
         }
+    }
+
+    private func dispatch(pending work: @escaping @Sendable () async throws -> Response, for request: Request) {
+        let core = self.core
+        let task = Task.immediate {
+            let response = await core.finish(work, for: request)
+            self.finish(with: await core.withoutStream(response, for: request))
+        }
+        settle(task: task)
     }
 
     /// Answers an error found by the server itself (bad target, body too large …).
@@ -246,9 +253,10 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
             mhdResponse = descriptor < 0 ? nil : MHD_create_response_from_fd_at_offset64(UInt64(region.length), descriptor, UInt64(region.offset))
             if let mhdResponse { NativeResponse.addHeaders(headers, to: mhdResponse) }
         case .stream where method == .head:
-            // libmicrohttpd 0.9.75 writes a final `0\r\n\r\n` chunk after the head of a chunked
-            // answer to HEAD, which corrupts the next response on a kept-alive connection.
-            // A HEAD needs no body, so the producer is not run at all.
+            // Not reached by the app's answers (``ServerCore/withoutStream(_:for:)`` rendered
+            // them already); kept for any other: libmicrohttpd 0.9.75 writes a final
+            // `0\r\n\r\n` chunk after the head of a chunked answer to HEAD, which corrupts the
+            // next response on a kept-alive connection, so the producer is not run at all.
             stream = nil
             bodyBytes = 0
             headers[.transferEncoding] = nil

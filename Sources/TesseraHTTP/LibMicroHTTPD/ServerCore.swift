@@ -62,6 +62,21 @@ final class ServerCore: Sendable {
         }
     }
 
+    /// The answer to a `HEAD` whose `GET` would stream: rendered and discarded here, so that it
+    /// carries the `Content-Length` the `GET` sends and the same headers, and libmicrohttpd sends
+    /// the head alone. Any other answer is returned as it is.
+    func withoutStream(_ response: Response, for request: Request) async -> Response {
+        guard request.method == .head, response.body.isStream else { return response }
+        do {
+            var buffered = response
+            buffered.body = .bytes(try await response.body.collect())
+            buffered.headers[.transferEncoding] = nil
+            return buffered
+        } catch {
+            return await finish({ throw error }, for: request)
+        }
+    }
+
     /// Runs the work the responder left for later. Whatever it throws goes to the error responder
     /// as it is: what an error means is decided in one place, ``ThrownError``, not here.
     func finish(_ work: @Sendable () async throws -> Response, for request: Request) async -> Response {

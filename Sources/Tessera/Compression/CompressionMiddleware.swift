@@ -1,0 +1,68 @@
+import Foundation
+import TesseraHTTP
+
+/// Gzips text answers for clients that accept it: pages (streamed ones included, flushed with
+/// each region), error pages, JSON, and the app's other text. Static files are compressed by
+/// ``PublicFiles`` itself, from a pre-compressed `.gz` sibling or its in-memory copy.
+///
+/// Compression is negotiated, so a client that does not send `Accept-Encoding: gzip` (a
+/// benchmark client, a scraper) pays one header lookup. Every answer that would be compressed
+/// for another client says `Vary: Accept-Encoding`, so a shared cache never hands gzip to a
+/// client that did not ask for it.
+///
+/// Put it first in the chain, so that it sees the final answer, error pages included.
+public struct CompressionMiddleware: Middleware {
+    /// Below this many bytes gzip's header and trailer cost more than they save.
+    public var minimumLength: Int
+
+    /// - Parameter minimumLength: bodies shorter than this are sent as they are.
+    public init(minimumLength: Int = 512) {
+        self.minimumLength = minimumLength
+    }
+
+    /// Compresses the answer when the client accepts gzip and the body is text worth it.
+    public func after(_ response: inout Response, for context: RequestContext) {
+        guard let contentType = response.headers[.contentType], MediaTypes.isCompressible(contentType),
+              !response.headers.contains(.contentEncoding), Self.mayHaveBody(response.status)
+        else { return }
+        // Which bodies are worth it; a short one is the same for every client, so it does not
+        // vary (and a prepared answer, such as a health check, stays the one built once).
+        let known: [UInt8]?
+        switch response.body {
+        case .bytes(let bytes) where bytes.count >= minimumLength: known = bytes
+        case .prepared(let prepared) where prepared.body.count >= minimumLength: known = prepared.body
+        case .stream: known = nil
+        case .bytes, .prepared, .file: return
+        }
+        Self.addVary(to: &response.headers)
+        guard AcceptEncoding(context.request.headers[.acceptEncoding]).allowsGzip else { return }
+        if let known {
+            response.body = .bytes(GzipEncoder.gzip(known))
+        } else if case .stream(let produce) = response.body {
+            response.body = .stream { writer in
+                let gzip = GzipBodyWriter(writingTo: writer)
+                try await produce(gzip)
+                try await gzip.finish()
+            }
+        }
+        response.headers[.contentEncoding] = "gzip"
+        // The compressed bytes are another representation: a strong validator must differ.
+        if let eTag = response.headers[.eTag], !eTag.hasPrefix("W/") {
+            response.headers[.eTag] = "W/" + eTag
+        }
+    }
+
+    /// Yes: error pages of refused requests are pages too.
+    public var runsForRejectedRequests: Bool { true }
+
+    private static func mayHaveBody(_ status: HTTPResponse.Status) -> Bool {
+        status.kind != .informational && status != .noContent && status != .notModified
+    }
+
+    static func addVary(to headers: inout HTTPFields) {
+        let existing = headers[values: .vary]
+        let listed = existing.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: " \t").lowercased() }
+        guard !listed.contains("accept-encoding"), !listed.contains("*") else { return }
+        headers[.vary] = (existing + ["Accept-Encoding"]).joined(separator: ", ")
+    }
+}

@@ -1,0 +1,91 @@
+import Crypto
+import Foundation
+import TesseraHTTP
+import TesseraViews
+
+/// The files of a public folder, read once when the app starts: each file's content hash, for
+/// fingerprinted URLs, and a gzip copy of each compressible file that has no `.gz` sibling.
+///
+/// Computing it at start is what makes fingerprints need no build step: a deploy (or a restart
+/// after an edit) gives every changed file its new URL. A file edited while the server runs is
+/// noticed by its size and modification time, and served fresh, without the year-long caching,
+/// until the next start.
+struct StaticAssetIndex: Sendable {
+    struct Entry: Sendable {
+        /// The real path on disk.
+        let path: String
+        /// The URL path with the content hash in the file name.
+        let fingerprintedURL: String
+        let size: Int64
+        let modificationTime: Date
+        /// The whole file gzipped, for a compressible file without a `.gz` sibling.
+        let gzip: [UInt8]?
+
+        /// Whether `file` is still the file this entry describes.
+        func describes(_ file: OpenFile) -> Bool {
+            file.size == size && file.modificationTime == modificationTime
+        }
+    }
+
+    /// Files larger than this are served but not fingerprinted or compressed in memory.
+    static let largestIndexedFile: Int64 = 4 * 1024 * 1024
+
+    /// By the file's plain URL path, `/css/site.css`.
+    private(set) var byURL: [String: Entry] = [:]
+
+    /// What templates link to: each indexed file's fingerprinted URL.
+    var assetURLs: AssetURLs {
+        AssetURLs(byURL.mapValues(\.fingerprintedURL))
+    }
+
+    init(root: String) {
+        guard let walker = FileManager.default.enumerator(atPath: root) else { return }
+        while let relative = walker.nextObject() as? String {
+            let components = relative.split(separator: "/")
+            guard !components.contains(where: { $0.hasPrefix(".") }), !relative.hasSuffix(".gz") else { continue }
+            let path = root + "/" + relative
+            guard let file = OpenFile(path: path), file.size <= Self.largestIndexedFile else { continue }
+            let bytes = FileRegion(file: file).readBytes()
+            let url = "/" + relative
+            let hash = SHA256.hash(data: bytes).prefix(5).map { String(format: "%02x", $0) }.joined()
+            let entry = Entry(
+                path: path, fingerprintedURL: Fingerprint.add(hash, to: url),
+                size: file.size, modificationTime: file.modificationTime, gzip: Self.gzip(bytes, of: path)
+            )
+            byURL[url] = entry
+        }
+    }
+}
+
+extension StaticAssetIndex {
+    /// The file gzipped, when it is text without a `.gz` sibling and compressing saves bytes.
+    private static func gzip(_ bytes: [UInt8], of path: String) -> [UInt8]? {
+        guard access(path + ".gz", R_OK) != 0, MediaTypes.isCompressible(MediaTypes.forPath(path)) else { return nil }
+        let compressed = GzipEncoder.gzip(bytes)
+        return compressed.count < bytes.count ? compressed : nil
+    }
+}
+
+/// The content hash in a file name: `site.css` → `site.3f2a1c9e07.css`.
+enum Fingerprint {
+    static let length = 10
+
+    static func add(_ hash: String, to url: String) -> String {
+        let slash = url.lastIndex(of: "/").map { url.index(after: $0) } ?? url.startIndex
+        guard let dot = url[slash...].lastIndex(of: "."), dot > slash else { return url + "." + hash }
+        return String(url[..<dot]) + "." + hash + String(url[dot...])
+    }
+
+    /// `url` without a fingerprint-shaped part in its file name, or `nil` when it has none: an
+    /// old fingerprint after a deploy still finds the file.
+    static func remove(from url: String) -> String? {
+        let slash = url.lastIndex(of: "/").map { url.index(after: $0) } ?? url.startIndex
+        var parts = url[slash...].split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 2 else { return nil }
+        let position = parts.count == 2 ? 1 : parts.count - 2
+        let candidate = parts[position]
+        guard candidate.count == length, candidate.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { return nil }
+        parts.remove(at: position)
+        return String(url[..<slash]) + parts.joined(separator: ".")
+    }
+}

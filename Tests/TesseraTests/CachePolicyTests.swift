@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import Tessera
+import TesseraTesting
+
+/// What caches may keep, decided by the session step from what the answer took from the
+/// session: nothing private may outlive a sign-out in a shared cache or the Back button.
+@Suite struct CachePolicyTests {
+    struct CacheModule: FeatureModule {
+        static let plain = Route<NoParameters>("cache.plain", .get, "/plain")
+        static let form = Route<NoParameters>("cache.form", .get, "/form")
+        static let signIn = Route<NoParameters>("cache.sign-in", .post, "/sign-in")
+        static let mine = Route<NoParameters>("cache.mine", .get, "/mine")
+        static let own = Route<NoParameters>("cache.own", .get, "/own")
+
+        func register(in app: inout ApplicationBuilder) {
+            // Reads nothing from the session, and carries no form that would need its token.
+            app.routes.action(Self.plain) { _, _ in .text("plain") }
+            // Carries the anonymous token in a form.
+            app.routes.action(Self.form) { _, context in
+                Response.html(Array(#"<form><input name="_csrf" value="\#(context.formToken ?? "")"></form>"#.utf8))
+            }
+            // Signs someone in.
+            app.routes.action(Self.signIn) { _, context in
+                context.session["user"] = "ada"
+                return .redirect(to: "/mine")
+            }
+            // Shows who is signed in, if anyone.
+            app.routes.action(Self.mine) { _, context in
+                Response.html(Array("<p>\(context.session["user"] ?? "nobody")</p>".utf8))
+            }
+            // Chooses its own caching.
+            app.routes.action(Self.own) { _, context in
+                var response = Response.html(Array("<p>\(context.session["user"] ?? "nobody")</p>".utf8))
+                response.headers[.cacheControl] = "public, max-age=60"
+                return response
+            }
+        }
+    }
+
+    static func app() throws -> Application {
+        var app = ApplicationBuilder()
+        app.register(CacheModule())
+        let sessions = SessionConfiguration(secret: Data(repeating: 5, count: 32))
+        return try app.build(middleware: [SessionMiddleware(sessions), ErrorPageMiddleware()], routeMiddleware: [CSRFMiddleware()])
+    }
+
+    @Test func anAnswerThatUsedNoSessionIsLeftToCaches() async throws {
+        try await Self.app().test { client in
+            let plain = try await client.send("/plain")
+            #expect(plain.header("cache-control") == nil)
+            #expect(plain.headers("set-cookie").isEmpty)
+            // Asking an anonymous session who is signed in finds nothing private: the page is
+            // private only for the token's cookie it sets, and may be revalidated.
+            let nobody = try await client.send("/mine")
+            #expect(nobody.text.contains("nobody"))
+            #expect(nobody.header("cache-control") == "private, no-cache")
+        }
+    }
+
+    @Test func anAnonymousTokenIsPrivateButMayBeRevalidated() async throws {
+        try await Self.app().test { client in
+            let form = try await client.send("/form")
+            #expect(form.header("cache-control") == "private, no-cache")
+            #expect(form.headers("set-cookie").count == 1, "the first HTML answer sets the token's cookie")
+            let again = try await client.send("/form")
+            #expect(again.header("cache-control") == "private, no-cache", "the token is in the page even without a new cookie")
+        }
+    }
+
+    @Test func aSignedInSessionIsNeverStored() async throws {
+        try await Self.app().test { client in
+            let form = try await client.send("/form")
+            let signIn = try await client.send("/sign-in", method: "POST", form: "_csrf=\(try #require(form.csrfToken))")
+            #expect(signIn.status == 303)
+            #expect(signIn.header("cache-control") == "private, no-store")
+            for path in ["/mine", "/form"] {
+                let page = try await client.send(path)
+                #expect(page.header("cache-control") == "private, no-store", "\(path)")
+            }
+            #expect(try await client.send("/mine").text.contains("ada"))
+            // The app's own choice stands, and an answer that reads nothing stays cacheable.
+            #expect(try await client.send("/own").header("cache-control") == "public, max-age=60")
+            #expect(try await client.send("/plain").header("cache-control") == nil)
+        }
+    }
+}
