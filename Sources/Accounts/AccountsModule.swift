@@ -7,9 +7,14 @@ import Tessera
 /// module who is signed in (`context.shopper`).
 public struct AccountsModule: FeatureModule {
     let accounts: AccountsService
+    let signInObservers: [any SignInObserver]
 
-    public init(accounts: AccountsService) {
+    /// - Parameters:
+    ///   - accounts: the accounts' service.
+    ///   - signInObservers: what other modules do as a shopper signs in.
+    public init(accounts: AccountsService, signInObservers: [any SignInObserver] = []) {
         self.accounts = accounts
+        self.signInObservers = signInObservers
     }
 
     public func register(in app: inout ApplicationBuilder) {
@@ -20,6 +25,6 @@ public struct AccountsModule: FeatureModule {
         }
         app.routes.page(AccountsRoutes.account) { _, _ in AccountPageController(accounts: accounts) }
         app.routes.page(AccountsRoutes.changePassword) { _, _ in PasswordPageController(form: FormState()) }
-        SignInActions(accounts: accounts).register(in: &app.routes)
+        SignInActions(accounts: accounts, observers: signInObservers).register(in: &app.routes)
     }
 }

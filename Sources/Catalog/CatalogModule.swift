@@ -14,5 +14,6 @@ public struct CatalogModule: FeatureModule {
         app.routes.page(CatalogRoutes.product) { id, _ in ProductPageController(catalog: catalog, id: id) }
         app.routes.fragment(CatalogRoutes.detail) { id, _ in ProductDetailRegion(catalog: catalog, product: .id(id)) }
         app.routes.fragment(CatalogRoutes.related) { id, _ in RelatedProductsRegion(catalog: catalog, product: .id(id)) }
+        SitemapAction(catalog: catalog).register(in: &app.routes)
     }
 }

@@ -6,6 +6,7 @@ public enum CatalogRoutes {
     public static let product = Route<Int>("catalog.product", .get, "/products/{id}")
     public static let detail = Route<Int>("catalog.product.detail", .get, "/products/{id}/detail")
     public static let related = Route<Int>("catalog.product.related", .get, "/products/{id}/related")
+    public static let sitemap = Route<NoParameters>("catalog.sitemap", .get, "/sitemap.xml")
 }
 
 /// The product page's extension points. Other modules provide them through the region registry;

@@ -40,20 +40,25 @@ struct ServeCommand: AsyncParsableCommand {
         app.register(HealthModule(checks: [DatabaseReadiness(database: database)]))
         app.register(CatalogModule(catalog: services.catalog))
         app.register(OrdersModule(cart: services.cart, orders: services.orders, catalog: services.catalog))
-        app.register(AccountsModule(accounts: services.accounts))
-        app.routes.fallback(PublicFiles(root: settings.publicDirectory))
+        app.register(AccountsModule(accounts: services.accounts, signInObservers: [CartFollowsShopper(cart: services.cart)]))
+        app.register(RobotsModule())
+        app.serve(PublicFiles(root: settings.publicDirectory))
+        app.siteURL = settings.publicURL
         let sessions = SessionConfiguration(
             secret: secret,
             secureCookies: settings.https,
             hostPrefix: settings.https
         )
         // The request pipeline, in order. Every request: metrics when they are exported
-        // (outermost, so they time and see everything), the session, who is signed in, then
+        // (outermost, so they time and see everything), compression (so it sees the final
+        // answer), the session (which also sets what caches may keep), who is signed in, then
         // error pages (which therefore know both). Once a route matched: the CSRF check.
         let metricsStep: [any Middleware] = settings.metricsPort == nil ? [] : [MetricsMiddleware()]
         let application = try app.build(
             layout: StorefrontLayout(),
-            middleware: metricsStep + [SessionMiddleware(sessions), ShopperMiddleware(accounts: services.accounts), ErrorPageMiddleware()],
+            middleware: metricsStep + [
+                CompressionMiddleware(), SessionMiddleware(sessions), ShopperMiddleware(accounts: services.accounts), ErrorPageMiddleware(),
+            ],
             routeMiddleware: [CSRFMiddleware()],
             logger: logger
         )

@@ -9,6 +9,8 @@ struct StorefrontLayout: PageLayout {
     func render(_ page: Page, in context: RequestContext) -> HTMLOutput {
         context.render(LayoutView.self, SiteLayout(
             title: page.title,
+            description: page.description ?? SiteLayout.defaultDescription,
+            canonicalURL: page.canonicalPath.map { context.absoluteURL(for: $0) },
             body: page.body,
             userName: context.shopper?.name,
             cartCount: CartSession.itemCount(in: context),
@@ -19,7 +21,11 @@ struct StorefrontLayout: PageLayout {
 
 /// What the layout template shows.
 struct SiteLayout: Sendable {
+    static let defaultDescription = "Tessera Shop: lamps, kitchenware, furniture and more, with prices and stock on every page."
+
     var title: String
+    var description: String
+    var canonicalURL: String?
     var body: HTMLOutput
     var userName: String?
     var cartCount: Int

@@ -93,4 +93,51 @@ import TesseraTesting
             #expect(after.text.contains(#"data-signed-in-as="Ada Lovelace""#))
         }
     }
+
+    /// The quantity of `productID` in a cart page, or `nil` when it has no such line.
+    static func quantity(of productID: Int, in cart: TestResponse) -> Int? {
+        guard let line = cart.text.range(of: #"data-product-id="\#(productID)""#) else { return nil }
+        guard let value = cart.text[line.upperBound...].range(of: #"name="quantity""#) else { return nil }
+        let rest = cart.text[value.upperBound...]
+        guard let start = rest.range(of: #"value=""#) else { return nil }
+        return Int(rest[start.upperBound...].prefix { $0.isNumber })
+    }
+
+    @Test func theCartFollowsTheShopperAcrossBrowsersAndStaysWithinTheStock() async throws {
+        try await TestStorefront.run { shop in
+            // Product 10 has 13 in stock, product 3 has 18.
+            let first = TestClient(port: shop.port)
+            _ = try await first.submit(from: "/products/10", to: "/cart/items", form: "productID=10&quantity=2")
+            _ = try await first.submit(from: "/login", to: "/login", form: "email=grace%40example.com&password=grace-hopper-1906")
+            #expect(Self.quantity(of: 10, in: try await first.send("/cart")) == 2, "the anonymous cart became the account's")
+
+            // A second browser brings its own anonymous cart: quantities add up.
+            let second = TestClient(port: shop.port)
+            _ = try await second.submit(from: "/products/10", to: "/cart/items", form: "productID=10&quantity=1")
+            _ = try await second.submit(from: "/products/3", to: "/cart/items", form: "productID=3&quantity=1")
+            _ = try await second.submit(from: "/login", to: "/login", form: "email=grace%40example.com&password=grace-hopper-1906")
+            let merged = try await second.send("/cart")
+            #expect(Self.quantity(of: 10, in: merged) == 3)
+            #expect(Self.quantity(of: 3, in: merged) == 1)
+            #expect(merged.text.contains(#"data-cart-count="4""#), "the navigation counts the account's cart")
+
+            // The first browser sees the same cart.
+            let seenFirst = try await first.send("/cart")
+            #expect(Self.quantity(of: 10, in: seenFirst) == 3)
+            #expect(Self.quantity(of: 3, in: seenFirst) == 1)
+
+            // A third anonymous cart would go past the stock: capped at it.
+            let third = TestClient(port: shop.port)
+            _ = try await third.submit(from: "/products/10", to: "/cart/items", form: "productID=10&quantity=12")
+            _ = try await third.submit(from: "/login", to: "/login", form: "email=grace%40example.com&password=grace-hopper-1906")
+            #expect(Self.quantity(of: 10, in: try await third.send("/cart")) == 13)
+
+            // Signing out leaves an empty anonymous cart; the account keeps its own.
+            _ = try await first.submit(from: "/cart", to: "/logout", form: "")
+            let signedOut = try await first.send("/cart")
+            #expect(signedOut.text.contains("Your cart is empty."))
+            #expect(signedOut.text.contains(#"data-cart-count="0""#))
+            #expect(Self.quantity(of: 10, in: try await second.send("/cart")) == 13)
+        }
+    }
 }

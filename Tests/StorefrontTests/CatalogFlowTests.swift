@@ -51,10 +51,14 @@ import TesseraTesting
             let lamps = try await shop.get("/?q=lamp")
             #expect(Self.matches(#"data-product-id="(\d+)""#, in: lamps.text).count == 3, "Arc Floor, Brass Desk and Opal Table")
             #expect(lamps.text.contains(#"value="lamp""#))
+            #expect(lamps.text.contains("<h1>Search results for “lamp”</h1>"))
+            #expect(lamps.text.contains("<title>“lamp” · All products · Tessera Shop</title>"))
+            let none = try await shop.get("/?q=zzz")
+            #expect(none.text.contains("No products match “zzz”."), "an empty result repeats the query")
             for injection in ["%27%20OR%201%3D1%20--", "%25", "_", "%22%3B%20DROP%20TABLE%20product%3B%20--"] {
                 let reply = try await shop.get("/?q=\(injection)")
                 #expect(reply.status == 200, "\(injection)")
-                #expect(reply.text.contains("No products match."), "\(injection) is just text")
+                #expect(reply.text.contains("No products match “"), "\(injection) is just text")
             }
             #expect(Self.matches(#"data-product-id="(\d+)""#, in: try await shop.get("/").text).count == 12, "the table is still there")
         }
@@ -89,6 +93,13 @@ import TesseraTesting
             #expect(page.text.contains(#"<div data-region="related" data-region-src="/products/3/related">"#))
             #expect(Self.matches(#"class="product-card" data-view="ProductCard" data-product-id="(\d+)""#, in: page.text).count == 4)
             #expect(!page.text.contains(#"data-region="purchases""#), "nobody provides it yet")
+            #expect(Self.matches(#"<a [^>]*>\s*(<img)"#, in: page.text).isEmpty, "one link per card, on its name: no unnamed image links")
+            // schema.org microdata for crawlers: a Product with its Offer.
+            #expect(page.text.contains(#"itemscope itemtype="https://schema.org/Product""#))
+            #expect(page.text.contains(#"itemprop="offers" itemscope itemtype="https://schema.org/Offer""#))
+            #expect(Self.matches(#"<meta itemprop="price" content="(\d+\.\d\d)">"#, in: page.text).count == 1)
+            #expect(page.text.contains(#"<meta itemprop="priceCurrency" content="USD">"#))
+            #expect(page.text.contains(#"<link itemprop="availability" href="https://schema.org/InStock">"#))
             for source in ["/products/3/detail", "/products/3/related"] {
                 let fragment = try await shop.get(source)
                 #expect(fragment.status == 200)

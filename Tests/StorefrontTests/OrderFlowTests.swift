@@ -232,6 +232,8 @@ import TesseraTesting
                 #expect(reply.status == 409, "\(action)")
                 #expect(reply.text.contains(message), "\(action)")
                 #expect(reply.markup.first("data-status")?["data-status"] == "409", "an error page in the layout")
+                let order = action.split(separator: "/")[1]
+                #expect(reply.text.contains("<a href=\"/orders/\(order)\">Back to order #\(order)</a>"), "\(action): a way back to the order")
             }
             #expect(Self.status(try await browser.send("/orders/3")) == "cancelled", "nothing changed")
             #expect(Self.status(try await browser.send("/orders/4")) == "shipped")

@@ -12,6 +12,7 @@ struct ProductListPageController: PageController {
 
     func render(_ listing: CatalogService.Listing, in context: RequestContext) -> Page {
         let page = ProductListPage(listing)
-        return Page(title: page.title, body: context.render(ProductListView.self, page))
+        return Page(title: page.title, body: context.render(ProductListView.self, page),
+                    description: page.description, canonicalPath: page.canonicalPath)
     }
 }

@@ -12,7 +12,8 @@ struct ProductPageController: PageController {
     }
 
     func render(_ product: Product, in context: RequestContext) -> Page {
-        Page(title: product.name, body: context.render(ProductPageView.self, product))
+        Page(title: product.name, body: context.render(ProductPageView.self, product),
+             description: "\(product.name): \(product.summary)")
     }
 
     func regions(for product: Product, in context: RequestContext) -> ProductPageView.Regions<Region> {

@@ -60,6 +60,11 @@ public struct CatalogService: Sendable {
         do { return try await store.product(id: id) } catch { throw .storage(error) }
     }
 
+    /// The pages a search engine should know: every category and every product.
+    public func sitemap() async throws -> (categories: [Category], productIDs: [Int]) {
+        (try await store.categories(), try await store.productIDs())
+    }
+
     public func related(to product: Product) async throws -> [Product] {
         try await store.related(to: product, limit: 4)
     }

@@ -6,6 +6,8 @@ public protocol CatalogStore: Sendable {
     /// One page of products matching `query`, and how many match in all.
     func products(matching query: ProductQuery) async throws -> (products: [Product], total: Int)
     func related(to product: Product, limit: Int) async throws -> [Product]
+    /// Every product's id, in order: what a sitemap lists.
+    func productIDs() async throws -> [Int]
 }
 
 /// A listing request, already validated by the service.

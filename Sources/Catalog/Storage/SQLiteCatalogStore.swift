@@ -32,6 +32,10 @@ public struct SQLiteCatalogStore: CatalogStore {
         try await database.read { db in try Category.order(Column("name")).fetchAll(db) }
     }
 
+    public func productIDs() async throws -> [Int] {
+        try await database.read { db in try Int.fetchAll(db, sql: "SELECT id FROM product ORDER BY id") }
+    }
+
     public func product(id: Int) async throws -> Product? {
         try await database.read { db in try Product.fetchOne(db, key: id) }
     }

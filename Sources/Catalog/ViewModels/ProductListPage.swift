@@ -19,6 +19,15 @@ struct ProductListPage: Sendable {
     var previousURL: String?
     var nextURL: String?
     var isEmpty: Bool
+    /// The listing without its sort: the one URL search engines should keep for it.
+    var canonicalPath: String
+    /// For `<meta name="description">`.
+    var description: String
+
+    /// The listing of one category.
+    static func categoryPath(_ slug: String) -> String {
+        CatalogRoutes.list.path + "?category=" + URLEncoding.queryValue(slug)
+    }
 
     init(_ listing: CatalogService.Listing) {
         let query = listing.query
@@ -32,14 +41,25 @@ struct ProductListPage: Sendable {
             if let page, page > 1 { items.append("page=\(page)") }
             return CatalogRoutes.list.path + (items.isEmpty ? "" : "?" + items.joined(separator: "&"))
         }
-        let heading = listing.category?.name ?? "All products"
-        self.heading = heading
-        title = query.search.map { "“\($0)” · \(heading)" } ?? heading
+        let shelf = listing.category?.name ?? "All products"
+        // A search says what was searched for, and where: “lamp”, or “lamp” in Lighting; an
+        // empty result repeats it.
+        let none: String
+        if let search = query.search {
+            let place = listing.category.map { " in \($0.name)" } ?? ""
+            heading = "Search results for “\(search)”\(place)"
+            title = "“\(search)” · \(shelf)"
+            none = "No products match “\(search)”."
+        } else {
+            heading = shelf
+            title = shelf
+            none = "No products match."
+        }
         search = query.search ?? ""
         products = listing.products
         isEmpty = listing.products.isEmpty
         let first = (query.page - 1) * query.pageSize + 1
-        summary = listing.total == 0 ? "No products match."
+        summary = listing.total == 0 ? none
             : "Showing \(first)–\(first + listing.products.count - 1) of \(listing.total) products"
         categories = [Link(label: "All", url: url(category: .some(nil)), isCurrent: listing.category == nil)]
             + listing.categories.map { Link(label: $0.name, url: url(category: .some($0.slug)), isCurrent: $0.id == listing.category?.id) }
@@ -48,5 +68,9 @@ struct ProductListPage: Sendable {
         pages = listing.pageCount > 1 ? (1...listing.pageCount).map { Link(label: "\($0)", url: url(page: $0), isCurrent: $0 == query.page) } : []
         previousURL = query.page > 1 ? url(page: query.page - 1) : nil
         nextURL = query.page < listing.pageCount ? url(page: query.page + 1) : nil
+        canonicalPath = url(sort: .name, page: query.page)
+        let count = listing.total == 1 ? "1 product" : "\(listing.total) products"
+        description = query.search.map { "\(count) matching “\($0)” at Tessera Shop." }
+            ?? "\(shelf) at Tessera Shop: \(count), with prices and stock."
     }
 }

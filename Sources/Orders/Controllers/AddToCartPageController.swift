@@ -15,6 +15,6 @@ struct AddToCartPageController: PageController {
     }
 
     func render(_ model: AddToCartModel, in context: RequestContext) -> Page {
-        Page(title: model.product.name, body: context.render(AddToCartView.self, model), status: .unprocessableContent)
+        Page(title: model.product.name, body: context.render(AddToCartPageView.self, model), status: .unprocessableContent)
     }
 }

@@ -32,12 +32,15 @@ struct CartActions {
             guard let cartID = CartSession.cartID(in: context, create: false) else { return .redirect(to: OrdersRoutes.cart.path) }
             switch try context.decodeForm(QuantityForm.self) {
             case .invalid(let state):
-                return try await context.render(CartPageController(cart: cart, error: state.error("quantity")))
+                let refusal = CartPageModel.QuantityRefusal(
+                    productID: productID, quantity: state.value("quantity"), message: state.error("quantity") ?? "Quantity must be a whole number.")
+                return try await context.render(CartPageController(cart: cart, refusal: refusal))
             case .valid(let form):
                 do {
                     try await cart.setQuantity(form.quantity, of: productID, in: cartID)
                 } catch let refusal as CartError where refusal != .unknownProduct {
-                    return try await context.render(CartPageController(cart: cart, error: refusal.publicMessage))
+                    return try await context.render(CartPageController(cart: cart, refusal: CartPageModel.QuantityRefusal(
+                        productID: productID, quantity: String(form.quantity), message: refusal.publicMessage)))
                 }
                 CartSession.remember(try await cart.cart(cartID), in: context)
                 return context.redirect(to: OrdersRoutes.cart.path, flash: "Your cart is updated.")

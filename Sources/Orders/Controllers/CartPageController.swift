@@ -1,16 +1,16 @@
 import Tessera
 
-/// `/cart`: its lines with the forms to change them, and the server's totals; with a message and
-/// status 422 when a change was refused.
+/// `/cart`: its lines with the forms to change them, and the server's totals; with the refused
+/// line's message beside its field and status 422 when a change was refused.
 struct CartPageController: PageController {
     let cart: CartService
-    var error: String?
+    var refusal: CartPageModel.QuantityRefusal?
 
     func load(_ context: RequestContext) async throws -> CartPageModel {
-        CartPageModel(try await CartSession.currentCart(in: context, from: cart), error: error)
+        CartPageModel(try await CartSession.currentCart(in: context, from: cart), refusal: refusal)
     }
 
     func render(_ model: CartPageModel, in context: RequestContext) -> Page {
-        Page(title: "Your cart", body: context.render(CartView.self, model), status: error == nil ? .ok : .unprocessableContent)
+        Page(title: "Your cart", body: context.render(CartView.self, model), status: refusal == nil ? .ok : .unprocessableContent)
     }
 }

@@ -2,7 +2,7 @@ import Tessera
 
 /// The order page's forms. Each asks the service, whose state machine decides; a refused
 /// transition (paying a cancelled order, reviewing an unfinished one) is thrown as an
-/// ``OrderTransitionError``, which is answered as a 409 page saying why.
+/// ``OrderTransitionError``, which is answered as a 409 page saying why, with a link back to the order.
 struct OrderActions {
     let orders: OrderService
 
@@ -10,45 +10,69 @@ struct OrderActions {
         let orders = self.orders
         let lookup = OrderLookup(orders: orders)
         routes.action(OrdersRoutes.pay) { id, context in
-            let order = try await lookup.order(id, in: context, returningTo: OrdersRoutes.order.path(id))
-            switch try context.decodeForm(PayForm.self) {
-            case .invalid:
-                throw HTTPError(.badRequest, message: "The payment form is incomplete; please use the Pay button on the order page.")
-            case .valid(let form):
-                let outcome = try await orders.pay(order, idempotencyKey: form.idempotencyKey)
-                let message = switch outcome {
-                case .charged(let paid): "Thank you! We charged \(OrderSummary(paid).total) for order #\(paid.id)."
-                case .alreadyCharged(let paid): "Order #\(paid.id) was already paid with this form; nothing more was charged."
+            try await Self.onOrder(id) {
+                let order = try await lookup.order(id, in: context, returningTo: OrdersRoutes.order.path(id))
+                switch try context.decodeForm(PayForm.self) {
+                case .invalid:
+                    throw HTTPError(.badRequest, message: "The payment form is incomplete; please use the Pay button on the order page.")
+                        .linking(to: Self.backLink(to: id))
+                case .valid(let form):
+                    let outcome = try await orders.pay(order, idempotencyKey: form.idempotencyKey)
+                    let message = switch outcome {
+                    case .charged(let paid): "Thank you! We charged \(OrderSummary(paid).total) for order #\(paid.id)."
+                    case .alreadyCharged(let paid): "Order #\(paid.id) was already paid with this form; nothing more was charged."
+                    }
+                    return context.redirect(to: OrdersRoutes.order.path(id), flash: message)
                 }
-                return context.redirect(to: OrdersRoutes.order.path(id), flash: message)
             }
         }
         routes.action(OrdersRoutes.cancel) { id, context in
-            let order = try await lookup.order(id, in: context, returningTo: OrdersRoutes.order.path(id))
-            switch try context.decodeForm(CancelOrderForm.self) {
-            case .invalid(let state):
-                return try await context.render(OrderPageController(orders: orders, id: id, returnedForm: .cancellation(state)))
-            case .valid(let form):
-                _ = try await orders.cancel(order, reason: form.reason)
-                return context.redirect(to: OrdersRoutes.order.path(id), flash: "Order #\(id) is cancelled.")
+            try await Self.onOrder(id) {
+                let order = try await lookup.order(id, in: context, returningTo: OrdersRoutes.order.path(id))
+                switch try context.decodeForm(CancelOrderForm.self) {
+                case .invalid(let state):
+                    return try await context.render(OrderPageController(orders: orders, id: id, returnedForm: .cancellation(state)))
+                case .valid(let form):
+                    _ = try await orders.cancel(order, reason: form.reason)
+                    return context.redirect(to: OrdersRoutes.order.path(id), flash: "Order #\(id) is cancelled.")
+                }
             }
         }
         routes.action(OrdersRoutes.confirmReceipt) { id, context in
-            let order = try await lookup.order(id, in: context, returningTo: OrdersRoutes.order.path(id))
-            _ = try await orders.confirmReceipt(order)
-            return context.redirect(to: OrdersRoutes.order.path(id), flash: "Thank you for confirming. How was it? Leave a review below.")
+            try await Self.onOrder(id) {
+                let order = try await lookup.order(id, in: context, returningTo: OrdersRoutes.order.path(id))
+                _ = try await orders.confirmReceipt(order)
+                return context.redirect(to: OrdersRoutes.order.path(id), flash: "Thank you for confirming. How was it? Leave a review below.")
+            }
         }
         routes.action(OrdersRoutes.review) { id, context in
-            let order = try await lookup.order(id, in: context, returningTo: OrdersRoutes.order.path(id))
-            // The state decides first: a review form for an unfinished order is a conflict, whatever it says.
-            try orders.checkReviewable(order)
-            switch try context.decodeForm(ReviewForm.self) {
-            case .invalid(let state):
-                return try await context.render(OrderPageController(orders: orders, id: id, returnedForm: .review(state)))
-            case .valid(let form):
-                _ = try await orders.review(order, rating: form.rating, text: form.text)
-                return context.redirect(to: OrdersRoutes.order.path(id), flash: "Thank you for your review.")
+            try await Self.onOrder(id) {
+                let order = try await lookup.order(id, in: context, returningTo: OrdersRoutes.order.path(id))
+                // The state decides first: a review form for an unfinished order is a conflict, whatever it says.
+                try orders.checkReviewable(order)
+                switch try context.decodeForm(ReviewForm.self) {
+                case .invalid(let state):
+                    return try await context.render(OrderPageController(orders: orders, id: id, returnedForm: .review(state)))
+                case .valid(let form):
+                    _ = try await orders.review(order, rating: form.rating, text: form.text)
+                    return context.redirect(to: OrdersRoutes.order.path(id), flash: "Thank you for your review.")
+                }
             }
+        }
+    }
+
+    /// The way back from an error page about order `id`.
+    static func backLink(to id: Int) -> ErrorPageLink {
+        ErrorPageLink("Back to order #\(id)", url: OrdersRoutes.order.path(id))
+    }
+
+    /// Runs the action of one of order `id`'s forms. A transition the state machine refuses keeps
+    /// its 409 and its message, and its page links back to the order.
+    static func onOrder(_ id: Int, _ action: () async throws -> Response) async throws -> Response {
+        do {
+            return try await action()
+        } catch let refusal as OrderTransitionError {
+            throw refusal.linking(to: backLink(to: id))
         }
     }
 }

@@ -52,6 +52,20 @@ public struct CartService: Sendable {
         try await store.setQuantity(quantity, of: productID, in: cart)
     }
 
+    /// Moves the anonymous cart `source` into the account's cart `target`, as a shopper signs
+    /// in: quantities of the same product add up, capped at the stock (what is sold out is
+    /// dropped). Returns the account's cart.
+    public func merge(_ source: String?, into target: String) async throws -> Cart {
+        if let source, source != target {
+            var limits: [Int: Int] = [:]
+            for line in try await store.lines(cart: source) {
+                limits[line.productID] = try await catalog.existingProduct(id: line.productID)?.stock
+            }
+            try await store.merge(cart: source, into: target, limits: limits)
+        }
+        return try await cart(target)
+    }
+
     static func problem(with total: Int, of product: Product, adding quantity: Int) -> String? {
         if quantity < 1 { return "The quantity must be at least 1." }
         if product.stock == 0 { return "\(product.name) is sold out." }

@@ -1,10 +1,15 @@
 import GRDB
 
-/// Carts, keyed by an id kept in the visitor's session (so a cart survives signing in).
+/// Carts, keyed by an id: the account's for a signed-in shopper, else one kept in the visitor's
+/// session (see `CartSession`).
 public protocol CartStore: Sendable {
     func lines(cart: String) async throws -> [(productID: Int, quantity: Int)]
     func setQuantity(_ quantity: Int, of productID: Int, in cart: String) async throws
     func add(_ quantity: Int, of productID: Int, to cart: String) async throws -> Int
+    /// Moves every line of `source` into `target` in one transaction: quantities add up,
+    /// capped at `limits[productID]` (a product missing from `limits` is dropped), and
+    /// `source` is left empty.
+    func merge(cart source: String, into target: String, limits: [Int: Int]) async throws
 }
 
 public struct SQLiteCartStore: CartStore {
@@ -42,6 +47,24 @@ public struct SQLiteCartStore: CartStore {
                     ON CONFLICT(cartID, productID) DO UPDATE SET quantity = excluded.quantity
                     """, arguments: [cart, productID, quantity])
             }
+        }
+    }
+
+    public func merge(cart source: String, into target: String, limits: [Int: Int]) async throws {
+        try await database.write { db in
+            let moving = try Row.fetchAll(db, sql: "SELECT productID, quantity FROM cartLine WHERE cartID = ?", arguments: [source])
+            for row in moving {
+                let productID: Int = row["productID"]
+                let quantity: Int = row["quantity"]
+                let existing = try Int.fetchOne(db, sql: "SELECT quantity FROM cartLine WHERE cartID = ? AND productID = ?", arguments: [target, productID]) ?? 0
+                let merged = min(existing + quantity, limits[productID] ?? 0)
+                guard merged > existing else { continue }
+                try db.execute(sql: """
+                    INSERT INTO cartLine (cartID, productID, quantity) VALUES (?, ?, ?)
+                    ON CONFLICT(cartID, productID) DO UPDATE SET quantity = excluded.quantity
+                    """, arguments: [target, productID, merged])
+            }
+            try db.execute(sql: "DELETE FROM cartLine WHERE cartID = ?", arguments: [source])
         }
     }
 

@@ -60,7 +60,10 @@ struct ShippedOrder: Sendable {
 struct CompletedOrder: Sendable {
     struct ShownReview: Sendable {
         var rating: Int
+        /// `★★★★☆`: for the eye only, hidden from screen readers.
         var stars: String
+        /// `Rated 4 out of 5`: what a screen reader says instead of the stars.
+        var ratingText: String
         var text: String
         var reviewedOn: String
         var reviewedISO: String
@@ -82,12 +85,12 @@ struct CompletedOrder: Sendable {
     init(_ order: Order, form: FormState) {
         review = order.review.map {
             ShownReview(rating: $0.rating, stars: String(repeating: "★", count: $0.rating) + String(repeating: "☆", count: 5 - $0.rating),
-                        text: $0.text, reviewedOn: DisplayDate.long($0.reviewedAt), reviewedISO: DisplayDate.iso($0.reviewedAt))
+                        ratingText: "Rated \($0.rating) out of 5", text: $0.text, reviewedOn: DisplayDate.long($0.reviewedAt), reviewedISO: DisplayDate.iso($0.reviewedAt))
         }
         reviewURL = OrdersRoutes.review.path(order.id)
         let chosen = form.values["rating"] ?? "5"
         ratingOptions = (1...5).reversed().map { value in
-            RatingOption(value: value, label: String(repeating: "★", count: value) + " (\(value))", isSelected: String(value) == chosen)
+            RatingOption(value: value, label: value == 1 ? "1 star" : "\(value) stars", isSelected: String(value) == chosen)
         }
         text = form.values["text"] ?? ""
         ratingError = form.errors["rating"]

@@ -20,11 +20,24 @@ struct OrderSummary: Sendable {
         statusLabel = order.status.label
         placedOn = DisplayDate.long(order.placedAt)
         placedISO = DisplayDate.iso(order.placedAt)
-        let names = order.lines.map(\.productName)
-        let count = order.itemCount
-        items = "\(count) \(count == 1 ? "item" : "items"): " + names.prefix(2).joined(separator: ", ") + (names.count > 2 ? " and \(names.count - 2) more" : "")
+        items = Self.itemsSummary(order)
         total = Money.format(minor: order.totalMinor)
         totalMinor = order.totalMinor
+    }
+
+    /// What the order holds, counting units and products apart when they differ:
+    /// "1 item: Brass Desk Lamp", "2 items: Brass Desk Lamp, Cast Iron Pan",
+    /// "3 items (2 products): Brass Desk Lamp, Cast Iron Pan",
+    /// "5 items (3 products): Brass Desk Lamp, Cast Iron Pan and 1 more product".
+    static func itemsSummary(_ order: Order) -> String {
+        let names = order.lines.map(\.productName)
+        let units = order.itemCount
+        var summary = "\(units) \(units == 1 ? "item" : "items")"
+        if names.count != units { summary += " (\(names.count) \(names.count == 1 ? "product" : "products"))" }
+        summary += ": " + names.prefix(2).joined(separator: ", ")
+        let more = names.count - 2
+        if more > 0 { summary += " and \(more) more \(more == 1 ? "product" : "products")" }
+        return summary
     }
 }
 
