@@ -1,0 +1,230 @@
+"""What every browser test shares: a storefront of its own and a headless Chromium to drive it.
+
+Each test class gets a fresh storefront (the built binary, on a free loopback port, with a new
+data directory, so it seeds the demo catalogue and the demo shopper's orders #1-#6) and one
+Chromium, driven through Selenium and Debian's chromedriver. Nothing is shared between classes,
+so no test depends on what another one bought, cancelled or signed out of.
+
+scripts/browser-test.sh passes, through the environment:
+  STOREFRONT_BINARY  the storefront to run (by default .build/debug/storefront)
+  SCREENSHOT_DIR     where screenshots go (by default .build/browser-screenshots)
+  AXE_SOURCE         axe-core's axe.min.js, pinned and checked by the script
+"""
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import unittest
+import urllib.request
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = Path(__file__).resolve().parents[2]
+BINARY = Path(os.environ.get("STOREFRONT_BINARY", ROOT / ".build/debug/storefront"))
+SCREENSHOTS = Path(os.environ.get("SCREENSHOT_DIR", ROOT / ".build/browser-screenshots"))
+AXE_SOURCE = Path(os.environ.get("AXE_SOURCE", ROOT / ".build/browser-venv/axe.min.js"))
+
+# The demo shopper the storefront seeds, with her orders #1-#6 (see Accounts' and Orders' stores).
+DEMO_EMAIL = "ada@example.com"
+DEMO_PASSWORD = "ada-lovelace-1815"
+DEMO_NAME = "Ada Lovelace"
+
+DESKTOP = 1280
+PHONE = 390
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Storefront:
+    """The storefront binary on a free port, with a data directory of its own."""
+
+    def start(self):
+        self.data = tempfile.mkdtemp(prefix="tessera-browser-")
+        port = free_port()
+        self.base = f"http://127.0.0.1:{port}"
+        env = dict(os.environ, PORT=str(port), HOST="127.0.0.1", DATA_DIR=self.data, LOG_LEVEL="warning")
+        self.log = open(Path(self.data) / "storefront.log", "w")
+        self.process = subprocess.Popen([str(BINARY)], cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(self.base + "/healthz", timeout=1) as reply:
+                    if reply.status == 200:
+                        return
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("the storefront did not start; see " + self.log.name)
+                time.sleep(0.1)
+
+    def stop(self):
+        self.process.terminate()
+        code = self.process.wait(timeout=15)
+        self.log.close()
+        shutil.rmtree(self.data, ignore_errors=True)
+        assert code == 0, f"the storefront exited with {code}"
+
+
+def chromium(javascript=True):
+    """Headless Chromium. Without JavaScript, Chrome's content setting blocks every page script,
+    as a shopper's "Don't allow sites to use JavaScript" does (WebDriver's own scripts still run)."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={DESKTOP},1000"):
+        options.add_argument(argument)
+    if not javascript:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # Debian's chromedriver, named explicitly so that Selenium never tries to download one.
+    service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
+    browser = webdriver.Chrome(service=service, options=options)
+    browser.set_script_timeout(60)
+    return browser
+
+
+class BrowserTest(unittest.TestCase):
+    """A test class with its own storefront (`self.base`) and Chromium (`self.browser`)."""
+
+    javascript = True
+
+    @classmethod
+    def setUpClass(cls):
+        cls.storefront = Storefront()
+        cls.storefront.start()
+        cls.base = cls.storefront.base
+        try:
+            cls.browser = chromium(javascript=cls.javascript)
+        except Exception:
+            cls.storefront.stop()
+            raise
+        # While a form's answer loads, the old page's elements go stale or vanish: keep waiting.
+        cls.wait = WebDriverWait(cls.browser, 10, ignored_exceptions=(StaleElementReferenceException, NoSuchElementException))
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.browser.quit()
+        cls.storefront.stop()
+
+    # Navigating
+
+    def open(self, path):
+        self.browser.get(self.base + path)
+
+    def path(self):
+        """The current URL without the scheme, host and port."""
+        url = self.browser.current_url
+        return url[len(self.base):] if url.startswith(self.base) else url
+
+    def find(self, css):
+        return self.browser.find_element(By.CSS_SELECTOR, css)
+
+    def find_all(self, css):
+        return self.browser.find_elements(By.CSS_SELECTOR, css)
+
+    def click(self, css):
+        self.find(css).click()
+
+    def submit(self, css):
+        """Clicks a submit button (or a link) and waits for the page it leads to. While the old
+        document is torn down, chromedriver may answer a question about it with any error (such
+        as "Node with given id does not belong to the document"): those mean "not yet"."""
+        page = self.find("html")
+        self.find(css).click()
+        navigation = WebDriverWait(self.browser, 10, ignored_exceptions=(WebDriverException,))
+        navigation.until(EC.staleness_of(page))
+        navigation.until(lambda browser: browser.execute_script("return document.readyState") == "complete")
+
+    def type(self, css, text):
+        field = self.find(css)
+        field.clear()
+        field.send_keys(text)
+
+    def wait_for_title(self, fragment):
+        self.wait.until(EC.title_contains(fragment))
+
+    # Signing in and out, through the forms
+
+    def sign_in(self, email=DEMO_EMAIL, password=DEMO_PASSWORD, name=DEMO_NAME):
+        self.open("/login")
+        self.type("#email", email)
+        self.type("#password", password)
+        self.submit("[data-view=Login] button[type=submit]")
+        self.assertEqual(self.find("[data-signed-in-as]").text, name)
+
+    def sign_out(self):
+        self.submit("form[action='/logout'] button")
+        self.assertIn("You are signed out.", self.find(".flash").text)
+
+    def forget_everything(self):
+        """A new visitor: no session cookie, so nobody is signed in and the cart is empty."""
+        self.browser.delete_all_cookies()
+
+    # What the browser says
+
+    def console_errors(self):
+        """The SEVERE entries logged since the last call (reading the log empties it)."""
+        return [entry for entry in self.browser.get_log("browser") if entry["level"] == "SEVERE"]
+
+    def regions_js_listens(self):
+        """Whether /js/regions.js ran on this page: it is the site's only script, and all it does
+        is add one click listener to the document. Asked through DevTools, which sees listeners
+        whether or not page scripts may run, so the answer is honest both ways."""
+        document = self.browser.execute_cdp_cmd("Runtime.evaluate", {"expression": "document"})["result"]
+        listeners = self.browser.execute_cdp_cmd("DOMDebugger.getEventListeners", {"objectId": document["objectId"]})
+        return any(listener["type"] == "click" for listener in listeners["listeners"])
+
+    # Widths, screenshots, axe
+
+    def set_width(self, width):
+        """Lays the page out as a desktop browser window `width` px wide, or, at PHONE width, as a
+        phone does: a mobile viewport that honours <meta name=viewport>."""
+        phone = width <= PHONE
+        self.browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": width,
+            "height": 844 if phone else 1000,
+            "deviceScaleFactor": 1,
+            "mobile": phone,
+        })
+
+    def page_width(self):
+        """How wide the page really is. A page wider than a phone's screen makes a mobile layout
+        viewport grow to fit it, so innerWidth alone would hide the overflow: take the wider of
+        the two."""
+        return self.browser.execute_script(
+            "return Math.max(window.innerWidth, document.documentElement.scrollWidth)")
+
+    def screenshot(self, name):
+        path = SCREENSHOTS / name
+        self.browser.save_screenshot(str(path))
+        return path
+
+    def axe_violations(self):
+        """axe-core's violations on the current page, every impact, as axe.run reports them."""
+        if not self.browser.execute_script("return typeof window.axe === 'object'"):
+            self.browser.execute_script(AXE_SOURCE.read_text())
+        return self.browser.execute_async_script(
+            'const done = arguments[arguments.length - 1];'
+            'axe.run(document, {resultTypes: ["violations"]})'
+            '  .then(results => done(results.violations), error => done({error: String(error)}));')
+
+
+def describe_targets(nodes, limit=4):
+    """axe's node targets, short: `img, .card > a (+3 more)`. A target is a list of selectors,
+    one per frame or shadow root on the way to the node."""
+    def selector(target):
+        return target if isinstance(target, str) else " >>> ".join(selector(part) for part in target)
+    targets = [selector(node["target"]) for node in nodes]
+    shown = ", ".join(targets[:limit])
+    return shown + (f" (+{len(targets) - limit} more)" if len(targets) > limit else "")
