@@ -12,14 +12,16 @@ public struct TestStorefront: Sendable {
         return try await onThread { try RawHTTPClient.request(port: port, target) }
     }
 
-    /// Starts the storefront on a new data directory, runs `body`, then stops it with SIGTERM and
-    /// fails unless it exits 0; the data directory is removed either way.
-    public static func run(_ body: (TestStorefront) async throws -> Void) async throws {
+    /// Starts the storefront on a new data directory, with `environment` added to its settings,
+    /// runs `body`, then stops it with SIGTERM and fails unless it exits 0; the data directory is
+    /// removed either way.
+    public static func run(environment: [String: String] = [:], _ body: (TestStorefront) async throws -> Void) async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-shop-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
         let harness = try ProcessHarness(
             product: "storefront",
-            environment: ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": data.path, "LOG_LEVEL": "notice"],
+            environment: ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": data.path, "LOG_LEVEL": "notice"]
+                .merging(environment) { _, given in given },
             workingDirectory: ProcessHarness.packageRoot
         )
         do {

@@ -68,6 +68,10 @@ import TesseraTesting
                 #expect(reply.status == 422, "\(quantity)")
                 #expect(reply.text.contains(message), "\(quantity)")
                 #expect(reply.text.contains(#"value="\#(quantity)""#), "the value typed is shown again: \(quantity)")
+                // A whole page about the product, not a bare form: its name as the heading, its price.
+                #expect(reply.text.contains("<h1>Paper Pendant</h1>"), "\(quantity)")
+                #expect(reply.markup.tags(with: "data-price-minor").count == 1, "\(quantity)")
+                #expect(reply.text.contains("<title>Paper Pendant · Tessera Shop</title>"))
             }
             let soldOut = try await browser.send("/cart/items", method: "POST", form: "productID=7&quantity=1&_csrf=\(token)")
             #expect(soldOut.status == 422)

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import TesseraTesting
+
+/// The storefront's answers as caches and slow networks see them: nothing private kept,
+/// pages compressed for browsers, static files under content-hashed names, HEAD like GET.
+@Suite struct CachingAndCompressionTests {
+    @Test func signedInPagesAreNeverStoredAndAnonymousOnesAreRevalidated() async throws {
+        try await TestStorefront.run { shop in
+            let browser = TestClient(port: shop.port)
+            #expect(try await browser.send("/").header("cache-control") == "private, no-cache")
+            #expect(try await browser.send("/products/3").header("cache-control") == "private, no-cache")
+            try await OrderFlowTests.signInAsAda(browser)
+            for path in ["/", "/orders", "/orders/1", "/orders/1/status", "/account", "/checkout", "/cart", "/products/1", "/products/1/purchases"] {
+                let page = try await browser.send(path)
+                #expect(page.header("cache-control") == "private, no-store", "\(path) answered \(page.status)")
+            }
+            let signedOut = try await browser.submit(from: "/", to: "/logout", form: "")
+            #expect(signedOut.header("cache-control") == "private, no-store", "the sign-out's own answer")
+            #expect(try await browser.send("/").header("cache-control") == "private, no-cache", "anonymous again")
+        }
+    }
+
+    @Test func pagesAreGzippedForBrowsersAndStaticFilesAreFingerprinted() async throws {
+        try await TestStorefront.run { shop in
+            let plain = try await shop.get("/")
+            let port = shop.port
+            let gzipped = try await onThread { try RawHTTPClient.request(port: port, "/", headers: ["Accept-Encoding": "gzip, deflate, br"]) }
+            #expect(gzipped.header("content-encoding") == "gzip")
+            #expect(plain.header("vary") == "Accept-Encoding" && gzipped.header("vary") == "Accept-Encoding")
+            #expect(gzipped.body.count * 3 < plain.body.count, "\(gzipped.body.count) of \(plain.body.count) bytes")
+            #expect(gzipped.decodedText?.contains(#"data-view="ProductList""#) == true)
+
+            // The layout links the stylesheet by its content hash; that URL is cached for a year.
+            let stylesheet = try #require(plain.text.firstMatch(of: /<link rel="stylesheet" href="(\/css\/site\.[0-9a-f]{10}\.css)">/)?.1)
+            let css = try await onThread { try RawHTTPClient.request(port: port, String(stylesheet), headers: ["Accept-Encoding": "gzip"]) }
+            #expect(css.status == 200)
+            #expect(css.header("cache-control") == "public, max-age=31536000, immutable")
+            #expect(css.header("content-encoding") == "gzip")
+            #expect(css.decodedText == (try String(contentsOf: ProcessHarness.packageRoot.appendingPathComponent("Public/css/site.css"), encoding: .utf8)))
+            let image = try #require(plain.text.firstMatch(of: /<img src="(\/images\/products\/\d+\.[0-9a-f]{10}\.svg)"/)?.1)
+            #expect(try await shop.get(String(image)).header("cache-control") == "public, max-age=31536000, immutable")
+            #expect(plain.text.contains(#"<script src="/js/regions."#))
+        }
+    }
+
+    @Test func headOnAPageSendsTheHeadersAndLengthOfGet() async throws {
+        try await TestStorefront.run { shop in
+            let port = shop.port
+            for path in ["/", "/products/2", "/cart"] {
+                for headers in [[:], ["Accept-Encoding": "gzip"]] as [[String: String]] {
+                    let (head, next) = try await onThread {
+                        let client = try RawHTTPClient(port: port)
+                        let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
+                        try client.send("HEAD \(path) HTTP/1.1\r\nHost: localhost\r\n\(extra)\r\n")
+                        let head = try client.readReply(head: true)
+                        // Nothing after the head: the next answer on the connection is in step.
+                        try client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                        return (head, try client.readReply())
+                    }
+                    let get = try await onThread { try RawHTTPClient.request(port: port, path, headers: headers) }
+                    #expect(head.status == 200 && next.status == 200, "\(path) \(headers)")
+                    #expect(head.header("transfer-encoding") == nil)
+                    #expect(head.header("content-type") == get.header("content-type"))
+                    #expect(head.header("content-encoding") == get.header("content-encoding"))
+                    #expect(head.header("cache-control") == get.header("cache-control"))
+                    let length = try #require(head.header("content-length").flatMap(Int.init), "\(path) \(headers)")
+                    if headers.isEmpty {
+                        // Each request gets a new token of the same length: the same number of bytes.
+                        #expect(length == get.body.count, "\(path)")
+                    } else {
+                        #expect(length > 0 && abs(length - get.body.count) < 200, "\(path): HEAD \(length), GET \(get.body.count)")
+                    }
+                }
+            }
+        }
+    }
+}
