@@ -63,9 +63,12 @@ def start(command, port):
     sys.exit(f"{command[0]} did not start on port {port}")
 
 
-def wrk(url, duration=DURATION):
+def wrk(target, duration=DURATION):
+    """target: a URL, or (URL, header) for a request that sends one more header."""
+    url, header = (target, None) if isinstance(target, str) else target
+    extra = ["-H", header] if header else []
     output = subprocess.run(
-        WRK_CPU + ["wrk", f"-t{WRK_THREADS}", f"-c{CONNECTIONS}", f"-d{duration}s", "--latency", url],
+        WRK_CPU + ["wrk", f"-t{WRK_THREADS}", f"-c{CONNECTIONS}", f"-d{duration}s", "--latency"] + extra + [url],
         check=True, capture_output=True, text=True).stdout
     requests = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
     p99_text = re.search(r"99%\s+([\d.]+)(us|ms|s)", output)
@@ -74,6 +77,15 @@ def wrk(url, duration=DURATION):
     if errors:
         sys.exit(f"{url}: {errors.group(1)} error responses\n{output}")
     return requests, float(p99_text.group(1)) * scale
+
+
+def transfer_sizes(url):
+    """The body's bytes on the wire without and with gzip: what compression saves per page."""
+    sizes = []
+    for headers in ({}, {"Accept-Encoding": "gzip"}):
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=5) as reply:
+            sizes.append(len(reply.read()))
+    return sizes
 
 
 def measure(targets, reference):
@@ -115,8 +127,9 @@ def main():
         placement = "servers pinned to core 0, wrk to core 1" if PIN else "nothing pinned"
         print(f"\nwrk -t{WRK_THREADS} -c{CONNECTIONS} -d{DURATION}s, {ROUNDS} alternating rounds, "
               f"{SERVER_THREADS} server thread(s), {os.cpu_count()} cores, {placement}")
-        print("Tessera's pipeline (tessera-bench, BenchApp): ErrorPageMiddleware for every request, "
-              "CSRFMiddleware once a route matched: 2 middleware steps, as an app without sessions has")
+        print("Tessera's pipeline (tessera-bench, BenchApp): CompressionMiddleware and ErrorPageMiddleware "
+              "for every request, CSRFMiddleware once a route matched: 3 middleware steps, as an app without "
+              "sessions has; wrk asks for no compression unless a row says gzip")
         reference = "C libmicrohttpd reference"
         results = measure({
             reference: "http://127.0.0.1:18090/plaintext",
@@ -131,8 +144,13 @@ def main():
             fortunes_reference: "http://127.0.0.1:18090/fortunes",
             "Tessera /fortunes (pipeline, controller, views)": "http://127.0.0.1:18091/fortunes",
             "Tessera /regions (three regions)": "http://127.0.0.1:18091/regions",
+            "Tessera /fortunes, gzip": ("http://127.0.0.1:18091/fortunes", "Accept-Encoding: gzip"),
+            "Tessera /regions, gzip": ("http://127.0.0.1:18091/regions", "Accept-Encoding: gzip"),
         }, fortunes_reference)
         table("GET /fortunes, built for every request (medians; vs C as above)", results)
+        for path in ("/fortunes", "/regions"):
+            plain, gzipped = transfer_sizes("http://127.0.0.1:18091" + path)
+            print(f"{path}: {plain} bytes, {gzipped} with gzip ({gzipped / plain:.2f})")
     finally:
         for server in servers:
             server.terminate()

@@ -22,15 +22,16 @@ struct BenchCommand: AsyncParsableCommand {
 }
 
 /// The bench app, composed like any Tessera app: its module, its layout, and the pipeline a
-/// TechEmpower-style app needs: error pages around every request, the CSRF check once a route
-/// matched. No sessions: nothing here signs anyone in.
+/// TechEmpower-style app needs: compression for clients that ask (TechEmpower's do not), error
+/// pages around every request, the CSRF check once a route matched. No sessions: nothing here
+/// signs anyone in.
 enum BenchApp {
     static func build(logger: Logger = Logger(label: "tessera-bench")) throws -> Application {
         var app = ApplicationBuilder()
         app.register(BenchModule())
         return try app.build(
             layout: BenchLayout(),
-            middleware: [ErrorPageMiddleware()],
+            middleware: [CompressionMiddleware(), ErrorPageMiddleware()],
             routeMiddleware: [CSRFMiddleware()],
             logger: logger
         )
