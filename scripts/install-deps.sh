@@ -10,7 +10,7 @@ want=(libsqlite3-dev zlib1g-dev pkg-config gcc make patch xz-utils debian-archiv
 case "${1:-build}" in
   build) ;;
   bench) want+=(wrk python3 util-linux) ;;
-  browser) want+=(chromium chromium-driver python3 python3-venv) ;;
+  browser) want+=(chromium chromium-driver python3 python3-venv); command -v java >/dev/null || want+=(default-jre-headless) ;;
   image) want+=(podman runc debootstrap python3) ;;
   *) echo "usage: $0 [build|bench|browser|image]" >&2; exit 2 ;;
 esac

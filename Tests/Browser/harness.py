@@ -10,6 +10,8 @@ scripts/browser-test.sh passes, through the environment:
   SCREENSHOT_DIR     where screenshots go (by default .build/browser-screenshots)
   AXE_SOURCE         axe-core's axe.min.js, pinned and checked by the script
 """
+import base64
+import json
 import os
 import shutil
 import socket
@@ -76,16 +78,22 @@ class Storefront:
         assert code == 0, f"the storefront exited with {code}"
 
 
-def chromium(javascript=True):
+def chromium(javascript=True, network_log=False):
     """Headless Chromium. Without JavaScript, Chrome's content setting blocks every page script,
-    as a shopper's "Don't allow sites to use JavaScript" does (WebDriver's own scripts still run)."""
+    as a shopper's "Don't allow sites to use JavaScript" does (WebDriver's own scripts still run).
+    With `network_log`, chromedriver records DevTools' network events in its "performance" log,
+    which `BrowserTest.served_html` reads."""
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={DESKTOP},1000"):
         options.add_argument(argument)
     if not javascript:
         options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    logs = {"browser": "ALL"}
+    if network_log:
+        logs["performance"] = "ALL"
+        options.add_experimental_option("perfLoggingPrefs", {"enableNetwork": True, "enablePage": False})
+    options.set_capability("goog:loggingPrefs", logs)
     # Debian's chromedriver, named explicitly so that Selenium never tries to download one.
     service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
     browser = webdriver.Chrome(service=service, options=options)
@@ -97,6 +105,8 @@ class BrowserTest(unittest.TestCase):
     """A test class with its own storefront (`self.base`) and Chromium (`self.browser`)."""
 
     javascript = True
+    # Whether Chromium records its network traffic, for `served_html`.
+    network_log = False
 
     @classmethod
     def setUpClass(cls):
@@ -104,7 +114,7 @@ class BrowserTest(unittest.TestCase):
         cls.storefront.start()
         cls.base = cls.storefront.base
         try:
-            cls.browser = chromium(javascript=cls.javascript)
+            cls.browser = chromium(javascript=cls.javascript, network_log=cls.network_log)
         except Exception:
             cls.storefront.stop()
             raise
@@ -184,6 +194,28 @@ class BrowserTest(unittest.TestCase):
         document = self.browser.execute_cdp_cmd("Runtime.evaluate", {"expression": "document"})["result"]
         listeners = self.browser.execute_cdp_cmd("DOMDebugger.getEventListeners", {"objectId": document["objectId"]})
         return any(listener["type"] == "click" for listener in listeners["listeners"])
+
+    def served_html(self):
+        """The current page's HTML exactly as the server sent it (as text), for the Nu Html
+        Checker. Not `page_source`: that serializes the DOM, after the parser has repaired the
+        markup and the page's scripts have changed it, which would hide the very mistakes the
+        checker is for. Nor a second request for the same URL: that would not get a page that
+        answers a POST (a form sent back with 422, a 409), and would not show a one-time flash
+        message, which the first request already took from the session. So it is Chromium's own
+        copy of the answer it showed (DevTools' Network.getResponseBody), found through the last
+        document response for this URL in the network log (the class needs `network_log = True`).
+        Reading the log empties it: call this at most once per page."""
+        url = self.browser.current_url.split("#")[0]
+        request = None
+        for entry in self.browser.get_log("performance"):
+            event = json.loads(entry["message"])["message"]
+            if event["method"] == "Network.responseReceived" and event["params"]["type"] == "Document":
+                if event["params"]["response"]["url"].split("#")[0] == url:
+                    request = event["params"]["requestId"]
+        if request is None:
+            raise AssertionError(f"no response for {url} in the network log: was the page loaded since the last call?")
+        body = self.browser.execute_cdp_cmd("Network.getResponseBody", {"requestId": request})
+        return base64.b64decode(body["body"]).decode("utf-8") if body["base64Encoded"] else body["body"]
 
     # Widths, screenshots, axe
 

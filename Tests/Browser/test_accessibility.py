@@ -1,4 +1,5 @@
-"""Every page of the purchase and of the orders, judged by axe-core, at desktop and phone widths.
+"""Every page of the purchase and of the orders, judged by axe-core at desktop and phone widths,
+and by the Nu Html Checker.
 
 A shopper who uses a screen reader, the keyboard alone, or a phone must be able to buy. So every
 page a purchase or an order goes through, signed out and signed in, with and without a form's
@@ -6,10 +7,13 @@ errors, and the error pages, is checked at 1280 px and at 390 px (a phone: a mob
 honours <meta name=viewport>):
   - axe-core (pinned by scripts/browser-test.sh) finds no violation, whatever its impact;
   - at 390 px the page is no wider than the screen, so nothing needs sideways scrolling;
-  - the browser console has no errors, but the page's own status on the error and form pages.
+  - the browser console has no errors, but the page's own status on the error and form pages;
+  - the page's HTML, as the server sent it, has no error and no warning for the Nu Html Checker
+    (html_checker.py: but for its short list of warnings that are not ours to fix). The pages
+    are collected as the test goes and checked in one run of the checker at the end.
 Each test visits all its pages first and then fails once, listing every problem with its page,
-width, axe rule, impact and the offending elements, so one run tells the template's authors all
-there is to fix.
+width, axe rule, impact and the offending elements (or the checker's message, line and extract),
+so one run tells the template's authors all there is to fix.
 
 Screenshots of the cart, a product page and an order page at both widths go to SCREENSHOT_DIR
 (cart-1280.png, cart-390.png, product-…, order-…): they are for people to look at.
@@ -18,6 +22,7 @@ import unittest
 from collections import defaultdict
 
 from harness import DESKTOP, PHONE, BrowserTest, describe_targets, SCREENSHOTS
+from html_checker import HtmlChecker
 
 WIDTHS = (DESKTOP, PHONE)
 
@@ -26,16 +31,22 @@ class EveryPageAtBothWidths(BrowserTest):
     """Two walks through the shop, one signed out and one as the demo shopper, checking each page
     they reach. Each walk starts from a fresh session: no cookie, an empty cart."""
 
+    # For the Nu Html Checker: each page's HTML as the server sent it (harness.served_html).
+    network_log = True
+
     def setUp(self):
         self.forget_everything()
         # (page, problem) -> widths, so a problem seen at both widths is listed once.
         self.problems = defaultdict(list)
+        self.html_checker = HtmlChecker()
+        self.addCleanup(self.html_checker.close)
 
     def check_page(self, note=None, status=None, screenshot=None):
         """Checks the page on screen at both widths. `note` tells apart two states of one URL in
         the list of problems. `status` is the page's own HTTP status when it is not 200: Chromium
         logs it as a console error, and only that error is expected."""
         page = self.path() + (f" ({note})" if note else "")
+        self.html_checker.add(page, self.served_html())
         for width in WIDTHS:
             self.set_width(width)
             violations = self.axe_violations()
@@ -63,6 +74,9 @@ class EveryPageAtBothWidths(BrowserTest):
             self.problems[(page, problem)].append(width)
 
     def assert_no_problems(self):
+        """Fails with every problem noted, after checking the HTML of all the pages at once."""
+        for page, problem in self.html_checker.problems():
+            self.problem(page, None, problem)
         lines = []
         for (page, problem), widths in self.problems.items():
             at = " and ".join(f"{width}px" for width in widths if width)
@@ -97,6 +111,22 @@ class EveryPageAtBothWidths(BrowserTest):
             self.submit("[data-view=AddToCart] button[type=submit]")
         self.assertEqual(self.path(), "/cart")
         self.check_page(note="two lines", screenshot="cart" if screenshot else None)
+
+    def ask_for_more_than_the_stock(self):
+        """The stock fell between loading a page and sending its form: the form's own `max`
+        would stop the browser, so it is taken away first, as a stale page would not have it."""
+        self.open("/products/2")
+        self.browser.execute_script("document.querySelector('[data-view=AddToCart] input[name=quantity]').removeAttribute('max')")
+        self.type("[data-view=AddToCart] input[name=quantity]", "9999")
+        self.submit("[data-view=AddToCart] button[type=submit]")
+        self.assert_status(422)
+        self.check_page(note="422, more than the stock", status=422)
+        self.open("/cart")
+        self.browser.execute_script("document.querySelectorAll('[data-view=Cart] input[name=quantity]').forEach(i => i.removeAttribute('max'))")
+        self.type("[data-view=Cart] tbody input[name=quantity]", "9999")
+        self.submit("[data-view=Cart] tbody button[type=submit]")
+        self.assert_status(422)
+        self.check_page(note="422, a line over the stock", status=422)
 
     def show_not_found(self):
         self.visit("/no/such/page", note="404", status=404)
@@ -134,6 +164,7 @@ class EveryPageAtBothWidths(BrowserTest):
         self.assert_status(422)
         self.check_page(note="422, sent empty", status=422)
         self.fill_the_cart()
+        self.ask_for_more_than_the_stock()
         self.open("/checkout")
         self.assertTrue(self.path().startswith("/login?next="), "checkout asks to sign in first")
         self.check_page(note="checkout, signed out")

@@ -19,7 +19,7 @@ import TesseraTesting
     @Test func theProductPageOffersTheCartOnlyForProductsInStock() async throws {
         try await TestStorefront.run { shop in
             let page = try await shop.get("/products/3")
-            #expect(page.text.contains(#"<div data-region="add-to-cart" data-region-src="/products/3/add-to-cart"><section class="add-to-cart" data-view="AddToCart" data-product-id="3">"#))
+            #expect(page.text.contains(#"<div data-region="add-to-cart" data-region-src="/products/3/add-to-cart"><div class="add-to-cart" data-view="AddToCart" data-product-id="3">"#))
             let fragment = try await shop.get("/products/3/add-to-cart")
             #expect(fragment.markup.views == ["AddToCart"], "the region's own URL")
             #expect(try await shop.get("/products/999/add-to-cart").status == 404)

@@ -81,6 +81,10 @@ import TesseraTesting
             #expect(try await client.send("/mine").text.contains("ada"))
             // The app's own choice stands, and an answer that reads nothing stays cacheable.
             #expect(try await client.send("/own").header("cache-control") == "public, max-age=60")
+            // Unless it carries a new cookie: a first visit gets its own, never a shared one.
+            let firstVisit = try await Self.app().test { fresh in try await fresh.send("/own") }
+            #expect(firstVisit.headers("set-cookie").count == 1)
+            #expect(firstVisit.header("cache-control") == "private, no-cache")
             #expect(try await client.send("/plain").header("cache-control") == nil)
         }
     }

@@ -13,9 +13,15 @@ struct SignInActions {
         let accounts = self.accounts
         let signIn = { @Sendable [observers] (user: User, context: RequestContext) async throws in
             try await ShopperSession.signIn(user, in: context, accounts: accounts)
+            // The shopper is signed in by now: an observer that fails (a cart that could not be
+            // merged) is logged, and the sign-in stands.
             let shopper = Shopper(id: user.id, name: user.name)
             for observer in observers {
-                try await observer.shopperSignedIn(shopper, in: context)
+                do {
+                    try await observer.shopperSignedIn(shopper, in: context)
+                } catch {
+                    context.logger.error("a sign-in observer failed", metadata: ["user_id": "\(user.id)", "observer": "\(type(of: observer))", "error": "\(error)"])
+                }
             }
         }
         routes.action(AccountsRoutes.submitRegistration) { _, context in

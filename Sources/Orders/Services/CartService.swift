@@ -59,7 +59,8 @@ public struct CartService: Sendable {
         if let source, source != target {
             var limits: [Int: Int] = [:]
             for line in try await store.lines(cart: source) {
-                limits[line.productID] = try await catalog.existingProduct(id: line.productID)?.stock
+                // A product gone from the catalog can be bought by nobody: its line is dropped.
+                limits[line.productID] = try await catalog.existingProduct(id: line.productID)?.stock ?? 0
             }
             try await store.merge(cart: source, into: target, limits: limits)
         }

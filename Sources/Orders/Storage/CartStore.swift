@@ -6,9 +6,8 @@ public protocol CartStore: Sendable {
     func lines(cart: String) async throws -> [(productID: Int, quantity: Int)]
     func setQuantity(_ quantity: Int, of productID: Int, in cart: String) async throws
     func add(_ quantity: Int, of productID: Int, to cart: String) async throws -> Int
-    /// Moves every line of `source` into `target` in one transaction: quantities add up,
-    /// capped at `limits[productID]` (a product missing from `limits` is dropped), and
-    /// `source` is left empty.
+    /// Moves the lines of `source` whose product has a limit into `target`, in one transaction:
+    /// quantities add up, capped at `limits[productID]` (0 drops the line).
     func merge(cart source: String, into target: String, limits: [Int: Int]) async throws
 }
 
@@ -56,15 +55,18 @@ public struct SQLiteCartStore: CartStore {
             for row in moving {
                 let productID: Int = row["productID"]
                 let quantity: Int = row["quantity"]
+                // A line added since the caller read the limits has none: it stays where it is.
+                guard let limit = limits[productID] else { continue }
                 let existing = try Int.fetchOne(db, sql: "SELECT quantity FROM cartLine WHERE cartID = ? AND productID = ?", arguments: [target, productID]) ?? 0
-                let merged = min(existing + quantity, limits[productID] ?? 0)
-                guard merged > existing else { continue }
-                try db.execute(sql: """
-                    INSERT INTO cartLine (cartID, productID, quantity) VALUES (?, ?, ?)
-                    ON CONFLICT(cartID, productID) DO UPDATE SET quantity = excluded.quantity
-                    """, arguments: [target, productID, merged])
+                let merged = min(existing + quantity, limit)
+                if merged > existing {
+                    try db.execute(sql: """
+                        INSERT INTO cartLine (cartID, productID, quantity) VALUES (?, ?, ?)
+                        ON CONFLICT(cartID, productID) DO UPDATE SET quantity = excluded.quantity
+                        """, arguments: [target, productID, merged])
+                }
+                try db.execute(sql: "DELETE FROM cartLine WHERE cartID = ? AND productID = ?", arguments: [source, productID])
             }
-            try db.execute(sql: "DELETE FROM cartLine WHERE cartID = ?", arguments: [source])
         }
     }
 

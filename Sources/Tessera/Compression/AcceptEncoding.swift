@@ -1,4 +1,5 @@
-/// Whether a client takes gzip, honouring `gzip;q=0` as a refusal.
+/// Whether a client takes gzip (RFC 9110 §12.5.3): an explicit `gzip` (or `x-gzip`) entry decides,
+/// else `*` does; `q=0` is a refusal.
 struct AcceptEncoding {
     let value: String
 
@@ -7,16 +8,17 @@ struct AcceptEncoding {
     }
 
     var allowsGzip: Bool {
+        var wildcard: Bool?
         for item in value.split(separator: ",") {
             let parts = item.split(separator: ";")
             let coding = parts.first?.trimmingCharacters(in: " \t").lowercased() ?? ""
-            guard coding == "gzip" || coding == "x-gzip" || coding == "*" else { continue }
             let quality = parts.dropFirst().lazy
-                .map { $0.trimmingCharacters(in: " \t") }
+                .map { $0.trimmingCharacters(in: " \t").lowercased() }
                 .first { $0.hasPrefix("q=") }
                 .flatMap { Double($0.dropFirst(2)) } ?? 1
-            return quality > 0
+            if coding == "gzip" || coding == "x-gzip" { return quality > 0 }
+            if coding == "*" { wildcard = quality > 0 }
         }
-        return false
+        return wildcard ?? false
     }
 }

@@ -26,21 +26,26 @@ public struct CompressionMiddleware: Middleware {
               !response.headers.contains(.contentEncoding), Self.mayHaveBody(response.status)
         else { return }
         // Which bodies are worth it; a short one is the same for every client, so it does not
-        // vary (and a prepared answer, such as a health check, stays the one built once).
+        // vary. A prepared answer (a health check, say) stays the one built once.
         let known: [UInt8]?
         switch response.body {
         case .bytes(let bytes) where bytes.count >= minimumLength: known = bytes
-        case .prepared(let prepared) where prepared.body.count >= minimumLength: known = prepared.body
         case .stream: known = nil
         case .bytes, .prepared, .file: return
         }
         Self.addVary(to: &response.headers)
         guard AcceptEncoding(context.request.headers[.acceptEncoding]).allowsGzip else { return }
         if let known {
-            response.body = .bytes(GzipEncoder.gzip(known))
+            guard let compressed = GzipEncoder.gzip(known) else { return }
+            response.body = .bytes(compressed)
         } else if case .stream(let produce) = response.body {
             response.body = .stream { writer in
-                let gzip = GzipBodyWriter(writingTo: writer)
+                guard let gzip = GzipBodyWriter(writingTo: writer) else {
+                    // zlib could not start (out of memory). The head already said gzip, so the
+                    // answer is cut short as a failed producer's is, never sent as plain bytes
+                    // labelled gzip.
+                    throw GzipEncoder.Failure(code: -1)
+                }
                 try await produce(gzip)
                 try await gzip.finish()
             }

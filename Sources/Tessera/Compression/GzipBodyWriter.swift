@@ -10,9 +10,11 @@ final class GzipBodyWriter: ResponseBodyWriter {
     /// must be `Sendable` to be handed around as a writer.
     private let state: Mutex<(pending: [UInt8], encoder: GzipEncoder?)>
 
-    init(writingTo destination: any ResponseBodyWriter) {
+    /// `nil` when zlib cannot start a stream: the page is then sent as it is.
+    init?(writingTo destination: any ResponseBodyWriter) {
+        guard let encoder = GzipEncoder() else { return nil }
         self.destination = destination
-        self.state = Mutex(([], GzipEncoder()))
+        self.state = Mutex(([], encoder))
     }
 
     func write(_ bytes: [UInt8]) async throws {
@@ -28,14 +30,16 @@ final class GzipBodyWriter: ResponseBodyWriter {
         try await send(.finish)
     }
 
+    /// A failure of zlib ends the stream as any producer error does: the connection is closed
+    /// without the chunked terminator, so the client sees a cut, never a wrong page.
     private func send(_ flush: GzipEncoder.Flush) async throws {
-        let compressed: [UInt8] = state.withLock { state in
+        let compressed: [UInt8] = try state.withLock { state in
             guard let encoder = state.encoder else { return [] }
             defer {
                 state.pending.removeAll(keepingCapacity: true)
                 if flush == .finish { state.encoder = nil }
             }
-            return encoder.compress(state.pending, flush: flush)
+            return try encoder.compress(state.pending, flush: flush)
         }
         try await destination.write(compressed)
         if flush == .sync { try await destination.flush() }

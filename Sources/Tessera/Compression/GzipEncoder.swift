@@ -4,7 +4,8 @@ import CZlib
 /// says so, so that a streamed page's compressed pieces leave with the page's own flushes.
 ///
 /// Not thread-safe, and not meant to be: each response owns its encoder, and a response's
-/// body is written by one task.
+/// body is written by one task. The `z_stream` lives at a fixed address, as zlib requires (it
+/// checks that the stream it is given is the one it set up).
 final class GzipEncoder {
     /// How much of the stream a call ends.
     enum Flush {
@@ -15,49 +16,66 @@ final class GzipEncoder {
         case finish
     }
 
-    private var stream = z_stream()
-    private var isOpen: Bool
+    /// zlib refused to go on (it never does with valid input, short of memory).
+    struct Failure: Error {
+        let code: Int32
+    }
+
+    private let stream: UnsafeMutablePointer<z_stream>
+    private var isOpen = true
 
     /// zlib's level 6, its default: for HTML, most of level 9's size at a fraction of its time.
-    init(level: Int32 = 6) {
-        isOpen = czlib_deflate_init_gzip(&stream, level) == Z_OK
+    /// `nil` when zlib cannot start a stream (out of memory): the caller sends the body as it is.
+    init?(level: Int32 = 6) {
+        stream = .allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        guard czlib_deflate_init_gzip(stream, level) == Z_OK else {
+            stream.deallocate()
+            return nil
+        }
     }
 
     deinit {
-        if isOpen { deflateEnd(&stream) }
+        if isOpen { deflateEnd(stream) }
+        stream.deallocate()
     }
 
     /// `input` compressed, then flushed as `flush` says.
-    func compress(_ input: some Collection<UInt8>, flush: Flush) -> [UInt8] {
-        precondition(isOpen, "zlib could not start a stream (out of memory)")
+    func compress(_ input: some Collection<UInt8>, flush: Flush) throws(Failure) -> [UInt8] {
+        guard isOpen else { throw Failure(code: Z_STREAM_ERROR) }
         var output: [UInt8] = []
-        output.reserveCapacity(Int(deflateBound(&stream, UInt(input.count))) + 16)
+        output.reserveCapacity(Int(deflateBound(stream, UInt(input.count))) + 16)
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        let mode = flush == .sync ? Z_SYNC_FLUSH : Z_FINISH
         var input = Array(input)
+        let mode = flush == .sync ? Z_SYNC_FLUSH : Z_FINISH
+        var status = Z_OK
         input.withUnsafeMutableBufferPointer { source in
-            stream.next_in = source.baseAddress
-            stream.avail_in = UInt32(source.count)
+            stream.pointee.next_in = source.baseAddress
+            stream.pointee.avail_in = UInt32(source.count)
             repeat {
                 let produced: Int = chunk.withUnsafeMutableBufferPointer { target in
-                    stream.next_out = target.baseAddress
-                    stream.avail_out = UInt32(target.count)
-                    deflate(&stream, mode)
-                    return target.count - Int(stream.avail_out)
+                    stream.pointee.next_out = target.baseAddress
+                    stream.pointee.avail_out = UInt32(target.count)
+                    status = deflate(stream, mode)
+                    return target.count - Int(stream.pointee.avail_out)
                 }
                 output.append(contentsOf: chunk[..<produced])
-            } while stream.avail_out == 0
-            stream.next_in = nil
+                // A full output buffer means zlib has more to give; Z_BUF_ERROR only says it had
+                // nothing left to do.
+            } while (status == Z_OK || status == Z_BUF_ERROR) && stream.pointee.avail_out == 0
+            stream.pointee.next_in = nil
         }
-        if flush == .finish {
-            deflateEnd(&stream)
+        let done = flush == .finish ? status == Z_STREAM_END : (status == Z_OK || status == Z_BUF_ERROR)
+        if flush == .finish || !done {
+            deflateEnd(stream)
             isOpen = false
         }
+        guard done else { throw Failure(code: status) }
         return output
     }
 
-    /// `bytes` as one whole gzip member.
-    static func gzip(_ bytes: some Collection<UInt8>) -> [UInt8] {
-        GzipEncoder().compress(bytes, flush: .finish)
+    /// `bytes` as one whole gzip member, or `nil` when zlib fails.
+    static func gzip(_ bytes: some Collection<UInt8>) -> [UInt8]? {
+        try? GzipEncoder()?.compress(bytes, flush: .finish)
     }
 }

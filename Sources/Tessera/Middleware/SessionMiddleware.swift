@@ -27,8 +27,14 @@ public struct SessionMiddleware: Middleware {
         if let cookie {
             response.headers.append(HTTPField(name: .setCookie, value: cookie))
         }
-        if !response.headers.contains(.cacheControl),
-           let cacheControl = context.session.cacheControl ?? (cookie == nil ? nil : "private, no-cache") {
+        if let chosen = response.headers[.cacheControl] {
+            // An answer that chose its own caching (a static file) but carries a new session
+            // cookie (a first visit, a session just ended) must still never reach a shared
+            // cache, which would hand that cookie to everyone.
+            if cookie != nil, !chosen.contains("private"), !chosen.contains("no-store") {
+                response.headers[.cacheControl] = "private, no-cache"
+            }
+        } else if let cacheControl = context.session.cacheControl ?? (cookie == nil ? nil : "private, no-cache") {
             response.headers[.cacheControl] = cacheControl
         }
     }

@@ -58,15 +58,22 @@ public struct PublicFiles: Sendable {
             .cacheControl: found.isFingerprinted && entry != nil ? Self.fingerprintedCacheControl : cacheControl,
             .acceptRanges: "bytes",
         ]
-        let gzipPath = found.path + ".gz"
-        let hasGzipSibling = access(gzipPath, R_OK) == 0
-        if hasGzipSibling || entry?.gzip != nil { headers[.vary] = "Accept-Encoding" }
+        // The gzip form: a sibling no older than the file (an outdated one is ignored), or the
+        // copy made at start. Chosen before the 304, which must name the representation it
+        // confirms.
+        let sibling = OpenFile(path: found.path + ".gz").flatMap { $0.modificationTime >= file.modificationTime ? $0 : nil }
+        let gzip: ResponseBody? = sibling.map { .file(FileRegion(file: $0)) } ?? entry?.gzip.map { .bytes($0) }
+        if gzip != nil { CompressionMiddleware.addVary(to: &headers) }
+        let sendsGzip = gzip != nil && AcceptEncoding(request.headers[.acceptEncoding]).allowsGzip
+        if sendsGzip { headers[.eTag] = validators.gzipETag }
 
         if validators.isNotModified(request.headers) {
             return Response(status: .notModified, headers: headers)
         }
 
         if let rangeHeader = request.headers[.range], validators.rangeApplies(ifRange: request.headers[.ifRange]) {
+            // Ranges are of the file itself, never of its gzip form.
+            headers[.eTag] = validators.eTag
             switch ByteRange.parse(rangeHeader, size: file.size) {
             case .satisfiable(let range):
                 headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(file.size)"
@@ -75,21 +82,13 @@ public struct PublicFiles: Sendable {
                 headers[.contentRange] = "bytes */\(file.size)"
                 return Response(status: .rangeNotSatisfiable, headers: headers)
             case .ignored:
-                break
+                if sendsGzip { headers[.eTag] = validators.gzipETag }
             }
         }
 
-        if AcceptEncoding(request.headers[.acceptEncoding]).allowsGzip {
-            if hasGzipSibling, let compressed = OpenFile(path: gzipPath) {
-                headers[.contentEncoding] = "gzip"
-                headers[.eTag] = validators.gzipETag
-                return Response(status: .ok, headers: headers, body: .file(FileRegion(file: compressed)))
-            }
-            if let gzip = entry?.gzip {
-                headers[.contentEncoding] = "gzip"
-                headers[.eTag] = validators.gzipETag
-                return Response(status: .ok, headers: headers, body: .bytes(gzip))
-            }
+        if sendsGzip, let gzip {
+            headers[.contentEncoding] = "gzip"
+            return Response(status: .ok, headers: headers, body: gzip)
         }
         return Response(status: .ok, headers: headers, body: .file(FileRegion(file: file)))
     }

@@ -27,8 +27,9 @@ struct StaticAssetIndex: Sendable {
         }
     }
 
-    /// Files larger than this are served but not fingerprinted or compressed in memory.
-    static let largestIndexedFile: Int64 = 4 * 1024 * 1024
+    /// Files larger than this are served but not fingerprinted or compressed in memory: a
+    /// public folder of a few such files stays a few megabytes in memory at most.
+    static let largestIndexedFile: Int64 = 1024 * 1024
 
     /// By the file's plain URL path, `/css/site.css`.
     private(set) var byURL: [String: Entry] = [:]
@@ -43,8 +44,13 @@ struct StaticAssetIndex: Sendable {
         while let relative = walker.nextObject() as? String {
             let components = relative.split(separator: "/")
             guard !components.contains(where: { $0.hasPrefix(".") }), !relative.hasSuffix(".gz") else { continue }
-            let path = root + "/" + relative
-            guard let file = OpenFile(path: path), file.size <= Self.largestIndexedFile else { continue }
+            // Only what PublicFiles would serve: a symlink that leads outside is not indexed.
+            guard let path = realpath(root + "/" + relative, nil).map({ pointer in
+                defer { free(pointer) }
+                return String(cString: pointer)
+            }), path.hasPrefix(root + "/"),
+                  let file = OpenFile(path: path), file.size <= Self.largestIndexedFile
+            else { continue }
             let bytes = FileRegion(file: file).readBytes()
             let url = "/" + relative
             let hash = SHA256.hash(data: bytes).prefix(5).map { String(format: "%02x", $0) }.joined()
@@ -60,9 +66,10 @@ struct StaticAssetIndex: Sendable {
 extension StaticAssetIndex {
     /// The file gzipped, when it is text without a `.gz` sibling and compressing saves bytes.
     private static func gzip(_ bytes: [UInt8], of path: String) -> [UInt8]? {
-        guard access(path + ".gz", R_OK) != 0, MediaTypes.isCompressible(MediaTypes.forPath(path)) else { return nil }
-        let compressed = GzipEncoder.gzip(bytes)
-        return compressed.count < bytes.count ? compressed : nil
+        guard access(path + ".gz", R_OK) != 0, MediaTypes.isCompressible(MediaTypes.forPath(path)),
+              let compressed = GzipEncoder.gzip(bytes), compressed.count < bytes.count
+        else { return nil }
+        return compressed
     }
 }
 

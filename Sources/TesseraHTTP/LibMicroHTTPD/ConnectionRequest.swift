@@ -253,8 +253,9 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
             mhdResponse = descriptor < 0 ? nil : MHD_create_response_from_fd_at_offset64(UInt64(region.length), descriptor, UInt64(region.offset))
             if let mhdResponse { NativeResponse.addHeaders(headers, to: mhdResponse) }
         case .stream where method == .head:
-            // Not reached by the app's answers (``ServerCore/withoutStream(_:for:)`` rendered
-            // them already); kept for any other: libmicrohttpd 0.9.75 writes a final
+            // The app's answers never get here (``ServerCore/withoutStream(_:for:)`` rendered
+            // them already); an error page (`dispatch(error:)`, `expire`) could, and for it:
+            // libmicrohttpd 0.9.75 writes a final
             // `0\r\n\r\n` chunk after the head of a chunked answer to HEAD, which corrupts the
             // next response on a kept-alive connection, so the producer is not run at all.
             stream = nil
