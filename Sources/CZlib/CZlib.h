@@ -1,7 +1,7 @@
 #include <zlib.h>
 
-/// deflateInit2 is a macro, which Swift cannot call; this is the same call as a function.
-static inline int czlib_deflate_init_gzip(z_streamp stream, int level) {
-    // 15 + 16: a 32 KiB window with a gzip header and trailer; memLevel 8 is zlib's default.
-    return deflateInit2(stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+/// deflateInit2 is a macro, which Swift cannot call; this is the same call as a function, for a
+/// gzip stream (a header and trailer around the deflate data) with the given window and memory.
+static inline int czlib_deflate_init_gzip(z_streamp stream, int level, int windowBits, int memLevel) {
+    return deflateInit2(stream, level, Z_DEFLATED, windowBits + 16, memLevel, Z_DEFAULT_STRATEGY);
 }

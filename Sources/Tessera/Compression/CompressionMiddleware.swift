@@ -65,6 +65,10 @@ public struct CompressionMiddleware: Middleware {
     }
 
     static func addVary(to headers: inout HTTPFields) {
+        guard headers.contains(.vary) else {
+            headers.append(HTTPField(name: .vary, value: "Accept-Encoding"))
+            return
+        }
         let existing = headers[values: .vary]
         let listed = existing.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: " \t").lowercased() }
         guard !listed.contains("accept-encoding"), !listed.contains("*") else { return }

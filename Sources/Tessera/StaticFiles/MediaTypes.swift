@@ -29,6 +29,8 @@ enum MediaTypes {
     /// Whether a body of `contentType` shrinks under gzip: text, JSON, XML and SVG do; images,
     /// fonts and archives are compressed already.
     static func isCompressible(_ contentType: String) -> Bool {
+        // Every page asks this, so the usual answer comes without building a string.
+        if contentType.utf8.starts(with: "text/".utf8) { return true }
         let type = contentType.prefix { $0 != ";" }.lowercased()
         return type.hasPrefix("text/") || type == "application/json" || type == "application/manifest+json"
             || type == "application/xml" || type == "image/svg+xml" || type == "application/javascript"
