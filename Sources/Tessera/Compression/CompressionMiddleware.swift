@@ -22,21 +22,22 @@ public struct CompressionMiddleware: Middleware {
 
     /// Compresses the answer when the client accepts gzip and the body is text worth it.
     public func after(_ response: inout Response, for context: RequestContext) {
-        guard let contentType = response.headers[.contentType], MediaTypes.isCompressible(contentType),
-              !response.headers.contains(.contentEncoding), Self.mayHaveBody(response.status)
-        else { return }
-        // Which bodies are worth it; a short one is the same for every client, so it does not
-        // vary. A prepared answer (a health check, say) stays the one built once.
+        // Which bodies are worth it, decided first since it costs nothing: a short one is the
+        // same for every client, so it does not vary, and a prepared answer (a health check, a
+        // benchmark's plaintext) stays the one built once, without a header lookup.
         let known: [UInt8]?
         switch response.body {
         case .bytes(let bytes) where bytes.count >= minimumLength: known = bytes
         case .stream: known = nil
         case .bytes, .prepared, .file: return
         }
+        guard let contentType = response.headers[.contentType], MediaTypes.isCompressible(contentType),
+              !response.headers.contains(.contentEncoding), Self.mayHaveBody(response.status)
+        else { return }
         Self.addVary(to: &response.headers)
         guard AcceptEncoding(context.request.headers[.acceptEncoding]).allowsGzip else { return }
         if let known {
-            guard let compressed = GzipEncoder.gzip(known) else { return }
+            guard let compressed = GzipEncoder.gzip(known, level: GzipEncoder.perRequest) else { return }
             response.body = .bytes(compressed)
         } else if case .stream(let produce) = response.body {
             response.body = .stream { writer in

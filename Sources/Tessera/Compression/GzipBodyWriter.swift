@@ -12,7 +12,7 @@ final class GzipBodyWriter: ResponseBodyWriter {
 
     /// `nil` when zlib cannot start a stream: the page is then sent as it is.
     init?(writingTo destination: any ResponseBodyWriter) {
-        guard let encoder = GzipEncoder() else { return nil }
+        guard let encoder = GzipEncoder(level: GzipEncoder.perRequest) else { return nil }
         self.destination = destination
         self.state = Mutex(([], encoder))
     }

@@ -67,7 +67,7 @@ extension StaticAssetIndex {
     /// The file gzipped, when it is text without a `.gz` sibling and compressing saves bytes.
     private static func gzip(_ bytes: [UInt8], of path: String) -> [UInt8]? {
         guard access(path + ".gz", R_OK) != 0, MediaTypes.isCompressible(MediaTypes.forPath(path)),
-              let compressed = GzipEncoder.gzip(bytes), compressed.count < bytes.count
+              let compressed = GzipEncoder.gzip(bytes, level: GzipEncoder.once), compressed.count < bytes.count
         else { return nil }
         return compressed
     }
