@@ -10,15 +10,22 @@ and wrk to core 1: the servers are then CPU-bound on one core and the load gener
 their time, which makes the ratio stable to about 1% on a shared 2-core machine. PIN=0 lets
 everything float (servers get THREADS threads), which is closer to production and much noisier.
 
-Environment: ROUNDS (3), DURATION seconds per round (8), CONNECTIONS (64), PIN (1),
+Then the storefront's real pages (release build, demo data on SQLite), each against the same
+server's /healthz in the same round.
+
+Environment: ROUNDS (5), DURATION seconds per round (5), CONNECTIONS (64), PIN (1),
 THREADS (server threads when not pinned; default: cores), WRK_THREADS (1).
 """
+import atexit
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
 import time
+import tempfile
+import urllib.parse
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -42,6 +49,7 @@ def build():
     run(["scripts/build-libmicrohttpd.sh"])
     os.environ["PKG_CONFIG_PATH"] = os.path.join(ROOT, ".build-deps/libmicrohttpd/lib/pkgconfig")
     run(["swift", "build", "-c", "release", "--product", "tessera-bench"])
+    run(["swift", "build", "-c", "release", "--product", "storefront"])
     # The same libmicrohttpd as Tessera's: the build make points pkg-config at.
     flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libmicrohttpd"], check=True,
                            capture_output=True, text=True).stdout.split()
@@ -49,13 +57,13 @@ def build():
          "Benchmarks/c-reference/plaintext.c"] + flags)
 
 
-def start(command, port):
-    environment = dict(os.environ, PORT=str(port), HOST="127.0.0.1", THREADS=SERVER_THREADS, LOG_LEVEL="error")
+def start(command, port, probe="/plaintext", **settings):
+    environment = dict(os.environ, PORT=str(port), HOST="127.0.0.1", THREADS=SERVER_THREADS, LOG_LEVEL="error", **settings)
     process = subprocess.Popen(SERVER_CPU + command, cwd=ROOT, env=environment,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(200):
+    for _ in range(400):
         try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/plaintext", timeout=1).read()
+            urllib.request.urlopen(f"http://127.0.0.1:{port}{probe}", timeout=1).read()
             return process
         except OSError:
             time.sleep(0.05)
@@ -77,6 +85,23 @@ def wrk(target, duration=DURATION):
     if errors:
         sys.exit(f"{url}: {errors.group(1)} error responses\n{output}")
     return requests, float(p99_text.group(1)) * scale
+
+
+def signed_in_cookie(base, email, password):
+    """Signs in through the storefront's own form, as a browser would, and returns the Cookie
+    header value of the signed-in session."""
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+    page = opener.open(base + "/login", timeout=5).read().decode()
+    token = re.search(r'name="_csrf" value="([^"]+)"', page).group(1)
+    form = urllib.parse.urlencode({"_csrf": token, "email": email, "password": password}).encode()
+    opener.open(base + "/login", data=form, timeout=5).read()
+    jar = next(handler.cookiejar for handler in opener.handlers if isinstance(handler, urllib.request.HTTPCookieProcessor))
+    cookie = "; ".join(f"{c.name}={c.value}" for c in jar)
+    # The session must really be signed in: the orders page answers, not the sign-in form.
+    check = urllib.request.Request(base + "/orders", headers={"Cookie": cookie})
+    if 'data-view="OrderList"' not in urllib.request.urlopen(check, timeout=5).read().decode():
+        sys.exit("could not sign in to the storefront for /orders")
+    return cookie
 
 
 def transfer_sizes(url):
@@ -109,9 +134,9 @@ def measure(targets, reference):
     return results
 
 
-def table(title, results):
+def table(title, results, versus="vs ref"):
     print(f"\n{title}")
-    print(f"| {'server':<40} | {'requests/s':>10} | {'p99 (ms)':>8} | {'vs C':>6} |")
+    print(f"| {'server':<40} | {'requests/s':>10} | {'p99 (ms)':>8} | {versus:>6} |")
     print(f"|{'-' * 42}|{'-' * 12}:|{'-' * 9}:|{'-' * 7}:|")
     for name, (requests, p99, ratio) in results.items():
         print(f"| {name:<40} | {requests:>10.0f} | {p99:>8.2f} | {ratio:>6.2f} |")
@@ -137,7 +162,7 @@ def main():
             "Tessera, full pipeline, Response per request": "http://127.0.0.1:18091/plaintext-built",
             "Tessera, full pipeline, handler suspends once": "http://127.0.0.1:18091/plaintext-suspending",
         }, reference)
-        table("GET /plaintext (medians; vs C is the median of per-round ratios)", results)
+        table("GET /plaintext (medians; vs C is the median of per-round ratios)", results, "vs C")
 
         fortunes_reference = "C libmicrohttpd /fortunes"
         results = measure({
@@ -147,14 +172,34 @@ def main():
             "Tessera /fortunes, gzip": ("http://127.0.0.1:18091/fortunes", "Accept-Encoding: gzip"),
             "Tessera /regions, gzip": ("http://127.0.0.1:18091/regions", "Accept-Encoding: gzip"),
         }, fortunes_reference)
-        table("GET /fortunes, built for every request (medians; vs C as above)", results)
+        table("GET /fortunes, built for every request (medians; vs C as above)", results, "vs C")
         for path in ("/fortunes", "/regions"):
             plain, gzipped = transfer_sizes("http://127.0.0.1:18091" + path)
             print(f"{path}: {plain} bytes, {gzipped} with gzip ({gzipped / plain:.2f})")
+        storefront_pages(servers)
     finally:
         for server in servers:
             server.terminate()
             server.wait()
+
+
+def storefront_pages(servers):
+    """The storefront's real pages on the demo data (SQLite), each against the same server's
+    `/healthz` in the same round: what a page costs beyond the HTTP path."""
+    data = tempfile.mkdtemp(prefix="tessera-bench-shop-")
+    atexit.register(shutil.rmtree, data, ignore_errors=True)
+    servers.append(start([".build/release/storefront"], 18093, probe="/healthz", DATA_DIR=data))
+    base = "http://127.0.0.1:18093"
+    cookie = signed_in_cookie(base, "ada@example.com", "ada-lovelace-1815")
+    reference = "storefront /healthz"
+    results = measure({
+        reference: base + "/healthz",
+        "storefront / (product list)": base + "/",
+        "storefront /products/2": base + "/products/2",
+        "storefront /?q=lamp": base + "/?q=lamp",
+        "storefront /orders, signed in": (base + "/orders", "Cookie: " + cookie),
+    }, reference)
+    table("The storefront's pages, demo data (medians; the ratio is to /healthz of the same server)", results, "vs /healthz")
 
 
 if __name__ == "__main__":
