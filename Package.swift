@@ -144,6 +144,7 @@ let package = Package(
             dependencies: [
                 "Tessera",
                 "TesseraViews",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -54,7 +54,7 @@ def build():
     flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libmicrohttpd"], check=True,
                            capture_output=True, text=True).stdout.split()
     run(["cc", "-O2", "-Wall", "-o", "Benchmarks/c-reference/plaintext-reference",
-         "Benchmarks/c-reference/plaintext.c"] + flags)
+         "Benchmarks/c-reference/plaintext.c"] + flags + ["-lsqlite3"])
 
 
 def start(command, port, probe="/plaintext", **settings):
@@ -104,6 +104,14 @@ def signed_in_cookie(base, email, password):
     return cookie
 
 
+def require_same_bytes(path):
+    """Both servers must send the same page, or their numbers compare different work."""
+    bodies = [urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5).read() for port in (18090, 18091)]
+    if bodies[0] != bodies[1]:
+        sys.exit(f"{path}: the C reference and tessera-bench send different bytes")
+    print(f"{path}: both servers send the same {len(bodies[0])} bytes")
+
+
 def transfer_sizes(url):
     """The body's bytes on the wire without and with gzip: what compression saves per page."""
     sizes = []
@@ -144,10 +152,11 @@ def table(title, results, versus="vs ref"):
 
 def main():
     build()
-    servers = [
-        start(["Benchmarks/c-reference/plaintext-reference"], 18090),
-        start([".build/release/tessera-bench"], 18091),
-    ]
+    # tessera-bench makes the fortune database in its DATA_DIR; the C reference reads the same file.
+    data = tempfile.mkdtemp(prefix="tessera-bench-")
+    atexit.register(shutil.rmtree, data, ignore_errors=True)
+    servers = [start([".build/release/tessera-bench"], 18091, DATA_DIR=data)]
+    servers.append(start(["Benchmarks/c-reference/plaintext-reference"], 18090, FORTUNES_DB=os.path.join(data, "fortunes.sqlite")))
     try:
         placement = "servers pinned to core 0, wrk to core 1" if PIN else "nothing pinned"
         print(f"\nwrk -t{WRK_THREADS} -c{CONNECTIONS} -d{DURATION}s, {ROUNDS} alternating rounds, "
@@ -155,6 +164,8 @@ def main():
         print("Tessera's pipeline (tessera-bench, BenchApp): CompressionMiddleware and ErrorPageMiddleware "
               "for every request, CSRFMiddleware once a route matched: 3 middleware steps, as an app without "
               "sessions has; wrk asks for no compression unless a row says gzip")
+        for path in ("/plaintext", "/fortunes", "/db-fortunes"):
+            require_same_bytes(path)
         reference = "C libmicrohttpd reference"
         results = measure({
             reference: "http://127.0.0.1:18090/plaintext",
@@ -176,6 +187,13 @@ def main():
         for path in ("/fortunes", "/regions"):
             plain, gzipped = transfer_sizes("http://127.0.0.1:18091" + path)
             print(f"{path}: {plain} bytes, {gzipped} with gzip ({gzipped / plain:.2f})")
+
+        database_reference = "C libmicrohttpd + sqlite3 /db-fortunes"
+        results = measure({
+            database_reference: "http://127.0.0.1:18090/db-fortunes",
+            "Tessera /db-fortunes (GRDB, a read per request)": "http://127.0.0.1:18091/db-fortunes",
+        }, database_reference)
+        table("GET /db-fortunes, the rows read from SQLite for every request (medians; vs C + sqlite3)", results, "vs C")
         storefront_pages(servers)
     finally:
         for server in servers:

@@ -7,13 +7,18 @@
  * - GET /plaintext: "Hello, World!", one response built once and reused.
  * - GET /fortunes: the TechEmpower Fortunes page, built for every request: the 12 stored rows
  *   plus one added at request time, sorted by message, escaped, in the page markup.
+ * - GET /db-fortunes: the same page from the `fortune` table of the SQLite file FORTUNES_DB, read
+ *   on every request by the TechEmpower rules: a statement prepared once per thread and stepped
+ *   per request, no ORDER BY, the rows sorted here. The limit for libmicrohttpd plus SQLite.
  *
  * Responses are queued on the second call of the access handler so that keep-alive works.
  *
- *   cc -O2 -o plaintext-reference plaintext.c -lmicrohttpd && PORT=8090 ./plaintext-reference
+ *   cc -O2 -o plaintext-reference plaintext.c -lmicrohttpd -lsqlite3
+ *   PORT=8090 FORTUNES_DB=fortunes.sqlite ./plaintext-reference
  */
 #include <microhttpd.h>
 #include <signal.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,12 +85,11 @@ static void append_escaped(struct buffer *b, const char *text) {
   }
 }
 
-static struct MHD_Response *fortunes_page(void) {
-  enum { count = sizeof stored_fortunes / sizeof stored_fortunes[0] + 1 };
-  struct fortune fortunes[count];
-  memcpy(fortunes, stored_fortunes, sizeof stored_fortunes);
-  fortunes[count - 1] = (struct fortune){0, "Additional fortune added at request time."};
-  qsort(fortunes, count, sizeof fortunes[0], by_message);
+static const struct fortune added_fortune = {0, "Additional fortune added at request time."};
+
+/* The page for `count` fortunes, sorted here. */
+static struct MHD_Response *render_fortunes(struct fortune *fortunes, int count) {
+  qsort(fortunes, (size_t)count, sizeof fortunes[0], by_message);
 
   struct buffer page = {malloc(2048), 0, 2048};
   static const char head[] = "<!DOCTYPE html><html><head><title>Fortunes</title></head><body><table><tr><th>id</th><th>message</th></tr>";
@@ -108,6 +112,41 @@ static struct MHD_Response *fortunes_page(void) {
   return response;
 }
 
+static struct MHD_Response *fortunes_page(void) {
+  enum { count = sizeof stored_fortunes / sizeof stored_fortunes[0] + 1 };
+  struct fortune fortunes[count];
+  memcpy(fortunes, stored_fortunes, sizeof stored_fortunes);
+  fortunes[count - 1] = added_fortune;
+  return render_fortunes(fortunes, count);
+}
+
+static const char *database_path;
+/* Each of libmicrohttpd's threads has its own connection and statement: no lock, no re-parse. */
+static __thread sqlite3 *thread_database;
+static __thread sqlite3_stmt *thread_select;
+
+static struct MHD_Response *database_fortunes_page(void) {
+  if (thread_select == NULL) {
+    if (database_path == NULL
+        || sqlite3_open_v2(database_path, &thread_database, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK
+        || sqlite3_prepare_v3(thread_database, "SELECT id, message FROM fortune", -1, SQLITE_PREPARE_PERSISTENT, &thread_select, NULL) != SQLITE_OK)
+      return NULL;
+  }
+  struct fortune fortunes[64];
+  char *messages[64];
+  int count = 0;
+  while (count < 63 && sqlite3_step(thread_select) == SQLITE_ROW) {
+    messages[count] = strdup((const char *)sqlite3_column_text(thread_select, 1));
+    fortunes[count] = (struct fortune){sqlite3_column_int(thread_select, 0), messages[count]};
+    count++;
+  }
+  sqlite3_reset(thread_select);
+  fortunes[count] = added_fortune;
+  struct MHD_Response *response = render_fortunes(fortunes, count + 1);
+  for (int i = 0; i < count; i++) free(messages[i]);
+  return response;
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, const char *url, const char *method,
                               const char *version, const char *upload_data, size_t *upload_data_size, void **con_cls) {
   (void)cls; (void)method; (void)version; (void)upload_data;
@@ -118,8 +157,9 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
   }
   *upload_data_size = 0;
   if (strcmp(url, "/plaintext") == 0) return MHD_queue_response(connection, MHD_HTTP_OK, plaintext);
-  if (strcmp(url, "/fortunes") == 0) {
-    struct MHD_Response *response = fortunes_page();
+  if (strcmp(url, "/fortunes") == 0 || strcmp(url, "/db-fortunes") == 0) {
+    struct MHD_Response *response = url[1] == 'f' ? fortunes_page() : database_fortunes_page();
+    if (response == NULL) return MHD_queue_response(connection, MHD_HTTP_INTERNAL_SERVER_ERROR, not_found);
     enum MHD_Result result = MHD_queue_response(connection, MHD_HTTP_OK, response);
     MHD_destroy_response(response);
     return result;
@@ -130,6 +170,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
 static void on_signal(int signal) { (void)signal; stopping = 1; }
 
 int main(void) {
+  database_path = getenv("FORTUNES_DB");
   const char *port_text = getenv("PORT");
   unsigned short port = port_text ? (unsigned short)atoi(port_text) : 8090;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);

@@ -7,7 +7,7 @@ import Tessera
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera-bench",
-        abstract: "Benchmark endpoints: GET /plaintext, /plaintext-built, /plaintext-suspending, /fortunes and /regions."
+        abstract: "Benchmark endpoints: GET /plaintext, /plaintext-built, /plaintext-suspending, /fortunes, /db-fortunes and /regions."
     )
 
     @OptionGroup var options: ServerOptions
@@ -16,7 +16,9 @@ struct BenchCommand: AsyncParsableCommand {
         let settings = try options.resolve()
         settings.bootstrapLogging()
         let logger = Logger(label: "tessera-bench")
-        let application = try BenchApp.build(logger: logger)
+        // DATA_DIR holds the fortune database, made on first use.
+        let database = try FortuneDatabase(path: settings.dataDirectory + "/fortunes.sqlite")
+        let application = try BenchApp.build(database: database, logger: logger)
         try await ApplicationRunner.run(settings: settings, application: application, logger: logger)
     }
 }
@@ -26,9 +28,9 @@ struct BenchCommand: AsyncParsableCommand {
 /// pages around every request, the CSRF check once a route matched. No sessions: nothing here
 /// signs anyone in.
 enum BenchApp {
-    static func build(logger: Logger = Logger(label: "tessera-bench")) throws -> Application {
+    static func build(database: FortuneDatabase, logger: Logger = Logger(label: "tessera-bench")) throws -> Application {
         var app = ApplicationBuilder()
-        app.register(BenchModule())
+        app.register(BenchModule(database: database))
         return try app.build(
             layout: BenchLayout(),
             middleware: [CompressionMiddleware(), ErrorPageMiddleware()],
@@ -45,15 +47,18 @@ enum BenchApp {
 /// - `/plaintext-suspending`, the prepared answer after one real suspension (`Task.yield`), the
 ///   cost a handler pays when it awaits something, such as a database: a task, and a resumption.
 /// `/fortunes` is the TechEmpower Fortunes page through a page controller, the pipeline and
-/// typed views in a layout; `/regions` is a page of three regions.
+/// typed views in a layout, from rows in memory; `/db-fortunes` the same page from SQLite, by the
+/// TechEmpower rules; `/regions` is a page of three regions.
 struct BenchModule: FeatureModule {
     static let plaintext = PreparedResponse(text: "Hello, World!")
+    let database: FortuneDatabase
 
     enum Routes {
         static let plaintext = Route<NoParameters>("bench.plaintext", .get, "/plaintext")
         static let plaintextBuilt = Route<NoParameters>("bench.plaintext-built", .get, "/plaintext-built")
         static let plaintextSuspending = Route<NoParameters>("bench.plaintext-suspending", .get, "/plaintext-suspending")
         static let fortunes = Route<NoParameters>("bench.fortunes", .get, "/fortunes")
+        static let databaseFortunes = Route<NoParameters>("bench.db-fortunes", .get, "/db-fortunes")
         static let regions = Route<NoParameters>("bench.regions", .get, "/regions")
     }
 
@@ -66,6 +71,8 @@ struct BenchModule: FeatureModule {
         }
         let store = FortuneStore()
         app.routes.page(Routes.fortunes) { _, _ in FortunesPageController(store: store) }
+        let database = self.database
+        app.routes.page(Routes.databaseFortunes) { _, _ in FortunesPageController(store: database) }
         app.routes.page(Routes.regions) { _, _ in RegionsPageController() }
     }
 }

@@ -7,8 +7,14 @@ struct Fortune: Sendable {
     var message: String
 }
 
-/// Stands in for the database: the 12 stored rows, kept in memory.
-struct FortuneStore: Sendable {
+/// Where a Fortunes page reads its rows: memory (`/fortunes`, the template's cost) or SQLite
+/// (`/db-fortunes`, the data path's).
+protocol FortuneSource: Sendable {
+    func all() async throws -> [Fortune]
+}
+
+/// The 12 stored rows, kept in memory.
+struct FortuneStore: FortuneSource {
     func all() async -> [Fortune] {
         Self.rows
     }
@@ -31,10 +37,10 @@ struct FortuneStore: Sendable {
 
 /// The TechEmpower rules: add a row at request time, sort by message, render escaped.
 struct FortunesPageController: PageController {
-    let store: FortuneStore
+    let store: any FortuneSource
 
     func load(_ context: RequestContext) async throws -> [Fortune] {
-        var fortunes = await store.all()
+        var fortunes = try await store.all()
         fortunes.append(Fortune(id: 0, message: "Additional fortune added at request time."))
         fortunes.sort { $0.message.utf8.lexicographicallyPrecedes($1.message.utf8) }
         return fortunes

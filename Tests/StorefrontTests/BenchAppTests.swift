@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import TesseraTesting
 
@@ -32,7 +33,9 @@ import TesseraTesting
     }
 
     @Test func servesPlaintextAndTheExactFortunesPage() async throws {
-        let bench = try ProcessHarness(product: "tessera-bench", environment: ["PORT": "0", "HOST": "127.0.0.1", "LOG_LEVEL": "notice"])
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let bench = try ProcessHarness(product: "tessera-bench", environment: ["PORT": "0", "HOST": "127.0.0.1", "LOG_LEVEL": "notice", "DATA_DIR": data.path])
         let port = try await bench.waitForPort()
         let plaintext = try await onThread { try RawHTTPClient.request(port: port, "/plaintext") }
         #expect(plaintext.text == "Hello, World!")
@@ -43,6 +46,17 @@ import TesseraTesting
         #expect(fortunes.status == 200)
         #expect(fortunes.header("content-type") == "text/html; charset=utf-8")
         #expect(fortunes.text == Self.expectedFortunes)
+        // The same page from SQLite, read on every request: a row added behind the server's
+        // back shows at once.
+        let fromDatabase = try await onThread { try RawHTTPClient.request(port: port, "/db-fortunes") }
+        #expect(fromDatabase.status == 200)
+        #expect(fromDatabase.text == Self.expectedFortunes)
+        let database = try DatabaseQueue(path: data.appendingPathComponent("fortunes.sqlite").path)
+        try await database.write { db in
+            try db.execute(sql: "INSERT INTO fortune (id, message) VALUES (13, '<b>New</b> & improved')")
+        }
+        let changed = try await onThread { try RawHTTPClient.request(port: port, "/db-fortunes") }
+        #expect(changed.text.contains("<tr><td>13</td><td>&lt;b&gt;New&lt;/b&gt; &amp; improved</td></tr>"))
         let regions = try await onThread { try RawHTTPClient.request(port: port, "/regions") }
         #expect(regions.text.components(separatedBy: "data-region=").count == 4)
         bench.signal(SIGTERM)

@@ -1,0 +1,38 @@
+import Foundation
+import GRDB
+
+/// The TechEmpower `fortune` table in SQLite, read on every request of `/db-fortunes`, as the
+/// Fortunes rules require: no cache, and no `ORDER BY` (the app sorts, after adding its row).
+///
+/// The file is made and filled at start when it has no table yet, so `make bench` can hand the
+/// same file to the C reference, which only reads it.
+struct FortuneDatabase: FortuneSource {
+    let pool: DatabasePool
+
+    /// Opens (and on first use creates and fills) the database at `path`.
+    init(path: String) throws {
+        pool = try DatabasePool(path: path)
+        try pool.write { db in
+            guard try !db.tableExists("fortune") else { return }
+            try db.create(table: "fortune") { table in
+                table.primaryKey("id", .integer)
+                table.column("message", .text).notNull()
+            }
+            for fortune in FortuneStore.rows {
+                try db.execute(sql: "INSERT INTO fortune (id, message) VALUES (?, ?)", arguments: [fortune.id, fortune.message])
+            }
+        }
+    }
+
+    func all() async throws -> [Fortune] {
+        try await pool.read { db in
+            // A cached statement: prepared once per connection, stepped per request.
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT id, message FROM fortune"))
+            var fortunes: [Fortune] = []
+            while let row = try rows.next() {
+                fortunes.append(Fortune(id: row[0], message: row[1]))
+            }
+            return fortunes
+        }
+    }
+}
