@@ -59,6 +59,53 @@ import Testing
         }
     }
 
+    @Test func searchMatchesWordPrefixesAndItsSyntaxIsJustText() async throws {
+        let catalog = try await Catalog()
+        defer { try? FileManager.default.removeItem(at: catalog.folder) }
+        func total(_ search: String) async throws -> Int {
+            try await catalog.service.listing(category: nil, search: search, sort: nil, page: nil).total
+        }
+        #expect(try await total("lam") == 3, "a prefix")
+        #expect(try await total("des lam") == 1, "every word, each a prefix: Brass Desk Lamp")
+        #expect(try await total("LAMP") == 3, "case does not matter")
+        // FTS5 and SQL syntax, alone and around a word: never an error, never more than the words.
+        for text in ["\"", "*", "-", "'", "%", "(", ")", "^", ":", "\"\"", "{", "}"] {
+            #expect(try await total(text) == 0, "“\(text)” alone matches nothing")
+        }
+        // Operators and column filters are words like any other: no error, and no special meaning.
+        for text in ["NEAR", "AND", "OR", "NOT", "NOT lamp", "lamp OR desk", "name:lamp"] {
+            #expect(try await total(text) == (try await total(text.lowercased())), "“\(text)” means what its words mean")
+        }
+        #expect(try await total("summary:lamp") == 0, "summary is a word, and no product has it")
+        for text in ["lamp\"", "\"lamp", "lamp*", "-lamp", "(lamp", "lamp)", "'lamp'", "%lamp%", "^lamp", "lamp:"] {
+            #expect(try await total(text) >= 1, "“\(text)” is the word lamp, and its characters are text")
+        }
+        #expect(try await total("NEAR(lamp desk)") == 0, "NEAR is a word here, and no product has it")
+        #expect(try await total("lamp OR desk") == 0, "OR is a word too: nothing has lamp, or and desk")
+    }
+
+    @Test func searchResultsComeBestMatchFirstUnlessAskedOtherwise() async throws {
+        let catalog = try await Catalog()
+        defer { try? FileManager.default.removeItem(at: catalog.folder) }
+        try await catalog.database.write { db in
+            try db.execute(sql: """
+                INSERT INTO product (id, categoryID, name, summary, priceMinor, stock, imagePath)
+                VALUES (101, 1, 'Quokka Quokka Quokka', 'A quokka.', 100, 1, '/x.svg'),
+                       (102, 1, 'Plain Thing', 'A small toy, shaped like a quokka among many other animals of the bush.', 100, 1, '/x.svg')
+                """)
+        }
+        let best = try await catalog.service.listing(category: nil, search: "quokka", sort: nil, page: nil)
+        #expect(best.query.sort == .relevance)
+        #expect(best.products.map(\.id) == [101, 102], "the name that is all quokka first")
+        let byName = try await catalog.service.listing(category: nil, search: "quokka", sort: "name", page: nil)
+        #expect(byName.products.map(\.id) == [102, 101])
+        // Relevance means nothing without a search: by name.
+        #expect(try await catalog.service.listing(category: nil, search: nil, sort: "relevance", page: nil).query.sort == .name)
+        // The index follows the table: a renamed product is found by its new name only.
+        try await catalog.database.write { db in try db.execute(sql: "UPDATE product SET name = 'Wombat' WHERE id = 101") }
+        #expect(try await catalog.service.listing(category: nil, search: "wombat", sort: nil, page: nil).products.map(\.id) == [101])
+    }
+
     @Test func badListingRequestsAreClientErrorsWithTheirStatus() async throws {
         let catalog = try await Catalog()
         defer { try? FileManager.default.removeItem(at: catalog.folder) }

@@ -32,7 +32,7 @@ public struct CatalogService: Sendable {
             query.categoryID = found.id
         }
         if let sort, !sort.isEmpty {
-            guard let parsed = ProductQuery.Sort(rawValue: sort) else { throw .invalid("Sort by name, price or price-desc.") }
+            guard let parsed = ProductQuery.Sort(rawValue: sort) else { throw .invalid("Sort by relevance, name, price or price-desc.") }
             query.sort = parsed
         }
         if let page, !page.isEmpty {
@@ -42,6 +42,10 @@ public struct CatalogService: Sendable {
         let trimmed = search?.trimmingCharacters(in: .whitespaces) ?? ""
         guard trimmed.count <= 100 else { throw .invalid("Searches are at most 100 characters.") }
         query.search = trimmed.isEmpty ? nil : trimmed
+        // A search lists its best matches first unless asked otherwise; relevance means nothing
+        // without one.
+        if sort == nil || sort?.isEmpty == true { query.sort = query.search == nil ? .name : .relevance }
+        if query.sort == .relevance, query.search == nil { query.sort = .name }
         let result: (products: [Product], total: Int)
         do { result = try await store.products(matching: query) } catch { throw .storage(error) }
         let listing = Listing(products: result.products, total: result.total, query: query, category: category, categories: categories)

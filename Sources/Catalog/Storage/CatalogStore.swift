@@ -13,13 +13,16 @@ public protocol CatalogStore: Sendable {
 /// A listing request, already validated by the service.
 public struct ProductQuery: Sendable, Equatable {
     public enum Sort: String, Sendable, CaseIterable {
+        /// Best matches first: a search's default order. Without a search, by name.
+        case relevance
         case name
         case priceAscending = "price"
         case priceDescending = "price-desc"
     }
 
     public var categoryID: Int?
-    /// Matched as plain text against names and summaries: never SQL.
+    /// Words matched against names and summaries, each as a prefix (`lam` finds lamps), all of
+    /// them required; anything else a visitor types is just text, never SQL or FTS syntax.
     public var search: String?
     public var sort: Sort
     public var page: Int

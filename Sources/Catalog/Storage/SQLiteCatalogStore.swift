@@ -26,6 +26,16 @@ public struct SQLiteCatalogStore: CatalogStore {
                 table.column("imagePath", .text).notNull()
             }
         }
+        // Full-text search over names and summaries, kept in step with `product` by triggers
+        // (GRDB's `synchronize`), so every write to the catalog updates it in its transaction.
+        migrator.registerMigration("catalog.v2.search") { db in
+            try db.create(virtualTable: "productSearch", using: FTS5()) { table in
+                table.synchronize(withTable: "product")
+                table.tokenizer = .unicode61()
+                table.column("name")
+                table.column("summary")
+            }
+        }
     }
 
     public func categories() async throws -> [Category] {
@@ -42,23 +52,31 @@ public struct SQLiteCatalogStore: CatalogStore {
 
     public func products(matching query: ProductQuery) async throws -> (products: [Product], total: Int) {
         try await database.read { db in
-            var request = Product.all()
-            if let categoryID = query.categoryID {
-                request = request.filter(Column("categoryID") == categoryID)
-            }
+            var joins = ""
+            var conditions: [String] = []
+            var arguments = StatementArguments()
             if let search = query.search, !search.isEmpty {
-                // LIKE with its wildcards escaped: `%` and `_` in a search are just text.
-                let pattern = "%" + search.replacingOccurrences(of: "\\", with: "\\\\")
-                    .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
-                request = request.filter(sql: "(name LIKE ? ESCAPE '\\' OR summary LIKE ? ESCAPE '\\')", arguments: [pattern, pattern])
+                // The visitor's words as FTS5 prefixes, tokenized by SQLite itself: quotes, `*`,
+                // `NEAR`, `-` or parentheses are just text. Nothing left to match: no results.
+                guard let pattern = FTS5Pattern(matchingAllPrefixesIn: search) else { return ([], 0) }
+                joins = "JOIN productSearch ON productSearch.rowid = product.id"
+                conditions.append("productSearch MATCH ?")
+                _ = arguments.append(contentsOf: [pattern])
             }
-            let total = try request.fetchCount(db)
-            switch query.sort {
-            case .name: request = request.order(Column("name").collating(.nocase), Column("id"))
-            case .priceAscending: request = request.order(Column("priceMinor"), Column("id"))
-            case .priceDescending: request = request.order(Column("priceMinor").desc, Column("id"))
+            if let categoryID = query.categoryID {
+                conditions.append("product.categoryID = ?")
+                _ = arguments.append(contentsOf: [categoryID])
             }
-            let products = try request.limit(query.pageSize, offset: (query.page - 1) * query.pageSize).fetchAll(db)
+            let filter = "FROM product \(joins)" + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) \(filter)", arguments: arguments) ?? 0
+            let order = switch query.sort {
+            case .relevance where !joins.isEmpty: "productSearch.rank, product.id"
+            case .relevance, .name: "product.name COLLATE NOCASE, product.id"
+            case .priceAscending: "product.priceMinor, product.id"
+            case .priceDescending: "product.priceMinor DESC, product.id"
+            }
+            let page: StatementArguments = [query.pageSize, (query.page - 1) * query.pageSize]
+            let products = try Product.fetchAll(db, sql: "SELECT product.* \(filter) ORDER BY \(order) LIMIT ? OFFSET ?", arguments: arguments + page)
             return (products, total)
         }
     }

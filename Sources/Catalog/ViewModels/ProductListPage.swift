@@ -31,13 +31,14 @@ struct ProductListPage: Sendable {
 
     init(_ listing: CatalogService.Listing) {
         let query = listing.query
+        let defaultSort: ProductQuery.Sort = query.search == nil ? .name : .relevance
         func url(category: String?? = .none, sort: ProductQuery.Sort? = nil, page: Int? = nil) -> String {
             var items: [String] = []
             let categorySlug = category ?? listing.category?.slug
             if let categorySlug { items.append("category=" + URLEncoding.queryValue(categorySlug)) }
             if let search = query.search { items.append("q=" + URLEncoding.queryValue(search)) }
             let sortValue = sort ?? query.sort
-            if sortValue != .name { items.append("sort=" + sortValue.rawValue) }
+            if sortValue != defaultSort { items.append("sort=" + sortValue.rawValue) }
             if let page, page > 1 { items.append("page=\(page)") }
             return CatalogRoutes.list.path + (items.isEmpty ? "" : "?" + items.joined(separator: "&"))
         }
@@ -63,12 +64,13 @@ struct ProductListPage: Sendable {
             : "Showing \(first)–\(first + listing.products.count - 1) of \(listing.total) products"
         categories = [Link(label: "All", url: url(category: .some(nil)), isCurrent: listing.category == nil)]
             + listing.categories.map { Link(label: $0.name, url: url(category: .some($0.slug)), isCurrent: $0.id == listing.category?.id) }
-        sorts = [(ProductQuery.Sort.name, "Name"), (.priceAscending, "Price, low to high"), (.priceDescending, "Price, high to low")]
-            .map { Link(label: $0.1, url: url(sort: $0.0), isCurrent: $0.0 == query.sort) }
+        let orders: [(ProductQuery.Sort, String)] = (query.search == nil ? [] : [(.relevance, "Best match")])
+            + [(.name, "Name"), (.priceAscending, "Price, low to high"), (.priceDescending, "Price, high to low")]
+        sorts = orders.map { Link(label: $0.1, url: url(sort: $0.0), isCurrent: $0.0 == query.sort) }
         pages = listing.pageCount > 1 ? (1...listing.pageCount).map { Link(label: "\($0)", url: url(page: $0), isCurrent: $0 == query.page) } : []
         previousURL = query.page > 1 ? url(page: query.page - 1) : nil
         nextURL = query.page < listing.pageCount ? url(page: query.page + 1) : nil
-        canonicalPath = url(sort: .name, page: query.page)
+        canonicalPath = url(sort: defaultSort, page: query.page)
         let count = listing.total == 1 ? "1 product" : "\(listing.total) products"
         description = query.search.map { "\(count) matching “\($0)” at Tessera Shop." }
             ?? "\(shelf) at Tessera Shop: \(count), with prices and stock."
