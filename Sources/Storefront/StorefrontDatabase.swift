@@ -8,7 +8,9 @@ import GRDB
 /// every module's versioned migrations, and the demo data on the first run (the first demo user
 /// gets an order in every status).
 enum StorefrontDatabase {
-    static func open(dataDirectory: String) async throws -> DatabasePool {
+    /// - Parameter catalog: the products a new database starts with; by default the 40 of the
+    ///   demo catalog. An existing catalog is never changed.
+    static func open(dataDirectory: String, catalog: [Product] = CatalogSeed.products) async throws -> DatabasePool {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         let database = try DatabasePool(path: URL(fileURLWithPath: dataDirectory).appendingPathComponent("storefront.sqlite").path)
         var migrator = DatabaseMigrator()
@@ -17,7 +19,7 @@ enum StorefrontDatabase {
         SQLiteCartStore.registerMigrations(in: &migrator)
         SQLiteOrderStore.registerMigrations(in: &migrator)
         try migrator.migrate(database)
-        try await CatalogSeed.seedIfEmpty(database)
+        try await CatalogSeed.insert(catalog, into: database)
         let accounts = SQLiteAccountsStore(database: database)
         try await AccountsSeed.seedIfEmpty(accounts)
         if let demoUser = try await accounts.user(email: AccountsSeed.users[0].email) {

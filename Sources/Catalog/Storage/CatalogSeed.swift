@@ -35,12 +35,67 @@ public enum CatalogSeed {
         return products
     }
 
-    /// Inserts the demo catalog when the catalog is empty.
-    public static func seedIfEmpty(_ database: any DatabaseWriter) async throws {
+    /// A catalog of `count` products (at least the 40 demo ones, which come first, so the demo
+    /// orders keep their meaning), the same for the same `seed`: names made of a finish, a
+    /// material and a kind of thing from the product's category, with summaries, prices and
+    /// stock drawn from a seeded generator. What `storefront seed --products N` inserts.
+    public static func generated(count: Int, seed: UInt64 = 2026) -> [Product] {
+        var random = SplitMix64(seed: seed)
+        var products = Array(self.products.prefix(count))
+        let finishes = ["Smoked", "Brushed", "Oiled", "Hand-thrown", "Woven", "Polished", "Matte", "Raw", "Glazed", "Washed", "Carved", "Hammered"]
+        let materials = ["Oak", "Walnut", "Brass", "Linen", "Wool", "Stoneware", "Copper", "Cotton", "Ash", "Cork", "Glass", "Rattan", "Steel", "Clay"]
+        let kinds = [
+            ["Lamp", "Pendant", "Sconce", "Lantern", "Shade", "Night Light"],
+            ["Stool", "Bench", "Shelf", "Side Table", "Chair", "Cabinet"],
+            ["Bowl", "Mug", "Board", "Kettle", "Carafe", "Skillet", "Spoon Set"],
+            ["Throw", "Cushion", "Rug", "Napkins", "Quilt", "Towel Set"],
+            ["Notebook", "Pen", "Ruler", "Tray", "Journal", "Card Set"],
+        ]
+        var id = products.count + 1
+        while products.count < count {
+            let categoryIndex = Int(random.next() % UInt64(categories.count))
+            let kind = kinds[categoryIndex][Int(random.next() % UInt64(kinds[categoryIndex].count))]
+            let name = "\(finishes[Int(random.next() % UInt64(finishes.count))]) \(materials[Int(random.next() % UInt64(materials.count))]) \(kind)"
+            products.append(Product(
+                id: id, categoryID: categories[categoryIndex].id, name: name,
+                summary: "A \(name.lowercased()) from our \(categories[categoryIndex].name.lowercased()) collection, batch \(id).",
+                priceMinor: 500 + Int(random.next() % 50_000), stock: Int(random.next() % 9) == 0 ? 0 : Int(random.next() % 60) + 1,
+                imagePath: "/images/products/\((id - 1) % 40 + 1).svg"
+            ))
+            id += 1
+        }
+        return products
+    }
+
+    /// Inserts `products` and the categories into an empty catalog, in one transaction.
+    public static func insert(_ products: [Product], into database: any DatabaseWriter) async throws {
         try await database.write { db in
             guard try Category.fetchCount(db) == 0 else { return }
             for category in categories { try category.insert(db) }
             for product in products { try product.insert(db) }
         }
+    }
+
+    /// Inserts the demo catalog when the catalog is empty.
+    public static func seedIfEmpty(_ database: any DatabaseWriter) async throws {
+        try await insert(products, into: database)
+    }
+}
+
+/// A small seeded generator (SplitMix64): the same catalog on every machine for the same seed,
+/// which Swift's system generator cannot promise.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

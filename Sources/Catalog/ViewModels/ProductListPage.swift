@@ -67,7 +67,10 @@ struct ProductListPage: Sendable {
         let orders: [(ProductQuery.Sort, String)] = (query.search == nil ? [] : [(.relevance, "Best match")])
             + [(.name, "Name"), (.priceAscending, "Price, low to high"), (.priceDescending, "Price, high to low")]
         sorts = orders.map { Link(label: $0.1, url: url(sort: $0.0), isCurrent: $0.0 == query.sort) }
-        pages = listing.pageCount > 1 ? (1...listing.pageCount).map { Link(label: "\($0)", url: url(page: $0), isCurrent: $0 == query.page) } : []
+        // The first and last pages and two either side of this one: a large catalog has
+        // thousands of pages, and a link to each would be most of the page.
+        let shown = Set([1, listing.pageCount] + Array(max(1, query.page - 2)...min(listing.pageCount, query.page + 2))).sorted()
+        pages = listing.pageCount > 1 ? shown.map { Link(label: "\($0)", url: url(page: $0), isCurrent: $0 == query.page) } : []
         previousURL = query.page > 1 ? url(page: query.page - 1) : nil
         nextURL = query.page < listing.pageCount ? url(page: query.page + 1) : nil
         canonicalPath = url(sort: defaultSort, page: query.page)

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Catalog
+import Foundation
+
+/// `storefront seed --products N`: a new data directory with a large catalog (the 40 demo
+/// products first, then generated ones, the same for every run), and the demo accounts and
+/// orders as on a first start. For measuring how the pages hold up as the catalog grows.
+struct SeedCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "seed",
+        abstract: "Fill a new data directory with a catalog of N products and the demo accounts and orders."
+    )
+
+    @Option(help: "How many products, from 40 (the demo catalog) to 1,000,000.")
+    var products: Int
+
+    @Option(name: .customLong("data-dir"), help: "The new data directory. [env: DATA_DIR] (default: ./data)")
+    var dataDirectory: String?
+
+    func run() async throws {
+        let folder = dataDirectory ?? ProcessInfo.processInfo.environment["DATA_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "./data"
+        let count = products
+        try await UsageError.reported {
+            guard (40...1_000_000).contains(count) else {
+                throw ValidationError("--products \(count) must be from 40 to 1000000.")
+            }
+            guard !FileManager.default.fileExists(atPath: URL(fileURLWithPath: folder).appendingPathComponent("storefront.sqlite").path) else {
+                throw ValidationError("DATA_DIR \(folder) already has a database; seed a new folder.")
+            }
+        }
+        let started = ContinuousClock.now
+        let database = try await StorefrontDatabase.open(dataDirectory: folder, catalog: CatalogSeed.generated(count: count))
+        try database.close()
+        print("seeded \(count) products in \(folder) in \(ContinuousClock.now - started)")
+    }
+}

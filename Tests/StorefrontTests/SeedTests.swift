@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+import Testing
+import TesseraTesting
+
+/// `storefront seed --products N`: a new data directory with a large catalog, the same every time.
+@Suite struct SeedTests {
+    static func seed(_ arguments: [String], dataDirectory: URL) async throws -> (status: Int32, log: String) {
+        let run = try ProcessHarness(product: "storefront", environment: ["DATA_DIR": dataDirectory.path], arguments: ["seed"] + arguments)
+        return (try await run.waitForExit(timeout: .seconds(120)), run.log)
+    }
+
+    static func names(in folder: URL) throws -> [String] {
+        let database = try DatabaseQueue(path: folder.appendingPathComponent("storefront.sqlite").path)
+        return try database.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM product ORDER BY id")
+        }
+    }
+
+    @Test func seedsALargeCatalogTheSameEveryTimeWithTheDemoAccountsAndOrders() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-seed-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let first = root.appendingPathComponent("first"), second = root.appendingPathComponent("second")
+        #expect(try await Self.seed(["--products", "2000"], dataDirectory: first).status == 0)
+        #expect(try await Self.seed(["--products", "2000", "--data-dir", second.path], dataDirectory: root).status == 0)
+        let names = try Self.names(in: first)
+        #expect(names.count == 2000)
+        #expect(names == (try Self.names(in: second)), "a fixed seed: the same catalog")
+        #expect(names.prefix(2) == ["Arc Floor Lamp", "Brass Desk Lamp"], "the demo products first")
+        #expect(Set(names).count > 300, "varied names")
+        let counts = try DatabaseQueue(path: first.appendingPathComponent("storefront.sqlite").path)
+        let (orders, users, indexed) = try await counts.read { db in
+            (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM customerOrder") ?? 0,
+             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user") ?? 0,
+             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM productSearch") ?? 0)
+        }
+        #expect(orders == 6 && users == 3, "the demo orders and accounts")
+        #expect(indexed == 2000, "every product is searchable")
+
+        // Again on the same folder, or too few products: refused with one line and exit 64.
+        let again = try await Self.seed(["--products", "2000"], dataDirectory: first)
+        #expect(again.status == 64 && again.log.contains("already has a database"), "\(again.log)")
+        let few = try await Self.seed(["--products", "39"], dataDirectory: root.appendingPathComponent("third"))
+        #expect(few.status == 64 && few.log.contains("--products 39"), "\(few.log)")
+    }
+
+    @Test func aLargeCatalogsListingLinksAFewPagesNotAll() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-seed-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(try await Self.seed(["--products", "2000"], dataDirectory: root).status == 0)
+        let server = try ProcessHarness(product: "storefront", environment: ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": root.path, "LOG_LEVEL": "notice"])
+        let port = try await server.waitForPort()
+        let middle = try await onThread { try RawHTTPClient.request(port: port, "/?page=80") }
+        #expect(middle.status == 200)
+        let labels = middle.text.matches(of: /<a href="\/(?:\?page=\d+)?"(?: aria-current="page")?>(\d+)<\/a>/).map { String($0.1) }
+        #expect(labels == ["1", "78", "79", "80", "81", "82", "167"], "\(labels)")
+        let search = try await onThread { try RawHTTPClient.request(port: port, "/?q=walnut") }
+        #expect(search.status == 200 && search.text.contains("Search results for “walnut”"))
+        server.signal(SIGTERM)
+        #expect(try await server.waitForExit() == 0)
+    }
+}
