@@ -11,7 +11,7 @@ their time, which makes the ratio stable to about 1% on a shared 2-core machine.
 everything float (servers get THREADS threads), which is closer to production and much noisier.
 
 Then the storefront's real pages (release build, demo data on SQLite), each against the same
-server's /healthz in the same round.
+server's /healthz in the same round, and the catalog's pages at 40, 10,000 and 100,000 products.
 
 Environment: ROUNDS (5), DURATION seconds per round (5), CONNECTIONS (64), PIN (1),
 THREADS (server threads when not pinned; default: cores), WRK_THREADS (1).
@@ -195,10 +195,59 @@ def main():
         }, database_reference)
         table("GET /db-fortunes, the rows read from SQLite for every request (medians; vs C + sqlite3)", results, "vs C")
         storefront_pages(servers)
+        catalog_sizes(servers)
     finally:
         for server in servers:
             server.terminate()
             server.wait()
+
+
+def median_latency_ms(url, duration=3):
+    """The median latency of one client sending requests back to back: what one shopper waits."""
+    output = subprocess.run(WRK_CPU + ["wrk", "-t1", "-c1", f"-d{duration}s", "--latency", url],
+                            check=True, capture_output=True, text=True).stdout
+    value, unit = re.search(r"50%\s+([\d.]+)(us|ms|s)", output).groups()
+    if re.search(r"Non-2xx or 3xx responses: (\d+)", output):
+        sys.exit(f"{url}: error responses\n{output}")
+    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+
+
+def resident_mb(process):
+    with open(f"/proc/{process.pid}/status") as status:
+        return int(re.search(r"VmRSS:\s+(\d+) kB", status.read()).group(1)) / 1024
+
+
+def catalog_sizes(servers):
+    """The catalog's pages as it grows: `storefront seed --products N` for 10,000 and 100,000
+    products, against the 40 of the demo, each page's median latency for one client, and the
+    server's memory idle and after the load. Goal: at most 2x the 40-product latency."""
+    pages = {"list /": "/", "search /?q=oak": "/?q=oak", "category /?category=kitchen": "/?category=kitchen",
+             "product page": "/products/{middle}"}
+    columns, memory = {}, {}
+    for index, count in enumerate((40, 10_000, 100_000)):
+        data = tempfile.mkdtemp(prefix=f"tessera-bench-{count}-")
+        atexit.register(shutil.rmtree, data, ignore_errors=True)
+        if count > 40:
+            run([".build/release/storefront", "seed", "--products", str(count), "--data-dir", data])
+        port = 18094 + index
+        server = start([".build/release/storefront"], port, probe="/healthz", DATA_DIR=data)
+        servers.append(server)
+        time.sleep(1)
+        idle = resident_mb(server)
+        columns[count] = {name: median_latency_ms(f"http://127.0.0.1:{port}" + path.format(middle=count // 2))
+                          for name, path in pages.items()}
+        memory[count] = (idle, resident_mb(server))
+        server.terminate()
+        server.wait()
+        servers.remove(server)
+    print("\nThe catalog as it grows: median latency for one client, ms (storefront seed --products N)")
+    print(f"| page | 40 | 10,000 | 100,000 | 100,000 vs 40 |")
+    print("|---|---:|---:|---:|---:|")
+    for name in pages:
+        row = [columns[count][name] for count in (40, 10_000, 100_000)]
+        print(f"| {name} | {row[0]:.2f} | {row[1]:.2f} | {row[2]:.2f} | {row[2] / row[0]:.1f}x |")
+    print("| resident memory, idle / after the load (MB) | "
+          + " | ".join(f"{memory[count][0]:.0f} / {memory[count][1]:.0f}" for count in (40, 10_000, 100_000)) + " | |")
 
 
 def storefront_pages(servers):
