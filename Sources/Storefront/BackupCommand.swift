@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Tessera
 import GRDB
 
 /// `storefront backup PATH`: a consistent copy of the live database, taken with SQLite's online
@@ -22,7 +23,7 @@ struct BackupCommand: AsyncParsableCommand {
     var dataDirectory: String?
 
     func run() async throws {
-        let folder = dataDirectory ?? ProcessInfo.processInfo.environment["DATA_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "./data"
+        let folder = ServerOptions.dataDirectory(dataDirectory)
         let live = URL(fileURLWithPath: folder).appendingPathComponent("storefront.sqlite").standardizedFileURL
         let destination = URL(fileURLWithPath: path).standardizedFileURL
         let partial = try await UsageError.reported { try Self.check(live: live, destination: destination) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import Foundation
+import Tessera
 
 /// `storefront seed --products N`: a new data directory with a large catalog (the 40 demo
 /// products first, then generated ones, the same for every run), and the demo accounts and
@@ -18,7 +19,7 @@ struct SeedCommand: AsyncParsableCommand {
     var dataDirectory: String?
 
     func run() async throws {
-        let folder = dataDirectory ?? ProcessInfo.processInfo.environment["DATA_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "./data"
+        let folder = ServerOptions.dataDirectory(dataDirectory)
         let count = products
         try await UsageError.reported {
             guard (40...1_000_000).contains(count) else {

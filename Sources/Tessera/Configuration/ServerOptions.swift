@@ -86,7 +86,7 @@ public struct ServerOptions: ParsableArguments, Sendable {
             host: try value(host, "HOST", { $0 }, default: "0.0.0.0"),
             port: try value(port, "PORT", { Int($0) }, default: 8080),
             threads: try value(threads, "THREADS", { Int($0) }, default: HTTPServerConfiguration.processorCount),
-            dataDirectory: try value(dataDirectory, "DATA_DIR", { $0 }, default: "./data"),
+            dataDirectory: Self.dataDirectory(dataDirectory, environment: environment),
             publicDirectory: try value(publicDirectory, "PUBLIC_DIR", { $0 }, default: "./Public"),
             logLevel: try value(logLevel.map { Logger.Level(rawValue: $0.lowercased()) } ?? nil, "LOG_LEVEL", { Logger.Level(rawValue: $0.lowercased()) }, default: .info),
             logFormat: try value(logFormat.map { LogFormat(rawValue: $0.lowercased()) } ?? nil, "LOG_FORMAT", { LogFormat(rawValue: $0.lowercased()) }, default: .text),
@@ -125,6 +125,12 @@ public struct ServerOptions: ParsableArguments, Sendable {
             throw ValidationError("The shutdown grace and the drain delay must be zero or more seconds.")
         }
         return settings
+    }
+
+    /// The data directory from `--data-dir` (`flag`), else `DATA_DIR`, else `./data`: the one
+    /// rule for the server and for every command that works on its data (backups, seeding).
+    public static func dataDirectory(_ flag: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        flag ?? environment["DATA_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "./data"
     }
 
     /// The data directory must be a folder the server can write, made if missing: found at
