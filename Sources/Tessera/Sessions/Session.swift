@@ -96,6 +96,10 @@ public struct Session: Sendable {
 
     /// The session's state, shared by every copy of the request's context (regions run
     /// concurrently, so it is locked).
+    ///
+    /// A new session's id and a missing CSRF token are drawn from the system's generator only
+    /// when something asks for them: most answers (a health check, an image, a JSON read) never
+    /// do, and drawing them was most of what such a request cost.
     private final class Storage: Sendable {
         private struct State {
             var payload: SessionCodec.Payload
@@ -103,22 +107,28 @@ public struct Session: Sendable {
             var tokenIsNew = false
             /// Whether the answer found a value (the token included) or changed the session.
             var used = false
+
+            /// Draws what the session lacks: an id for a new session, a token for one without.
+            mutating func complete() {
+                if payload.id.isEmpty { payload.id = SessionCodec.newIdentifier() }
+                if payload.values[Session.csrfKey] == nil {
+                    payload.values[Session.csrfKey] = Storage.newToken()
+                    tokenIsNew = true
+                }
+            }
+
+            var lacksToken: Bool { payload.values[Session.csrfKey] == nil }
         }
 
         private let state: Mutex<State>
 
         init(payload: SessionCodec.Payload?) {
-            if var payload {
-                let tokenIsNew = payload.values[Session.csrfKey] == nil
-                if tokenIsNew { payload.values[Session.csrfKey] = Self.newToken() }
-                state = Mutex(State(payload: payload, tokenIsNew: tokenIsNew))
-            } else {
-                state = Mutex(State(payload: Self.newPayload(), tokenIsNew: true))
-            }
+            state = Mutex(State(payload: payload ?? Self.newPayload()))
         }
 
+        /// A session with nothing drawn yet (see ``State/complete()``).
         static func newPayload() -> SessionCodec.Payload {
-            SessionCodec.Payload(id: SessionCodec.newIdentifier(), expires: 0, values: [Session.csrfKey: newToken()])
+            SessionCodec.Payload(id: "", expires: 0, values: [:])
         }
 
         static func newToken() -> String {
@@ -126,7 +136,10 @@ public struct Session: Sendable {
         }
 
         func read<T>(_ body: (SessionCodec.Payload) -> T) -> T {
-            state.withLock { body($0.payload) }
+            state.withLock { state in
+                state.complete()
+                return body(state.payload)
+            }
         }
 
         func read<T>(_ body: (SessionCodec.Payload, _ used: Bool) -> T) -> T {
@@ -138,6 +151,7 @@ public struct Session: Sendable {
         /// is signed in leaves the answer cacheable.
         func value(_ key: String) -> String? {
             state.withLock { state in
+                if key == Session.csrfKey { state.complete() }
                 let value = state.payload.values[key]
                 if value != nil { state.used = true }
                 return value
@@ -146,14 +160,20 @@ public struct Session: Sendable {
 
         func change(_ body: (inout SessionCodec.Payload) -> Bool) {
             state.withLock { state in
+                state.complete()
                 state.used = true
-                if body(&state.payload) { state.modified = true }
+                if body(&state.payload) {
+                    state.modified = true
+                    state.complete()
+                }
             }
         }
 
         func payloadToSave(includingNewToken: Bool) -> SessionCodec.Payload? {
             state.withLock { state in
-                state.modified || (state.tokenIsNew && includingNewToken) ? state.payload : nil
+                guard state.modified || (includingNewToken && (state.tokenIsNew || state.lacksToken)) else { return nil }
+                state.complete()
+                return state.payload
             }
         }
     }
