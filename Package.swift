@@ -99,6 +99,9 @@ let package = Package(
         ),
 
         // MARK: Storefront features (each depends on the framework; Orders may use Catalog and Accounts)
+        // Fast reads for apps on SQLite through GRDB: read-only connections read on the caller's thread.
+        .target(name: "TesseraSQLite", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+
         .target(
             name: "Catalog",
             dependencies: ["Tessera", "TesseraViews", .product(name: "GRDB", package: "GRDB.swift")],
@@ -127,6 +130,7 @@ let package = Package(
             name: "Storefront",
             dependencies: [
                 "Tessera",
+                "TesseraSQLite",
                 "Catalog",
                 "Accounts",
                 "Orders",
@@ -143,6 +147,7 @@ let package = Package(
             name: "TesseraBench",
             dependencies: [
                 "Tessera",
+                "TesseraSQLite",
                 "TesseraViews",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -172,6 +177,7 @@ let package = Package(
         ),
         // Process-level tests of the storefront; GRDB only to inspect the files a backup writes.
         .testTarget(name: "StorefrontTests", dependencies: ["TesseraTesting", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Tessera", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "Tessera", .product(name: "GRDB", package: "GRDB.swift")]),
         // The stores' tests run against the composition root's real wiring (StorefrontServices).

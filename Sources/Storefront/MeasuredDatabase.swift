@@ -1,5 +1,6 @@
 import GRDB
 import Tessera
+import TesseraSQLite
 
 /// The storefront's database as the feature modules see it: the GRDB pool, with the time of
 /// every call added to the current request's ``DatabaseTime``, for the
@@ -8,11 +9,19 @@ import Tessera
 ///
 /// Every requirement of GRDB's reader and writer protocols forwards to the pool; the calls a
 /// request waits for are measured, and the callback-based ones, which no request awaits, are not.
+///
+/// Reads, awaited or not, run on the caller's thread through an ``InlineReader``: for reads
+/// that take microseconds, GRDB's hop to a reader's queue and back (and the connection's
+/// suspend and resume it forces on libmicrohttpd) cost more than the reads. They never wait for
+/// the writer. Writes still go through the pool's writer queue, one transaction at a time,
+/// awaited without blocking a thread.
 final class MeasuredDatabase: DatabaseWriter {
     let pool: DatabasePool
+    private let reader: InlineReader
 
     init(_ pool: DatabasePool) {
         self.pool = pool
+        self.reader = InlineReader(path: pool.path)
     }
 
     var configuration: Configuration { pool.configuration }
@@ -24,11 +33,12 @@ final class MeasuredDatabase: DatabaseWriter {
 
     @_disfavoredOverload
     func read<T>(_ value: (Database) throws -> T) throws -> T {
-        try DatabaseTime.measure { try pool.read(value) }
+        try DatabaseTime.measure { try reader.read(value) }
     }
 
     func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
-        try await DatabaseTime.measure { try await pool.read(value) }
+        try Task.checkCancellation()
+        return try DatabaseTime.measure { try reader.read(value) }
     }
 
     func asyncRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {

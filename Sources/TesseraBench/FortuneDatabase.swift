@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TesseraSQLite
 
 /// The TechEmpower `fortune` table in SQLite, read on every request of `/db-fortunes`, as the
 /// Fortunes rules require: no cache, and no `ORDER BY` (the app sorts, after adding its row).
@@ -8,6 +9,7 @@ import GRDB
 /// same file to the C reference, which only reads it.
 struct FortuneDatabase: FortuneSource {
     let pool: DatabasePool
+    let reader: InlineReader
 
     /// Opens (and on first use creates and fills) the database at `path`.
     init(path: String) throws {
@@ -22,10 +24,12 @@ struct FortuneDatabase: FortuneSource {
                 try db.execute(sql: "INSERT INTO fortune (id, message) VALUES (?, ?)", arguments: [fortune.id, fortune.message])
             }
         }
+        reader = InlineReader(path: path)
     }
 
+    /// Read on the caller's thread, as the storefront reads (``InlineReader``).
     func all() async throws -> [Fortune] {
-        try await pool.read { db in
+        try reader.read { db in
             // A cached statement: prepared once per connection, stepped per request.
             let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT id, message FROM fortune"))
             var fortunes: [Fortune] = []
