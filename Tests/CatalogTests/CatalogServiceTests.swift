@@ -35,7 +35,8 @@ import Testing
         let names = first.products.map(\.name)
         #expect(names == names.sorted { $0.localizedCaseInsensitiveCompare($1) == .orderedAscending }, "by name by default")
 
-        let last = try await catalog.service.listing(category: nil, search: nil, sort: "price-desc", page: "4")
+        let last = try await catalog.service.listing(category: nil, search: nil, sort: "price-desc", page: "last")
+        #expect(last.query.page == 4)
         #expect(last.products.count == 40 - 3 * CatalogService.pageSize)
         let all = try await catalog.service.listing(category: nil, search: nil, sort: "price", page: "1").products.map(\.priceMinor)
         #expect(all == all.sorted())
@@ -106,20 +107,100 @@ import Testing
         #expect(try await catalog.service.listing(category: nil, search: "wombat", sort: nil, page: nil).products.map(\.id) == [101])
     }
 
+    /// Walking a listing by its keyset links, forwards from the first page and backwards from the
+    /// last, gives every product once, in the sort's order, for every sort and with a category.
+    @Test func keysetPagesCoverTheListingInOrder() async throws {
+        let catalog = try await Catalog()
+        defer { try? FileManager.default.removeItem(at: catalog.folder) }
+        // Every demo summary says “collection”: a search that matches all 40.
+        let cases: [(String, String?, String?)] = [("name", nil, nil), ("price", nil, nil), ("price-desc", nil, nil), ("name", "kitchen", nil),
+                                                   ("price-desc", "lighting", nil), ("price", nil, "collection"), ("name", "kitchen", "collection")]
+        for (sort, category, search) in cases {
+            var forwards = try await catalog.service.listing(category: category, search: search, sort: sort, page: nil)
+            var pages = [forwards.products]
+            while forwards.query.page < forwards.pageCount {
+                let page = forwards.query.page + 1
+                forwards = try await catalog.service.listing(category: category, search: search, sort: sort, page: "\(page)",
+                                                             after: "\(forwards.products.last!.id)")
+                #expect(forwards.query.page == page)
+                pages.append(forwards.products)
+            }
+            var backwards = try await catalog.service.listing(category: category, search: search, sort: sort, page: "last")
+            var reversedPages = [backwards.products]
+            while backwards.query.page > 1 {
+                let page = backwards.query.page - 1
+                backwards = try await catalog.service.listing(category: category, search: search, sort: sort, page: page == 1 ? nil : "\(page)",
+                                                              before: page == 1 ? nil : "\(backwards.products.first!.id)")
+                reversedPages.append(backwards.products)
+            }
+            let all = pages.flatMap { $0 }
+            #expect(all.count == (search == nil || category != nil ? forwards.total : 40))
+            #expect(all.count == forwards.total && Set(all.map(\.id)).count == all.count, "\(sort) \(category ?? "")")
+            #expect(reversedPages.reversed().flatMap { $0 }.map(\.id) == all.map(\.id), "\(sort) \(category ?? "")")
+            #expect(pages.dropLast().allSatisfy { $0.count == CatalogService.pageSize })
+            let keys = all.map { sort == "name" ? $0.name.lowercased() : String(format: "%08d", $0.priceMinor) }
+            #expect(keys == (sort == "price-desc" ? keys.sorted(by: >) : keys.sorted()), "\(sort) \(category ?? "")")
+        }
+    }
+
+    /// A search by relevance within a category ranks only that category's matches, and counts them.
+    @Test func searchByRelevanceWithinACategory() async throws {
+        let catalog = try await Catalog()
+        defer { try? FileManager.default.removeItem(at: catalog.folder) }
+        let kitchen = try await catalog.service.listing(category: "kitchen", search: "collection", sort: nil, page: nil)
+        #expect(kitchen.query.sort == .relevance && kitchen.total == 8 && kitchen.products.count == 8)
+        #expect(kitchen.products.allSatisfy { $0.categoryID == 3 })
+        let everywhere = try await catalog.service.listing(category: nil, search: "collection", sort: nil, page: "last")
+        #expect(everywhere.total == 40 && everywhere.query.page == 4 && everywhere.products.count == 4)
+    }
+
+    /// The categories and their counts are kept between listings, and a write that adds a
+    /// product or moves one drops them; a stock change does not need to.
+    @Test func listingCountsFollowWrites() async throws {
+        let catalog = try await Catalog()
+        defer { try? FileManager.default.removeItem(at: catalog.folder) }
+        #expect(try await catalog.service.listing(category: "kitchen", search: nil, sort: nil, page: nil).total == 8)
+        try await catalog.database.write { db in
+            try Product(id: 41, categoryID: 3, name: "Zinc Colander", summary: "New.", priceMinor: 1500, stock: 4, imagePath: "/images/products/1.svg").insert(db)
+        }
+        #expect(try await catalog.service.listing(category: "kitchen", search: nil, sort: nil, page: nil).total == 9)
+        #expect(try await catalog.service.listing(category: nil, search: nil, sort: nil, page: nil).total == 41)
+        try await catalog.database.write { db in try db.execute(sql: "UPDATE product SET categoryID = 1 WHERE id = 41") }
+        #expect(try await catalog.service.listing(category: "kitchen", search: nil, sort: nil, page: nil).total == 8)
+        #expect(try await catalog.service.listing(category: "lighting", search: nil, sort: nil, page: nil).total == 9)
+        // A transaction that rolls back changes nothing.
+        _ = try? await catalog.database.write { db in
+            try db.execute(sql: "DELETE FROM product WHERE id = 41")
+            throw CancellationError()
+        }
+        #expect(try await catalog.service.listing(category: "lighting", search: nil, sort: nil, page: nil).total == 9)
+    }
+
     @Test func badListingRequestsAreClientErrorsWithTheirStatus() async throws {
         let catalog = try await Catalog()
         defer { try? FileManager.default.removeItem(at: catalog.folder) }
-        let cases: [(category: String?, search: String?, sort: String?, page: String?, status: HTTPResponse.Status)] = [
-            ("garden", nil, nil, nil, .notFound),
-            (nil, nil, "sideways", nil, .badRequest),
-            (nil, nil, nil, "0", .badRequest),
-            (nil, nil, nil, "abc", .badRequest),
-            (nil, nil, nil, "99", .notFound),
-            (nil, String(repeating: "a", count: 101), nil, nil, .badRequest),
+        let cases: [(category: String?, search: String?, sort: String?, page: String?, after: String?, before: String?, status: HTTPResponse.Status)] = [
+            ("garden", nil, nil, nil, nil, nil, .notFound),
+            (nil, nil, "sideways", nil, nil, nil, .badRequest),
+            (nil, nil, nil, "0", nil, nil, .badRequest),
+            (nil, nil, nil, "abc", nil, nil, .badRequest),
+            (nil, "lamp", nil, "99", nil, nil, .notFound),
+            (nil, nil, nil, "3", nil, nil, .ok),
+            (nil, nil, nil, "4", nil, nil, .badRequest),  // past the pages an offset may reach
+            (nil, nil, nil, "2", "abc", nil, .badRequest),
+            (nil, nil, nil, "2", "0", nil, .badRequest),
+            (nil, nil, nil, "2", "3", "4", .badRequest),
+            (nil, nil, nil, nil, "3", nil, .badRequest),  // a cursor needs its page's number
+            (nil, "lamp", nil, "2", "3", nil, .badRequest),  // relevance pages by number
+            (nil, nil, nil, "2", "4000", nil, .notFound),  // no such product: the page is gone
+            (nil, nil, nil, "99", "3", nil, .notFound),
+            (nil, String(repeating: "a", count: 101), nil, nil, nil, nil, .badRequest),
         ]
         for bad in cases {
             do {
-                _ = try await catalog.service.listing(category: bad.category, search: bad.search, sort: bad.sort, page: bad.page)
+                _ = try await catalog.service.listing(category: bad.category, search: bad.search, sort: bad.sort, page: bad.page,
+                                                      after: bad.after, before: bad.before)
+                if bad.status == .ok { continue }
                 Issue.record("accepted \(bad)")
             } catch {
                 #expect(error.status == bad.status, "\(bad)")

@@ -9,6 +9,12 @@ import TesseraTesting
         return text.matches(of: regex).map { String($0.output[1].substring ?? "") }
     }
 
+    /// The href of the link with `rel` or with `label`, as a browser would follow it.
+    static func link(_ text: String, rel: String? = nil, label: String? = nil) -> String? {
+        let pattern = rel.map { #"<a rel="\#($0)" href="([^"]+)">"# } ?? #"<a href="([^"]+)">\#(label!)</a>"#
+        return matches(pattern, in: text).first?.replacingOccurrences(of: "&amp;", with: "&")
+    }
+
     @Test func listsTwelveProductsAPageWithPagination() async throws {
         try await TestStorefront.run { shop in
             let first = try await shop.get("/")
@@ -17,17 +23,31 @@ import TesseraTesting
             let ids = Self.matches(#"data-product-id="(\d+)""#, in: first.text)
             #expect(ids.count == 12)
             #expect(Set(ids).count == 12)
-            #expect(first.text.contains(#"<a rel="next" href="/?page=2">Next</a>"#))
             #expect(first.text.contains("Showing 1–12 of 40 products"))
+            #expect(first.text.contains(#"<span aria-current="page">Page 1 of 4</span>"#))
+            #expect(Self.link(first.text, rel: "next") == "/?page=2&after=\(ids.last!)", "the next page starts after this one's last product")
 
-            let last = try await shop.get("/?page=4")
-            #expect(Self.matches(#"data-product-id="(\d+)""#, in: last.text).count == 4)
-            #expect(!last.text.contains(#"rel="next""#))
-            var seen = Set<String>()
-            for page in 1...4 {
-                seen.formUnion(Self.matches(#"data-product-id="(\d+)""#, in: try await shop.get("/?page=\(page)").text))
+            // Forwards by Next, then back by Previous: every product once, the same pages.
+            var pages = [ids], reply = first
+            while let next = Self.link(reply.text, rel: "next") {
+                reply = try await shop.get(next)
+                #expect(reply.status == 200, "\(next)")
+                pages.append(Self.matches(#"data-product-id="(\d+)""#, in: reply.text))
             }
-            #expect(seen.count == 40, "every product on exactly one page")
+            #expect(pages.map(\.count) == [12, 12, 12, 4])
+            #expect(Set(pages.flatMap { $0 }).count == 40, "every product on exactly one page")
+            #expect(reply.text.contains("Page 4 of 4") && Self.link(reply.text, label: "Last") == nil)
+            var backwards = [pages.last!]
+            while let previous = Self.link(reply.text, rel: "prev") {
+                reply = try await shop.get(previous)
+                backwards.insert(Self.matches(#"data-product-id="(\d+)""#, in: reply.text), at: 0)
+            }
+            #expect(backwards == pages)
+
+            // Last jumps to the end; the second page by number is the second page by Next.
+            let last = try await shop.get(try #require(Self.link(first.text, label: "Last")))
+            #expect(Self.matches(#"data-product-id="(\d+)""#, in: last.text) == pages[3])
+            #expect(Self.matches(#"data-product-id="(\d+)""#, in: try await shop.get("/?page=2").text) == pages[1])
         }
     }
 
@@ -78,7 +98,8 @@ import TesseraTesting
 
     @Test func badListingRequestsAreClientErrors() async throws {
         try await TestStorefront.run { shop in
-            for (target, status) in [("/?page=0", 400), ("/?page=abc", 400), ("/?page=99", 404), ("/?sort=random", 400), ("/?category=toys", 404)] {
+            for (target, status) in [("/?page=0", 400), ("/?page=abc", 400), ("/?page=99", 400), ("/?page=3&after=9999", 404),
+                                     ("/?page=2&after=1&before=2", 400), ("/?after=x&page=2", 400), ("/?sort=random", 400), ("/?category=toys", 404)] {
                 let reply = try await shop.get(target)
                 #expect(reply.status == status, "\(target)")
                 #expect(reply.text.contains("Tessera Shop</title>"), "an error page in the site layout: \(target)")

@@ -44,17 +44,29 @@ import TesseraTesting
         #expect(few.status == 64 && few.log.contains("--products 39"), "\(few.log)")
     }
 
-    @Test func aLargeCatalogsListingLinksAFewPagesNotAll() async throws {
+    /// 2,000 products: 167 pages, reached by keyset links, never by a deep offset.
+    @Test func aLargeCatalogPagesByKeyset() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-seed-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         #expect(try await Self.seed(["--products", "2000"], dataDirectory: root).status == 0)
         let server = try ProcessHarness(product: "storefront", environment: ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": root.path, "LOG_LEVEL": "notice"])
         let port = try await server.waitForPort()
-        let middle = try await onThread { try RawHTTPClient.request(port: port, "/?page=80") }
-        #expect(middle.status == 200)
-        let labels = middle.text.matches(of: /<a href="\/(?:\?page=\d+)?"(?: aria-current="page")?>(\d+)<\/a>/).map { String($0.1) }
-        #expect(labels == ["1", "78", "79", "80", "81", "82", "167"], "\(labels)")
-        let search = try await onThread { try RawHTTPClient.request(port: port, "/?q=walnut") }
+        func get(_ target: String) async throws -> TestResponse { try await onThread { try RawHTTPClient.request(port: port, target) } }
+        func link(_ reply: TestResponse, _ pattern: Regex<(Substring, Substring)>) throws -> String {
+            String(try #require(reply.text.firstMatch(of: pattern)).1.replacing("&amp;", with: "&"))
+        }
+        func ids(_ reply: TestResponse) -> [String] { reply.text.matches(of: /data-product-id="(\d+)"/).map { String($0.1) } }
+
+        let first = try await get("/")
+        #expect(first.text.contains("Page 1 of 167"))
+        let last = try await get(try link(first, /<a href="([^"]+)">Last<\/a>/))
+        #expect(last.status == 200 && last.text.contains("Page 167 of 167") && ids(last).count == 2000 - 166 * 12)
+        let beforeLast = try await get(try link(last, /<a rel="prev" href="([^"]+)">/))
+        #expect(beforeLast.text.contains("Page 166 of 167") && ids(beforeLast).count == 12)
+        let lastAgain = try await get(try link(beforeLast, /<a rel="next" href="([^"]+)">/))
+        #expect(ids(lastAgain) == ids(last))
+        #expect(try await get("/?page=80").status == 400, "a deep page is reached by links, not by an offset")
+        let search = try await get("/?q=walnut")
         #expect(search.status == 200 && search.text.contains("Search results for “walnut”"))
         server.signal(SIGTERM)
         #expect(try await server.waitForExit() == 0)

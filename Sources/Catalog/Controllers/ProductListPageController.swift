@@ -7,7 +7,8 @@ struct ProductListPageController: PageController {
 
     func load(_ context: RequestContext) async throws -> CatalogService.Listing {
         let query = context.request.query
-        return try await catalog.listing(category: query["category"], search: query["q"], sort: query["sort"], page: query["page"])
+        return try await catalog.listing(category: query["category"], search: query["q"], sort: query["sort"], page: query["page"],
+                                         after: query["after"], before: query["before"])
     }
 
     func render(_ listing: CatalogService.Listing, in context: RequestContext) -> Page {

@@ -19,9 +19,15 @@ public struct CatalogService: Sendable {
         public var pageCount: Int { max(1, (total + query.pageSize - 1) / query.pageSize) }
     }
 
-    /// The listing for the raw query-string values. A page that is not a positive number, an
-    /// unknown sort or an unknown category is a client error, not a guess.
-    public func listing(category slug: String?, search: String?, sort: String?, page: String?) async throws(CatalogError) -> Listing {
+    /// The first pages a listing may reach by offset, without a cursor; links to later ones name
+    /// the product they start after or end before (see ``ProductQuery/Start``).
+    public static let pagesByOffset = 3
+
+    /// The listing for the raw query-string values. A page that is not a positive number (or
+    /// `last`), an unknown sort or category, or a cursor that is not a product id is a client
+    /// error, not a guess; a cursor whose product is gone is a page that no longer exists.
+    public func listing(category slug: String?, search: String?, sort: String?, page: String?,
+                        after: String? = nil, before: String? = nil) async throws(CatalogError) -> Listing {
         let categories: [Category]
         do { categories = try await store.categories() } catch { throw .storage(error) }
         var query = ProductQuery(pageSize: Self.pageSize)
@@ -35,9 +41,14 @@ public struct CatalogService: Sendable {
             guard let parsed = ProductQuery.Sort(rawValue: sort) else { throw .invalid("Sort by relevance, name, price or price-desc.") }
             query.sort = parsed
         }
+        var toLastPage = false
         if let page, !page.isEmpty {
-            guard let number = Int(page), number >= 1, number <= 10_000 else { throw .invalid("The page must be a number from 1.") }
-            query.page = number
+            if page == "last" {
+                toLastPage = true
+            } else {
+                guard let number = Int(page), number >= 1, number <= 10_000 else { throw .invalid("The page must be a number from 1, or last.") }
+                query.page = number
+            }
         }
         let trimmed = search?.trimmingCharacters(in: .whitespaces) ?? ""
         guard trimmed.count <= 100 else { throw .invalid("Searches are at most 100 characters.") }
@@ -46,11 +57,44 @@ public struct CatalogService: Sendable {
         // without one.
         if sort == nil || sort?.isEmpty == true { query.sort = query.search == nil ? .name : .relevance }
         if query.sort == .relevance, query.search == nil { query.sort = .name }
-        let result: (products: [Product], total: Int)
+        query.start = try Self.start(after: after, before: before, toLastPage: toLastPage, page: query.page, byRelevance: query.sort == .relevance)
+        var result: (products: [Product], total: Int)
         do { result = try await store.products(matching: query) } catch { throw .storage(error) }
-        let listing = Listing(products: result.products, total: result.total, query: query, category: category, categories: categories)
-        if query.page > listing.pageCount { throw .notFound("There is no page \(query.page).") }
+        var listing = Listing(products: result.products, total: result.total, query: query, category: category, categories: categories)
+        if toLastPage {
+            listing.query.page = listing.pageCount
+            // Relevance has no keyset: its last page is an offset, known once the total is.
+            if query.sort == .relevance, listing.pageCount > 1 {
+                do { result = try await store.products(matching: listing.query) } catch { throw .storage(error) }
+                listing.products = result.products
+            }
+        }
+        if listing.query.page > listing.pageCount { throw .notFound("There is no page \(listing.query.page).") }
+        if listing.products.isEmpty, query.start != .offset, listing.total > 0 {
+            throw .notFound("That page of the listing is gone: the product it started from is no longer in the shop.")
+        }
         return listing
+    }
+
+    /// Where the page starts, from the query string's `after`, `before` and `page`.
+    private static func start(after: String?, before: String?, toLastPage: Bool, page: Int, byRelevance: Bool) throws(CatalogError) -> ProductQuery.Start {
+        func productID(_ value: String?) throws(CatalogError) -> Int? {
+            guard let value, !value.isEmpty else { return nil }
+            guard let id = Int(value), id >= 1 else { throw .invalid("A page starts after or before a product id, a number from 1.") }
+            return id
+        }
+        let after = try productID(after), before = try productID(before)
+        if after != nil || before != nil {
+            guard after == nil || before == nil else { throw .invalid("A page starts after a product or ends before one, not both.") }
+            guard !byRelevance else { throw .invalid("Pages of a search by best match are numbered: use page alone.") }
+            guard !toLastPage, page >= 2 else { throw .invalid("A page that starts after or before a product needs its number, from 2.") }
+            return after.map { .after(productID: $0) } ?? .before(productID: before!)
+        }
+        if toLastPage { return byRelevance ? .offset : .end }
+        guard byRelevance || page <= pagesByOffset else {
+            throw .invalid("Pages past page \(pagesByOffset) are reached through the listing's links: Next, Previous and Last.")
+        }
+        return .offset
     }
 
     public func product(id: Int) async throws(CatalogError) -> Product {

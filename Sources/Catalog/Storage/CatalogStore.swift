@@ -20,18 +20,36 @@ public struct ProductQuery: Sendable, Equatable {
         case priceDescending = "price-desc"
     }
 
+    /// Where a page starts. Sorted listings page by keyset: a link to the next page names the
+    /// last product of this one, and the store reads on from it through the sort's index, as
+    /// fast on page 8,000 as on page 2. An offset is for the first pages (what a visitor types)
+    /// and for searches by relevance, which FTS5 ranks in full anyway.
+    public enum Start: Sendable, Equatable {
+        /// Skip `(page - 1) * pageSize` rows.
+        case offset
+        /// The page of products right after this one, in the listing's order.
+        case after(productID: Int)
+        /// The page of products right before this one.
+        case before(productID: Int)
+        /// The last page.
+        case end
+    }
+
     public var categoryID: Int?
     /// Words matched against names and summaries, each as a prefix (`lam` finds lamps), all of
     /// them required; anything else a visitor types is just text, never SQL or FTS syntax.
     public var search: String?
     public var sort: Sort
+    public var start: Start
+    /// The page's number: with `.offset`, where it starts; otherwise its label.
     public var page: Int
     public var pageSize: Int
 
-    public init(categoryID: Int? = nil, search: String? = nil, sort: Sort = .name, page: Int = 1, pageSize: Int = 12) {
+    public init(categoryID: Int? = nil, search: String? = nil, sort: Sort = .name, start: Start = .offset, page: Int = 1, pageSize: Int = 12) {
         self.categoryID = categoryID
         self.search = search
         self.sort = sort
+        self.start = start
         self.page = page
         self.pageSize = pageSize
     }

@@ -1,11 +1,15 @@
 import GRDB
 
-/// The catalog in SQLite, through GRDB. Every value goes in as a bound argument.
+/// The catalog in SQLite, through GRDB. Every value goes in as a bound argument, every statement
+/// is prepared once per connection (GRDB's cached statements), and the categories with their
+/// product counts are kept in memory until a write changes them (``CatalogSummaryCache``).
 public struct SQLiteCatalogStore: CatalogStore {
     let database: any DatabaseWriter
+    private let summaryCache = CatalogSummaryCache()
 
     public init(database: any DatabaseWriter) {
         self.database = database
+        database.add(transactionObserver: summaryCache, extent: .databaseLifetime)
     }
 
     /// The catalog's tables, as versioned migrations the composition root runs with the others.
@@ -49,7 +53,8 @@ public struct SQLiteCatalogStore: CatalogStore {
     }
 
     public func categories() async throws -> [Category] {
-        try await database.read { db in try Category.order(Column("name")).fetchAll(db) }
+        if let kept = summaryCache.kept { return kept.categories }
+        return try await database.read { db in try summary(db).categories }
     }
 
     public func productIDs() async throws -> [Int] {
@@ -57,44 +62,141 @@ public struct SQLiteCatalogStore: CatalogStore {
     }
 
     public func product(id: Int) async throws -> Product? {
-        try await database.read { db in try Product.fetchOne(db, key: id) }
+        try await database.read { db in
+            try Product.fetchOne(db.cachedStatement(sql: "SELECT * FROM product WHERE id = ?"), arguments: [id])
+        }
     }
 
     public func products(matching query: ProductQuery) async throws -> (products: [Product], total: Int) {
         try await database.read { db in
-            var joins = ""
+            var pattern: String?
+            if let search = query.search, !search.isEmpty {
+                guard let words = Self.prefixQuery(search) else { return ([], 0) }
+                pattern = words
+            }
+            let matches = "productSearch MATCH ?"
             var conditions: [String] = []
             var arguments = StatementArguments()
-            if let search = query.search, !search.isEmpty {
-                // The visitor's words as FTS5 prefixes, tokenized by SQLite itself: quotes, `*`,
-                // `NEAR`, `-` or parentheses are just text. Nothing left to match: no results.
-                guard let pattern = FTS5Pattern(matchingAllPrefixesIn: search) else { return ([], 0) }
-                joins = "JOIN productSearch ON productSearch.rowid = product.id"
-                conditions.append("productSearch MATCH ?")
+            if let pattern {
+                conditions.append("product.id IN (SELECT rowid FROM productSearch WHERE \(matches))")
                 _ = arguments.append(contentsOf: [pattern])
             }
             if let categoryID = query.categoryID {
                 conditions.append("product.categoryID = ?")
                 _ = arguments.append(contentsOf: [categoryID])
             }
-            let filter = "FROM product \(joins)" + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) \(filter)", arguments: arguments) ?? 0
-            let order = switch query.sort {
-            case .relevance where !joins.isEmpty: "productSearch.rank, product.id"
-            case .relevance, .name: "product.name COLLATE NOCASE, product.id"
-            case .priceAscending: "product.priceMinor, product.id"
-            case .priceDescending: "product.priceMinor DESC, product.id"
+            let total: Int
+            switch (pattern, query.categoryID) {
+            case (nil, let categoryID):
+                total = try summary(db).count(in: categoryID)
+            case (let pattern?, nil):
+                // FTS5 counts its matches from its index alone, much faster than through a join.
+                total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM productSearch WHERE \(matches)"), arguments: [pattern]) ?? 0
+            case (_?, _?):
+                total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM product WHERE " + conditions.joined(separator: " AND ")),
+                                         arguments: arguments) ?? 0
             }
-            let page: StatementArguments = [query.pageSize, (query.page - 1) * query.pageSize]
-            let products = try Product.fetchAll(db, sql: "SELECT product.* \(filter) ORDER BY \(order) LIMIT ? OFFSET ?", arguments: arguments + page)
-            return (products, total)
+
+            let page: (sql: String, arguments: StatementArguments, reversed: Bool)
+            if let pattern, query.sort == .relevance {
+                page = Self.byRelevance(pattern, categoryID: query.categoryID, query: query)
+            } else {
+                page = Self.byKeyset(conditions, arguments, query: query, total: total)
+            }
+            let products = try Product.fetchAll(db.cachedStatement(sql: page.sql), arguments: page.arguments)
+            return (page.reversed ? products.reversed() : products, total)
         }
+    }
+
+    /// A page of a search by relevance: FTS5 ranks the matches (bm25) in its own table, which
+    /// costs less than ranking them through a join, and only the page's rows are read from
+    /// `product`. FTS5 computes every match's rank anyway, so the page starts at an offset.
+    private static func byRelevance(_ pattern: String, categoryID: Int?, query: ProductQuery) -> (sql: String, arguments: StatementArguments, reversed: Bool) {
+        let inCategory = categoryID == nil ? "" : " AND rowid IN (SELECT id FROM product WHERE categoryID = ?)"
+        let sql = """
+            SELECT product.* FROM (SELECT rowid AS id, rank FROM productSearch WHERE productSearch MATCH ?\(inCategory) \
+            ORDER BY rank, rowid LIMIT ? OFFSET ?) AS hit JOIN product USING (id) ORDER BY hit.rank, hit.id
+            """
+        var arguments: StatementArguments = [pattern]
+        if let categoryID { _ = arguments.append(contentsOf: [categoryID]) }
+        return (sql, arguments + [query.pageSize, (query.page - 1) * query.pageSize], false)
+    }
+
+    /// A page in a sort's order, read from its index. The order's key ends in the id, so it is
+    /// total, and a page can start right after (or end right before) a given product: a keyset.
+    /// The key's first column is also bounded on its own, which is what lets SQLite seek the
+    /// index to the boundary instead of scanning up to it.
+    private static func byKeyset(_ conditions: [String], _ arguments: StatementArguments, query: ProductQuery, total: Int) -> (sql: String, arguments: StatementArguments, reversed: Bool) {
+        let (key, descending) = switch query.sort {
+        case .relevance, .name: (["product.name COLLATE NOCASE", "product.id"], false)
+        case .priceAscending: (["product.priceMinor", "product.id"], false)
+        case .priceDescending: (["product.priceMinor", "product.id"], true)
+        }
+        func order(descending: Bool) -> String { key.map { descending ? $0 + " DESC" : $0 }.joined(separator: ", ") }
+        func boundary(_ productID: Int, forwards: Bool) -> (String, StatementArguments) {
+            let (strict, loose) = forwards != descending ? (">", ">=") : ("<", "<=")
+            let row = key.joined(separator: ", ")
+            return ("\(key[0]) \(loose) (SELECT \(key[0]) FROM product WHERE product.id = ?) AND (\(row)) \(strict) (SELECT \(row) FROM product WHERE product.id = ?)",
+                    [productID, productID])
+        }
+        var conditions = conditions, arguments = arguments
+        var reversed = false
+        var limit: StatementArguments = [query.pageSize]
+        var offset = ""
+        switch query.start {
+        case .offset:
+            limit = [query.pageSize, (query.page - 1) * query.pageSize]
+            offset = " OFFSET ?"
+        case .after(let productID):
+            let (condition, values) = boundary(productID, forwards: true)
+            conditions.append(condition)
+            arguments += values
+        case .before(let productID):
+            let (condition, values) = boundary(productID, forwards: false)
+            conditions.append(condition)
+            arguments += values
+            reversed = true
+        case .end:
+            let pageCount = max(1, (total + query.pageSize - 1) / query.pageSize)
+            limit = [max(0, total - (pageCount - 1) * query.pageSize)]
+            reversed = true
+        }
+        let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        let sql = "SELECT product.* FROM product\(filter) ORDER BY \(order(descending: descending != reversed)) LIMIT ?" + offset
+        return (sql, arguments + limit, reversed)
     }
 
     public func related(to product: Product, limit: Int) async throws -> [Product] {
         try await database.read { db in
-            try Product.filter(Column("categoryID") == product.categoryID && Column("id") != product.id)
-                .order(Column("id")).limit(limit).fetchAll(db)
+            try Product.fetchAll(db.cachedStatement(sql: "SELECT * FROM product WHERE categoryID = ? AND id <> ? ORDER BY id LIMIT ?"),
+                                 arguments: [product.categoryID, product.id, limit])
+        }
+    }
+
+    /// The visitor's words as an FTS5 query in which nothing is syntax: each word (what lies
+    /// between spaces) becomes an FTS5 string, quotes doubled, followed by `*`, so that every word
+    /// is a required prefix and quotes, `*`, `NEAR`, `-`, `:` or parentheses are just text for the
+    /// tokenizer. A word with no letter or digit matches nothing and is dropped; `nil` when none
+    /// is left.
+    ///
+    /// GRDB's `FTS5Pattern(matchingAllPrefixesIn:)` does the same by tokenizing in a new
+    /// in-memory database, which was two thirds of a search's time.
+    static func prefixQuery(_ search: String) -> String? {
+        let words = search.split(whereSeparator: \.isWhitespace)
+            .filter { $0.contains { $0.isLetter || $0.isNumber } }
+            .map { "\"" + $0.replacing("\"", with: "\"\"") + "\"*" }
+        return words.isEmpty ? nil : words.joined(separator: " ")
+    }
+
+    /// The categories and their counts, from memory unless a write changed them since.
+    private func summary(_ db: Database) throws -> CatalogSummary {
+        try summaryCache.summary {
+            var counts: [Int: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT categoryID, COUNT(*) FROM product GROUP BY categoryID") {
+                counts[row[0]] = row[1]
+            }
+            return CatalogSummary(categories: try Category.order(Column("name")).fetchAll(db),
+                                  productCounts: counts, productCount: counts.values.reduce(0, +))
         }
     }
 }
@@ -125,6 +227,13 @@ struct SQLiteStockReservations: StockReservations {
 
 extension Product: FetchableRecord, PersistableRecord, TableRecord {
     public static let databaseTableName = "product"
+
+    /// Columns by name, not through `Decodable`: a listing decodes a dozen products per request,
+    /// and GRDB's decoder cost more than reading them.
+    public init(row: Row) throws {
+        self.init(id: row["id"], categoryID: row["categoryID"], name: row["name"], summary: row["summary"],
+                  priceMinor: row["priceMinor"], stock: row["stock"], imagePath: row["imagePath"])
+    }
 }
 
 extension Category: FetchableRecord, PersistableRecord, TableRecord {

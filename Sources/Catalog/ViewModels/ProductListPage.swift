@@ -15,9 +15,12 @@ struct ProductListPage: Sendable {
     var products: [Product]
     var categories: [Link]
     var sorts: [Link]
-    var pages: [Link]
+    /// “Page 3 of 834”, or nothing for a listing of one page.
+    var position: String?
+    var firstURL: String?
     var previousURL: String?
     var nextURL: String?
+    var lastURL: String?
     var isEmpty: Bool
     /// The listing without its sort: the one URL search engines should keep for it.
     var canonicalPath: String
@@ -32,14 +35,21 @@ struct ProductListPage: Sendable {
     init(_ listing: CatalogService.Listing) {
         let query = listing.query
         let defaultSort: ProductQuery.Sort = query.search == nil ? .name : .relevance
-        func url(category: String?? = .none, sort: ProductQuery.Sort? = nil, page: Int? = nil) -> String {
+        /// `page` is a number or `last`; `start` names the product a keyset page starts after
+        /// or ends before.
+        func url(category: String?? = .none, sort: ProductQuery.Sort? = nil, page: String? = nil, start: ProductQuery.Start = .offset) -> String {
             var items: [String] = []
             let categorySlug = category ?? listing.category?.slug
             if let categorySlug { items.append("category=" + URLEncoding.queryValue(categorySlug)) }
             if let search = query.search { items.append("q=" + URLEncoding.queryValue(search)) }
             let sortValue = sort ?? query.sort
             if sortValue != defaultSort { items.append("sort=" + sortValue.rawValue) }
-            if let page, page > 1 { items.append("page=\(page)") }
+            if let page, page != "1" { items.append("page=" + page) }
+            switch start {
+            case .after(let id): items.append("after=\(id)")
+            case .before(let id): items.append("before=\(id)")
+            case .offset, .end: break
+            }
             return CatalogRoutes.list.path + (items.isEmpty ? "" : "?" + items.joined(separator: "&"))
         }
         let shelf = listing.category?.name ?? "All products"
@@ -67,13 +77,23 @@ struct ProductListPage: Sendable {
         let orders: [(ProductQuery.Sort, String)] = (query.search == nil ? [] : [(.relevance, "Best match")])
             + [(.name, "Name"), (.priceAscending, "Price, low to high"), (.priceDescending, "Price, high to low")]
         sorts = orders.map { Link(label: $0.1, url: url(sort: $0.0), isCurrent: $0.0 == query.sort) }
-        // The first and last pages and two either side of this one: a large catalog has
-        // thousands of pages, and a link to each would be most of the page.
-        let shown = Set([1, listing.pageCount] + Array(max(1, query.page - 2)...min(listing.pageCount, query.page + 2))).sorted()
-        pages = listing.pageCount > 1 ? shown.map { Link(label: "\($0)", url: url(page: $0), isCurrent: $0 == query.page) } : []
-        previousURL = query.page > 1 ? url(page: query.page - 1) : nil
-        nextURL = query.page < listing.pageCount ? url(page: query.page + 1) : nil
-        canonicalPath = url(sort: defaultSort, page: query.page)
+        // First, Previous, Next and Last, as a keyset allows: the next page starts after this
+        // page's last product and the previous one ends before its first, whatever the page's
+        // number. Searches by relevance and the first pages go by number.
+        let page = query.page, pageCount = listing.pageCount
+        let byNumber = query.sort == .relevance
+        func numbered(_ number: Int) -> String? { byNumber || number <= CatalogService.pagesByOffset ? "\(number)" : nil }
+        position = pageCount > 1 ? "Page \(page) of \(pageCount)" : nil
+        firstURL = page > 1 ? url() : nil
+        lastURL = page < pageCount ? url(page: numbered(pageCount) ?? "last") : nil
+        if page > 1, let firstProduct = listing.products.first {
+            previousURL = page == 2 ? url() : url(page: "\(page - 1)", start: byNumber ? .offset : .before(productID: firstProduct.id))
+        }
+        if page < pageCount, let lastProduct = listing.products.last {
+            nextURL = url(page: "\(page + 1)", start: byNumber ? .offset : .after(productID: lastProduct.id))
+        }
+        // Search engines keep one URL per page: without the sort when the page needs no cursor.
+        canonicalPath = numbered(page).map { url(sort: defaultSort, page: $0) } ?? url(page: page == pageCount ? "last" : "\(page)", start: query.start)
         let count = listing.total == 1 ? "1 product" : "\(listing.total) products"
         description = query.search.map { "\(count) matching “\($0)” at Tessera Shop." }
             ?? "\(shelf) at Tessera Shop: \(count), with prices and stock."

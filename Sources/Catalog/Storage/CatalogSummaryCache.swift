@@ -1,0 +1,83 @@
+import GRDB
+import Synchronization
+
+/// What every listing needs and writes almost never change: the categories, and how many
+/// products each one has.
+struct CatalogSummary: Sendable {
+    var categories: [Category]
+    var productCounts: [Int: Int]
+    var productCount: Int
+
+    /// How many products a listing of `categoryID` (or of everything, for `nil`) has.
+    func count(in categoryID: Int?) -> Int {
+        categoryID.map { productCounts[$0] ?? 0 } ?? productCount
+    }
+}
+
+/// The ``CatalogSummary``, read once and kept until a committed write changes it.
+///
+/// Counting a large catalog for every listing page was that page's biggest cost at 100,000
+/// products, and reading the categories was a third of a small one's. The cache watches the
+/// writer's transactions (a GRDB `TransactionObserver`): a commit that adds or removes a product,
+/// moves one to another category, or touches a category drops it, and the next reader fills it
+/// again. Stock and price updates, which every checkout makes, leave it alone.
+///
+/// A reader stores what it read only if no such commit happened since it started, so that a
+/// value read from a snapshot older than the last commit is never kept.
+final class CatalogSummaryCache: TransactionObserver, Sendable {
+    private struct State {
+        var summary: CatalogSummary?
+        /// Bumped by every commit that changes the summary.
+        var generation = 0
+        /// Whether the writer's open transaction has changed the summary.
+        var pendingChange = false
+    }
+
+    private let state = Mutex(State())
+
+    /// The summary when one is kept: a caller that finds it needs no read at all.
+    var kept: CatalogSummary? {
+        state.withLock { $0.summary }
+    }
+
+    /// The summary, read through `load` when none is kept.
+    func summary(load: () throws -> CatalogSummary) rethrows -> CatalogSummary {
+        let (kept, generation) = state.withLock { ($0.summary, $0.generation) }
+        if let kept { return kept }
+        let summary = try load()
+        state.withLock { state in
+            if state.generation == generation { state.summary = summary }
+        }
+        return summary
+    }
+
+    // MARK: TransactionObserver (called on the writer's queue)
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+        switch eventKind {
+        case .insert(let table), .delete(let table):
+            return table == "product" || table == "category"
+        case .update(let table, let columns):
+            return table == "category" || (table == "product" && columns.contains("categoryID"))
+        }
+    }
+
+    func databaseDidChange(with event: DatabaseEvent) {
+        state.withLock { $0.pendingChange = true }
+        // One change is enough to know; a seed of 100,000 products need not call again.
+        stopObservingDatabaseChangesUntilNextTransaction()
+    }
+
+    func databaseDidCommit(_ db: Database) {
+        state.withLock { state in
+            guard state.pendingChange else { return }
+            state.pendingChange = false
+            state.generation += 1
+            state.summary = nil
+        }
+    }
+
+    func databaseDidRollback(_ db: Database) {
+        state.withLock { $0.pendingChange = false }
+    }
+}
