@@ -212,6 +212,12 @@ def median_latency_ms(url, duration=3):
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
+def follow_link(base, path, pattern):
+    """The target of the first link matching `pattern` on the page at `path`, as a visitor clicks it."""
+    page = urllib.request.urlopen(base + path, timeout=10).read().decode()
+    return re.search(pattern, page).group(1).replace("&amp;", "&")
+
+
 def resident_mb(process):
     with open(f"/proc/{process.pid}/status") as status:
         return int(re.search(r"VmRSS:\s+(\d+) kB", status.read()).group(1)) / 1024
@@ -221,8 +227,9 @@ def catalog_sizes(servers):
     """The catalog's pages as it grows: `storefront seed --products N` for 10,000 and 100,000
     products, against the 40 of the demo, each page's median latency for one client, and the
     server's memory idle and after the load. Goal: at most 2x the 40-product latency."""
-    pages = {"list /": "/", "search /?q=oak": "/?q=oak", "category /?category=kitchen": "/?category=kitchen",
-             "product page": "/products/{middle}"}
+    pages = {"list /": "/", "list, the page before the last (keyset)": "{before_last}",
+             "search, one word (/?q=oak)": "/?q=oak", "search, two words (/?q=walnut+lamp)": "/?q=walnut+lamp",
+             "category /?category=kitchen": "/?category=kitchen", "product page": "/products/{middle}"}
     columns, memory = {}, {}
     for index, count in enumerate((40, 10_000, 100_000)):
         data = tempfile.mkdtemp(prefix=f"tessera-bench-{count}-")
@@ -234,7 +241,9 @@ def catalog_sizes(servers):
         servers.append(server)
         time.sleep(1)
         idle = resident_mb(server)
-        columns[count] = {name: median_latency_ms(f"http://127.0.0.1:{port}" + path.format(middle=count // 2))
+        base = f"http://127.0.0.1:{port}"
+        before_last = follow_link(base, follow_link(base, "/", r'<a href="([^"]+)">Last</a>'), r'<a rel="prev" href="([^"]+)">')
+        columns[count] = {name: median_latency_ms(base + path.format(middle=count // 2, before_last=before_last))
                           for name, path in pages.items()}
         memory[count] = (idle, resident_mb(server))
         server.terminate()
