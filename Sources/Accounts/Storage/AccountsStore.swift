@@ -55,7 +55,7 @@ public struct SQLiteAccountsStore: AccountsStore {
     }
 
     public func user(id: Int) async throws -> User? {
-        try await database.read { db in try User.fetchOne(db, key: id) }
+        try await database.read { db in try User.fetchOne(db.cachedStatement(sql: "SELECT * FROM user WHERE id = ?"), arguments: [id]) }
     }
 
     public func user(email: String) async throws -> User? {
@@ -86,7 +86,7 @@ public struct SQLiteAccountsStore: AccountsStore {
 
     public func isSessionActive(_ sessionID: String, userID: Int, startedAfter notBefore: Date) throws -> Bool {
         try database.read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM userSession WHERE id = ? AND userID = ? AND startedAt > ?)",
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM userSession WHERE id = ? AND userID = ? AND startedAt > ?)"),
                               arguments: [sessionID, userID, notBefore.timeIntervalSince1970]) ?? false
         }
     }

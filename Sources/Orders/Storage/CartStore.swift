@@ -31,7 +31,7 @@ public struct SQLiteCartStore: CartStore {
 
     public func lines(cart: String) async throws -> [(productID: Int, quantity: Int)] {
         try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT productID, quantity FROM cartLine WHERE cartID = ? ORDER BY productID", arguments: [cart])
+            try Row.fetchAll(db.cachedStatement(sql: "SELECT productID, quantity FROM cartLine WHERE cartID = ? ORDER BY productID"), arguments: [cart])
                 .map { ($0["productID"], $0["quantity"]) }
         }
     }

@@ -63,11 +63,11 @@ public struct SQLiteOrderStore: OrderStore {
 
     public func purchases(userID: Int, productID: Int) async throws -> [Purchase] {
         try await database.read { db in
-            try Row.fetchAll(db, sql: """
+            try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT o.id, o.placedAt, o.status, l.quantity FROM customerOrder o JOIN orderLine l ON l.orderID = o.id
                 WHERE o.userID = ? AND l.productID = ? AND o.status IN ('paid', 'shipped', 'completed')
                 ORDER BY o.placedAt DESC, o.id DESC
-                """, arguments: [userID, productID]).map { row in
+                """), arguments: [userID, productID]).map { row in
                 Purchase(orderID: row["id"], placedAt: row["placedAt"], quantity: row["quantity"],
                          status: OrderStatus(rawValue: row["status"]) ?? .paid)
             }
@@ -75,17 +75,19 @@ public struct SQLiteOrderStore: OrderStore {
     }
 
     /// Orders with their lines, payment and review, for the rows `sql` selects: three queries
-    /// whatever the number of orders.
+    /// whatever the number of orders, each prepared once per connection.
     static func orders(_ db: Database, sql: String, arguments: StatementArguments) throws -> [Order] {
-        let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+        let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
         let ids: [Int] = rows.map { $0["id"] }
         guard !ids.isEmpty else { return [] }
-        let placeholders = databaseQuestionMarks(count: ids.count)
+        // The ids as one JSON array, so that these statements are the same for any number of
+        // orders and are prepared once too.
+        let idList = "[" + ids.map(String.init).joined(separator: ",") + "]"
         let lines = Dictionary(grouping: try Row.fetchAll(
-            db, sql: "SELECT * FROM orderLine WHERE orderID IN (\(placeholders)) ORDER BY productID", arguments: StatementArguments(ids)
+            db.cachedStatement(sql: "SELECT * FROM orderLine WHERE orderID IN (SELECT value FROM json_each(?)) ORDER BY productID"), arguments: [idList]
         )) { (row: Row) -> Int in row["orderID"] }
         let payments = Dictionary(uniqueKeysWithValues: try Row.fetchAll(
-            db, sql: "SELECT * FROM payment WHERE orderID IN (\(placeholders))", arguments: StatementArguments(ids)
+            db.cachedStatement(sql: "SELECT * FROM payment WHERE orderID IN (SELECT value FROM json_each(?))"), arguments: [idList]
         ).map { row -> (Int, Payment) in
             (row["orderID"], Payment(reference: row["reference"], idempotencyKey: row["idempotencyKey"], amountMinor: row["amountMinor"], paidAt: row["paidAt"]))
         })
