@@ -191,7 +191,7 @@ def main():
         database_reference = "C libmicrohttpd + sqlite3 /db-fortunes"
         results = measure({
             database_reference: "http://127.0.0.1:18090/db-fortunes",
-            "Tessera /db-fortunes (GRDB, a read per request)": "http://127.0.0.1:18091/db-fortunes",
+            "Tessera /db-fortunes (GRDB via InlineReader, a read per request)": "http://127.0.0.1:18091/db-fortunes",
         }, database_reference)
         table("GET /db-fortunes, the rows read from SQLite for every request (medians; vs C + sqlite3)", results, "vs C")
         storefront_pages(servers)

@@ -33,6 +33,9 @@ public final class InlineReader: Sendable {
         var configuration = configuration
         configuration.readonly = true
         configuration.label = configuration.label ?? "InlineReader"
+        // As GRDB's own readers: wait out the moments a read-only connection may find the
+        // database busy (WAL recovery, the last connection's cleanup) instead of failing.
+        configuration.busyMode = .timeout(10)
         // Pages through a memory map rather than a `pread` each: a search walks megabytes of
         // full-text index, and the system calls were most of its time.
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = \(Self.memoryMapSize)") }

@@ -70,7 +70,7 @@ import Testing
         #expect(try await total("des lam") == 1, "every word, each a prefix: Brass Desk Lamp")
         #expect(try await total("LAMP") == 3, "case does not matter")
         // FTS5 and SQL syntax, alone and around a word: never an error, never more than the words.
-        for text in ["\"", "*", "-", "'", "%", "(", ")", "^", ":", "\"\"", "{", "}"] {
+        for text in ["\"", "*", "-", "'", "%", "(", ")", "^", ":", "\"\"", "{", "}", "\u{0}", "\"\u{0}"] {
             #expect(try await total(text) == 0, "“\(text)” alone matches nothing")
         }
         // Operators and column filters are words like any other: no error, and no special meaning.
@@ -78,7 +78,7 @@ import Testing
             #expect(try await total(text) == (try await total(text.lowercased())), "“\(text)” means what its words mean")
         }
         #expect(try await total("summary:lamp") == 0, "summary is a word, and no product has it")
-        for text in ["lamp\"", "\"lamp", "lamp*", "-lamp", "(lamp", "lamp)", "'lamp'", "%lamp%", "^lamp", "lamp:"] {
+        for text in ["lamp\u{0}", "\u{0}lamp\u{0}\"", "lamp\"", "\"lamp", "lamp*", "-lamp", "(lamp", "lamp)", "'lamp'", "%lamp%", "^lamp", "lamp:"] {
             #expect(try await total(text) >= 1, "“\(text)” is the word lamp, and its characters are text")
         }
         #expect(try await total("NEAR(lamp desk)") == 0, "NEAR is a word here, and no product has it")
@@ -193,7 +193,8 @@ import Testing
             (nil, nil, nil, nil, "3", nil, .badRequest),  // a cursor needs its page's number
             (nil, "lamp", nil, "2", "3", nil, .badRequest),  // relevance pages by number
             (nil, nil, nil, "2", "4000", nil, .notFound),  // no such product: the page is gone
-            (nil, nil, nil, "99", "3", nil, .notFound),
+            (nil, nil, nil, "99", "3", nil, .ok),  // a cursor's page number is only a label
+            (nil, "a\u{0}b", nil, nil, nil, nil, .ok),  // a NUL parts words, as a space does
             (nil, String(repeating: "a", count: 101), nil, nil, nil, nil, .badRequest),
         ]
         for bad in cases {

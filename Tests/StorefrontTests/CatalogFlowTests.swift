@@ -77,7 +77,7 @@ import TesseraTesting
             #expect(none.text.contains("No products match “zzz”."), "an empty result repeats the query")
             // SQL and FTS5 syntax: `"`, `*`, NEAR, `-`, `'`, `%`, `(`, a lone `"`, and worse.
             for injection in ["%27%20OR%201%3D1%20--", "%25", "_", "%22%3B%20DROP%20TABLE%20product%3B%20--",
-                              "%22", "*", "NEAR", "-", "%27", "(", "NEAR(a%20b)", "%22%22", "a%20OR%20b", "name%3Azzz"] {
+                              "%22", "*", "NEAR", "-", "%27", "(", "NEAR(a%20b)", "%22%22", "a%20OR%20b", "name%3Azzz", "zz%00zz", "%22%00"] {
                 let reply = try await shop.get("/?q=\(injection)")
                 #expect(reply.status == 200, "\(injection)")
                 #expect(reply.text.contains("No products match “"), "\(injection) is just text")

@@ -65,6 +65,10 @@ import TesseraTesting
         #expect(beforeLast.text.contains("Page 166 of 167") && ids(beforeLast).count == 12)
         let lastAgain = try await get(try link(beforeLast, /<a rel="next" href="([^"]+)">/))
         #expect(ids(lastAgain) == ids(last))
+        // The last page's canonical URL is the same however it was reached, and it answers.
+        let canonical = try #require(lastAgain.text.firstMatch(of: /<link rel="canonical" href="[^"]*?(\/\?[^"]*)">/)).1
+        #expect(canonical == "/?page=last" && last.text.contains(String(canonical) + "\">"), "\(canonical)")
+        #expect(try await get(String(canonical)).status == 200)
         #expect(try await get("/?page=80").status == 400, "a deep page is reached by links, not by an offset")
         let search = try await get("/?q=walnut")
         #expect(search.status == 200 && search.text.contains("Search results for “walnut”"))

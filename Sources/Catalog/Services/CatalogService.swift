@@ -16,7 +16,7 @@ public struct CatalogService: Sendable {
         public var query: ProductQuery
         public var category: Category?
         public var categories: [Category]
-        public var pageCount: Int { max(1, (total + query.pageSize - 1) / query.pageSize) }
+        public var pageCount: Int { query.pageCount(forTotal: total) }
     }
 
     /// The first pages a listing may reach by offset, without a cursor; links to later ones name
@@ -69,7 +69,12 @@ public struct CatalogService: Sendable {
                 listing.products = result.products
             }
         }
-        if listing.query.page > listing.pageCount { throw .notFound("There is no page \(listing.query.page).") }
+        if listing.query.page > listing.pageCount {
+            // A cursor's page number is a label: products removed since the link was made may
+            // leave it past the end; the page itself is still right.
+            guard query.start != .offset else { throw .notFound("There is no page \(listing.query.page).") }
+            listing.query.page = listing.pageCount
+        }
         if listing.products.isEmpty, query.start != .offset, listing.total > 0 {
             throw .notFound("That page of the listing is gone: the product it started from is no longer in the shop.")
         }

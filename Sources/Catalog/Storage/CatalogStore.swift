@@ -45,6 +45,11 @@ public struct ProductQuery: Sendable, Equatable {
     public var page: Int
     public var pageSize: Int
 
+    /// How many pages `total` products fill: at least one, so an empty listing is a page.
+    public func pageCount(forTotal total: Int) -> Int {
+        max(1, (total + pageSize - 1) / pageSize)
+    }
+
     public init(categoryID: Int? = nil, search: String? = nil, sort: Sort = .name, start: Start = .offset, page: Int = 1, pageSize: Int = 12) {
         self.categoryID = categoryID
         self.search = search

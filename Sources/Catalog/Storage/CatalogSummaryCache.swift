@@ -22,8 +22,10 @@ struct CatalogSummary: Sendable {
 /// moves one to another category, or touches a category drops it, and the next reader fills it
 /// again. Stock and price updates, which every checkout makes, leave it alone.
 ///
-/// A reader stores what it read only if no such commit happened since it started, so that a
-/// value read from a snapshot older than the last commit is never kept.
+/// A reader stores what it read only if no such commit happened since before its read began
+/// (``generation``, taken before the read transaction), so that a value read from a snapshot
+/// older than the last commit is never kept. Only commits through this process's writer are
+/// seen: another process writing the file (the `sqlite3` shell) is not.
 final class CatalogSummaryCache: TransactionObserver, Sendable {
     private struct State {
         var summary: CatalogSummary?
@@ -40,9 +42,14 @@ final class CatalogSummaryCache: TransactionObserver, Sendable {
         state.withLock { $0.summary }
     }
 
-    /// The summary, read through `load` when none is kept.
-    func summary(load: () throws -> CatalogSummary) rethrows -> CatalogSummary {
-        let (kept, generation) = state.withLock { ($0.summary, $0.generation) }
+    /// Which commits the cache has seen; take it before starting the read that may fill it.
+    var generation: Int {
+        state.withLock { $0.generation }
+    }
+
+    /// The summary, read through `load` when none is kept; kept only if no commit changed it
+    /// since `generation` was taken.
+    func summary(since generation: Int, load: () throws -> CatalogSummary) rethrows -> CatalogSummary {
         if let kept { return kept }
         let summary = try load()
         state.withLock { state in

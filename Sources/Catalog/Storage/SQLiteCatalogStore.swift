@@ -54,7 +54,8 @@ public struct SQLiteCatalogStore: CatalogStore {
 
     public func categories() async throws -> [Category] {
         if let kept = summaryCache.kept { return kept.categories }
-        return try await database.read { db in try summary(db).categories }
+        let generation = summaryCache.generation
+        return try await database.read { db in try summary(db, since: generation).categories }
     }
 
     public func productIDs() async throws -> [Int] {
@@ -68,7 +69,8 @@ public struct SQLiteCatalogStore: CatalogStore {
     }
 
     public func products(matching query: ProductQuery) async throws -> (products: [Product], total: Int) {
-        try await database.read { db in
+        let generation = summaryCache.generation
+        return try await database.read { db in
             var pattern: String?
             if let search = query.search, !search.isEmpty {
                 guard let words = Self.prefixQuery(search) else { return ([], 0) }
@@ -88,7 +90,7 @@ public struct SQLiteCatalogStore: CatalogStore {
             let total: Int
             switch (pattern, query.categoryID) {
             case (nil, let categoryID):
-                total = try summary(db).count(in: categoryID)
+                total = try summary(db, since: generation).count(in: categoryID)
             case (let pattern?, nil):
                 // FTS5 counts its matches from its index alone, much faster than through a join.
                 total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM productSearch WHERE \(matches)"), arguments: [pattern]) ?? 0
@@ -157,8 +159,7 @@ public struct SQLiteCatalogStore: CatalogStore {
             arguments += values
             reversed = true
         case .end:
-            let pageCount = max(1, (total + query.pageSize - 1) / query.pageSize)
-            limit = [max(0, total - (pageCount - 1) * query.pageSize)]
+            limit = [max(0, total - (query.pageCount(forTotal: total) - 1) * query.pageSize)]
             reversed = true
         }
         let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
@@ -174,7 +175,7 @@ public struct SQLiteCatalogStore: CatalogStore {
     }
 
     /// The visitor's words as an FTS5 query in which nothing is syntax: each word (what lies
-    /// between spaces) becomes an FTS5 string, quotes doubled, followed by `*`, so that every word
+    /// between spaces or control characters) becomes an FTS5 string, quotes doubled, followed by `*`, so that every word
     /// is a required prefix and quotes, `*`, `NEAR`, `-`, `:` or parentheses are just text for the
     /// tokenizer. A word with no letter or digit matches nothing and is dropped; `nil` when none
     /// is left.
@@ -182,15 +183,18 @@ public struct SQLiteCatalogStore: CatalogStore {
     /// GRDB's `FTS5Pattern(matchingAllPrefixesIn:)` does the same by tokenizing in a new
     /// in-memory database, which was two thirds of a search's time.
     static func prefixQuery(_ search: String) -> String? {
-        let words = search.split(whereSeparator: \.isWhitespace)
+        // Control characters part words too: FTS5 ends a string at a NUL, which would leave the
+        // quote open.
+        let words = search.split { $0.isWhitespace || $0.unicodeScalars.contains { $0.properties.generalCategory == .control } }
             .filter { $0.contains { $0.isLetter || $0.isNumber } }
             .map { "\"" + $0.replacing("\"", with: "\"\"") + "\"*" }
         return words.isEmpty ? nil : words.joined(separator: " ")
     }
 
-    /// The categories and their counts, from memory unless a write changed them since.
-    private func summary(_ db: Database) throws -> CatalogSummary {
-        try summaryCache.summary {
+    /// The categories and their counts, from memory unless a write changed them since;
+    /// `generation` is the cache's, taken before this read began.
+    private func summary(_ db: Database, since generation: Int) throws -> CatalogSummary {
+        try summaryCache.summary(since: generation) {
             var counts: [Int: Int] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT categoryID, COUNT(*) FROM product GROUP BY categoryID") {
                 counts[row[0]] = row[1]

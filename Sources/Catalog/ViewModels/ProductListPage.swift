@@ -93,7 +93,8 @@ struct ProductListPage: Sendable {
             nextURL = url(page: "\(page + 1)", start: byNumber ? .offset : .after(productID: lastProduct.id))
         }
         // Search engines keep one URL per page: without the sort when the page needs no cursor.
-        canonicalPath = numbered(page).map { url(sort: defaultSort, page: $0) } ?? url(page: page == pageCount ? "last" : "\(page)", start: query.start)
+        canonicalPath = numbered(page).map { url(sort: defaultSort, page: $0) }
+            ?? (page == pageCount ? url(page: "last") : url(page: "\(page)", start: query.start))
         let count = listing.total == 1 ? "1 product" : "\(listing.total) products"
         description = query.search.map { "\(count) matching “\($0)” at Tessera Shop." }
             ?? "\(shelf) at Tessera Shop: \(count), with prices and stock."

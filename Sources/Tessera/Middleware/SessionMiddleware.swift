@@ -1,10 +1,10 @@
 /// Loads the visitor's session from its signed cookie before the rest of the chain runs, and
 /// writes the cookie back when the session changed.
 ///
-/// The session's CSRF token exists as soon as the session is loaded (a first visit gets a new
-/// one), so everything rendered for the request, streamed regions included, can put it in its
-/// forms. A new token is sent with the first HTML answer; answers that carry no forms (a health
-/// check, an image) do not set a cookie for it.
+/// The session's CSRF token is there for whatever asks for it during the request (a first visit
+/// gets a new one, drawn when first asked), streamed regions included, so every form can carry
+/// it. A new token is sent with the first HTML answer; answers that carry no forms (a health
+/// check, an image) do not set a cookie for it, nor pay for drawing it.
 public struct SessionMiddleware: Middleware {
     let configuration: SessionConfiguration
 

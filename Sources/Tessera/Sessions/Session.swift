@@ -20,7 +20,7 @@ public struct Session: Sendable {
     }
 
     /// The session in `cookie`, or a new one when there is no valid cookie. Either way it has a
-    /// CSRF token from here on.
+    /// CSRF token from here on, drawn when first asked for.
     init(cookie: String?, codec: SessionCodec) {
         storage = Storage(payload: cookie.flatMap { codec.decode($0) })
     }
