@@ -13,6 +13,8 @@ everything float (servers get THREADS threads), which is closer to production an
 Then the storefront's real pages (release build, demo data on SQLite), each against the same
 server's /healthz in the same round, and the catalog's pages at 40, 10,000 and 100,000 products.
 
+`run-http.py storefront catalog` runs only those parts (after the build).
+
 Environment: ROUNDS (5), DURATION seconds per round (5), CONNECTIONS (64), PIN (1),
 THREADS (server threads when not pinned; default: cores), WRK_THREADS (1).
 """
@@ -152,6 +154,20 @@ def table(title, results, versus="vs ref"):
 
 def main():
     build()
+    # `run-http.py storefront catalog`: only those parts, after the build.
+    if sys.argv[1:]:
+        parts = {"storefront": storefront_pages, "catalog": catalog_sizes}
+        unknown = [name for name in sys.argv[1:] if name not in parts]
+        if unknown:
+            sys.exit(f"unknown part {unknown[0]!r}: choose from {', '.join(parts)}")
+        servers = []
+        try:
+            for name in sys.argv[1:]:
+                parts[name](servers)
+        finally:
+            for server in servers:
+                server.terminate()
+        return
     # tessera-bench makes the fortune database in its DATA_DIR; the C reference reads the same file.
     data = tempfile.mkdtemp(prefix="tessera-bench-")
     atexit.register(shutil.rmtree, data, ignore_errors=True)
