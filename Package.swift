@@ -178,7 +178,7 @@ let package = Package(
         // Process-level tests of the storefront; GRDB only to inspect the files a backup writes.
         .testTarget(name: "StorefrontTests", dependencies: ["TesseraTesting", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Tessera", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Tessera", "TesseraTesting", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "Tessera", .product(name: "GRDB", package: "GRDB.swift")]),
         // The stores' tests run against the composition root's real wiring (StorefrontServices).
         .testTarget(name: "OrdersTests", dependencies: ["Orders", "Catalog", "Storefront", .product(name: "GRDB", package: "GRDB.swift")]),

@@ -8,6 +8,8 @@ import TesseraSQLite
 /// The file is made and filled at start when it has no table yet, so `make bench` can hand the
 /// same file to the C reference, which only reads it.
 struct FortuneDatabase: FortuneSource {
+    /// The file's writer, kept open for the server's life: it holds the WAL files that the
+    /// read-only connections need.
     let pool: DatabasePool
     let reader: InlineReader
 

@@ -3,22 +3,51 @@ import Tessera
 /// `/sitemap.xml`: the home page, each category's listing and each product page, as absolute
 /// URLs (the sitemap protocol requires them), so search engines find every product without
 /// following the pagination.
+///
+/// The protocol allows 50,000 URLs a file. A catalog larger than a part
+/// (``CatalogService/sitemapPartSize``) gets a sitemap index at `/sitemap.xml` that lists its
+/// parts, `/sitemap.xml?part=1` and on.
 struct SitemapAction {
     let catalog: CatalogService
 
     func register(in routes: inout RouterBuilder) {
         let catalog = self.catalog
         routes.action(CatalogRoutes.sitemap) { _, context in
-            let (categories, productIDs) = try await catalog.sitemap()
+            let part: Int
+            switch context.request.query["part"] {
+            case nil:
+                let parts = try await catalog.sitemapPartCount()
+                if parts > 1 { return Self.xml(Self.index(parts: parts, in: context)) }
+                part = 1
+            case let value?:
+                guard let number = Int(value) else { throw HTTPError(.badRequest, message: "A sitemap part is a number from 1.") }
+                part = number
+            }
+            let (categories, productIDs) = try await catalog.sitemap(part: part)
+            let paths = (part == 1 ? [CatalogRoutes.list.path] + categories.map { ProductListPage.categoryPath($0.slug) } : [])
+                + productIDs.map(CatalogRoutes.product.path)
             var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
             xml += #"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">"# + "\n"
-            let paths = [CatalogRoutes.list.path] + categories.map { ProductListPage.categoryPath($0.slug) } + productIDs.map(CatalogRoutes.product.path)
             for path in paths {
                 xml += "<url><loc>\(Self.escaped(context.absoluteURL(for: path)))</loc></url>\n"
             }
             xml += "</urlset>\n"
-            return Response(headers: [.contentType: "application/xml; charset=utf-8"], body: .bytes(Array(xml.utf8)))
+            return Self.xml(xml)
         }
+    }
+
+    static func index(parts: Int, in context: RequestContext) -> String {
+        var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+        xml += #"<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">"# + "\n"
+        for part in 1...parts {
+            let url = context.absoluteURL(for: CatalogRoutes.sitemap.path + "?part=\(part)")
+            xml += "<sitemap><loc>\(escaped(url))</loc></sitemap>\n"
+        }
+        return xml + "</sitemapindex>\n"
+    }
+
+    static func xml(_ text: String) -> Response {
+        Response(headers: [.contentType: "application/xml; charset=utf-8"], body: .bytes(Array(text.utf8)))
     }
 
     /// XML text: `&`, `<` and `>` escaped.

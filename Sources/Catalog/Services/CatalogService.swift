@@ -5,9 +5,13 @@ import Foundation
 public struct CatalogService: Sendable {
     public static let pageSize = 12
     let store: any CatalogStore
+    /// Products in one part of the sitemap: the protocol allows 50,000 URLs a file, and the first
+    /// part also lists the home page and the categories.
+    public let sitemapPartSize: Int
 
-    public init(store: any CatalogStore) {
+    public init(store: any CatalogStore, sitemapPartSize: Int = 45_000) {
         self.store = store
+        self.sitemapPartSize = sitemapPartSize
     }
 
     public struct Listing: Sendable {
@@ -113,9 +117,21 @@ public struct CatalogService: Sendable {
         do { return try await store.product(id: id) } catch { throw .storage(error) }
     }
 
-    /// The pages a search engine should know: every category and every product.
-    public func sitemap() async throws -> (categories: [Category], productIDs: [Int]) {
-        (try await store.categories(), try await store.productIDs())
+    /// How many parts the sitemap has: one until the catalog outgrows a file.
+    public func sitemapPartCount() async throws(CatalogError) -> Int {
+        let count: Int
+        do { count = try await store.productCount() } catch { throw .storage(error) }
+        return max(1, (count + sitemapPartSize - 1) / sitemapPartSize)
+    }
+
+    /// The pages a search engine should know, part by part: the categories in the first part,
+    /// and every product in one part. A part that does not exist is a 404.
+    public func sitemap(part: Int) async throws(CatalogError) -> (categories: [Category], productIDs: [Int]) {
+        guard part >= 1, part <= (try await sitemapPartCount()) else { throw .notFound("The sitemap has no part \(part).") }
+        do {
+            return (part == 1 ? try await store.categories() : [],
+                    try await store.productIDs(offset: (part - 1) * sitemapPartSize, limit: sitemapPartSize))
+        } catch { throw .storage(error) }
     }
 
     public func related(to product: Product) async throws -> [Product] {

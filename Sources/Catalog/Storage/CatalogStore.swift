@@ -6,8 +6,10 @@ public protocol CatalogStore: Sendable {
     /// One page of products matching `query`, and how many match in all.
     func products(matching query: ProductQuery) async throws -> (products: [Product], total: Int)
     func related(to product: Product, limit: Int) async throws -> [Product]
-    /// Every product's id, in order: what a sitemap lists.
-    func productIDs() async throws -> [Int]
+    /// How many products there are.
+    func productCount() async throws -> Int
+    /// Product ids in order, `limit` of them after the first `offset`: a part of the sitemap.
+    func productIDs(offset: Int, limit: Int) async throws -> [Int]
 }
 
 /// A listing request, already validated by the service.

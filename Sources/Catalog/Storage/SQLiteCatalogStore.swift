@@ -58,8 +58,16 @@ public struct SQLiteCatalogStore: CatalogStore {
         return try await database.read { db in try summary(db, since: generation).categories }
     }
 
-    public func productIDs() async throws -> [Int] {
-        try await database.read { db in try Int.fetchAll(db, sql: "SELECT id FROM product ORDER BY id") }
+    public func productCount() async throws -> Int {
+        if let kept = summaryCache.kept { return kept.productCount }
+        let generation = summaryCache.generation
+        return try await database.read { db in try summary(db, since: generation).productCount }
+    }
+
+    public func productIDs(offset: Int, limit: Int) async throws -> [Int] {
+        try await database.read { db in
+            try Int.fetchAll(db.cachedStatement(sql: "SELECT id FROM product ORDER BY id LIMIT ? OFFSET ?"), arguments: [limit, offset])
+        }
     }
 
     public func product(id: Int) async throws -> Product? {
