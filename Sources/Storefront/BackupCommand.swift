@@ -24,7 +24,7 @@ struct BackupCommand: AsyncParsableCommand {
 
     func run() async throws {
         let folder = ServerOptions.dataDirectory(dataDirectory)
-        let live = URL(fileURLWithPath: folder).appendingPathComponent("storefront.sqlite").standardizedFileURL
+        let live = StorefrontDatabase.file(in: folder).standardizedFileURL
         let destination = URL(fileURLWithPath: path).standardizedFileURL
         let partial = try await UsageError.reported { try Self.check(live: live, destination: destination) }
         do {

@@ -25,7 +25,7 @@ struct SeedCommand: AsyncParsableCommand {
             guard (40...1_000_000).contains(count) else {
                 throw ValidationError("--products \(count) must be from 40 to 1000000.")
             }
-            guard !FileManager.default.fileExists(atPath: URL(fileURLWithPath: folder).appendingPathComponent("storefront.sqlite").path) else {
+            guard !FileManager.default.fileExists(atPath: StorefrontDatabase.file(in: folder).path) else {
                 throw ValidationError("DATA_DIR \(folder) already has a database; seed a new folder.")
             }
         }

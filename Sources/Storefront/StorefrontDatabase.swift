@@ -8,11 +8,17 @@ import GRDB
 /// every module's versioned migrations, and the demo data on the first run (the first demo user
 /// gets an order in every status).
 enum StorefrontDatabase {
+    /// The database file in a data directory: what the server opens, `seed` creates and `backup`
+    /// copies.
+    static func file(in dataDirectory: String) -> URL {
+        URL(fileURLWithPath: dataDirectory).appendingPathComponent("storefront.sqlite")
+    }
+
     /// - Parameter catalog: the products a new database starts with; by default the 40 of the
     ///   demo catalog. An existing catalog is never changed.
     static func open(dataDirectory: String, catalog: [Product] = CatalogSeed.products) async throws -> DatabasePool {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
-        let database = try DatabasePool(path: URL(fileURLWithPath: dataDirectory).appendingPathComponent("storefront.sqlite").path)
+        let database = try DatabasePool(path: file(in: dataDirectory).path)
         var migrator = DatabaseMigrator()
         SQLiteCatalogStore.registerMigrations(in: &migrator)
         SQLiteAccountsStore.registerMigrations(in: &migrator)

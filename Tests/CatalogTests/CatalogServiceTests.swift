@@ -194,6 +194,8 @@ import Testing
             (nil, "lamp", nil, "2", "3", nil, .badRequest),  // relevance pages by number
             (nil, nil, nil, "2", "4000", nil, .notFound),  // no such product: the page is gone
             (nil, nil, nil, "99", "3", nil, .ok),  // a cursor's page number is only a label
+            (nil, nil, nil, "50000", "3", nil, .ok),  // as deep as a catalog of a million products goes
+            (nil, nil, nil, "1000001", "3", nil, .badRequest),
             (nil, "a\u{0}b", nil, nil, nil, nil, .ok),  // a NUL parts words, as a space does
             (nil, String(repeating: "a", count: 101), nil, nil, nil, nil, .badRequest),
         ]

@@ -27,6 +27,11 @@ public struct CatalogService: Sendable {
     /// the product they start after or end before (see ``ProductQuery/Start``).
     public static let pagesByOffset = 3
 
+    /// The highest page number a URL may name: a keyset page's number is only its label, and a
+    /// search by relevance ranks every match whatever its offset, so this only bounds the
+    /// number; a page past the listing's end is a 404.
+    static let highestPage = 1_000_000
+
     /// The listing for the raw query-string values. A page that is not a positive number (or
     /// `last`), an unknown sort or category, or a cursor that is not a product id is a client
     /// error, not a guess; a cursor whose product is gone is a page that no longer exists.
@@ -50,7 +55,7 @@ public struct CatalogService: Sendable {
             if page == "last" {
                 toLastPage = true
             } else {
-                guard let number = Int(page), number >= 1, number <= 10_000 else { throw .invalid("The page must be a number from 1, or last.") }
+                guard let number = Int(page), number >= 1, number <= Self.highestPage else { throw .invalid("The page must be a number from 1, or last.") }
                 query.page = number
             }
         }
