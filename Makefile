@@ -13,12 +13,13 @@ run: deps
 	$(SWIFT) build -c release --product storefront
 	.build/release/storefront
 
-## Build everything and run every test: the Swift suites, the documentation build (a broken
-## symbol link fails it), the real-browser test, the container test (the image, run by podman),
-## then the soak (1,000 connections for 30 s: no errors, memory back near idle).
+## Build everything and run every test: the Swift suites (the stores' conformance suites on
+## SQLite and on a throwaway PostgreSQL cluster, scripts/with-postgres.sh), the documentation
+## build (a broken symbol link fails it), the real-browser test, the container test (the image,
+## run by podman), then the soak (1,000 connections for 30 s: no errors, memory back near idle).
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	scripts/with-postgres.sh $(SWIFT) test --skip-build
 	$(MAKE) docs
 	scripts/browser-test.sh
 	scripts/container-test.sh

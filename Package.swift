@@ -34,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
+        // PostgreSQL, for shops that outgrow one machine (DATABASE_URL).
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
         // Metrics: the framework emits through swift-metrics; the storefront exports Prometheus.
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.1.0"),
@@ -101,18 +103,32 @@ let package = Package(
         // MARK: Storefront features (each depends on the framework; Orders may use Catalog and Accounts)
         // Fast reads for apps on SQLite through GRDB: read-only connections read on the caller's thread.
         .target(name: "TesseraSQLite", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        // Apps on PostgreSQL: DATABASE_URL, the pool, versioned migrations under an advisory lock,
+        // and connections for the synchronous parts (transactions' bodies, per-request checks).
+        .target(
+            name: "TesseraPostgres",
+            dependencies: [
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
 
         .target(
             name: "Catalog",
-            dependencies: ["Tessera", "TesseraViews", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "Tessera", "TesseraViews", "TesseraPostgres",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             plugins: ["TesseraViewsPlugin"]
         ),
 
         .target(
             name: "Accounts",
             dependencies: [
-                "Tessera", "TesseraViews",
+                "Tessera", "TesseraViews", "TesseraPostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
@@ -121,7 +137,11 @@ let package = Package(
 
         .target(
             name: "Orders",
-            dependencies: ["Tessera", "TesseraViews", "Catalog", "Accounts", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "Tessera", "TesseraViews", "TesseraPostgres", "Catalog", "Accounts",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             plugins: ["TesseraViewsPlugin"]
         ),
 
@@ -131,6 +151,7 @@ let package = Package(
             dependencies: [
                 "Tessera",
                 "TesseraSQLite",
+                "TesseraPostgres",
                 "Catalog",
                 "Accounts",
                 "Orders",
@@ -178,10 +199,31 @@ let package = Package(
         // Process-level tests of the storefront; GRDB only to inspect the files a backup writes.
         .testTarget(name: "StorefrontTests", dependencies: ["TesseraTesting", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Tessera", "TesseraTesting", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(
+            name: "CatalogTests",
+            dependencies: [
+                "Catalog", "Tessera", "TesseraTesting", "TesseraPostgres", "PostgresTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "Tessera", .product(name: "GRDB", package: "GRDB.swift")]),
         // The stores' tests run against the composition root's real wiring (StorefrontServices).
-        .testTarget(name: "OrdersTests", dependencies: ["Orders", "Catalog", "Storefront", .product(name: "GRDB", package: "GRDB.swift")]),
+        // A database of its own for each PostgreSQL test, in the cluster scripts/with-postgres.sh starts.
+        .target(
+            name: "PostgresTestSupport",
+            dependencies: ["TesseraPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+            path: "Tests/PostgresTestSupport"
+        ),
+        // The stores' conformance suites run the same tests on SQLite and on PostgreSQL (StoreKind).
+        .testTarget(
+            name: "OrdersTests",
+            dependencies: [
+                "Orders", "Catalog", "Accounts", "Storefront", "TesseraPostgres", "PostgresTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
         .testTarget(
             name: "TesseraViewsTests",
             dependencies: ["TesseraViews", "TesseraTemplateCompiler"],

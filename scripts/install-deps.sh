@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system packages Tessera needs, and only those that are missing, then builds
 # libmicrohttpd from Debian's source with Tessera's patches (scripts/build-libmicrohttpd.sh).
-# Usage: scripts/install-deps.sh [build|bench|browser|image]   (build is the default)
+# Usage: scripts/install-deps.sh [build|bench|browser|image|postgres|nginx]   (build is the default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,7 +12,9 @@ case "${1:-build}" in
   bench) want+=(wrk python3 util-linux) ;;
   browser) want+=(chromium chromium-driver python3 python3-venv); command -v java >/dev/null || want+=(default-jre-headless) ;;
   image) want+=(podman runc debootstrap python3) ;;
-  *) echo "usage: $0 [build|bench|browser|image]" >&2; exit 2 ;;
+  postgres) want+=(postgresql python3 util-linux) ;;
+  nginx) want+=(nginx-light python3) ;;
+  *) echo "usage: $0 [build|bench|browser|image|postgres|nginx]" >&2; exit 2 ;;
 esac
 
 missing=()

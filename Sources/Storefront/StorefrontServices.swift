@@ -2,9 +2,11 @@ import Accounts
 import Catalog
 import GRDB
 import Orders
+import TesseraPostgres
 
-/// Every service of the shop, wired to its SQLite store and to the transaction that order
-/// changes share. Another database would swap the stores here and nowhere else.
+/// Every service of the shop, wired to one database's stores and to the transaction that order
+/// changes share. The database is chosen here and nowhere else: SQLite in the data directory,
+/// or PostgreSQL when `DATABASE_URL` names one.
 struct StorefrontServices {
     let catalog: CatalogService
     let accounts: AccountsService
@@ -16,5 +18,12 @@ struct StorefrontServices {
         accounts = AccountsService(store: SQLiteAccountsStore(database: database))
         cart = CartService(store: SQLiteCartStore(database: database), catalog: catalog)
         orders = OrderService(store: SQLiteOrderStore(database: database), transactions: SQLiteOrderTransactions(database: database), cart: cart)
+    }
+
+    init(postgres connections: PostgresConnections) {
+        catalog = CatalogService(store: PostgresCatalogStore(connections: connections))
+        accounts = AccountsService(store: PostgresAccountsStore(connections: connections))
+        cart = CartService(store: PostgresCartStore(connections: connections), catalog: catalog)
+        orders = OrderService(store: PostgresOrderStore(connections: connections), transactions: PostgresOrderTransactions(connections: connections), cart: cart)
     }
 }

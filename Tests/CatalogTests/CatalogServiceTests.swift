@@ -1,69 +1,57 @@
 import Catalog
 import Foundation
-import GRDB
+import PostgresTestSupport
 import Tessera
 import Testing
 
-/// The catalog's rules on a real SQLite database with the demo catalog: paging, sorting, search
-/// as plain text, and every bad listing request as the client error it is.
+/// The catalog's rules with the demo catalog, on each database the shop runs on (a conformance
+/// suite for ``CatalogStore``): paging, sorting, search as plain text, and every bad listing
+/// request as the client error it is.
 @Suite struct CatalogServiceTests {
-    /// A seeded catalog in a temporary folder.
-    struct Catalog {
-        let service: CatalogService
-        let database: DatabasePool
-        let folder: URL
+    @Test(arguments: StoreKind.allCases)
+    func listingsArePagedAndSorted(_ kind: StoreKind) async throws {
+        try await CatalogDatabase.with(kind) { catalog in
+            let first = try await catalog.service.listing(category: nil, search: nil, sort: nil, page: nil)
+            #expect(first.total == 40)
+            #expect(first.products.count == CatalogService.pageSize)
+            #expect(first.pageCount == 4)
+            let names = first.products.map(\.name)
+            #expect(names == names.sorted { $0.localizedCaseInsensitiveCompare($1) == .orderedAscending }, "by name by default")
 
-        init() async throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-catalog-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            database = try DatabasePool(path: folder.appendingPathComponent("catalog.sqlite").path)
-            var migrator = DatabaseMigrator()
-            SQLiteCatalogStore.registerMigrations(in: &migrator)
-            try migrator.migrate(database)
-            try await CatalogSeed.seedIfEmpty(database)
-            service = CatalogService(store: SQLiteCatalogStore(database: database))
+            let last = try await catalog.service.listing(category: nil, search: nil, sort: "price-desc", page: "last")
+            #expect(last.query.page == 4)
+            #expect(last.products.count == 40 - 3 * CatalogService.pageSize)
+            let all = try await catalog.service.listing(category: nil, search: nil, sort: "price", page: "1").products.map(\.priceMinor)
+            #expect(all == all.sorted())
+
+            let kitchen = try await catalog.service.listing(category: "kitchen", search: nil, sort: nil, page: nil)
+            #expect(kitchen.total == 8)
+            #expect(kitchen.category?.name == "Kitchen")
+            #expect(kitchen.products.allSatisfy { $0.categoryID == 3 })
         }
     }
 
-    @Test func listingsArePagedAndSorted() async throws {
-        let catalog = try await Catalog()
-        defer { try? FileManager.default.removeItem(at: catalog.folder) }
-        let first = try await catalog.service.listing(category: nil, search: nil, sort: nil, page: nil)
-        #expect(first.total == 40)
-        #expect(first.products.count == CatalogService.pageSize)
-        #expect(first.pageCount == 4)
-        let names = first.products.map(\.name)
-        #expect(names == names.sorted { $0.localizedCaseInsensitiveCompare($1) == .orderedAscending }, "by name by default")
-
-        let last = try await catalog.service.listing(category: nil, search: nil, sort: "price-desc", page: "last")
-        #expect(last.query.page == 4)
-        #expect(last.products.count == 40 - 3 * CatalogService.pageSize)
-        let all = try await catalog.service.listing(category: nil, search: nil, sort: "price", page: "1").products.map(\.priceMinor)
-        #expect(all == all.sorted())
-
-        let kitchen = try await catalog.service.listing(category: "kitchen", search: nil, sort: nil, page: nil)
-        #expect(kitchen.total == 8)
-        #expect(kitchen.category?.name == "Kitchen")
-        #expect(kitchen.products.allSatisfy { $0.categoryID == 3 })
-    }
-
-    @Test func searchIsPlainTextAndItsWildcardsAreJustCharacters() async throws {
-        let catalog = try await Catalog()
-        defer { try? FileManager.default.removeItem(at: catalog.folder) }
-        let lamps = try await catalog.service.listing(category: nil, search: "  lamp ", sort: nil, page: nil)
-        #expect(lamps.query.search == "lamp", "trimmed")
-        #expect(lamps.total == 3)
-        #expect(lamps.products.allSatisfy { $0.name.lowercased().contains("lamp") || $0.summary.lowercased().contains("lamp") })
-        for wildcard in ["%", "_", "\\", "' OR 1=1 --"] {
-            let listing = try await catalog.service.listing(category: nil, search: wildcard, sort: nil, page: nil)
-            #expect(listing.total == 0, "“\(wildcard)” matches literally, not everything")
+    @Test(arguments: StoreKind.allCases)
+    func searchIsPlainTextAndItsWildcardsAreJustCharacters(_ kind: StoreKind) async throws {
+        try await CatalogDatabase.with(kind) { catalog in
+            let lamps = try await catalog.service.listing(category: nil, search: "  lamp ", sort: nil, page: nil)
+            #expect(lamps.query.search == "lamp", "trimmed")
+            #expect(lamps.total == 3)
+            #expect(lamps.products.allSatisfy { $0.name.lowercased().contains("lamp") || $0.summary.lowercased().contains("lamp") })
+            for wildcard in ["%", "_", "\\", "' OR 1=1 --"] {
+                let listing = try await catalog.service.listing(category: nil, search: wildcard, sort: nil, page: nil)
+                #expect(listing.total == 0, "“\(wildcard)” matches literally, not everything")
+            }
         }
     }
 
-    @Test func searchMatchesWordPrefixesAndItsSyntaxIsJustText() async throws {
-        let catalog = try await Catalog()
-        defer { try? FileManager.default.removeItem(at: catalog.folder) }
-        func total(_ search: String) async throws -> Int {
+    @Test(arguments: StoreKind.allCases)
+    func searchMatchesWordPrefixesAndItsSyntaxIsJustText(_ kind: StoreKind) async throws {
+        try await CatalogDatabase.with(kind, Self.searchSyntaxIsJustText)
+    }
+
+    static func searchSyntaxIsJustText(in catalog: CatalogDatabase) async throws {
+        let total = { (search: String) async throws -> Int in
             try await catalog.service.listing(category: nil, search: search, sort: nil, page: nil).total
         }
         #expect(try await total("lam") == 3, "a prefix")
@@ -85,168 +73,164 @@ import Testing
         #expect(try await total("lamp OR desk") == 0, "OR is a word too: nothing has lamp, or and desk")
     }
 
-    @Test func searchResultsComeBestMatchFirstUnlessAskedOtherwise() async throws {
-        let catalog = try await Catalog()
-        defer { try? FileManager.default.removeItem(at: catalog.folder) }
-        try await catalog.database.write { db in
-            try db.execute(sql: """
-                INSERT INTO product (id, categoryID, name, summary, priceMinor, stock, imagePath)
-                VALUES (101, 1, 'Quokka Quokka Quokka', 'A quokka.', 100, 1, '/x.svg'),
-                       (102, 1, 'Plain Thing', 'A small toy, shaped like a quokka among many other animals of the bush.', 100, 1, '/x.svg')
-                """)
+    @Test(arguments: StoreKind.allCases)
+    func searchResultsComeBestMatchFirstUnlessAskedOtherwise(_ kind: StoreKind) async throws {
+        try await CatalogDatabase.with(kind) { catalog in
+            try await catalog.insert(Product(id: 101, categoryID: 1, name: "Quokka Quokka Quokka", summary: "A quokka.", priceMinor: 100, stock: 1, imagePath: "/x.svg"))
+            try await catalog.insert(Product(id: 102, categoryID: 1, name: "Plain Thing", summary: "A small toy, shaped like a quokka among many other animals of the bush.",
+                                             priceMinor: 100, stock: 1, imagePath: "/x.svg"))
+            let best = try await catalog.service.listing(category: nil, search: "quokka", sort: nil, page: nil)
+            #expect(best.query.sort == .relevance)
+            #expect(best.products.map(\.id) == [101, 102], "the name that is all quokka first")
+            let byName = try await catalog.service.listing(category: nil, search: "quokka", sort: "name", page: nil)
+            #expect(byName.products.map(\.id) == [102, 101])
+            // Relevance means nothing without a search: by name.
+            #expect(try await catalog.service.listing(category: nil, search: nil, sort: "relevance", page: nil).query.sort == .name)
+            // The index follows the table: a renamed product is found by its new name only.
+            try await catalog.execute(sqlite: "UPDATE product SET name = 'Wombat' WHERE id = 101", postgres: "UPDATE product SET name = 'Wombat' WHERE id = 101")
+            #expect(try await catalog.service.listing(category: nil, search: "wombat", sort: nil, page: nil).products.map(\.id) == [101])
         }
-        let best = try await catalog.service.listing(category: nil, search: "quokka", sort: nil, page: nil)
-        #expect(best.query.sort == .relevance)
-        #expect(best.products.map(\.id) == [101, 102], "the name that is all quokka first")
-        let byName = try await catalog.service.listing(category: nil, search: "quokka", sort: "name", page: nil)
-        #expect(byName.products.map(\.id) == [102, 101])
-        // Relevance means nothing without a search: by name.
-        #expect(try await catalog.service.listing(category: nil, search: nil, sort: "relevance", page: nil).query.sort == .name)
-        // The index follows the table: a renamed product is found by its new name only.
-        try await catalog.database.write { db in try db.execute(sql: "UPDATE product SET name = 'Wombat' WHERE id = 101") }
-        #expect(try await catalog.service.listing(category: nil, search: "wombat", sort: nil, page: nil).products.map(\.id) == [101])
     }
 
     /// Walking a listing by its keyset links, forwards from the first page and backwards from the
     /// last, gives every product once, in the sort's order, for every sort and with a category.
-    @Test func keysetPagesCoverTheListingInOrder() async throws {
-        let catalog = try await Catalog()
-        defer { try? FileManager.default.removeItem(at: catalog.folder) }
-        // Every demo summary says “collection”: a search that matches all 40.
-        let cases: [(String, String?, String?)] = [("name", nil, nil), ("price", nil, nil), ("price-desc", nil, nil), ("name", "kitchen", nil),
-                                                   ("price-desc", "lighting", nil), ("price", nil, "collection"), ("name", "kitchen", "collection")]
-        for (sort, category, search) in cases {
-            var forwards = try await catalog.service.listing(category: category, search: search, sort: sort, page: nil)
-            var pages = [forwards.products]
-            while forwards.query.page < forwards.pageCount {
-                let page = forwards.query.page + 1
-                forwards = try await catalog.service.listing(category: category, search: search, sort: sort, page: "\(page)",
-                                                             after: "\(forwards.products.last!.id)")
-                #expect(forwards.query.page == page)
-                pages.append(forwards.products)
+    @Test(arguments: StoreKind.allCases)
+    func keysetPagesCoverTheListingInOrder(_ kind: StoreKind) async throws {
+        try await CatalogDatabase.with(kind) { catalog in
+            // Every demo summary says “collection”: a search that matches all 40.
+            let cases: [(String, String?, String?)] = [("name", nil, nil), ("price", nil, nil), ("price-desc", nil, nil), ("name", "kitchen", nil),
+                                                       ("price-desc", "lighting", nil), ("price", nil, "collection"), ("name", "kitchen", "collection")]
+            for (sort, category, search) in cases {
+                var forwards = try await catalog.service.listing(category: category, search: search, sort: sort, page: nil)
+                var pages = [forwards.products]
+                while forwards.query.page < forwards.pageCount {
+                    let page = forwards.query.page + 1
+                    forwards = try await catalog.service.listing(category: category, search: search, sort: sort, page: "\(page)",
+                                                                 after: "\(forwards.products.last!.id)")
+                    #expect(forwards.query.page == page)
+                    pages.append(forwards.products)
+                }
+                var backwards = try await catalog.service.listing(category: category, search: search, sort: sort, page: "last")
+                var reversedPages = [backwards.products]
+                while backwards.query.page > 1 {
+                    let page = backwards.query.page - 1
+                    backwards = try await catalog.service.listing(category: category, search: search, sort: sort, page: page == 1 ? nil : "\(page)",
+                                                                  before: page == 1 ? nil : "\(backwards.products.first!.id)")
+                    reversedPages.append(backwards.products)
+                }
+                let all = pages.flatMap { $0 }
+                #expect(all.count == (search == nil || category != nil ? forwards.total : 40))
+                #expect(all.count == forwards.total && Set(all.map(\.id)).count == all.count, "\(sort) \(category ?? "")")
+                #expect(reversedPages.reversed().flatMap { $0 }.map(\.id) == all.map(\.id), "\(sort) \(category ?? "")")
+                #expect(pages.dropLast().allSatisfy { $0.count == CatalogService.pageSize })
+                let keys = all.map { sort == "name" ? $0.name.lowercased() : String(format: "%08d", $0.priceMinor) }
+                #expect(keys == (sort == "price-desc" ? keys.sorted(by: >) : keys.sorted()), "\(sort) \(category ?? "")")
             }
-            var backwards = try await catalog.service.listing(category: category, search: search, sort: sort, page: "last")
-            var reversedPages = [backwards.products]
-            while backwards.query.page > 1 {
-                let page = backwards.query.page - 1
-                backwards = try await catalog.service.listing(category: category, search: search, sort: sort, page: page == 1 ? nil : "\(page)",
-                                                              before: page == 1 ? nil : "\(backwards.products.first!.id)")
-                reversedPages.append(backwards.products)
-            }
-            let all = pages.flatMap { $0 }
-            #expect(all.count == (search == nil || category != nil ? forwards.total : 40))
-            #expect(all.count == forwards.total && Set(all.map(\.id)).count == all.count, "\(sort) \(category ?? "")")
-            #expect(reversedPages.reversed().flatMap { $0 }.map(\.id) == all.map(\.id), "\(sort) \(category ?? "")")
-            #expect(pages.dropLast().allSatisfy { $0.count == CatalogService.pageSize })
-            let keys = all.map { sort == "name" ? $0.name.lowercased() : String(format: "%08d", $0.priceMinor) }
-            #expect(keys == (sort == "price-desc" ? keys.sorted(by: >) : keys.sorted()), "\(sort) \(category ?? "")")
         }
     }
 
     /// A search by relevance within a category ranks only that category's matches, and counts them.
-    @Test func searchByRelevanceWithinACategory() async throws {
-        let catalog = try await Catalog()
-        defer { try? FileManager.default.removeItem(at: catalog.folder) }
-        let kitchen = try await catalog.service.listing(category: "kitchen", search: "collection", sort: nil, page: nil)
-        #expect(kitchen.query.sort == .relevance && kitchen.total == 8 && kitchen.products.count == 8)
-        #expect(kitchen.products.allSatisfy { $0.categoryID == 3 })
-        let everywhere = try await catalog.service.listing(category: nil, search: "collection", sort: nil, page: "last")
-        #expect(everywhere.total == 40 && everywhere.query.page == 4 && everywhere.products.count == 4)
+    @Test(arguments: StoreKind.allCases)
+    func searchByRelevanceWithinACategory(_ kind: StoreKind) async throws {
+        try await CatalogDatabase.with(kind) { catalog in
+            let kitchen = try await catalog.service.listing(category: "kitchen", search: "collection", sort: nil, page: nil)
+            #expect(kitchen.query.sort == .relevance && kitchen.total == 8 && kitchen.products.count == 8)
+            #expect(kitchen.products.allSatisfy { $0.categoryID == 3 })
+            let everywhere = try await catalog.service.listing(category: nil, search: "collection", sort: nil, page: "last")
+            #expect(everywhere.total == 40 && everywhere.query.page == 4 && everywhere.products.count == 4)
+        }
     }
 
     /// The categories and their counts are kept between listings, and a write that adds a
     /// product or moves one drops them; a stock change does not need to.
-    @Test func listingCountsFollowWrites() async throws {
-        let catalog = try await Catalog()
-        defer { try? FileManager.default.removeItem(at: catalog.folder) }
-        #expect(try await catalog.service.listing(category: "kitchen", search: nil, sort: nil, page: nil).total == 8)
-        try await catalog.database.write { db in
-            try Product(id: 41, categoryID: 3, name: "Zinc Colander", summary: "New.", priceMinor: 1500, stock: 4, imagePath: "/images/products/1.svg").insert(db)
+    @Test(arguments: StoreKind.allCases)
+    func listingCountsFollowWrites(_ kind: StoreKind) async throws {
+        try await CatalogDatabase.with(kind) { catalog in
+            #expect(try await catalog.service.listing(category: "kitchen", search: nil, sort: nil, page: nil).total == 8)
+            try await catalog.insert(Product(id: 41, categoryID: 3, name: "Zinc Colander", summary: "New.", priceMinor: 1500, stock: 4, imagePath: "/images/products/1.svg"))
+            #expect(try await catalog.service.listing(category: "kitchen", search: nil, sort: nil, page: nil).total == 9)
+            #expect(try await catalog.service.listing(category: nil, search: nil, sort: nil, page: nil).total == 41)
+            try await catalog.execute(sqlite: "UPDATE product SET categoryID = 1 WHERE id = 41", postgres: "UPDATE product SET category_id = 1 WHERE id = 41")
+            #expect(try await catalog.service.listing(category: "kitchen", search: nil, sort: nil, page: nil).total == 8)
+            #expect(try await catalog.service.listing(category: "lighting", search: nil, sort: nil, page: nil).total == 9)
+            // A transaction that rolls back changes nothing.
+            try await catalog.executeThenRollBack(sqlite: "DELETE FROM product WHERE id = 41", postgres: "DELETE FROM product WHERE id = 41")
+            #expect(try await catalog.service.listing(category: "lighting", search: nil, sort: nil, page: nil).total == 9)
         }
-        #expect(try await catalog.service.listing(category: "kitchen", search: nil, sort: nil, page: nil).total == 9)
-        #expect(try await catalog.service.listing(category: nil, search: nil, sort: nil, page: nil).total == 41)
-        try await catalog.database.write { db in try db.execute(sql: "UPDATE product SET categoryID = 1 WHERE id = 41") }
-        #expect(try await catalog.service.listing(category: "kitchen", search: nil, sort: nil, page: nil).total == 8)
-        #expect(try await catalog.service.listing(category: "lighting", search: nil, sort: nil, page: nil).total == 9)
-        // A transaction that rolls back changes nothing.
-        _ = try? await catalog.database.write { db in
-            try db.execute(sql: "DELETE FROM product WHERE id = 41")
-            throw CancellationError()
-        }
-        #expect(try await catalog.service.listing(category: "lighting", search: nil, sort: nil, page: nil).total == 9)
     }
 
-    @Test func badListingRequestsAreClientErrorsWithTheirStatus() async throws {
-        let catalog = try await Catalog()
-        defer { try? FileManager.default.removeItem(at: catalog.folder) }
-        let cases: [(category: String?, search: String?, sort: String?, page: String?, after: String?, before: String?, status: HTTPResponse.Status)] = [
-            ("garden", nil, nil, nil, nil, nil, .notFound),
-            (nil, nil, "sideways", nil, nil, nil, .badRequest),
-            (nil, nil, nil, "0", nil, nil, .badRequest),
-            (nil, nil, nil, "abc", nil, nil, .badRequest),
-            (nil, "lamp", nil, "99", nil, nil, .notFound),
-            (nil, nil, nil, "3", nil, nil, .ok),
-            (nil, nil, nil, "4", nil, nil, .badRequest),  // past the pages an offset may reach
-            (nil, nil, nil, "2", "abc", nil, .badRequest),
-            (nil, nil, nil, "2", "0", nil, .badRequest),
-            (nil, nil, nil, "2", "3", "4", .badRequest),
-            (nil, nil, nil, nil, "3", nil, .badRequest),  // a cursor needs its page's number
-            (nil, "lamp", nil, "2", "3", nil, .badRequest),  // relevance pages by number
-            (nil, nil, nil, "2", "4000", nil, .notFound),  // no such product: the page is gone
-            (nil, nil, nil, "99", "3", nil, .ok),  // a cursor's page number is only a label
-            (nil, nil, nil, "50000", "3", nil, .ok),  // as deep as a catalog of a million products goes
-            (nil, nil, nil, "1000001", "3", nil, .badRequest),
-            (nil, "a\u{0}b", nil, nil, nil, nil, .ok),  // a NUL parts words, as a space does
-            (nil, String(repeating: "a", count: 101), nil, nil, nil, nil, .badRequest),
-        ]
-        for bad in cases {
-            do {
-                _ = try await catalog.service.listing(category: bad.category, search: bad.search, sort: bad.sort, page: bad.page,
-                                                      after: bad.after, before: bad.before)
-                if bad.status == .ok { continue }
-                Issue.record("accepted \(bad)")
-            } catch {
-                #expect(error.status == bad.status, "\(bad)")
-                #expect(!error.publicMessage.isEmpty)
+    @Test(arguments: StoreKind.allCases)
+    func badListingRequestsAreClientErrorsWithTheirStatus(_ kind: StoreKind) async throws {
+        try await CatalogDatabase.with(kind) { catalog in
+            let cases: [(category: String?, search: String?, sort: String?, page: String?, after: String?, before: String?, status: HTTPResponse.Status)] = [
+                ("garden", nil, nil, nil, nil, nil, .notFound),
+                (nil, nil, "sideways", nil, nil, nil, .badRequest),
+                (nil, nil, nil, "0", nil, nil, .badRequest),
+                (nil, nil, nil, "abc", nil, nil, .badRequest),
+                (nil, "lamp", nil, "99", nil, nil, .notFound),
+                (nil, nil, nil, "3", nil, nil, .ok),
+                (nil, nil, nil, "4", nil, nil, .badRequest),  // past the pages an offset may reach
+                (nil, nil, nil, "2", "abc", nil, .badRequest),
+                (nil, nil, nil, "2", "0", nil, .badRequest),
+                (nil, nil, nil, "2", "3", "4", .badRequest),
+                (nil, nil, nil, nil, "3", nil, .badRequest),  // a cursor needs its page's number
+                (nil, "lamp", nil, "2", "3", nil, .badRequest),  // relevance pages by number
+                (nil, nil, nil, "2", "4000", nil, .notFound),  // no such product: the page is gone
+                (nil, nil, nil, "99", "3", nil, .ok),  // a cursor's page number is only a label
+                (nil, nil, nil, "50000", "3", nil, .ok),  // as deep as a catalog of a million products goes
+                (nil, nil, nil, "1000001", "3", nil, .badRequest),
+                (nil, "a\u{0}b", nil, nil, nil, nil, .ok),  // a NUL parts words, as a space does
+                (nil, String(repeating: "a", count: 101), nil, nil, nil, nil, .badRequest),
+            ]
+            for bad in cases {
+                do {
+                    _ = try await catalog.service.listing(category: bad.category, search: bad.search, sort: bad.sort, page: bad.page,
+                                                          after: bad.after, before: bad.before)
+                    if bad.status == .ok { continue }
+                    Issue.record("accepted \(bad)")
+                } catch let error as CatalogError {
+                    #expect(error.status == bad.status, "\(bad)")
+                    #expect(!error.publicMessage.isEmpty)
+                }
             }
         }
     }
 
-    @Test func productsAreFoundOrAnsweredAs404AndAStorageFailureIsNotA404() async throws {
-        let catalog = try await Catalog()
-        defer { try? FileManager.default.removeItem(at: catalog.folder) }
-        #expect(try await catalog.service.product(id: 2).name == "Brass Desk Lamp")
-        await #expect(throws: CatalogError.self) { try await catalog.service.product(id: 999) }
-        #expect(try await catalog.service.existingProduct(id: 999) == nil)
-        let related = try await catalog.service.related(to: try await catalog.service.product(id: 2))
-        #expect(related.count == 4 && related.allSatisfy { $0.categoryID == 1 && $0.id != 2 })
+    @Test(arguments: StoreKind.allCases)
+    func productsAreFoundOrAnsweredAs404AndAStorageFailureIsNotA404(_ kind: StoreKind) async throws {
+        try await CatalogDatabase.with(kind) { catalog in
+            #expect(try await catalog.service.product(id: 2).name == "Brass Desk Lamp")
+            await #expect(throws: CatalogError.self) { try await catalog.service.product(id: 999) }
+            #expect(try await catalog.service.existingProduct(id: 999) == nil)
+            let related = try await catalog.service.related(to: try await catalog.service.product(id: 2))
+            #expect(related.count == 4 && related.allSatisfy { $0.categoryID == 1 && $0.id != 2 })
 
-        // A broken store is the server's fault (503), never "no such product".
-        try await catalog.database.write { db in try db.execute(sql: "DROP TABLE product") }
-        do {
-            _ = try await catalog.service.existingProduct(id: 2)
-            Issue.record("a missing table was read as a missing product")
-        } catch {
-            #expect(error.status == .serviceUnavailable)
+            // A broken store is the server's fault (503), never "no such product".
+            try await catalog.execute(sqlite: "DROP TABLE product", postgres: "DROP TABLE product")
+            do {
+                _ = try await catalog.service.existingProduct(id: 2)
+                Issue.record("a missing table was read as a missing product")
+            } catch let error as CatalogError {
+                #expect(error.status == .serviceUnavailable)
+            }
         }
     }
 
-    @Test func stockReservationsAreConditionalAndReleaseGivesBack() async throws {
-        let catalog = try await Catalog()
-        defer { try? FileManager.default.removeItem(at: catalog.folder) }
-        let before = try await catalog.service.product(id: 1).stock
-        let reserved = try await catalog.database.write { db in
-            try SQLiteCatalogStore.stockReservations(in: db).reserve(before, of: 1)
+    @Test(arguments: StoreKind.allCases)
+    func stockReservationsAreConditionalAndReleaseGivesBack(_ kind: StoreKind) async throws {
+        try await CatalogDatabase.with(kind) { catalog in
+            let before = try await catalog.service.product(id: 1).stock
+            let reserved = try await catalog.inTransaction { try $0.reserve(before, of: 1) }
+            #expect(reserved.stock == before, "the product as it was when reserved")
+            #expect(try await catalog.service.product(id: 1).stock == 0)
+            await #expect(throws: StockShortage.insufficient(productName: "Arc Floor Lamp", available: 0)) {
+                try await catalog.inTransaction { try $0.reserve(1, of: 1) }
+            }
+            await #expect(throws: StockShortage.unknownProduct(id: 999)) {
+                try await catalog.inTransaction { try $0.reserve(1, of: 999) }
+            }
+            try await catalog.inTransaction { try $0.release(2, of: 1) }
+            #expect(try await catalog.service.product(id: 1).stock == 2)
         }
-        #expect(reserved.stock == before, "the product as it was when reserved")
-        #expect(try await catalog.service.product(id: 1).stock == 0)
-        await #expect(throws: StockShortage.insufficient(productName: "Arc Floor Lamp", available: 0)) {
-            try await catalog.database.write { db in try SQLiteCatalogStore.stockReservations(in: db).reserve(1, of: 1) }
-        }
-        await #expect(throws: StockShortage.unknownProduct(id: 999)) {
-            try await catalog.database.write { db in try SQLiteCatalogStore.stockReservations(in: db).reserve(1, of: 999) }
-        }
-        try await catalog.database.write { db in try SQLiteCatalogStore.stockReservations(in: db).release(2, of: 1) }
-        #expect(try await catalog.service.product(id: 1).stock == 2)
     }
 }

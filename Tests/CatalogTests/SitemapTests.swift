@@ -1,6 +1,6 @@
 import Catalog
 import Foundation
-import GRDB
+import PostgresTestSupport
 import Tessera
 import TesseraTesting
 import Testing
@@ -8,11 +8,11 @@ import Testing
 /// The sitemap in parts, as a catalog past 50,000 products needs: here parts of 15 products, so
 /// the demo's 40 make an index of 3.
 @Suite struct SitemapTests {
-    @Test func aLargeCatalogGetsAnIndexOfPartsThatListEveryProductOnce() async throws {
-        let catalog = try await CatalogServiceTests.Catalog()
-        defer { try? FileManager.default.removeItem(at: catalog.folder) }
+    @Test(arguments: StoreKind.allCases)
+    func aLargeCatalogGetsAnIndexOfPartsThatListEveryProductOnce(_ kind: StoreKind) async throws {
+      try await CatalogDatabase.with(kind) { catalog in
         var app = ApplicationBuilder()
-        app.register(CatalogModule(catalog: CatalogService(store: SQLiteCatalogStore(database: catalog.database), sitemapPartSize: 15)))
+        app.register(CatalogModule(catalog: CatalogService(store: catalog.store, sitemapPartSize: 15)))
         try await app.build(middleware: [ErrorPageMiddleware()]).test { client in
             let index = try await client.send("/sitemap.xml")
             #expect(index.status == 200 && index.header("content-type") == "application/xml; charset=utf-8")
@@ -36,5 +36,6 @@ import Testing
                 #expect(try await client.send(target).status == status, "\(target)")
             }
         }
+      }
     }
 }

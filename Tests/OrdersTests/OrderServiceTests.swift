@@ -1,36 +1,30 @@
 import Catalog
 import Foundation
-import GRDB
 @testable import Orders
+import PostgresTestSupport
 @testable import Storefront
 import Testing
 
-/// The order service on a real SQLite database (WAL, in a temporary folder), with requests racing.
+/// The order service's rules, with requests racing, on each database the shop runs on: a
+/// conformance suite for the stores (``StoreKind``).
 @Suite struct OrderServiceTests {
     struct Shop {
-        let database: DatabasePool
-        let catalog: CatalogService
-        let cart: CartService
-        let orders: OrderService
-        let folder: URL
+        let database: ShopDatabase
+        var catalog: CatalogService { database.services.catalog }
+        var cart: CartService { database.services.cart }
+        var orders: OrderService { database.services.orders }
 
-        init() throws {
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-orders-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            database = try DatabasePool(path: folder.appendingPathComponent("shop.sqlite").path)
-            var migrator = DatabaseMigrator()
-            SQLiteCatalogStore.registerMigrations(in: &migrator)
-            SQLiteCartStore.registerMigrations(in: &migrator)
-            SQLiteOrderStore.registerMigrations(in: &migrator)
-            try migrator.migrate(database)
-            let services = StorefrontServices(database: database)
-            catalog = services.catalog
-            cart = services.cart
-            orders = services.orders
-        }
-
-        func seed() async throws {
-            try await CatalogSeed.seedIfEmpty(database)
+        /// Runs `body` on a new database of `kind` with the demo catalog, removed afterwards.
+        static func with(_ kind: StoreKind, _ body: (Shop) async throws -> Void) async throws {
+            let database = try await ShopDatabase.make(kind)
+            do {
+                try await database.seedCatalog()
+                try await body(Shop(database: database))
+            } catch {
+                await database.remove()
+                throw error
+            }
+            await database.remove()
         }
 
         func stock(_ productID: Int) async throws -> Int {
@@ -45,76 +39,76 @@ import Testing
         }
     }
 
-    @Test func checkoutsRacingForTheLastItemsSellThemOnce() async throws {
-        let shop = try Shop()
-        defer { try? FileManager.default.removeItem(at: shop.folder) }
-        try await shop.seed()
-        let available = try await shop.stock(1)
-        // Eight shoppers each want all of it; their carts were filled while it was in stock.
-        var carts: [String] = []
-        for _ in 0..<8 { carts.append(try await shop.cart(with: available, of: 1)) }
-        let results = await withTaskGroup(of: Result<Order, any Error>.self) { group in
-            for (user, cart) in carts.enumerated() {
-                group.addTask { await Result { try await shop.orders.checkout(cartID: cart, userID: user + 1) } }
+    @Test(arguments: StoreKind.allCases)
+    func checkoutsRacingForTheLastItemsSellThemOnce(_ kind: StoreKind) async throws {
+        try await Shop.with(kind) { shop in
+            let available = try await shop.stock(1)
+            // Eight shoppers each want all of it; their carts were filled while it was in stock.
+            var carts: [String] = []
+            for _ in 0..<8 { carts.append(try await shop.cart(with: available, of: 1)) }
+            let results = await withTaskGroup(of: Result<Order, any Error>.self) { group in
+                for (user, cart) in carts.enumerated() {
+                    group.addTask { await Result { try await shop.orders.checkout(cartID: cart, userID: user + 1) } }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
             }
-            return await group.reduce(into: []) { $0.append($1) }
+            let placed = results.compactMap { try? $0.get() }
+            #expect(placed.count == 1, "exactly one shopper gets the stock")
+            #expect(placed.first?.lines.first?.quantity == available)
+            #expect(try await shop.stock(1) == 0, "never below zero")
+            for case .failure(let problem) in results {
+                #expect(problem as? CheckoutError == .stock(try await shop.catalog.product(id: 1).name + " is sold out."))
+            }
         }
-        let placed = results.compactMap { try? $0.get() }
-        #expect(placed.count == 1, "exactly one shopper gets the stock")
-        #expect(placed.first?.lines.first?.quantity == available)
-        #expect(try await shop.stock(1) == 0, "never below zero")
-        for case .failure(let problem) in results {
-            #expect(problem as? CheckoutError == .stock(try await shop.catalog.product(id: 1).name + " is sold out."))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func anOrderKeepsThePriceItWasPlacedAtAndCancellingRestocks(_ kind: StoreKind) async throws {
+        try await Shop.with(kind) { shop in
+            let before = try await shop.stock(2)
+            let price = try await shop.catalog.product(id: 2).priceMinor
+            let placed = try await shop.orders.checkout(cartID: try await shop.cart(with: 3, of: 2), userID: 1)
+            #expect(placed.totalMinor == price * 3)
+            try await shop.database.doublePrice(of: 2)
+            let reloaded = try #require(try await shop.orders.order(placed.id, of: 1))
+            #expect(reloaded.totalMinor == price * 3, "a later price change does not rewrite the order")
+            #expect(try await shop.orders.order(placed.id, of: 2) == nil, "another user's order is not found")
+
+            #expect(try await shop.stock(2) == before - 3)
+            let cancelled = try await shop.orders.cancel(reloaded, reason: "  ")
+            #expect(cancelled.status == .cancelled)
+            #expect(cancelled.cancellationReason == "Cancelled by the shopper.", "a blank reason")
+            #expect(try await shop.stock(2) == before)
+            await #expect(throws: OrderTransitionError(from: .cancelled, event: .cancel)) { try await shop.orders.cancel(cancelled, reason: "again") }
         }
     }
 
-    @Test func anOrderKeepsThePriceItWasPlacedAtAndCancellingRestocks() async throws {
-        let shop = try Shop()
-        defer { try? FileManager.default.removeItem(at: shop.folder) }
-        try await shop.seed()
-        let before = try await shop.stock(2)
-        let price = try await shop.catalog.product(id: 2).priceMinor
-        let placed = try await shop.orders.checkout(cartID: try await shop.cart(with: 3, of: 2), userID: 1)
-        #expect(placed.totalMinor == price * 3)
-        try await shop.database.write { db in try db.execute(sql: "UPDATE product SET priceMinor = priceMinor * 2 WHERE id = 2") }
-        let reloaded = try #require(try await shop.orders.order(placed.id, of: 1))
-        #expect(reloaded.totalMinor == price * 3, "a later price change does not rewrite the order")
-        #expect(try await shop.orders.order(placed.id, of: 2) == nil, "another user's order is not found")
-
-        #expect(try await shop.stock(2) == before - 3)
-        let cancelled = try await shop.orders.cancel(reloaded, reason: "  ")
-        #expect(cancelled.status == .cancelled)
-        #expect(cancelled.cancellationReason == "Cancelled by the shopper.", "a blank reason")
-        #expect(try await shop.stock(2) == before)
-        await #expect(throws: OrderTransitionError(from: .cancelled, event: .cancel)) { try await shop.orders.cancel(cancelled, reason: "again") }
+    @Test(arguments: StoreKind.allCases)
+    func aPaymentKeyCountsForItsOwnOrderOnly(_ kind: StoreKind) async throws {
+        try await Shop.with(kind) { shop in
+            let first = try await shop.orders.checkout(cartID: try await shop.cart(with: 1, of: 4), userID: 1)
+            let second = try await shop.orders.checkout(cartID: try await shop.cart(with: 1, of: 4), userID: 1)
+            guard case .charged = try await shop.orders.pay(first, idempotencyKey: "same") else { Issue.record("first not charged"); return }
+            guard case .charged(let paid) = try await shop.orders.pay(second, idempotencyKey: "same") else { Issue.record("second not charged"); return }
+            #expect(paid.status == .paid)
+            guard case .alreadyCharged = try await shop.orders.pay(paid, idempotencyKey: "same") else { Issue.record("charged twice"); return }
+        }
     }
 
-    @Test func aPaymentKeyCountsForItsOwnOrderOnly() async throws {
-        let shop = try Shop()
-        defer { try? FileManager.default.removeItem(at: shop.folder) }
-        try await shop.seed()
-        let first = try await shop.orders.checkout(cartID: try await shop.cart(with: 1, of: 4), userID: 1)
-        let second = try await shop.orders.checkout(cartID: try await shop.cart(with: 1, of: 4), userID: 1)
-        guard case .charged = try await shop.orders.pay(first, idempotencyKey: "same") else { Issue.record("first not charged"); return }
-        guard case .charged(let paid) = try await shop.orders.pay(second, idempotencyKey: "same") else { Issue.record("second not charged"); return }
-        #expect(paid.status == .paid)
-        guard case .alreadyCharged = try await shop.orders.pay(paid, idempotencyKey: "same") else { Issue.record("charged twice"); return }
-    }
-
-    @Test func payAndCancelRacingLeaveAConsistentOrder() async throws {
-        let shop = try Shop()
-        defer { try? FileManager.default.removeItem(at: shop.folder) }
-        try await shop.seed()
-        for _ in 0..<10 {
-            let order = try await shop.orders.checkout(cartID: try await shop.cart(with: 1, of: 3), userID: 1)
-            async let paying = Result(catching: { try await shop.orders.pay(order, idempotencyKey: UUID().uuidString) })
-            async let cancelling = Result(catching: { try await shop.orders.cancel(order, reason: "race") })
-            _ = await (paying, cancelling)
-            let final = try #require(try await shop.orders.order(order.id, of: 1))
-            // Either the payment came first and the cancel followed (a refund), or the cancel won
-            // and the payment was refused; never a payment on an order cancelled before it.
-            #expect(final.status == .cancelled)
-            if case .failure = await paying { #expect(final.payment == nil) }
+    @Test(arguments: StoreKind.allCases)
+    func payAndCancelRacingLeaveAConsistentOrder(_ kind: StoreKind) async throws {
+        try await Shop.with(kind) { shop in
+            for _ in 0..<10 {
+                let order = try await shop.orders.checkout(cartID: try await shop.cart(with: 1, of: 3), userID: 1)
+                async let paying = Result(catching: { try await shop.orders.pay(order, idempotencyKey: UUID().uuidString) })
+                async let cancelling = Result(catching: { try await shop.orders.cancel(order, reason: "race") })
+                _ = await (paying, cancelling)
+                let final = try #require(try await shop.orders.order(order.id, of: 1))
+                // Either the payment came first and the cancel followed (a refund), or the cancel won
+                // and the payment was refused; never a payment on an order cancelled before it.
+                #expect(final.status == .cancelled)
+                if case .failure = await paying { #expect(final.payment == nil) }
+            }
         }
     }
 }

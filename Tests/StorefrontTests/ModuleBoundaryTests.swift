@@ -33,7 +33,7 @@ import TesseraTesting
         #expect(process.terminationStatus == 0)
         let description = try JSONDecoder().decode(Description.self, from: data)
         let targets = Dictionary(uniqueKeysWithValues: description.targets.map { ($0.name, $0) })
-        let framework: Set = ["Tessera", "TesseraHTTP", "TesseraViews", "TesseraViewsPlugin", "TesseraViewCompiler", "TesseraTemplateCompiler", "CTesseraShim", "CMicroHTTPD", "CZlib"]
+        let framework: Set = ["Tessera", "TesseraHTTP", "TesseraViews", "TesseraViewsPlugin", "TesseraViewCompiler", "TesseraTemplateCompiler", "CTesseraShim", "CMicroHTTPD", "CZlib", "TesseraPostgres", "TesseraSQLite"]
         // Catalog and Accounts depend on the framework only; Orders may use both; nobody but the
         // composition root knows Storefront.
         let features = ["Catalog", "Accounts", "Orders", "Storefront"]

@@ -1,0 +1,243 @@
+import PostgresNIO
+import TesseraPostgres
+
+/// The catalog in PostgreSQL: the same listings, search and stock rules as
+/// ``SQLiteCatalogStore``, for shops that run several instances on one database.
+///
+/// Differences from SQLite, each a consequence of PostgreSQL's own tools:
+/// - Search is a `tsvector` column (the `simple` configuration: no stemming, as FTS5's
+///   `unicode61`), names weighted above summaries, and every word of the visitor's a required
+///   prefix. Ranking is `ts_rank`, not FTS5's bm25: both put name matches first, but ties and
+///   long summaries can order differently.
+/// - Names sort by `lower(name)` in the byte order of collation "C", which matches SQLite's
+///   `COLLATE NOCASE` for ASCII names.
+/// - Category counts are counted per listing: another instance may have changed them, and
+///   there is no commit hook to watch across machines.
+public struct PostgresCatalogStore: CatalogStore {
+    let connections: PostgresConnections
+
+    public init(connections: PostgresConnections) {
+        self.connections = connections
+    }
+
+    public static func registerMigrations(in migrator: inout PostgresMigrator) {
+        migrator.register("catalog.v1", [
+            "CREATE TABLE category (id bigint PRIMARY KEY, slug text NOT NULL UNIQUE, name text NOT NULL)",
+            """
+            CREATE TABLE product (
+                id bigint PRIMARY KEY,
+                category_id bigint NOT NULL REFERENCES category,
+                name text NOT NULL,
+                summary text NOT NULL,
+                price_minor bigint NOT NULL CHECK (price_minor >= 0),
+                stock bigint NOT NULL CHECK (stock >= 0),
+                image_path text NOT NULL,
+                search tsvector GENERATED ALWAYS AS
+                    (setweight(to_tsvector('simple', name), 'A') || setweight(to_tsvector('simple', summary), 'B')) STORED
+            )
+            """,
+            "CREATE INDEX product_search ON product USING gin (search)",
+            "CREATE INDEX product_by_name ON product ((lower(name) COLLATE \"C\"), id)",
+            "CREATE INDEX product_by_price ON product (price_minor, id)",
+            "CREATE INDEX product_by_category_name ON product (category_id, (lower(name) COLLATE \"C\"), id)",
+            "CREATE INDEX product_by_category_price ON product (category_id, price_minor, id)",
+        ])
+    }
+
+    /// Inserts `products` and `categories` into an empty catalog, in one transaction; a catalog
+    /// that has categories is left alone.
+    public func insertIfEmpty(_ products: [Product], categories: [Category]) async throws {
+        try await connections.write { connection in
+            guard try connection.rows("SELECT 1 FROM category LIMIT 1").isEmpty else { return }
+            for category in categories {
+                try connection.execute("INSERT INTO category (id, slug, name) VALUES (\(category.id), \(category.slug), \(category.name))")
+            }
+            for product in products {
+                try connection.execute("""
+                    INSERT INTO product (id, category_id, name, summary, price_minor, stock, image_path) VALUES \
+                    (\(product.id), \(product.categoryID), \(product.name), \(product.summary), \(product.priceMinor), \(product.stock), \(product.imagePath))
+                    """)
+            }
+        }
+    }
+
+    static let productColumns = "product.id, product.category_id, product.name, product.summary, product.price_minor, product.stock, product.image_path"
+
+    public func categories() async throws -> [Category] {
+        try await connections.read { connection in
+            try connection.rows("SELECT id, slug, name FROM category ORDER BY name").map { row in
+                let (id, slug, name) = try row.decode((Int, String, String).self)
+                return Category(id: id, slug: slug, name: name)
+            }
+        }
+    }
+
+    public func productCount() async throws -> Int {
+        try await connections.read { connection in try Self.count(connection, "SELECT count(*) FROM product") }
+    }
+
+    public func productIDs(offset: Int, limit: Int) async throws -> [Int] {
+        try await connections.read { connection in
+            try connection.rows("SELECT id FROM product ORDER BY id LIMIT \(limit) OFFSET \(offset)").map { try $0.decode(Int.self) }
+        }
+    }
+
+    public func product(id: Int) async throws -> Product? {
+        try await connections.read { connection in
+            try Self.products(connection, PostgresQuery(unsafeSQL: "SELECT \(Self.productColumns) FROM product WHERE id = $1", binds: PostgresBindings(id))).first
+        }
+    }
+
+    public func related(to product: Product, limit: Int) async throws -> [Product] {
+        try await connections.read { connection in
+            try Self.products(connection, PostgresQuery(
+                unsafeSQL: "SELECT \(Self.productColumns) FROM product WHERE category_id = $1 AND id <> $2 ORDER BY id LIMIT $3",
+                binds: PostgresBindings(product.categoryID, product.id, limit)))
+        }
+    }
+
+    public func products(matching query: ProductQuery) async throws -> (products: [Product], total: Int) {
+        try await connections.read { connection in
+            var filter = SQLFilter()
+            let search = query.search.map(Self.searchableText) ?? ""
+            if !search.isEmpty {
+                filter.add("product.search @@ \(Self.prefixQuery)", search)
+            }
+            if let categoryID = query.categoryID {
+                filter.add("product.category_id = $?", categoryID)
+            }
+            let total = try Self.count(connection, PostgresQuery(unsafeSQL: "SELECT count(*) FROM product" + filter.whereClause, binds: filter.binds))
+            let page = if !search.isEmpty, query.sort == .relevance {
+                Self.byRelevance(search, filter, query: query)
+            } else {
+                Self.byKeyset(filter, query: query, total: total)
+            }
+            let products = try Self.products(connection, page.query)
+            return (page.reversed ? products.reversed() : products, total)
+        }
+    }
+
+    /// The visitor's text with control characters as spaces: they part words, as in the SQLite
+    /// store, and PostgreSQL's text cannot hold a NUL at all.
+    static func searchableText(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+    }
+
+    /// The visitor's text as a query of required prefixes, built by PostgreSQL from the text's
+    /// own lexemes, each quoted: whatever is typed (`&`, `|`, `!`, `:*`, quotes, parentheses)
+    /// is only ever text. No word at all matches nothing.
+    static let prefixQuery = """
+        to_tsquery('simple', coalesce((SELECT string_agg(quote_literal(lexeme) || ':*', ' & ') \
+        FROM unnest(to_tsvector('simple', $?))), ''))
+        """
+
+    private static func byRelevance(_ search: String, _ filter: SQLFilter, query: ProductQuery) -> (query: PostgresQuery, reversed: Bool) {
+        var filter = filter
+        let rank = filter.bind("ts_rank(product.search, \(prefixQuery))", search)
+        let limit = filter.bind("$?", query.pageSize), offset = filter.bind("$?", (query.page - 1) * query.pageSize)
+        return (PostgresQuery(unsafeSQL: "SELECT \(productColumns) FROM product\(filter.whereClause) ORDER BY \(rank) DESC, product.id LIMIT \(limit) OFFSET \(offset)",
+                              binds: filter.binds), false)
+    }
+
+    /// A page in a sort's order, read from its index, as ``SQLiteCatalogStore`` reads it: after
+    /// or before a given product (a keyset), or at an offset for the first pages.
+    private static func byKeyset(_ filter: SQLFilter, query: ProductQuery, total: Int) -> (query: PostgresQuery, reversed: Bool) {
+        let (key, descending) = switch query.sort {
+        case .relevance, .name: (["lower(product.name) COLLATE \"C\"", "product.id"], false)
+        case .priceAscending: (["product.price_minor", "product.id"], false)
+        case .priceDescending: (["product.price_minor", "product.id"], true)
+        }
+        var filter = filter
+        var reversed = false
+        var tail: String
+        func boundary(_ productID: Int, forwards: Bool) {
+            let comparison = forwards != descending ? ">" : "<"
+            let row = key.joined(separator: ", ")
+            let other = key.map { $0.replacing("product.", with: "boundary.") }.joined(separator: ", ")
+            filter.add("(\(row)) \(comparison) (SELECT \(other) FROM product AS boundary WHERE boundary.id = $?)", productID)
+        }
+        switch query.start {
+        case .offset:
+            tail = " LIMIT " + filter.bind("$?", query.pageSize) + " OFFSET " + filter.bind("$?", (query.page - 1) * query.pageSize)
+        case .after(let productID):
+            boundary(productID, forwards: true)
+            tail = " LIMIT " + filter.bind("$?", query.pageSize)
+        case .before(let productID):
+            boundary(productID, forwards: false)
+            reversed = true
+            tail = " LIMIT " + filter.bind("$?", query.pageSize)
+        case .end:
+            reversed = true
+            tail = " LIMIT " + filter.bind("$?", max(0, total - (query.pageCount(forTotal: total) - 1) * query.pageSize))
+        }
+        let backwards = descending != reversed
+        let order = key.map { backwards ? $0 + " DESC" : $0 }.joined(separator: ", ")
+        return (PostgresQuery(unsafeSQL: "SELECT \(productColumns) FROM product\(filter.whereClause) ORDER BY \(order)" + tail, binds: filter.binds), reversed)
+    }
+
+    static func products(_ connection: BlockingConnection, _ query: PostgresQuery) throws -> [Product] {
+        try connection.rows(query).map(Product.init(postgresRow:))
+    }
+
+    static func count(_ connection: BlockingConnection, _ query: PostgresQuery) throws -> Int {
+        try connection.rows(query).first?.decode(Int.self) ?? 0
+    }
+}
+
+/// Conditions and their bound values, numbered as they are added: `$?` in a fragment becomes
+/// the next `$n`.
+struct SQLFilter {
+    private(set) var conditions: [String] = []
+    private(set) var binds = PostgresBindings()
+
+    /// Adds a condition whose `$?` is `value`.
+    mutating func add(_ condition: String, _ value: some PostgresDynamicTypeEncodable) {
+        conditions.append(bind(condition, value))
+    }
+
+    /// `fragment` with its `$?` numbered for `value`, which is bound.
+    mutating func bind(_ fragment: String, _ value: some PostgresDynamicTypeEncodable) -> String {
+        binds.append(value)
+        return fragment.replacing("$?", with: "$\(binds.count)")
+    }
+
+    var whereClause: String { conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ") }
+}
+
+extension PostgresCatalogStore {
+    /// The catalog's stock moves on `connection`, inside a transaction the caller runs.
+    public static func stockReservations(in connection: BlockingConnection) -> some StockReservations {
+        PostgresStockReservations(connection: connection)
+    }
+}
+
+/// Stock moves as conditional `UPDATE`s: under PostgreSQL's read committed, an update that
+/// waited for another checkout's re-reads the row and checks the stock again.
+struct PostgresStockReservations: StockReservations {
+    let connection: BlockingConnection
+
+    func reserve(_ quantity: Int, of productID: Int) throws -> Product {
+        precondition(quantity > 0, "a reservation is for at least one item")
+        let reserved = try PostgresCatalogStore.products(connection, """
+            UPDATE product SET stock = stock - \(quantity) WHERE id = \(productID) AND stock >= \(quantity) \
+            RETURNING id, category_id, name, summary, price_minor, stock + \(quantity), image_path
+            """)
+        if let product = reserved.first { return product }
+        guard let product = try PostgresCatalogStore.products(connection, PostgresQuery(
+            unsafeSQL: "SELECT \(PostgresCatalogStore.productColumns) FROM product WHERE id = $1", binds: PostgresBindings(productID))).first
+        else { throw StockShortage.unknownProduct(id: productID) }
+        throw StockShortage.insufficient(productName: product.name, available: product.stock)
+    }
+
+    func release(_ quantity: Int, of productID: Int) throws {
+        try connection.execute("UPDATE product SET stock = stock + \(quantity) WHERE id = \(productID)")
+    }
+}
+
+extension Product {
+    /// The columns of ``PostgresCatalogStore/productColumns``, in order.
+    init(postgresRow row: PostgresRow) throws {
+        let (id, categoryID, name, summary, priceMinor, stock, imagePath) = try row.decode((Int, Int, String, String, Int, Int, String).self)
+        self.init(id: id, categoryID: categoryID, name: name, summary: summary, priceMinor: priceMinor, stock: stock, imagePath: imagePath)
+    }
+}

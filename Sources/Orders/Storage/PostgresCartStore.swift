@@ -1,0 +1,88 @@
+import PostgresNIO
+import TesseraPostgres
+
+/// Carts in PostgreSQL, shared by every instance: a shopper's next request may land on another.
+public struct PostgresCartStore: CartStore {
+    let connections: PostgresConnections
+
+    public init(connections: PostgresConnections) {
+        self.connections = connections
+    }
+
+    public static func registerMigrations(in migrator: inout PostgresMigrator) {
+        migrator.register("orders.v1.cart", [
+            """
+            CREATE TABLE cart_line (cart_id text NOT NULL, product_id bigint NOT NULL, quantity bigint NOT NULL CHECK (quantity > 0), \
+            PRIMARY KEY (cart_id, product_id))
+            """,
+        ])
+    }
+
+    public func lines(cart: String) async throws -> [(productID: Int, quantity: Int)] {
+        try await connections.read { connection in
+            try connection.rows("SELECT product_id, quantity FROM cart_line WHERE cart_id = \(cart) ORDER BY product_id").map { row in
+                let (productID, quantity) = try row.decode((Int, Int).self)
+                return (productID, quantity)
+            }
+        }
+    }
+
+    public func setQuantity(_ quantity: Int, of productID: Int, in cart: String) async throws {
+        try await connections.write { connection in
+            if quantity <= 0 {
+                try connection.execute("DELETE FROM cart_line WHERE cart_id = \(cart) AND product_id = \(productID)")
+            } else {
+                try connection.execute("""
+                    INSERT INTO cart_line (cart_id, product_id, quantity) VALUES (\(cart), \(productID), \(quantity)) \
+                    ON CONFLICT (cart_id, product_id) DO UPDATE SET quantity = excluded.quantity
+                    """)
+            }
+        }
+    }
+
+    public func add(_ quantity: Int, of productID: Int, to cart: String) async throws -> Int {
+        try await connections.write { connection in
+            try connection.rows("""
+                INSERT INTO cart_line (cart_id, product_id, quantity) VALUES (\(cart), \(productID), \(quantity)) \
+                ON CONFLICT (cart_id, product_id) DO UPDATE SET quantity = cart_line.quantity + excluded.quantity RETURNING quantity
+                """).first?.decode(Int.self) ?? quantity
+        }
+    }
+
+    public func merge(cart source: String, into target: String, limits: [Int: Int]) async throws {
+        try await connections.write { connection in
+            // The source's lines, locked: a request adding to the same cart waits for the merge.
+            let moving = try connection.rows("SELECT product_id, quantity FROM cart_line WHERE cart_id = \(source) FOR UPDATE")
+                .map { try $0.decode((Int, Int).self) }
+            for (productID, quantity) in moving {
+                // A line added since the caller read the limits has none: it stays where it is.
+                guard let limit = limits[productID] else { continue }
+                let existing = try connection.rows("SELECT quantity FROM cart_line WHERE cart_id = \(target) AND product_id = \(productID) FOR UPDATE")
+                    .first?.decode(Int.self) ?? 0
+                let merged = min(existing + quantity, limit)
+                if merged > existing {
+                    try connection.execute("""
+                        INSERT INTO cart_line (cart_id, product_id, quantity) VALUES (\(target), \(productID), \(merged)) \
+                        ON CONFLICT (cart_id, product_id) DO UPDATE SET quantity = excluded.quantity
+                        """)
+                }
+                try connection.execute("DELETE FROM cart_line WHERE cart_id = \(source) AND product_id = \(productID)")
+            }
+        }
+    }
+}
+
+extension PostgresCartStore {
+    /// The carts' writes on `connection`, inside a transaction the caller runs.
+    public static func writes(in connection: BlockingConnection) -> some CartWrites {
+        PostgresCartWrites(connection: connection)
+    }
+}
+
+struct PostgresCartWrites: CartWrites {
+    let connection: BlockingConnection
+
+    func empty(cart: String) throws {
+        try connection.execute("DELETE FROM cart_line WHERE cart_id = \(cart)")
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import PostgresNIO
+import TesseraPostgres
+
+/// Orders in PostgreSQL: reads here, writes through ``PostgresOrderWrites`` inside the
+/// transaction the composition root runs. Every move between statuses is a conditional
+/// `UPDATE`, so two instances racing (a payment and a cancellation) cannot both win.
+public struct PostgresOrderStore: OrderStore {
+    let connections: PostgresConnections
+
+    public init(connections: PostgresConnections) {
+        self.connections = connections
+    }
+
+    public static func registerMigrations(in migrator: inout PostgresMigrator) {
+        migrator.register("orders.v2.orders", [
+            """
+            CREATE TABLE customer_order (
+                id bigserial PRIMARY KEY,
+                user_id bigint NOT NULL,
+                status text NOT NULL CHECK (status IN ('awaiting_payment', 'paid', 'shipped', 'completed', 'cancelled')),
+                placed_at timestamptz NOT NULL,
+                tracking_number text,
+                cancellation_reason text,
+                review_rating integer CHECK (review_rating BETWEEN 1 AND 5),
+                review_text text,
+                reviewed_at timestamptz
+            )
+            """,
+            "CREATE INDEX customer_order_by_user ON customer_order (user_id, placed_at DESC, id DESC)",
+            """
+            CREATE TABLE order_line (
+                order_id bigint NOT NULL REFERENCES customer_order ON DELETE CASCADE,
+                product_id bigint NOT NULL,
+                product_name text NOT NULL,
+                unit_price_minor bigint NOT NULL CHECK (unit_price_minor >= 0),
+                quantity bigint NOT NULL CHECK (quantity > 0),
+                PRIMARY KEY (order_id, product_id)
+            )
+            """,
+            "CREATE INDEX order_line_by_product ON order_line (product_id)",
+            // One row per order at most: the primary key itself forbids a second charge.
+            """
+            CREATE TABLE payment (
+                order_id bigint PRIMARY KEY REFERENCES customer_order ON DELETE CASCADE,
+                reference text NOT NULL UNIQUE,
+                idempotency_key text NOT NULL,
+                amount_minor bigint NOT NULL CHECK (amount_minor >= 0),
+                paid_at timestamptz NOT NULL
+            )
+            """,
+        ])
+    }
+
+    static let orderColumns = """
+        id, user_id, status, placed_at, tracking_number, cancellation_reason, review_rating, review_text, reviewed_at
+        """
+
+    public func order(id: Int) async throws -> Order? {
+        try await connections.read { connection in
+            try Self.orders(connection, PostgresQuery(unsafeSQL: "SELECT \(Self.orderColumns) FROM customer_order WHERE id = $1", binds: PostgresBindings(id))).first
+        }
+    }
+
+    public func orders(userID: Int, status: OrderStatus?) async throws -> [Order] {
+        try await connections.read { connection in
+            var binds = PostgresBindings(userID)
+            var sql = "SELECT \(Self.orderColumns) FROM customer_order WHERE user_id = $1"
+            if let status {
+                binds.append(status.rawValue)
+                sql += " AND status = $2"
+            }
+            return try Self.orders(connection, PostgresQuery(unsafeSQL: sql + " ORDER BY placed_at DESC, id DESC", binds: binds))
+        }
+    }
+
+    public func purchases(userID: Int, productID: Int) async throws -> [Purchase] {
+        try await connections.read { connection in
+            try connection.rows("""
+                SELECT o.id, o.placed_at, o.status, l.quantity FROM customer_order o JOIN order_line l ON l.order_id = o.id \
+                WHERE o.user_id = \(userID) AND l.product_id = \(productID) AND o.status IN ('paid', 'shipped', 'completed') \
+                ORDER BY o.placed_at DESC, o.id DESC
+                """).map { row in
+                let (id, placedAt, status, quantity) = try row.decode((Int, Date, String, Int).self)
+                return Purchase(orderID: id, placedAt: placedAt, quantity: quantity, status: OrderStatus(rawValue: status) ?? .paid)
+            }
+        }
+    }
+
+    /// Orders with their lines and payment, for the rows `query` selects: three queries
+    /// whatever the number of orders.
+    static func orders(_ connection: BlockingConnection, _ query: PostgresQuery) throws -> [Order] {
+        let rows = try connection.rows(query).map {
+            try $0.decode((Int, Int, String, Date, String?, String?, Int?, String?, Date?).self)
+        }
+        let ids = rows.map(\.0)
+        guard !ids.isEmpty else { return [] }
+        let lines = Dictionary(grouping: try connection.rows("""
+            SELECT order_id, product_id, product_name, unit_price_minor, quantity FROM order_line WHERE order_id = ANY(\(ids)) ORDER BY product_id
+            """).map { try $0.decode((Int, Int, String, Int, Int).self) }) { $0.0 }
+        let payments = Dictionary(uniqueKeysWithValues: try connection.rows("""
+            SELECT order_id, reference, idempotency_key, amount_minor, paid_at FROM payment WHERE order_id = ANY(\(ids))
+            """).map { row -> (Int, Payment) in
+            let (orderID, reference, key, amount, paidAt) = try row.decode((Int, String, String, Int, Date).self)
+            return (orderID, Payment(reference: reference, idempotencyKey: key, amountMinor: amount, paidAt: paidAt))
+        })
+        return rows.map { (id, userID, status, placedAt, trackingNumber, cancellationReason, rating, reviewText, reviewedAt) in
+            Order(
+                id: id, userID: userID, status: OrderStatus(rawValue: status) ?? .cancelled, placedAt: placedAt,
+                lines: (lines[id] ?? []).map { OrderLine(productID: $0.1, productName: $0.2, unitPriceMinor: $0.3, quantity: $0.4) },
+                payment: payments[id], trackingNumber: trackingNumber, cancellationReason: cancellationReason,
+                review: rating.map { Review(rating: $0, text: reviewText ?? "", reviewedAt: reviewedAt ?? placedAt) }
+            )
+        }
+    }
+}
+
+extension PostgresOrderStore {
+    /// The orders' writes on `connection`, inside a transaction the caller runs.
+    public static func writes(in connection: BlockingConnection) -> some OrderWrites {
+        PostgresOrderWrites(connection: connection)
+    }
+}
+
+/// Order rows written on a transaction's connection.
+struct PostgresOrderWrites: OrderWrites {
+    let connection: BlockingConnection
+
+    func insertOrder(userID: Int, lines: [OrderLine], at date: Date) throws -> Int {
+        guard let id = try connection.rows("""
+            INSERT INTO customer_order (user_id, status, placed_at) VALUES (\(userID), \(OrderStatus.awaitingPayment.rawValue), \(date)) RETURNING id
+            """).first?.decode(Int.self) else { throw PostgresOrderStore.InsertReturnedNothing() }
+        for line in lines {
+            try connection.execute("""
+                INSERT INTO order_line (order_id, product_id, product_name, unit_price_minor, quantity) \
+                VALUES (\(id), \(line.productID), \(line.productName), \(line.unitPriceMinor), \(line.quantity))
+                """)
+        }
+        return id
+    }
+
+    func update(orderID: Int, from expected: OrderStatus, to status: OrderStatus, recording change: OrderChange) throws -> Bool {
+        guard try connection.execute("""
+            UPDATE customer_order SET status = \(status.rawValue) WHERE id = \(orderID) AND status = \(expected.rawValue)
+            """) == 1 else { return false }
+        switch change {
+        case .payment(let payment):
+            try connection.execute("""
+                INSERT INTO payment (order_id, reference, idempotency_key, amount_minor, paid_at) \
+                VALUES (\(orderID), \(payment.reference), \(payment.idempotencyKey), \(payment.amountMinor), \(payment.paidAt))
+                """)
+        case .shipment(let trackingNumber):
+            try connection.execute("UPDATE customer_order SET tracking_number = \(trackingNumber) WHERE id = \(orderID)")
+        case .receipt:
+            break
+        case .cancellation(let reason):
+            try connection.execute("UPDATE customer_order SET cancellation_reason = \(reason) WHERE id = \(orderID)")
+        case .review(let review):
+            // Reviewing keeps the status; the guard makes a second review lose to the first.
+            return try connection.execute("""
+                UPDATE customer_order SET review_rating = \(review.rating), review_text = \(review.text), reviewed_at = \(review.reviewedAt) \
+                WHERE id = \(orderID) AND review_rating IS NULL
+                """) == 1
+        }
+        return true
+    }
+}
+
+extension PostgresOrderStore {
+    /// `INSERT … RETURNING id` gave no row: the database is not behaving as PostgreSQL does.
+    struct InsertReturnedNothing: Error {}
+}

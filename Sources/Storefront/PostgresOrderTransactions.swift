@@ -1,0 +1,19 @@
+import Catalog
+import Orders
+import TesseraPostgres
+
+/// Order changes in one PostgreSQL transaction, on one connection of the pool: the same body as
+/// ``SQLiteOrderTransactions`` runs, with each module's PostgreSQL writes.
+struct PostgresOrderTransactions: OrderTransactions {
+    let connections: PostgresConnections
+
+    func run<T: Sendable>(_ body: @escaping @Sendable (OrderTransactionStores) throws -> T) async throws -> T {
+        try await connections.write { connection in
+            try body(OrderTransactionStores(
+                stock: PostgresCatalogStore.stockReservations(in: connection),
+                orders: PostgresOrderStore.writes(in: connection),
+                carts: PostgresCartStore.writes(in: connection)
+            ))
+        }
+    }
+}

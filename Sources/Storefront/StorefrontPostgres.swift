@@ -1,0 +1,40 @@
+import Accounts
+import Catalog
+import Orders
+import TesseraPostgres
+
+/// The storefront's PostgreSQL database: every module's versioned migrations (several instances
+/// may start together: ``PostgresMigrator`` takes turns), and the demo data when the catalog is
+/// empty, as ``StorefrontDatabase`` does for SQLite.
+enum StorefrontPostgres {
+    static var migrator: PostgresMigrator {
+        var migrator = PostgresMigrator()
+        PostgresCatalogStore.registerMigrations(in: &migrator)
+        PostgresAccountsStore.registerMigrations(in: &migrator)
+        PostgresCartStore.registerMigrations(in: &migrator)
+        PostgresOrderStore.registerMigrations(in: &migrator)
+        return migrator
+    }
+
+    /// Migrates the database and seeds an empty one with `catalog` (by default the 40 demo
+    /// products), the demo accounts and the first demo user's orders. Instances that start
+    /// together take turns (an advisory lock), so the demo data is seeded once.
+    static func prepare(_ connections: PostgresConnections, catalog: [Product] = CatalogSeed.products) async throws {
+        try await connections.withAdvisoryLock(seedLock) {
+            try await migrator.migrate(connections)
+            try await seed(connections, catalog: catalog)
+        }
+    }
+
+    /// The advisory lock instances take to prepare the database.
+    static let seedLock: Int64 = 0x7365_6564 // "seed"
+
+    private static func seed(_ connections: PostgresConnections, catalog: [Product]) async throws {
+        try await PostgresCatalogStore(connections: connections).insertIfEmpty(catalog, categories: CatalogSeed.categories)
+        let accounts = PostgresAccountsStore(connections: connections)
+        try await AccountsSeed.seedIfEmpty(accounts)
+        if let demoUser = try await accounts.user(email: AccountsSeed.users[0].email) {
+            try await OrdersSeed.seedIfEmpty(StorefrontServices(postgres: connections).orders, userID: demoUser.id)
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import Dispatch
+import PostgresNIO
+import Synchronization
+
+/// A bounded pool of PostgreSQL connections for stores that work the way GRDB's do: each unit
+/// of work is synchronous on one connection (``BlockingConnection``), and async callers get it
+/// run on the pool's own threads.
+///
+/// Why not PostgresNIO's `PostgresClient`: its work is async only, while the order transactions'
+/// bodies and the session check are synchronous protocols shared with SQLite; and while the
+/// database is unreachable its requests wait up to a minute for the pool's circuit breaker. Here
+/// a connection is made when one is needed, within ``connectTimeout``, and a failed one is
+/// dropped, so an outage answers at once (the storefront's 503) and the next request after it
+/// connects again: no restart.
+public final class PostgresConnections: Sendable {
+    public let url: PostgresURL
+    /// How many connections may be open at once: the most units of work that run together.
+    public let size: Int
+    public let connectTimeout: Duration
+
+    private let configuration: PostgresConnection.Configuration
+    private let idle = Mutex<[PostgresConnection]>([])
+    private let slots: DispatchSemaphore
+    private let threads: NIOThreadPool
+    private let logger: Logger
+    private let nextConnectionID = Atomic<Int>(0)
+
+    public init(url: PostgresURL, size: Int = 10, connectTimeout: Duration = .seconds(5), logger: Logger) {
+        precondition(size > 0, "a pool holds at least one connection")
+        self.url = url
+        self.size = size
+        self.connectTimeout = connectTimeout
+        self.configuration = url.configuration(connectTimeout: connectTimeout)
+        self.slots = DispatchSemaphore(value: size)
+        self.threads = NIOThreadPool(numberOfThreads: size)
+        self.logger = logger
+        threads.start()
+    }
+
+    /// Runs `body` on a connection, on this thread, waiting for a free one if all ``size`` are
+    /// busy. For synchronous callers only; async code calls ``read(_:)`` or ``write(_:)``.
+    public func withConnection<T>(_ body: (BlockingConnection) throws -> T) throws -> T {
+        slots.wait()
+        defer { slots.signal() }
+        let connection = try idle.withLock { $0.popLast() } ?? connect()
+        do {
+            let value = try body(BlockingConnection(connection: connection, logger: logger))
+            idle.withLock { $0.append(connection) }
+            return value
+        } catch {
+            keepOrClose(connection, after: error)
+            throw error
+        }
+    }
+
+    /// Runs `body` in one transaction on this thread: committed when it returns, rolled back
+    /// when it throws.
+    public func withTransaction<T>(_ body: (BlockingConnection) throws -> T) throws -> T {
+        try withConnection { connection in
+            try connection.execute("BEGIN")
+            do {
+                let value = try body(connection)
+                try connection.execute("COMMIT")
+                return value
+            } catch {
+                // A lost connection has no transaction left to roll back.
+                _ = try? connection.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` on a connection, on one of the pool's threads.
+    @discardableResult
+    public func read<T: Sendable>(_ body: @escaping @Sendable (BlockingConnection) throws -> T) async throws -> T {
+        try await threads.runIfActive { try self.withConnection(body) }
+    }
+
+    /// Runs `body` in one transaction, on one of the pool's threads.
+    @discardableResult
+    public func write<T: Sendable>(_ body: @escaping @Sendable (BlockingConnection) throws -> T) async throws -> T {
+        try await threads.runIfActive { try self.withTransaction(body) }
+    }
+
+    /// Runs `body` while this process holds the advisory lock `key`: instances that do the same
+    /// take turns. The lock is held on a connection of its own for as long as `body` runs, so
+    /// `body` may use the pool as usual (the pool needs at least two connections).
+    public func withAdvisoryLock<T: Sendable>(_ key: Int64, _ body: () async throws -> T) async throws -> T {
+        precondition(size > 1, "the lock holds a connection while the body uses another")
+        let holder = try await threads.runIfActive { () -> PostgresConnection in
+            self.slots.wait()
+            do {
+                let connection = try self.idle.withLock { $0.popLast() } ?? self.connect()
+                do {
+                    try BlockingConnection(connection: connection, logger: self.logger).execute("SELECT pg_advisory_lock(\(key))")
+                    return connection
+                } catch {
+                    self.keepOrClose(connection, after: error)
+                    throw error
+                }
+            } catch {
+                self.slots.signal()
+                throw error
+            }
+        }
+        let unlock = { @Sendable in
+            try await self.threads.runIfActive {
+                defer { self.slots.signal() }
+                do {
+                    try BlockingConnection(connection: holder, logger: self.logger).execute("SELECT pg_advisory_unlock(\(key))")
+                    self.idle.withLock { $0.append(holder) }
+                } catch {
+                    // Closing the session releases its locks too.
+                    self.keepOrClose(holder, after: error)
+                }
+            }
+        }
+        do {
+            let value = try await body()
+            try await unlock()
+            return value
+        } catch {
+            try? await unlock()
+            throw error
+        }
+    }
+
+    /// Closes the idle connections and stops the threads; work still running finishes first.
+    public func shutdown() async {
+        try? await threads.shutdownGracefully()
+        for connection in idle.withLock({ connections in defer { connections = [] }; return connections }) {
+            try? await connection.close()
+        }
+    }
+
+    private func connect() throws -> PostgresConnection {
+        let id = nextConnectionID.add(1, ordering: .relaxed).newValue
+        return try PostgresConnection.connect(on: PostgresConnection.defaultEventLoopGroup.any(), configuration: configuration,
+                                              id: id, logger: logger).wait()
+    }
+
+    /// A connection goes back to the pool after an error that left it working (the server
+    /// refused a statement, the body threw its own error); one that may be half-closed is closed
+    /// and dropped, and the next unit of work connects anew.
+    private func keepOrClose(_ connection: PostgresConnection, after error: any Error) {
+        let lost = switch error {
+        case let error as PSQLError: error.code != .server
+        case is ChannelError, is IOError: true
+        default: false
+        }
+        if lost || connection.isClosed {
+            try? connection.close().wait()
+        } else {
+            idle.withLock { $0.append(connection) }
+        }
+    }
+}
+
+extension PostgresConnections {
+    /// Whether `error` means the database could not be reached or went away, rather than that
+    /// it refused a statement: what a server answers with 503.
+    public static func isUnavailable(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return error is ChannelError || error is IOError }
+        switch error.code {
+        case .server:
+            // Shutting down, starting up, too many connections.
+            guard let state = error.serverInfo?[.sqlState] else { return false }
+            return state.hasPrefix("57P") || state == "53300" || state.hasPrefix("08")
+        default:
+            return true
+        }
+    }
+}

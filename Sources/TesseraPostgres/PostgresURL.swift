@@ -1,0 +1,62 @@
+import Foundation
+import PostgresNIO
+
+/// Where a PostgreSQL database is, as operators write it: `DATABASE_URL`, in the
+/// `postgres://user:password@host:port/database` form that Rails, Phoenix and Heroku use.
+///
+/// Parsing happens before the server starts, so a typo is a one-line error at start, not a
+/// failure on the first request. Errors never repeat the password.
+public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+    public var username: String
+    public var password: String?
+    public var database: String
+
+    /// Parses `text`; throws ``Invalid`` saying what is wrong.
+    public init(_ text: String) throws(Invalid) {
+        guard let components = URLComponents(string: text), let scheme = components.scheme else {
+            throw Invalid("is not a URL (expected postgres://user:password@host:port/database)")
+        }
+        guard scheme == "postgres" || scheme == "postgresql" else {
+            throw Invalid("has the scheme \(scheme.debugDescription); expected postgres:// or postgresql://")
+        }
+        guard let host = components.host, !host.isEmpty else { throw Invalid("names no host") }
+        guard let username = components.user, !username.isEmpty else { throw Invalid("names no user") }
+        let database = String(components.path.drop { $0 == "/" })
+        guard !database.isEmpty, !database.contains("/") else { throw Invalid("names no database (the path after the host)") }
+        if let port = components.port, !(1...65_535).contains(port) { throw Invalid("has the port \(port), outside 1–65535") }
+        if let query = components.query, !query.isEmpty { throw Invalid("has options (?\(query)), which Tessera does not read") }
+        self.host = host
+        self.port = components.port ?? 5432
+        self.username = username.removingPercentEncoding ?? username
+        self.password = components.password.map { $0.removingPercentEncoding ?? $0 }
+        self.database = database.removingPercentEncoding ?? database
+    }
+
+    /// The URL without its password, for logs.
+    public var description: String {
+        "postgres://\(username)\(password == nil ? "" : ":…")@\(host):\(port)/\(database)"
+    }
+
+    /// What a connection needs. TLS is off: the database is expected on a private network or
+    /// loopback, as in the deploy section's compose file.
+    func configuration(connectTimeout: Duration) -> PostgresConnection.Configuration {
+        var configuration = PostgresConnection.Configuration(host: host, port: port, username: username, password: password,
+                                                             database: database, tls: .disable)
+        configuration.options.connectTimeout = .nanoseconds(Int64(connectTimeout.components.seconds) * 1_000_000_000
+            + connectTimeout.components.attoseconds / 1_000_000_000)
+        return configuration
+    }
+
+    /// A `DATABASE_URL` that cannot be used, and why.
+    public struct Invalid: Error, Equatable, CustomStringConvertible {
+        public let reason: String
+
+        init(_ reason: String) {
+            self.reason = reason
+        }
+
+        public var description: String { "DATABASE_URL \(reason)" }
+    }
+}

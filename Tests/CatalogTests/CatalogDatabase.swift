@@ -1,0 +1,98 @@
+import Catalog
+import Foundation
+import GRDB
+import PostgresNIO
+import PostgresTestSupport
+import TesseraPostgres
+
+/// A new catalog with the demo products on one kind of database, and the service on it; the
+/// tests change it behind the service's back through the methods here, in each database's SQL.
+final class CatalogDatabase: Sendable {
+    let store: any CatalogStore
+    let service: CatalogService
+    private let sqlite: (pool: DatabasePool, folder: URL)?
+    private let postgres: (connections: PostgresConnections, url: PostgresURL)?
+
+    /// Runs `body` on a new seeded catalog of `kind`, removed afterwards.
+    static func with(_ kind: StoreKind, _ body: (CatalogDatabase) async throws -> Void) async throws {
+        let catalog = try await make(kind)
+        do {
+            try await body(catalog)
+        } catch {
+            await catalog.remove()
+            throw error
+        }
+        await catalog.remove()
+    }
+
+    private static func make(_ kind: StoreKind) async throws -> CatalogDatabase {
+        switch kind {
+        case .sqlite:
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-catalog-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let pool = try DatabasePool(path: folder.appendingPathComponent("catalog.sqlite").path)
+            var migrator = DatabaseMigrator()
+            SQLiteCatalogStore.registerMigrations(in: &migrator)
+            try migrator.migrate(pool)
+            try await CatalogSeed.seedIfEmpty(pool)
+            return CatalogDatabase(store: SQLiteCatalogStore(database: pool), sqlite: (pool, folder), postgres: nil)
+        case .postgres:
+            let url = try await PostgresTestCluster.newDatabase()
+            let connections = PostgresConnections(url: url, size: 4, logger: PostgresTestCluster.logger)
+            var migrator = PostgresMigrator()
+            PostgresCatalogStore.registerMigrations(in: &migrator)
+            try await migrator.migrate(connections)
+            let store = PostgresCatalogStore(connections: connections)
+            try await store.insertIfEmpty(CatalogSeed.products, categories: CatalogSeed.categories)
+            return CatalogDatabase(store: store, sqlite: nil, postgres: (connections, url))
+        }
+    }
+
+    private init(store: any CatalogStore, sqlite: (pool: DatabasePool, folder: URL)?, postgres: (connections: PostgresConnections, url: PostgresURL)?) {
+        self.store = store
+        self.service = CatalogService(store: store)
+        self.sqlite = sqlite
+        self.postgres = postgres
+    }
+
+    func insert(_ product: Product) async throws {
+        if let sqlite { try await sqlite.pool.write { db in try product.insert(db) } }
+        if let postgres {
+            try await postgres.connections.write { connection in
+                try connection.execute("""
+                    INSERT INTO product (id, category_id, name, summary, price_minor, stock, image_path) VALUES \
+                    (\(product.id), \(product.categoryID), \(product.name), \(product.summary), \(product.priceMinor), \(product.stock), \(product.imagePath))
+                    """)
+            }
+        }
+    }
+
+    /// Runs the statement for this kind of database.
+    func execute(sqlite sqliteStatement: String, postgres postgresStatement: String) async throws {
+        if let sqlite { try await sqlite.pool.write { db in try db.execute(sql: sqliteStatement) } }
+        if let postgres { try await postgres.connections.write { try $0.execute(PostgresQuery(unsafeSQL: postgresStatement)) } }
+    }
+
+    /// Runs the statement in a transaction that then rolls back.
+    func executeThenRollBack(sqlite sqliteStatement: String, postgres postgresStatement: String) async throws {
+        struct RollBack: Error {}
+        do {
+            if let sqlite { try await sqlite.pool.write { db in try db.execute(sql: sqliteStatement); throw RollBack() } }
+            if let postgres { try await postgres.connections.write { try $0.execute(PostgresQuery(unsafeSQL: postgresStatement)); throw RollBack() } }
+        } catch is RollBack {}
+    }
+
+    /// Runs `body` with the catalog's stock reservations inside one transaction.
+    func inTransaction<T: Sendable>(_ body: @escaping @Sendable (any StockReservations) throws -> T) async throws -> T {
+        if let sqlite { return try await sqlite.pool.write { db in try body(SQLiteCatalogStore.stockReservations(in: db)) } }
+        return try await postgres!.connections.write { connection in try body(PostgresCatalogStore.stockReservations(in: connection)) }
+    }
+
+    private func remove() async {
+        if let sqlite { try? FileManager.default.removeItem(at: sqlite.folder) }
+        if let postgres {
+            await postgres.connections.shutdown()
+            await PostgresTestCluster.drop(postgres.url)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Accounts
+import Catalog
+import Foundation
+import GRDB
+import Orders
+import PostgresNIO
+import PostgresTestSupport
+@testable import Storefront
+import TesseraPostgres
+import Testing
+
+/// A new, empty, migrated shop database of one kind with the services on it, removed by
+/// ``remove()``: SQLite in a temporary folder (WAL, as the server runs it), or a database of
+/// its own in the throwaway PostgreSQL cluster that `make test` starts
+/// (`scripts/with-postgres.sh`, which sets `TESSERA_POSTGRES_URL`).
+final class ShopDatabase: Sendable {
+    let kind: StoreKind
+    let services: StorefrontServices
+    private let sqlite: (pool: DatabasePool, folder: URL)?
+    private let postgres: (connections: PostgresConnections, url: PostgresURL)?
+
+    static func make(_ kind: StoreKind) async throws -> ShopDatabase {
+        switch kind {
+        case .sqlite:
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-shop-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let pool = try DatabasePool(path: folder.appendingPathComponent("shop.sqlite").path)
+            var migrator = DatabaseMigrator()
+            SQLiteCatalogStore.registerMigrations(in: &migrator)
+            SQLiteAccountsStore.registerMigrations(in: &migrator)
+            SQLiteCartStore.registerMigrations(in: &migrator)
+            SQLiteOrderStore.registerMigrations(in: &migrator)
+            try migrator.migrate(pool)
+            return ShopDatabase(kind: kind, services: StorefrontServices(database: pool), sqlite: (pool, folder), postgres: nil)
+        case .postgres:
+            let url = try await PostgresTestCluster.newDatabase()
+            let connections = PostgresConnections(url: url, size: 8, logger: PostgresTestCluster.logger)
+            try await StorefrontPostgres.migrator.migrate(connections)
+            return ShopDatabase(kind: kind, services: StorefrontServices(postgres: connections), sqlite: nil, postgres: (connections, url))
+        }
+    }
+
+    private init(kind: StoreKind, services: StorefrontServices, sqlite: (pool: DatabasePool, folder: URL)?,
+                 postgres: (connections: PostgresConnections, url: PostgresURL)?) {
+        self.kind = kind
+        self.services = services
+        self.sqlite = sqlite
+        self.postgres = postgres
+    }
+
+    /// The demo catalog.
+    func seedCatalog() async throws {
+        if let sqlite { try await CatalogSeed.seedIfEmpty(sqlite.pool) }
+        if let postgres {
+            try await PostgresCatalogStore(connections: postgres.connections).insertIfEmpty(CatalogSeed.products, categories: CatalogSeed.categories)
+        }
+    }
+
+    /// Services on a second connection pool to the same database: another server instance.
+    func anotherInstance() throws -> (services: StorefrontServices, close: @Sendable () async -> Void) {
+        if let sqlite {
+            let pool = try DatabasePool(path: sqlite.folder.appendingPathComponent("shop.sqlite").path)
+            return (StorefrontServices(database: pool), {})
+        }
+        let connections = PostgresConnections(url: postgres!.url, size: 4, logger: PostgresTestCluster.logger)
+        return (StorefrontServices(postgres: connections), { await connections.shutdown() })
+    }
+
+    /// Changes a product's price behind the services' back, as staff or another system would.
+    func doublePrice(of productID: Int) async throws {
+        if let sqlite {
+            try await sqlite.pool.write { db in try db.execute(sql: "UPDATE product SET priceMinor = priceMinor * 2 WHERE id = ?", arguments: [productID]) }
+        }
+        if let postgres {
+            try await postgres.connections.write { try $0.execute("UPDATE product SET price_minor = price_minor * 2 WHERE id = \(productID)") }
+        }
+    }
+
+    func remove() async {
+        if let sqlite { try? FileManager.default.removeItem(at: sqlite.folder) }
+        if let postgres {
+            await postgres.connections.shutdown()
+            await PostgresTestCluster.drop(postgres.url)
+        }
+    }
+}

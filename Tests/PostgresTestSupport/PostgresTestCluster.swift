@@ -1,0 +1,56 @@
+import Foundation
+import PostgresNIO
+import TesseraPostgres
+import Testing
+
+/// The two databases every store implements. The conformance tests run once for each, so a
+/// store that passes on one and fails on the other is a failed test.
+public enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite
+    case postgres
+
+    public var testDescription: String { rawValue }
+}
+
+/// The throwaway cluster `scripts/with-postgres.sh` started, one database per test in it.
+public enum PostgresTestCluster {
+    public static let logger = Logger(label: "tessera.tests.postgres")
+
+    struct NotConfigured: Error, CustomStringConvertible {
+        var description: String {
+            "TESSERA_POSTGRES_URL is not set: run the tests with `make test`, or `scripts/with-postgres.sh swift test`, which start a throwaway PostgreSQL"
+        }
+    }
+
+    /// The cluster's URL, from the environment.
+    public static func url() throws -> PostgresURL {
+        guard let text = ProcessInfo.processInfo.environment["TESSERA_POSTGRES_URL"] else { throw NotConfigured() }
+        return try PostgresURL(text)
+    }
+
+    /// A new empty database in the cluster, and its URL.
+    public static func newDatabase() async throws -> PostgresURL {
+        var url = try url()
+        let name = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try await administer(url) { try $0.execute(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)")) }
+        url.database = name
+        return url
+    }
+
+    /// Drops a database `newDatabase()` made, even with connections still open.
+    public static func drop(_ database: PostgresURL) async {
+        guard let url = try? url() else { return }
+        try? await administer(url) { try $0.execute(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(database.database) WITH (FORCE)")) }
+    }
+
+    private static func administer(_ url: PostgresURL, _ body: @escaping @Sendable (BlockingConnection) throws -> Void) async throws {
+        let connections = PostgresConnections(url: url, size: 1, logger: logger)
+        do {
+            try await connections.read(body)
+        } catch {
+            await connections.shutdown()
+            throw error
+        }
+        await connections.shutdown()
+    }
+}

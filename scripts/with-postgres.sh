@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Runs a command beside a throwaway PostgreSQL cluster, and stops the cluster when the command
+# ends, even when it fails.
+#
+#   scripts/with-postgres.sh COMMAND [ARGS…]
+#
+# The cluster is Debian's PostgreSQL (installed if missing): initdb in a new folder under
+# .build/, pg_ctl on a free loopback port, password authentication, fsync off (it is thrown
+# away). The command gets:
+#   TESSERA_POSTGRES_URL       postgres://postgres:…@127.0.0.1:PORT/tessera, a fresh database
+#   TESSERA_POSTGRES_CLUSTER   the cluster's folder
+#   TESSERA_POSTGRES_CTL       a command that takes stop or start: for tests of an outage
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ $# -gt 0 ] || { echo "usage: $0 COMMAND [ARGS…]" >&2; exit 2; }
+
+scripts/install-deps.sh postgres >&2
+bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+
+# PostgreSQL refuses to run as root: then the cluster belongs to the postgres user, which must be
+# able to reach it (a clone in a private temporary folder is not reachable: then /tmp is used).
+mkdir -p .build
+cluster=$(mktemp -d "$PWD/.build/postgres.XXXXXX")
+as_owner=()
+if [ "$(id -u)" -eq 0 ]; then
+  id -u postgres >/dev/null 2>&1 || useradd --system --no-create-home postgres
+  as_owner=(runuser -u postgres --)
+  chmod 755 "$cluster"
+  if ! "${as_owner[@]}" test -x "$cluster"; then
+    rmdir "$cluster"
+    cluster=$(mktemp -d /tmp/tessera-postgres.XXXXXX)
+    chmod 755 "$cluster"
+  fi
+  chown postgres "$cluster"
+fi
+
+password=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+printf '%s\n' "$password" > "$cluster/password"
+[ ${#as_owner[@]} -eq 0 ] || chown postgres "$cluster/password"
+
+ctl="$cluster/ctl"
+cat > "$ctl" <<CTL
+#!/usr/bin/env bash
+# stop | start: the throwaway cluster at $cluster
+set -euo pipefail
+case "\$1" in
+  start) ${as_owner[*]} "$bin/pg_ctl" -D "$cluster/data" -l "$cluster/log" -w -t 30 start >/dev/null ;;
+  stop) ${as_owner[*]} "$bin/pg_ctl" -D "$cluster/data" -m fast -w stop >/dev/null ;;
+  *) echo "usage: \$0 start|stop" >&2; exit 2 ;;
+esac
+CTL
+chmod 755 "$ctl"
+
+stop_cluster() {
+  [ -f "$cluster/data/postmaster.pid" ] && "$ctl" stop || true
+  rm -rf "$cluster"
+}
+trap stop_cluster EXIT
+
+"${as_owner[@]}" "$bin/initdb" -D "$cluster/data" -U postgres -E UTF8 --no-locale \
+  --auth-host=scram-sha-256 --auth-local=trust --pwfile="$cluster/password" >/dev/null
+cat >> "$cluster/data/postgresql.conf" <<CONF
+port = $port
+listen_addresses = '127.0.0.1'
+unix_socket_directories = '$cluster'
+fsync = off
+synchronous_commit = off
+full_page_writes = off
+max_connections = 200
+CONF
+"$ctl" start
+"${as_owner[@]}" "$bin/psql" -h "$cluster" -p "$port" -U postgres -q -c "CREATE DATABASE tessera" >/dev/null
+
+export TESSERA_POSTGRES_URL="postgres://postgres:$password@127.0.0.1:$port/tessera"
+export TESSERA_POSTGRES_CLUSTER="$cluster"
+export TESSERA_POSTGRES_CTL="$ctl"
+echo "PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port (cluster in $cluster)" >&2
+status=0
+"$@" || status=$?
+exit $status
