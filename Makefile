@@ -3,7 +3,7 @@ SWIFT ?= swift
 # libmicrohttpd comes from scripts/build-libmicrohttpd.sh (Debian's source with Tessera's patches), not the system.
 export PKG_CONFIG_PATH := $(CURDIR)/.build-deps/libmicrohttpd/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: run test browser-test container-test image soak build bench docs deps clean
+.PHONY: run run-postgres test browser-test container-test image soak build bench docs deps clean
 
 deps:
 	@scripts/install-deps.sh build
@@ -12,6 +12,12 @@ deps:
 run: deps
 	$(SWIFT) build -c release --product storefront
 	.build/release/storefront
+
+## The storefront on a throwaway PostgreSQL cluster (scripts/with-postgres.sh) instead of SQLite,
+## as instances that share one database run; Ctrl-C stops the server, then the cluster is deleted.
+run-postgres: deps
+	$(SWIFT) build -c release --product storefront
+	scripts/with-postgres.sh sh -c 'DATABASE_URL="$$TESSERA_POSTGRES_URL" SESSION_SECRET="$${SESSION_SECRET:-$$(od -An -N32 -tx1 /dev/urandom | tr -d " \n")}" exec .build/release/storefront'
 
 ## Build everything and run every test: the Swift suites (the stores' conformance suites on
 ## SQLite and on a throwaway PostgreSQL cluster, scripts/with-postgres.sh), the documentation

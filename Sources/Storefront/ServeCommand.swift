@@ -16,12 +16,14 @@ struct ServeCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var options: ServerOptions
+    @OptionGroup var databaseOptions: DatabaseOptions
 
     func run() async throws {
-        let (settings, secret) = try await UsageError.reported {
+        let (settings, secret, databaseChoice) = try await UsageError.reported {
             let settings = try options.resolve()
+            let databaseChoice = try databaseOptions.resolve()
             do {
-                return (settings, try SessionConfiguration.loadSecret(dataDirectory: settings.dataDirectory))
+                return (settings, try SessionConfiguration.loadSecret(dataDirectory: settings.dataDirectory), databaseChoice)
             } catch let short as SessionConfiguration.SecretTooShort {
                 throw ValidationError(short.description)
             }
@@ -32,12 +34,14 @@ struct ServeCommand: AsyncParsableCommand {
             MetricsSystem.bootstrap(PrometheusMetricsFactory.storefront(registry: metricsRegistry))
         }
         let logger = Logger(label: "storefront")
-        let database = MeasuredDatabase(try await StorefrontDatabase.open(dataDirectory: settings.dataDirectory))
+        let storage = try await UnavailableAtStart.reported {
+            try await StorefrontStorage.open(databaseChoice, dataDirectory: settings.dataDirectory, logger: logger)
+        }
 
         // The composition root: the only place that knows every module.
-        let services = StorefrontServices(database: database)
+        let services = storage.services
         var app = ApplicationBuilder()
-        app.register(HealthModule(checks: [DatabaseReadiness(database: database)]))
+        app.register(HealthModule(checks: [storage.readiness]))
         app.register(CatalogModule(catalog: services.catalog))
         app.register(OrdersModule(cart: services.cart, orders: services.orders, catalog: services.catalog))
         app.register(AccountsModule(accounts: services.accounts, signInObservers: [CartFollowsShopper(cart: services.cart)]))
@@ -63,6 +67,12 @@ struct ServeCommand: AsyncParsableCommand {
             logger: logger
         )
         let metrics = PrometheusEndpoint(registry: metricsRegistry, server: application.serverState)
-        try await ApplicationRunner.run(settings: settings, application: application, metrics: metrics, logger: logger)
+        do {
+            try await ApplicationRunner.run(settings: settings, application: application, metrics: metrics, logger: logger)
+        } catch {
+            await storage.close()
+            throw error
+        }
+        await storage.close()
     }
 }

@@ -11,16 +11,33 @@ import PostgresNIO
 public struct BlockingConnection {
     let connection: PostgresConnection
     let logger: Logger
+    /// How long a statement may take before the connection is given up as lost.
+    let timeout: TimeAmount
 
     /// The rows `query` returns, all of them.
     public func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
-        try connection.query(query, logger: logger).wait().rows
+        try wait(connection.query(query, logger: logger)).rows
     }
 
     /// Runs a statement and returns how many rows it changed.
     @discardableResult
     public func execute(_ query: PostgresQuery) throws -> Int {
-        try connection.query(query, logger: logger).wait().metadata.rows ?? 0
+        try wait(connection.query(query, logger: logger)).metadata.rows ?? 0
+    }
+
+    /// The future's value, or ``TimedOut`` after ``timeout``: a connection whose peer vanished
+    /// without closing it (a dropped network) would otherwise hold the request for good.
+    private func wait<T: Sendable>(_ future: EventLoopFuture<T>) throws -> T {
+        let answer = future.eventLoop.makePromise(of: T.self)
+        future.cascade(to: answer)
+        let timer = future.eventLoop.scheduleTask(in: timeout) { answer.fail(TimedOut()) }
+        defer { timer.cancel() }
+        return try answer.futureResult.wait()
+    }
+
+    /// A statement got no answer in time; the connection is closed, not reused.
+    struct TimedOut: Error, CustomStringConvertible {
+        var description: String { "the database did not answer in time" }
     }
 }
 

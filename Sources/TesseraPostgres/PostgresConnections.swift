@@ -17,6 +17,8 @@ public final class PostgresConnections: Sendable {
     /// How many connections may be open at once: the most units of work that run together.
     public let size: Int
     public let connectTimeout: Duration
+    /// How long one statement may wait for its answer before its connection counts as lost.
+    public let statementTimeout: Duration
 
     private let configuration: PostgresConnection.Configuration
     private let idle = Mutex<[PostgresConnection]>([])
@@ -25,11 +27,12 @@ public final class PostgresConnections: Sendable {
     private let logger: Logger
     private let nextConnectionID = Atomic<Int>(0)
 
-    public init(url: PostgresURL, size: Int = 10, connectTimeout: Duration = .seconds(5), logger: Logger) {
+    public init(url: PostgresURL, size: Int = 10, connectTimeout: Duration = .seconds(5), statementTimeout: Duration = .seconds(15), logger: Logger) {
         precondition(size > 0, "a pool holds at least one connection")
         self.url = url
         self.size = size
         self.connectTimeout = connectTimeout
+        self.statementTimeout = statementTimeout
         self.configuration = url.configuration(connectTimeout: connectTimeout)
         self.slots = DispatchSemaphore(value: size)
         self.threads = NIOThreadPool(numberOfThreads: size)
@@ -39,17 +42,18 @@ public final class PostgresConnections: Sendable {
 
     /// Runs `body` on a connection, on this thread, waiting for a free one if all ``size`` are
     /// busy. For synchronous callers only; async code calls ``read(_:)`` or ``write(_:)``.
+    /// A database that cannot be reached throws ``DatabaseUnavailable``.
     public func withConnection<T>(_ body: (BlockingConnection) throws -> T) throws -> T {
         slots.wait()
         defer { slots.signal() }
-        let connection = try idle.withLock { $0.popLast() } ?? connect()
+        let connection = try checkOut()
         do {
-            let value = try body(BlockingConnection(connection: connection, logger: logger))
+            let value = try body(blocking(connection))
             idle.withLock { $0.append(connection) }
             return value
         } catch {
             keepOrClose(connection, after: error)
-            throw error
+            throw Self.isUnavailable(error) ? DatabaseUnavailable(error) : error
         }
     }
 
@@ -90,9 +94,9 @@ public final class PostgresConnections: Sendable {
         let holder = try await threads.runIfActive { () -> PostgresConnection in
             self.slots.wait()
             do {
-                let connection = try self.idle.withLock { $0.popLast() } ?? self.connect()
+                let connection = try self.checkOut()
                 do {
-                    try BlockingConnection(connection: connection, logger: self.logger).execute("SELECT pg_advisory_lock(\(key))")
+                    try self.blocking(connection).execute("SELECT pg_advisory_lock(\(key))")
                     return connection
                 } catch {
                     self.keepOrClose(connection, after: error)
@@ -107,7 +111,7 @@ public final class PostgresConnections: Sendable {
             try await self.threads.runIfActive {
                 defer { self.slots.signal() }
                 do {
-                    try BlockingConnection(connection: holder, logger: self.logger).execute("SELECT pg_advisory_unlock(\(key))")
+                    try self.blocking(holder).execute("SELECT pg_advisory_unlock(\(key))")
                     self.idle.withLock { $0.append(holder) }
                 } catch {
                     // Closing the session releases its locks too.
@@ -133,10 +137,31 @@ public final class PostgresConnections: Sendable {
         }
     }
 
+    /// An idle connection that is still open, or a new one. The server closes its end when it
+    /// stops; such a connection would take a query and never answer it.
+    private func checkOut() throws -> PostgresConnection {
+        while let connection = idle.withLock({ $0.popLast() }) {
+            if !connection.isClosed { return connection }
+        }
+        return try connect()
+    }
+
+    private func blocking(_ connection: PostgresConnection) -> BlockingConnection {
+        let (seconds, attoseconds) = statementTimeout.components
+        return BlockingConnection(connection: connection, logger: logger,
+                                  timeout: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+    }
+
+    /// A new connection; ``DatabaseUnavailable`` when the server cannot be reached or refuses
+    /// it (a wrong password included: the database is unusable either way).
     private func connect() throws -> PostgresConnection {
         let id = nextConnectionID.add(1, ordering: .relaxed).newValue
-        return try PostgresConnection.connect(on: PostgresConnection.defaultEventLoopGroup.any(), configuration: configuration,
-                                              id: id, logger: logger).wait()
+        do {
+            return try PostgresConnection.connect(on: PostgresConnection.defaultEventLoopGroup.any(), configuration: configuration,
+                                                  id: id, logger: logger).wait()
+        } catch {
+            throw DatabaseUnavailable(error)
+        }
     }
 
     /// A connection goes back to the pool after an error that left it working (the server
@@ -145,7 +170,7 @@ public final class PostgresConnections: Sendable {
     private func keepOrClose(_ connection: PostgresConnection, after error: any Error) {
         let lost = switch error {
         case let error as PSQLError: error.code != .server
-        case is ChannelError, is IOError: true
+        case is ChannelError, is IOError, is BlockingConnection.TimedOut: true
         default: false
         }
         if lost || connection.isClosed {
@@ -160,6 +185,7 @@ extension PostgresConnections {
     /// Whether `error` means the database could not be reached or went away, rather than that
     /// it refused a statement: what a server answers with 503.
     public static func isUnavailable(_ error: any Error) -> Bool {
+        if error is DatabaseUnavailable || error is BlockingConnection.TimedOut { return true }
         guard let error = error as? PSQLError else { return error is ChannelError || error is IOError }
         switch error.code {
         case .server:

@@ -23,4 +23,12 @@ public enum CatalogError: HTTPResponseError {
         case .storage: "The catalog is unavailable right now."
         }
     }
+
+    /// A failed store says when to try again, as any 503 should.
+    public var headers: HTTPFields {
+        switch self {
+        case .storage: [.retryAfter: "5"]
+        case .notFound, .invalid: [:]
+        }
+    }
 }

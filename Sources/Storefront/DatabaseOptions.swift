@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import TesseraPostgres
+
+/// Which database the storefront runs on. Without `DATABASE_URL`, SQLite in the data directory,
+/// as on one machine; with it, PostgreSQL, which several instances can share.
+struct DatabaseOptions: ParsableArguments {
+    @Option(name: .customLong("database-url"),
+            help: "postgres://user:password@host:port/database, for instances that share one database. [env: DATABASE_URL] (default: SQLite in the data folder)")
+    var databaseURL: String?
+
+    @Option(name: .customLong("database-pool-size"), help: "PostgreSQL connections per instance. [env: DATABASE_POOL_SIZE] (default: 10)")
+    var poolSize: Int?
+
+    /// Where the database is, once the options and the environment are read.
+    enum Choice: Equatable {
+        case sqlite
+        /// The URL's text is checked when the server connects: a malformed one is an
+        /// unavailable database (exit 69), as the deploy contract says.
+        case postgres(url: String, poolSize: Int)
+    }
+
+    /// Flags win over variables. PostgreSQL needs `SESSION_SECRET`: every instance must sign and
+    /// check session cookies with one secret, and a secret made in one instance's data folder
+    /// would sign its visitors out on every other.
+    func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Choice {
+        guard let url = databaseURL ?? environment["DATABASE_URL"].flatMap({ $0.isEmpty ? nil : $0 }) else { return .sqlite }
+        let size: Int
+        if let poolSize {
+            size = poolSize
+        } else if let raw = environment["DATABASE_POOL_SIZE"] {
+            guard let parsed = Int(raw) else { throw ValidationError("DATABASE_POOL_SIZE=\(raw) is not valid.") }
+            size = parsed
+        } else {
+            size = 10
+        }
+        guard (2...500).contains(size) else { throw ValidationError("The database pool size must be between 2 and 500.") }
+        guard let secret = environment["SESSION_SECRET"], !secret.isEmpty else {
+            throw ValidationError("DATABASE_URL needs SESSION_SECRET: instances that share a database must sign sessions with one secret.")
+        }
+        return .postgres(url: url, poolSize: size)
+    }
+}

@@ -1,0 +1,49 @@
+import Catalog
+import GRDB
+import Logging
+import Tessera
+import TesseraPostgres
+
+/// The database the server runs on, opened and migrated: the services wired to its stores, its
+/// readiness check, and how it closes after the drain.
+struct StorefrontStorage {
+    let services: StorefrontServices
+    let readiness: any ReadinessCheck
+    let close: @Sendable () async -> Void
+
+    static func open(_ choice: DatabaseOptions.Choice, dataDirectory: String, logger: Logger) async throws -> StorefrontStorage {
+        switch choice {
+        case .sqlite:
+            let database = MeasuredDatabase(try await StorefrontDatabase.open(dataDirectory: dataDirectory))
+            return StorefrontStorage(services: StorefrontServices(database: database), readiness: DatabaseReadiness(database: database), close: {})
+        case .postgres(let text, let poolSize):
+            let url: PostgresURL
+            do {
+                url = try PostgresURL(text)
+            } catch {
+                throw UnavailableAtStart(message: error.description)
+            }
+            let connections = PostgresConnections(url: url, size: poolSize, logger: logger)
+            do {
+                try await StorefrontPostgres.prepare(connections)
+            } catch let error as DatabaseUnavailable {
+                await connections.shutdown()
+                throw UnavailableAtStart(message: "cannot use the database at \(url): \(error.reason)")
+            }
+            logger.info("database: PostgreSQL", metadata: ["url": "\(url)", "pool": "\(poolSize)"])
+            return StorefrontStorage(services: StorefrontServices(postgres: connections), readiness: PostgresReadiness(connections: connections),
+                                     close: { await connections.shutdown() })
+        }
+    }
+}
+
+/// Readiness on PostgreSQL: a connection answers a query. When the database goes away, `/readyz`
+/// turns 503 and the balancer stops sending; when it is back, the next check connects again.
+struct PostgresReadiness: ReadinessCheck {
+    let connections: PostgresConnections
+    let name = "database"
+
+    func check() async throws {
+        try await connections.read { try $0.execute("SELECT 1") }
+    }
+}

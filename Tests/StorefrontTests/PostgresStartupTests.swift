@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+import TesseraTesting
+
+/// The storefront on PostgreSQL as an operator runs it: `DATABASE_URL` chooses the database, a
+/// database it cannot use stops it at start (exit 69, one line), and an outage while it runs is a
+/// 503 that ends when the database is back, with no restart.
+@Suite(.serialized) struct PostgresStartupTests {
+    static let secret = String(repeating: "s", count: 40)
+
+    func start(_ extra: [String: String]) throws -> ProcessHarness {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-data-\(UUID().uuidString)")
+        let environment = ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": data.path, "LOG_LEVEL": "info"].merging(extra) { $1 }
+        return try ProcessHarness(product: "storefront", environment: environment, workingDirectory: ProcessHarness.packageRoot)
+    }
+
+    /// A database the server cannot use is refused before it serves: one line that says why,
+    /// and exit code 69 (EX_UNAVAILABLE), neither a crash nor a hang.
+    @Test func aDatabaseItCannotUseStopsItAtStartWithExit69() async throws {
+        let cluster = try #require(ProcessInfo.processInfo.environment["TESSERA_POSTGRES_URL"], "run through scripts/with-postgres.sh (make test)")
+        let hostAndDatabase = try #require(cluster.split(separator: "@", maxSplits: 1).last)
+        let cases: [(url: String, message: String)] = [
+            ("postgres://postgres:wrong-password@\(hostAndDatabase)", "password authentication failed"),
+            ("postgres://postgres@127.0.0.1:\(unusedLoopbackPort())/shop", "Connection refused"),
+            ("mysql://root@127.0.0.1/shop", "expected postgres://"),
+            ("postgres://127.0.0.1/shop", "names no user"),
+            ("postgres://postgres@127.0.0.1:5432", "names no database"),
+            ("not a url at all", "is not a URL"),
+        ]
+        for (url, message) in cases {
+            let storefront = try start(["DATABASE_URL": url, "SESSION_SECRET": Self.secret])
+            #expect(try await storefront.waitForExit() == 69, "\(url)")
+            let lines = storefront.log.split(separator: "\n").filter { !$0.isEmpty }
+            #expect(lines.count == 1 && lines[0].hasPrefix("storefront: ") && lines[0].contains(message), "\(url): \(storefront.log)")
+            #expect(!storefront.log.contains("wrong-password"), "the password is never repeated")
+        }
+    }
+
+    /// Instances that share a database must share the session secret.
+    @Test func aSharedDatabaseWithoutASessionSecretIsAUsageError() async throws {
+        let storefront = try start(["DATABASE_URL": "postgres://postgres@127.0.0.1/shop", "SESSION_SECRET": ""])
+        #expect(try await storefront.waitForExit() == 64)
+        #expect(storefront.log.contains("DATABASE_URL needs SESSION_SECRET"))
+    }
+
+    /// The database stops under a running server: pages answer 503 with the error page, and
+    /// `/readyz` turns 503 so a balancer stops sending; when it starts again, the same server
+    /// answers again. A cluster of its own, so that stopping it disturbs no other test.
+    @Test func anOutageIsA503AndTheServerRecoversWithoutARestart() async throws {
+        let cluster = try PrivatePostgresCluster()
+        defer { cluster.stop() }
+        let storefront = try start(["DATABASE_URL": cluster.url, "SESSION_SECRET": Self.secret])
+        let port = try await storefront.waitForPort()
+        func get(_ target: String) async throws -> TestResponse {
+            try await onThread { try RawHTTPClient.request(port: port, target) }
+        }
+        #expect(try await get("/products/2").status == 200)
+        #expect(try await get("/readyz").status == 200)
+
+        try await cluster.control("stop")
+        let product = try await get("/products/2")
+        #expect(product.status == 503 && product.header("content-type") == "text/html; charset=utf-8" && product.text.contains("unavailable"),
+                "\(product.status) \(product.text.prefix(200))")
+        #expect(product.header("retry-after") == "5")
+        #expect(try await get("/readyz").status == 503)
+        #expect(try await get("/healthz").status == 200, "alive: a restart would not help")
+
+        try await cluster.control("start")
+        #expect(try await get("/products/2").status == 200, "the next request connects again")
+        #expect(try await get("/readyz").status == 200)
+        storefront.signal(SIGTERM)
+        #expect(try await storefront.waitForExit() == 0)
+    }
+}
+
+/// A throwaway PostgreSQL cluster of the test's own, from the same script `make test` uses: it
+/// runs while the script's command waits for a line on its input.
+final class PrivatePostgresCluster: @unchecked Sendable {
+    let url: String
+    private let controlScript: String
+    private let process = Process()
+    private let input = Pipe()
+
+    init() throws {
+        let output = Pipe()
+        process.executableURL = ProcessHarness.packageRoot.appendingPathComponent("scripts/with-postgres.sh")
+        process.arguments = ["sh", "-c", #"printf '%s\n%s\n' "$TESSERA_POSTGRES_URL" "$TESSERA_POSTGRES_CTL"; read line"#]
+        process.currentDirectoryURL = ProcessHarness.packageRoot
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        var text = ""
+        while text.filter({ $0 == "\n" }).count < 2 {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw Failed() }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        let lines = text.split(separator: "\n").map(String.init)
+        url = lines[0]
+        controlScript = lines[1]
+    }
+
+    /// `stop` or `start` the cluster, waiting until it has. Spawned and reaped by hand on a
+    /// thread of its own: Foundation's `waitUntilExit` on a test's thread missed the exit of
+    /// `pg_ctl start`, whose server lives on.
+    func control(_ action: String) async throws {
+        let script = controlScript
+        let status = try await onThread { () -> Int32 in
+            var pid: pid_t = 0
+            let arguments: [UnsafeMutablePointer<CChar>?] = [script, action].map { text in text.withCString { strdup($0) } } + [nil]
+            defer { arguments.forEach { free($0) } }
+            guard posix_spawn(&pid, script, nil, nil, arguments, environ) == 0 else { throw Failed() }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            return status
+        }
+        guard status == 0 else { throw Failed() }
+    }
+
+    /// Ends the script, which stops the cluster and deletes it.
+    func stop() {
+        try? input.fileHandleForWriting.write(contentsOf: Data("\n".utf8))
+        process.waitUntilExit()
+    }
+
+    struct Failed: Error {}
+}
