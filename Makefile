@@ -3,7 +3,7 @@ SWIFT ?= swift
 # libmicrohttpd comes from scripts/build-libmicrohttpd.sh (Debian's source with Tessera's patches), not the system.
 export PKG_CONFIG_PATH := $(CURDIR)/.build-deps/libmicrohttpd/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: run run-postgres test browser-test container-test image soak build bench docs deps clean
+.PHONY: run run-postgres test browser-test container-test scale-out-test image soak build bench docs deps clean
 
 deps:
 	@scripts/install-deps.sh build
@@ -22,19 +22,26 @@ run-postgres: deps
 ## Build everything and run every test: the Swift suites (the stores' conformance suites on
 ## SQLite and on a throwaway PostgreSQL cluster, scripts/with-postgres.sh), the documentation
 ## build (a broken symbol link fails it), the real-browser test, the container test (the image,
-## run by podman), then the soak (1,000 connections for 30 s: no errors, memory back near idle).
+## run by podman), the scale-out test (three instances on PostgreSQL behind nginx), then the soak (1,000 connections for 30 s: no errors, memory back near idle).
 test: deps
 	$(SWIFT) build --build-tests
 	scripts/with-postgres.sh $(SWIFT) test --skip-build
 	$(MAKE) docs
 	scripts/browser-test.sh
 	scripts/container-test.sh
+	scripts/scale-out-test.sh
 	$(MAKE) soak
 
 ## The real-browser test alone (headless Chromium through Selenium); screenshots in .build/.
 browser-test: deps
 	$(SWIFT) build --product storefront
 	scripts/browser-test.sh
+
+## Three storefront instances on a throwaway PostgreSQL behind nginx (deploy/nginx.conf): a journey
+## across instances, racing checkouts, sign-out everywhere, an instance killed under load.
+scale-out-test: deps
+	$(SWIFT) build --product storefront
+	scripts/scale-out-test.sh
 
 ## The storefront's container image, tagged tessera-storefront (podman: localhost/tessera-storefront).
 image: deps

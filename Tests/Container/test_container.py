@@ -4,17 +4,17 @@ still has the paid order. Everything it makes is removed at the end.
 
 Run by scripts/container-test.sh (make test), after scripts/build-image.sh built the image.
 """
-import http.cookiejar
 import json
-import os
 import re
 import subprocess
+import sys
 import time
 import unittest
-import urllib.error
-import urllib.parse
-import urllib.request
 import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Support"))
+from shopper import Shopper  # noqa: E402
 
 IMAGE = "localhost/tessera-storefront"
 
@@ -24,34 +24,6 @@ def podman(*args, check=True):
     if check and result.returncode != 0:
         raise AssertionError(f"podman {' '.join(args)} failed: {result.stderr.strip()}")
     return result
-
-
-class NoRedirects(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-class Shopper:
-    """A browser's worth of state: the session cookie, and the form token of each page."""
-
-    def __init__(self, base):
-        self.base = base
-        self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), NoRedirects())
-
-    def get(self, path):
-        with self.opener.open(self.base + path, timeout=10) as reply:
-            return reply.status, reply.read().decode()
-
-    def post(self, page, action, fields):
-        _, html = self.get(page)
-        token = re.search(r'name="_csrf" value="([^"]+)"', html).group(1)
-        data = urllib.parse.urlencode({**fields, "_csrf": token}).encode()
-        try:
-            with self.opener.open(self.base + action, data=data, timeout=30) as reply:
-                return reply.status, reply.headers.get("Location"), reply.read().decode()
-        except urllib.error.HTTPError as answer:  # 303 (not followed) and 4xx land here
-            return answer.code, answer.headers.get("Location"), answer.read().decode()
 
 
 class ContainerTest(unittest.TestCase):

@@ -1,0 +1,285 @@
+"""Three storefront instances on one PostgreSQL behind nginx, as deploy/compose.yaml runs them,
+all started here: a shopper's requests land on every instance in turn, checkouts racing through
+different instances never oversell, a sign-out through one instance holds on all, and an instance
+killed under load is routed around, loses no acknowledged order, and rejoins when restarted.
+
+Run by scripts/scale-out-test.sh (make test), inside scripts/with-postgres.sh, which provides
+TESSERA_POSTGRES_URL. nginx runs deploy/nginx.conf with loopback ports for the service names.
+"""
+import http.cookiejar
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+import urllib.request
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Support"))
+from shopper import NoRedirects, Shopper  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+BINARY = Path(os.environ.get("STOREFRONT_BINARY", ROOT / ".build/debug/storefront"))
+DATABASE_URL = os.environ["TESSERA_POSTGRES_URL"]
+SECRET = "scale-out-" + "s" * 40
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(url, status=200, timeout=30):
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as reply:
+                if reply.status == status:
+                    return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{url} did not answer {status} in {timeout} s")
+        time.sleep(0.2)
+
+
+def psql(sql):
+    return subprocess.run(["psql", DATABASE_URL, "-tAc", sql], capture_output=True, text=True, check=True).stdout.strip()
+
+
+class Instance:
+    """One storefront process on the shared database, with its log on disk."""
+
+    def __init__(self, folder, name):
+        self.name = name
+        self.port = free_port()
+        self.data = Path(folder) / name
+        self.data.mkdir()
+        self.log_path = self.data / "storefront.log"
+        self.process = None
+        self.log = None
+
+    def start(self):
+        environment = {**os.environ, "HOST": "127.0.0.1", "PORT": str(self.port), "DATA_DIR": str(self.data),
+                       "DATABASE_URL": DATABASE_URL, "SESSION_SECRET": SECRET, "LOG_LEVEL": "info",
+                       "TRUSTED_PROXIES": "127.0.0.1"}
+        self.close_log()
+        self.log = open(self.log_path, "a")
+        self.process = subprocess.Popen([str(BINARY)], env=environment, stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT)
+        wait_for(f"http://127.0.0.1:{self.port}/readyz")
+
+    def kill(self):
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+        self.close_log()
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            self.process.wait(timeout=30)
+        self.close_log()
+
+    def close_log(self):
+        if self.log:
+            self.log.close()
+            self.log = None
+
+    def served(self):
+        """How many requests this instance has logged (its access log lines)."""
+        return len(re.findall(r"\] (GET|POST|HEAD) /\S* \d{3} ", self.log_path.read_text()))
+
+
+class Nginx:
+    """nginx in the foreground with deploy/nginx.conf, its files in a folder of its own."""
+
+    def __init__(self, folder, instances):
+        self.folder = Path(folder) / "nginx"
+        self.folder.mkdir()
+        self.port = free_port()
+        config = (ROOT / "deploy/nginx.conf").read_text()
+        for number, instance in enumerate(instances, start=1):
+            config = config.replace(f"server shop{number}:8080", f"server 127.0.0.1:{instance.port}")
+        config = config.replace("listen 80;", f"listen 127.0.0.1:{self.port};")
+        config = config.replace("http {", "http {\n    access_log off;\n" + "".join(
+            f"    {kind}_temp_path {self.folder}/{kind};\n" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")), 1)
+        assert "shop1" not in config and "listen 80" not in config, "the deploy config changed shape"
+        config = f"daemon off;\npid {self.folder}/nginx.pid;\nerror_log {self.folder}/error.log;\n" + config
+        (self.folder / "nginx.conf").write_text(config)
+        self.process = subprocess.Popen(["nginx", "-c", str(self.folder / "nginx.conf"), "-p", str(self.folder)],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        self.base = f"http://127.0.0.1:{self.port}"
+        wait_for(self.base + "/healthz")
+
+    def stop(self):
+        self.process.send_signal(signal.SIGQUIT)
+        self.process.wait(timeout=30)
+
+
+def new_shopper(base, tag):
+    """A newly registered shopper, signed in."""
+    shopper = Shopper(base)
+    email = f"{tag}-{uuid.uuid4().hex[:10]}@example.com"
+    status, _, body = shopper.post("/register", "/register", {"name": tag.title(), "email": email, "password": "long-enough-1"})
+    assert status == 303, f"registration answered {status}: {body[:300]}"
+    shopper.email = email
+    return shopper
+
+
+def place_order(shopper, product_id):
+    """Adds one of the product and checks out: the order's URL when the shop acknowledged it."""
+    status, _, _ = shopper.post(f"/products/{product_id}", "/cart/items", {"productID": str(product_id), "quantity": "1"})
+    if status != 303:
+        return None
+    status, location, _ = shopper.post("/checkout", "/checkout", {})
+    return location if status == 303 and re.fullmatch(r"/orders/\d+", location or "") else None
+
+
+class ScaleOutTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = tempfile.mkdtemp(prefix="tessera-scale-out-")
+        cls.instances = [Instance(cls.folder, f"shop{number}") for number in (1, 2, 3)]
+        try:
+            # Started together: the migrations and the demo data happen once between them.
+            threads = [threading.Thread(target=instance.start) for instance in cls.instances]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            for instance in cls.instances:
+                assert instance.process.poll() is None, instance.log_path.read_text()
+            cls.nginx = Nginx(cls.folder, cls.instances)
+        except BaseException:
+            cls.tearDownClass()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        if getattr(cls, "nginx", None):
+            cls.nginx.stop()
+        for instance in cls.instances:
+            instance.stop()
+        shutil.rmtree(cls.folder, ignore_errors=True)
+
+    def test_1_the_demo_data_is_seeded_once(self):
+        self.assertEqual(psql("SELECT count(*) FROM product"), "40")
+        self.assertEqual(psql("SELECT count(*) FROM shop_user WHERE email LIKE '%@example.com' AND email IN "
+                              "('ada@example.com', 'grace@example.com', 'alan@example.com')"), "3")
+        self.assertEqual(psql("SELECT count(*) FROM customer_order"), "6", "the demo orders, once")
+
+    def test_2_a_journey_lands_on_every_instance(self):
+        before = [instance.served() for instance in self.instances]
+        shopper = new_shopper(self.nginx.base, "journey")
+        location = place_order(shopper, 5)
+        self.assertIsNotNone(location, "the order was placed")
+        _, order_page = shopper.get(location)
+        key = re.search(r'name="idempotencyKey" value="([^"]+)"', order_page).group(1)
+        status, _, _ = shopper.post(location, location + "/pay", {"idempotencyKey": key})
+        self.assertEqual(status, 303)
+        for _ in range(3):  # whichever instance answers, the order is paid and hers
+            status, order_page = shopper.get(location)
+            self.assertEqual(status, 200)
+            self.assertIn('data-order-status="paid"', order_page)
+        after = [instance.served() for instance in self.instances]
+        self.assertTrue(all(a > b for a, b in zip(after, before)), f"every instance served the journey: {before} → {after}")
+
+        # The cookie as it was while signed in, replayed after signing out: signed out on all.
+        copied = http.cookiejar.CookieJar()
+        for cookie in shopper.opener.handlers[[type(h).__name__ for h in shopper.opener.handlers].index("HTTPCookieProcessor")].cookiejar:
+            copied.set_cookie(cookie)
+        status, _, _ = shopper.post("/", "/logout", {})
+        self.assertEqual(status, 303)
+        replay = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(copied), NoRedirects())
+        for _ in range(6):  # twice round the three instances
+            try:
+                with replay.open(self.nginx.base + "/orders", timeout=10) as reply:
+                    self.fail(f"a replayed cookie was still signed in: {reply.status}")
+            except urllib.error.HTTPError as answer:
+                self.assertEqual(answer.code, 303)
+                self.assertTrue(answer.headers["Location"].startswith("/login"))
+
+    def test_3_a_password_change_signs_out_other_sessions_everywhere(self):
+        first = new_shopper(self.nginx.base, "password")
+        second = Shopper(self.nginx.base)
+        self.assertEqual(second.sign_in(first.email, "long-enough-1"), 303)
+        self.assertEqual(second.get("/orders")[0], 200)
+        status, _, _ = first.post("/account/password", "/account/password",
+                                  {"current": "long-enough-1", "password": "even-longer-2", "confirm": "even-longer-2"})
+        self.assertEqual(status, 303)
+        for _ in range(6):
+            self.assertEqual(second.get("/orders")[0], 303, "the other session is signed out on every instance")
+
+    def test_4_checkouts_racing_through_all_instances_never_oversell(self):
+        product = 7
+        psql(f"UPDATE product SET stock = 5 WHERE id = {product}")
+        shoppers = [new_shopper(self.nginx.base, f"racer{number}") for number in range(10)]
+        for shopper in shoppers:
+            status, _, _ = shopper.post(f"/products/{product}", "/cart/items", {"productID": str(product), "quantity": "1"})
+            self.assertEqual(status, 303)
+        with ThreadPoolExecutor(max_workers=10) as pool:
+            results = list(pool.map(lambda shopper: shopper.post("/checkout", "/checkout", {}), shoppers))
+        placed = [location for status, location, _ in results if status == 303 and re.fullmatch(r"/orders/\d+", location or "")]
+        self.assertEqual(len(placed), 5, [status for status, _, _ in results])
+        self.assertEqual(psql(f"SELECT stock FROM product WHERE id = {product}"), "0")
+        emails = ",".join(f"'{shopper.email}'" for shopper in shoppers)
+        self.assertEqual(psql(f"SELECT sum(quantity) FROM order_line JOIN customer_order o ON o.id = order_id "
+                              f"JOIN shop_user u ON u.id = o.user_id WHERE product_id = {product} AND u.email IN ({emails})"), "5")
+
+    def test_5_an_instance_killed_under_load_is_routed_around_and_rejoins(self):
+        psql("UPDATE product SET stock = 100000 WHERE id = 9")
+        shoppers = [new_shopper(self.nginx.base, f"loaded{number}") for number in range(4)]
+        stop = threading.Event()
+        page_statuses, acknowledged, refused = [], [], []
+
+        def browse():
+            visitor = Shopper(self.nginx.base)
+            while not stop.is_set():
+                for path in ("/", "/products/2", "/?q=lamp"):
+                    page_statuses.append(visitor.get(path)[0])
+
+        def buy(shopper):
+            while not stop.is_set():
+                try:
+                    location = place_order(shopper, 9)
+                except OSError:
+                    location = None
+                (acknowledged if location else refused).append(location)
+
+        victim = self.instances[1]
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            for _ in range(4):
+                pool.submit(browse)
+            for shopper in shoppers:
+                pool.submit(buy, shopper)
+            time.sleep(2)
+            victim.kill()
+            time.sleep(3)
+            stop.set()
+
+        self.assertGreater(len(page_statuses), 20)
+        self.assertEqual({status for status in page_statuses}, {200}, "nginx sent every page to a live instance")
+        self.assertGreater(len(acknowledged), 4)
+        ids = ",".join(location.rsplit("/", 1)[1] for location in acknowledged)
+        self.assertEqual(psql(f"SELECT count(*) FROM customer_order WHERE id IN ({ids})"), str(len(acknowledged)),
+                         "every order the shop acknowledged is in the database")
+
+        victim.start()
+        served = victim.served()
+        deadline = time.monotonic() + 20
+        while victim.served() == served:
+            self.assertLess(time.monotonic(), deadline, "the restarted instance gets requests again")
+            Shopper(self.nginx.base).get("/healthz")
+            time.sleep(0.1)
+
+
+if __name__ == "__main__":
+    unittest.main()
