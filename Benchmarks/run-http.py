@@ -156,7 +156,7 @@ def main():
     build()
     # `run-http.py storefront catalog`: only those parts, after the build.
     if sys.argv[1:]:
-        parts = {"storefront": storefront_pages, "catalog": catalog_sizes}
+        parts = {"storefront": storefront_pages, "catalog": catalog_sizes, "postgres": postgres_pages}
         unknown = [name for name in sys.argv[1:] if name not in parts]
         if unknown:
             sys.exit(f"unknown part {unknown[0]!r}: choose from {', '.join(parts)}")
@@ -211,6 +211,7 @@ def main():
         }, database_reference)
         table("GET /db-fortunes, the rows read from SQLite for every request (medians; vs C + sqlite3)", results, "vs C")
         storefront_pages(servers)
+        postgres_pages(servers)
         catalog_sizes(servers)
     finally:
         for server in servers:
@@ -292,6 +293,48 @@ def storefront_pages(servers):
         "storefront /orders, signed in": (base + "/orders", "Cookie: " + cookie),
     }, reference)
     table("The storefront's pages, demo data (medians; the ratio is to /healthz of the same server)", results, "vs /healthz")
+
+
+class PostgresCluster:
+    """A throwaway PostgreSQL cluster from scripts/with-postgres.sh, kept while its command waits
+    for a line on its input; terminate() ends the script, which stops and deletes the cluster."""
+
+    def __init__(self):
+        self.process = subprocess.Popen(
+            ["scripts/with-postgres.sh", "sh", "-c", 'printf "%s\\n" "$TESSERA_POSTGRES_URL"; read line'],
+            cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.url = self.process.stdout.readline().strip()
+        if not self.url.startswith("postgres://"):
+            sys.exit("the throwaway PostgreSQL did not start")
+
+    def terminate(self):
+        self.process.stdin.close()
+
+    def wait(self):
+        self.process.wait()
+
+
+def postgres_pages(servers):
+    """The same pages on PostgreSQL (DATABASE_URL) and on SQLite, one instance each, in the same
+    rounds: the ratio is PostgreSQL's to SQLite's. The cluster runs unpinned, beside both."""
+    cluster = PostgresCluster()
+    servers.append(cluster)
+    data = tempfile.mkdtemp(prefix="tessera-bench-shop-")
+    atexit.register(shutil.rmtree, data, ignore_errors=True)
+    secret = "bench-" + "s" * 40
+    servers.append(start([".build/release/storefront"], 18094, probe="/healthz", DATA_DIR=data + "/sqlite", SESSION_SECRET=secret))
+    servers.append(start([".build/release/storefront"], 18095, probe="/readyz", DATA_DIR=data + "/postgres",
+                         DATABASE_URL=cluster.url, SESSION_SECRET=secret))
+    sqlite, postgres = "http://127.0.0.1:18094", "http://127.0.0.1:18095"
+    cookies = {base: signed_in_cookie(base, "ada@example.com", "ada-lovelace-1815") for base in (sqlite, postgres)}
+    rows = {}
+    for page, path in [("/ (product list)", "/"), ("/products/2", "/products/2"), ("/?q=lamp", "/?q=lamp"), ("/orders, signed in", "/orders")]:
+        def target(base):
+            return (base + path, "Cookie: " + cookies[base]) if path == "/orders" else base + path
+        reference = f"SQLite {page}"
+        rows.update(measure({reference: target(sqlite), f"PostgreSQL {page}": target(postgres)}, reference))
+    table("The storefront's pages on PostgreSQL and on SQLite, one instance each "
+          "(medians; the ratio is to the same page on SQLite)", rows, "vs SQLite")
 
 
 if __name__ == "__main__":

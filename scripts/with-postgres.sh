@@ -44,8 +44,11 @@ cat > "$ctl" <<CTL
 #!/usr/bin/env bash
 # stop | start: the throwaway cluster at $cluster
 set -euo pipefail
+# The server outlives this script: it must not hold the caller's pipes open (a reader waiting for
+# their end of file would wait for the server), so only the standard streams go to it, as /dev/null.
+for fd in \$(ls /proc/\$\$/fd); do [ "\$fd" -gt 2 ] && eval "exec \$fd>&-" 2>/dev/null || true; done
 case "\$1" in
-  start) ${as_owner[*]} "$bin/pg_ctl" -D "$cluster/data" -l "$cluster/log" -w -t 30 start >/dev/null ;;
+  start) ${as_owner[*]} "$bin/pg_ctl" -D "$cluster/data" -l "$cluster/log" -w -t 30 start </dev/null >/dev/null 2>&1 ;;
   stop) ${as_owner[*]} "$bin/pg_ctl" -D "$cluster/data" -m fast -w stop >/dev/null ;;
   *) echo "usage: \$0 start|stop" >&2; exit 2 ;;
 esac
@@ -57,6 +60,10 @@ stop_cluster() {
   rm -rf "$cluster"
 }
 trap stop_cluster EXIT
+# A signal ends the script through its EXIT trap, so the cluster is stopped then too.
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 "${as_owner[@]}" "$bin/initdb" -D "$cluster/data" -U postgres -E UTF8 --no-locale \
   --auth-host=scram-sha-256 --auth-local=trust --pwfile="$cluster/password" >/dev/null

@@ -11,7 +11,11 @@ public struct FormData: Sendable {
         self.files = files
     }
 
-    /// Decodes `body` according to `contentType`; an unsupported type is a 415.
+    /// Decodes `body` according to `contentType`; an unsupported type is a 415, and a text field
+    /// with a NUL character a 400.
+    ///
+    /// No browser sends a NUL in a text field, and no store can keep one as text (PostgreSQL
+    /// refuses it outright, which would be a 500), so it is refused here, once, for every form.
     public init(body: [UInt8], contentType: String?) throws(HTTPError) {
         let mediaType = MediaTypeHeader(contentType ?? "")
         switch mediaType.essence {
@@ -24,6 +28,9 @@ public struct FormData: Sendable {
             self = try MultipartParser(boundary: boundary).parse(body)
         default:
             throw HTTPError(.unsupportedMediaType, message: "Forms must be sent as application/x-www-form-urlencoded or multipart/form-data.")
+        }
+        if fields.items.contains(where: { $0.name.utf8.contains(0) || $0.value.utf8.contains(0) }) {
+            throw HTTPError(.badRequest, message: "The form contains a NUL character, which no field accepts.")
         }
     }
 

@@ -50,6 +50,7 @@ import TesseraTesting
         let cluster = try PrivatePostgresCluster()
         defer { cluster.stop() }
         let storefront = try start(["DATABASE_URL": cluster.url, "SESSION_SECRET": Self.secret])
+        defer { if storefront.process.isRunning { storefront.signal(SIGKILL) } }
         let port = try await storefront.waitForPort()
         func get(_ target: String) async throws -> TestResponse {
             try await onThread { try RawHTTPClient.request(port: port, target) }
@@ -117,10 +118,15 @@ final class PrivatePostgresCluster: @unchecked Sendable {
         guard status == 0 else { throw Failed() }
     }
 
-    /// Ends the script, which stops the cluster and deletes it.
+    /// Ends the script (its `read` gets end of file), which stops the cluster and deletes it;
+    /// waits up to 30 s, polling, since Foundation's `waitUntilExit` can miss an exit here.
     func stop() {
-        try? input.fileHandleForWriting.write(contentsOf: Data("\n".utf8))
-        process.waitUntilExit()
+        try? input.fileHandleForWriting.close()
+        let deadline = ContinuousClock.now + .seconds(30)
+        while process.isRunning, ContinuousClock.now < deadline {
+            usleep(50_000)
+        }
+        if process.isRunning { process.terminate() }
     }
 
     struct Failed: Error {}

@@ -103,3 +103,26 @@ import Testing
         #expect(ErrorJSON.encode(status: 400, message: "bad \"x\"\n<script>") == #"{"error":{"message":"bad \"x\"\n\u003cscript\u003e","status":400}}"#)
     }
 }
+
+/// A form's text fields are text: a NUL anywhere (a name or a value, either encoding) is a 400
+/// before any store sees it.
+@Suite struct FormTextTests {
+    @Test(arguments: [
+        ("a=1&name=A%00B", "application/x-www-form-urlencoded"),
+        ("na%00me=x", "application/x-www-form-urlencoded"),
+        ("--b\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nA\u{0}B\r\n--b--\r\n", "multipart/form-data; boundary=b"),
+    ])
+    func aNulInAFieldIsABadRequest(body: String, contentType: String) {
+        #expect(throws: HTTPError.self) { try FormData(body: Array(body.utf8), contentType: contentType) }
+        do {
+            _ = try FormData(body: Array(body.utf8), contentType: contentType)
+        } catch {
+            #expect(error.status == .badRequest && error.message.contains("NUL"))
+        }
+    }
+
+    @Test func otherControlCharactersAndUnicodeStayText() throws {
+        let form = try FormData(body: Array("note=line%0Aother%09tab&name=%C3%89lodie".utf8), contentType: "application/x-www-form-urlencoded")
+        #expect(form["note"] == "line\nother\ttab" && form["name"] == "Élodie")
+    }
+}
