@@ -44,6 +44,8 @@ cat > "$ctl" <<CTL
 #!/usr/bin/env bash
 # stop | start: the throwaway cluster at $cluster
 set -euo pipefail
+# From a folder every user can enter: the server looks its programs up from where it starts.
+cd /
 # The server outlives this script: it must not hold the caller's pipes open (a reader waiting for
 # their end of file would wait for the server), so only the standard streams go to it, as /dev/null.
 for fd in \$(ls /proc/\$\$/fd); do [ "\$fd" -gt 2 ] && eval "exec \$fd>&-" 2>/dev/null || true; done
@@ -65,19 +67,21 @@ trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-"${as_owner[@]}" "$bin/initdb" -D "$cluster/data" -U postgres -E UTF8 --no-locale \
-  --auth-host=scram-sha-256 --auth-local=trust --pwfile="$cluster/password" >/dev/null
+# From /, which the postgres user can enter even when the clone is in a private folder.
+(cd / && "${as_owner[@]}" "$bin/initdb" -D "$cluster/data" -U postgres -E UTF8 --no-locale \
+  --auth-host=scram-sha-256 --auth-local=trust --pwfile="$cluster/password" >/dev/null)
+# TCP on loopback only: no Unix socket, whose path would be too long under a deep checkout.
 cat >> "$cluster/data/postgresql.conf" <<CONF
 port = $port
 listen_addresses = '127.0.0.1'
-unix_socket_directories = '$cluster'
+unix_socket_directories = ''
 fsync = off
 synchronous_commit = off
 full_page_writes = off
 max_connections = 200
 CONF
 "$ctl" start
-"${as_owner[@]}" "$bin/psql" -h "$cluster" -p "$port" -U postgres -q -c "CREATE DATABASE tessera" >/dev/null
+PGPASSWORD="$password" "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -q -c "CREATE DATABASE tessera" >/dev/null
 
 export TESSERA_POSTGRES_URL="postgres://postgres:$password@127.0.0.1:$port/tessera"
 export TESSERA_POSTGRES_CLUSTER="$cluster"

@@ -26,9 +26,11 @@ struct StorefrontStorage {
             let connections = PostgresConnections(url: url, size: poolSize, logger: logger)
             do {
                 try await StorefrontPostgres.prepare(connections)
-            } catch let error as DatabaseUnavailable {
+            } catch {
+                // Unreachable, or reachable but refusing (a missing database, no rights on the
+                // schema): either way this instance cannot serve.
                 await connections.shutdown()
-                throw UnavailableAtStart(message: "cannot use the database at \(url): \(error.reason)")
+                throw UnavailableAtStart(message: "cannot use the database at \(url): \(DatabaseUnavailable(error).reason)")
             }
             logger.info("database: PostgreSQL", metadata: ["url": "\(url)", "pool": "\(poolSize)"])
             return StorefrontStorage(services: StorefrontServices(postgres: connections), readiness: PostgresReadiness(connections: connections),

@@ -9,8 +9,15 @@ public struct DatabaseUnavailable: HTTPResponseError, CustomStringConvertible {
     /// wrong password, a missing database) or the connection's failure. Never shown to visitors.
     public let reason: String
 
-    init(_ error: any Error) {
-        if let error = error as? PSQLError {
+    init(reason: String) {
+        self.reason = reason
+    }
+
+    /// The database failure behind `error`, summed up in one line.
+    public init(_ error: any Error) {
+        if let known = error as? DatabaseUnavailable {
+            reason = known.reason
+        } else if let error = error as? PSQLError {
             if let message = error.serverInfo?[.message] {
                 reason = message
             } else if let underlying = error.underlying {

@@ -43,12 +43,23 @@ public final class PostgresConnections: Sendable {
     /// Runs `body` on a connection, on this thread, waiting for a free one if all ``size`` are
     /// busy. For synchronous callers only; async code calls ``read(_:)`` or ``write(_:)``.
     /// A database that cannot be reached throws ``DatabaseUnavailable``.
-    public func withConnection<T>(_ body: (BlockingConnection) throws -> T) throws -> T {
-        slots.wait()
+    ///
+    /// - Parameter patience: how long to wait for a free connection and for each statement;
+    ///   by default for ever and ``statementTimeout``. A caller on a thread that serves other
+    ///   requests (a per-request check in a middleware step) passes a short one.
+    @discardableResult
+    public func withConnection<T>(patience: Duration? = nil, _ body: (BlockingConnection) throws -> T) throws -> T {
+        if let patience {
+            guard slots.wait(timeout: .now() + Self.dispatchInterval(patience)) == .success else {
+                throw DatabaseUnavailable(reason: "all \(size) connections stayed busy for \(patience)")
+            }
+        } else {
+            slots.wait()
+        }
         defer { slots.signal() }
         let connection = try checkOut()
         do {
-            let value = try body(blocking(connection))
+            let value = try body(blocking(connection, timeout: patience ?? statementTimeout))
             idle.withLock { $0.append(connection) }
             return value
         } catch {
@@ -67,8 +78,15 @@ public final class PostgresConnections: Sendable {
                 try connection.execute("COMMIT")
                 return value
             } catch {
-                // A lost connection has no transaction left to roll back.
-                _ = try? connection.execute("ROLLBACK")
+                // A lost connection has no transaction left to roll back (and a ROLLBACK would
+                // only wait behind the statement that hung). A failed ROLLBACK leaves the
+                // transaction open: the connection is then dropped, not reused.
+                guard !Self.isUnavailable(error) else { throw error }
+                do {
+                    try connection.execute("ROLLBACK")
+                } catch let rollback {
+                    throw DatabaseUnavailable(rollback)
+                }
                 throw error
             }
         }
@@ -87,8 +105,9 @@ public final class PostgresConnections: Sendable {
     }
 
     /// Runs `body` while this process holds the advisory lock `key`: instances that do the same
-    /// take turns. The lock is held on a connection of its own for as long as `body` runs, so
-    /// `body` may use the pool as usual (the pool needs at least two connections).
+    /// take turns (each waits up to ``lockPatience``). The lock is held on a connection of its
+    /// own for as long as `body` runs, so `body` may use the pool as usual (the pool needs at
+    /// least two connections).
     public func withAdvisoryLock<T: Sendable>(_ key: Int64, _ body: () async throws -> T) async throws -> T {
         precondition(size > 1, "the lock holds a connection while the body uses another")
         let holder = try await threads.runIfActive { () -> PostgresConnection in
@@ -96,38 +115,44 @@ public final class PostgresConnections: Sendable {
             do {
                 let connection = try self.checkOut()
                 do {
-                    try self.blocking(connection).execute("SELECT pg_advisory_lock(\(key))")
+                    try self.blocking(connection, timeout: Self.lockPatience).execute("SELECT pg_advisory_lock(\(key))")
                     return connection
                 } catch {
                     self.keepOrClose(connection, after: error)
-                    throw error
+                    throw Self.isUnavailable(error) ? DatabaseUnavailable(error) : error
                 }
             } catch {
                 self.slots.signal()
                 throw error
             }
         }
-        let unlock = { @Sendable in
-            try await self.threads.runIfActive {
-                defer { self.slots.signal() }
-                do {
-                    try self.blocking(holder).execute("SELECT pg_advisory_unlock(\(key))")
-                    self.idle.withLock { $0.append(holder) }
-                } catch {
-                    // Closing the session releases its locks too.
-                    self.keepOrClose(holder, after: error)
-                }
-            }
-        }
+        let outcome: Result<T, any Error>
         do {
-            let value = try await body()
-            try await unlock()
-            return value
+            outcome = .success(try await body())
         } catch {
-            try? await unlock()
-            throw error
+            outcome = .failure(error)
         }
+        // Unlocked on the pool's threads; if they no longer run (shut down, or this task was
+        // cancelled first), closing the session releases the lock as well.
+        let unlocked = (try? await threads.runIfActive { () -> Bool in
+            defer { self.slots.signal() }
+            do {
+                try self.blocking(holder, timeout: self.statementTimeout).execute("SELECT pg_advisory_unlock(\(key))")
+                self.idle.withLock { $0.append(holder) }
+            } catch {
+                self.keepOrClose(holder, after: error)
+            }
+            return true
+        }) ?? false
+        if !unlocked {
+            try? await holder.close()
+            slots.signal()
+        }
+        return try outcome.get()
     }
+
+    /// How long an instance waits for another's advisory lock: the other may be migrating.
+    public static let lockPatience: Duration = .seconds(120)
 
     /// Closes the idle connections and stops the threads; work still running finishes first.
     public func shutdown() async {
@@ -146,10 +171,15 @@ public final class PostgresConnections: Sendable {
         return try connect()
     }
 
-    private func blocking(_ connection: PostgresConnection) -> BlockingConnection {
-        let (seconds, attoseconds) = statementTimeout.components
+    private func blocking(_ connection: PostgresConnection, timeout: Duration) -> BlockingConnection {
+        let (seconds, attoseconds) = timeout.components
         return BlockingConnection(connection: connection, logger: logger,
                                   timeout: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+    }
+
+    private static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
+        let (seconds, attoseconds) = duration.components
+        return .nanoseconds(Int(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
     }
 
     /// A new connection; ``DatabaseUnavailable`` when the server cannot be reached or refuses
@@ -170,7 +200,7 @@ public final class PostgresConnections: Sendable {
     private func keepOrClose(_ connection: PostgresConnection, after error: any Error) {
         let lost = switch error {
         case let error as PSQLError: error.code != .server
-        case is ChannelError, is IOError, is BlockingConnection.TimedOut: true
+        case is ChannelError, is IOError, is BlockingConnection.TimedOut, is DatabaseUnavailable: true
         default: false
         }
         if lost || connection.isClosed {

@@ -29,9 +29,10 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
         if let query = components.query, !query.isEmpty { throw Invalid("has options (?\(query)), which Tessera does not read") }
         self.host = host
         self.port = components.port ?? 5432
-        self.username = username.removingPercentEncoding ?? username
-        self.password = components.password.map { $0.removingPercentEncoding ?? $0 }
-        self.database = database.removingPercentEncoding ?? database
+        // URLComponents has already decoded `%40` and friends in these.
+        self.username = username
+        self.password = components.password
+        self.database = database
     }
 
     /// The URL without its password, for logs.

@@ -41,9 +41,15 @@ final class CatalogDatabase: Sendable {
             let connections = PostgresConnections(url: url, size: 4, logger: PostgresTestCluster.logger)
             var migrator = PostgresMigrator()
             PostgresCatalogStore.registerMigrations(in: &migrator)
-            try await migrator.migrate(connections)
             let store = PostgresCatalogStore(connections: connections)
-            try await store.insertIfEmpty(CatalogSeed.products, categories: CatalogSeed.categories)
+            do {
+                try await migrator.migrate(connections)
+                try await store.insertIfEmpty(CatalogSeed.products, categories: CatalogSeed.categories)
+            } catch {
+                await connections.shutdown()
+                await PostgresTestCluster.drop(url)
+                throw error
+            }
             return CatalogDatabase(store: store, sqlite: nil, postgres: (connections, url))
         }
     }

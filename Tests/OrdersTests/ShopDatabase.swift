@@ -35,7 +35,13 @@ final class ShopDatabase: Sendable {
         case .postgres:
             let url = try await PostgresTestCluster.newDatabase()
             let connections = PostgresConnections(url: url, size: 8, logger: PostgresTestCluster.logger)
-            try await StorefrontPostgres.migrator.migrate(connections)
+            do {
+                try await StorefrontPostgres.migrator.migrate(connections)
+            } catch {
+                await connections.shutdown()
+                await PostgresTestCluster.drop(url)
+                throw error
+            }
             return ShopDatabase(kind: kind, services: StorefrontServices(postgres: connections), sqlite: nil, postgres: (connections, url))
         }
     }

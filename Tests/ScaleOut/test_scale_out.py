@@ -117,7 +117,11 @@ class Nginx:
         self.process = subprocess.Popen(["nginx", "-c", str(self.folder / "nginx.conf"), "-p", str(self.folder)],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
         self.base = f"http://127.0.0.1:{self.port}"
-        wait_for(self.base + "/healthz")
+        try:
+            wait_for(self.base + "/healthz")
+        except BaseException:
+            self.stop()
+            raise
 
     def stop(self):
         self.process.send_signal(signal.SIGQUIT)
@@ -135,11 +139,15 @@ def new_shopper(base, tag):
 
 
 def place_order(shopper, product_id):
-    """Adds one of the product and checks out: the order's URL when the shop acknowledged it."""
-    status, _, _ = shopper.post(f"/products/{product_id}", "/cart/items", {"productID": str(product_id), "quantity": "1"})
-    if status != 303:
+    """Adds one of the product and checks out: the order's URL when the shop acknowledged it,
+    None when it did not (a refusal, or a 502 from an instance that died mid-request)."""
+    try:
+        status, _, _ = shopper.post(f"/products/{product_id}", "/cart/items", {"productID": str(product_id), "quantity": "1"})
+        if status != 303:
+            return None
+        status, location, _ = shopper.post("/checkout", "/checkout", {})
+    except (OSError, AttributeError):  # no answer, or an error page without the form
         return None
-    status, location, _ = shopper.post("/checkout", "/checkout", {})
     return location if status == 303 and re.fullmatch(r"/orders/\d+", location or "") else None
 
 
@@ -248,22 +256,18 @@ class ScaleOutTest(unittest.TestCase):
 
         def buy(shopper):
             while not stop.is_set():
-                try:
-                    location = place_order(shopper, 9)
-                except OSError:
-                    location = None
+                location = place_order(shopper, 9)
                 (acknowledged if location else refused).append(location)
 
         victim = self.instances[1]
         with ThreadPoolExecutor(max_workers=8) as pool:
-            for _ in range(4):
-                pool.submit(browse)
-            for shopper in shoppers:
-                pool.submit(buy, shopper)
+            workers = [pool.submit(browse) for _ in range(4)] + [pool.submit(buy, shopper) for shopper in shoppers]
             time.sleep(2)
             victim.kill()
             time.sleep(3)
             stop.set()
+            for worker in workers:
+                worker.result()  # a worker that failed fails the test
 
         self.assertGreater(len(page_statuses), 20)
         self.assertEqual({status for status in page_statuses}, {200}, "nginx sent every page to a live instance")
@@ -271,6 +275,12 @@ class ScaleOutTest(unittest.TestCase):
         ids = ",".join(location.rsplit("/", 1)[1] for location in acknowledged)
         self.assertEqual(psql(f"SELECT count(*) FROM customer_order WHERE id IN ({ids})"), str(len(acknowledged)),
                          "every order the shop acknowledged is in the database")
+        # And nothing beyond them: an order whose answer was lost with the instance (a 502) may
+        # exist, but no request placed two.
+        emails = ",".join(f"'{shopper.email}'" for shopper in shoppers)
+        placed = int(psql(f"SELECT count(*) FROM customer_order o JOIN shop_user u ON u.id = o.user_id WHERE u.email IN ({emails})"))
+        self.assertGreaterEqual(placed, len(acknowledged))
+        self.assertLessEqual(placed, len(acknowledged) + len(refused), "no checkout was placed twice")
 
         victim.start()
         served = victim.served()

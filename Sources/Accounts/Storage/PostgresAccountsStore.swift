@@ -64,14 +64,18 @@ public struct PostgresAccountsStore: AccountsStore {
     }
 
     /// On the caller's thread (the request's), which waits for the database: one primary-key
-    /// lookup for each signed-in request.
+    /// lookup for each signed-in request. It waits at most ``sessionCheckPatience`` for a
+    /// connection and for the answer, then the request is a 503: the thread serves other
+    /// requests too (`/healthz` among them).
     public func isSessionActive(_ sessionID: String, userID: Int, startedAfter notBefore: Date) throws -> Bool {
-        try connections.withConnection { connection in
+        try connections.withConnection(patience: Self.sessionCheckPatience) { connection in
             try !connection.rows("""
                 SELECT 1 FROM user_session WHERE id = \(sessionID) AND user_id = \(userID) AND started_at > \(notBefore.timeIntervalSince1970)
                 """).isEmpty
         }
     }
+
+    public static let sessionCheckPatience: Duration = .seconds(2)
 
     public func endSession(_ sessionID: String) async throws {
         try await connections.write { connection in

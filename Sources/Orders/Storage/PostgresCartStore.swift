@@ -51,19 +51,19 @@ public struct PostgresCartStore: CartStore {
 
     public func merge(cart source: String, into target: String, limits: [Int: Int]) async throws {
         try await connections.write { connection in
-            // The source's lines, locked: a request adding to the same cart waits for the merge.
+            // The source's lines, locked: a request changing the same cart waits for the merge.
             let moving = try connection.rows("SELECT product_id, quantity FROM cart_line WHERE cart_id = \(source) FOR UPDATE")
                 .map { try $0.decode((Int, Int).self) }
             for (productID, quantity) in moving {
                 // A line added since the caller read the limits has none: it stays where it is.
                 guard let limit = limits[productID] else { continue }
-                let existing = try connection.rows("SELECT quantity FROM cart_line WHERE cart_id = \(target) AND product_id = \(productID) FOR UPDATE")
-                    .first?.decode(Int.self) ?? 0
-                let merged = min(existing + quantity, limit)
-                if merged > existing {
+                // One statement, so that a concurrent add to the target is added to, not
+                // overwritten: quantities add up to the limit, and never go down.
+                if limit > 0 {
                     try connection.execute("""
-                        INSERT INTO cart_line (cart_id, product_id, quantity) VALUES (\(target), \(productID), \(merged)) \
-                        ON CONFLICT (cart_id, product_id) DO UPDATE SET quantity = excluded.quantity
+                        INSERT INTO cart_line (cart_id, product_id, quantity) VALUES (\(target), \(productID), LEAST(\(quantity), \(limit))) \
+                        ON CONFLICT (cart_id, product_id) DO UPDATE \
+                        SET quantity = GREATEST(cart_line.quantity, LEAST(cart_line.quantity + \(quantity), \(limit)))
                         """)
                 }
                 try connection.execute("DELETE FROM cart_line WHERE cart_id = \(source) AND product_id = \(productID)")
