@@ -69,10 +69,10 @@ public final class PostgresConnections: Sendable {
     }
 
     /// Runs `body` in one transaction on this thread: committed when it returns, rolled back
-    /// when it throws.
-    public func withTransaction<T>(_ body: (BlockingConnection) throws -> T) throws -> T {
+    /// when it throws. `begin` may ask for another isolation level or a read-only transaction.
+    public func withTransaction<T>(begin: PostgresQuery = "BEGIN", _ body: (BlockingConnection) throws -> T) throws -> T {
         try withConnection { connection in
-            try connection.execute("BEGIN")
+            try connection.execute(begin)
             do {
                 let value = try body(connection)
                 try connection.execute("COMMIT")
@@ -92,9 +92,18 @@ public final class PostgresConnections: Sendable {
         }
     }
 
-    /// Runs `body` on a connection, on one of the pool's threads.
+    /// Runs `body` on one of the pool's threads, in a read-only transaction that sees one
+    /// snapshot (repeatable read), as GRDB's `read` does: a listing's count and its page, or an
+    /// order and its payment, come from the same moment.
     @discardableResult
     public func read<T: Sendable>(_ body: @escaping @Sendable (BlockingConnection) throws -> T) async throws -> T {
+        try await threads.runIfActive { try self.withTransaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body) }
+    }
+
+    /// Runs `body` on one of the pool's threads with no transaction around it: for statements
+    /// that cannot run in one (`CREATE DATABASE`, `VACUUM`). Each statement commits by itself.
+    @discardableResult
+    public func withoutTransaction<T: Sendable>(_ body: @escaping @Sendable (BlockingConnection) throws -> T) async throws -> T {
         try await threads.runIfActive { try self.withConnection(body) }
     }
 

@@ -46,7 +46,7 @@ public enum PostgresTestCluster {
     private static func administer(_ url: PostgresURL, _ body: @escaping @Sendable (BlockingConnection) throws -> Void) async throws {
         let connections = PostgresConnections(url: url, size: 1, logger: logger)
         do {
-            try await connections.read(body)
+            try await connections.withoutTransaction(body)
         } catch {
             await connections.shutdown()
             throw error
