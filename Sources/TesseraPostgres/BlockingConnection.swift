@@ -40,12 +40,3 @@ public struct BlockingConnection {
         var description: String { "the database did not answer in time" }
     }
 }
-
-extension PostgresBindings {
-    /// Integer values bound in order, `$1` first: for statements built from fragments, where
-    /// string interpolation cannot number the placeholders.
-    public init(_ values: Int...) {
-        self.init(capacity: values.count)
-        for value in values { append(value) }
-    }
-}

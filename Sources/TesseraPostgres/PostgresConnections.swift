@@ -50,7 +50,7 @@ public final class PostgresConnections: Sendable {
     @discardableResult
     public func withConnection<T>(patience: Duration? = nil, _ body: (BlockingConnection) throws -> T) throws -> T {
         if let patience {
-            guard slots.wait(timeout: .now() + Self.dispatchInterval(patience)) == .success else {
+            guard slots.wait(timeout: .now() + patience.dispatchInterval) == .success else {
                 throw DatabaseUnavailable(reason: "all \(size) connections stayed busy for \(patience)")
             }
         } else {
@@ -181,14 +181,7 @@ public final class PostgresConnections: Sendable {
     }
 
     private func blocking(_ connection: PostgresConnection, timeout: Duration) -> BlockingConnection {
-        let (seconds, attoseconds) = timeout.components
-        return BlockingConnection(connection: connection, logger: logger,
-                                  timeout: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
-    }
-
-    private static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
-        let (seconds, attoseconds) = duration.components
-        return .nanoseconds(Int(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+        BlockingConnection(connection: connection, logger: logger, timeout: timeout.timeAmount)
     }
 
     /// A new connection; ``DatabaseUnavailable`` when the server cannot be reached or refuses
@@ -204,15 +197,11 @@ public final class PostgresConnections: Sendable {
     }
 
     /// A connection goes back to the pool after an error that left it working (the server
-    /// refused a statement, the body threw its own error); one that may be half-closed is closed
-    /// and dropped, and the next unit of work connects anew.
+    /// refused a statement, the body threw its own error); after one that means the database is
+    /// unavailable it may be half-closed, so it is closed and dropped, and the next unit of work
+    /// connects anew.
     private func keepOrClose(_ connection: PostgresConnection, after error: any Error) {
-        let lost = switch error {
-        case let error as PSQLError: error.code != .server
-        case is ChannelError, is IOError, is BlockingConnection.TimedOut, is DatabaseUnavailable: true
-        default: false
-        }
-        if lost || connection.isClosed {
+        if Self.isUnavailable(error) || connection.isClosed {
             try? connection.close().wait()
         } else {
             idle.withLock { $0.append(connection) }
@@ -222,8 +211,8 @@ public final class PostgresConnections: Sendable {
 
 extension PostgresConnections {
     /// Whether `error` means the database could not be reached or went away, rather than that
-    /// it refused a statement: what a server answers with 503.
-    public static func isUnavailable(_ error: any Error) -> Bool {
+    /// it refused a statement: what a server answers with 503, and a connection not to reuse.
+    static func isUnavailable(_ error: any Error) -> Bool {
         if error is DatabaseUnavailable || error is BlockingConnection.TimedOut { return true }
         guard let error = error as? PSQLError else { return error is ChannelError || error is IOError }
         switch error.code {

@@ -45,8 +45,7 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     func configuration(connectTimeout: Duration) -> PostgresConnection.Configuration {
         var configuration = PostgresConnection.Configuration(host: host, port: port, username: username, password: password,
                                                              database: database, tls: .disable)
-        configuration.options.connectTimeout = .nanoseconds(Int64(connectTimeout.components.seconds) * 1_000_000_000
-            + connectTimeout.components.attoseconds / 1_000_000_000)
+        configuration.options.connectTimeout = connectTimeout.timeAmount
         return configuration
     }
 

@@ -11,7 +11,7 @@ final class CatalogDatabase: Sendable {
     let store: any CatalogStore
     let service: CatalogService
     private let sqlite: (pool: DatabasePool, folder: URL)?
-    private let postgres: (connections: PostgresConnections, url: PostgresURL)?
+    private let postgres: PostgresTestDatabase?
 
     /// Runs `body` on a new seeded catalog of `kind`, removed afterwards.
     static func with(_ kind: StoreKind, _ body: (CatalogDatabase) async throws -> Void) async throws {
@@ -37,24 +37,21 @@ final class CatalogDatabase: Sendable {
             try await CatalogSeed.seedIfEmpty(pool)
             return CatalogDatabase(store: SQLiteCatalogStore(database: pool), sqlite: (pool, folder), postgres: nil)
         case .postgres:
-            let url = try await PostgresTestCluster.newDatabase()
-            let connections = PostgresConnections(url: url, size: 4, logger: PostgresTestCluster.logger)
             var migrator = PostgresMigrator()
             PostgresCatalogStore.registerMigrations(in: &migrator)
-            let store = PostgresCatalogStore(connections: connections)
+            let database = try await PostgresTestDatabase.make(migrator: migrator)
+            let store = PostgresCatalogStore(connections: database.connections)
             do {
-                try await migrator.migrate(connections)
                 try await store.insertIfEmpty(CatalogSeed.products, categories: CatalogSeed.categories)
             } catch {
-                await connections.shutdown()
-                await PostgresTestCluster.drop(url)
+                await database.remove()
                 throw error
             }
-            return CatalogDatabase(store: store, sqlite: nil, postgres: (connections, url))
+            return CatalogDatabase(store: store, sqlite: nil, postgres: database)
         }
     }
 
-    private init(store: any CatalogStore, sqlite: (pool: DatabasePool, folder: URL)?, postgres: (connections: PostgresConnections, url: PostgresURL)?) {
+    private init(store: any CatalogStore, sqlite: (pool: DatabasePool, folder: URL)?, postgres: PostgresTestDatabase?) {
         self.store = store
         self.service = CatalogService(store: store)
         self.sqlite = sqlite
@@ -96,9 +93,6 @@ final class CatalogDatabase: Sendable {
 
     private func remove() async {
         if let sqlite { try? FileManager.default.removeItem(at: sqlite.folder) }
-        if let postgres {
-            await postgres.connections.shutdown()
-            await PostgresTestCluster.drop(postgres.url)
-        }
+        await postgres?.remove()
     }
 }

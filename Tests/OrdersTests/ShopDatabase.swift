@@ -17,7 +17,7 @@ final class ShopDatabase: Sendable {
     let kind: StoreKind
     let services: StorefrontServices
     private let sqlite: (pool: DatabasePool, folder: URL)?
-    private let postgres: (connections: PostgresConnections, url: PostgresURL)?
+    private let postgres: PostgresTestDatabase?
 
     static func make(_ kind: StoreKind) async throws -> ShopDatabase {
         switch kind {
@@ -33,21 +33,13 @@ final class ShopDatabase: Sendable {
             try migrator.migrate(pool)
             return ShopDatabase(kind: kind, services: StorefrontServices(database: pool), sqlite: (pool, folder), postgres: nil)
         case .postgres:
-            let url = try await PostgresTestCluster.newDatabase()
-            let connections = PostgresConnections(url: url, size: 8, logger: PostgresTestCluster.logger)
-            do {
-                try await StorefrontPostgres.migrator.migrate(connections)
-            } catch {
-                await connections.shutdown()
-                await PostgresTestCluster.drop(url)
-                throw error
-            }
-            return ShopDatabase(kind: kind, services: StorefrontServices(postgres: connections), sqlite: nil, postgres: (connections, url))
+            let database = try await PostgresTestDatabase.make(migrator: StorefrontPostgres.migrator, poolSize: 8)
+            return ShopDatabase(kind: kind, services: StorefrontServices(postgres: database.connections), sqlite: nil, postgres: database)
         }
     }
 
     private init(kind: StoreKind, services: StorefrontServices, sqlite: (pool: DatabasePool, folder: URL)?,
-                 postgres: (connections: PostgresConnections, url: PostgresURL)?) {
+                 postgres: PostgresTestDatabase?) {
         self.kind = kind
         self.services = services
         self.sqlite = sqlite
@@ -84,9 +76,6 @@ final class ShopDatabase: Sendable {
 
     func remove() async {
         if let sqlite { try? FileManager.default.removeItem(at: sqlite.folder) }
-        if let postgres {
-            await postgres.connections.shutdown()
-            await PostgresTestCluster.drop(postgres.url)
-        }
+        await postgres?.remove()
     }
 }

@@ -54,3 +54,27 @@ public enum PostgresTestCluster {
         await connections.shutdown()
     }
 }
+
+/// A database of a test's own in the cluster, migrated, with a pool on it; ``remove()`` shuts
+/// the pool and drops the database. A failed migration removes it before throwing.
+public struct PostgresTestDatabase: Sendable {
+    public let url: PostgresURL
+    public let connections: PostgresConnections
+
+    public static func make(migrator: PostgresMigrator = PostgresMigrator(), poolSize: Int = 4) async throws -> PostgresTestDatabase {
+        let url = try await PostgresTestCluster.newDatabase()
+        let database = PostgresTestDatabase(url: url, connections: PostgresConnections(url: url, size: poolSize, logger: PostgresTestCluster.logger))
+        do {
+            try await migrator.migrate(database.connections)
+        } catch {
+            await database.remove()
+            throw error
+        }
+        return database
+    }
+
+    public func remove() async {
+        await connections.shutdown()
+        await PostgresTestCluster.drop(url)
+    }
+}

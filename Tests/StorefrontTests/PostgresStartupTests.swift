@@ -36,11 +36,18 @@ import TesseraTesting
         }
     }
 
-    /// Instances that share a database must share the session secret.
-    @Test func aSharedDatabaseWithoutASessionSecretIsAUsageError() async throws {
-        let storefront = try start(["DATABASE_URL": "postgres://postgres@127.0.0.1/shop", "SESSION_SECRET": ""])
+    /// Instances that share a database must share the session secret, and the pool must be a
+    /// size that works: usage errors (exit 64), before any connection is tried.
+    @Test(arguments: [
+        (["SESSION_SECRET": ""], "DATABASE_URL needs SESSION_SECRET"),
+        (["SESSION_SECRET": Self.secret, "DATABASE_POOL_SIZE": "many"], "DATABASE_POOL_SIZE=many is not valid"),
+        (["SESSION_SECRET": Self.secret, "DATABASE_POOL_SIZE": "1"], "between 2 and 500"),
+    ])
+    func aSharedDatabaseMisconfiguredIsAUsageError(environment: [String: String], message: String) async throws {
+        let storefront = try start(environment.merging(["DATABASE_URL": "postgres://postgres@127.0.0.1/shop"]) { $1 })
         #expect(try await storefront.waitForExit() == 64)
-        #expect(storefront.log.contains("DATABASE_URL needs SESSION_SECRET"))
+        let lines = storefront.log.split(separator: "\n").filter { !$0.isEmpty }
+        #expect(lines.count == 1 && lines[0].contains(message), "\(storefront.log)")
     }
 
     /// The database stops under a running server: pages answer 503 with the error page, and

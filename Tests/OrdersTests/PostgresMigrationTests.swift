@@ -1,0 +1,36 @@
+@testable import Accounts
+import Foundation
+import PostgresNIO
+import PostgresTestSupport
+@testable import Storefront
+import TesseraPostgres
+import Testing
+
+/// The storefront's PostgreSQL schema as several instances meet it at start.
+@Suite struct PostgresMigrationTests {
+    /// Instances that start together run the migrations once between them.
+    @Test func instancesStartingTogetherMigrateOnce() async throws {
+        let url = try await PostgresTestCluster.newDatabase()
+        let pools = (0..<4).map { _ in PostgresConnections(url: url, size: 2, logger: PostgresTestCluster.logger) }
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for pool in pools { group.addTask { try await StorefrontPostgres.prepare(pool) } }
+                try await group.waitForAll()
+            }
+            let applied = try await pools[0].read { connection in
+                try connection.rows("SELECT name FROM tessera_migration ORDER BY name").map { try $0.decode(String.self) }
+            }
+            #expect(applied == StorefrontPostgres.migrator.names.sorted())
+            let counts = try await pools[0].read { connection in
+                try connection.rows("SELECT (SELECT count(*) FROM product), (SELECT count(*) FROM shop_user)").map { try $0.decode((Int, Int).self) }
+            }
+            #expect(counts.first?.0 == 40 && counts.first?.1 == AccountsSeed.users.count, "the demo data once, not once per instance")
+        } catch {
+            for pool in pools { await pool.shutdown() }
+            await PostgresTestCluster.drop(url)
+            throw error
+        }
+        for pool in pools { await pool.shutdown() }
+        await PostgresTestCluster.drop(url)
+    }
+}
