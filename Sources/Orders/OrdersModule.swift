@@ -23,6 +23,10 @@ public struct OrdersModule: FeatureModule {
         app.routes.page(OrdersRoutes.checkout) { _, _ in CheckoutPageController(cart: cart) }
         app.routes.page(OrdersRoutes.orders) { _, _ in OrderListPageController(orders: orders) }
         app.routes.page(OrdersRoutes.order) { id, _ in OrderPageController(orders: orders, id: id) }
+        app.routes.fragment(OrdersRoutes.orderRows) { _, context in
+            OrderRowsRegion(orders: orders, userID: try SignedInShopper.require(context, returningTo: OrdersRoutes.orders.path),
+                            status: try OrderRowsRegion.status(in: context.request))
+        }
         app.routes.fragment(OrdersRoutes.orderStatus) { id, _ in OrderStatusRegion(orders: orders, id: id) }
         CartActions(cart: cart, catalog: catalog).register(in: &app.routes)
         CheckoutActions(orders: orders, cart: cart).register(in: &app.routes)

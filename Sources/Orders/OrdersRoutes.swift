@@ -11,6 +11,7 @@ public enum OrdersRoutes {
     public static let placeOrder = Route<NoParameters>("orders.checkout.place", .post, "/checkout")
 
     public static let orders = Route<NoParameters>("orders.list", .get, "/orders")
+    public static let orderRows = Route<NoParameters>("orders.list.rows", .get, "/orders/rows")
     public static let order = Route<Int>("orders.order", .get, "/orders/{id}")
     public static let orderStatus = Route<Int>("orders.order.status", .get, "/orders/{id}/status")
     public static let pay = Route<Int>("orders.order.pay", .post, "/orders/{id}/pay")

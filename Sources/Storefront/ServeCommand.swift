@@ -35,12 +35,13 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "storefront")
         let storage = try await UnavailableAtStart.reported {
-            try await StorefrontStorage.open(databaseChoice, dataDirectory: settings.dataDirectory, logger: logger)
+            try await StorefrontStorage.open(databaseChoice, dataDirectory: settings.dataDirectory, liveConfiguration: settings.liveConfiguration, logger: logger)
         }
 
         // The composition root: the only place that knows every module.
         let services = storage.services
         var app = ApplicationBuilder()
+        app.live = storage.live
         app.register(HealthModule(checks: [storage.readiness]))
         app.register(CatalogModule(catalog: services.catalog))
         app.register(OrdersModule(cart: services.cart, orders: services.orders, catalog: services.catalog))

@@ -2,28 +2,30 @@ import Accounts
 import Catalog
 import GRDB
 import Orders
+import Tessera
 import TesseraPostgres
 
 /// Every service of the shop, wired to one database's stores and to the transaction that order
 /// changes share. The database is chosen here and nowhere else: SQLite in the data directory,
-/// or PostgreSQL when `DATABASE_URL` names one.
+/// or PostgreSQL when `DATABASE_URL` names one. Changes are published to `topics`, the app's
+/// live regions.
 struct StorefrontServices {
     let catalog: CatalogService
     let accounts: AccountsService
     let cart: CartService
     let orders: OrderService
 
-    init(database: any DatabaseWriter) {
+    init(database: any DatabaseWriter, topics: any TopicPublisher) {
         catalog = CatalogService(store: SQLiteCatalogStore(database: database))
         accounts = AccountsService(store: SQLiteAccountsStore(database: database))
         cart = CartService(store: SQLiteCartStore(database: database), catalog: catalog)
-        orders = OrderService(store: SQLiteOrderStore(database: database), transactions: SQLiteOrderTransactions(database: database), cart: cart)
+        orders = OrderService(store: SQLiteOrderStore(database: database), transactions: SQLiteOrderTransactions(database: database), cart: cart, topics: topics)
     }
 
-    init(postgres connections: PostgresConnections) {
+    init(postgres connections: PostgresConnections, topics: any TopicPublisher) {
         catalog = CatalogService(store: PostgresCatalogStore(connections: connections))
         accounts = AccountsService(store: PostgresAccountsStore(connections: connections))
         cart = CartService(store: PostgresCartStore(connections: connections), catalog: catalog)
-        orders = OrderService(store: PostgresOrderStore(connections: connections), transactions: PostgresOrderTransactions(connections: connections), cart: cart)
+        orders = OrderService(store: PostgresOrderStore(connections: connections), transactions: PostgresOrderTransactions(connections: connections), cart: cart, topics: topics)
     }
 }

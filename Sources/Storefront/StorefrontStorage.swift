@@ -8,14 +8,20 @@ import TesseraPostgres
 /// readiness check, and how it closes after the drain.
 struct StorefrontStorage {
     let services: StorefrontServices
+    /// The live regions the services publish to: within the process on SQLite, across instances
+    /// through the database on PostgreSQL.
+    let live: LiveRegions
     let readiness: any ReadinessCheck
     let close: @Sendable () async -> Void
 
-    static func open(_ choice: DatabaseOptions.Choice, dataDirectory: String, logger: Logger) async throws -> StorefrontStorage {
+    static func open(_ choice: DatabaseOptions.Choice, dataDirectory: String, liveConfiguration: LiveRegions.Configuration,
+                     logger: Logger) async throws -> StorefrontStorage {
         switch choice {
         case .sqlite:
             let database = MeasuredDatabase(try await StorefrontDatabase.open(dataDirectory: dataDirectory))
-            return StorefrontStorage(services: StorefrontServices(database: database), readiness: DatabaseReadiness(database: database), close: {})
+            let live = LiveRegions(configuration: liveConfiguration, logger: logger)
+            return StorefrontStorage(services: StorefrontServices(database: database, topics: live), live: live,
+                                     readiness: DatabaseReadiness(database: database), close: {})
         case .postgres(let text, let poolSize):
             let url: PostgresURL
             do {
@@ -33,8 +39,9 @@ struct StorefrontStorage {
                 throw UnavailableAtStart(message: "cannot use the database at \(url): \(DatabaseUnavailable(error).reason)")
             }
             logger.info("database: PostgreSQL", metadata: ["url": "\(url)", "pool": "\(poolSize)"])
-            return StorefrontStorage(services: StorefrontServices(postgres: connections), readiness: PostgresReadiness(connections: connections),
-                                     close: { await connections.shutdown() })
+            let live = LiveRegions(configuration: liveConfiguration, logger: logger)
+            return StorefrontStorage(services: StorefrontServices(postgres: connections, topics: live), live: live,
+                                     readiness: PostgresReadiness(connections: connections), close: { await connections.shutdown() })
         }
     }
 }

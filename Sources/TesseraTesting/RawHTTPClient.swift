@@ -97,22 +97,28 @@ public final class RawHTTPClient: @unchecked Sendable {
     /// Reads a chunked body, calling `onChunk` as each chunk arrives (to observe streaming).
     public func readChunked(onChunk: ([UInt8]) -> Void = { _ in }) throws -> [UInt8] {
         var body: [UInt8] = []
-        while true {
-            let lineEnd = try readUntil([13, 10])
-            let sizeText = String(decoding: buffer[..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
-            buffer.removeFirst(lineEnd + 2)
-            guard let size = Int(sizeText, radix: 16) else { throw Failure.malformed("chunk size \(sizeText)") }
-            if size == 0 {
-                _ = try readUntil([13, 10])
-                buffer.removeFirst(2)
-                return body
-            }
-            try fill(atLeast: size + 2)
-            let chunk = Array(buffer[..<size])
+        while let chunk = try readChunk() {
             onChunk(chunk)
             body += chunk
-            buffer.removeFirst(size + 2)
         }
+        return body
+    }
+
+    /// The next chunk of a chunked body; `nil` after the last one.
+    public func readChunk() throws -> [UInt8]? {
+        let lineEnd = try readUntil([13, 10])
+        let sizeText = String(decoding: buffer[..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
+        buffer.removeFirst(lineEnd + 2)
+        guard let size = Int(sizeText, radix: 16) else { throw Failure.malformed("chunk size \(sizeText)") }
+        if size == 0 {
+            _ = try readUntil([13, 10])
+            buffer.removeFirst(2)
+            return nil
+        }
+        try fill(atLeast: size + 2)
+        let chunk = Array(buffer[..<size])
+        buffer.removeFirst(size + 2)
+        return chunk
     }
 
     /// Reads the status line and headers of a chunked answer, leaving the body to `readChunked`.

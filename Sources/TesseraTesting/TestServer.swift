@@ -12,13 +12,15 @@ public struct TestServer: Sendable {
     private let running: Task<Void, any Error>
 
     /// Starts a server for `responder` on a free loopback port, with two threads, `limits` and
-    /// `trustedProxies`; returns once it listens.
+    /// `trustedProxies`, and `services` beside it (an app's ``Application/services``); returns
+    /// once it listens.
     public static func start(
         limits: HTTPServerLimits = HTTPServerLimits(),
         shutdownGrace: Duration = .seconds(5),
         trustedProxies: TrustedProxies = TrustedProxies(),
         responder: some HTTPResponder,
-        errorResponder: some HTTPErrorResponder = PlainErrorResponder()
+        errorResponder: some HTTPErrorResponder = PlainErrorResponder(),
+        services: [any Service] = []
     ) async throws -> TestServer {
         var logger = Logger(label: "test")
         logger.logLevel = ProcessInfo.processInfo.environment["TESSERA_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
@@ -31,7 +33,8 @@ public struct TestServer: Sendable {
             logger: logger,
             onServerRunning: { port in portContinuation.yield(port) }
         )
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [server], logger: logger))
+        // After the server, as ApplicationRunner orders them: a shutdown reaches them first.
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [server] + services, logger: logger))
         let running = Task { try await group.run() }
         var iterator = portStream.makeAsyncIterator()
         guard let port = await iterator.next() else { throw CancellationError() }

@@ -16,12 +16,15 @@ import Testing
 final class ShopDatabase: Sendable {
     let kind: StoreKind
     let services: StorefrontServices
+    /// What the services published.
+    let topics: TopicLog
     private let sqlite: (pool: DatabasePool, folder: URL)?
     private let postgres: PostgresTestDatabase?
 
     static func make(_ kind: StoreKind) async throws -> ShopDatabase {
         switch kind {
         case .sqlite:
+            let topics = TopicLog()
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-shop-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let pool = try DatabasePool(path: folder.appendingPathComponent("shop.sqlite").path)
@@ -31,17 +34,19 @@ final class ShopDatabase: Sendable {
             SQLiteCartStore.registerMigrations(in: &migrator)
             SQLiteOrderStore.registerMigrations(in: &migrator)
             try migrator.migrate(pool)
-            return ShopDatabase(kind: kind, services: StorefrontServices(database: pool), sqlite: (pool, folder), postgres: nil)
+            return ShopDatabase(kind: kind, services: StorefrontServices(database: pool, topics: topics), topics: topics, sqlite: (pool, folder), postgres: nil)
         case .postgres:
             let database = try await PostgresTestDatabase.make(migrator: StorefrontPostgres.migrator, poolSize: 8)
-            return ShopDatabase(kind: kind, services: StorefrontServices(postgres: database.connections), sqlite: nil, postgres: database)
+            let topics = TopicLog()
+            return ShopDatabase(kind: kind, services: StorefrontServices(postgres: database.connections, topics: topics), topics: topics, sqlite: nil, postgres: database)
         }
     }
 
-    private init(kind: StoreKind, services: StorefrontServices, sqlite: (pool: DatabasePool, folder: URL)?,
+    private init(kind: StoreKind, services: StorefrontServices, topics: TopicLog, sqlite: (pool: DatabasePool, folder: URL)?,
                  postgres: PostgresTestDatabase?) {
         self.kind = kind
         self.services = services
+        self.topics = topics
         self.sqlite = sqlite
         self.postgres = postgres
     }
@@ -58,10 +63,10 @@ final class ShopDatabase: Sendable {
     func anotherInstance() throws -> (services: StorefrontServices, close: @Sendable () async -> Void) {
         if let sqlite {
             let pool = try DatabasePool(path: sqlite.folder.appendingPathComponent("shop.sqlite").path)
-            return (StorefrontServices(database: pool), {})
+            return (StorefrontServices(database: pool, topics: TopicLog()), {})
         }
         let connections = PostgresConnections(url: postgres!.url, size: 4, logger: PostgresTestCluster.logger)
-        return (StorefrontServices(postgres: connections), { await connections.shutdown() })
+        return (StorefrontServices(postgres: connections, topics: TopicLog()), { await connections.shutdown() })
     }
 
     /// Changes a product's price behind the services' back, as staff or another system would.

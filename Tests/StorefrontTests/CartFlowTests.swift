@@ -19,7 +19,10 @@ import TesseraTesting
     @Test func theProductPageOffersTheCartOnlyForProductsInStock() async throws {
         try await TestStorefront.run { shop in
             let page = try await shop.get("/products/3")
-            #expect(page.text.contains(#"<div data-region="add-to-cart" data-region-src="/products/3/add-to-cart"><div class="add-to-cart" data-view="AddToCart" data-product-id="3">"#))
+            let region = try #require(page.markup.first("data-region", equalTo: "add-to-cart"))
+            #expect(region["data-region-src"] == "/products/3/add-to-cart")
+            #expect(region["data-region-version"] != nil, "a live region: stock changes show at once")
+            #expect(page.markup.after(region).tags.first.map { [$0["data-view"], $0["data-product-id"]] } == ["AddToCart", "3"])
             let fragment = try await shop.get("/products/3/add-to-cart")
             #expect(fragment.markup.views == ["AddToCart"], "the region's own URL")
             #expect(try await shop.get("/products/999/add-to-cart").status == 404)

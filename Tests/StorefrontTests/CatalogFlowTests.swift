@@ -112,7 +112,7 @@ import TesseraTesting
             let page = try await shop.get("/products/3")
             #expect(page.status == 200)
             #expect(page.text.contains(#"data-view="ProductPage" data-product-id="3""#))
-            #expect(page.text.contains(#"<div data-region="detail" data-region-src="/products/3/detail">"#))
+            #expect(page.text.contains(#"<div data-region="detail" data-region-src="/products/3/detail" data-region-version=""#))
             #expect(page.text.contains(#"<div data-region="related" data-region-src="/products/3/related">"#))
             #expect(Self.matches(#"class="product-card" data-view="ProductCard" data-product-id="(\d+)""#, in: page.text).count == 4)
             #expect(!page.text.contains(#"data-region="purchases""#), "nobody provides it yet")

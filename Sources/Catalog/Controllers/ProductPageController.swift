@@ -38,12 +38,21 @@ enum RegionProduct: Sendable {
         case .id(let id): return try await catalog.product(id: id)
         }
     }
+
+    var id: Int {
+        switch self {
+        case .loaded(let product): product.id
+        case .id(let id): id
+        }
+    }
 }
 
 /// The product itself: picture, price, stock, description.
 struct ProductDetailRegion: RegionController {
     let catalog: CatalogService
     let product: RegionProduct
+
+    var topics: [Topic] { [CatalogTopics.product(product.id)] }
 
     func render(in context: RequestContext) async throws -> HTMLOutput {
         context.render(ProductDetailView.self, try await product.load(from: catalog))

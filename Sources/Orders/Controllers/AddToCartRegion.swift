@@ -6,6 +6,8 @@ import TesseraViews
 struct AddToCartRegion: RegionController {
     let product: Product
 
+    var topics: [Topic] { [CatalogTopics.product(product.id)] }
+
     func render(in context: RequestContext) async throws -> HTMLOutput {
         context.render(AddToCartView.self, AddToCartModel(product: product, quantity: "1", error: nil))
     }

@@ -1,27 +1,21 @@
 import Tessera
 import TesseraViews
 
-/// `/orders`: the shopper's orders, newest first, filtered by `?status=`. Each row's view is
-/// chosen per order: an order awaiting payment gets a row with the amount due and a Pay button,
-/// every other order the common row.
+/// `/orders`: the shopper's orders, newest first, filtered by `?status=`. The rows are a live
+/// region (``OrderRowsRegion``): an order that moves, or a new one, shows without a reload.
 struct OrderListPageController: PageController {
     let orders: OrderService
 
     struct Listing: Sendable {
-        var orders: [Order]
+        var userID: Int
         var status: OrderStatus?
+        var query: String
     }
 
     func load(_ context: RequestContext) async throws -> Listing {
         let userID = try SignedInShopper.require(context)
-        var status: OrderStatus?
-        if let raw = context.request.query["status"], !raw.isEmpty {
-            guard let parsed = OrderStatus(rawValue: raw) else {
-                throw HTTPError(.badRequest, message: "Filter by one of: " + OrderStatus.allCases.map(\.rawValue).joined(separator: ", ") + ".")
-            }
-            status = parsed
-        }
-        return Listing(orders: try await orders.orders(of: userID, status: status), status: status)
+        let status = try OrderRowsRegion.status(in: context.request)
+        return Listing(userID: userID, status: status, query: status.map { "?status=" + $0.rawValue } ?? "")
     }
 
     func render(_ listing: Listing, in context: RequestContext) -> Page {
@@ -30,13 +24,32 @@ struct OrderListPageController: PageController {
                 OrderListModel.Filter(label: status.label, url: OrdersRoutes.orders.path + "?status=" + status.rawValue,
                                       status: status.rawValue, current: listing.status == status ? "page" : "false")
             }
-        let model = OrderListModel(
-            filters: filters,
-            rows: listing.orders.map { Self.row($0, in: context) },
-            isEmpty: listing.orders.isEmpty,
-            emptyMessage: listing.status.map { "You have no orders that are \($0.label.lowercased())." } ?? "You have no orders yet."
-        )
-        return Page(title: "Your orders", body: context.render(OrderListView.self, model))
+        return Page(title: "Your orders", body: context.render(OrderListView.self, OrderListModel(filters: filters)))
+    }
+
+    func regions(for listing: Listing, in context: RequestContext) -> OrderListView.Regions<Region> {
+        OrderListView.Regions(rows: Region(source: OrdersRoutes.orderRows.path + listing.query,
+                                           controller: OrderRowsRegion(orders: orders, userID: listing.userID, status: listing.status),
+                                           isRequired: true))
+    }
+}
+
+/// The rows of the order list, for the page and alone at `/orders/rows?status=`: live on the
+/// shopper's orders, so a status that changes or an order placed in another tab shows at once.
+struct OrderRowsRegion: RegionController {
+    let orders: OrderService
+    let userID: Int
+    let status: OrderStatus?
+
+    var topics: [Topic] { [OrdersTopics.ordersOf(userID)] }
+
+    func render(in context: RequestContext) async throws -> HTMLOutput {
+        let listed = try await orders.orders(of: userID, status: status)
+        return context.render(OrderRowsView.self, OrderRowsModel(
+            rows: listed.map { Self.row($0, in: context) },
+            isEmpty: listed.isEmpty,
+            emptyMessage: status.map { "You have no orders that are \($0.label.lowercased())." } ?? "You have no orders yet."
+        ))
     }
 
     /// The row view for one order.
@@ -45,5 +58,14 @@ struct OrderListPageController: PageController {
         case .awaitingPayment: context.render(AwaitingPaymentRowView.self, PayableOrder(order))
         case .paid, .shipped, .completed, .cancelled: context.render(OrderRowView.self, OrderSummary(order))
         }
+    }
+
+    /// The `?status=` filter: absent or empty for every order, a 400 for an unknown one.
+    static func status(in request: Request) throws(HTTPError) -> OrderStatus? {
+        guard let raw = request.query["status"], !raw.isEmpty else { return nil }
+        guard let parsed = OrderStatus(rawValue: raw) else {
+            throw HTTPError(.badRequest, message: "Filter by one of: " + OrderStatus.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+        }
+        return parsed
     }
 }

@@ -32,14 +32,25 @@ struct OrderStatusRegion: RegionController {
     let orders: OrderService
     let id: Int
 
+    var topics: [Topic] { [OrdersTopics.order(id)] }
+
     func render(in context: RequestContext) async throws -> HTMLOutput {
         let order = try await OrderLookup(orders: orders).order(id, in: context, returningTo: OrdersRoutes.order.path(id))
         return try await OrderStatusChildren.region(for: order).render(in: context)
     }
 }
 
+/// A child of the status region: it shows one order, and changes with it.
+protocol OrderStateRegion: RegionController {
+    var order: Order { get }
+}
+
+extension OrderStateRegion {
+    var topics: [Topic] { [OrdersTopics.order(order.id)] }
+}
+
 /// Awaiting payment: the amount due, Pay, and Cancel.
-struct AwaitingPaymentRegion: RegionController {
+struct AwaitingPaymentRegion: OrderStateRegion {
     let order: Order
     let cancellation: CancelForm?
 
@@ -49,7 +60,7 @@ struct AwaitingPaymentRegion: RegionController {
 }
 
 /// Paid: awaiting shipment, with the payment, and Cancel.
-struct AwaitingShipmentRegion: RegionController {
+struct AwaitingShipmentRegion: OrderStateRegion {
     let order: Order
     let cancellation: CancelForm?
 
@@ -59,7 +70,7 @@ struct AwaitingShipmentRegion: RegionController {
 }
 
 /// Shipped: the tracking number, and Confirm receipt.
-struct ShippedRegion: RegionController {
+struct ShippedRegion: OrderStateRegion {
     let order: Order
 
     func render(in context: RequestContext) async throws -> HTMLOutput {
@@ -68,7 +79,7 @@ struct ShippedRegion: RegionController {
 }
 
 /// Completed: the review form, then the review.
-struct CompletedRegion: RegionController {
+struct CompletedRegion: OrderStateRegion {
     let order: Order
     let form: FormState
 
@@ -78,7 +89,7 @@ struct CompletedRegion: RegionController {
 }
 
 /// Cancelled: the reason.
-struct CancelledRegion: RegionController {
+struct CancelledRegion: OrderStateRegion {
     let order: Order
 
     func render(in context: RequestContext) async throws -> HTMLOutput {

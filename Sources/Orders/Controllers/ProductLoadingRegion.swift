@@ -9,6 +9,8 @@ struct ProductLoadingRegion: RegionController {
     let id: Int
     let child: @Sendable (Product) -> any RegionController
 
+    var topics: [Topic] { [CatalogTopics.product(id)] }
+
     func render(in context: RequestContext) async throws -> HTMLOutput {
         try await child(try await catalog.product(id: id)).render(in: context)
     }

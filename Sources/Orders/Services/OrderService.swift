@@ -1,16 +1,22 @@
 import Catalog
 import Foundation
+import Tessera
 
 /// The orders' rules: checkout from a cart, who may see an order, and every status change, which
 /// the state machine (``OrderStatus/applying(_:)``) must allow first. Controllers call this; it
-/// reads through an ``OrderStore`` and changes orders through ``OrderTransactions``.
+/// reads through an ``OrderStore`` and changes orders through ``OrderTransactions``, and once a
+/// change is committed publishes what it changed (``OrdersTopics``, ``CatalogTopics``), so open
+/// pages show it.
 public struct OrderService: Sendable {
     let store: any OrderStore
     let transactions: any OrderTransactions
     let cart: CartService
+    let topics: any TopicPublisher
     let now: @Sendable () -> Date
 
-    public init(store: any OrderStore, transactions: any OrderTransactions, cart: CartService, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(store: any OrderStore, transactions: any OrderTransactions, cart: CartService, topics: any TopicPublisher,
+                now: @escaping @Sendable () -> Date = { Date() }) {
+        self.topics = topics
         self.store = store
         self.transactions = transactions
         self.cart = cart
@@ -31,7 +37,7 @@ public struct OrderService: Sendable {
     /// the cart, in one transaction.
     func placeOrder(userID: Int, lines: [(productID: Int, quantity: Int)], clearingCart cartID: String?, at date: Date) async throws -> Order {
         do {
-            return try await transactions.run { stores in
+            let order = try await transactions.run { stores in
                 let orderLines = try lines.map { line in
                     let product = try stores.stock.reserve(line.quantity, of: line.productID)
                     return OrderLine(productID: product.id, productName: product.name, unitPriceMinor: product.priceMinor, quantity: line.quantity)
@@ -40,6 +46,8 @@ public struct OrderService: Sendable {
                 if let cartID { try stores.carts.empty(cart: cartID) }
                 return Order(id: id, userID: userID, status: .awaitingPayment, placedAt: date, lines: orderLines)
             }
+            topics.publish(order.lines.map { CatalogTopics.product($0.productID) } + [OrdersTopics.ordersOf(userID)])
+            return order
         } catch let shortage as StockShortage {
             switch shortage {
             case .unknownProduct: throw CheckoutError.stock("A product in your cart is no longer sold.")
@@ -127,13 +135,18 @@ public struct OrderService: Sendable {
     /// Moves the order if it is still where the caller saw it; a cancellation puts its items back
     /// in stock in the same transaction.
     func record(_ order: Order, movingTo status: OrderStatus, _ change: OrderChange) async throws -> Bool {
-        try await transactions.run { stores in
+        let moved = try await transactions.run { stores in
             guard try stores.orders.update(orderID: order.id, from: order.status, to: status, recording: change) else { return false }
             if case .cancellation = change {
                 for line in order.lines { try stores.stock.release(line.quantity, of: line.productID) }
             }
             return true
         }
+        guard moved else { return false }
+        var changed = [OrdersTopics.order(order.id), OrdersTopics.ordersOf(order.userID)]
+        if case .cancellation = change { changed += order.lines.map { CatalogTopics.product($0.productID) } }
+        topics.publish(changed)
+        return true
     }
 
     func reloaded(_ order: Order) async throws -> Order {

@@ -1,6 +1,6 @@
 import TesseraViews
 
-/// `/orders`: the status filters and the rows, each already rendered by the row view its order needs.
+/// `/orders`: the status filters; the rows are the page's `rows` region (``OrderRowsModel``).
 struct OrderListModel: Sendable {
     struct Filter: Sendable {
         var label: String
@@ -10,6 +10,10 @@ struct OrderListModel: Sendable {
     }
 
     var filters: [Filter]
+}
+
+/// The order list's rows, each already rendered by the row view its order needs.
+struct OrderRowsModel: Sendable {
     var rows: [HTMLOutput]
     var isEmpty: Bool
     var emptyMessage: String

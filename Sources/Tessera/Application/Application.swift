@@ -1,4 +1,5 @@
 import Logging
+import ServiceLifecycle
 
 /// A Tessera app, ready to serve: the middleware chain around the router.
 ///
@@ -31,6 +32,11 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     /// Whether each request gets a ``DatabaseTime`` meter: only when something reads it, so an
     /// app without metrics pays nothing.
     private let measuresDatabaseTime: Bool
+
+    /// What must run beside the app's server: its ``LiveRegions``, when it has them.
+    public var services: [any Service] {
+        parts.live.map { [$0] } ?? []
+    }
 
     /// The logger the app was built with; every request's context starts with it.
     public var logger: Logger { parts.logger }

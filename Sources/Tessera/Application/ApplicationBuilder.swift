@@ -31,6 +31,11 @@ public struct ApplicationBuilder: Sendable {
     /// takes each request's own `Host`.
     public var siteURL: SiteURL?
 
+    /// Live regions: set it to make the regions that declare topics live, and to serve their
+    /// pages' streams at ``LiveRegions/streamPath``. Services publish their changes to the same
+    /// object. `nil`, the default, renders every region once, as before.
+    public var live: LiveRegions?
+
     /// An empty builder: no routes or regions yet, and the default error page for every status.
     public init() {}
 
@@ -63,13 +68,22 @@ public struct ApplicationBuilder: Sendable {
         logger: Logger = Logger(label: "tessera"),
         developmentMode: Bool = false
     ) throws(RouteClash) -> Application {
+        var routes = routes
+        if let live {
+            let stream = LiveStream(live: live)
+            routes.action(Route<NoParameters>("tessera.live", .get, RoutePattern(LiveRegions.streamPath))) { _, context in
+                try await stream.respond(in: context)
+            }
+        }
         let router = try routes.build(routeMiddleware: routeMiddleware)
         let recordsMetrics = middleware.contains { $0 is MetricsMiddleware }
         let parts = ApplicationParts(
             layout: layout, regions: regions, errorPages: ErrorPageRenderer(controllers: errorPages),
             logger: logger, developmentMode: developmentMode,
-            regionMetrics: recordsMetrics ? RegionMetrics() : nil, assets: assets, siteURL: siteURL
+            regionMetrics: recordsMetrics ? RegionMetrics() : nil, assets: assets, siteURL: siteURL, live: live
         )
-        return Application(parts: parts, router: router, middleware: middleware, measuresDatabaseTime: recordsMetrics, serverState: serverState)
+        let application = Application(parts: parts, router: router, middleware: middleware, measuresDatabaseTime: recordsMetrics, serverState: serverState)
+        live?.bind(application)
+        return application
     }
 }

@@ -17,9 +17,12 @@ final class ApplicationParts: Sendable {
     let assets: AssetURLs
     /// Where the site is reached, when configured; for absolute URLs.
     let siteURL: SiteURL?
+    /// Live regions, when the app has them: pages then mark their live regions and their stream.
+    let live: LiveRegions?
 
     init(layout: any PageLayout, regions: RegionRegistry, errorPages: ErrorPageRenderer, logger: Logger, developmentMode: Bool,
-         regionMetrics: RegionMetrics?, assets: AssetURLs, siteURL: SiteURL?) {
+         regionMetrics: RegionMetrics?, assets: AssetURLs, siteURL: SiteURL?, live: LiveRegions?) {
+        self.live = live
         self.assets = assets
         self.siteURL = siteURL
         self.regionMetrics = regionMetrics

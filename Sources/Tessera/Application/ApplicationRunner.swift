@@ -15,7 +15,8 @@ public enum ApplicationRunner {
     ///     that is set, by a server of its own: the public port never shows metrics.
     ///   - logger: where the servers log.
     public static func run(settings: ServerSettings, application: Application, metrics: (any HTTPResponder)? = nil, logger: Logger) async throws {
-        try await run(settings: settings, responder: application, errorResponder: application, state: application.serverState, metrics: metrics, logger: logger)
+        try await run(settings: settings, responder: application, errorResponder: application, state: application.serverState, metrics: metrics,
+                      services: application.services, logger: logger)
     }
 
     /// Serves any responder, for programs that use the HTTP layer without the framework's pipeline.
@@ -26,6 +27,7 @@ public enum ApplicationRunner {
     ///   - errorResponder: what answers the requests the server refuses on its own.
     ///   - state: where the server reports its phase and connections, for readiness and metrics.
     ///   - metrics: the responder for `/metrics` on ``ServerSettings/metricsPort``, if any.
+    ///   - services: what runs beside the servers, such as the app's ``LiveRegions``.
     ///   - logger: where the servers log.
     public static func run(
         settings: ServerSettings,
@@ -33,6 +35,7 @@ public enum ApplicationRunner {
         errorResponder: some HTTPErrorResponder = PlainErrorResponder(),
         state: HTTPServerState = HTTPServerState(),
         metrics: (any HTTPResponder)? = nil,
+        services extraServices: [any Service] = [],
         logger: Logger
     ) async throws {
         var services: [any Service] = [HTTPServer(
@@ -46,6 +49,9 @@ public enum ApplicationRunner {
             let configuration = HTTPServerConfiguration(host: settings.host, port: port, threads: 1, shutdownGracePeriod: .seconds(1))
             services.append(HTTPServer(configuration: configuration, responder: metrics, logger: logger, name: "metrics"))
         }
+        // Last, so a graceful shutdown reaches them first: live streams end before the server
+        // drains, instead of holding it for its whole grace period.
+        services += extraServices
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: services,
             gracefulShutdownSignals: [.sigterm, .sigint],

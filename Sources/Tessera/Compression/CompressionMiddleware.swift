@@ -31,7 +31,9 @@ public struct CompressionMiddleware: Middleware {
         case .stream: known = nil
         case .bytes, .prepared, .file: return
         }
+        // An event stream must reach the client event by event, not wait in a zlib buffer.
         guard let contentType = response.headers[.contentType], MediaTypes.isCompressible(contentType),
+              !contentType.hasPrefix("text/event-stream"),
               !response.headers.contains(.contentEncoding), Self.mayHaveBody(response.status)
         else { return }
         Self.addVary(to: &response.headers)

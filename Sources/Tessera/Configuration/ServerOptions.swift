@@ -70,6 +70,10 @@ public struct ServerOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("public-url"), help: "Where the site is reached, such as https://shop.example.com, for sitemaps and canonical links. [env: PUBLIC_URL] (default: each request's Host)")
     public var publicURL: String?
 
+    /// Read by ``resolve(environment:)``.
+    @Option(name: .customLong("live-streams-per-client"), help: "Live-region streams one client address may hold open; a browser opens one per tab. [env: LIVE_STREAMS_PER_CLIENT] (default: 16)")
+    public var liveStreamsPerClient: Int?
+
     /// No options given yet, as ArgumentParser requires; it fills them in as it parses the
     /// command line.
     public init() {}
@@ -95,8 +99,12 @@ public struct ServerOptions: ParsableArguments, Sendable {
             metricsPort: try value(metricsPort.map { Optional($0) }, "METRICS_PORT", { Int($0).map { Optional($0) } }, default: nil),
             https: try value(https.map(Self.parseSwitch) ?? nil, "HTTPS", Self.parseSwitch, default: false),
             trustedProxies: try value(trustedProxies.map { TrustedProxies(list: $0) } ?? nil, "TRUSTED_PROXIES", { TrustedProxies(list: $0) }, default: TrustedProxies()),
-            publicURL: try value(publicURL.map(SiteURL.init) ?? nil, "PUBLIC_URL", { SiteURL($0).map { Optional($0) } }, default: nil)
+            publicURL: try value(publicURL.map(SiteURL.init) ?? nil, "PUBLIC_URL", { SiteURL($0).map { Optional($0) } }, default: nil),
+            liveStreamsPerClient: try value(liveStreamsPerClient, "LIVE_STREAMS_PER_CLIENT", { Int($0) }, default: 16)
         )
+        guard settings.liveStreamsPerClient >= 1 else {
+            throw ValidationError("A client must be allowed at least one live stream (--live-streams-per-client).")
+        }
         if let publicURL, SiteURL(publicURL) == nil {
             throw ValidationError("--public-url \(publicURL) must be an http or https origin, such as https://shop.example.com.")
         }
@@ -188,6 +196,14 @@ public struct ServerSettings: Sendable {
     public var trustedProxies: TrustedProxies
     /// Where the site is reached, for absolute URLs; `nil` uses each request's `Host`.
     public var publicURL: SiteURL?
+    /// Live-region streams one client address may hold open.
+    public var liveStreamsPerClient: Int
+
+    /// The live regions' limits from these settings; a heartbeat well inside the server's idle
+    /// and response timeouts.
+    public var liveConfiguration: LiveRegions.Configuration {
+        LiveRegions.Configuration(maxStreamsPerClient: liveStreamsPerClient)
+    }
 
     /// What the HTTP server needs from these settings, with ``SecurityHeaders/defaults`` on every
     /// response.

@@ -20,8 +20,14 @@ enum PageRenderer {
         if let encodable = model as? any Encodable, AcceptHeader(context.request.headers[.accept]).prefersJSON {
             return try JSONResponse.make(encodable)
         }
-        let page = controller.render(model, in: context)
+        var page = controller.render(model, in: context)
         let slots = controller.regions(for: model, in: context).filled
+        // Live regions, for a page shown as it is (not a form sent back with its messages, which
+        // a fresh fragment would wipe): their stream's element goes after the page's last region.
+        let liveNames: Set<String> = context.application.live == nil || page.status != .ok ? [] : Set(slots.compactMap { slot in
+            slot.fill.flatMap { $0.source != nil && !$0.controller.topics.isEmpty ? slot.name : nil }
+        })
+        if !liveNames.isEmpty { page.body.region(LiveStreamMarker.slot) }
         let document = context.layout.render(page, in: context)
         assert(slots.allSatisfy { slot in document.regions.contains { $0.name == slot.name } },
                "\(type(of: controller)) fills region slots its page does not render: its Regions type belongs to another view")
@@ -46,11 +52,17 @@ enum PageRenderer {
         if !streamed {
             var assembled = HTMLOutput(capacity: document.bytes.count + 4096)
             var cursor = 0
+            var versions: [String: String] = [:]
             for slot in document.regions {
                 assembled.write(trusted: document.bytes[cursor..<slot.offset])
                 cursor = slot.offset
+                if slot.name == LiveStreamMarker.slot {
+                    LiveStreamMarker.write(sources: liveSources(liveNames, byName, versions), into: &assembled)
+                    continue
+                }
                 guard let region = byName[slot.name], let run = running[slot.name] else { continue }
-                RegionRunner.write(await run.outcome(), of: region, named: slot.name, into: &assembled, logger: context.logger)
+                versions[slot.name] = RegionRunner.write(await run.outcome(), of: region, named: slot.name, live: liveNames.contains(slot.name),
+                                                         into: &assembled, logger: context.logger)
             }
             assembled.write(trusted: document.bytes[cursor...])
             response.body = .bytes(assembled.bytes)
@@ -60,9 +72,16 @@ enum PageRenderer {
         response.body = .stream { writer in
             do {
                 var cursor = 0
+                var versions: [String: String] = [:]
                 for slot in document.regions {
                     try await writer.write(Array(document.bytes[cursor..<slot.offset]))
                     cursor = slot.offset
+                    if slot.name == LiveStreamMarker.slot {
+                        var marker = HTMLOutput(capacity: 256)
+                        LiveStreamMarker.write(sources: liveSources(liveNames, byName, versions), into: &marker)
+                        try await writer.write(marker.bytes)
+                        continue
+                    }
                     guard let region = byName[slot.name], let run = running[slot.name] else { continue }
                     // Send what is ready before waiting, and only then: a region that is already
                     // done costs no flush.
@@ -74,7 +93,8 @@ enum PageRenderer {
                         outcome = await run.outcome()
                     }
                     var piece = HTMLOutput(capacity: 1024)
-                    RegionRunner.write(outcome, of: region, named: slot.name, into: &piece, logger: context.logger)
+                    versions[slot.name] = RegionRunner.write(outcome, of: region, named: slot.name, live: liveNames.contains(slot.name),
+                                                             into: &piece, logger: context.logger)
                     try await writer.write(piece.bytes)
                 }
                 try await writer.write(Array(document.bytes[cursor...]))
@@ -85,5 +105,11 @@ enum PageRenderer {
         }
         return response
     }
-}
 
+    /// The live regions, by name, each with its URL and the version the page shows.
+    private static func liveSources(_ names: Set<String>, _ regions: [String: Region], _ versions: [String: String]) -> [(source: String, version: String?)] {
+        regions.filter { names.contains($0.key) }.sorted { $0.key < $1.key }.compactMap { name, region in
+            region.source.map { (source: $0, version: versions[name]) }
+        }
+    }
+}

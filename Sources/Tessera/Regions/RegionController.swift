@@ -12,9 +12,18 @@ public protocol RegionController: Sendable {
     /// page renders as usual. The default is a short note; a child can say something fitting
     /// ("Recommendations are unavailable right now").
     func failureFragment(for error: any Error) -> HTMLOutput
+
+    /// The topics the region's model depends on, such as `[OrdersTopics.order(order.id)]`: when a
+    /// service publishes one of them, every open page showing this region gets it again
+    /// (``LiveRegions``). Known from the controller's inputs, before it renders. Empty, the
+    /// default, for a region that never changes while a page is open.
+    var topics: [Topic] { get }
 }
 
 extension RegionController {
+    /// None: the region is not live.
+    public var topics: [Topic] { [] }
+
     /// A short note that this part of the page could not be loaded.
     public func failureFragment(for error: any Error) -> HTMLOutput {
         var output = HTMLOutput(capacity: 128)

@@ -10,8 +10,11 @@ enum RegionRunner {
     }
 
     /// `<div data-region="name" data-region-src="url">…</div>`; a failed child leaves its failure
-    /// fragment in its place, and the log says why.
-    static func write(_ outcome: Result<HTMLOutput, any Error>, of region: Region, named name: String, into output: inout HTMLOutput, logger: @autoclosure () -> Logger) {
+    /// fragment in its place, and the log says why. A `live` region that rendered also carries
+    /// `data-region-version`, its ``RegionVersion``, which is returned.
+    @discardableResult
+    static func write(_ outcome: Result<HTMLOutput, any Error>, of region: Region, named name: String, live: Bool,
+                      into output: inout HTMLOutput, logger: @autoclosure () -> Logger) -> String? {
         output.write(static: "<div data-region=\"")
         output.attribute(name)
         if let source = region.source {
@@ -20,14 +23,23 @@ enum RegionRunner {
         }
         switch outcome {
         case .success(let fragment):
+            var version: String?
+            if live {
+                version = RegionVersion.of(fragment.bytes)
+                output.write(static: "\" data-region-version=\"")
+                output.attribute(version!)
+            }
             output.write(static: "\">")
             output.write(fragment)
+            output.write(static: "</div>")
+            return version
         case .failure(let error):
             logger().warning("region failed", metadata: ["region": "\(name)", "error": "\(String(reflecting: error))"])
             output.write(static: "\" data-region-failed=\"true\">")
             output.write(region.controller.failureFragment(for: error))
+            output.write(static: "</div>")
+            return nil
         }
-        output.write(static: "</div>")
     }
 }
 

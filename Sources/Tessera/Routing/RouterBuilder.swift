@@ -34,7 +34,12 @@ public struct RouterBuilder: Sendable {
         _ factory: @escaping @Sendable (Parameters, RequestContext) throws -> any RegionController
     ) {
         add(route) { (read: @escaping @Sendable (RequestContext) throws -> Parameters) in
-            .suspending { context in Response.html(try await factory(read(context), context).render(in: context).bytes) }
+            .suspending { context in
+                let controller = try factory(read(context), context)
+                let html = try await controller.render(in: context)
+                LiveRender.probe?.report(controller.topics)
+                return Response.html(html.bytes)
+            }
         }
     }
 

@@ -1,0 +1,113 @@
+import Synchronization
+
+/// The subscribers of one instance, indexed by topic, and the per-client count of streams.
+final class LiveHub: Sendable {
+    private struct State {
+        var subscribers: [ObjectIdentifier: LiveSubscriber] = [:]
+        var byTopic: [Topic: Set<ObjectIdentifier>] = [:]
+        /// Subscribers whose first renders are running: they hear every topic.
+        var discovering: Set<ObjectIdentifier> = []
+        var streamsPerClient: [String: Int] = [:]
+        var isClosed = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Open streams.
+    var count: Int {
+        state.withLock { $0.subscribers.count }
+    }
+
+    /// Takes a stream slot for `client`; `false` once it holds `limit`, or after ``close()``.
+    func reserve(client: String, limit: Int) -> Reservation {
+        state.withLock { state in
+            if state.isClosed { return .closed }
+            let open = state.streamsPerClient[client, default: 0]
+            guard open < limit else { return .overLimit }
+            state.streamsPerClient[client] = open + 1
+            return .reserved
+        }
+    }
+
+    enum Reservation { case reserved, overLimit, closed }
+
+    /// Gives back a slot taken by ``reserve(client:limit:)``.
+    func release(client: String) {
+        state.withLock { state in
+            let left = state.streamsPerClient[client, default: 1] - 1
+            state.streamsPerClient[client] = left > 0 ? left : nil
+        }
+    }
+
+    /// Adds a subscriber that hears every topic until ``subscribe(_:)``; `false` after ``close()``.
+    func add(_ subscriber: LiveSubscriber) -> Bool {
+        state.withLock { state in
+            guard !state.isClosed else { return false }
+            let id = ObjectIdentifier(subscriber)
+            state.subscribers[id] = subscriber
+            state.discovering.insert(id)
+            return true
+        }
+    }
+
+    /// Files the subscriber under the topics its regions depend on now, replacing earlier ones.
+    func subscribe(_ subscriber: LiveSubscriber) {
+        let topics = subscriber.topics
+        state.withLock { state in
+            let id = ObjectIdentifier(subscriber)
+            guard state.subscribers[id] != nil else { return }
+            state.discovering.remove(id)
+            Self.unindex(id, from: &state)
+            for topic in topics { state.byTopic[topic, default: []].insert(id) }
+        }
+        subscriber.finishDiscovery()
+    }
+
+    func remove(_ subscriber: LiveSubscriber) {
+        state.withLock { state in
+            let id = ObjectIdentifier(subscriber)
+            state.subscribers[id] = nil
+            state.discovering.remove(id)
+            Self.unindex(id, from: &state)
+        }
+    }
+
+    private static func unindex(_ id: ObjectIdentifier, from state: inout State) {
+        for topic in Array(state.byTopic.keys) where state.byTopic[topic]!.contains(id) {
+            state.byTopic[topic]!.remove(id)
+            if state.byTopic[topic]!.isEmpty { state.byTopic[topic] = nil }
+        }
+    }
+
+    /// Tells the subscribers of `topics` (and those still discovering) that they changed.
+    func deliver(_ topics: [Topic]) {
+        let listeners: [LiveSubscriber] = state.withLock { state in
+            var ids = state.discovering
+            for topic in topics { ids.formUnion(state.byTopic[topic] ?? []) }
+            return ids.compactMap { state.subscribers[$0] }
+        }
+        for subscriber in listeners { subscriber.changed(topics) }
+    }
+
+    /// A heartbeat for every stream; with `refresh`, every region is rendered again too.
+    func beat(refresh: Bool) {
+        for subscriber in state.withLock({ Array($0.subscribers.values) }) {
+            if refresh { subscriber.refreshAll() }
+            subscriber.beat()
+        }
+    }
+
+    /// Every region of every stream rendered again: a change may have been missed.
+    func refreshAll() {
+        for subscriber in state.withLock({ Array($0.subscribers.values) }) { subscriber.refreshAll() }
+    }
+
+    /// Ends every stream and refuses new ones: the server is shutting down.
+    func close() {
+        let all: [LiveSubscriber] = state.withLock { state in
+            state.isClosed = true
+            return Array(state.subscribers.values)
+        }
+        for subscriber in all { subscriber.close() }
+    }
+}

@@ -1,0 +1,116 @@
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// Live regions: a region whose model changes is rendered again in every page open on it, and
+/// sent down one server-sent-events stream per page.
+///
+/// A region controller declares the topics its model depends on (``RegionController/topics``);
+/// a service publishes the topics it changed once its transaction commits (``publish(_:)``). Each
+/// open page's stream then asks the region's own URL again with that visitor's request (cookies
+/// and all), so the region is rendered by its own child controller, with the same
+/// authorization as the page and the visitor's own CSRF token; the fragment goes down the stream
+/// only when it differs from what the page shows.
+///
+/// It is a `Service`: run it next to the HTTP server (``ApplicationRunner`` does) for heartbeats,
+/// the bus, and a shutdown that ends every stream at once, so a drain does not wait for them.
+public final class LiveRegions: TopicPublisher, Service {
+    /// The limits and rhythms of the streams.
+    public struct Configuration: Sendable {
+        /// How often an idle stream gets a comment line, so that proxies and the server's own idle
+        /// and response timeouts never see it silent: keep it below both.
+        public var heartbeat: Duration
+        /// Every this many heartbeats, each open region is rendered again even without a change:
+        /// a notification missed for any reason never leaves a page stale for good.
+        public var heartbeatsPerRefresh: Int
+        /// Streams one client address may hold at once; past it, a 429. Browsers open one per tab.
+        public var maxStreamsPerClient: Int
+        /// Regions one stream may watch; a page has a handful.
+        public var maxRegionsPerStream: Int
+
+        /// The defaults: a heartbeat every 10 s, a full refresh every minute, 16 streams per
+        /// client address, 16 regions per stream.
+        public init(heartbeat: Duration = .seconds(10), heartbeatsPerRefresh: Int = 6,
+                    maxStreamsPerClient: Int = 16, maxRegionsPerStream: Int = 16) {
+            self.heartbeat = heartbeat
+            self.heartbeatsPerRefresh = max(1, heartbeatsPerRefresh)
+            self.maxStreamsPerClient = maxStreamsPerClient
+            self.maxRegionsPerStream = maxRegionsPerStream
+        }
+    }
+
+    /// Where pages' streams are served.
+    public static let streamPath = "/_live"
+
+    public let configuration: Configuration
+    let hub = LiveHub()
+    private let bus: (any TopicBus)?
+    private let outbox: AsyncStream<[Topic]>.Continuation
+    private let outgoing: AsyncStream<[Topic]>
+    private let logger: Logger
+    private let app = Mutex(WeakApplication())
+
+    /// Live regions within this process, or across instances through `bus`.
+    public init(configuration: Configuration = Configuration(), bus: (any TopicBus)? = nil, logger: Logger = Logger(label: "tessera.live")) {
+        self.configuration = configuration
+        self.bus = bus
+        self.logger = logger
+        (outgoing, outbox) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+    }
+
+    /// Open streams on this instance.
+    public var openStreams: Int { hub.count }
+
+    /// Tells every page open on a region that depends on one of `topics`, here and on the other
+    /// instances. Call it after the change is committed.
+    public func publish(_ topics: [Topic]) {
+        guard !topics.isEmpty else { return }
+        hub.deliver(topics)
+        if bus != nil { outbox.yield(topics) }
+    }
+
+    /// Heartbeats and the bus until a graceful shutdown, then ends every stream.
+    public func run() async throws {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.beat() }
+            if let bus {
+                group.addTask {
+                    for await topics in self.outgoing { await bus.send(topics) }
+                }
+                let hub = self.hub
+                group.addTask {
+                    await bus.listen(deliver: { hub.deliver($0) }, resynchronize: { hub.refreshAll() })
+                }
+            }
+            try? await gracefulShutdown()
+            self.logger.notice("closing live streams", metadata: ["streams": "\(self.hub.count)"])
+            self.hub.close()
+            self.outbox.finish()
+            group.cancelAll()
+        }
+    }
+
+    private func beat() async {
+        var count = 0
+        while !Task.isCancelled {
+            try? await Task.sleep(for: configuration.heartbeat)
+            guard !Task.isCancelled else { return }
+            count += 1
+            hub.beat(refresh: count % configuration.heartbeatsPerRefresh == 0)
+        }
+    }
+
+    // MARK: The app these streams render through
+
+    func bind(_ application: Application) {
+        app.withLock { $0.value = application }
+    }
+
+    var application: Application? {
+        app.withLock { $0.value }
+    }
+
+    private struct WeakApplication {
+        weak var value: Application?
+    }
+}

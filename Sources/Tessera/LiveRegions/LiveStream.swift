@@ -1,0 +1,142 @@
+import TesseraViews
+
+/// `GET /_live?src=…&v=…`: one server-sent-events stream for every live region of a page.
+///
+/// `src` is a region's own URL and `v` the version the page shows, once per region, in the
+/// order of the page's `data-live-stream` URL; a `Last-Event-ID` header (the versions, comma
+/// separated) takes the place of the `v`s on a reconnect. Each region is rendered at once: one
+/// whose version differs, because its model moved on since the page was rendered, goes down the
+/// stream straight away. After that, a region goes down whenever a topic it depends on changes
+/// and its fragment differs from the last one sent.
+struct LiveStream: Sendable {
+    let live: LiveRegions
+
+    struct Watched {
+        let source: String
+        var version: String?
+    }
+
+    func respond(in context: RequestContext) async throws -> Response {
+        let request = context.request
+        var watched = try Self.parse(request, limit: live.configuration.maxRegionsPerStream)
+        guard let application = live.application else { throw HTTPError(.serviceUnavailable) }
+
+        let client = (request.clientAddress ?? request.remoteAddress)?.description ?? "unknown"
+        switch live.hub.reserve(client: client, limit: live.configuration.maxStreamsPerClient) {
+        case .reserved: break
+        case .overLimit:
+            throw HTTPError(.tooManyRequests, message: "Too many live pages are open from this address; close some tabs.",
+                            headers: [.retryAfter: "30"])
+        case .closed:
+            throw HTTPError(.serviceUnavailable, message: "The server is shutting down.", headers: [.retryAfter: "2"])
+        }
+        let subscriber = LiveSubscriber(client: client, regionCount: watched.count)
+        guard live.hub.add(subscriber) else {
+            live.hub.release(client: client)
+            throw HTTPError(.serviceUnavailable, message: "The server is shutting down.", headers: [.retryAfter: "2"])
+        }
+
+        // First renders, while the subscriber hears every topic: a change made between the page's
+        // render and now is either in these renders or marks its region dirty.
+        var firstRenders: [LiveRender?] = []
+        for (index, region) in watched.enumerated() {
+            let rendered = await LiveRender.render(region.source, for: request, through: application)
+            if let rendered { subscriber.setTopics(rendered.topics, ofRegion: index) }
+            firstRenders.append(rendered)
+        }
+        let first = firstRenders
+        guard first.contains(where: { $0 != nil }) else {
+            live.hub.remove(subscriber)
+            live.hub.release(client: client)
+            // 204 is how an event stream says "nothing to follow here; do not reconnect".
+            return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+        }
+        live.hub.subscribe(subscriber)
+
+        var response = Response(status: .ok, headers: [
+            .contentType: "text/event-stream; charset=utf-8",
+            .cacheControl: "no-store",
+            // nginx buffers proxied answers unless told not to; a stream must pass at once.
+            HTTPField.Name("X-Accel-Buffering")!: "no",
+        ])
+        let hub = live.hub
+        let initial = watched
+        response.body = .stream { writer in
+            var watched = initial
+            defer {
+                hub.remove(subscriber)
+                hub.release(client: client)
+            }
+            try await writer.write(ServerSentEvents.opening)
+            for (index, rendered) in first.enumerated() {
+                guard let rendered, rendered.version != watched[index].version else { continue }
+                watched[index].version = rendered.version
+                try await writer.write(Self.event(for: watched, index, rendered))
+            }
+            try await writer.flush()
+            for await _ in subscriber.wakes {
+                let work = subscriber.takeWork()
+                var wrote = false
+                for index in work.dirty.sorted() {
+                    guard let rendered = await LiveRender.render(watched[index].source, for: request, through: application) else { continue }
+                    subscriber.setTopics(rendered.topics, ofRegion: index)
+                    guard rendered.version != watched[index].version else { continue }
+                    watched[index].version = rendered.version
+                    try await writer.write(Self.event(for: watched, index, rendered))
+                    wrote = true
+                }
+                if !work.dirty.isEmpty { hub.subscribe(subscriber) }
+                if !wrote && work.heartbeat { try await writer.write(ServerSentEvents.heartbeat) }
+                if wrote || work.heartbeat { try await writer.flush() }
+            }
+        }
+        return response
+    }
+
+    private static func event(for watched: [Watched], _ index: Int, _ rendered: LiveRender) -> [UInt8] {
+        let id = watched.map { $0.version ?? "" }.joined(separator: ",")
+        return ServerSentEvents.region(source: watched[index].source, version: rendered.version, html: rendered.html, id: id)
+    }
+
+    /// The regions asked for, each with the version the client has, if it said.
+    static func parse(_ request: Request, limit: Int) throws(HTTPError) -> [Watched] {
+        let sources = request.query.values(for: "src")
+        guard !sources.isEmpty else {
+            throw HTTPError(.badRequest, message: "Name the regions to follow with src=, as the page's data-live-stream URL does.")
+        }
+        guard sources.count <= limit else {
+            throw HTTPError(.badRequest, message: "A stream follows at most \(limit) regions.")
+        }
+        for source in sources where !source.hasPrefix("/") || source.hasPrefix("//") || source.utf8.count > 1024 {
+            throw HTTPError(.badRequest, message: "Each src must be a path on this site.")
+        }
+        let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!].map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let versions = lastEventID ?? request.query.values(for: "v")
+        let known = versions.count == sources.count
+        return sources.enumerated().map { index, source in
+            let version = known ? versions[index] : nil
+            return Watched(source: source, version: version.flatMap { RegionVersion.isWellFormed($0) ? $0 : nil })
+        }
+    }
+}
+
+/// The element a page with live regions carries: `<div hidden data-live-stream="/_live?src=…&v=…">`.
+/// Written after the page's last region, once every version is known, so the URL alone is
+/// enough for a scraper to follow the page.
+enum LiveStreamMarker {
+    /// A slot name no template can use (`:` is not allowed in region names).
+    static let slot = "tessera:live-stream"
+
+    static func write(sources: [(source: String, version: String?)], into output: inout HTMLOutput) {
+        var url = LiveRegions.streamPath
+        for (index, region) in sources.enumerated() {
+            url += (index == 0 ? "?src=" : "&src=") + URLEncoding.queryValue(region.source)
+        }
+        for region in sources {
+            url += "&v=" + (region.version ?? "")
+        }
+        output.write(static: "<div hidden data-live-stream=\"")
+        output.attribute(url)
+        output.write(static: "\"></div>")
+    }
+}

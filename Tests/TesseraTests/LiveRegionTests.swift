@@ -1,0 +1,268 @@
+import Foundation
+import Tessera
+import TesseraTesting
+import Testing
+
+/// Live regions over real HTTP: a page, its stream, and changes published as a service would.
+@Suite struct LiveRegionTests {
+    struct Shop {
+        let server: TestServer
+        let live: LiveRegions
+        let counters: Counters
+
+        /// Changes counter `id` and publishes it, in that order, as a service does after its commit.
+        func bump(_ id: Int) {
+            counters.bump(id)
+            live.publish(CounterTopics.counter(id))
+        }
+    }
+
+    static func start(_ configuration: LiveRegions.Configuration = LiveRegions.Configuration(),
+                      limits: HTTPServerLimits = HTTPServerLimits(), shutdownGrace: Duration = .seconds(5)) async throws -> Shop {
+        let counters = Counters()
+        let live = LiveRegions(configuration: configuration)
+        var app = ApplicationBuilder()
+        app.live = live
+        app.register(CounterModule(counters: counters))
+        let sessions = SessionConfiguration(secret: Data(repeating: 9, count: 32))
+        let application = try app.build(middleware: [CompressionMiddleware(minimumLength: 10), SessionMiddleware(sessions), ErrorPageMiddleware()])
+        let server = try await TestServer.start(limits: limits, shutdownGrace: shutdownGrace, responder: application, errorResponder: application,
+                                                services: application.services)
+        return Shop(server: server, live: live, counters: counters)
+    }
+
+    /// A visitor's browser: its session cookie and who it is (the `visitor` cookie).
+    final class Visitor: @unchecked Sendable {
+        let port: Int
+        let name: String
+        private var session: String?
+
+        init(_ name: String, port: Int) {
+            self.name = name
+            self.port = port
+        }
+
+        var cookies: String { ([session].compactMap { $0 } + ["visitor=\(name)"]).joined(separator: "; ") }
+
+        func page(_ target: String) async throws -> TestResponse {
+            let response = try await LiveTransport(port: port).execute(method: "GET", target: target, headers: [("Cookie", cookies)], body: [])
+            if let setCookie = response.header("set-cookie") { session = String(setCookie.prefix { $0 != ";" }) }
+            return response
+        }
+
+        func follow(_ target: String, headers: [String: String] = [:], timeout: TimeInterval = 10) async throws -> EventStreamClient {
+            let (port, cookies) = (port, cookies)
+            return try await onThread { try EventStreamClient.open(port: port, target, headers: headers.merging(["Cookie": cookies]) { $1 }, timeout: timeout) }
+        }
+    }
+
+    static func streamURL(of page: TestResponse) throws -> String {
+        try #require(Markup(page.text).first("data-live-stream")?["data-live-stream"])
+    }
+
+    static func version(of region: String, in page: TestResponse) throws -> String {
+        try #require(Markup(page.text).first("data-region", equalTo: region)?["data-region-version"])
+    }
+
+    static func next(_ stream: EventStreamClient, comments: Bool = false) async throws -> EventStreamClient.Event? {
+        try await onThread { try stream.next(comments: comments) }
+    }
+
+    @Test func aPageMarksItsLiveRegionsAndTheOneStreamThatFollowsThem() async throws {
+        let shop = try await Self.start()
+        let alice = Visitor("alice", port: shop.server.port)
+        let page = try await alice.page("/counters/1")
+        #expect(page.status == 200)
+        let version = try Self.version(of: "counter", in: page)
+        let url = try Self.streamURL(of: page)
+        #expect(url == "/_live?src=%2Fcounters%2F1%2Fvalue&v=\(version)")
+        // The region without topics is not live: no version, not in the stream.
+        #expect(page.text.contains(#"<div data-region="note" data-region-src="/counters/1/note">"#))
+        #expect(page.text.components(separatedBy: "data-live-stream").count == 2, "one stream per page")
+        try await shop.server.stop()
+    }
+
+    @Test func aSubscriberGetsTheRegionRenderedAgainAfterAPublish() async throws {
+        let shop = try await Self.start()
+        let alice = Visitor("alice", port: shop.server.port)
+        let page = try await alice.page("/counters/1")
+        let stream = try await alice.follow(try Self.streamURL(of: page))
+        #expect(stream.head.status == 200)
+        #expect(stream.head.header("content-type") == "text/event-stream; charset=utf-8")
+        #expect(stream.head.header("x-accel-buffering") == "no")
+        #expect(stream.head.header("cache-control") == "no-store")
+        #expect(stream.head.header("content-encoding") == nil, "events must not wait in a compressor")
+
+        shop.bump(1)
+        let event = try #require(try await Self.next(stream))
+        #expect(event.name == "region")
+        let lines = event.data.split(separator: "\n", maxSplits: 1).map(String.init)
+        let head = lines[0].split(separator: " ").map(String.init)
+        #expect(head[1] == "/counters/1/value")
+        #expect(head[0] != (try Self.version(of: "counter", in: page)))
+        #expect(event.id == head[0], "the event's id is the versions the page now shows")
+        #expect(lines[1].contains("<p>Count: 1</p>"))
+        stream.close()
+        try await shop.server.stop()
+    }
+
+    @Test func aChangeBetweenTheRenderAndTheSubscriptionIsSentAtOnce() async throws {
+        let shop = try await Self.start()
+        let alice = Visitor("alice", port: shop.server.port)
+        let page = try await alice.page("/counters/1")
+        #expect(page.text.contains("<p>Count: 0</p>"))
+        shop.bump(1)  // nobody follows yet: the publish reaches no one
+        let stream = try await alice.follow(try Self.streamURL(of: page))
+        let event = try #require(try await Self.next(stream))
+        #expect(event.data.contains("<p>Count: 1</p>"))
+
+        // Subscribing with the versions a page shows sends nothing until something changes.
+        let fresh = try await alice.page("/counters/1")
+        let quiet = try await alice.follow(try Self.streamURL(of: fresh))
+        shop.bump(1)
+        #expect(try #require(try await Self.next(quiet)).data.contains("<p>Count: 2</p>"), "the first event is the change, not a copy of the page")
+        stream.close()
+        quiet.close()
+        try await shop.server.stop()
+    }
+
+    @Test func aReconnectWithLastEventIDGetsWhatItMissed() async throws {
+        let shop = try await Self.start()
+        let alice = Visitor("alice", port: shop.server.port)
+        let url = try Self.streamURL(of: try await alice.page("/counters/1"))
+        let first = try await alice.follow(url)
+        shop.bump(1)
+        let seen = try #require(try await Self.next(first))
+        first.close()
+
+        shop.bump(1)  // while disconnected
+        let again = try await alice.follow(url, headers: ["Last-Event-ID": try #require(seen.id)])
+        let missed = try #require(try await Self.next(again))
+        #expect(missed.data.contains("<p>Count: 2</p>"))
+        again.close()
+
+        // Up to date: the reconnect sends nothing until the next change.
+        let current = try await alice.follow(url, headers: ["Last-Event-ID": try #require(missed.id)])
+        shop.bump(1)
+        #expect(try #require(try await Self.next(current)).data.contains("<p>Count: 3</p>"))
+        current.close()
+        try await shop.server.stop()
+    }
+
+    @Test func aStreamNeverCarriesARegionItsVisitorCannotSee() async throws {
+        let shop = try await Self.start()
+        let bob = Visitor("bob", port: shop.server.port)
+        // Alice's counter alone: nothing bob may follow, and a 204 says not to reconnect.
+        let refused = try await bob.follow("/_live?src=%2Fcounters%2F1%2Fvalue")
+        #expect(refused.head.status == 204)
+
+        // His own and hers: only his ever comes.
+        let stream = try await bob.follow("/_live?src=%2Fcounters%2F1%2Fvalue&src=%2Fcounters%2F2%2Fvalue")
+        #expect(stream.head.status == 200)
+        let initial = try #require(try await Self.next(stream), "no versions given: his region comes at once")
+        #expect(initial.data.hasPrefix(initial.id!.split(separator: ",", omittingEmptySubsequences: false)[1] + " /counters/2/value"))
+        shop.bump(1)
+        shop.bump(2)
+        let event = try #require(try await Self.next(stream))
+        #expect(event.data.contains(" /counters/2/value\n"))
+        #expect(event.data.contains("<p>Count: 1</p>"))
+        #expect(event.id?.hasPrefix(",") == true, "alice's region has no version on bob's stream")
+        stream.close()
+        try await shop.server.stop()
+    }
+
+    @Test func eachSubscriberGetsItsOwnFormToken() async throws {
+        let shop = try await Self.start()
+        let laptop = Visitor("alice", port: shop.server.port)
+        let phone = Visitor("alice", port: shop.server.port)
+        let laptopPage = try await laptop.page("/counters/1")
+        let phonePage = try await phone.page("/counters/1")
+        let (laptopToken, phoneToken) = (try #require(laptopPage.csrfToken), try #require(phonePage.csrfToken))
+        #expect(laptopToken != phoneToken)
+        let laptopStream = try await laptop.follow(try Self.streamURL(of: laptopPage))
+        let phoneStream = try await phone.follow(try Self.streamURL(of: phonePage))
+        shop.bump(1)
+        let laptopEvent = try #require(try await Self.next(laptopStream))
+        let phoneEvent = try #require(try await Self.next(phoneStream))
+        #expect(laptopEvent.data.contains(#"name="_csrf" value="\#(laptopToken)""#))
+        #expect(phoneEvent.data.contains(#"name="_csrf" value="\#(phoneToken)""#))
+        laptopStream.close()
+        phoneStream.close()
+        try await shop.server.stop()
+    }
+
+    @Test func heartbeatsKeepAQuietStreamOpenPastTheServerTimeouts() async throws {
+        // Heartbeats fifteen times as often as the timeouts, so that a loaded test machine's
+        // scheduling delays stay far inside them.
+        let limits = HTTPServerLimits(idleTimeout: .seconds(3), responseTimeout: .seconds(3))
+        let shop = try await Self.start(LiveRegions.Configuration(heartbeat: .milliseconds(200)), limits: limits)
+        let alice = Visitor("alice", port: shop.server.port)
+        let stream = try await alice.follow(try Self.streamURL(of: try await alice.page("/counters/1")), timeout: 5)
+        var heartbeats = 0
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < .seconds(7) {
+            let event = try #require(try await Self.next(stream, comments: true), "the stream ended while idle")
+            if event.comment == "heartbeat" { heartbeats += 1 }
+        }
+        #expect(heartbeats >= 3)
+        shop.bump(1)
+        var event = try #require(try await Self.next(stream, comments: true))
+        while event.comment != nil { event = try #require(try await Self.next(stream, comments: true)) }
+        #expect(event.data.contains("<p>Count: 1</p>"))
+        stream.close()
+        try await shop.server.stop()
+    }
+
+    @Test func aClientOverItsCapOfStreamsGets429() async throws {
+        let shop = try await Self.start(LiveRegions.Configuration(heartbeat: .milliseconds(100), maxStreamsPerClient: 2))
+        let alice = Visitor("alice", port: shop.server.port)
+        let url = try Self.streamURL(of: try await alice.page("/counters/1"))
+        let first = try await alice.follow(url)
+        let second = try await alice.follow(url)
+        let third = try await alice.follow(url)
+        #expect(third.head.status == 429)
+        #expect(third.head.header("retry-after") != nil)
+        first.close()
+        // The slot comes back once the server notices the client left, at a heartbeat.
+        var reopened = try await alice.follow(url)
+        for _ in 0..<50 where reopened.head.status == 429 {
+            try await Task.sleep(for: .milliseconds(100))
+            reopened = try await alice.follow(url)
+        }
+        #expect(reopened.head.status == 200)
+        second.close()
+        reopened.close()
+        try await shop.server.stop()
+    }
+
+    @Test func aShutdownEndsEveryStreamWithoutWaitingForTheGracePeriod() async throws {
+        let shop = try await Self.start(shutdownGrace: .seconds(30))
+        let alice = Visitor("alice", port: shop.server.port)
+        let url = try Self.streamURL(of: try await alice.page("/counters/1"))
+        let stream = try await alice.follow(url)
+        let start = ContinuousClock.now
+        async let stopped: Void = shop.server.stop()
+        #expect(try await onThread { try stream.rest() }.isEmpty, "the stream ends cleanly, with its last chunk")
+        try await stopped
+        #expect(ContinuousClock.now - start < .seconds(15), "the server did not wait out its 30 s grace for the stream")
+    }
+
+    @Test(arguments: [
+        ("/_live", 400), ("/_live?src=https%3A%2F%2Fevil.example%2F", 400), ("/_live?src=%2F%2Fevil.example%2F", 400),
+        ("/_live?" + Array(repeating: "src=%2Fcounters%2F1%2Fvalue", count: 17).joined(separator: "&"), 400),
+        ("/_live?src=%2Fcounters%2F1%2Fnote", 204), ("/_live?src=%2Fnowhere", 204), ("/_live?src=%2Fcounters%2F1%2Fvalue&v=%3Cscript%3E", 200),
+    ])
+    func badStreamRequestsGetAClearAnswer(target: String, status: Int) async throws {
+        let shop = try await Self.start()
+        let alice = Visitor("alice", port: shop.server.port)
+        let stream = try await alice.follow(target)
+        #expect(stream.head.status == status, "\(target)")
+        if status == 200 {
+            // A malformed version is no version: the region comes at once.
+            #expect(try #require(try await Self.next(stream)).data.contains("<p>Count: 0</p>"))
+        }
+        stream.close()
+        _ = try await shop.server.assertServing(path: "/counters/2")
+        try await shop.server.stop()
+    }
+}
