@@ -3,6 +3,8 @@ import Foundation
 @testable import Orders
 import PostgresTestSupport
 @testable import Storefront
+import Synchronization
+import Tessera
 import Testing
 
 /// The order service's rules, with requests racing, on each database the shop runs on: a
@@ -80,6 +82,33 @@ import Testing
             #expect(cancelled.cancellationReason == "Cancelled by the shopper.", "a blank reason")
             #expect(try await shop.stock(2) == before)
             await #expect(throws: OrderTransitionError(from: .cancelled, event: .cancel)) { try await shop.orders.cancel(cancelled, reason: "again") }
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func changesArePublishedOnceCommittedAndNeverBefore(_ kind: StoreKind) async throws {
+        try await Shop.with(kind) { shop in
+            let placed = try await shop.orders.checkout(cartID: try await shop.cart(with: 2, of: 5), userID: 7)
+            #expect(shop.database.topics.published.last == [CatalogTopics.product(5), OrdersTopics.ordersOf(7)], "stock and the shopper's list")
+
+            let seen = Mutex<[String?]>([])
+            let database = shop.database
+            database.topics.onPublish { topics in
+                if topics.contains(OrdersTopics.order(placed.id)) { seen.withLock { $0.append(try? database.committedStatus(of: placed.id)) } }
+            }
+            guard case .charged(let paid) = try await shop.orders.pay(placed, idempotencyKey: "k") else { Issue.record("not charged"); return }
+            let shipped = try await shop.orders.ship(paid)
+            #expect(seen.withLock { $0 } == ["paid", "shipped"], "each publish came after its commit")
+
+            // A transition the state machine refuses commits nothing, and publishes nothing.
+            let count = database.topics.published.count
+            await #expect(throws: OrderTransitionError.self) { try await shop.orders.cancel(shipped, reason: "late") }
+            #expect(database.topics.published.count == count)
+
+            // Cancelling puts stock back: the product is published with the order.
+            let another = try await shop.orders.checkout(cartID: try await shop.cart(with: 1, of: 6), userID: 7)
+            _ = try await shop.orders.cancel(another, reason: "changed my mind")
+            #expect(database.topics.published.last == [OrdersTopics.order(another.id), OrdersTopics.ordersOf(7), CatalogTopics.product(6)])
         }
     }
 

@@ -69,6 +69,17 @@ final class ShopDatabase: Sendable {
         return (StorefrontServices(postgres: connections, topics: TopicLog()), { await connections.shutdown() })
     }
 
+    /// An order's status as the database has it right now, read on this thread outside any
+    /// service: what a subscriber re-rendering at this moment would see.
+    func committedStatus(of orderID: Int) throws -> String? {
+        if let sqlite {
+            return try sqlite.pool.read { db in try String.fetchOne(db, sql: "SELECT status FROM customerOrder WHERE id = ?", arguments: [orderID]) }
+        }
+        return try postgres!.connections.withConnection { connection in
+            try connection.rows("SELECT status FROM customer_order WHERE id = \(orderID)").first?.decode(String.self)
+        }
+    }
+
     /// Changes a product's price behind the services' back, as staff or another system would.
     func doublePrice(of productID: Int) async throws {
         if let sqlite {

@@ -1,0 +1,42 @@
+import Foundation
+import TesseraTesting
+import Testing
+
+/// The storefront's live regions through a real `storefront` process: a change one shopper
+/// makes shows in another shopper's open page, and a SIGTERM ends open streams cleanly.
+@Suite struct LiveStorefrontTests {
+    @Test func anOpenProductPageShowsSoldOutWhenAnotherShopperBuysTheLastItems() async throws {
+        var ending: Task<[EventStreamClient.Event], any Error>?
+        try await TestStorefront.run { shop in
+            // The watcher, anonymous, has product 10's page open (13 in stock).
+            let watcher = TestClient(port: shop.port)
+            let page = try await watcher.send("/products/10")
+            let url = try #require(page.markup.first("data-live-stream")?["data-live-stream"])
+            #expect(url.contains("src=%2Fproducts%2F10%2Fdetail") && url.contains("src=%2Fproducts%2F10%2Fadd-to-cart"))
+            let cookie = try #require(watcher.cookie)
+            let stream = try await onThread { try EventStreamClient.open(port: shop.port, url, headers: ["Cookie": cookie]) }
+            #expect(stream.head.status == 200)
+
+            // Another shopper buys all of it.
+            let buyer = TestClient(port: shop.port)
+            _ = try await buyer.submit(from: "/products/10", to: "/cart/items", form: "productID=10&quantity=13")
+            _ = try await buyer.submit(from: "/login", to: "/login", form: "email=grace%40example.com&password=grace-hopper-1906")
+            #expect(try await buyer.submit(from: "/checkout", to: "/checkout", form: "").status == 303)
+
+            var regions: [String: String] = [:]
+            while regions.count < 2 {
+                let event = try #require(try await onThread { try stream.next() })
+                let head = event.data.prefix { $0 != "\n" }.split(separator: " ")
+                regions[String(head[1])] = event.data
+            }
+            let addToCart = try #require(regions["/products/10/add-to-cart"])
+            #expect(addToCart.contains("Sold out"))
+            #expect(!addToCart.contains("<form"), "nothing left to add")
+            #expect(try #require(regions["/products/10/detail"]).contains(#"data-stock="0""#))
+
+            // Left open: the SIGTERM that ends the run must end it too, with its last chunk.
+            ending = Task { try await onThread { try stream.rest() } }
+        }
+        #expect(try await #require(ending).value.isEmpty, "the stream ended cleanly on SIGTERM, and the process exited 0")
+    }
+}
