@@ -68,6 +68,8 @@
     stream = new EventSource(currentURL());
     stream.addEventListener("open", () => { failures = 0; });
     stream.addEventListener("region", onRegion);
+    // Closed for a newer page of this browser (too many open): wait until this one is shown again.
+    stream.addEventListener("closed", disconnect);
     stream.addEventListener("error", () => {
       // The browser would retry on its own at a fixed pace, forever; this one backs off, then stops.
       stream.close();

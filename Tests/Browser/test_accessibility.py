@@ -134,8 +134,13 @@ class EveryPageAtBothWidths(BrowserTest):
 
     def show_conflict(self, order):
         """A 409 as a shopper meets it: the order is cancelled in another tab, then paid from
-        this one, whose page still offers the Pay button."""
+        this one, whose page still offers the Pay button. The order page is live, so this tab
+        would show the cancellation at once: its stream is dropped first, and cannot come back,
+        as when the network is gone for a while (the page then stays as it was)."""
         self.open(order)
+        self.browser.execute_script(
+            "window.dispatchEvent(new PageTransitionEvent('pagehide'));"
+            "window.EventSource = class { addEventListener() {} close() {} };")
         stale = self.browser.current_window_handle
         self.browser.switch_to.new_window("tab")
         self.open(order)

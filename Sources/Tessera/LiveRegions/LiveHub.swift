@@ -7,7 +7,8 @@ final class LiveHub: Sendable {
         var byTopic: [Topic: Set<ObjectIdentifier>] = [:]
         /// Subscribers whose first renders are running: they hear every topic.
         var discovering: Set<ObjectIdentifier> = []
-        var streamsPerClient: [String: Int] = [:]
+        /// Each client's streams, oldest first.
+        var streamsPerClient: [String: [ObjectIdentifier]] = [:]
         var isClosed = false
     }
 
@@ -18,36 +19,23 @@ final class LiveHub: Sendable {
         state.withLock { $0.subscribers.count }
     }
 
-    /// Takes a stream slot for `client`; `false` once it holds `limit`, or after ``close()``.
-    func reserve(client: String, limit: Int) -> Reservation {
-        state.withLock { state in
-            if state.isClosed { return .closed }
-            let open = state.streamsPerClient[client, default: 0]
-            guard open < limit else { return .overLimit }
-            state.streamsPerClient[client] = open + 1
-            return .reserved
-        }
-    }
-
-    enum Reservation { case reserved, overLimit, closed }
-
-    /// Gives back a slot taken by ``reserve(client:limit:)``.
-    func release(client: String) {
-        state.withLock { state in
-            let left = state.streamsPerClient[client, default: 1] - 1
-            state.streamsPerClient[client] = left > 0 ? left : nil
-        }
-    }
-
-    /// Adds a subscriber that hears every topic until ``subscribe(_:)``; `false` after ``close()``.
-    func add(_ subscriber: LiveSubscriber) -> Bool {
-        state.withLock { state in
-            guard !state.isClosed else { return false }
+    /// Adds a subscriber that hears every topic until ``subscribe(_:)``. When its client already
+    /// holds `limit` streams, the oldest of them is closed (``LiveSubscriber/evict()``): a browser
+    /// that moved on from a page leaves its stream open until the server next writes to it, so the
+    /// oldest stream is the likeliest to be nobody's. `false` after ``close()``.
+    func add(_ subscriber: LiveSubscriber, limit: Int) -> Bool {
+        let evicted: LiveSubscriber? = state.withLock { state in
+            guard !state.isClosed else { return nil }
             let id = ObjectIdentifier(subscriber)
             state.subscribers[id] = subscriber
             state.discovering.insert(id)
-            return true
+            state.streamsPerClient[subscriber.client, default: []].append(id)
+            guard state.streamsPerClient[subscriber.client]!.count > limit else { return nil }
+            let oldest = state.streamsPerClient[subscriber.client]!.removeFirst()
+            return state.subscribers[oldest]
         }
+        evicted?.evict()
+        return state.withLock { $0.subscribers[ObjectIdentifier(subscriber)] != nil }
     }
 
     /// Files the subscriber under the topics its regions depend on now, replacing earlier ones.
@@ -69,6 +57,8 @@ final class LiveHub: Sendable {
             state.subscribers[id] = nil
             state.discovering.remove(id)
             Self.unindex(id, from: &state)
+            state.streamsPerClient[subscriber.client]?.removeAll { $0 == id }
+            if state.streamsPerClient[subscriber.client]?.isEmpty == true { state.streamsPerClient[subscriber.client] = nil }
         }
     }
 

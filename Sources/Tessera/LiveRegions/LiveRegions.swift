@@ -23,7 +23,8 @@ public final class LiveRegions: TopicPublisher, Service {
         /// Every this many heartbeats, each open region is rendered again even without a change:
         /// a notification missed for any reason never leaves a page stale for good.
         public var heartbeatsPerRefresh: Int
-        /// Streams one client address may hold at once; past it, a 429. Browsers open one per tab.
+        /// Streams one client address may hold at once; a new one past it closes the client's
+        /// oldest (likely a page it left). Browsers open one per tab.
         public var maxStreamsPerClient: Int
         /// Regions one stream may watch; a page has a handful.
         public var maxRegionsPerStream: Int
@@ -34,7 +35,7 @@ public final class LiveRegions: TopicPublisher, Service {
                     maxStreamsPerClient: Int = 16, maxRegionsPerStream: Int = 16) {
             self.heartbeat = heartbeat
             self.heartbeatsPerRefresh = max(1, heartbeatsPerRefresh)
-            self.maxStreamsPerClient = maxStreamsPerClient
+            self.maxStreamsPerClient = max(1, maxStreamsPerClient)
             self.maxRegionsPerStream = maxRegionsPerStream
         }
     }

@@ -22,17 +22,8 @@ struct LiveStream: Sendable {
         guard let application = live.application else { throw HTTPError(.serviceUnavailable) }
 
         let client = (request.clientAddress ?? request.remoteAddress)?.description ?? "unknown"
-        switch live.hub.reserve(client: client, limit: live.configuration.maxStreamsPerClient) {
-        case .reserved: break
-        case .overLimit:
-            throw HTTPError(.tooManyRequests, message: "Too many live pages are open from this address; close some tabs.",
-                            headers: [.retryAfter: "30"])
-        case .closed:
-            throw HTTPError(.serviceUnavailable, message: "The server is shutting down.", headers: [.retryAfter: "2"])
-        }
         let subscriber = LiveSubscriber(client: client, regionCount: watched.count)
-        guard live.hub.add(subscriber) else {
-            live.hub.release(client: client)
+        guard live.hub.add(subscriber, limit: live.configuration.maxStreamsPerClient) else {
             throw HTTPError(.serviceUnavailable, message: "The server is shutting down.", headers: [.retryAfter: "2"])
         }
 
@@ -47,7 +38,6 @@ struct LiveStream: Sendable {
         let first = firstRenders
         guard first.contains(where: { $0 != nil }) else {
             live.hub.remove(subscriber)
-            live.hub.release(client: client)
             // 204 is how an event stream says "nothing to follow here; do not reconnect".
             return Response(status: .noContent, headers: [.cacheControl: "no-store"])
         }
@@ -63,10 +53,7 @@ struct LiveStream: Sendable {
         let initial = watched
         response.body = .stream { writer in
             var watched = initial
-            defer {
-                hub.remove(subscriber)
-                hub.release(client: client)
-            }
+            defer { hub.remove(subscriber) }
             try await writer.write(ServerSentEvents.opening)
             for (index, rendered) in first.enumerated() {
                 guard let rendered, rendered.version != watched[index].version else { continue }
@@ -89,6 +76,7 @@ struct LiveStream: Sendable {
                 if !wrote && work.heartbeat { try await writer.write(ServerSentEvents.heartbeat) }
                 if wrote || work.heartbeat { try await writer.flush() }
             }
+            if subscriber.isEvicted { try await writer.write(ServerSentEvents.evicted) }
         }
         return response
     }

@@ -19,6 +19,7 @@ final class LiveSubscriber: Sendable {
         var topics: [[Topic]]
         /// While the first renders run, every topic changed anywhere; `nil` afterwards.
         var changedWhileDiscovering: Set<Topic>? = []
+        var isEvicted = false
     }
 
     /// The client's key for the per-client cap.
@@ -103,5 +104,16 @@ final class LiveSubscriber: Sendable {
     /// Ends the stream: its loop finishes after the work in hand.
     func close() {
         wake.finish()
+    }
+
+    /// Ends the stream to make room for a newer one of the same client, telling it so.
+    func evict() {
+        state.withLock { $0.isEvicted = true }
+        wake.finish()
+    }
+
+    /// Whether the stream was ended for a newer one (``evict()``).
+    var isEvicted: Bool {
+        state.withLock { $0.isEvicted }
     }
 }

@@ -26,6 +26,10 @@ enum ServerSentEvents {
     /// A comment line: nothing for the page, but the connection is seen alive by every proxy.
     static let heartbeat = Array(": heartbeat\n\n".utf8)
 
+    /// `event: closed`, last on a stream closed for a newer one of the same client: its page
+    /// should not reconnect until it is shown again.
+    static let evicted = Array("event: closed\ndata: Too many live pages are open from this address.\n\n".utf8)
+
     /// The first bytes: how long a plain `EventSource` waits before it reconnects on its own.
     static let opening = Array("retry: 2000\n\n".utf8)
 }
