@@ -24,15 +24,19 @@
     return url;
   }
 
-  // What the visitor typed into a region survives the swap when the new fragment has the same field.
+  // What the visitor typed into a region survives the swap when the new fragment has the same
+  // field (a checkbox or radio button: the same name and value). Files cannot be carried over.
+  const isChoice = (field) => field.type === "checkbox" || field.type === "radio";
+  const fieldKey = (field) => isChoice(field) ? `[name="${CSS.escape(field.name)}"][value="${CSS.escape(field.value)}"]` : `[name="${CSS.escape(field.name)}"]`;
+
   function typedValues(region) {
     const values = new Map();
     for (const field of region.querySelectorAll("input, textarea, select")) {
-      if (!field.name || field.type === "hidden") continue;
-      const changed = field.type === "checkbox" || field.type === "radio" ? field.checked !== field.defaultChecked
+      if (!field.name || field.type === "hidden" || field.type === "file") continue;
+      const changed = isChoice(field) ? field.checked !== field.defaultChecked
         : field.tagName === "SELECT" ? [...field.options].some((option) => option.selected !== option.defaultSelected)
         : field.value !== field.defaultValue;
-      if (changed) values.set(field.name, field);
+      if (changed) values.set(fieldKey(field), field);
     }
     return values;
   }
@@ -41,10 +45,10 @@
     const typed = typedValues(region);
     const focused = region.contains(document.activeElement) ? document.activeElement.name : null;
     region.innerHTML = html;
-    for (const [name, old] of typed) {
-      const field = region.querySelector(`[name="${CSS.escape(name)}"]:not([type=hidden])`);
+    for (const [key, old] of typed) {
+      const field = region.querySelector(`${key}:not([type=hidden]):not([type=file])`);
       if (!field) continue;
-      if (old.type === "checkbox" || old.type === "radio") field.checked = old.checked; else field.value = old.value;
+      if (isChoice(old)) field.checked = old.checked; else field.value = old.value;
     }
     if (focused) region.querySelector(`[name="${CSS.escape(focused)}"]`)?.focus();
   }

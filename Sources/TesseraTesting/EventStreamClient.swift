@@ -36,7 +36,13 @@ public final class EventStreamClient: @unchecked Sendable {
         try client.send(Array((request + "\r\n").utf8))
         let head = try client.readHead()
         let stream = EventStreamClient(client: client, head: head)
-        if head.status != 200 { stream.ended = true }
+        if head.status != 200 {
+            stream.ended = true
+        } else if head.header("transfer-encoding")?.lowercased() != "chunked" {
+            // A stream that is over before it starts comes whole, with its length.
+            stream.pending = try client.readBody(after: head)
+            stream.ended = true
+        }
         return stream
     }
 

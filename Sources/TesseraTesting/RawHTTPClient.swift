@@ -80,18 +80,21 @@ public final class RawHTTPClient: @unchecked Sendable {
     public func readReply(head: Bool = false) throws -> TestResponse {
         var reply = try readHead()
         if head || reply.status == 304 || reply.status == 204 || (100..<200).contains(reply.status) { return reply }
-        if reply.header("transfer-encoding")?.lowercased() == "chunked" {
-            reply.body = try readChunked()
-        } else if let length = reply.header("content-length").flatMap(Int.init) {
-            try fill(atLeast: length)
-            reply.body = Array(buffer[..<length])
-            buffer.removeFirst(length)
-        } else {
-            while (try? fillMore()) == true {}
-            reply.body = buffer
-            buffer = []
-        }
+        reply.body = try readBody(after: reply)
         return reply
+    }
+
+    /// The body that follows `head` (read by ``readHead()``): chunked, by length, or to the end.
+    public func readBody(after head: TestResponse) throws -> [UInt8] {
+        if head.header("transfer-encoding")?.lowercased() == "chunked" { return try readChunked() }
+        if let length = head.header("content-length").flatMap(Int.init) {
+            try fill(atLeast: length)
+            defer { buffer.removeFirst(length) }
+            return Array(buffer[..<length])
+        }
+        while (try? fillMore()) == true {}
+        defer { buffer = [] }
+        return buffer
     }
 
     /// Reads a chunked body, calling `onChunk` as each chunk arrives (to observe streaming).

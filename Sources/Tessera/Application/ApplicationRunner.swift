@@ -35,10 +35,10 @@ public enum ApplicationRunner {
         errorResponder: some HTTPErrorResponder = PlainErrorResponder(),
         state: HTTPServerState = HTTPServerState(),
         metrics: (any HTTPResponder)? = nil,
-        services extraServices: [any Service] = [],
+        services: [any Service] = [],
         logger: Logger
     ) async throws {
-        var services: [any Service] = [HTTPServer(
+        var group: [any Service] = [HTTPServer(
             configuration: settings.httpConfiguration,
             responder: responder,
             errorResponder: errorResponder,
@@ -47,16 +47,15 @@ public enum ApplicationRunner {
         )]
         if let metrics, let port = settings.metricsPort {
             let configuration = HTTPServerConfiguration(host: settings.host, port: port, threads: 1, shutdownGracePeriod: .seconds(1))
-            services.append(HTTPServer(configuration: configuration, responder: metrics, logger: logger, name: "metrics"))
+            group.append(HTTPServer(configuration: configuration, responder: metrics, logger: logger, name: "metrics"))
         }
         // Last, so a graceful shutdown reaches them first: live streams end before the server
         // drains, instead of holding it for its whole grace period.
-        services += extraServices
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: services,
+        group += services
+        try await ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: group,
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
-        ))
-        try await group.run()
+        )).run()
     }
 }

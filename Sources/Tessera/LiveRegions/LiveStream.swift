@@ -18,14 +18,19 @@ struct LiveStream: Sendable {
 
     func respond(in context: RequestContext) async throws -> Response {
         let request = context.request
-        var watched = try Self.parse(request, limit: live.configuration.maxRegionsPerStream)
+        let watched = try Self.parse(request, limit: live.configuration.maxRegionsPerStream)
         guard let application = live.application else { throw HTTPError(.serviceUnavailable) }
+        // The head a GET would get, without subscribing: a HEAD must not wait for an endless body.
+        guard request.method != .head else { return Self.streamResponse() }
 
         let client = (request.clientAddress ?? request.remoteAddress)?.description ?? "unknown"
         let subscriber = LiveSubscriber(client: client, regionCount: watched.count)
         guard live.hub.add(subscriber, limit: live.configuration.maxStreamsPerClient) else {
             throw HTTPError(.serviceUnavailable, message: "The server is shutting down.", headers: [.retryAfter: "2"])
         }
+        // Owned by the stream's body, so the subscriber leaves the hub however the answer ends:
+        // streamed to its end, dropped unsent (a deadline during the first renders), or refused.
+        let membership = Membership(hub: live.hub, subscriber: subscriber)
 
         // First renders, while the subscriber hears every topic: a change made between the page's
         // render and now is either in these renders or marks its region dirty.
@@ -36,24 +41,19 @@ struct LiveStream: Sendable {
             firstRenders.append(rendered)
         }
         let first = firstRenders
+        var response = Self.streamResponse()
         guard first.contains(where: { $0 != nil }) else {
-            live.hub.remove(subscriber)
-            // 204 is how an event stream says "nothing to follow here; do not reconnect".
-            return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+            // Nothing this visitor may follow: said once, and the page's script stops there.
+            response.body = .bytes(ServerSentEvents.nothingToFollow)
+            return response
         }
         live.hub.subscribe(subscriber)
 
-        var response = Response(status: .ok, headers: [
-            .contentType: "text/event-stream; charset=utf-8",
-            .cacheControl: "no-store",
-            // nginx buffers proxied answers unless told not to; a stream must pass at once.
-            HTTPField.Name("X-Accel-Buffering")!: "no",
-        ])
         let hub = live.hub
         let initial = watched
         response.body = .stream { writer in
             var watched = initial
-            defer { hub.remove(subscriber) }
+            _ = membership  // held by this body: the subscriber leaves the hub when the body goes
             try await writer.write(ServerSentEvents.opening)
             for (index, rendered) in first.enumerated() {
                 guard let rendered, rendered.version != watched[index].version else { continue }
@@ -81,6 +81,29 @@ struct LiveStream: Sendable {
         return response
     }
 
+    /// The head of every stream.
+    private static func streamResponse() -> Response {
+        Response(status: .ok, headers: [
+            .contentType: "text/event-stream; charset=utf-8",
+            .cacheControl: "no-store",
+            // nginx buffers proxied answers unless told not to; a stream must pass at once.
+            HTTPField.Name("X-Accel-Buffering")!: "no",
+        ])
+    }
+
+    /// A subscriber's place in the hub, given up when the last reference goes.
+    private final class Membership: Sendable {
+        let hub: LiveHub
+        let subscriber: LiveSubscriber
+
+        init(hub: LiveHub, subscriber: LiveSubscriber) {
+            self.hub = hub
+            self.subscriber = subscriber
+        }
+
+        deinit { hub.remove(subscriber) }
+    }
+
     private static func event(for watched: [Watched], _ index: Int, _ rendered: LiveRender) -> [UInt8] {
         let id = watched.map { $0.version ?? "" }.joined(separator: ",")
         return ServerSentEvents.region(source: watched[index].source, version: rendered.version, html: rendered.html, id: id)
@@ -95,8 +118,9 @@ struct LiveStream: Sendable {
         guard sources.count <= limit else {
             throw HTTPError(.badRequest, message: "A stream follows at most \(limit) regions.")
         }
-        for source in sources where !source.hasPrefix("/") || source.hasPrefix("//") || source.utf8.count > 1024 {
-            throw HTTPError(.badRequest, message: "Each src must be a path on this site.")
+        for source in sources where !source.hasPrefix("/") || source.hasPrefix("//") || source.utf8.count > 1024
+            || source.utf8.contains(where: { $0 < 0x21 || $0 == 0x7F }) || source.hasPrefix(LiveRegions.streamPath) {
+            throw HTTPError(.badRequest, message: "Each src must be a region's path on this site.")
         }
         let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!].map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         let versions = lastEventID ?? request.query.values(for: "v")

@@ -26,6 +26,10 @@ enum ServerSentEvents {
     /// A comment line: nothing for the page, but the connection is seen alive by every proxy.
     static let heartbeat = Array(": heartbeat\n\n".utf8)
 
+    /// `event: closed`, the whole of a stream with no region its visitor may see (another
+    /// shopper's order, a signed-out session): there is nothing to follow, and nothing to retry.
+    static let nothingToFollow = Array("retry: 2000\n\nevent: closed\ndata: Nothing on this page is live for you.\n\n".utf8)
+
     /// `event: closed`, last on a stream closed for a newer one of the same client: its page
     /// should not reconnect until it is shown again.
     static let evicted = Array("event: closed\ndata: Too many live pages are open from this address.\n\n".utf8)
