@@ -108,7 +108,7 @@ let package = Package(
         .target(
             name: "TesseraPostgres",
             dependencies: [
-                "TesseraHTTP",
+                "TesseraHTTP", "Tessera",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -199,7 +199,8 @@ let package = Package(
         ),
         // Process-level tests of the storefront; GRDB only to inspect the files a backup writes.
         .testTarget(name: "StorefrontTests", dependencies: ["TesseraTesting", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "TesseraPostgresTests", dependencies: ["TesseraPostgres", "TesseraHTTP", "TesseraTesting", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "TesseraPostgresTests", dependencies: ["TesseraPostgres", "Tessera", "TesseraHTTP", "TesseraTesting", "PostgresTestSupport",
+                                                             .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "CatalogTests",

@@ -39,7 +39,7 @@ struct StorefrontStorage {
                 throw UnavailableAtStart(message: "cannot use the database at \(url): \(DatabaseUnavailable(error).reason)")
             }
             logger.info("database: PostgreSQL", metadata: ["url": "\(url)", "pool": "\(poolSize)"])
-            let live = LiveRegions(configuration: liveConfiguration, logger: logger)
+            let live = LiveRegions(configuration: liveConfiguration, bus: PostgresTopicBus(connections: connections, logger: logger), logger: logger)
             return StorefrontStorage(services: StorefrontServices(postgres: connections, topics: live), live: live,
                                      readiness: PostgresReadiness(connections: connections), close: { await connections.shutdown() })
         }

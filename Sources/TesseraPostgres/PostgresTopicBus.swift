@@ -1,0 +1,107 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+import Tessera
+
+/// Live regions across instances that share one PostgreSQL: changes go out with `NOTIFY` and
+/// come in with `LISTEN`, on the channel ``channel``.
+///
+/// A notification carries the sending instance, its version (a counter of that instance's
+/// sends) and the topics, never HTML: each instance renders for its own subscribers. An instance
+/// skips its own notifications, since ``LiveRegions`` already delivered them in the process.
+///
+/// The listener has a connection of its own, outside the pool. When it drops (a restart of the
+/// database, a network cut), it connects again, waiting 0.2 s and doubling up to 5 s, and once
+/// it listens again it asks for every open region to be rendered again: a notification sent
+/// while nobody listened is lost, and this is how no page stays stale for it.
+public final class PostgresTopicBus: TopicBus {
+    /// The channel every instance listens on.
+    public static let channel = "tessera_live"
+
+    private let connections: PostgresConnections
+    private let logger: Logger
+    /// Tells this instance's notifications from the others'.
+    let instance = UUID().uuidString.prefix(8).lowercased()
+    private let sends = Atomic<Int64>(0)
+
+    /// A bus through the database `connections` reach; `NOTIFY` borrows a pooled connection.
+    public init(connections: PostgresConnections, logger: Logger) {
+        self.connections = connections
+        self.logger = logger
+    }
+
+    public func send(_ topics: [Topic]) async {
+        let version = sends.add(1, ordering: .relaxed).newValue
+        for payload in Self.payloads(from: String(instance), version: version, topics: topics) {
+            do {
+                _ = try await connections.withoutTransaction { connection in
+                    try connection.execute("SELECT pg_notify(\(Self.channel), \(payload))")
+                }
+            } catch {
+                // The other instances' pages catch up at their next full refresh.
+                logger.warning("could not send live topics to the other instances", metadata: ["error": "\(DatabaseUnavailable(error).reason)"])
+            }
+        }
+    }
+
+    public func listen(deliver: @escaping @Sendable ([Topic]) -> Void, resynchronize: @escaping @Sendable () -> Void) async {
+        var delay = Duration.milliseconds(200)
+        var attempt = 0
+        while !Task.isCancelled {
+            attempt += 1
+            do {
+                let connection = try await PostgresConnection.connect(
+                    configuration: connections.url.configuration(connectTimeout: connections.connectTimeout), id: -attempt, logger: logger)
+                try await withTaskCancellationHandler {
+                    try await connection.listen(on: Self.channel) { notifications in
+                        if attempt > 1 { logger.notice("listening for live topics again") }
+                        resynchronize()
+                        delay = .milliseconds(200)
+                        for try await notification in notifications {
+                            guard let message = Self.message(notification.payload), message.instance != instance else { continue }
+                            deliver(message.topics)
+                        }
+                    }
+                } onCancel: {
+                    let closing: EventLoopFuture<Void> = connection.close()  // ends the notifications, and with them the wait
+                    _ = closing
+                }
+                try? await connection.close()
+            } catch {
+                guard !Task.isCancelled else { return }
+                logger.warning("live topics listener lost its connection", metadata: ["error": "\(DatabaseUnavailable(error).reason)", "retryIn": "\(delay)"])
+            }
+            try? await Task.sleep(for: delay)
+            delay = min(delay * 2, .seconds(5))
+        }
+    }
+
+    // MARK: The payload: "tessera-live 1 <instance> <version>\n<topic>\n<topic>…"
+
+    /// PostgreSQL refuses a payload of 8,000 bytes or more; many topics go in several notifications.
+    static let payloadLimit = 7_900
+
+    static func payloads(from instance: String, version: Int64, topics: [Topic]) -> [String] {
+        let head = "tessera-live 1 \(instance) \(version)"
+        var payloads: [String] = []
+        var current = head
+        for topic in topics where !topic.name.contains("\n") && topic.name.utf8.count < payloadLimit - head.utf8.count - 1 {
+            if current.utf8.count + 1 + topic.name.utf8.count > payloadLimit {
+                payloads.append(current)
+                current = head
+            }
+            current += "\n" + topic.name
+        }
+        if current != head { payloads.append(current) }
+        return payloads
+    }
+
+    static func message(_ payload: String) -> (instance: Substring, version: Int64, topics: [Topic])? {
+        let lines = payload.split(separator: "\n")
+        guard let head = lines.first else { return nil }
+        let fields = head.split(separator: " ")
+        guard fields.count == 4, fields[0] == "tessera-live", fields[1] == "1", let version = Int64(fields[3]) else { return nil }
+        return (fields[2], version, lines.dropFirst().map { Topic(name: String($0)) })
+    }
+}
