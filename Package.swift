@@ -146,11 +146,19 @@ let package = Package(
             plugins: ["TesseraViewsPlugin"]
         ),
 
+        // Staff's side: may use Catalog and Orders (and, through Orders, Accounts); nothing uses it.
+        .target(
+            name: "BackOffice",
+            dependencies: ["Tessera", "TesseraViews", "Catalog", "Orders", "Accounts"],
+            plugins: ["TesseraViewsPlugin"]
+        ),
+
         // MARK: Composition roots
         .executableTarget(
             name: "Storefront",
             dependencies: [
                 "Tessera",
+                "BackOffice",
                 "TesseraSQLite",
                 "TesseraPostgres",
                 "Catalog",

@@ -13,7 +13,8 @@ everything float (servers get THREADS threads), which is closer to production an
 Then the storefront's real pages (release build, demo data on SQLite), each against the same
 server's /healthz in the same round, and the catalog's pages at 40, 10,000 and 100,000 products.
 
-`run-http.py storefront catalog` runs only those parts (after the build).
+`run-http.py storefront catalog` runs only those parts (after the build); the parts are
+storefront, live, postgres and catalog.
 
 Environment: ROUNDS (5), DURATION seconds per round (5), CONNECTIONS (64), PIN (1),
 THREADS (server threads when not pinned; default: cores), WRK_THREADS (1).
@@ -156,7 +157,7 @@ def main():
     build()
     # `run-http.py storefront catalog`: only those parts, after the build.
     if sys.argv[1:]:
-        parts = {"storefront": storefront_pages, "catalog": catalog_sizes, "postgres": postgres_pages}
+        parts = {"storefront": storefront_pages, "catalog": catalog_sizes, "postgres": postgres_pages, "live": live_regions}
         unknown = [name for name in sys.argv[1:] if name not in parts]
         if unknown:
             sys.exit(f"unknown part {unknown[0]!r}: choose from {', '.join(parts)}")
@@ -211,6 +212,7 @@ def main():
         }, database_reference)
         table("GET /db-fortunes, the rows read from SQLite for every request (medians; vs C + sqlite3)", results, "vs C")
         storefront_pages(servers)
+        live_regions(servers)
         postgres_pages(servers)
         catalog_sizes(servers)
     finally:
@@ -274,6 +276,38 @@ def catalog_sizes(servers):
         print(f"| {name} | {row[0]:.2f} | {row[1]:.2f} | {row[2]:.2f} | {row[2] / row[0]:.1f}x |")
     print("| resident memory, idle / after the load (MB) | "
           + " | ".join(f"{memory[count][0]:.0f} / {memory[count][1]:.0f}" for count in (40, 10_000, 100_000)) + " | |")
+
+
+def live_regions(servers, subscribers=1000):
+    """Live regions: what being live costs a page (tessera-bench's three regions at their own
+    URLs, without topics and with, in the same rounds), and 1,000 pages following one storefront
+    product page (release build, SQLite): the server's memory per open stream, and the time from
+    a checkout that changes the stock to each page's stream carrying the new stock."""
+    if not any(getattr(server, "args", [None])[-1:] == [".build/release/tessera-bench"] for server in servers):
+        data = tempfile.mkdtemp(prefix="tessera-bench-live-")
+        atexit.register(shutil.rmtree, data, ignore_errors=True)
+        servers.append(start([".build/release/tessera-bench"], 18091, DATA_DIR=data))
+    reference = "Tessera /regions-sourced (regions at their URLs)"
+    results = measure({
+        reference: "http://127.0.0.1:18091/regions-sourced",
+        "Tessera /regions-live (the same, live)": "http://127.0.0.1:18091/regions-live",
+    }, reference)
+    table("A page with live regions against the same page without (medians; the ratio is live / not live)", results, "ratio")
+
+    sys.path.insert(0, os.path.join(ROOT, "Benchmarks"))
+    import asyncio
+    import live_subscribers
+    data = tempfile.mkdtemp(prefix="tessera-bench-live-shop-")
+    atexit.register(shutil.rmtree, data, ignore_errors=True)
+    # Eight client addresses of 125 subscribers each: within the per-address caps once raised to 200.
+    server = start([".build/release/storefront"], 18097, probe="/healthz", DATA_DIR=data, LIVE_STREAMS_PER_CLIENT="200")
+    servers.append(server)
+    numbers = asyncio.run(live_subscribers.run(18097, subscribers, 2, lambda: resident_mb(server)))
+    print(f"\n{subscribers} pages following /products/2 on one storefront (SQLite, server pinned as above)")
+    print("| resident memory before / with the streams (MB) | per stream (KB) | change to page p50 (ms) | p99 (ms) | max (ms) |")
+    print("|---:|---:|---:|---:|---:|")
+    print(f"| {numbers['before_mb']:.0f} / {numbers['held_mb']:.0f} | {numbers['per_subscriber_kb']:.1f} | "
+          f"{numbers['p50_ms']:.0f} | {numbers['p99_ms']:.0f} | {numbers['max_ms']:.0f} |")
 
 
 def storefront_pages(servers):

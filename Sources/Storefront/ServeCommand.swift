@@ -1,5 +1,6 @@
 import Accounts
 import ArgumentParser
+import BackOffice
 import Catalog
 import Foundation
 import Logging
@@ -45,6 +46,7 @@ struct ServeCommand: AsyncParsableCommand {
         app.register(HealthModule(checks: [storage.readiness]))
         app.register(CatalogModule(catalog: services.catalog))
         app.register(OrdersModule(cart: services.cart, orders: services.orders, catalog: services.catalog))
+        app.register(BackOfficeModule(orders: services.orders, catalog: services.catalog))
         app.register(AccountsModule(accounts: services.accounts, signInObservers: [CartFollowsShopper(cart: services.cart)]))
         app.register(RobotsModule())
         app.serve(PublicFiles(root: settings.publicDirectory))

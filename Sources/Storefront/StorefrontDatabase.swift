@@ -30,7 +30,7 @@ enum StorefrontDatabase {
         let accounts = SQLiteAccountsStore(database: database)
         try await AccountsSeed.seedIfEmpty(accounts)
         if let demoUser = try await accounts.user(email: AccountsSeed.users[0].email) {
-            try await OrdersSeed.seedIfEmpty(StorefrontServices(database: database, topics: LiveRegions()).orders, userID: demoUser.id)
+            try await OrdersSeed.seedIfEmpty(StorefrontServices(database: database, topics: LiveRegions()).orders, userID: demoUser.id, shopperName: demoUser.name)
         }
         return database
     }

@@ -13,6 +13,7 @@ struct StorefrontLayout: PageLayout {
             canonicalURL: page.canonicalPath.map { context.absoluteURL(for: $0) },
             body: page.body,
             userName: context.shopper?.name,
+            isStaff: context.shopper?.isStaff == true,
             cartCount: CartSession.itemCount(in: context),
             flash: context.takeFlash()
         ))
@@ -28,6 +29,8 @@ struct SiteLayout: Sendable {
     var canonicalURL: String?
     var body: HTMLOutput
     var userName: String?
+    /// Staff see the back office in the navigation.
+    var isStaff: Bool
     var cartCount: Int
     var flash: String?
 }

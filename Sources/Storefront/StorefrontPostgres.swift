@@ -35,7 +35,7 @@ enum StorefrontPostgres {
         let accounts = PostgresAccountsStore(connections: connections)
         try await AccountsSeed.seedIfEmpty(accounts)
         if let demoUser = try await accounts.user(email: AccountsSeed.users[0].email) {
-            try await OrdersSeed.seedIfEmpty(StorefrontServices(postgres: connections, topics: LiveRegions()).orders, userID: demoUser.id)
+            try await OrdersSeed.seedIfEmpty(StorefrontServices(postgres: connections, topics: LiveRegions()).orders, userID: demoUser.id, shopperName: demoUser.name)
         }
     }
 }

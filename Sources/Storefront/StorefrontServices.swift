@@ -16,14 +16,14 @@ struct StorefrontServices {
     let orders: OrderService
 
     init(database: any DatabaseWriter, topics: any TopicPublisher) {
-        catalog = CatalogService(store: SQLiteCatalogStore(database: database))
+        catalog = CatalogService(store: SQLiteCatalogStore(database: database), topics: topics)
         accounts = AccountsService(store: SQLiteAccountsStore(database: database))
         cart = CartService(store: SQLiteCartStore(database: database), catalog: catalog)
         orders = OrderService(store: SQLiteOrderStore(database: database), transactions: SQLiteOrderTransactions(database: database), cart: cart, topics: topics)
     }
 
     init(postgres connections: PostgresConnections, topics: any TopicPublisher) {
-        catalog = CatalogService(store: PostgresCatalogStore(connections: connections))
+        catalog = CatalogService(store: PostgresCatalogStore(connections: connections), topics: topics)
         accounts = AccountsService(store: PostgresAccountsStore(connections: connections))
         cart = CartService(store: PostgresCartStore(connections: connections), catalog: catalog)
         orders = OrderService(store: PostgresOrderStore(connections: connections), transactions: PostgresOrderTransactions(connections: connections), cart: cart, topics: topics)

@@ -30,6 +30,7 @@ struct BenchCommand: AsyncParsableCommand {
 enum BenchApp {
     static func build(database: FortuneDatabase, logger: Logger = Logger(label: "tessera-bench")) throws -> Application {
         var app = ApplicationBuilder()
+        app.live = LiveRegions()
         app.register(BenchModule(database: database))
         return try app.build(
             layout: BenchLayout(),
@@ -48,7 +49,8 @@ enum BenchApp {
 ///   cost a handler pays when it awaits something, such as a database: a task, and a resumption.
 /// `/fortunes` is the TechEmpower Fortunes page through a page controller, the pipeline and
 /// typed views in a layout, from rows in memory; `/db-fortunes` the same page from SQLite, by the
-/// TechEmpower rules; `/regions` is a page of three regions.
+/// TechEmpower rules; `/regions` is a page of three regions, `/regions-sourced` the same with
+/// each region at its own URL, and `/regions-live` the same again with live regions.
 struct BenchModule: FeatureModule {
     static let plaintext = PreparedResponse(text: "Hello, World!")
     let database: FortuneDatabase
@@ -60,6 +62,9 @@ struct BenchModule: FeatureModule {
         static let fortunes = Route<NoParameters>("bench.fortunes", .get, "/fortunes")
         static let databaseFortunes = Route<NoParameters>("bench.db-fortunes", .get, "/db-fortunes")
         static let regions = Route<NoParameters>("bench.regions", .get, "/regions")
+        static let regionsSourced = Route<NoParameters>("bench.regions-sourced", .get, "/regions-sourced")
+        static let regionsLive = Route<NoParameters>("bench.regions-live", .get, "/regions-live")
+        static let region = Route<String>("bench.region", .get, "/regions/{name}")
     }
 
     func register(in app: inout ApplicationBuilder) {
@@ -73,6 +78,10 @@ struct BenchModule: FeatureModule {
         app.routes.page(Routes.fortunes) { _, _ in FortunesPageController(store: store) }
         let database = self.database
         app.routes.page(Routes.databaseFortunes) { _, _ in FortunesPageController(store: database) }
-        app.routes.page(Routes.regions) { _, _ in RegionsPageController() }
+        app.routes.page(Routes.regions) { _, _ in RegionsPageController(kind: .plain) }
+        // The same three regions at their own URLs, without topics and with: what being live costs a page.
+        app.routes.page(Routes.regionsSourced) { _, _ in RegionsPageController(kind: .sourced) }
+        app.routes.page(Routes.regionsLive) { _, _ in RegionsPageController(kind: .live) }
+        app.routes.fragment(Routes.region) { name, _ in StaticTextRegion(text: "The \(name) region", topic: BenchTopics.region(name)) }
     }
 }

@@ -54,6 +54,9 @@ struct FortunesPageController: PageController {
 /// A page of three regions, each a child controller that answers at once: the cost of the
 /// container machinery itself (three tasks, slots, a streamed body).
 struct RegionsPageController: PageController {
+    enum Kind { case plain, sourced, live }
+    let kind: Kind
+
     func load(_ context: RequestContext) async throws -> String { "Regions" }
 
     func render(_ title: String, in context: RequestContext) -> Page {
@@ -61,13 +64,23 @@ struct RegionsPageController: PageController {
     }
 
     func regions(for title: String, in context: RequestContext) -> RegionsView.Regions<Region> {
-        func region(_ name: String) -> Region { Region(source: nil, controller: StaticTextRegion(text: "The \(name) region")) }
+        func region(_ name: String) -> Region {
+            Region(source: kind == .plain ? nil : "/regions/\(name)",
+                   controller: StaticTextRegion(text: "The \(name) region", topic: kind == .live ? BenchTopics.region(name) : nil))
+        }
         return RegionsView.Regions(first: region("first"), second: region("second"), third: region("third"))
     }
 }
 
+enum BenchTopics {
+    static let region = TopicFamily<String>("bench-region")
+}
+
 struct StaticTextRegion: RegionController {
     let text: String
+    var topic: Topic?
+
+    var topics: [Topic] { topic.map { [$0] } ?? [] }
 
     func render(in context: RequestContext) async throws -> HTMLOutput {
         var output = HTMLOutput(capacity: 64)

@@ -53,21 +53,29 @@ public final class PostgresTopicBus: TopicBus {
             do {
                 let connection = try await PostgresConnection.connect(
                     configuration: connections.url.configuration(connectTimeout: connections.connectTimeout), id: -attempt, logger: logger)
-                try await withTaskCancellationHandler {
-                    try await connection.listen(on: Self.channel) { notifications in
-                        if attempt > 1 { logger.notice("listening for live topics again") }
-                        resynchronize()
-                        delay = .milliseconds(200)
-                        for try await notification in notifications {
-                            guard let message = Self.message(notification.payload), message.instance != instance else { continue }
-                            deliver(message.topics)
+                // Closed whichever way listening ends: PostgresNIO requires it of every connection.
+                let failure: (any Error)?
+                do {
+                    try await withTaskCancellationHandler {
+                        try await connection.listen(on: Self.channel) { notifications in
+                            if attempt > 1 { logger.notice("listening for live topics again") }
+                            resynchronize()
+                            delay = .milliseconds(200)
+                            for try await notification in notifications {
+                                guard let message = Self.message(notification.payload), message.instance != instance else { continue }
+                                deliver(message.topics)
+                            }
                         }
+                    } onCancel: {
+                        let closing: EventLoopFuture<Void> = connection.close()  // ends the notifications, and with them the wait
+                        _ = closing
                     }
-                } onCancel: {
-                    let closing: EventLoopFuture<Void> = connection.close()  // ends the notifications, and with them the wait
-                    _ = closing
+                    failure = nil
+                } catch {
+                    failure = error
                 }
                 try? await connection.close()
+                if let failure { throw failure }
             } catch {
                 guard !Task.isCancelled else { return }
                 logger.warning("live topics listener lost its connection", metadata: ["error": "\(DatabaseUnavailable(error).reason)", "retryIn": "\(delay)"])

@@ -191,9 +191,10 @@ public final class RawHTTPClient: @unchecked Sendable {
 extension RawHTTPClient {
     /// One request on a new connection, with `Connection: close`.
     public static func request(
-        port: Int, _ target: String, method: String = "GET", headers: [String: String] = [:], body: [UInt8] = []
+        port: Int, _ target: String, method: String = "GET", headers: [String: String] = [:], body: [UInt8] = [],
+        timeout: TimeInterval = 10
     ) throws -> TestResponse {
-        let client = try RawHTTPClient(port: port)
+        let client = try RawHTTPClient(port: port, timeout: timeout)
         var head = "\(method) \(target) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if !body.isEmpty { head += "Content-Length: \(body.count)\r\n" }

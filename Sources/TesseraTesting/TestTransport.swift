@@ -1,3 +1,5 @@
+import Foundation
+
 import Tessera
 
 /// How a ``TestClient`` reaches the app: in process, or over a real socket.
@@ -47,18 +49,21 @@ public struct InProcessTransport: TestTransport {
 public struct LiveTransport: TestTransport {
     /// The live server's loopback port.
     public let port: Int
+    /// How long one answer may take, in seconds, before the request throws.
+    public let timeout: TimeInterval
 
-    /// Sends to the server on `127.0.0.1:port`.
-    public init(port: Int) {
+    /// Sends to the server on `127.0.0.1:port`; an answer may take up to `timeout` seconds.
+    public init(port: Int, timeout: TimeInterval = 10) {
         self.port = port
+        self.timeout = timeout
     }
 
     /// One request on a new connection, with `Connection: close`.
     public func execute(method: String, target: String, headers: [(String, String)], body: [UInt8]) async throws -> TestResponse {
-        let port = self.port
+        let (port, timeout) = (self.port, self.timeout)
         let fields = Dictionary(headers, uniquingKeysWith: { _, last in last })
         return try await onThread {
-            try RawHTTPClient.request(port: port, target, method: method, headers: fields, body: body)
+            try RawHTTPClient.request(port: port, target, method: method, headers: fields, body: body, timeout: timeout)
         }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import PostgresNIO
 import PostgresTestSupport
+import Tessera
 import TesseraPostgres
 
 /// A new catalog with the demo products on one kind of database, and the service on it; the
@@ -53,7 +54,7 @@ final class CatalogDatabase: Sendable {
 
     private init(store: any CatalogStore, sqlite: (pool: DatabasePool, folder: URL)?, postgres: PostgresTestDatabase?) {
         self.store = store
-        self.service = CatalogService(store: store)
+        self.service = CatalogService(store: store, topics: LiveRegions())
         self.sqlite = sqlite
         self.postgres = postgres
     }

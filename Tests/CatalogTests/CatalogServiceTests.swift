@@ -32,6 +32,22 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
+    func staffSetStockAndPriceAndPageThroughEveryProduct(_ kind: StoreKind) async throws {
+        try await CatalogDatabase.with(kind) { catalog in
+            let adjusted = try await catalog.service.adjust(productID: 2, stock: 0, priceMinor: 1999)
+            #expect((adjusted.stock, adjusted.priceMinor) == (0, 1999))
+            let reread = try await catalog.service.product(id: 2)
+            #expect((reread.stock, reread.priceMinor, reread.inStock) == (0, 1999, false))
+            await #expect(throws: CatalogError.self) { try await catalog.service.adjust(productID: 9_999, stock: 1, priceMinor: 100) }
+
+            let first = try await catalog.service.productsByID(page: 1)
+            #expect(first.products.map(\.id) == Array(1...20) && first.hasMore)
+            let last = try await catalog.service.productsByID(page: 2)
+            #expect(last.products.map(\.id) == Array(21...40) && !last.hasMore)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func searchIsPlainTextAndItsWildcardsAreJustCharacters(_ kind: StoreKind) async throws {
         try await CatalogDatabase.with(kind) { catalog in
             let lamps = try await catalog.service.listing(category: nil, search: "  lamp ", sort: nil, page: nil)

@@ -10,6 +10,8 @@ import Testing
 /// The order service's rules, with requests racing, on each database the shop runs on: a
 /// conformance suite for the stores (``StoreKind``).
 @Suite struct OrderServiceTests {
+    static let shopper = OrderActor.shopper("Test shopper")
+
     struct Shop {
         let database: ShopDatabase
         var catalog: CatalogService { database.services.catalog }
@@ -50,7 +52,7 @@ import Testing
             for _ in 0..<8 { carts.append(try await shop.cart(with: available, of: 1)) }
             let results = await withTaskGroup(of: Result<Order, any Error>.self) { group in
                 for (user, cart) in carts.enumerated() {
-                    group.addTask { await Result { try await shop.orders.checkout(cartID: cart, userID: user + 1) } }
+                    group.addTask { await Result { try await shop.orders.checkout(cartID: cart, userID: user + 1, by: Self.shopper) } }
                 }
                 return await group.reduce(into: []) { $0.append($1) }
             }
@@ -69,7 +71,7 @@ import Testing
         try await Shop.with(kind) { shop in
             let before = try await shop.stock(2)
             let price = try await shop.catalog.product(id: 2).priceMinor
-            let placed = try await shop.orders.checkout(cartID: try await shop.cart(with: 3, of: 2), userID: 1)
+            let placed = try await shop.orders.checkout(cartID: try await shop.cart(with: 3, of: 2), userID: 1, by: Self.shopper)
             #expect(placed.totalMinor == price * 3)
             try await shop.database.doublePrice(of: 2)
             let reloaded = try #require(try await shop.orders.order(placed.id, of: 1))
@@ -77,18 +79,18 @@ import Testing
             #expect(try await shop.orders.order(placed.id, of: 2) == nil, "another user's order is not found")
 
             #expect(try await shop.stock(2) == before - 3)
-            let cancelled = try await shop.orders.cancel(reloaded, reason: "  ")
+            let cancelled = try await shop.orders.cancel(reloaded, reason: "  ", by: Self.shopper)
             #expect(cancelled.status == .cancelled)
             #expect(cancelled.cancellationReason == "Cancelled by the shopper.", "a blank reason")
             #expect(try await shop.stock(2) == before)
-            await #expect(throws: OrderTransitionError(from: .cancelled, event: .cancel)) { try await shop.orders.cancel(cancelled, reason: "again") }
+            await #expect(throws: OrderTransitionError(from: .cancelled, event: .cancel)) { try await shop.orders.cancel(cancelled, reason: "again", by: Self.shopper) }
         }
     }
 
     @Test(arguments: StoreKind.allCases)
     func changesArePublishedOnceCommittedAndNeverBefore(_ kind: StoreKind) async throws {
         try await Shop.with(kind) { shop in
-            let placed = try await shop.orders.checkout(cartID: try await shop.cart(with: 2, of: 5), userID: 7)
+            let placed = try await shop.orders.checkout(cartID: try await shop.cart(with: 2, of: 5), userID: 7, by: Self.shopper)
             #expect(shop.database.topics.published.last == [CatalogTopics.product(5), OrdersTopics.ordersOf(7)], "stock and the shopper's list")
 
             let seen = Mutex<[String?]>([])
@@ -96,31 +98,57 @@ import Testing
             database.topics.onPublish { topics in
                 if topics.contains(OrdersTopics.order(placed.id)) { seen.withLock { $0.append(try? database.committedStatus(of: placed.id)) } }
             }
-            guard case .charged(let paid) = try await shop.orders.pay(placed, idempotencyKey: "k") else { Issue.record("not charged"); return }
-            let shipped = try await shop.orders.ship(paid)
+            guard case .charged(let paid) = try await shop.orders.pay(placed, idempotencyKey: "k", by: Self.shopper) else { Issue.record("not charged"); return }
+            let shipped = try await shop.orders.ship(paid, by: .staff("Test staff"))
             #expect(seen.withLock { $0 } == ["paid", "shipped"], "each publish came after its commit")
 
             // A transition the state machine refuses commits nothing, and publishes nothing.
             let count = database.topics.published.count
-            await #expect(throws: OrderTransitionError.self) { try await shop.orders.cancel(shipped, reason: "late") }
+            await #expect(throws: OrderTransitionError.self) { try await shop.orders.cancel(shipped, reason: "late", by: Self.shopper) }
             #expect(database.topics.published.count == count)
 
             // Cancelling puts stock back: the product is published with the order.
-            let another = try await shop.orders.checkout(cartID: try await shop.cart(with: 1, of: 6), userID: 7)
-            _ = try await shop.orders.cancel(another, reason: "changed my mind")
+            let another = try await shop.orders.checkout(cartID: try await shop.cart(with: 1, of: 6), userID: 7, by: Self.shopper)
+            _ = try await shop.orders.cancel(another, reason: "changed my mind", by: Self.shopper)
             #expect(database.topics.published.last == [OrdersTopics.order(another.id), OrdersTopics.ordersOf(7), CatalogTopics.product(6)])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func everyChangeIsInTheOrdersHistoryWithWhoMadeIt(_ kind: StoreKind) async throws {
+        try await Shop.with(kind) { shop in
+            let first = try await shop.orders.checkout(cartID: try await shop.cart(with: 1, of: 2), userID: 3, by: Self.shopper)
+            let placed = try await shop.orders.checkout(cartID: try await shop.cart(with: 1, of: 3), userID: 4, by: .shopper("Grace"))
+            guard case .charged(let paid) = try await shop.orders.pay(placed, idempotencyKey: "h", by: .shopper("Grace")) else { Issue.record("not charged"); return }
+            let tracking = try #require(TrackingNumber(" 1z-999 ".replacingOccurrences(of: " ", with: "") + "AA1"))
+            #expect(tracking.text == "1Z-999AA1")
+            let shipped = try await shop.orders.ship(paid, trackingNumber: tracking, by: .staff("Sam"))
+            #expect(shipped.trackingNumber == "1Z-999AA1")
+            await #expect(throws: OrderTransitionError.self) { try await shop.orders.cancel(shipped, reason: "late", by: .staff("Sam")) }
+
+            let history = try await shop.orders.history(of: shipped)
+            #expect(history.map(\.action) == ["placed", "paid", "shipped"], "a refused change leaves no entry")
+            #expect(history.map(\.actor) == [.shopper("Grace"), .shopper("Grace"), .staff("Sam")])
+            #expect(history.last?.detail == "1Z-999AA1")
+            #expect(try await shop.orders.history(of: first).map(\.action) == ["placed"])
+
+            // Staff see every shopper's orders, newest first, filtered by status.
+            #expect(try await shop.orders.allOrders(status: nil).map(\.id) == [placed.id, first.id])
+            #expect(try await shop.orders.allOrders(status: .shipped).map(\.id) == [placed.id])
+            #expect(try await shop.orders.anyOrder(first.id)?.userID == 3)
+            #expect(TrackingNumber("short") == nil && TrackingNumber("<script>") == nil && TrackingNumber(String(repeating: "A", count: 35)) == nil)
         }
     }
 
     @Test(arguments: StoreKind.allCases)
     func aPaymentKeyCountsForItsOwnOrderOnly(_ kind: StoreKind) async throws {
         try await Shop.with(kind) { shop in
-            let first = try await shop.orders.checkout(cartID: try await shop.cart(with: 1, of: 4), userID: 1)
-            let second = try await shop.orders.checkout(cartID: try await shop.cart(with: 1, of: 4), userID: 1)
-            guard case .charged = try await shop.orders.pay(first, idempotencyKey: "same") else { Issue.record("first not charged"); return }
-            guard case .charged(let paid) = try await shop.orders.pay(second, idempotencyKey: "same") else { Issue.record("second not charged"); return }
+            let first = try await shop.orders.checkout(cartID: try await shop.cart(with: 1, of: 4), userID: 1, by: Self.shopper)
+            let second = try await shop.orders.checkout(cartID: try await shop.cart(with: 1, of: 4), userID: 1, by: Self.shopper)
+            guard case .charged = try await shop.orders.pay(first, idempotencyKey: "same", by: Self.shopper) else { Issue.record("first not charged"); return }
+            guard case .charged(let paid) = try await shop.orders.pay(second, idempotencyKey: "same", by: Self.shopper) else { Issue.record("second not charged"); return }
             #expect(paid.status == .paid)
-            guard case .alreadyCharged = try await shop.orders.pay(paid, idempotencyKey: "same") else { Issue.record("charged twice"); return }
+            guard case .alreadyCharged = try await shop.orders.pay(paid, idempotencyKey: "same", by: Self.shopper) else { Issue.record("charged twice"); return }
         }
     }
 
@@ -128,9 +156,9 @@ import Testing
     func payAndCancelRacingLeaveAConsistentOrder(_ kind: StoreKind) async throws {
         try await Shop.with(kind) { shop in
             for _ in 0..<10 {
-                let order = try await shop.orders.checkout(cartID: try await shop.cart(with: 1, of: 3), userID: 1)
-                async let paying = Result(catching: { try await shop.orders.pay(order, idempotencyKey: UUID().uuidString) })
-                async let cancelling = Result(catching: { try await shop.orders.cancel(order, reason: "race") })
+                let order = try await shop.orders.checkout(cartID: try await shop.cart(with: 1, of: 3), userID: 1, by: Self.shopper)
+                async let paying = Result(catching: { try await shop.orders.pay(order, idempotencyKey: UUID().uuidString, by: Self.shopper) })
+                async let cancelling = Result(catching: { try await shop.orders.cancel(order, reason: "race", by: Self.shopper) })
                 _ = await (paying, cancelling)
                 let final = try #require(try await shop.orders.order(order.id, of: 1))
                 // Either the payment came first and the cancel followed (a refund), or the cancel won

@@ -185,6 +185,7 @@ class ScaleOutTest(unittest.TestCase):
         self.assertEqual(psql("SELECT count(*) FROM product"), "40")
         self.assertEqual(psql("SELECT count(*) FROM shop_user WHERE email LIKE '%@example.com' AND email IN "
                               "('ada@example.com', 'grace@example.com', 'alan@example.com')"), "3")
+        self.assertEqual(psql("SELECT email FROM shop_user WHERE is_staff"), "sam@example.com", "the demo staff account, once")
         self.assertEqual(psql("SELECT count(*) FROM customer_order"), "6", "the demo orders, once")
 
     def test_2_a_journey_lands_on_every_instance(self):

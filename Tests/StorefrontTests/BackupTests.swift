@@ -38,7 +38,9 @@ import TesseraTesting
         let backupRun = try await withThrowingTaskGroup(of: (Int32, String)?.self) { group in
             for shopper in 0..<4 {
                 group.addTask {
-                    let browser = TestClient(port: port)
+                    // Patient: checkouts wait for the copy, and with the whole suite running, for
+                    // the CPU (registering hashes a password); this test is about consistency.
+                    let browser = TestClient(LiveTransport(port: port, timeout: 60))
                     let registered = try await browser.submit(from: "/register", to: "/register",
                                                               form: "name=Shopper&email=burst-\(shopper)%40example.com&password=long-enough-1")
                     #expect(registered.status == 303)

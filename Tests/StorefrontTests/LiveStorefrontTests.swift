@@ -39,4 +39,30 @@ import Testing
         }
         #expect(try await #require(ending).value.isEmpty, "the stream ended cleanly on SIGTERM, and the process exited 0")
     }
+
+    @Test func anOpenOrderPageShowsShippedWhenStaffShipIt() async throws {
+        try await TestStorefront.run { shop in
+            let ada = try await BackOfficeTests.signedIn(shop, "ada@example.com", "ada-lovelace-1815")
+            let paid = try #require(try await ada.send("/orders?status=paid").markup.tags(with: "data-view", equalTo: "OrderRow").first?["data-order-id"])
+            let page = try await ada.send("/orders/\(paid)")
+            let url = try #require(page.markup.first("data-live-stream")?["data-live-stream"])
+            #expect(url.hasPrefix("/_live?src=%2Forders%2F\(paid)%2Fstatus&v="))
+            let cookie = try #require(ada.cookie)
+            let stream = try await onThread { try EventStreamClient.open(port: shop.port, url, headers: ["Cookie": cookie]) }
+
+            // Another visitor's stream for the same order gets nothing: it is not theirs.
+            let grace = try await BackOfficeTests.signedIn(shop, "grace@example.com", "grace-hopper-1906")
+            let graceCookie = try #require(grace.cookie)
+            let refused = try await onThread { try EventStreamClient.open(port: shop.port, url, headers: ["Cookie": graceCookie]) }
+            #expect(try await onThread { try refused.rest() }.map(\.name) == ["closed"])
+
+            let sam = try await BackOfficeTests.staff(shop)
+            #expect(try await sam.submit(from: "/admin/orders/\(paid)", to: "/admin/orders/\(paid)/ship", form: "trackingNumber=1Z999AA10123456784").status == 303)
+            let event = try #require(try await onThread { try stream.next() })
+            #expect(event.data.hasPrefix(event.id! + " /orders/\(paid)/status\n"))
+            #expect(event.data.contains(#"data-view="Shipped""#))
+            #expect(event.data.contains("1Z999AA10123456784"))
+            stream.close()
+        }
+    }
 }

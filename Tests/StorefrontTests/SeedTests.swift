@@ -29,12 +29,14 @@ import TesseraTesting
         #expect(names.prefix(2) == ["Arc Floor Lamp", "Brass Desk Lamp"], "the demo products first")
         #expect(Set(names).count > 300, "varied names")
         let counts = try DatabaseQueue(path: first.appendingPathComponent("storefront.sqlite").path)
-        let (orders, users, indexed) = try await counts.read { db in
+        let (orders, users, staff, indexed) = try await counts.read { db in
             (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM customerOrder") ?? 0,
              try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user") ?? 0,
+             try String.fetchOne(db, sql: "SELECT email FROM user WHERE isStaff") ?? "",
              try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM productSearch") ?? 0)
         }
-        #expect(orders == 6 && users == 3, "the demo orders and accounts")
+        #expect(orders == 6 && users == 4, "the demo orders and accounts")
+        #expect(staff == "sam@example.com", "one of them staff's")
         #expect(indexed == 2000, "every product is searchable")
 
         // Again on the same folder, or too few products: refused with one line and exit 64.

@@ -15,7 +15,7 @@ struct SignInActions {
             try await ShopperSession.signIn(user, in: context, accounts: accounts)
             // The shopper is signed in by now: an observer that fails (a cart that could not be
             // merged) is logged, and the sign-in stands.
-            let shopper = Shopper(id: user.id, name: user.name)
+            let shopper = Shopper(id: user.id, name: user.name, isStaff: user.isStaff)
             for observer in observers {
                 do {
                     try await observer.shopperSignedIn(shopper, in: context)

@@ -37,10 +37,11 @@ public struct ShopperMiddleware: Middleware {
 enum ShopperSession {
     static let idKey = "userID"
     static let nameKey = "userName"
+    static let staffKey = "staff"
 
     static func shopper(in session: Session) -> Shopper? {
         guard let id = session[idKey].flatMap(Int.init), let name = session[nameKey] else { return nil }
-        return Shopper(id: id, name: name)
+        return Shopper(id: id, name: name, isStaff: session[staffKey] == "1")
     }
 
     /// Signs `user` in: a new session id first, so an id planted before sign-in is worthless,
@@ -51,6 +52,7 @@ enum ShopperSession {
         try await accounts.startSession(sessionID, userID: user.id)
         context.session[idKey] = String(user.id)
         context.session[nameKey] = user.name
+        context.session[staffKey] = user.isStaff ? "1" : nil
     }
 
     /// Ends the session on the server, then forgets it here (cart included), with a new id and a

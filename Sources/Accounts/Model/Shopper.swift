@@ -5,6 +5,14 @@ import Tessera
 public struct Shopper: Sendable, Equatable {
     public let id: Int
     public let name: String
+    /// Whether the account is staff's, as it was when they signed in: the back office is theirs.
+    public let isStaff: Bool
+
+    public init(id: Int, name: String, isStaff: Bool = false) {
+        self.id = id
+        self.name = name
+        self.isStaff = isStaff
+    }
 }
 
 /// The key of the signed-in ``Shopper`` among the request's typed values.

@@ -14,6 +14,9 @@ public protocol AccountsStore: Sendable {
     /// Replaces a user's password hash.
     func updatePasswordHash(userID: Int, to passwordHash: String) async throws
 
+    /// Makes the account staff's: the back office becomes theirs at their next sign-in.
+    func grantStaff(userID: Int) async throws
+
     /// Records that session `sessionID` is signed in as `userID`, from now, and forgets the
     /// user's sessions started before `cutoff`, which can no longer be active.
     func startSession(_ sessionID: String, userID: Int, forgettingSessionsStartedBefore cutoff: Date) async throws
@@ -52,6 +55,11 @@ public struct SQLiteAccountsStore: AccountsStore {
                 table.column("startedAt", .double).notNull()
             }
         }
+        migrator.registerMigration("accounts.v3.staff") { db in
+            try db.alter(table: "user") { table in
+                table.add(column: "isStaff", .boolean).notNull().defaults(to: false)
+            }
+        }
     }
 
     public func user(id: Int) async throws -> User? {
@@ -67,6 +75,12 @@ public struct SQLiteAccountsStore: AccountsStore {
             guard try User.filter(Column("email") == email).fetchCount(db) == 0 else { return nil }
             try db.execute(sql: "INSERT INTO user (email, name, passwordHash) VALUES (?, ?, ?)", arguments: [email, name, passwordHash])
             return User(id: Int(db.lastInsertedRowID), email: email, name: name, passwordHash: passwordHash)
+        }
+    }
+
+    public func grantStaff(userID: Int) async throws {
+        try await database.write { db in
+            try db.execute(sql: "UPDATE user SET isStaff = 1 WHERE id = ?", arguments: [userID])
         }
     }
 
@@ -108,7 +122,7 @@ extension User: FetchableRecord, TableRecord {
     public static let databaseTableName = "user"
 }
 
-/// The three demo accounts the first run creates. Their hashes were computed once (PBKDF2-SHA256,
+/// The demo accounts the first run creates, three shoppers and one of staff. Their hashes were computed once (PBKDF2-SHA256,
 /// 600,000 rounds, random salts) so that starting the shop costs no hashing. The README lists
 /// the passwords.
 public enum AccountsSeed {
@@ -116,11 +130,16 @@ public enum AccountsSeed {
         ("ada@example.com", "Ada Lovelace", "pbkdf2-sha256$600000$5f-0B2vETjEbkZw9v2k3Hw$f2PEC7-XZP6xqd1Wfw69ev1vw23cyBpi--g6EU4LVuw"),
         ("grace@example.com", "Grace Hopper", "pbkdf2-sha256$600000$z99BxRVaMrdmL2bXvqifWA$MtBtzRGgdl99fpPCb0XSf2zWBkVJC0PGYJps1txQW8Y"),
         ("alan@example.com", "Alan Turing", "pbkdf2-sha256$600000$06PZR23PhM9jm5i3MQm5XQ$Yi167HPtaFdPdsDxJlMEVRNtqH4al4IRs-Y7cY6NAZs"),
+        ("sam@example.com", "Sam Staff", "pbkdf2-sha256$600000$PmIchOFyDqR9mn5OHGHa0w$N14-NnIYIbUuZ7UQeQZLEqs9evTd8wB9BfeD5MF5AFU"),
     ]
+
+    /// The demo staff account, for the back office.
+    public static let staffEmail = "sam@example.com"
 
     public static func seedIfEmpty(_ store: some AccountsStore) async throws {
         for user in users where try await store.user(email: user.email) == nil {
-            _ = try await store.insert(email: user.email, name: user.name, passwordHash: user.passwordHash)
+            let created = try await store.insert(email: user.email, name: user.name, passwordHash: user.passwordHash)
+            if let created, user.email == staffEmail { try await store.grantStaff(userID: created.id) }
         }
     }
 }

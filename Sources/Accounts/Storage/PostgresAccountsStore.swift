@@ -23,17 +23,18 @@ public struct PostgresAccountsStore: AccountsStore {
             """,
             "CREATE INDEX user_session_by_user ON user_session (user_id)",
         ])
+        migrator.register("accounts.v2.staff", ["ALTER TABLE shop_user ADD COLUMN is_staff boolean NOT NULL DEFAULT false"])
     }
 
     public func user(id: Int) async throws -> User? {
         try await connections.read { connection in
-            try connection.rows("SELECT id, email, name, password_hash FROM shop_user WHERE id = \(id)").first.map(User.init(postgresRow:))
+            try connection.rows("SELECT id, email, name, password_hash, is_staff FROM shop_user WHERE id = \(id)").first.map(User.init(postgresRow:))
         }
     }
 
     public func user(email: String) async throws -> User? {
         try await connections.read { connection in
-            try connection.rows("SELECT id, email, name, password_hash FROM shop_user WHERE email = \(email)").first.map(User.init(postgresRow:))
+            try connection.rows("SELECT id, email, name, password_hash, is_staff FROM shop_user WHERE email = \(email)").first.map(User.init(postgresRow:))
         }
     }
 
@@ -41,8 +42,14 @@ public struct PostgresAccountsStore: AccountsStore {
         try await connections.write { connection in
             try connection.rows("""
                 INSERT INTO shop_user (email, name, password_hash) VALUES (\(email), \(name), \(passwordHash)) \
-                ON CONFLICT (email) DO NOTHING RETURNING id, email, name, password_hash
+                ON CONFLICT (email) DO NOTHING RETURNING id, email, name, password_hash, is_staff
                 """).first.map(User.init(postgresRow:))
+        }
+    }
+
+    public func grantStaff(userID: Int) async throws {
+        try await connections.write { connection in
+            try connection.execute("UPDATE shop_user SET is_staff = true WHERE id = \(userID)")
         }
     }
 
@@ -92,7 +99,7 @@ public struct PostgresAccountsStore: AccountsStore {
 
 extension User {
     init(postgresRow row: PostgresRow) throws {
-        let (id, email, name, passwordHash) = try row.decode((Int, String, String, String).self)
-        self.init(id: id, email: email, name: name, passwordHash: passwordHash)
+        let (id, email, name, passwordHash, isStaff) = try row.decode((Int, String, String, String, Bool).self)
+        self.init(id: id, email: email, name: name, passwordHash: passwordHash, isStaff: isStaff)
     }
 }

@@ -1,16 +1,20 @@
 import Foundation
+import Tessera
 
 /// The catalog's rules: how listings are paged, sorted and searched, and what a bad request is.
 /// Controllers call it; it talks to a ``CatalogStore``.
 public struct CatalogService: Sendable {
     public static let pageSize = 12
     let store: any CatalogStore
+    /// Where changes to products are published once committed (``CatalogTopics``).
+    let topics: any TopicPublisher
     /// Products in one part of the sitemap: the protocol allows 50,000 URLs a file, and the first
     /// part also lists the home page and the categories.
     public let sitemapPartSize: Int
 
-    public init(store: any CatalogStore, sitemapPartSize: Int = 45_000) {
+    public init(store: any CatalogStore, topics: any TopicPublisher, sitemapPartSize: Int = 45_000) {
         self.store = store
+        self.topics = topics
         self.sitemapPartSize = sitemapPartSize
     }
 
@@ -113,6 +117,30 @@ public struct CatalogService: Sendable {
 
     public func product(id: Int) async throws(CatalogError) -> Product {
         guard let product = try await existingProduct(id: id) else { throw .notFound("There is no product \(id).") }
+        return product
+    }
+
+    /// One page of every product, by id, for staff: `pageSize` of them, and whether more follow.
+    public func productsByID(page: Int, pageSize: Int = 20) async throws(CatalogError) -> (products: [Product], hasMore: Bool) {
+        do {
+            let ids = try await store.productIDs(offset: (page - 1) * pageSize, limit: pageSize + 1)
+            var products: [Product] = []
+            for id in ids.prefix(pageSize) {
+                if let product = try await store.product(id: id) { products.append(product) }
+            }
+            return (products, ids.count > pageSize)
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    /// Sets a product's stock and price (staff's back office checked both), then tells every open
+    /// page showing the product.
+    public func adjust(productID: Int, stock: Int, priceMinor: Int) async throws(CatalogError) -> Product {
+        let product: Product?
+        do { product = try await store.setStockAndPrice(productID: productID, stock: stock, priceMinor: priceMinor) } catch { throw .storage(error) }
+        guard let product else { throw .notFound("There is no product \(productID).") }
+        topics.publish(CatalogTopics.product(productID))
         return product
     }
 

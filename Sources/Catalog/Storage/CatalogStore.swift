@@ -3,6 +3,9 @@
 public protocol CatalogStore: Sendable {
     func categories() async throws -> [Category]
     func product(id: Int) async throws -> Product?
+
+    /// Sets a product's stock and price, and returns it; `nil` when there is no such product.
+    func setStockAndPrice(productID: Int, stock: Int, priceMinor: Int) async throws -> Product?
     /// One page of products matching `query`, and how many match in all.
     func products(matching query: ProductQuery) async throws -> (products: [Product], total: Int)
     func related(to product: Product, limit: Int) async throws -> [Product]

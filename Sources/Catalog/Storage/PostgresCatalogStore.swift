@@ -88,6 +88,14 @@ public struct PostgresCatalogStore: CatalogStore {
         }
     }
 
+    public func setStockAndPrice(productID: Int, stock: Int, priceMinor: Int) async throws -> Product? {
+        try await connections.write { connection in
+            try Self.products(connection, PostgresQuery(
+                unsafeSQL: "UPDATE product SET stock = $2, price_minor = $3 WHERE id = $1 RETURNING \(Self.productColumns)",
+                binds: PostgresBindings(productID, stock, priceMinor))).first
+        }
+    }
+
     public func related(to product: Product, limit: Int) async throws -> [Product] {
         try await connections.read { connection in
             try Self.products(connection, PostgresQuery(

@@ -76,6 +76,13 @@ public struct SQLiteCatalogStore: CatalogStore {
         }
     }
 
+    public func setStockAndPrice(productID: Int, stock: Int, priceMinor: Int) async throws -> Product? {
+        try await database.write { db in
+            try db.execute(sql: "UPDATE product SET stock = ?, priceMinor = ? WHERE id = ?", arguments: [stock, priceMinor, productID])
+            return try Product.fetchOne(db, sql: "SELECT * FROM product WHERE id = ?", arguments: [productID])
+        }
+    }
+
     public func products(matching query: ProductQuery) async throws -> (products: [Product], total: Int) {
         let generation = summaryCache.generation
         return try await database.read { db in

@@ -12,7 +12,7 @@ struct CheckoutActions {
         routes.action(OrdersRoutes.placeOrder) { _, context in
             let shopper = try SignedInShopper.require(context, returningTo: OrdersRoutes.checkout.path)
             do {
-                let order = try await orders.checkout(cartID: CartSession.cartID(in: context, create: false), userID: shopper)
+                let order = try await orders.checkout(cartID: CartSession.cartID(in: context, create: false), userID: shopper, by: SignedInShopper.actor(context))
                 CartSession.remember(nil, in: context)
                 return context.redirect(to: OrdersRoutes.order.path(order.id), flash: "Order #\(order.id) is placed. It awaits your payment.")
             } catch let refusal as CheckoutError {

@@ -17,7 +17,7 @@ struct OrderActions {
                     throw HTTPError(.badRequest, message: "The payment form is incomplete; please use the Pay button on the order page.")
                         .linking(to: Self.backLink(to: id))
                 case .valid(let form):
-                    let outcome = try await orders.pay(order, idempotencyKey: form.idempotencyKey)
+                    let outcome = try await orders.pay(order, idempotencyKey: form.idempotencyKey, by: SignedInShopper.actor(context))
                     let message = switch outcome {
                     case .charged(let paid): "Thank you! We charged \(OrderSummary(paid).total) for order #\(paid.id)."
                     case .alreadyCharged(let paid): "Order #\(paid.id) was already paid with this form; nothing more was charged."
@@ -33,7 +33,7 @@ struct OrderActions {
                 case .invalid(let state):
                     return try await context.render(OrderPageController(orders: orders, id: id, returnedForm: .cancellation(state)))
                 case .valid(let form):
-                    _ = try await orders.cancel(order, reason: form.reason)
+                    _ = try await orders.cancel(order, reason: form.reason, by: SignedInShopper.actor(context))
                     return context.redirect(to: OrdersRoutes.order.path(id), flash: "Order #\(id) is cancelled.")
                 }
             }
@@ -41,7 +41,7 @@ struct OrderActions {
         routes.action(OrdersRoutes.confirmReceipt) { id, context in
             try await Self.onOrder(id) {
                 let order = try await lookup.order(id, in: context, returningTo: OrdersRoutes.order.path(id))
-                _ = try await orders.confirmReceipt(order)
+                _ = try await orders.confirmReceipt(order, by: SignedInShopper.actor(context))
                 return context.redirect(to: OrdersRoutes.order.path(id), flash: "Thank you for confirming. How was it? Leave a review below.")
             }
         }
@@ -54,7 +54,7 @@ struct OrderActions {
                 case .invalid(let state):
                     return try await context.render(OrderPageController(orders: orders, id: id, returnedForm: .review(state)))
                 case .valid(let form):
-                    _ = try await orders.review(order, rating: form.rating, text: form.text)
+                    _ = try await orders.review(order, rating: form.rating, text: form.text, by: SignedInShopper.actor(context))
                     return context.redirect(to: OrdersRoutes.order.path(id), flash: "Thank you for your review.")
                 }
             }

@@ -12,4 +12,9 @@ enum SignedInShopper {
         }
         return shopper.id
     }
+
+    /// The signed-in shopper as the order history names them.
+    static func actor(_ context: RequestContext) -> OrderActor {
+        .shopper(context.shopper?.name ?? "A shopper")
+    }
 }

@@ -26,16 +26,17 @@ public struct OrderService: Sendable {
     /// Turns the cart into an order awaiting payment. Stock is checked and reserved in the same
     /// transaction that creates the order and empties the cart. An empty cart or a line over the
     /// stock is a ``CheckoutError``, and nothing changes.
-    public func checkout(cartID: String?, userID: Int) async throws -> Order {
+    public func checkout(cartID: String?, userID: Int, by actor: OrderActor) async throws -> Order {
         guard let cartID else { throw CheckoutError.emptyCart }
         let lines = try await cart.cart(cartID).lines
         guard !lines.isEmpty else { throw CheckoutError.emptyCart }
-        return try await placeOrder(userID: userID, lines: lines.map { ($0.product.id, $0.quantity) }, clearingCart: cartID, at: now())
+        return try await placeOrder(userID: userID, lines: lines.map { ($0.product.id, $0.quantity) }, clearingCart: cartID, at: now(), by: actor)
     }
 
     /// Reserves every line's stock at the catalog's current prices, creates the order and empties
     /// the cart, in one transaction.
-    func placeOrder(userID: Int, lines: [(productID: Int, quantity: Int)], clearingCart cartID: String?, at date: Date) async throws -> Order {
+    func placeOrder(userID: Int, lines: [(productID: Int, quantity: Int)], clearingCart cartID: String?, at date: Date,
+                    by actor: OrderActor) async throws -> Order {
         do {
             let order = try await transactions.run { stores in
                 let orderLines = try lines.map { line in
@@ -43,6 +44,7 @@ public struct OrderService: Sendable {
                     return OrderLine(productID: product.id, productName: product.name, unitPriceMinor: product.priceMinor, quantity: line.quantity)
                 }
                 let id = try stores.orders.insertOrder(userID: userID, lines: orderLines, at: date)
+                try stores.orders.record(OrderHistoryEntry(at: date, actor: actor, action: "placed", detail: nil), orderID: id)
                 if let cartID { try stores.carts.empty(cart: cartID) }
                 return Order(id: id, userID: userID, status: .awaitingPayment, placedAt: date, lines: orderLines)
             }
@@ -63,6 +65,21 @@ public struct OrderService: Sendable {
         return order
     }
 
+    /// Any order, whoever's: for staff, whose access the back office checks.
+    public func anyOrder(_ id: Int) async throws -> Order? {
+        try await store.order(id: id)
+    }
+
+    /// Every shopper's orders, newest first (the latest 200), for staff.
+    public func allOrders(status: OrderStatus?) async throws -> [Order] {
+        try await store.allOrders(status: status, limit: 200)
+    }
+
+    /// Who changed the order, and when, oldest first.
+    public func history(of order: Order) async throws -> [OrderHistoryEntry] {
+        try await store.history(orderID: order.id)
+    }
+
     public func orders(of userID: Int, status: OrderStatus?) async throws -> [Order] {
         try await store.orders(userID: userID, status: status)
     }
@@ -79,33 +96,34 @@ public struct OrderService: Sendable {
 
     /// Pays the order (simulated). Idempotent: the key comes from the pay form, so submitting the
     /// same form twice — a double click, a retried request — charges once.
-    public func pay(_ order: Order, idempotencyKey key: String) async throws -> PaymentOutcome {
+    public func pay(_ order: Order, idempotencyKey key: String, by actor: OrderActor) async throws -> PaymentOutcome {
         var order = order
         while true {
             if let payment = order.payment, payment.idempotencyKey == key { return .alreadyCharged(order) }
             let next = try order.status.applying(.pay)
             let payment = Payment(reference: Self.reference("PAY"), idempotencyKey: key, amountMinor: order.totalMinor, paidAt: now())
-            if try await record(order, movingTo: next, .payment(payment)) {
+            if try await record(order, movingTo: next, .payment(payment), by: actor) {
                 return .charged(try await reloaded(order))
             }
             order = try await reloaded(order)  // another request moved it: decide again from the new state
         }
     }
 
-    /// Ships a paid order with a new tracking number. The shop has no warehouse screens yet; the
-    /// demo data and the tests use this.
-    public func ship(_ order: Order) async throws -> Order {
-        try await transition(order, .ship, recording: .shipment(trackingNumber: Self.reference("TRK")))
+    /// Ships a paid order with the carrier's tracking number (checked by ``TrackingNumber``), or
+    /// with a new one of the shop's (the demo data).
+    public func ship(_ order: Order, trackingNumber: TrackingNumber? = nil, by actor: OrderActor) async throws -> Order {
+        try await transition(order, .ship, recording: .shipment(trackingNumber: trackingNumber?.text ?? Self.reference("TRK")), by: actor)
     }
 
-    public func confirmReceipt(_ order: Order) async throws -> Order {
-        try await transition(order, .confirmReceipt, recording: .receipt)
+    public func confirmReceipt(_ order: Order, by actor: OrderActor) async throws -> Order {
+        try await transition(order, .confirmReceipt, recording: .receipt, by: actor)
     }
 
     /// Cancels the order and puts its items back in stock; a blank reason is recorded as the shopper's choice.
-    public func cancel(_ order: Order, reason: String) async throws -> Order {
+    public func cancel(_ order: Order, reason: String, by actor: OrderActor) async throws -> Order {
         let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
-        return try await transition(order, .cancel, recording: .cancellation(reason: reason.isEmpty ? "Cancelled by the shopper." : reason))
+        let fallback = actor.isStaff ? "Cancelled by the shop." : "Cancelled by the shopper."
+        return try await transition(order, .cancel, recording: .cancellation(reason: reason.isEmpty ? fallback : reason), by: actor)
     }
 
     /// Whether the order may get a review: completed, and not reviewed yet.
@@ -114,29 +132,31 @@ public struct OrderService: Sendable {
         if order.review != nil { throw OrderTransitionError(from: order.status, event: .review) }
     }
 
-    public func review(_ order: Order, rating: Int, text: String) async throws -> Order {
-        try await transition(order, .review, recording: .review(Review(rating: rating, text: text, reviewedAt: now())))
+    public func review(_ order: Order, rating: Int, text: String, by actor: OrderActor) async throws -> Order {
+        try await transition(order, .review, recording: .review(Review(rating: rating, text: text, reviewedAt: now())), by: actor)
     }
 
     /// Applies `event` if the state machine allows it from the order's current state. When another
     /// request changed the order in between, the decision is made again from the new state.
-    func transition(_ order: Order, _ event: OrderEvent, recording change: OrderChange) async throws -> Order {
+    func transition(_ order: Order, _ event: OrderEvent, recording change: OrderChange, by actor: OrderActor) async throws -> Order {
         var order = order
         while true {
             let next = try order.status.applying(event)
             if event == .review { try checkReviewable(order) }
-            if try await record(order, movingTo: next, change) {
+            if try await record(order, movingTo: next, change, by: actor) {
                 return try await reloaded(order)
             }
             order = try await reloaded(order)
         }
     }
 
-    /// Moves the order if it is still where the caller saw it; a cancellation puts its items back
-    /// in stock in the same transaction.
-    func record(_ order: Order, movingTo status: OrderStatus, _ change: OrderChange) async throws -> Bool {
+    /// Moves the order if it is still where the caller saw it, with its history entry; a
+    /// cancellation puts its items back in stock in the same transaction.
+    func record(_ order: Order, movingTo status: OrderStatus, _ change: OrderChange, by actor: OrderActor) async throws -> Bool {
+        let entry = OrderHistoryEntry(change, at: now(), by: actor)
         let moved = try await transactions.run { stores in
             guard try stores.orders.update(orderID: order.id, from: order.status, to: status, recording: change) else { return false }
+            try stores.orders.record(entry, orderID: order.id)
             if case .cancellation = change {
                 for line in order.lines { try stores.stock.release(line.quantity, of: line.productID) }
             }

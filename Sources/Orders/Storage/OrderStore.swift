@@ -11,6 +11,12 @@ public protocol OrderStore: Sendable {
 
     /// The user's paid, shipped and completed orders that contain the product, newest first.
     func purchases(userID: Int, productID: Int) async throws -> [Purchase]
+
+    /// Every shopper's orders, newest first, at most `limit`: the back office's list.
+    func allOrders(status: OrderStatus?, limit: Int) async throws -> [Order]
+
+    /// The order's history, oldest first.
+    func history(orderID: Int) async throws -> [OrderHistoryEntry]
 }
 
 /// What a transition records besides the new status.

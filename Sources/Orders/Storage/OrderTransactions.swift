@@ -36,6 +36,9 @@ public protocol OrderWrites {
     /// Moves an order from `expected` to `status` and records what came with the move, only if
     /// the order is still in `expected`. Returns `false` when another request moved it first.
     func update(orderID: Int, from expected: OrderStatus, to status: OrderStatus, recording change: OrderChange) throws -> Bool
+
+    /// Adds an entry to the order's history.
+    func record(_ entry: OrderHistoryEntry, orderID: Int) throws
 }
 
 /// Cart rows changed inside an ``OrderTransactions`` transaction.

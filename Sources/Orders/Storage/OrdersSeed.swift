@@ -15,13 +15,13 @@ public enum OrdersSeed {
     ]
 
     /// Seeds when the user has no orders yet.
-    public static func seedIfEmpty(_ service: OrderService, userID: Int, now: Date = Date()) async throws {
+    public static func seedIfEmpty(_ service: OrderService, userID: Int, shopperName: String, now: Date = Date()) async throws {
         guard try await service.orders(of: userID, status: nil).isEmpty else { return }
         for seed in orders {
             let placed = now.addingTimeInterval(-Double(seed.daysAgo) * 86_400)
             var order: Order
             do {
-                order = try await service.placeOrder(userID: userID, lines: seed.lines, clearingCart: nil, at: placed)
+                order = try await service.placeOrder(userID: userID, lines: seed.lines, clearingCart: nil, at: placed, by: .shopper(shopperName))
             } catch is CheckoutError {
                 continue  // the stock ran out since; a demo order is not worth failing the start for
             }
@@ -29,15 +29,15 @@ public enum OrdersSeed {
             case .awaitingPayment:
                 break
             case .cancelled:
-                _ = try await service.cancel(order, reason: "Ordered the wrong colour.")
+                _ = try await service.cancel(order, reason: "Ordered the wrong colour.", by: .shopper(shopperName))
             case .paid, .shipped, .completed:
-                if case .charged(let paid) = try await service.pay(order, idempotencyKey: "seed-\(order.id)") { order = paid }
+                if case .charged(let paid) = try await service.pay(order, idempotencyKey: "seed-\(order.id)", by: .shopper(shopperName)) { order = paid }
                 if seed.status == .paid { break }
-                order = try await service.ship(order)
+                order = try await service.ship(order, by: .demoData)
                 if seed.status == .shipped { break }
-                order = try await service.confirmReceipt(order)
+                order = try await service.confirmReceipt(order, by: .shopper(shopperName))
                 if seed.daysAgo == 30 {  // one completed order reviewed, one still waiting for its review
-                    _ = try await service.review(order, rating: 5, text: "Lovely quality, and it arrived quickly.")
+                    _ = try await service.review(order, rating: 5, text: "Lovely quality, and it arrived quickly.", by: .shopper(shopperName))
                 }
             }
         }

@@ -50,6 +50,21 @@ public struct PostgresOrderStore: OrderStore {
             )
             """,
         ])
+        migrator.register("orders.v3.history", [
+            """
+            CREATE TABLE order_history (
+                id bigserial PRIMARY KEY,
+                order_id bigint NOT NULL REFERENCES customer_order ON DELETE CASCADE,
+                at timestamptz NOT NULL,
+                actor text NOT NULL,
+                is_staff boolean NOT NULL,
+                action text NOT NULL,
+                detail text
+            )
+            """,
+            "CREATE INDEX order_history_by_order ON order_history (order_id, id)",
+            "CREATE INDEX customer_order_by_placed_at ON customer_order (placed_at DESC, id DESC)",
+        ])
     }
 
     static let orderColumns = """
@@ -71,6 +86,27 @@ public struct PostgresOrderStore: OrderStore {
                 sql += " AND status = $2"
             }
             return try Self.orders(connection, PostgresQuery(unsafeSQL: sql + " ORDER BY placed_at DESC, id DESC", binds: binds))
+        }
+    }
+
+    public func allOrders(status: OrderStatus?, limit: Int) async throws -> [Order] {
+        try await connections.read { connection in
+            var binds = PostgresBindings(limit)
+            var sql = "SELECT \(Self.orderColumns) FROM customer_order"
+            if let status {
+                binds.append(status.rawValue)
+                sql += " WHERE status = $2"
+            }
+            return try Self.orders(connection, PostgresQuery(unsafeSQL: sql + " ORDER BY placed_at DESC, id DESC LIMIT $1", binds: binds))
+        }
+    }
+
+    public func history(orderID: Int) async throws -> [OrderHistoryEntry] {
+        try await connections.read { connection in
+            try connection.rows("SELECT at, actor, is_staff, action, detail FROM order_history WHERE order_id = \(orderID) ORDER BY id").map { row in
+                let (at, actor, isStaff, action, detail) = try row.decode((Date, String, Bool, String, String?).self)
+                return OrderHistoryEntry(at: at, actor: OrderActor(name: actor, isStaff: isStaff), action: action, detail: detail)
+            }
         }
     }
 
@@ -137,6 +173,13 @@ struct PostgresOrderWrites: OrderWrites {
                 """)
         }
         return id
+    }
+
+    func record(_ entry: OrderHistoryEntry, orderID: Int) throws {
+        try connection.execute("""
+            INSERT INTO order_history (order_id, at, actor, is_staff, action, detail) \
+            VALUES (\(orderID), \(entry.at), \(entry.actor.name), \(entry.actor.isStaff), \(entry.action), \(entry.detail))
+            """)
     }
 
     func update(orderID: Int, from expected: OrderStatus, to status: OrderStatus, recording change: OrderChange) throws -> Bool {

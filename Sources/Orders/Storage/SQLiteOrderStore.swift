@@ -43,6 +43,18 @@ public struct SQLiteOrderStore: OrderStore {
                 table.column("paidAt", .datetime).notNull()
             }
         }
+        migrator.registerMigration("orders.v3.history") { db in
+            try db.create(table: "orderHistory") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("orderID", .integer).notNull().indexed().references("customerOrder", onDelete: .cascade)
+                table.column("at", .datetime).notNull()
+                table.column("actor", .text).notNull()
+                table.column("isStaff", .boolean).notNull()
+                table.column("action", .text).notNull()
+                table.column("detail", .text)
+            }
+            try db.create(index: "customerOrder_by_placedAt", on: "customerOrder", columns: ["placedAt", "id"])
+        }
     }
 
     public func order(id: Int) async throws -> Order? {
@@ -58,6 +70,24 @@ public struct SQLiteOrderStore: OrderStore {
                                        arguments: [userID, status.rawValue])
             }
             return try Self.orders(db, sql: "SELECT * FROM customerOrder WHERE userID = ? ORDER BY placedAt DESC, id DESC", arguments: [userID])
+        }
+    }
+
+    public func allOrders(status: OrderStatus?, limit: Int) async throws -> [Order] {
+        try await database.read { db in
+            if let status {
+                return try Self.orders(db, sql: "SELECT * FROM customerOrder WHERE status = ? ORDER BY placedAt DESC, id DESC LIMIT ?",
+                                       arguments: [status.rawValue, limit])
+            }
+            return try Self.orders(db, sql: "SELECT * FROM customerOrder ORDER BY placedAt DESC, id DESC LIMIT ?", arguments: [limit])
+        }
+    }
+
+    public func history(orderID: Int) async throws -> [OrderHistoryEntry] {
+        try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM orderHistory WHERE orderID = ? ORDER BY id", arguments: [orderID]).map { row in
+                OrderHistoryEntry(at: row["at"], actor: OrderActor(name: row["actor"], isStaff: row["isStaff"]), action: row["action"], detail: row["detail"])
+            }
         }
     }
 
@@ -127,6 +157,11 @@ struct SQLiteOrderWrites: OrderWrites {
                            arguments: [id, line.productID, line.productName, line.unitPriceMinor, line.quantity])
         }
         return id
+    }
+
+    func record(_ entry: OrderHistoryEntry, orderID: Int) throws {
+        try db.execute(sql: "INSERT INTO orderHistory (orderID, at, actor, isStaff, action, detail) VALUES (?, ?, ?, ?, ?, ?)",
+                       arguments: [orderID, entry.at, entry.actor.name, entry.actor.isStaff, entry.action, entry.detail])
     }
 
     func update(orderID: Int, from expected: OrderStatus, to status: OrderStatus, recording change: OrderChange) throws -> Bool {

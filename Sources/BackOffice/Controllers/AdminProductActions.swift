@@ -1,0 +1,28 @@
+import Catalog
+import Tessera
+
+/// A product's new stock and price, by staff. The catalog publishes the change, so every open
+/// product page shows it at once.
+struct AdminProductActions {
+    let catalog: CatalogService
+
+    func register(in routes: inout RouterBuilder) {
+        let catalog = self.catalog
+        routes.action(BackOfficeRoutes.adjustProduct) { id, context in
+            let staff = try StaffMember.require(context, returningTo: BackOfficeRoutes.products.path)
+            _ = try await catalog.product(id: id)  // an unknown product is a 404 before any form check
+            switch try context.decodeForm(ProductAdjustmentForm.self) {
+            case .invalid(let state):
+                let page = Int(state.value("page")).flatMap { (1...1_000_000).contains($0) ? $0 : nil } ?? 1
+                return try await context.render(AdminProductsPageController(catalog: catalog, returned: (id, page, state)))
+            case .valid(let form):
+                let product = try await catalog.adjust(productID: id, stock: form.stock, priceMinor: form.priceMinor)
+                context.logger.notice("product adjusted", metadata: [
+                    "product_id": "\(id)", "stock": "\(product.stock)", "price_minor": "\(product.priceMinor)", "staff": "\(staff.name)",
+                ])
+                return context.redirect(to: BackOfficeRoutes.products.path + "?page=\(form.page)",
+                                        flash: "\(product.name): \(product.stock) in stock at \(product.price).")
+            }
+        }
+    }
+}

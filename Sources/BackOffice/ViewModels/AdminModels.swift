@@ -1,0 +1,109 @@
+import Catalog
+import Foundation
+import Orders
+
+/// How the back office shows dates: the day and the time, in UTC, as staff compare them.
+enum AdminDates {
+    static func text(_ date: Date) -> String {
+        date.formatted(Date.FormatStyle(date: .abbreviated, time: .shortened, timeZone: TimeZone(identifier: "UTC")!)) + " UTC"
+    }
+
+    static func iso(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+}
+
+/// One order in the back office's list.
+struct AdminOrderRow: Sendable {
+    var id: Int
+    var url: String
+    var placedOn: String
+    var placedISO: String
+    var customer: Int
+    var items: Int
+    var status: String
+    var statusLabel: String
+    var total: String
+    var totalMinor: Int
+
+    init(_ order: Order) {
+        id = order.id
+        url = BackOfficeRoutes.order.path(order.id)
+        placedOn = AdminDates.text(order.placedAt)
+        placedISO = AdminDates.iso(order.placedAt)
+        customer = order.userID
+        items = order.itemCount
+        status = order.status.rawValue
+        statusLabel = order.status.label
+        total = Money.format(minor: order.totalMinor)
+        totalMinor = order.totalMinor
+    }
+}
+
+/// `/admin/orders`: the status filters and the orders.
+struct AdminOrderListModel: Sendable {
+    struct Filter: Sendable {
+        var label: String
+        var url: String
+        var status: String
+        var current: String
+    }
+
+    var filters: [Filter]
+    var rows: [AdminOrderRow]
+    var isEmpty: Bool
+}
+
+/// `/admin/orders/{id}`: the order, what staff may do with it now, and its history.
+struct AdminOrderModel: Sendable {
+    struct Line: Sendable {
+        var name: String
+        var quantity: Int
+        var total: String
+    }
+
+    struct HistoryRow: Sendable {
+        var at: String
+        var atISO: String
+        var actor: String
+        var role: String
+        var action: String
+        var detail: String
+    }
+
+    struct TextField: Sendable {
+        var url: String
+        var value: String
+        var error: String?
+    }
+
+    var order: AdminOrderRow
+    var lines: [Line]
+    var trackingNumber: String?
+    var cancellationReason: String?
+    /// The ship form, when the order is paid.
+    var ship: TextField?
+    /// The cancel form, while the order may be cancelled.
+    var cancel: TextField?
+    var history: [HistoryRow]
+}
+
+/// `/admin/products`: each product with its stock and price form.
+struct AdminProductsModel: Sendable {
+    struct Row: Sendable {
+        var id: Int
+        var name: String
+        var url: String
+        var formURL: String
+        var stock: String
+        var price: String
+        var stockError: String?
+        var priceError: String?
+        var page: Int
+    }
+
+    var rows: [Row]
+    var pageLabel: String
+    var previousURL: String?
+    var nextURL: String?
+}

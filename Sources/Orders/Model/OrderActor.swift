@@ -1,0 +1,21 @@
+/// Who changed an order, for its history: a shopper, a member of staff, or the shop itself.
+public struct OrderActor: Sendable, Equatable {
+    /// The name the history shows.
+    public let name: String
+    /// Whether they acted as staff (the back office), not as the order's shopper.
+    public let isStaff: Bool
+
+    public init(name: String, isStaff: Bool) {
+        self.name = name
+        self.isStaff = isStaff
+    }
+
+    /// The order's shopper, by name.
+    public static func shopper(_ name: String) -> OrderActor { OrderActor(name: name, isStaff: false) }
+
+    /// A member of staff, by name.
+    public static func staff(_ name: String) -> OrderActor { OrderActor(name: name, isStaff: true) }
+
+    /// The demo data the first run creates.
+    public static let demoData = OrderActor(name: "Demo data", isStaff: true)
+}

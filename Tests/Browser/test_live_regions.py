@@ -1,0 +1,143 @@
+"""Live regions in Chromium, with two browser sessions: staff ship an order in one, and the
+shopper's open order page in the other shows "Shipped" without a reload; another shopper buys the
+last item, and an open product page shows "Sold out". The back office's pages pass axe-core at
+both widths. No console errors anywhere.
+"""
+import time
+import unittest
+
+from harness import AXE_SOURCE, BrowserTest, chromium, describe_targets
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+SWAPPING = (StaleElementReferenceException, NoSuchElementException)
+
+STAFF = ("sam@example.com", "sam-staff-2026", "Sam Staff")
+
+
+class LiveRegions(BrowserTest):
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        try:
+            cls.staff = chromium()  # a second browser: its own cookies, its own window
+        except Exception:
+            super().tearDownClass()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.staff.quit()
+        super().tearDownClass()
+
+    # The staff's browser
+
+    def staff_open(self, path):
+        self.staff.get(self.base + path)
+
+    def staff_submit(self, css):
+        page = self.staff.find_element(By.CSS_SELECTOR, "html")
+        self.staff.find_element(By.CSS_SELECTOR, css).click()
+        navigation = WebDriverWait(self.staff, 10, ignored_exceptions=(WebDriverException,))
+        navigation.until(EC.staleness_of(page))
+        navigation.until(lambda browser: browser.execute_script("return document.readyState") == "complete")
+
+    def staff_type(self, css, text):
+        field = self.staff.find_element(By.CSS_SELECTOR, css)
+        field.clear()
+        field.send_keys(text)
+
+    def staff_sign_in(self):
+        email, password, name = STAFF
+        self.staff_open("/login")
+        self.staff_type("#email", email)
+        self.staff_type("#password", password)
+        self.staff_submit("[data-view=Login] button[type=submit]")
+        self.assertEqual(self.staff.find_element(By.CSS_SELECTOR, "[data-signed-in-as]").text, name)
+
+    def staff_axe(self, note):
+        if not self.staff.execute_script("return typeof window.axe === 'object'"):
+            self.staff.execute_script(AXE_SOURCE.read_text())
+        violations = self.staff.execute_async_script(
+            'const done = arguments[arguments.length - 1];'
+            'axe.run(document, {resultTypes: ["violations"]}).then(r => done(r.violations), e => done({error: String(e)}));')
+        self.assertEqual([], [f"{note}: {v['id']} on {describe_targets(v['nodes'])}" for v in violations])
+
+    def staff_console_errors(self):
+        return [entry for entry in self.staff.get_log("browser") if entry["level"] == "SEVERE"]
+
+    # The tests
+
+    def wait_for(self, predicate, seconds):
+        """Waits for `predicate` on the shopper's page, whose regions may be swapped meanwhile."""
+        WebDriverWait(self.browser, seconds, poll_frequency=0.05, ignored_exceptions=SWAPPING).until(lambda browser: predicate())
+
+    def test_1_staff_ship_and_the_shoppers_open_order_page_shows_it(self):
+        self.sign_in()
+        self.open("/orders?status=paid")
+        order_url = self.find("[data-view=OrderRow] .order-id a").get_attribute("href")
+        order_id = order_url.rsplit("/", 1)[1]
+        self.browser.get(order_url)
+        self.assertEqual(self.find("[data-region=status] [data-view]").get_attribute("data-view"), "AwaitingShipment")
+        version = self.find("[data-region=status]").get_attribute("data-region-version")
+
+        self.staff_sign_in()
+        for width in (1280, 390):
+            self.staff.set_window_size(width, 900)
+            self.staff_open("/admin/orders")
+            self.staff_axe(f"/admin/orders at {width}px")
+            self.staff_open("/admin/products")
+            self.staff_axe(f"/admin/products at {width}px")
+        self.staff_open(f"/admin/orders/{order_id}")
+        self.staff_axe("/admin/orders/ID")
+        self.staff_type("#trackingNumber", "1Z999AA10123456784")
+        self.staff_submit("[data-view=ShipOrder] button[type=submit]")
+        shipped_at = time.monotonic()
+        self.assertIn("is shipped", self.staff.find_element(By.CSS_SELECTOR, ".flash").text)
+
+        self.wait_for(lambda: self.find_all("[data-region=status] [data-view=Shipped]"), 2)
+        waited = time.monotonic() - shipped_at
+        self.assertLess(waited, 2)
+        self.assertIn("1Z999AA10123456784", self.find("[data-region=status] [data-tracking-number]").text)
+        self.assertNotEqual(self.find("[data-region=status]").get_attribute("data-region-version"), version)
+        self.assertEqual(self.path(), f"/orders/{order_id}", "no reload, no navigation")
+        print(f"\n  the shopper's page showed Shipped {waited * 1000:.0f} ms after the staff's ship answered")
+
+        # The region's new form works as any: confirming receipt takes the shopper on.
+        self.submit("[data-region=status] form button[type=submit]")
+        self.assertEqual(self.find("[data-view=OrderPage]").get_attribute("data-order-status"), "completed")
+        self.assertEqual([], self.console_errors())
+        self.assertEqual([], self.staff_console_errors())
+
+    def test_2_an_open_product_page_shows_sold_out_when_another_shopper_buys_the_last_item(self):
+        self.forget_everything()
+        product = 6
+        self.open(f"/products/{product}")
+        self.assertIsNotNone(self.find("[data-region=add-to-cart] form"))
+
+        # Staff leave one in stock, then buy it as any shopper would.
+        self.staff_sign_in()
+        self.staff_open("/admin/products")
+        self.staff_type(f"#stock-{product}", "1")
+        self.staff_submit(f"#product-{product} button[type=submit]")
+        self.wait_for(lambda: self.find("[data-region=detail] [data-stock]").get_attribute("data-stock") == "1", 2)
+
+        self.staff_open(f"/products/{product}")
+        self.staff_submit("[data-region=add-to-cart] button[type=submit]")
+        self.staff_open("/checkout")
+        self.staff_submit("[data-view=Checkout] button[type=submit]")
+        bought_at = time.monotonic()
+
+        self.wait_for(lambda: "Sold out" in self.find("[data-region=add-to-cart]").text, 2)
+        waited = time.monotonic() - bought_at
+        self.assertEqual(self.find("[data-region=detail] [data-stock]").get_attribute("data-stock"), "0")
+        self.assertEqual([], self.find_all("[data-region=add-to-cart] form"), "nothing left to add")
+        print(f"\n  the open product page showed Sold out {waited * 1000:.0f} ms after the checkout answered")
+        self.assertEqual([], self.console_errors())
+        self.assertEqual([], self.staff_console_errors())
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

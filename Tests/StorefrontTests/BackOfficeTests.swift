@@ -1,0 +1,115 @@
+import Foundation
+import TesseraTesting
+import Testing
+
+/// The back office through a real `storefront` process: who may use it, shipping and cancelling
+/// through the orders' state machine, the history, and products' stock and price.
+@Suite struct BackOfficeTests {
+    static func signedIn(_ shop: TestStorefront, _ email: String, _ password: String) async throws -> TestClient {
+        let browser = TestClient(port: shop.port)
+        let signedIn = try await browser.submit(from: "/login", to: "/login", form: "email=\(email.replacingOccurrences(of: "@", with: "%40"))&password=\(password)")
+        #expect(signedIn.status == 303)
+        return browser
+    }
+
+    static func staff(_ shop: TestStorefront) async throws -> TestClient {
+        try await signedIn(shop, "sam@example.com", "sam-staff-2026")
+    }
+
+    @Test func onlyStaffMayUseTheBackOffice() async throws {
+        try await TestStorefront.run { shop in
+            let paths = ["/admin", "/admin/orders", "/admin/orders/5", "/admin/products", "/admin/orders?status=paid"]
+            // Signed out: sent to sign in, and back.
+            let visitor = TestClient(port: shop.port)
+            for path in paths {
+                let answer = try await visitor.send(path)
+                #expect(answer.status == 303, "\(path)")
+                #expect(answer.header("location")?.hasPrefix("/login?next=") == true, "\(path)")
+            }
+            // A shopper: nothing there, as for any unknown address; forms too.
+            let ada = try await Self.signedIn(shop, "ada@example.com", "ada-lovelace-1815")
+            for path in paths {
+                let answer = try await ada.send(path)
+                #expect(answer.status == 404, "\(path)")
+                #expect(answer.markup.first("data-status")?["data-status"] == "404")
+            }
+            #expect(try await ada.submit(from: "/orders/5", to: "/admin/orders/5/ship", form: "trackingNumber=1Z999AA10123456784").status == 404)
+            #expect(try await ada.submit(from: "/", to: "/admin/products/2", form: "stock=0&price=1.00&page=1").status == 404)
+            #expect(!(try await ada.send("/orders")).text.contains("/admin/orders"), "no back office link for shoppers")
+
+            let sam = try await Self.staff(shop)
+            #expect(try await sam.send("/admin").header("location") == "/admin/orders")
+            #expect(try await sam.send("/").text.contains(#"<a href="/admin/orders">Back office</a>"#))
+            #expect(try await sam.send("/admin/orders/999").status == 404)
+        }
+    }
+
+    @Test func staffShipAndCancelThroughTheStateMachineAndTheHistorySaysWho() async throws {
+        try await TestStorefront.run { shop in
+            let sam = try await Self.staff(shop)
+            // The list: newest first, filtered by status.
+            let paid = try await sam.send("/admin/orders?status=paid")
+            let rows = paid.markup.tags(with: "data-order-id").filter { $0["data-view"] == "AdminOrderRow" }
+            #expect(rows.map { $0["data-order-status"] } == ["paid"])
+            let all = try await sam.send("/admin/orders").markup.tags(with: "data-view", equalTo: "AdminOrderRow").compactMap { $0["data-order-id"].flatMap(Int.init) }
+            #expect(all == all.sorted(by: >) && all.count == 6, "newest first: \(all)")
+            let id = try #require(rows.first?["data-order-id"])
+
+            // A tracking number that is not one: the form again, with its message.
+            let bad = try await sam.submit(from: "/admin/orders/\(id)", to: "/admin/orders/\(id)/ship", form: "trackingNumber=%3Cb%3E")
+            #expect(bad.status == 422)
+            #expect(bad.markup.first("data-field", equalTo: "trackingNumber") != nil)
+            #expect(bad.text.contains(#"value="&lt;b&gt;""#), "the input comes back, escaped")
+
+            let shipped = try await sam.submit(from: "/admin/orders/\(id)", to: "/admin/orders/\(id)/ship", form: "trackingNumber=1z999aa10123456784")
+            #expect(shipped.status == 303)
+            let page = try await sam.send("/admin/orders/\(id)")
+            #expect(page.markup.first("data-view", equalTo: "AdminOrder")?["data-order-status"] == "shipped")
+            #expect(page.text.contains("<code data-tracking-number>1Z999AA10123456784</code>"))
+            let history = page.markup.tags(with: "data-history-action")
+            #expect(history.map { $0["data-history-action"] } == ["placed", "paid", "shipped"])
+            #expect(history.map { $0["data-history-role"] } == ["shopper", "shopper", "staff"])
+            #expect(page.text.contains("Sam Staff (staff)") && page.text.contains("Ada Lovelace (shopper)"))
+
+            // The shopper sees it on their order page.
+            let ada = try await Self.signedIn(shop, "ada@example.com", "ada-lovelace-1815")
+            #expect(try await ada.send("/orders/\(id)").text.contains("<code data-tracking-number>1Z999AA10123456784</code>"))
+
+            // The state machine refuses: shipping again, cancelling what is shipped.
+            let again = try await sam.submit(from: "/admin/orders/1", to: "/admin/orders/\(id)/ship", form: "trackingNumber=1Z999AA10123456785")
+            #expect(again.status == 409)
+            #expect(try await sam.submit(from: "/admin/orders/1", to: "/admin/orders/\(id)/cancel", form: "reason=late").status == 409)
+
+            // Cancelling needs a reason, which the shopper then reads.
+            let waiting = try #require(try await sam.send("/admin/orders?status=awaiting_payment").markup
+                .tags(with: "data-view", equalTo: "AdminOrderRow").first?["data-order-id"])
+            #expect(try await sam.submit(from: "/admin/orders/\(waiting)", to: "/admin/orders/\(waiting)/cancel", form: "reason=").status == 422)
+            #expect(try await sam.submit(from: "/admin/orders/\(waiting)", to: "/admin/orders/\(waiting)/cancel", form: "reason=Out+of+stock+at+the+warehouse").status == 303)
+            let cancelled = try await ada.send("/orders/\(waiting)")
+            #expect(cancelled.text.contains("<span data-cancellation-reason>Out of stock at the warehouse</span>"))
+        }
+    }
+
+    @Test func staffChangeStockAndPriceWithTheirFormsCheckedAndTheShopShowsIt() async throws {
+        try await TestStorefront.run { shop in
+            let sam = try await Self.staff(shop)
+            let list = try await sam.send("/admin/products")
+            #expect(list.markup.tags(with: "data-view", equalTo: "AdminProductRow").count == 20)
+            #expect(list.markup.first("rel", equalTo: "next")?["href"] == "/admin/products?page=2")
+            #expect(try await sam.send("/admin/products?page=nope").status == 400)
+
+            for form in ["stock=-1&price=12.50&page=1", "stock=3&price=12.505&page=1", "stock=3&price=abc&page=1", "stock=3&price=0&page=1"] {
+                let refused = try await sam.submit(from: "/admin/products", to: "/admin/products/4", form: form)
+                #expect(refused.status == 422, "\(form)")
+                #expect(refused.markup.first("data-field") != nil, "\(form)")
+            }
+            #expect(try await sam.submit(from: "/admin/products", to: "/admin/products/9999", form: "stock=1&price=1.00&page=1").status == 404)
+
+            let saved = try await sam.submit(from: "/admin/products", to: "/admin/products/4", form: "stock=0&price=19.99&page=1")
+            #expect(saved.status == 303)
+            let product = try await shop.get("/products/4")
+            #expect(product.text.contains("Sold out"))
+            #expect(product.text.contains(#"data-price-minor="1999""#))
+        }
+    }
+}
