@@ -25,7 +25,7 @@ public struct OrdersModule: FeatureModule {
         app.routes.page(OrdersRoutes.order) { id, _ in OrderPageController(orders: orders, id: id) }
         app.routes.fragment(OrdersRoutes.orderRows) { _, context in
             OrderRowsRegion(orders: orders, userID: try SignedInShopper.require(context, returningTo: OrdersRoutes.orders.path),
-                            status: try OrderRowsRegion.status(in: context.request))
+                            status: try OrderStatus.filter(in: context.request))
         }
         app.routes.fragment(OrdersRoutes.orderStatus) { id, _ in OrderStatusRegion(orders: orders, id: id) }
         CartActions(cart: cart, catalog: catalog).register(in: &app.routes)

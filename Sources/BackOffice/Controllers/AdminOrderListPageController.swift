@@ -12,23 +12,12 @@ struct AdminOrderListPageController: PageController {
     }
 
     func load(_ context: RequestContext) async throws -> Listing {
-        var status: OrderStatus?
-        if let raw = context.request.query["status"], !raw.isEmpty {
-            guard let parsed = OrderStatus(rawValue: raw) else {
-                throw HTTPError(.badRequest, message: "Filter by one of: " + OrderStatus.allCases.map(\.rawValue).joined(separator: ", ") + ".")
-            }
-            status = parsed
-        }
+        let status = try OrderStatus.filter(in: context.request)
         return Listing(orders: try await orders.allOrders(status: status), status: status)
     }
 
     func render(_ listing: Listing, in context: RequestContext) -> Page {
-        let all = BackOfficeRoutes.orders.path
-        let filters = [AdminOrderListModel.Filter(label: "All", url: all, status: "all", current: listing.status == nil ? "page" : "false")]
-            + OrderStatus.allCases.map { status in
-                AdminOrderListModel.Filter(label: status.label, url: all + "?status=" + status.rawValue, status: status.rawValue,
-                                           current: listing.status == status ? "page" : "false")
-            }
+        let filters = OrderStatusFilter.links(for: BackOfficeRoutes.orders.path, current: listing.status)
         let model = AdminOrderListModel(filters: filters, rows: listing.orders.map(AdminOrderRow.init), isEmpty: listing.orders.isEmpty)
         return Page(title: "Orders · Back office", body: context.render(AdminOrdersView.self, model))
     }

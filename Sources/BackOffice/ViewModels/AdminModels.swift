@@ -42,14 +42,7 @@ struct AdminOrderRow: Sendable {
 
 /// `/admin/orders`: the status filters and the orders.
 struct AdminOrderListModel: Sendable {
-    struct Filter: Sendable {
-        var label: String
-        var url: String
-        var status: String
-        var current: String
-    }
-
-    var filters: [Filter]
+    var filters: [OrderStatusFilter]
     var rows: [AdminOrderRow]
     var isEmpty: Bool
 }

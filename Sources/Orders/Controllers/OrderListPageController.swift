@@ -14,16 +14,12 @@ struct OrderListPageController: PageController {
 
     func load(_ context: RequestContext) async throws -> Listing {
         let userID = try SignedInShopper.require(context)
-        let status = try OrderRowsRegion.status(in: context.request)
+        let status = try OrderStatus.filter(in: context.request)
         return Listing(userID: userID, status: status, query: status.map { "?status=" + $0.rawValue } ?? "")
     }
 
     func render(_ listing: Listing, in context: RequestContext) -> Page {
-        let filters = [OrderListModel.Filter(label: "All", url: OrdersRoutes.orders.path, status: "all", current: listing.status == nil ? "page" : "false")]
-            + OrderStatus.allCases.map { status in
-                OrderListModel.Filter(label: status.label, url: OrdersRoutes.orders.path + "?status=" + status.rawValue,
-                                      status: status.rawValue, current: listing.status == status ? "page" : "false")
-            }
+        let filters = OrderStatusFilter.links(for: OrdersRoutes.orders.path, current: listing.status)
         return Page(title: "Your orders", body: context.render(OrderListView.self, OrderListModel(filters: filters)))
     }
 
@@ -58,14 +54,5 @@ struct OrderRowsRegion: RegionController {
         case .awaitingPayment: context.render(AwaitingPaymentRowView.self, PayableOrder(order))
         case .paid, .shipped, .completed, .cancelled: context.render(OrderRowView.self, OrderSummary(order))
         }
-    }
-
-    /// The `?status=` filter: absent or empty for every order, a 400 for an unknown one.
-    static func status(in request: Request) throws(HTTPError) -> OrderStatus? {
-        guard let raw = request.query["status"], !raw.isEmpty else { return nil }
-        guard let parsed = OrderStatus(rawValue: raw) else {
-            throw HTTPError(.badRequest, message: "Filter by one of: " + OrderStatus.allCases.map(\.rawValue).joined(separator: ", ") + ".")
-        }
-        return parsed
     }
 }

@@ -2,14 +2,7 @@ import TesseraViews
 
 /// `/orders`: the status filters; the rows are the page's `rows` region (``OrderRowsModel``).
 struct OrderListModel: Sendable {
-    struct Filter: Sendable {
-        var label: String
-        var url: String
-        var status: String
-        var current: String
-    }
-
-    var filters: [Filter]
+    var filters: [OrderStatusFilter]
 }
 
 /// The order list's rows, each already rendered by the row view its order needs.

@@ -1,0 +1,31 @@
+import Tessera
+
+/// The status filter links above an order list (`?status=`): the shopper's `/orders` and the
+/// back office's `/admin/orders` show the same ones.
+public struct OrderStatusFilter: Sendable {
+    public var label: String
+    public var url: String
+    public var status: String
+    /// `page` on the filter in use, for `aria-current`; `false` on the others.
+    public var current: String
+
+    /// "All", then one link per status, for the list at `path`, marking `current`.
+    public static func links(for path: String, current: OrderStatus?) -> [OrderStatusFilter] {
+        [OrderStatusFilter(label: "All", url: path, status: "all", current: current == nil ? "page" : "false")]
+            + OrderStatus.allCases.map { status in
+                OrderStatusFilter(label: status.label, url: path + "?status=" + status.rawValue, status: status.rawValue,
+                                  current: current == status ? "page" : "false")
+            }
+    }
+}
+
+extension OrderStatus {
+    /// A list's `?status=` filter: absent or empty for every order, a 400 for an unknown one.
+    public static func filter(in request: Request) throws(HTTPError) -> OrderStatus? {
+        guard let raw = request.query["status"], !raw.isEmpty else { return nil }
+        guard let parsed = OrderStatus(rawValue: raw) else {
+            throw HTTPError(.badRequest, message: "Filter by one of: " + OrderStatus.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+        }
+        return parsed
+    }
+}
