@@ -34,11 +34,15 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func staffSetStockAndPriceAndPageThroughEveryProduct(_ kind: StoreKind) async throws {
         try await CatalogDatabase.with(kind) { catalog in
-            let adjusted = try await catalog.service.adjust(productID: 2, stock: 0, priceMinor: 1999)
+            let before = try await catalog.service.product(id: 2)
+            let adjusted = try await catalog.service.adjust(productID: 2, stock: 0, priceMinor: 1999, expectedStock: before.stock)
             #expect((adjusted.stock, adjusted.priceMinor) == (0, 1999))
             let reread = try await catalog.service.product(id: 2)
             #expect((reread.stock, reread.priceMinor, reread.inStock) == (0, 1999, false))
-            await #expect(throws: CatalogError.self) { try await catalog.service.adjust(productID: 9_999, stock: 1, priceMinor: 100) }
+            // A stale form (the stock moved since it was shown) overwrites nothing.
+            await #expect(throws: CatalogError.self) { try await catalog.service.adjust(productID: 2, stock: 50, priceMinor: 100, expectedStock: before.stock) }
+            #expect(try await catalog.service.product(id: 2).priceMinor == 1999)
+            await #expect(throws: CatalogError.self) { try await catalog.service.adjust(productID: 9_999, stock: 1, priceMinor: 100, expectedStock: 0) }
 
             let first = try await catalog.service.productsByID(page: 1)
             #expect(first.products.map(\.id) == Array(1...20) && first.hasMore)

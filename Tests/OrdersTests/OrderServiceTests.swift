@@ -136,7 +136,7 @@ import Testing
             #expect(try await shop.orders.allOrders(status: nil).map(\.id) == [placed.id, first.id])
             #expect(try await shop.orders.allOrders(status: .shipped).map(\.id) == [placed.id])
             #expect(try await shop.orders.anyOrder(first.id)?.userID == 3)
-            #expect(TrackingNumber("short") == nil && TrackingNumber("<script>") == nil && TrackingNumber(String(repeating: "A", count: 35)) == nil)
+            #expect(TrackingNumber("short") == nil && TrackingNumber("<script>") == nil && TrackingNumber("------") == nil && TrackingNumber(String(repeating: "A", count: 35)) == nil)
         }
     }
 

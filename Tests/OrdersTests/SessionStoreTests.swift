@@ -10,6 +10,30 @@ import Testing
 /// database: ending a session through one ends it on the other at once, on both databases.
 @Suite struct SessionStoreTests {
     @Test(arguments: StoreKind.allCases)
+    func theDemoStaffAccountComesOnlyWithANewDatabase(_ kind: StoreKind) async throws {
+        let fresh = try await ShopDatabase.make(kind)
+        let running = try await ShopDatabase.make(kind)
+        do {
+            try await AccountsSeed.seedIfEmpty(fresh.services.accounts.store)
+            #expect(try await fresh.services.accounts.store.user(email: AccountsSeed.staffEmail)?.isStaff == true)
+            #expect(try await fresh.services.accounts.store.user(email: "ada@example.com")?.isStaff == false)
+
+            // A shop that already runs (Ada is there): its next start adds no published staff password.
+            let ada = AccountsSeed.users[0]
+            _ = try await running.services.accounts.store.insert(email: ada.email, name: ada.name, passwordHash: ada.passwordHash, isStaff: false)
+            try await AccountsSeed.seedIfEmpty(running.services.accounts.store)
+            #expect(try await running.services.accounts.store.user(email: AccountsSeed.staffEmail) == nil)
+            #expect(try await running.services.accounts.store.user(email: "grace@example.com") != nil, "the demo shoppers, as before")
+        } catch {
+            await fresh.remove()
+            await running.remove()
+            throw error
+        }
+        await fresh.remove()
+        await running.remove()
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func aSessionEndedThroughOneInstanceIsEndedOnAll(_ kind: StoreKind) async throws {
         let database = try await ShopDatabase.make(kind)
         let other = try database.anotherInstance()

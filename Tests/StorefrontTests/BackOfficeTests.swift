@@ -34,7 +34,7 @@ import Testing
                 #expect(answer.markup.first("data-status")?["data-status"] == "404")
             }
             #expect(try await ada.submit(from: "/orders/5", to: "/admin/orders/5/ship", form: "trackingNumber=1Z999AA10123456784").status == 404)
-            #expect(try await ada.submit(from: "/", to: "/admin/products/2", form: "stock=0&price=1.00&page=1").status == 404)
+            #expect(try await ada.submit(from: "/", to: "/admin/products/2", form: "stock=0&price=1.00&page=1&expectedStock=12").status == 404)
             #expect(!(try await ada.send("/orders")).text.contains("/admin/orders"), "no back office link for shoppers")
 
             let sam = try await Self.staff(shop)
@@ -98,15 +98,19 @@ import Testing
             #expect(list.markup.first("rel", equalTo: "next")?["href"] == "/admin/products?page=2")
             #expect(try await sam.send("/admin/products?page=nope").status == 400)
 
-            for form in ["stock=-1&price=12.50&page=1", "stock=3&price=12.505&page=1", "stock=3&price=abc&page=1", "stock=3&price=0&page=1"] {
+            let shown = try #require(list.markup.first("id", equalTo: "expected-stock-4")?["value"])
+            for form in ["stock=-1&price=12.50", "stock=3&price=12.505", "stock=3&price=abc", "stock=3&price=0"].map({ $0 + "&page=1&expectedStock=\(shown)" }) {
                 let refused = try await sam.submit(from: "/admin/products", to: "/admin/products/4", form: form)
                 #expect(refused.status == 422, "\(form)")
                 #expect(refused.markup.first("data-field") != nil, "\(form)")
             }
-            #expect(try await sam.submit(from: "/admin/products", to: "/admin/products/9999", form: "stock=1&price=1.00&page=1").status == 404)
+            #expect(try await sam.submit(from: "/admin/products", to: "/admin/products/9999", form: "stock=1&price=1.00&page=1&expectedStock=1").status == 404)
+            let stale = try await sam.submit(from: "/admin/products", to: "/admin/products/4", form: "stock=0&price=19.99&page=1&expectedStock=\((Int(shown) ?? 0) + 1)")
+            #expect(stale.status == 409, "a sale made since the page was shown is never overwritten")
 
-            let saved = try await sam.submit(from: "/admin/products", to: "/admin/products/4", form: "stock=0&price=19.99&page=1")
+            let saved = try await sam.submit(from: "/admin/products", to: "/admin/products/4", form: "stock=0&price=19.99&page=nope&expectedStock=\(shown)")
             #expect(saved.status == 303)
+            #expect(saved.header("location") == "/admin/products?page=1", "a page field that is not one comes back to the first")
             let product = try await shop.get("/products/4")
             #expect(product.text.contains("Sold out"))
             #expect(product.text.contains(#"data-price-minor="1999""#))

@@ -35,7 +35,7 @@ public struct AccountsService: Sendable {
     public func register(name: String, email: String, password: String) async throws -> User {
         let hasher = self.hasher
         let hash = try await hash { try hasher.hash(password) }
-        guard let user = try await store.insert(email: email, name: name, passwordHash: hash) else { throw RegistrationError.emailTaken }
+        guard let user = try await store.insert(email: email, name: name, passwordHash: hash, isStaff: false) else { throw RegistrationError.emailTaken }
         return user
     }
 

@@ -10,12 +10,10 @@ public protocol AccountsStore: Sendable {
     func user(id: Int) async throws -> User?
     func user(email: String) async throws -> User?
     /// Inserts a user; `nil` when the e-mail is taken.
-    func insert(email: String, name: String, passwordHash: String) async throws -> User?
+    func insert(email: String, name: String, passwordHash: String, isStaff: Bool) async throws -> User?
     /// Replaces a user's password hash.
     func updatePasswordHash(userID: Int, to passwordHash: String) async throws
 
-    /// Makes the account staff's: the back office becomes theirs at their next sign-in.
-    func grantStaff(userID: Int) async throws
 
     /// Records that session `sessionID` is signed in as `userID`, from now, and forgets the
     /// user's sessions started before `cutoff`, which can no longer be active.
@@ -70,17 +68,12 @@ public struct SQLiteAccountsStore: AccountsStore {
         try await database.read { db in try User.filter(Column("email") == email).fetchOne(db) }
     }
 
-    public func insert(email: String, name: String, passwordHash: String) async throws -> User? {
+    public func insert(email: String, name: String, passwordHash: String, isStaff: Bool) async throws -> User? {
         try await database.write { db in
             guard try User.filter(Column("email") == email).fetchCount(db) == 0 else { return nil }
-            try db.execute(sql: "INSERT INTO user (email, name, passwordHash) VALUES (?, ?, ?)", arguments: [email, name, passwordHash])
-            return User(id: Int(db.lastInsertedRowID), email: email, name: name, passwordHash: passwordHash)
-        }
-    }
-
-    public func grantStaff(userID: Int) async throws {
-        try await database.write { db in
-            try db.execute(sql: "UPDATE user SET isStaff = 1 WHERE id = ?", arguments: [userID])
+            try db.execute(sql: "INSERT INTO user (email, name, passwordHash, isStaff) VALUES (?, ?, ?, ?)",
+                           arguments: [email, name, passwordHash, isStaff])
+            return User(id: Int(db.lastInsertedRowID), email: email, name: name, passwordHash: passwordHash, isStaff: isStaff)
         }
     }
 
@@ -136,10 +129,15 @@ public enum AccountsSeed {
     /// The demo staff account, for the back office.
     public static let staffEmail = "sam@example.com"
 
+    /// Adds the demo shoppers that are missing. The staff account, whose password the README
+    /// publishes, is added only with them to a new database (no Ada yet): never to a shop that
+    /// already runs, where it would open the back office to anyone.
     public static func seedIfEmpty(_ store: some AccountsStore) async throws {
+        let isNew = try await store.user(email: users[0].email) == nil
         for user in users where try await store.user(email: user.email) == nil {
-            let created = try await store.insert(email: user.email, name: user.name, passwordHash: user.passwordHash)
-            if let created, user.email == staffEmail { try await store.grantStaff(userID: created.id) }
+            let isStaff = user.email == staffEmail
+            guard !isStaff || isNew else { continue }
+            _ = try await store.insert(email: user.email, name: user.name, passwordHash: user.passwordHash, isStaff: isStaff)
         }
     }
 }

@@ -38,18 +38,12 @@ public struct PostgresAccountsStore: AccountsStore {
         }
     }
 
-    public func insert(email: String, name: String, passwordHash: String) async throws -> User? {
+    public func insert(email: String, name: String, passwordHash: String, isStaff: Bool) async throws -> User? {
         try await connections.write { connection in
             try connection.rows("""
-                INSERT INTO shop_user (email, name, password_hash) VALUES (\(email), \(name), \(passwordHash)) \
+                INSERT INTO shop_user (email, name, password_hash, is_staff) VALUES (\(email), \(name), \(passwordHash), \(isStaff)) \
                 ON CONFLICT (email) DO NOTHING RETURNING id, email, name, password_hash, is_staff
                 """).first.map(User.init(postgresRow:))
-        }
-    }
-
-    public func grantStaff(userID: Int) async throws {
-        try await connections.write { connection in
-            try connection.execute("UPDATE shop_user SET is_staff = true WHERE id = \(userID)")
         }
     }
 

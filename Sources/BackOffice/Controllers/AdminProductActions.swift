@@ -13,10 +13,10 @@ struct AdminProductActions {
             _ = try await catalog.product(id: id)  // an unknown product is a 404 before any form check
             switch try context.decodeForm(ProductAdjustmentForm.self) {
             case .invalid(let state):
-                let page = Int(state.value("page")).flatMap { (1...1_000_000).contains($0) ? $0 : nil } ?? 1
+                let page = Int(state.value("page")).flatMap { (1...1_000_000).contains($0) ? $0 : nil } ?? 1  // as the form reads it
                 return try await context.render(AdminProductsPageController(catalog: catalog, returned: (id, page, state)))
             case .valid(let form):
-                let product = try await catalog.adjust(productID: id, stock: form.stock, priceMinor: form.priceMinor)
+                let product = try await catalog.adjust(productID: id, stock: form.stock, priceMinor: form.priceMinor, expectedStock: form.expectedStock)
                 context.logger.notice("product adjusted", metadata: [
                     "product_id": "\(id)", "stock": "\(product.stock)", "price_minor": "\(product.priceMinor)", "staff": "\(staff.name)",
                 ])

@@ -27,18 +27,22 @@ struct StaffCancelForm: FormModel {
 /// A product's stock and price; the price as the shop shows it (`12.50`).
 struct ProductAdjustmentForm: FormModel {
     var stock: Int
+    /// The stock the page showed: the change applies only if it is still so.
+    var expectedStock: Int
     var priceMinor: Int
     /// The page of the products list to come back to.
     var page: Int
 
     init(reading form: inout FormReader) {
         stock = form.integer("stock", in: 0...1_000_000, label: "Stock")
+        expectedStock = form.integer("expectedStock", in: 0...Int(Int32.max), label: "Stock shown")
         let price = form.text("price", maxLength: 12, label: "Price")
         priceMinor = Self.minorUnits(price) ?? 0
         if !price.isEmpty {
             form.check((1...10_000_000).contains(priceMinor), "price", "Enter a price from 0.01 to 100000.00, such as 12.50.")
         }
-        page = form.integer("page", in: 1...1_000_000, label: "Page")
+        // The list's page to come back to: it never fails the form; anything else is the first.
+        page = form.data["page"].flatMap { Int($0) }.flatMap { (1...1_000_000).contains($0) ? $0 : nil } ?? 1
     }
 
     /// `12.5` → 1250; `nil` for anything but digits with at most two decimals.
@@ -53,3 +57,4 @@ struct ProductAdjustmentForm: FormModel {
         return units * 100 + (cents.count == 1 ? value * 10 : value)
     }
 }
+

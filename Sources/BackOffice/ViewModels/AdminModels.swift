@@ -89,6 +89,9 @@ struct AdminProductsModel: Sendable {
         var url: String
         var formURL: String
         var stock: String
+        /// The stock in the database when the page was made, sent back so a change never
+        /// overwrites a sale made meanwhile.
+        var expectedStock: Int
         var price: String
         var stockError: String?
         var priceError: String?

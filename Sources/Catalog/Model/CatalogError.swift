@@ -6,6 +6,8 @@ public enum CatalogError: HTTPResponseError {
     case notFound(String)
     /// A listing request that makes no sense, such as `?sort=sideways`.
     case invalid(String)
+    /// A change made against a state that has moved on since (the stock staff saw).
+    case conflict(String)
     /// The store failed; the details go to the log, the visitor is told to come back.
     case storage(any Error)
 
@@ -13,13 +15,14 @@ public enum CatalogError: HTTPResponseError {
         switch self {
         case .notFound: .notFound
         case .invalid: .badRequest
+        case .conflict: .conflict
         case .storage: .serviceUnavailable
         }
     }
 
     public var publicMessage: String {
         switch self {
-        case .notFound(let message), .invalid(let message): message
+        case .notFound(let message), .invalid(let message), .conflict(let message): message
         case .storage: "The catalog is unavailable right now."
         }
     }
@@ -28,7 +31,7 @@ public enum CatalogError: HTTPResponseError {
     public var headers: HTTPFields {
         switch self {
         case .storage: [.retryAfter: "5"]
-        case .notFound, .invalid: [:]
+        case .notFound, .invalid, .conflict: [:]
         }
     }
 }

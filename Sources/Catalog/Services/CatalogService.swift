@@ -134,14 +134,25 @@ public struct CatalogService: Sendable {
         }
     }
 
-    /// Sets a product's stock and price (staff's back office checked both), then tells every open
-    /// page showing the product.
-    public func adjust(productID: Int, stock: Int, priceMinor: Int) async throws(CatalogError) -> Product {
-        let product: Product?
-        do { product = try await store.setStockAndPrice(productID: productID, stock: stock, priceMinor: priceMinor) } catch { throw .storage(error) }
-        guard let product else { throw .notFound("There is no product \(productID).") }
-        topics.publish(CatalogTopics.product(productID))
-        return product
+    /// Sets a product's stock and price (staff's back office checked both) if the stock is still
+    /// `expectedStock`, the one staff saw: a sale or a cancellation in between is a conflict,
+    /// never overwritten. Then tells every open page showing the product.
+    public func adjust(productID: Int, stock: Int, priceMinor: Int, expectedStock: Int) async throws(CatalogError) -> Product {
+        let outcome: ProductAdjustment
+        do {
+            outcome = try await store.setStockAndPrice(productID: productID, stock: stock, priceMinor: priceMinor, expectedStock: expectedStock)
+        } catch {
+            throw .storage(error)
+        }
+        switch outcome {
+        case .adjusted(let product):
+            topics.publish(CatalogTopics.product(productID))
+            return product
+        case .stockMoved(let current):
+            throw .conflict("The stock changed from \(expectedStock) to \(current) since the page was loaded; nothing was saved. Load the page again.")
+        case .noSuchProduct:
+            throw .notFound("There is no product \(productID).")
+        }
     }
 
     /// The product, or `nil` when there is none. Unlike `try? product(id:)`, a storage failure

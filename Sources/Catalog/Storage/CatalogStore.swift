@@ -4,8 +4,9 @@ public protocol CatalogStore: Sendable {
     func categories() async throws -> [Category]
     func product(id: Int) async throws -> Product?
 
-    /// Sets a product's stock and price, and returns it; `nil` when there is no such product.
-    func setStockAndPrice(productID: Int, stock: Int, priceMinor: Int) async throws -> Product?
+    /// Sets a product's stock and price if its stock is still `expectedStock` (what staff saw):
+    /// checkouts and cancellations that moved it meanwhile are never overwritten.
+    func setStockAndPrice(productID: Int, stock: Int, priceMinor: Int, expectedStock: Int) async throws -> ProductAdjustment
     /// One page of products matching `query`, and how many match in all.
     func products(matching query: ProductQuery) async throws -> (products: [Product], total: Int)
     func related(to product: Product, limit: Int) async throws -> [Product]
@@ -16,6 +17,14 @@ public protocol CatalogStore: Sendable {
 }
 
 /// A listing request, already validated by the service.
+/// What became of a change of stock and price.
+public enum ProductAdjustment: Sendable, Equatable {
+    case adjusted(Product)
+    /// The stock is no longer what the change expected; it is this now.
+    case stockMoved(to: Int)
+    case noSuchProduct
+}
+
 public struct ProductQuery: Sendable, Equatable {
     public enum Sort: String, Sendable, CaseIterable {
         /// Best matches first: a search's default order. Without a search, by name.

@@ -88,11 +88,17 @@ public struct PostgresCatalogStore: CatalogStore {
         }
     }
 
-    public func setStockAndPrice(productID: Int, stock: Int, priceMinor: Int) async throws -> Product? {
+    public func setStockAndPrice(productID: Int, stock: Int, priceMinor: Int, expectedStock: Int) async throws -> ProductAdjustment {
         try await connections.write { connection in
-            try Self.products(connection, PostgresQuery(
-                unsafeSQL: "UPDATE product SET stock = $2, price_minor = $3 WHERE id = $1 RETURNING \(Self.productColumns)",
-                binds: PostgresBindings(productID, stock, priceMinor))).first
+            if let product = try Self.products(connection, PostgresQuery(
+                unsafeSQL: "UPDATE product SET stock = $2, price_minor = $3 WHERE id = $1 AND stock = $4 RETURNING \(Self.productColumns)",
+                binds: PostgresBindings(productID, stock, priceMinor, expectedStock))).first {
+                return .adjusted(product)
+            }
+            guard let current = try connection.rows("SELECT stock FROM product WHERE id = \(productID)").first?.decode(Int.self) else {
+                return .noSuchProduct
+            }
+            return .stockMoved(to: current)
         }
     }
 

@@ -76,10 +76,13 @@ public struct SQLiteCatalogStore: CatalogStore {
         }
     }
 
-    public func setStockAndPrice(productID: Int, stock: Int, priceMinor: Int) async throws -> Product? {
+    public func setStockAndPrice(productID: Int, stock: Int, priceMinor: Int, expectedStock: Int) async throws -> ProductAdjustment {
         try await database.write { db in
-            try db.execute(sql: "UPDATE product SET stock = ?, priceMinor = ? WHERE id = ?", arguments: [stock, priceMinor, productID])
-            return try Product.fetchOne(db, sql: "SELECT * FROM product WHERE id = ?", arguments: [productID])
+            try db.execute(sql: "UPDATE product SET stock = ?, priceMinor = ? WHERE id = ? AND stock = ?",
+                           arguments: [stock, priceMinor, productID, expectedStock])
+            let product = try Product.fetchOne(db, sql: "SELECT * FROM product WHERE id = ?", arguments: [productID])
+            guard let product else { return .noSuchProduct }
+            return db.changesCount == 1 ? .adjusted(product) : .stockMoved(to: product.stock)
         }
     }
 
