@@ -39,11 +39,6 @@ final class LiveSubscriber: Sendable {
         state.withLock { Set($0.topics.joined()) }
     }
 
-    /// Whether the subscriber still wants every topic (its first renders are running).
-    var isDiscovering: Bool {
-        state.withLock { $0.changedWhileDiscovering != nil }
-    }
-
     /// Records the topics region `index` depends on, after it rendered.
     func setTopics(_ topics: [Topic], ofRegion index: Int) {
         state.withLock { $0.topics[index] = topics }
