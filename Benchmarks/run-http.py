@@ -280,7 +280,8 @@ def catalog_sizes(servers):
 
 def live_regions(servers, subscribers=1000):
     """Live regions: what being live costs a page (tessera-bench's three regions at their own
-    URLs, without topics and with, in the same rounds), and 1,000 pages following one storefront
+    URLs, without topics and with, in the same rounds; the storefront's product page with live
+    regions on and off), and 1,000 pages following one storefront
     product page (release build, SQLite): the server's memory per open stream, and the time from
     a checkout that changes the stock to each page's stream carrying the new stock."""
     if not any(getattr(server, "args", [None])[-1:] == [".build/release/tessera-bench"] for server in servers):
@@ -293,6 +294,30 @@ def live_regions(servers, subscribers=1000):
         "Tessera /regions-live (the same, live)": "http://127.0.0.1:18091/regions-live",
     }, reference)
     table("A page with live regions against the same page without (medians; the ratio is live / not live)", results, "ratio")
+
+    # The storefront's product page (two live regions, the layout, a session) on two servers of
+    # the same build and demo data, one with live regions off (LIVE_STREAMS_PER_CLIENT=0): the
+    # same page with and without them.
+    bases, pair = {}, []
+    for port, streams in ((18098, "0"), (18099, "16")):
+        data = tempfile.mkdtemp(prefix=f"tessera-bench-live-page-{streams}-")
+        atexit.register(shutil.rmtree, data, ignore_errors=True)
+        pair.append(start([".build/release/storefront"], port, probe="/healthz", DATA_DIR=data, LIVE_STREAMS_PER_CLIENT=streams))
+        bases[streams] = f"http://127.0.0.1:{port}"
+    servers.extend(pair)
+    for streams, marked in (("0", False), ("16", True)):
+        page = urllib.request.urlopen(bases[streams] + "/products/2", timeout=5).read().decode()
+        if ("data-live-stream" in page) != marked:
+            sys.exit(f"/products/2 with LIVE_STREAMS_PER_CLIENT={streams}: live markup {'missing' if marked else 'present'}")
+    reference = "storefront /products/2, live regions off"
+    results = measure({
+        reference: bases["0"] + "/products/2",
+        "storefront /products/2, live": bases["16"] + "/products/2",
+    }, reference)
+    table("The storefront's product page with live regions against the same page without (medians; live / off)", results, "ratio")
+    for server in pair:
+        server.terminate()
+        server.wait()
 
     sys.path.insert(0, os.path.join(ROOT, "Benchmarks"))
     import asyncio

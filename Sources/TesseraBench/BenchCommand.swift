@@ -82,6 +82,6 @@ struct BenchModule: FeatureModule {
         // The same three regions at their own URLs, without topics and with: what being live costs a page.
         app.routes.page(Routes.regionsSourced) { _, _ in RegionsPageController(kind: .sourced) }
         app.routes.page(Routes.regionsLive) { _, _ in RegionsPageController(kind: .live) }
-        app.routes.fragment(Routes.region) { name, _ in StaticTextRegion(text: "The \(name) region", topic: BenchTopics.region(name)) }
+        app.routes.fragment(Routes.region) { name, _ in StaticTextRegion(name: name, isLive: true) }
     }
 }

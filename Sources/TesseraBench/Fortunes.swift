@@ -65,26 +65,29 @@ struct RegionsPageController: PageController {
 
     func regions(for title: String, in context: RequestContext) -> RegionsView.Regions<Region> {
         func region(_ name: String) -> Region {
-            Region(source: kind == .plain ? nil : "/regions/\(name)",
-                   controller: StaticTextRegion(text: "The \(name) region", topic: kind == .live ? BenchTopics.region(name) : nil))
+            Region(source: kind == .plain ? nil : "/regions/\(name)", controller: StaticTextRegion(name: name, isLive: kind == .live))
         }
         return RegionsView.Regions(first: region("first"), second: region("second"), third: region("third"))
     }
 }
 
 enum BenchTopics {
-    static let region = TopicFamily<String>("bench-region")
+    static let region = TopicFamily<String>("region")
 }
 
+/// "The first region": a child that renders from memory, live or not. Like a real region's
+/// controller it holds its model's key and makes its topics only when asked.
 struct StaticTextRegion: RegionController {
-    let text: String
-    var topic: Topic?
+    let name: String
+    let isLive: Bool
 
-    var topics: [Topic] { topic.map { [$0] } ?? [] }
+    var topics: [Topic] { isLive ? [BenchTopics.region(name)] : [] }
 
     func render(in context: RequestContext) async throws -> HTMLOutput {
         var output = HTMLOutput(capacity: 64)
-        output.text(text)
+        output.write(static: "The ")
+        output.text(name)
+        output.write(static: " region")
         return output
     }
 }

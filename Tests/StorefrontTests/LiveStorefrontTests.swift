@@ -12,7 +12,7 @@ import Testing
             let watcher = TestClient(port: shop.port)
             let page = try await watcher.send("/products/10")
             let url = try #require(page.markup.first("data-live-stream")?["data-live-stream"])
-            #expect(url.contains("src=%2Fproducts%2F10%2Fdetail") && url.contains("src=%2Fproducts%2F10%2Fadd-to-cart"))
+            #expect(url.contains("src=/products/10/detail") && url.contains("src=/products/10/add-to-cart"))
             let cookie = try #require(watcher.cookie)
             let stream = try await onThread { try EventStreamClient.open(port: shop.port, url, headers: ["Cookie": cookie]) }
             #expect(stream.head.status == 200)
@@ -43,10 +43,13 @@ import Testing
     @Test func anOpenOrderPageShowsShippedWhenStaffShipIt() async throws {
         try await TestStorefront.run { shop in
             let ada = try await BackOfficeTests.signedIn(shop, "ada@example.com", "ada-lovelace-1815")
-            let paid = try #require(try await ada.send("/orders?status=paid").markup.tags(with: "data-view", equalTo: "OrderRow").first?["data-order-id"])
+            let list = try await ada.send("/orders?status=paid")
+            // The list's rows are live at their own URL, query and all: encoded as one value.
+            #expect(try #require(list.markup.first("data-live-stream")?["data-live-stream"]).hasPrefix("/_live?src=/orders/rows%3Fstatus%3Dpaid&v="))
+            let paid = try #require(list.markup.tags(with: "data-view", equalTo: "OrderRow").first?["data-order-id"])
             let page = try await ada.send("/orders/\(paid)")
             let url = try #require(page.markup.first("data-live-stream")?["data-live-stream"])
-            #expect(url.hasPrefix("/_live?src=%2Forders%2F\(paid)%2Fstatus&v="))
+            #expect(url.hasPrefix("/_live?src=/orders/\(paid)/status&v="))
             let cookie = try #require(ada.cookie)
             let stream = try await onThread { try EventStreamClient.open(port: shop.port, url, headers: ["Cookie": cookie]) }
 

@@ -203,6 +203,7 @@ import TesseraTesting
         (["DATA_DIR": "/proc/self/data"], "cannot be"),
         (["DATA_DIR": "/etc/hostname"], "is a file, not a folder"),
         (["SESSION_SECRET": "too-short"], "at least 32 characters"),
+        (["LIVE_STREAMS_PER_CLIENT": "-1"], "must be zero (live regions off) or more"),
     ])
     func invalidConfigurationFailsFastWithAMessage(environment: [String: String], message: String) async throws {
         let storefront = try start(environment)

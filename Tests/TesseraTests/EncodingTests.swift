@@ -18,4 +18,16 @@ import Tessera
         #expect(Base64URL.decode("ab+/") == nil)
         #expect(Base64URL.decode("not base64!") == nil)
     }
+
+    @Test func base64URLIsStandardBase64InTheOtherAlphabetForEveryLength() {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0...40 {
+            let bytes = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            let standard = bytes.base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(bytes) == standard, "\(length) bytes")
+            #expect(Base64URL.encode(([0x7F] + Array(bytes)).dropFirst()) == standard, "a slice of \(length) bytes")
+        }
+    }
 }

@@ -75,10 +75,22 @@ import Testing
         #expect(page.status == 200)
         let version = try Self.version(of: "counter", in: page)
         let url = try Self.streamURL(of: page)
-        #expect(url == "/_live?src=%2Fcounters%2F1%2Fvalue&v=\(version)")
+        #expect(url == "/_live?src=/counters/1/value&v=\(version)")
         // The region without topics is not live: no version, not in the stream.
         #expect(page.text.contains(#"<div data-region="note" data-region-src="/counters/1/note">"#))
         #expect(page.text.components(separatedBy: "data-live-stream").count == 2, "one stream per page")
+        try await shop.server.stop()
+    }
+
+    @Test func withNoStreamsPerClientPagesArePlainAndThereIsNoStream() async throws {
+        let shop = try await Self.start(LiveRegions.Configuration(maxStreamsPerClient: 0))
+        let alice = Visitor("alice", port: shop.server.port)
+        let page = try await alice.page("/counters/1")
+        #expect(page.status == 200)
+        #expect(page.text.contains(#"<div data-region="counter" data-region-src="/counters/1/value">"#), "the region, not marked live")
+        #expect(!page.text.contains("data-region-version") && !page.text.contains("data-live-stream"))
+        let stream = try await alice.page("/_live?src=%2Fcounters%2F1%2Fvalue")
+        #expect(stream.status == 404)
         try await shop.server.stop()
     }
 

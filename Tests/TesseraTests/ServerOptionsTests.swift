@@ -37,9 +37,17 @@ import Tessera
         #expect(try ServerOptions.parse(["--https", "off"]).resolve(environment: ["HTTPS": "1"]).https == false, "a flag wins")
     }
 
+    @Test func zeroStreamsPerClientTurnsLiveRegionsOff() throws {
+        let on = try ServerOptions.parse([]).resolve(environment: [:])
+        #expect(on.liveStreamsPerClient == 16 && LiveRegions(configuration: on.liveConfiguration).servesStreams)
+        let off = try ServerOptions.parse([]).resolve(environment: ["LIVE_STREAMS_PER_CLIENT": "0"])
+        #expect(!LiveRegions(configuration: off.liveConfiguration).servesStreams)
+    }
+
     @Test func invalidValuesAreRefused() throws {
         for environment in [["PORT": "eighty"], ["PORT": "70000"], ["THREADS": "0"], ["LOG_LEVEL": "loud"],
-                            ["HTTPS": "maybe"], ["TRUSTED_PROXIES": "10.0.0.1, somewhere"]] {
+                            ["HTTPS": "maybe"], ["TRUSTED_PROXIES": "10.0.0.1, somewhere"],
+                            ["LIVE_STREAMS_PER_CLIENT": "-1"], ["LIVE_STREAMS_PER_CLIENT": "many"]] {
             #expect(throws: (any Error).self, "\(environment)") { try ServerOptions.parse([]).resolve(environment: environment) }
         }
         #expect(throws: (any Error).self) { try ServerOptions.parse(["--log-level", "loud"]).resolve(environment: [:]) }

@@ -69,7 +69,7 @@ public struct ApplicationBuilder: Sendable {
         developmentMode: Bool = false
     ) throws(RouteClash) -> Application {
         var routes = routes
-        if let live {
+        if let live, live.servesStreams {
             let stream = LiveStream(live: live)
             routes.action(Route<NoParameters>("tessera.live", .get, RoutePattern(LiveRegions.streamPath))) { _, context in
                 try await stream.respond(in: context)

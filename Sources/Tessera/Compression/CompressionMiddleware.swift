@@ -31,8 +31,9 @@ public struct CompressionMiddleware: Middleware {
         case .stream: known = nil
         case .bytes, .prepared, .file: return
         }
-        // An event stream must reach the client event by event, not wait in a zlib buffer.
-        guard let contentType = response.headers[.contentType], MediaTypes.isCompressible(contentType),
+        // An event stream must reach the client event by event, not wait in a zlib buffer. (The
+        // field itself, not `headers[.contentType]`, which joins repeated fields into a new string.)
+        guard let contentType = response.headers.first(where: { $0.name == .contentType })?.value, MediaTypes.isCompressible(contentType),
               !contentType.hasPrefix("text/event-stream"),
               !response.headers.contains(.contentEncoding), Self.mayHaveBody(response.status)
         else { return }

@@ -71,7 +71,7 @@ public struct ServerOptions: ParsableArguments, Sendable {
     public var publicURL: String?
 
     /// Read by ``resolve(environment:)``.
-    @Option(name: .customLong("live-streams-per-client"), help: "Live-region streams one client address may hold open; a browser opens one per tab. [env: LIVE_STREAMS_PER_CLIENT] (default: 16)")
+    @Option(name: .customLong("live-streams-per-client"), help: "Live-region streams one client address may hold open; a browser opens one per tab; 0 turns live regions off on this instance. [env: LIVE_STREAMS_PER_CLIENT] (default: 16)")
     public var liveStreamsPerClient: Int?
 
     /// No options given yet, as ArgumentParser requires; it fills them in as it parses the
@@ -102,8 +102,8 @@ public struct ServerOptions: ParsableArguments, Sendable {
             publicURL: try value(publicURL.map(SiteURL.init) ?? nil, "PUBLIC_URL", { SiteURL($0).map { Optional($0) } }, default: nil),
             liveStreamsPerClient: try value(liveStreamsPerClient, "LIVE_STREAMS_PER_CLIENT", { Int($0) }, default: 16)
         )
-        guard settings.liveStreamsPerClient >= 1 else {
-            throw ValidationError("A client must be allowed at least one live stream (--live-streams-per-client).")
+        guard settings.liveStreamsPerClient >= 0 else {
+            throw ValidationError("LIVE_STREAMS_PER_CLIENT must be zero (live regions off) or more (--live-streams-per-client).")
         }
         if let publicURL, SiteURL(publicURL) == nil {
             throw ValidationError("--public-url \(publicURL) must be an http or https origin, such as https://shop.example.com.")
@@ -196,7 +196,7 @@ public struct ServerSettings: Sendable {
     public var trustedProxies: TrustedProxies
     /// Where the site is reached, for absolute URLs; `nil` uses each request's `Host`.
     public var publicURL: SiteURL?
-    /// Live-region streams one client address may hold open.
+    /// Live-region streams one client address may hold open; 0 turns live regions off here.
     public var liveStreamsPerClient: Int
 
     /// The live regions' limits from these settings; a heartbeat well inside the server's idle

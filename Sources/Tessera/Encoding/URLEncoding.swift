@@ -12,20 +12,38 @@ public enum URLEncoding {
         encode(value, spaceAsPlus: true)
     }
 
+    /// A path (`/orders/rows?status=shipped`) as one query value, appended to `bytes` while a
+    /// page is written: encoded as ``queryValue(_:)`` encodes, except `/`, which a query may carry
+    /// as it is (RFC 3986 §3.4), so the path stays readable. The result is unreserved
+    /// characters, `/`, `%` and `+`: safe in any attribute.
+    static func appendPathAsQueryValue(_ path: String, to bytes: inout [UInt8]) {
+        append(path, spaceAsPlus: true, keepingSlashes: true, to: &bytes)
+    }
+
     private static func encode(_ value: String, spaceAsPlus: Bool) -> String {
-        var encoded = ""
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(value.utf8.count)
+        append(value, spaceAsPlus: spaceAsPlus, keepingSlashes: false, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    private static func append(_ value: String, spaceAsPlus: Bool, keepingSlashes: Bool, to bytes: inout [UInt8]) {
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
                  UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+                bytes.append(byte)
+            case UInt8(ascii: "/") where keepingSlashes:
+                bytes.append(byte)
             case UInt8(ascii: " ") where spaceAsPlus:
-                encoded += "+"
+                bytes.append(UInt8(ascii: "+"))
             default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                encoded += "%" + (hex.count == 1 ? "0" : "") + hex
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hexDigits[Int(byte >> 4)])
+                bytes.append(hexDigits[Int(byte & 0x0F)])
             }
         }
-        return encoded
     }
 }

@@ -25,17 +25,22 @@ public final class LiveRegions: TopicPublisher, Service {
         public var heartbeatsPerRefresh: Int
         /// Streams one client address may hold at once; a new one past it closes the client's
         /// oldest (likely a page it left). Browsers open one per tab.
+        ///
+        /// Zero turns live regions off on this instance, for an operator whose proxy cannot
+        /// stream or who sheds load: its pages are plain (no versions, no stream element) and
+        /// its stream URL is a 404, while what its services publish still reaches the other
+        /// instances' pages through the bus.
         public var maxStreamsPerClient: Int
         /// Regions one stream may watch; a page has a handful.
         public var maxRegionsPerStream: Int
 
         /// The defaults: a heartbeat every 10 s, a full refresh every minute, 16 streams per
-        /// client address, 16 regions per stream.
+        /// client address (0: none, live regions off), 16 regions per stream.
         public init(heartbeat: Duration = .seconds(10), heartbeatsPerRefresh: Int = 6,
                     maxStreamsPerClient: Int = 16, maxRegionsPerStream: Int = 16) {
             self.heartbeat = heartbeat
             self.heartbeatsPerRefresh = max(1, heartbeatsPerRefresh)
-            self.maxStreamsPerClient = max(1, maxStreamsPerClient)
+            self.maxStreamsPerClient = max(0, maxStreamsPerClient)
             self.maxRegionsPerStream = maxRegionsPerStream
         }
     }
@@ -44,6 +49,9 @@ public final class LiveRegions: TopicPublisher, Service {
     public static let streamPath = "/_live"
 
     public let configuration: Configuration
+
+    /// Whether this instance serves streams: pages mark their live regions only when it does.
+    public var servesStreams: Bool { configuration.maxStreamsPerClient > 0 }
     let hub = LiveHub()
     private let bus: (any TopicBus)?
     private let outbox: AsyncStream<[Topic]>.Continuation

@@ -139,16 +139,30 @@ enum LiveStreamMarker {
     /// A slot name no template can use (`:` is not allowed in region names).
     static let slot = "tessera:live-stream"
 
-    static func write(sources: [(source: String, version: String?)], into output: inout HTMLOutput) {
-        var url = LiveRegions.streamPath
-        for (index, region) in sources.enumerated() {
-            url += (index == 0 ? "?src=" : "&src=") + URLEncoding.queryValue(region.source)
+    /// A live region as the page shows it: its URL, and the version it was rendered with (none
+    /// when it failed, so the stream sends it as soon as it renders).
+    struct Shown {
+        let source: String
+        let version: String?
+    }
+
+    /// Written straight into the page, in the order the page shows the regions. Every piece is
+    /// percent-encoded or a version (base64url), so the URL is put together as trusted bytes and
+    /// only the `&` between its parameters is escaped (`&amp;`).
+    static func write(_ regions: [Shown], into output: inout HTMLOutput) {
+        var url: [UInt8] = []
+        url.reserveCapacity(32 + regions.count * 48)
+        url.append(contentsOf: LiveRegions.streamPath.utf8)
+        for (index, region) in regions.enumerated() {
+            url.append(contentsOf: index == 0 ? "?src=".utf8 : "&amp;src=".utf8)
+            URLEncoding.appendPathAsQueryValue(region.source, to: &url)
         }
-        for region in sources {
-            url += "&v=" + (region.version ?? "")
+        for region in regions {
+            url.append(contentsOf: "&amp;v=".utf8)
+            if let version = region.version { url.append(contentsOf: version.utf8) }
         }
         output.write(static: "<div hidden data-live-stream=\"")
-        output.attribute(url)
+        output.write(trusted: url)
         output.write(static: "\"></div>")
     }
 }

@@ -1,13 +1,14 @@
 import Crypto
-import Foundation
 
 /// The version of a rendered region: a digest of its bytes, so that every instance computes the
 /// same one for the same fragment, and a page and its stream agree on what the page shows
 /// without storing anything. Written as `data-region-version`; a stream sends a region only
 /// when its version differs from the one the page has.
 enum RegionVersion {
+    /// The first 88 bits of the fragment's SHA-256, in base64url: 15 characters, a string Swift
+    /// keeps inline, so a live region costs its page one hash and no allocation.
     static func of(_ bytes: [UInt8]) -> String {
-        Base64URL.encode(Data(SHA256.hash(data: bytes).prefix(12)))
+        SHA256.hash(data: bytes).withUnsafeBytes { digest in Base64URL.encode(digest.prefix(11)) }
     }
 
     /// Whether `text` could be a version: a scraper's or a stale page's guess is checked, never trusted.

@@ -33,6 +33,6 @@ public struct TopicFamily<Key: LosslessStringConvertible & Sendable>: Sendable {
 
     /// The topic of one key of this family.
     public func callAsFunction(_ key: Key) -> Topic {
-        Topic(name: "\(name).\(key.description)")
+        Topic(name: name + "." + key.description)
     }
 }

@@ -23,23 +23,26 @@ enum PageRenderer {
         var page = controller.render(model, in: context)
         let slots = controller.regions(for: model, in: context).filled
         // Live regions, for a page shown as it is (not a form sent back with its messages, which
-        // a fresh fragment would wipe): their stream's element goes after the page's last region.
-        let liveNames: Set<String> = context.application.live == nil || page.status != .ok ? [] : Set(slots.compactMap { slot in
-            slot.fill.flatMap { $0.source != nil && !$0.controller.topics.isEmpty ? slot.name : nil }
-        })
-        if !liveNames.isEmpty { page.body.region(LiveStreamMarker.slot) }
+        // a fresh fragment would wipe): those at their own URL whose child declares topics.
+        let mayBeLive = context.application.live?.servesStreams == true && page.status == .ok
+        let regions = slots.compactMap { slot in
+            slot.fill.map { region in
+                (name: slot.name, region: region, isLive: mayBeLive && region.source != nil && !region.controller.topics.isEmpty)
+            }
+        }
+        // Their stream's element goes after the page's last region.
+        if regions.contains(where: \.isLive) { page.body.region(LiveStreamMarker.slot) }
         let document = context.layout.render(page, in: context)
         assert(slots.allSatisfy { slot in document.regions.contains { $0.name == slot.name } },
                "\(type(of: controller)) fills region slots its page does not render: its Regions type belongs to another view")
         var response = Response(status: page.status, headers: [.contentType: "text/html; charset=utf-8"])
 
         // Every child starts now, so the page takes as long as its slowest region, not their sum.
-        let regions = slots.compactMap { slot in slot.fill.map { (name: slot.name, region: $0) } }
-        let byName = Dictionary(regions, uniquingKeysWith: { first, _ in first })
+        let byName = Dictionary(regions.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let running = Dictionary(regions.map { ($0.name, RegionRun($0.region, named: $0.name, in: context)) }, uniquingKeysWith: { first, _ in first })
 
         // A required region decides the status, so it must be done before anything is sent.
-        for (name, region) in regions where region.isRequired {
+        for (name, region, _) in regions where region.isRequired {
             if case .failure(let error) = await running[name]!.outcome() {
                 running.values.forEach { $0.cancel() }
                 throw error
@@ -52,17 +55,18 @@ enum PageRenderer {
         if !streamed {
             var assembled = HTMLOutput(capacity: document.bytes.count + 4096)
             var cursor = 0
-            var versions: [String: String] = [:]
+            var shown: [LiveStreamMarker.Shown] = []
             for slot in document.regions {
                 assembled.write(trusted: document.bytes[cursor..<slot.offset])
                 cursor = slot.offset
                 if slot.name == LiveStreamMarker.slot {
-                    LiveStreamMarker.write(sources: liveSources(liveNames, byName, versions), into: &assembled)
+                    LiveStreamMarker.write(shown, into: &assembled)
                     continue
                 }
-                guard let region = byName[slot.name], let run = running[slot.name] else { continue }
-                versions[slot.name] = RegionRunner.write(await run.outcome(), of: region, named: slot.name, live: liveNames.contains(slot.name),
-                                                         into: &assembled, logger: context.logger)
+                guard let (_, region, isLive) = byName[slot.name], let run = running[slot.name] else { continue }
+                let version = RegionRunner.write(await run.outcome(), of: region, named: slot.name, live: isLive,
+                                                 into: &assembled, logger: context.logger)
+                if isLive, let source = region.source { shown.append(.init(source: source, version: version)) }
             }
             assembled.write(trusted: document.bytes[cursor...])
             response.body = .bytes(assembled.bytes)
@@ -72,17 +76,17 @@ enum PageRenderer {
         response.body = .stream { writer in
             do {
                 var cursor = 0
-                var versions: [String: String] = [:]
+                var shown: [LiveStreamMarker.Shown] = []
                 for slot in document.regions {
                     try await writer.write(Array(document.bytes[cursor..<slot.offset]))
                     cursor = slot.offset
                     if slot.name == LiveStreamMarker.slot {
                         var marker = HTMLOutput(capacity: 256)
-                        LiveStreamMarker.write(sources: liveSources(liveNames, byName, versions), into: &marker)
+                        LiveStreamMarker.write(shown, into: &marker)
                         try await writer.write(marker.bytes)
                         continue
                     }
-                    guard let region = byName[slot.name], let run = running[slot.name] else { continue }
+                    guard let (_, region, isLive) = byName[slot.name], let run = running[slot.name] else { continue }
                     // Send what is ready before waiting, and only then: a region that is already
                     // done costs no flush.
                     let outcome: Result<HTMLOutput, any Error>
@@ -93,8 +97,8 @@ enum PageRenderer {
                         outcome = await run.outcome()
                     }
                     var piece = HTMLOutput(capacity: 1024)
-                    versions[slot.name] = RegionRunner.write(outcome, of: region, named: slot.name, live: liveNames.contains(slot.name),
-                                                             into: &piece, logger: context.logger)
+                    let version = RegionRunner.write(outcome, of: region, named: slot.name, live: isLive, into: &piece, logger: context.logger)
+                    if isLive, let source = region.source { shown.append(.init(source: source, version: version)) }
                     try await writer.write(piece.bytes)
                 }
                 try await writer.write(Array(document.bytes[cursor...]))
@@ -104,12 +108,5 @@ enum PageRenderer {
             }
         }
         return response
-    }
-
-    /// The live regions, by name, each with its URL and the version the page shows.
-    private static func liveSources(_ names: Set<String>, _ regions: [String: Region], _ versions: [String: String]) -> [(source: String, version: String?)] {
-        regions.filter { names.contains($0.key) }.sorted { $0.key < $1.key }.compactMap { name, region in
-            region.source.map { (source: $0, version: versions[name]) }
-        }
     }
 }
