@@ -7,21 +7,32 @@ public struct Cookies: Sendable, Equatable {
     public private(set) var pairs: [(name: String, value: String)]
 
     /// Parses every `Cookie` header; malformed pairs are skipped, not fatal.
+    ///
+    /// Byte by byte over the UTF-8: every separator is ASCII, and a session cookie is a few
+    /// hundred characters that every request parses, which `Character`s would walk by grapheme.
     public init(headerValues: some Sequence<String>) {
         var pairs: [(String, String)] = []
         for header in headerValues {
-            for piece in header.split(separator: ";") {
-                guard let equals = piece.firstIndex(of: "=") else { continue }
-                let name = piece[..<equals].trimmingSpaces()
-                var value = piece[piece.index(after: equals)...].trimmingSpaces()
-                if value.count >= 2, value.first == "\"", value.last == "\"" {
+            for piece in header.utf8.split(separator: UInt8(ascii: ";")) {
+                guard let equals = piece.firstIndex(of: UInt8(ascii: "=")) else { continue }
+                let name = Self.trimmed(piece[..<equals])
+                var value = Self.trimmed(piece[piece.index(after: equals)...])
+                if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") {
                     value = value.dropFirst().dropLast()
                 }
                 guard !name.isEmpty else { continue }
-                pairs.append((String(name), String(value)))
+                pairs.append((String(Substring(name)), String(Substring(value))))
             }
         }
         self.pairs = pairs
+    }
+
+    private static func trimmed(_ bytes: Substring.UTF8View) -> Substring.UTF8View {
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {
+            return bytes[bytes.endIndex...]
+        }
+        return bytes[first...last]
     }
 
     /// The first cookie called `name`. Browsers send the most specific path first.

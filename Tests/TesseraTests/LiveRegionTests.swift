@@ -18,13 +18,14 @@ import Testing
     }
 
     static func start(_ configuration: LiveRegions.Configuration = LiveRegions.Configuration(),
-                      limits: HTTPServerLimits = HTTPServerLimits(), shutdownGrace: Duration = .seconds(5)) async throws -> Shop {
+                      limits: HTTPServerLimits = HTTPServerLimits(), shutdownGrace: Duration = .seconds(5),
+                      sessionLifetime: Duration = .seconds(3600)) async throws -> Shop {
         let counters = Counters()
         let live = LiveRegions(configuration: configuration)
         var app = ApplicationBuilder()
         app.live = live
         app.register(CounterModule(counters: counters))
-        let sessions = SessionConfiguration(secret: Data(repeating: 9, count: 32))
+        let sessions = SessionConfiguration(secret: Data(repeating: 9, count: 32), maxAge: sessionLifetime)
         let application = try app.build(middleware: [CompressionMiddleware(minimumLength: 10), SessionMiddleware(sessions), ErrorPageMiddleware()])
         let server = try await TestServer.start(limits: limits, shutdownGrace: shutdownGrace, responder: application, errorResponder: application,
                                                 services: application.services)
@@ -203,6 +204,25 @@ import Testing
         #expect(phoneEvent.data.contains(#"name="_csrf" value="\#(phoneToken)""#))
         laptopStream.close()
         phoneStream.close()
+        try await shop.server.stop()
+    }
+
+    @Test func aStreamWhoseSessionExpiredRendersAsForANewVisitor() async throws {
+        // Re-renders start from the session the stream verified when it opened, not from a new
+        // decode of its cookie: that must not outlive the cookie's own expiry.
+        let shop = try await Self.start(sessionLifetime: .seconds(2))
+        let alice = Visitor("alice", port: shop.server.port)
+        let page = try await alice.page("/counters/1")
+        let token = try #require(page.csrfToken)
+        let stream = try await alice.follow(try Self.streamURL(of: page))
+        shop.bump(1)
+        let fresh = try #require(try await Self.next(stream))
+        #expect(fresh.data.contains(#"name="_csrf" value="\#(token)""#), "still the page's session")
+        try await Task.sleep(for: .seconds(3))
+        shop.bump(1)
+        let expired = try #require(try await Self.next(stream))
+        #expect(expired.data.contains(#"name="_csrf""#) && !expired.data.contains(token), "a new session, with a token of its own")
+        stream.close()
         try await shop.server.stop()
     }
 

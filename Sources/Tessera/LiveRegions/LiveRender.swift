@@ -13,21 +13,28 @@ struct LiveRender: Sendable {
     @TaskLocal static var probe: Probe?
 
     final class Probe: Sendable {
+        /// The stream's session as its cookie held it, which every re-render sends again.
+        let session: Session.Loaded?
         private let reported = Mutex<[Topic]?>(nil)
+
+        init(session: Session.Loaded?) {
+            self.session = session
+        }
+
         var topics: [Topic]? { reported.withLock { $0 } }
         func report(_ topics: [Topic]) { reported.withLock { $0 = topics } }
     }
 
     /// The region at `source` as `stream`'s visitor would get it; `nil` when that visitor may not
     /// see it (any answer but 200: a 404 for another shopper's order, a redirect to sign in) or
-    /// when it is not a live region.
-    static func render(_ source: String, for stream: Request, through application: Application) async -> LiveRender? {
+    /// when it is not a live region. `session` is the stream's, as its cookie held it.
+    static func render(_ source: String, for stream: Request, session: Session.Loaded?, through application: Application) async -> LiveRender? {
         guard var request = try? Request(method: .get, target: source, headers: headers(for: stream)) else { return nil }
         request.remoteAddress = stream.remoteAddress
         request.clientAddress = stream.clientAddress
         request.isSecure = stream.isSecure
         request.id = stream.id
-        let probe = Probe()
+        let probe = Probe(session: session)
         guard let response = try? await $probe.withValue(probe, operation: { try await application.respond(to: request) }),
               response.status == .ok, let topics = probe.topics, !topics.isEmpty,
               case .bytes(let html) = response.body

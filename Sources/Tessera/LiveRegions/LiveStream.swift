@@ -23,6 +23,7 @@ struct LiveStream: Sendable {
         // The head a GET would get, without subscribing: a HEAD must not wait for an endless body.
         guard request.method != .head else { return Self.streamResponse() }
 
+        let session = context.session.loaded
         let client = (request.clientAddress ?? request.remoteAddress)?.description ?? "unknown"
         let subscriber = LiveSubscriber(client: client, regionCount: watched.count)
         guard live.hub.add(subscriber, limit: live.configuration.maxStreamsPerClient) else {
@@ -36,7 +37,7 @@ struct LiveStream: Sendable {
         // render and now is either in these renders or marks its region dirty.
         var firstRenders: [LiveRender?] = []
         for (index, region) in watched.enumerated() {
-            let rendered = await LiveRender.render(region.source, for: request, through: application)
+            let rendered = await LiveRender.render(region.source, for: request, session: session, through: application)
             if let rendered { subscriber.setTopics(rendered.topics, ofRegion: index) }
             firstRenders.append(rendered)
         }
@@ -65,7 +66,7 @@ struct LiveStream: Sendable {
                 let work = subscriber.takeWork()
                 var wrote = false
                 for index in work.dirty.sorted() {
-                    guard let rendered = await LiveRender.render(watched[index].source, for: request, through: application) else { continue }
+                    guard let rendered = await LiveRender.render(watched[index].source, for: request, session: session, through: application) else { continue }
                     subscriber.setTopics(rendered.topics, ofRegion: index)
                     guard rendered.version != watched[index].version else { continue }
                     watched[index].version = rendered.version

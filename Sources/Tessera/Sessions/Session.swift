@@ -25,6 +25,26 @@ public struct Session: Sendable {
         storage = Storage(payload: cookie.flatMap { codec.decode($0) })
     }
 
+    /// What a session's cookie held when it was loaded: `payload` is `nil` when there was no
+    /// valid cookie.
+    struct Loaded: Sendable {
+        let payload: SessionCodec.Payload?
+    }
+
+    /// The session as its cookie held it when loaded, before this request changed anything;
+    /// `nil` when detached. A live stream keeps it for its re-renders, which send the very same
+    /// cookie: verifying it again (HMAC, JSON) would prove nothing new.
+    var loaded: Loaded? {
+        storage.map { Loaded(payload: $0.fromCookie) }
+    }
+
+    /// A session loaded again from what ``loaded`` kept, as a new decode of the same cookie
+    /// would make it: a fresh copy (nothing one request changes reaches another), and empty
+    /// once expired.
+    init(reloading loaded: Loaded, now: Date = Date()) {
+        storage = Storage(payload: loaded.payload.flatMap { $0.expires > Int64(now.timeIntervalSince1970) ? $0 : nil })
+    }
+
     /// The session's id; `nil` when detached.
     public var id: String? { storage?.read { $0.id } }
 
@@ -121,9 +141,12 @@ public struct Session: Sendable {
         }
 
         private let state: Mutex<State>
+        /// The payload as loaded, before anything was drawn or changed.
+        let fromCookie: SessionCodec.Payload?
 
         init(payload: SessionCodec.Payload?) {
             state = Mutex(State(payload: payload ?? Self.newPayload()))
+            fromCookie = payload
         }
 
         /// A session with nothing drawn yet (see ``State/complete()``).

@@ -25,9 +25,11 @@ struct SessionCodec: Sendable {
     }
 
     func decode(_ cookie: String, now: Date = Date()) -> Payload? {
-        let parts = cookie.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, cookie.utf8.count <= 4096,
-              let data = Base64URL.decode(parts[0]), let signature = Base64URL.decode(parts[1]),
+        // Split at the dot over the UTF-8; a second dot fails the signature's base64url.
+        let bytes = Substring(cookie).utf8
+        guard bytes.count <= 4096, let dot = bytes.firstIndex(of: UInt8(ascii: ".")),
+              let data = Base64URL.decode(Substring(bytes[..<dot])),
+              let signature = Base64URL.decode(Substring(bytes[bytes.index(after: dot)...])),
               HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: data, using: key),
               let payload = try? JSONDecoder().decode(Payload.self, from: data),
               payload.expires > Int64(now.timeIntervalSince1970)
