@@ -29,21 +29,32 @@ public enum URLEncoding {
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
+    /// Runs of bytes that stay as they are go in whole: most values are mostly such bytes.
     private static func append(_ value: String, spaceAsPlus: Bool, keepingSlashes: Bool, to bytes: inout [UInt8]) {
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
-                bytes.append(byte)
-            case UInt8(ascii: "/") where keepingSlashes:
-                bytes.append(byte)
-            case UInt8(ascii: " ") where spaceAsPlus:
-                bytes.append(UInt8(ascii: "+"))
-            default:
-                bytes.append(UInt8(ascii: "%"))
-                bytes.append(hexDigits[Int(byte >> 4)])
-                bytes.append(hexDigits[Int(byte & 0x0F)])
+        var value = value
+        value.withUTF8 { utf8 in
+            var kept = 0
+            for index in utf8.indices {
+                let byte = utf8[index]
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                     UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                    continue
+                case UInt8(ascii: "/") where keepingSlashes:
+                    continue
+                default:
+                    bytes.append(contentsOf: utf8[kept..<index])
+                    kept = index + 1
+                    if byte == UInt8(ascii: " ") && spaceAsPlus {
+                        bytes.append(UInt8(ascii: "+"))
+                    } else {
+                        bytes.append(UInt8(ascii: "%"))
+                        bytes.append(hexDigits[Int(byte >> 4)])
+                        bytes.append(hexDigits[Int(byte & 0x0F)])
+                    }
+                }
             }
+            bytes.append(contentsOf: utf8[kept...])
         }
     }
 }
