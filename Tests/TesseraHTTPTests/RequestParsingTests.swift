@@ -22,6 +22,13 @@ import Testing
         #expect(cookies["b"] == "two")
         #expect(cookies["c"] == "3")
         #expect(cookies["noequals"] == nil)
+
+        let spaced = Cookies(headerValues: [" \tname = \" quoted value\" \t;\tnext=\"\";x=\"; é=ü; last= 1 "])
+        #expect(spaced["name"] == " quoted value", "spaces and tabs around a pair go, those inside quotes stay")
+        #expect(spaced["next"] == "", "an empty quoted value")
+        #expect(spaced["x"] == "\"", "a lone quote is the value")
+        #expect(spaced["é"] == "ü", "UTF-8 names and values")
+        #expect(spaced["last"] == "1")
     }
 
     @Test func contentLengthRules() {

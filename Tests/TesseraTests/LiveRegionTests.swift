@@ -226,6 +226,21 @@ import Testing
         try await shop.server.stop()
     }
 
+    @Test func aStreamCannotOpenAnotherStreamHiddenInAnEncodedPath() async throws {
+        // `/%5Flive` routes to the stream itself: followed as a region, it would open a stream
+        // within the stream and push the visitor's own page out of its cap.
+        let shop = try await Self.start(LiveRegions.Configuration(maxStreamsPerClient: 2))
+        let alice = Visitor("alice", port: shop.server.port)
+        let kept = try await alice.follow(try Self.streamURL(of: try await alice.page("/counters/1")))
+        let nested = try await alice.follow("/_live?src=%2F%255Flive%3Fsrc%3D%252Fcounters%252F1%252Fvalue")
+        #expect(nested.head.status == 200)
+        #expect(try await onThread { try nested.rest() }.map(\.name) == ["closed"], "nothing to follow")
+        shop.bump(1)
+        #expect(try #require(try await Self.next(kept)).name == "region", "the page's own stream is still followed")
+        kept.close()
+        try await shop.server.stop()
+    }
+
     @Test func heartbeatsKeepAQuietStreamOpenPastTheServerTimeouts() async throws {
         // Heartbeats forty times as often as the timeouts: the whole test suite runs at once on
         // two cores, and a heartbeat that cannot run for longer than the response timeout (the

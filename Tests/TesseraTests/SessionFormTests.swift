@@ -170,6 +170,9 @@ import TesseraTesting
             "tessera_session=\(payload).AAAA",
             "tessera_session=\(payload)",
             "tessera_session=%%%..%%%",
+            "tessera_session=\(value).\(value.drop { $0 != "." }.dropFirst())",
+            "tessera_session=.\(value.drop { $0 != "." }.dropFirst())",
+            "tessera_session=\(payload).",
         ]
         for cookie in tampered {
             let reply = try await onThread { [port = server.port] in

@@ -86,9 +86,12 @@ public final class LiveRegions: TopicPublisher, Service {
                 group.addTask {
                     for await topics in self.outgoing { await bus.send(topics) }
                 }
-                let hub = self.hub
-                group.addTask {
-                    await bus.listen(deliver: { hub.deliver($0) }, resynchronize: { hub.refreshAll() })
+                // An instance that serves no streams has nobody to tell: it only sends.
+                if servesStreams {
+                    let hub = self.hub
+                    group.addTask {
+                        await bus.listen(deliver: { hub.deliver($0) }, resynchronize: { hub.refreshAll() })
+                    }
                 }
             }
             try? await gracefulShutdown()

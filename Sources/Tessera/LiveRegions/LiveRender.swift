@@ -29,7 +29,10 @@ struct LiveRender: Sendable {
     /// see it (any answer but 200: a 404 for another shopper's order, a redirect to sign in) or
     /// when it is not a live region. `session` is the stream's, as its cookie held it.
     static func render(_ source: String, for stream: Request, session: Session.Loaded?, through application: Application) async -> LiveRender? {
-        guard var request = try? Request(method: .get, target: source, headers: headers(for: stream)) else { return nil }
+        // The path as routed, decoded: `/%5Flive` is the stream's own URL too, never a region.
+        guard var request = try? Request(method: .get, target: source, headers: headers(for: stream)),
+              !request.path.hasPrefix(LiveRegions.streamPath)
+        else { return nil }
         request.remoteAddress = stream.remoteAddress
         request.clientAddress = stream.clientAddress
         request.isSecure = stream.isSecure

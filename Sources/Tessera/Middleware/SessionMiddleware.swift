@@ -16,13 +16,15 @@ public struct SessionMiddleware: Middleware {
     /// Loads the session from its cookie (or starts one) for everything after this step.
     ///
     /// A live region rendered again for its stream sends the stream's own cookie, which this
-    /// step verified when the stream opened: it starts from that session (``LiveRender``), so a
-    /// change fanned out to a thousand open pages does not verify a thousand cookies again.
+    /// step verified when the stream opened: when the cookie and the secret are those exactly,
+    /// it starts from that session (``LiveRender``), so a change fanned out to a thousand open
+    /// pages does not verify a thousand cookies again.
     public func before(_ context: inout RequestContext) throws -> Response? {
-        if let loaded = LiveRender.probe?.session {
+        let cookie = context.request.cookies[configuration.sentCookieName]
+        if let loaded = LiveRender.probe?.session, loaded.isLoaded(from: cookie, by: configuration.codec) {
             context.session = Session(reloading: loaded)
         } else {
-            context.session = Session(cookie: context.request.cookies[configuration.sentCookieName], codec: configuration.codec)
+            context.session = Session(cookie: cookie, codec: configuration.codec)
         }
         return nil
     }

@@ -60,6 +60,7 @@ enum PageRenderer {
                 assembled.write(trusted: document.bytes[cursor..<slot.offset])
                 cursor = slot.offset
                 if slot.name == LiveStreamMarker.slot {
+                    assert(shown.count == regions.count(where: \.isLive), "the live-stream element comes after every live region, once")
                     LiveStreamMarker.write(shown, into: &assembled)
                     continue
                 }
@@ -81,6 +82,7 @@ enum PageRenderer {
                     try await writer.write(Array(document.bytes[cursor..<slot.offset]))
                     cursor = slot.offset
                     if slot.name == LiveStreamMarker.slot {
+                        assert(shown.count == regions.count(where: \.isLive), "the live-stream element comes after every live region, once")
                         var marker = HTMLOutput(capacity: 256)
                         LiveStreamMarker.write(shown, into: &marker)
                         try await writer.write(marker.bytes)

@@ -22,27 +22,39 @@ public struct Session: Sendable {
     /// The session in `cookie`, or a new one when there is no valid cookie. Either way it has a
     /// CSRF token from here on, drawn when first asked for.
     init(cookie: String?, codec: SessionCodec) {
-        storage = Storage(payload: cookie.flatMap { codec.decode($0) })
+        storage = Storage(payload: cookie.flatMap { codec.decode($0) }, loadedFrom: Loaded.Source(cookie: cookie, secret: codec.secret))
     }
 
-    /// What a session's cookie held when it was loaded: `payload` is `nil` when there was no
-    /// valid cookie.
+    /// What a session's cookie held when it was loaded, and which cookie that was.
     struct Loaded: Sendable {
+        struct Source: Sendable, Equatable {
+            let cookie: String?
+            let secret: Data
+        }
+
+        /// The cookie's value as sent, and the secret that verified it.
+        let source: Source
+        /// `nil` when there was no valid cookie.
         let payload: SessionCodec.Payload?
+
+        /// Whether a request that sends `cookie`, checked with `codec`, would load this again.
+        func isLoaded(from cookie: String?, by codec: SessionCodec) -> Bool {
+            source == Source(cookie: cookie, secret: codec.secret)
+        }
     }
 
     /// The session as its cookie held it when loaded, before this request changed anything;
     /// `nil` when detached. A live stream keeps it for its re-renders, which send the very same
     /// cookie: verifying it again (HMAC, JSON) would prove nothing new.
     var loaded: Loaded? {
-        storage.map { Loaded(payload: $0.fromCookie) }
+        storage.flatMap { storage in storage.loadedFrom.map { Loaded(source: $0, payload: storage.fromCookie) } }
     }
 
     /// A session loaded again from what ``loaded`` kept, as a new decode of the same cookie
     /// would make it: a fresh copy (nothing one request changes reaches another), and empty
     /// once expired.
     init(reloading loaded: Loaded, now: Date = Date()) {
-        storage = Storage(payload: loaded.payload.flatMap { $0.expires > Int64(now.timeIntervalSince1970) ? $0 : nil })
+        storage = Storage(payload: loaded.payload.flatMap { $0.isUnexpired(at: now) ? $0 : nil }, loadedFrom: loaded.source)
     }
 
     /// The session's id; `nil` when detached.
@@ -143,10 +155,13 @@ public struct Session: Sendable {
         private let state: Mutex<State>
         /// The payload as loaded, before anything was drawn or changed.
         let fromCookie: SessionCodec.Payload?
+        /// The cookie it came from; `nil` for a session that was not loaded from a request.
+        let loadedFrom: Loaded.Source?
 
-        init(payload: SessionCodec.Payload?) {
+        init(payload: SessionCodec.Payload?, loadedFrom: Loaded.Source? = nil) {
             state = Mutex(State(payload: payload ?? Self.newPayload()))
             fromCookie = payload
+            self.loadedFrom = loadedFrom
         }
 
         /// A session with nothing drawn yet (see ``State/complete()``).

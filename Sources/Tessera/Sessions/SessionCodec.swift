@@ -16,6 +16,10 @@ struct SessionCodec: Sendable {
         var id: String
         var expires: Int64
         var values: [String: String]
+
+        func isUnexpired(at now: Date) -> Bool {
+            expires > Int64(now.timeIntervalSince1970)
+        }
     }
 
     func encode(_ payload: Payload) -> String {
@@ -32,7 +36,7 @@ struct SessionCodec: Sendable {
               let signature = Base64URL.decode(Substring(bytes[bytes.index(after: dot)...])),
               HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: data, using: key),
               let payload = try? JSONDecoder().decode(Payload.self, from: data),
-              payload.expires > Int64(now.timeIntervalSince1970)
+              payload.isUnexpired(at: now)
         else { return nil }
         return payload
     }
