@@ -19,9 +19,11 @@ import TesseraTesting
     @Test func aDatabaseItCannotUseStopsItAtStartWithExit69() async throws {
         let cluster = try #require(ProcessInfo.processInfo.environment["TESSERA_POSTGRES_URL"], "run through scripts/with-postgres.sh (make test)")
         let hostAndDatabase = try #require(cluster.split(separator: "@", maxSplits: 1).last)
+        let refusing = RefusingLoopbackPort()
+        defer { withExtendedLifetime(refusing) {} }
         let cases: [(url: String, message: String)] = [
             ("postgres://postgres:wrong-password@\(hostAndDatabase)", "password authentication failed"),
-            ("postgres://postgres@127.0.0.1:\(unusedLoopbackPort())/shop", "Connection refused"),
+            ("postgres://postgres@127.0.0.1:\(refusing.port)/shop", "Connection refused"),
             ("mysql://root@127.0.0.1/shop", "expected postgres://"),
             ("postgres://127.0.0.1/shop", "names no user"),
             ("postgres://postgres@127.0.0.1:5432", "names no database"),

@@ -9,8 +9,9 @@ import TesseraHTTP
 /// wait; and the pool connects again on the next call.
 @Suite struct DatabaseUnavailableTests {
     @Test func anUnreachableDatabaseIsA503AtOnce() async throws {
-        // A port that was free a moment ago: nothing listens on it.
-        let url = try PostgresURL("postgres://shop:secret@127.0.0.1:\(unusedLoopbackPort())/shop")
+        // A port held, never listening: refused for the whole test.
+        let refusing = RefusingLoopbackPort()
+        let url = try PostgresURL("postgres://shop:secret@127.0.0.1:\(refusing.port)/shop")
         let connections = PostgresConnections(url: url, size: 2, logger: Logger(label: "test"))
         for _ in 0..<3 {
             await #expect {
@@ -24,5 +25,6 @@ import TesseraHTTP
         }
         #expect(ThrownError.answer(for: DatabaseUnavailable(BlockingConnection.TimedOut())).status == .serviceUnavailable)
         await connections.shutdown()
+        withExtendedLifetime(refusing) {}
     }
 }
