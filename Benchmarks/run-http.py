@@ -281,9 +281,9 @@ def catalog_sizes(servers):
 def live_regions(servers, subscribers=1000):
     """Live regions: what being live costs a page (tessera-bench's three regions at their own
     URLs, without topics and with, in the same rounds; the storefront's product page with live
-    regions on and off), and 1,000 pages following one storefront
-    product page (release build, SQLite): the server's memory per open stream, and the time from
-    a checkout that changes the stock to each page's stream carrying the new stock."""
+    regions on and off), and 1,000 pages following one storefront product page (release build,
+    SQLite): the server's memory per open stream, and the time from a checkout that changes the
+    stock to each page's stream carrying the new stock."""
     if not any(getattr(server, "args", [None])[-1:] == [".build/release/tessera-bench"] for server in servers):
         data = tempfile.mkdtemp(prefix="tessera-bench-live-")
         atexit.register(shutil.rmtree, data, ignore_errors=True)

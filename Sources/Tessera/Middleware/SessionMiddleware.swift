@@ -17,8 +17,8 @@ public struct SessionMiddleware: Middleware {
     ///
     /// A live region rendered again for its stream sends the stream's own cookie, which this
     /// step verified when the stream opened: when the cookie and the secret are those exactly,
-    /// it starts from that session (see ``LiveRegions``), so a change fanned out to a thousand open
-    /// pages does not verify a thousand cookies again.
+    /// it starts from that session (see ``LiveRegions``), so a change fanned out to a thousand
+    /// open pages does not verify a thousand cookies again.
     public func before(_ context: inout RequestContext) throws -> Response? {
         let cookie = context.request.cookies[configuration.sentCookieName]
         if let loaded = LiveRender.probe?.session, loaded.isLoaded(from: cookie, by: configuration.codec) {
