@@ -210,15 +210,18 @@ import Testing
     @Test func aStreamWhoseSessionExpiredRendersAsForANewVisitor() async throws {
         // Re-renders start from the session the stream verified when it opened, not from a new
         // decode of its cookie: that must not outlive the cookie's own expiry.
-        let shop = try await Self.start(sessionLifetime: .seconds(2))
+        // Expiry counts whole seconds, so a 6 s session lasts more than 5 s: room for the first
+        // re-render while the whole suite keeps both cores busy.
+        let shop = try await Self.start(sessionLifetime: .seconds(6))
         let alice = Visitor("alice", port: shop.server.port)
         let page = try await alice.page("/counters/1")
+        let received = ContinuousClock.now  // the session was issued before this: it ends within 6 s of it
         let token = try #require(page.csrfToken)
-        let stream = try await alice.follow(try Self.streamURL(of: page))
+        let stream = try await alice.follow(try Self.streamURL(of: page), timeout: 20)
         shop.bump(1)
         let fresh = try #require(try await Self.next(stream))
         #expect(fresh.data.contains(#"name="_csrf" value="\#(token)""#), "still the page's session")
-        try await Task.sleep(for: .seconds(3))
+        try await Task.sleep(until: received + .seconds(7))
         shop.bump(1)
         let expired = try #require(try await Self.next(stream))
         #expect(expired.data.contains(#"name="_csrf""#) && !expired.data.contains(token), "a new session, with a token of its own")
