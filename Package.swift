@@ -237,7 +237,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TesseraViewsTests",
-            dependencies: ["TesseraViews", "TesseraTemplateCompiler"],
+            dependencies: ["TesseraViews", "TesseraTemplateCompiler", "TesseraTesting"],
             exclude: ["Views"],
             plugins: ["TesseraViewsPlugin"]
         ),

@@ -17,21 +17,14 @@ import TesseraTesting
     }
 
     @Test(.timeLimit(.minutes(5)))
-    func featureModulesDependOnlyOnWhatTheyMay() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    func featureModulesDependOnlyOnWhatTheyMay() async throws {
         // Its own scratch path: `swift test` holds the lock on `.build` while the tests run.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-describe-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        process.arguments = ["swift", "package", "--scratch-path", scratch.path, "describe", "--type", "json"]
-        process.currentDirectoryURL = ProcessHarness.packageRoot
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let describe = try await CommandOutput.of(["swift", "package", "--scratch-path", scratch.path, "describe", "--type", "json"],
+                                                  in: ProcessHarness.packageRoot, includingStandardError: false)
+        #expect(describe.status == 0)
+        let data = Data(describe.output.utf8)
         let description = try JSONDecoder().decode(Description.self, from: data)
         let targets = Dictionary(uniqueKeysWithValues: description.targets.map { ($0.name, $0) })
         let framework: Set = ["Tessera", "TesseraHTTP", "TesseraViews", "TesseraViewsPlugin", "TesseraViewCompiler", "TesseraTemplateCompiler", "CTesseraShim", "CMicroHTTPD", "CZlib", "TesseraPostgres", "TesseraSQLite"]

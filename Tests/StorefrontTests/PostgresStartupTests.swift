@@ -56,8 +56,10 @@ import TesseraTesting
     /// `/readyz` turns 503 so a balancer stops sending; when it starts again, the same server
     /// answers again. A cluster of its own, so that stopping it disturbs no other test.
     @Test func anOutageIsA503AndTheServerRecoversWithoutARestart() async throws {
-        let cluster = try PrivatePostgresCluster()
-        defer { cluster.stop() }
+        try await PrivatePostgresCluster.run { cluster in try await outage(of: cluster) }
+    }
+
+    private func outage(of cluster: PrivatePostgresCluster) async throws {
         let storefront = try start(["DATABASE_URL": cluster.url, "SESSION_SECRET": Self.secret])
         defer { if storefront.process.isRunning { storefront.signal(SIGKILL) } }
         let port = try await storefront.waitForPort()
@@ -85,13 +87,31 @@ import TesseraTesting
 
 /// A throwaway PostgreSQL cluster of the test's own, from the same script `make test` uses: it
 /// runs while the script's command waits for a line on its input.
+///
+/// Its waits (for the cluster to start, and to be deleted) happen on threads of their own or by
+/// polling with `Task.sleep`: a test that blocked the cooperative pool for the seconds they take
+/// would stall every other test's server meanwhile.
 final class PrivatePostgresCluster: @unchecked Sendable {
     let url: String
     private let controlScript: String
     private let process = Process()
     private let input = Pipe()
 
-    init() throws {
+    /// Runs `body` with a cluster started for it, and stops and deletes the cluster afterwards,
+    /// whether `body` returns or throws.
+    static func run<T: Sendable>(_ body: (PrivatePostgresCluster) async throws -> T) async throws -> T {
+        let cluster = try await onThread { try PrivatePostgresCluster() }
+        do {
+            let result = try await body(cluster)
+            await cluster.stop()
+            return result
+        } catch {
+            await cluster.stop()
+            throw error
+        }
+    }
+
+    private init() throws {
         let output = Pipe()
         process.executableURL = ProcessHarness.packageRoot.appendingPathComponent("scripts/with-postgres.sh")
         process.arguments = ["sh", "-c", #"printf '%s\n%s\n' "$TESSERA_POSTGRES_URL" "$TESSERA_POSTGRES_CTL"; read line"#]
@@ -129,11 +149,11 @@ final class PrivatePostgresCluster: @unchecked Sendable {
 
     /// Ends the script (its `read` gets end of file), which stops the cluster and deletes it;
     /// waits up to 30 s, polling, since Foundation's `waitUntilExit` can miss an exit here.
-    func stop() {
+    private func stop() async {
         try? input.fileHandleForWriting.close()
         let deadline = ContinuousClock.now + .seconds(30)
         while process.isRunning, ContinuousClock.now < deadline {
-            usleep(50_000)
+            try? await Task.sleep(for: .milliseconds(50))
         }
         if process.isRunning { process.terminate() }
     }

@@ -167,9 +167,12 @@ import TesseraTesting
         #expect(try await onThread { try RawHTTPClient.request(port: port, "/metrics") }.status == 404)
 
         // An open connection for the gauge to count, surely accepted: it has been answered once.
-        let held = try RawHTTPClient(port: port)
-        try held.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(try held.readReply().status == 200)
+        let held = try await onThread {  // the client, kept open
+            let held = try RawHTTPClient(port: port)
+            try held.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            return (client: held, status: try held.readReply().status)
+        }
+        #expect(held.status == 200)
         let scrape = try await onThread { try RawHTTPClient.request(port: metricsPort, "/metrics") }
         #expect(scrape.status == 200)
         #expect(scrape.header("content-type")?.hasPrefix("text/plain; version=0.0.4") == true)

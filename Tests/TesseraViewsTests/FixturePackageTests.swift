@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TesseraTesting
 
 /// Builds a real package that uses the plugin, in a temporary folder, and checks what `swift build`
 /// says when a template is wrong: the errors must point at the template, whoever finds them.
@@ -67,27 +68,19 @@ import Testing
             try text.write(to: url, atomically: true, encoding: .utf8)
         }
 
-        /// `swift build --target …`: its exit status and everything it printed.
-        func build(_ target: String) throws -> (status: Int32, output: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["swift", "build", "--package-path", root.path, "--target", target]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        /// `swift build --target …`: its exit status and everything it printed. One job at a time,
+        /// so that the rest of the suite, which runs meanwhile, keeps a core.
+        func build(_ target: String) async throws -> CommandOutput {
+            try await CommandOutput.of(["swift", "build", "--jobs", "1", "--package-path", root.path, "--target", target])
         }
     }
 
     @Test(.timeLimit(.minutes(15)))
-    func templateMistakesFailTheBuildAtTheTemplate() throws {
+    func templateMistakesFailTheBuildAtTheTemplate() async throws {
         let fixture = try Fixture()
         defer { try? FileManager.default.removeItem(at: fixture.root) }
 
-        let fine = try fixture.build("Fine")
+        let fine = try await fixture.build("Fine")
         #expect(fine.status == 0, "the fixture itself must build:\n\(fine.output)")
 
         // Editing one template recompiles that view only.
@@ -96,25 +89,25 @@ import Testing
         }
         // The first rebuild after a fresh build runs the view commands once more, because SwiftPM
         // sees the newly built compiler tool; from then on, builds are incremental.
-        _ = try fixture.build("Fine")
-        let unchanged = try fixture.build("Fine")
+        _ = try await fixture.build("Fine")
+        let unchanged = try await fixture.build("Fine")
         #expect(compiledViews(unchanged.output).isEmpty, "\(unchanged.output)")
         try fixture.write("Views/Fine/card.html", "{% model item: Item %}\n<h3>{{ item.name }}</h3>\n")
-        let edited = try fixture.build("Fine")
+        let edited = try await fixture.build("Fine")
         #expect(edited.status == 0)
         #expect(compiledViews(edited.output).count == 1, "\(edited.output)")
         #expect(compiledViews(edited.output).first?.contains("card.html") == true, "\(edited.output)")
 
-        let syntax = try fixture.build("SyntaxError")
+        let syntax = try await fixture.build("SyntaxError")
         #expect(syntax.status != 0)
         #expect(syntax.output.contains("Views/SyntaxError/broken.html:3:1: error: unclosed {% for %}"), "\(syntax.output)")
 
-        let misspelt = try fixture.build("Misspelt")
+        let misspelt = try await fixture.build("Misspelt")
         #expect(misspelt.status != 0)
         #expect(misspelt.output.contains("Views/Misspelt/card.html:3:"), "\(misspelt.output)")
         #expect(misspelt.output.contains("has no member 'prise'"), "\(misspelt.output)")
 
-        let wrongModel = try fixture.build("WrongModel")
+        let wrongModel = try await fixture.build("WrongModel")
         #expect(wrongModel.status != 0)
         #expect(wrongModel.output.contains("cannot convert value of type 'Other' to expected argument type"), "\(wrongModel.output)")
         #expect(wrongModel.output.contains("(aka 'Item')"), "\(wrongModel.output)")
@@ -122,11 +115,11 @@ import Testing
 
         // A page that leaves out a required region slot, or fills one its template does not have,
         // does not compile. For a missing slot the compiler's note points at the template's slots.
-        let missing = try fixture.build("MissingSlot")
+        let missing = try await fixture.build("MissingSlot")
         #expect(missing.status != 0)
         #expect(missing.output.contains("missing argument for parameter 'detail'"), "\(missing.output)")
         #expect(missing.output.contains("Views/MissingSlot/page.html:3:"), "\(missing.output)")
-        let unknown = try fixture.build("UnknownSlot")
+        let unknown = try await fixture.build("UnknownSlot")
         #expect(unknown.status != 0)
         #expect(unknown.output.contains("Sources/UnknownSlot/Slots.swift:1:60: error: extra argument 'related'"), "\(unknown.output)")
     }

@@ -21,7 +21,8 @@ public protocol AccountsStore: Sendable {
     /// Whether `sessionID` is signed in as `userID`, and started after `notBefore`.
     ///
     /// Synchronous, because ``ShopperMiddleware`` asks it for every signed-in request before
-    /// anything else runs. A store across the network answers from a copy it keeps current.
+    /// anything else runs, and middleware steps are synchronous. A store across the network waits
+    /// on the request's thread, for a bounded time (``PostgresAccountsStore/sessionCheckPatience``).
     func isSessionActive(_ sessionID: String, userID: Int, startedAfter notBefore: Date) throws -> Bool
     /// Ends one session: sign-out.
     func endSession(_ sessionID: String) async throws
