@@ -15,8 +15,8 @@ public struct Cookies: Sendable, Equatable {
         for header in headerValues {
             for piece in header.utf8.split(separator: UInt8(ascii: ";")) {
                 guard let equals = piece.firstIndex(of: UInt8(ascii: "=")) else { continue }
-                let name = Self.trimmed(piece[..<equals])
-                var value = Self.trimmed(piece[piece.index(after: equals)...])
+                let name = piece[..<equals].trimmingSpaces()
+                var value = piece[piece.index(after: equals)...].trimmingSpaces()
                 if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") {
                     value = value.dropFirst().dropLast()
                 }
@@ -27,14 +27,6 @@ public struct Cookies: Sendable, Equatable {
         self.pairs = pairs
     }
 
-    private static func trimmed(_ bytes: Substring.UTF8View) -> Substring.UTF8View {
-        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {
-            return bytes[bytes.endIndex...]
-        }
-        return bytes[first...last]
-    }
-
     /// The first cookie called `name`. Browsers send the most specific path first.
     public subscript(name: String) -> String? {
         pairs.first { $0.name == name }?.value
@@ -43,15 +35,5 @@ public struct Cookies: Sendable, Equatable {
     /// Equal when the same pairs came in the same order.
     public static func == (lhs: Cookies, rhs: Cookies) -> Bool {
         lhs.pairs.elementsEqual(rhs.pairs) { $0 == $1 }
-    }
-}
-
-extension Substring {
-    /// Without the spaces and tabs around it, as header values and list entries are written.
-    func trimmingSpaces() -> Substring {
-        var result = self
-        while let first = result.first, first == " " || first == "\t" { result = result.dropFirst() }
-        while let last = result.last, last == " " || last == "\t" { result = result.dropLast() }
-        return result
     }
 }
