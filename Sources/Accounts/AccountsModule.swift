@@ -1,7 +1,8 @@
 import Tessera
 
 /// Accounts' one entry point: registration, sign-in and sign-out, the account page and its
-/// password change.
+/// password change, and the service that keeps this instance's copy of the session ends
+/// current (see ``ShopperMiddleware``).
 ///
 /// The composition root also puts ``ShopperMiddleware`` in the chain, which tells every other
 /// module who is signed in (`context.shopper`).
@@ -19,6 +20,7 @@ public struct AccountsModule: FeatureModule {
 
     public func register(in app: inout ApplicationBuilder) {
         let accounts = self.accounts
+        app.services.append(SessionEndsFollower(accounts: accounts))
         app.routes.page(AccountsRoutes.register) { _, _ in RegisterPageController(form: FormState()) }
         app.routes.page(AccountsRoutes.login) { _, context in
             LoginPageController(form: FormState(values: ["next": SafeRedirect.localPath(context.request.query["next"])]))

@@ -11,10 +11,10 @@ import Tessera
 /// sends) and the topics, never HTML: each instance renders for its own subscribers. An instance
 /// skips its own notifications, since ``LiveRegions`` already delivered them in the process.
 ///
-/// The listener has a connection of its own, outside the pool. When it drops (a restart of the
-/// database, a network cut), it connects again, waiting 0.2 s and doubling up to 5 s, and once
-/// it listens again it asks for every open region to be rendered again: a notification sent
-/// while nobody listened is lost, and this is how no page stays stale for it.
+/// The listener (``PostgresListener``) has a connection of its own, outside the pool, and
+/// connects again when it drops; once it listens again it asks for every open region to be
+/// rendered again: a notification sent while nobody listened is lost, and this is how no page
+/// stays stale for it.
 public final class PostgresTopicBus: TopicBus {
     /// The channel every instance listens on.
     public static let channel = "tessera_live"
@@ -46,43 +46,15 @@ public final class PostgresTopicBus: TopicBus {
     }
 
     public func listen(deliver: @escaping @Sendable ([Topic]) -> Void, resynchronize: @escaping @Sendable () -> Void) async {
-        var delay = Duration.milliseconds(200)
-        var attempt = 0
-        while !Task.isCancelled {
-            attempt += 1
-            do {
-                let connection = try await PostgresConnection.connect(
-                    configuration: connections.url.configuration(connectTimeout: connections.connectTimeout), id: -attempt, logger: logger)
-                // Closed whichever way listening ends: PostgresNIO requires it of every connection.
-                let failure: (any Error)?
-                do {
-                    try await withTaskCancellationHandler {
-                        try await connection.listen(on: Self.channel) { notifications in
-                            if attempt > 1 { logger.notice("listening for live topics again") }
-                            resynchronize()
-                            delay = .milliseconds(200)
-                            for try await notification in notifications {
-                                guard let message = Self.message(notification.payload), message.instance != instance else { continue }
-                                deliver(message.topics)
-                            }
-                        }
-                    } onCancel: {
-                        let closing: EventLoopFuture<Void> = connection.close()  // ends the notifications, and with them the wait
-                        _ = closing
-                    }
-                    failure = nil
-                } catch {
-                    failure = error
-                }
-                try? await connection.close()
-                if let failure { throw failure }
-            } catch {
-                guard !Task.isCancelled else { return }
-                logger.warning("live topics listener lost its connection", metadata: ["error": "\(DatabaseUnavailable(error).reason)", "retryIn": "\(delay)"])
-            }
-            try? await Task.sleep(for: delay)
-            delay = min(delay * 2, .seconds(5))
-        }
+        let instance = self.instance
+        await PostgresListener(channel: Self.channel, connections: connections, logger: logger).run(
+            started: { resynchronize() },
+            received: { payload in
+                guard let message = Self.message(payload), message.instance != instance else { return }
+                deliver(message.topics)
+            },
+            interrupted: {}
+        )
     }
 
     // MARK: The payload: "tessera-live 1 <instance> <version>\n<topic>\n<topic>…"

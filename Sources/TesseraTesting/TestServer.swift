@@ -11,10 +11,11 @@ public struct TestServer: Sendable {
     private let group: ServiceGroup
     private let running: Task<Void, any Error>
 
-    /// Starts a server for `responder` on a free loopback port, with two threads, `limits` and
-    /// `trustedProxies`, and `services` beside it (an app's ``Application/services``); returns
-    /// once it listens.
+    /// Starts a server for `responder` on a free loopback port, with `threads` threads (two by
+    /// default), `limits` and `trustedProxies`, and `services` beside it (an app's
+    /// ``Application/services``); returns once it listens.
     public static func start(
+        threads: Int = 2,
         limits: HTTPServerLimits = HTTPServerLimits(),
         shutdownGrace: Duration = .seconds(5),
         trustedProxies: TrustedProxies = TrustedProxies(),
@@ -27,7 +28,7 @@ public struct TestServer: Sendable {
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(
-                host: "127.0.0.1", port: 0, threads: 2, limits: limits, shutdownGracePeriod: shutdownGrace, trustedProxies: trustedProxies),
+                host: "127.0.0.1", port: 0, threads: threads, limits: limits, shutdownGracePeriod: shutdownGrace, trustedProxies: trustedProxies),
             responder: responder,
             errorResponder: errorResponder,
             logger: logger,

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import Tessera
 import TesseraTesting
@@ -19,16 +20,16 @@ import TesseraTesting
 
     /// Loads the caller once, from a header, for everything after it.
     struct LoadCaller: Middleware {
-        func before(_ context: inout RequestContext) throws -> Response? {
+        func before(_ context: inout RequestContext) throws -> StepOutcome {
             context[Caller.self] = context.request.headers[HTTPField.Name("X-Caller")!]
-            return nil
+            return .next
         }
     }
 
     /// Answers `/maintenance` by itself; nothing after it runs.
     struct Maintenance: Middleware {
-        func before(_ context: inout RequestContext) throws -> Response? {
-            context.request.path == "/maintenance" ? .text("down for maintenance", status: .serviceUnavailable) : nil
+        func before(_ context: inout RequestContext) throws -> StepOutcome {
+            context.request.path == "/maintenance" ? .answer(.text("down for maintenance", status: .serviceUnavailable)) : .next
         }
     }
 
@@ -41,9 +42,9 @@ import TesseraTesting
 
     /// Refuses a request that asks to be refused, from inside the error step.
     struct Refuse: Middleware {
-        func before(_ context: inout RequestContext) throws -> Response? {
+        func before(_ context: inout RequestContext) throws -> StepOutcome {
             guard context.request.headers[HTTPField.Name("X-Refuse")!] == nil else { throw HTTPError(.forbidden) }
-            return nil
+            return .next
         }
     }
 
@@ -131,5 +132,130 @@ import TesseraTesting
             let text = try await Self.app().test(mode) { client in try await client.send("/whoami", headers: ["X-Caller": "grace"]).text }
             #expect(text == "grace", "\(mode)")
         }
+    }
+
+    // MARK: Steps that wait
+
+    /// Looks the caller up somewhere that takes a moment (a real suspension, as a database
+    /// round trip would be): it decides only after waiting, and may answer or refuse then.
+    struct LookUpCallerLater: Middleware {
+        func before(_ context: inout RequestContext) throws -> StepOutcome {
+            guard let caller = context.request.headers[HTTPField.Name("X-Caller")!] else { return .next }
+            return .wait { context in
+                try await Task.sleep(for: .milliseconds(5))
+                switch caller {
+                case "blocked": return .text("not you", status: .forbidden)
+                case "broken": throw HTTPError(.serviceUnavailable, message: "The directory is down.")
+                default:
+                    context[Caller.self] = caller.uppercased()
+                    return nil
+                }
+            }
+        }
+
+        func after(_ response: inout Response, for context: RequestContext) {
+            response.headers.append(HTTPField(name: HTTPField.Name("X-Trace")!, value: "lookup"))
+        }
+    }
+
+    static func waitingApp(routeStepWaits: Bool = false) throws -> Application {
+        var app = ApplicationBuilder()
+        app.routes.action(whoami) { _, context in .text(context[Caller.self] ?? "nobody") }
+        app.routes.action(whoamiLater) { _, context in
+            await Task.yield()
+            return .text(context[Caller.self] ?? "nobody")
+        }
+        let steps: [any Middleware] = [LookUpCallerLater(), Trace(name: "after-lookup")]
+        return try app.build(
+            middleware: [Trace(name: "outer"), ErrorPageMiddleware()] + (routeStepWaits ? [] : steps),
+            routeMiddleware: [RouteName()] + (routeStepWaits ? steps : [])
+        )
+    }
+
+    @Test(arguments: [false, true])
+    func aStepThatWaitsHandsOnWhatItFoundAndTheRestRunsAfterIt(routeStepWaits: Bool) async throws {
+        for mode in [TestingMode.inProcess, .live] {
+            try await Self.waitingApp(routeStepWaits: routeStepWaits).test(mode) { client in
+                for path in ["/whoami", "/whoami-later"] {
+                    let reply = try await client.send(path, headers: ["X-Caller": "ada"])
+                    #expect(reply.text == "ADA", "\(mode) \(path): the value the step found after waiting")
+                    #expect(reply.headers("x-trace") == ["after-lookup", "lookup", "outer"], "\(mode) \(path): every step entered, on the way out")
+                    #expect(reply.header("x-route") == String(path == "/whoami" ? "test.whoami" : "test.whoami-later"))
+                }
+                #expect(try await client.send("/whoami").text == "nobody", "a step that has nothing to wait for hands on at once")
+            }
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func aStepThatWaitsMayAnswerOrThrowAndOnlyTheStepsBeforeItSeeThat(routeStepWaits: Bool) async throws {
+        try await Self.waitingApp(routeStepWaits: routeStepWaits).test(.live) { client in
+            let refused = try await client.send("/whoami", headers: ["X-Caller": "blocked"])
+            #expect(refused.status == 403)
+            #expect(refused.text == "not you")
+            #expect(refused.headers("x-trace") == ["outer"], "the answering step and those after it were not entered")
+            let broken = try await client.send("/whoami", headers: ["X-Caller": "broken"])
+            #expect(broken.status == 503)
+            #expect(broken.header("content-type")?.hasPrefix("text/html") == true, "the error step turned the throw into its page")
+            #expect(broken.text.contains("The directory is down."))
+        }
+    }
+
+    /// A step's wait happens in the request's task: the server's thread answers other requests
+    /// meanwhile. With one server thread, a request held by a waiting step must not hold up one
+    /// that needs no wait.
+    @Test func aWaitingStepDoesNotHoldTheServersThread() async throws {
+        let gate = AsyncGate(), arrived = AsyncGate()
+        var app = ApplicationBuilder()
+        app.routes.action(Self.whoami) { _, context in .text(context[Caller.self] ?? "nobody") }
+        struct HeldStep: Middleware {
+            let gate: AsyncGate, arrived: AsyncGate
+            func before(_ context: inout RequestContext) throws -> StepOutcome {
+                guard context.request.headers[HTTPField.Name("X-Hold")!] != nil else { return .next }
+                let gate = self.gate, arrived = self.arrived
+                return .wait { context in
+                    arrived.open()
+                    await gate.wait()
+                    context[Caller.self] = "released"
+                    return nil
+                }
+            }
+        }
+        let application = try app.build(middleware: [HeldStep(gate: gate, arrived: arrived)], routeMiddleware: [])
+        let server = try await TestServer.start(threads: 1, responder: application, errorResponder: application)
+        defer { gate.open() }
+        let client = TestClient(port: server.port), heldClient = TestClient(port: server.port)
+        async let held = heldClient.send("/whoami", headers: ["X-Hold": "1"])
+        await arrived.wait()
+        // However long the held request waits, the one thread answers the others meanwhile.
+        for _ in 0..<3 { #expect(try await client.send("/whoami").text == "nobody") }
+        gate.open()
+        #expect(try await held.text == "released")
+        try await server.stop()
+    }
+}
+
+/// Opens once; everyone waiting goes on then.
+final class AsyncGate: Sendable {
+    private let state = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let resumeNow = state.withLock { state in
+                if state.isOpen { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.isOpen = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 }

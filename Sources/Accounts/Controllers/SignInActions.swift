@@ -12,7 +12,7 @@ struct SignInActions {
     func register(in routes: inout RouterBuilder) {
         let accounts = self.accounts
         let signIn = { @Sendable [observers] (user: User, context: RequestContext) async throws in
-            try await ShopperSession.signIn(user, in: context, accounts: accounts)
+            ShopperSession.signIn(user, in: context)
             // The shopper is signed in by now: an observer that fails (a cart that could not be
             // merged) is logged, and the sign-in stands.
             let shopper = Shopper(id: user.id, name: user.name, isStaff: user.isStaff)
@@ -72,7 +72,7 @@ struct SignInActions {
                 return try await context.render(PasswordPageController(form: state))
             case .valid(let form):
                 do {
-                    try await accounts.changePassword(userID: shopper.id, current: form.current, new: form.password, from: context.request.clientAddress)
+                    _ = try await accounts.changePassword(userID: shopper.id, current: form.current, new: form.password, from: context.request.clientAddress)
                 } catch let refusal as PasswordChangeError {
                     context.logger.notice("password change refused", metadata: ["user_id": "\(shopper.id)"])
                     return try await context.render(PasswordPageController(form: FormState(values: [:], errors: ["current": refusal.publicMessage])))

@@ -12,6 +12,9 @@ public struct AccountsService: Sendable {
     let hasher: PasswordHasher
     let hashing: WorkerPool
     let throttle: SignInThrottle
+    /// The session ends this instance knows of, so that a signed-in request is checked in
+    /// memory (kept current by ``followSessionEnds()``).
+    let sessionEnds = SessionEndsReplica(lifetime: Self.sessionLifetime.timeInterval)
 
     /// How long a signed-in session may last at most, however active: after this, sign in again.
     public static let sessionLifetime: Duration = .seconds(30 * 24 * 3600)
@@ -62,8 +65,9 @@ public struct AccountsService: Sendable {
     }
 
     /// Sets a new password once the current one is proven, and ends every session of the user:
-    /// whoever had a copy of one is signed out. The caller starts a new session for itself.
-    public func changePassword(userID: Int, current: String, new: String, from address: IPAddress?) async throws {
+    /// whoever had a copy of one is signed out. The caller starts a new session for itself, as
+    /// of the moment returned or later.
+    public func changePassword(userID: Int, current: String, new: String, from address: IPAddress?) async throws -> Date {
         guard let user = try await store.user(id: userID) else { throw SignInError.wrongCredentials }
         try await throttle.admitOrPause(account: user.email, from: address)
         let matches: Bool
@@ -81,7 +85,9 @@ public struct AccountsService: Sendable {
         let hasher = self.hasher
         let hash = try await hash { try hasher.hash(new) }
         try await store.updatePasswordHash(userID: userID, to: hash)
-        try await store.endSessions(userID: userID)
+        let cutoff = Date()
+        try await end(.everySession(userID: userID, signedInBefore: cutoff))
+        return cutoff
     }
 
     public func user(id: Int) async throws -> User? {
@@ -90,20 +96,56 @@ public struct AccountsService: Sendable {
 
     // MARK: Signed-in sessions
 
-    /// Records that session `sessionID` is now signed in as `userID`.
-    public func startSession(_ sessionID: String, userID: Int) async throws {
-        try await store.startSession(sessionID, userID: userID, forgettingSessionsStartedBefore: Date() - Self.sessionLifetime.timeInterval)
+    /// What this instance knows of a signed-in session at once, without waiting: whether it is
+    /// still active (not signed out, not ended by a password change, younger than
+    /// ``sessionLifetime``), or ended, or `unknown` while the copy in memory may be missing an
+    /// end: then ask ``isSessionActive(_:userID:signedInAt:)``.
+    func standing(of sessionID: String, userID: Int, signedInAt: Date, now: Date = Date()) -> SessionEndsReplica.Standing {
+        guard signedInAt > now - Self.sessionLifetime.timeInterval else { return .ended }
+        return sessionEnds.standing(of: sessionID, userID: userID, signedInAt: signedInAt)
     }
 
-    /// Whether `sessionID` is still signed in as `userID`: not signed out, not ended by a
-    /// password change, and younger than ``sessionLifetime``.
-    public func isSessionActive(_ sessionID: String, userID: Int) throws -> Bool {
-        try store.isSessionActive(sessionID, userID: userID, startedAfter: Date() - Self.sessionLifetime.timeInterval)
+    /// Whether a signed-in session is still active, asked of the store: what a request waits
+    /// for while ``standing(of:userID:signedInAt:now:)`` cannot tell.
+    func isSessionActive(_ sessionID: String, userID: Int, signedInAt: Date, now: Date = Date()) async throws -> Bool {
+        guard signedInAt > now - Self.sessionLifetime.timeInterval else { return false }
+        return try await !store.hasEnded(sessionID, userID: userID, signedInAt: signedInAt)
     }
 
-    /// Ends session `sessionID` on the server, so a copy of its cookie is worthless.
-    public func endSession(_ sessionID: String) async throws {
-        try await store.endSession(sessionID)
+    /// Ends session `sessionID`, signed in at `signedInAt`, on every instance, so a copy of its
+    /// cookie is worthless.
+    public func endSession(_ sessionID: String, signedInAt: Date) async throws {
+        try await end(.signedOut(sessionID: sessionID, signedInAt: signedInAt))
+    }
+
+    private func end(_ end: SessionEnd) async throws {
+        try await store.record(end, forgettingSignInsBefore: Date() - Self.sessionLifetime.timeInterval)
+        sessionEnds.record(end)
+    }
+
+    /// Keeps this instance's copy of the session ends current, until the task is cancelled:
+    /// loads them whenever hearing of other instances' ends starts (again), and records each one
+    /// heard. Run it beside the server (``SessionEndsFollower``); until it has loaded, signed-in
+    /// requests ask the store.
+    public func followSessionEnds() async {
+        let store = self.store, replica = self.sessionEnds
+        await store.followSessionEnds(
+            started: {
+                // Read after hearing started, so nothing ended since is missed; retried until it
+                // succeeds, and until then requests ask the store.
+                while !Task.isCancelled {
+                    let oldest = Date() - Self.sessionLifetime.timeInterval
+                    do {
+                        replica.resume(with: try await store.sessionEnds(signedInSince: oldest))
+                        return
+                    } catch {
+                        try? await Task.sleep(for: .seconds(1))
+                    }
+                }
+            },
+            received: { replica.record($0) },
+            interrupted: { replica.interrupt() }
+        )
     }
 
     private func verify(_ password: String, against stored: String) async throws -> Bool {

@@ -3,9 +3,10 @@ import GRDB
 
 /// Where accounts live; services see only this protocol.
 ///
-/// It also keeps the *signed-in sessions*: the session cookie is signed but kept by the browser,
-/// so only a record on the server can make a copied cookie worthless after sign-out or a
-/// password change.
+/// It also keeps the *session ends*: the session cookie is signed but kept by the browser, so
+/// only a record on the server can make a copied cookie worthless after sign-out or a password
+/// change. Each instance keeps a copy of them in memory (``SessionEndsReplica``); the store is
+/// where they are written, loaded from, and heard of as other instances write them.
 public protocol AccountsStore: Sendable {
     func user(id: Int) async throws -> User?
     func user(email: String) async throws -> User?
@@ -14,20 +15,22 @@ public protocol AccountsStore: Sendable {
     /// Replaces a user's password hash.
     func updatePasswordHash(userID: Int, to passwordHash: String) async throws
 
-
-    /// Records that session `sessionID` is signed in as `userID`, from now, and forgets the
-    /// user's sessions started before `cutoff`, which can no longer be active.
-    func startSession(_ sessionID: String, userID: Int, forgettingSessionsStartedBefore cutoff: Date) async throws
-    /// Whether `sessionID` is signed in as `userID`, and started after `notBefore`.
+    /// Records an end, and forgets those of sign-ins before `oldestSignIn`, which no session in
+    /// use can need any more.
+    func record(_ end: SessionEnd, forgettingSignInsBefore oldestSignIn: Date) async throws
+    /// Every end recorded for sign-ins since `oldestSignIn`.
+    func sessionEnds(signedInSince oldestSignIn: Date) async throws -> SessionEnds
+    /// Whether one session has ended, asked of the store itself: for the moments the copy in
+    /// memory may be missing an end.
+    func hasEnded(_ sessionID: String, userID: Int, signedInAt: Date) async throws -> Bool
+    /// Hears of the ends other instances record, until the task is cancelled.
     ///
-    /// Synchronous, because ``ShopperMiddleware`` asks it for every signed-in request before
-    /// anything else runs, and middleware steps are synchronous. A store across the network waits
-    /// on the request's thread, for a bounded time (``PostgresAccountsStore/sessionCheckPatience``).
-    func isSessionActive(_ sessionID: String, userID: Int, startedAfter notBefore: Date) throws -> Bool
-    /// Ends one session: sign-out.
-    func endSession(_ sessionID: String) async throws
-    /// Ends every session of `userID`: a password change.
-    func endSessions(userID: Int) async throws
+    /// `started` runs each time hearing begins, at first and again after an interruption,
+    /// before anything heard since is `received`; `interrupted` runs when hearing stops (a lost
+    /// connection), since ends may be missed until it starts again. A store no other instance
+    /// writes calls `started` once and waits.
+    func followSessionEnds(started: @escaping @Sendable () async -> Void, received: @escaping @Sendable (SessionEnd) -> Void,
+                           interrupted: @escaping @Sendable () -> Void) async
 }
 
 /// Accounts in SQLite, through GRDB.
@@ -59,6 +62,19 @@ public struct SQLiteAccountsStore: AccountsStore {
                 table.add(column: "isStaff", .boolean).notNull().defaults(to: false)
             }
         }
+        // Sessions are no longer recorded as they start (the signed cookie says when), only as
+        // they end before their time.
+        migrator.registerMigration("accounts.v4.session-ends") { db in
+            try db.drop(table: "userSession")
+            try db.create(table: "signedOutSession") { table in
+                table.primaryKey("id", .text)
+                table.column("signedInAt", .double).notNull().indexed()
+            }
+            try db.create(table: "sessionCutoff") { table in
+                table.primaryKey("userID", .integer).references("user", onDelete: .cascade)
+                table.column("endedBefore", .double).notNull().indexed()
+            }
+        }
     }
 
     public func user(id: Int) async throws -> User? {
@@ -84,31 +100,51 @@ public struct SQLiteAccountsStore: AccountsStore {
         }
     }
 
-    public func startSession(_ sessionID: String, userID: Int, forgettingSessionsStartedBefore cutoff: Date) async throws {
-        let now = Date().timeIntervalSince1970
+    public func record(_ end: SessionEnd, forgettingSignInsBefore oldestSignIn: Date) async throws {
         try await database.write { db in
-            try db.execute(sql: "DELETE FROM userSession WHERE userID = ? AND startedAt < ?", arguments: [userID, cutoff.timeIntervalSince1970])
-            try db.execute(sql: "INSERT OR REPLACE INTO userSession (id, userID, startedAt) VALUES (?, ?, ?)", arguments: [sessionID, userID, now])
+            let oldest = oldestSignIn.timeIntervalSince1970
+            try db.execute(sql: "DELETE FROM signedOutSession WHERE signedInAt < ?", arguments: [oldest])
+            try db.execute(sql: "DELETE FROM sessionCutoff WHERE endedBefore < ?", arguments: [oldest])
+            switch end {
+            case .signedOut(let sessionID, let signedInAt):
+                try db.execute(sql: "INSERT OR REPLACE INTO signedOutSession (id, signedInAt) VALUES (?, ?)",
+                               arguments: [sessionID, signedInAt.timeIntervalSince1970])
+            case .everySession(let userID, let cutoff):
+                try db.execute(sql: """
+                    INSERT INTO sessionCutoff (userID, endedBefore) VALUES (?, ?)
+                    ON CONFLICT (userID) DO UPDATE SET endedBefore = max(endedBefore, excluded.endedBefore)
+                    """, arguments: [userID, cutoff.timeIntervalSince1970])
+            }
         }
     }
 
-    public func isSessionActive(_ sessionID: String, userID: Int, startedAfter notBefore: Date) throws -> Bool {
-        try database.read { db in
-            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM userSession WHERE id = ? AND userID = ? AND startedAt > ?)"),
-                              arguments: [sessionID, userID, notBefore.timeIntervalSince1970]) ?? false
+    public func sessionEnds(signedInSince oldestSignIn: Date) async throws -> SessionEnds {
+        try await database.read { db in
+            let oldest = oldestSignIn.timeIntervalSince1970
+            var ends = SessionEnds()
+            for row in try Row.fetchAll(db, sql: "SELECT id, signedInAt FROM signedOutSession WHERE signedInAt >= ?", arguments: [oldest]) {
+                ends.signedOut[row[0]] = Date(timeIntervalSince1970: row[1])
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT userID, endedBefore FROM sessionCutoff WHERE endedBefore >= ?", arguments: [oldest]) {
+                ends.endedBefore[row[0]] = Date(timeIntervalSince1970: row[1])
+            }
+            return ends
         }
     }
 
-    public func endSession(_ sessionID: String) async throws {
-        try await database.write { db in
-            try db.execute(sql: "DELETE FROM userSession WHERE id = ?", arguments: [sessionID])
+    public func hasEnded(_ sessionID: String, userID: Int, signedInAt: Date) async throws -> Bool {
+        try await database.read { db in
+            try Bool.fetchOne(db.cachedStatement(sql: """
+                SELECT EXISTS (SELECT 1 FROM signedOutSession WHERE id = ?) OR EXISTS (SELECT 1 FROM sessionCutoff WHERE userID = ? AND endedBefore > ?)
+                """), arguments: [sessionID, userID, signedInAt.timeIntervalSince1970]) ?? false
         }
     }
 
-    public func endSessions(userID: Int) async throws {
-        try await database.write { db in
-            try db.execute(sql: "DELETE FROM userSession WHERE userID = ?", arguments: [userID])
-        }
+    /// Only this process writes the file: what it ends, it records in its own copy as it goes.
+    public func followSessionEnds(started: @escaping @Sendable () async -> Void, received: @escaping @Sendable (SessionEnd) -> Void,
+                                  interrupted: @escaping @Sendable () -> Void) async {
+        await started()
+        while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
     }
 }
 

@@ -1,17 +1,26 @@
 import Foundation
+import Logging
 import PostgresNIO
 import TesseraPostgres
 
-/// Accounts in PostgreSQL. The signed-in sessions live in the database every instance shares,
-/// so signing out (or changing the password) through one instance signs the cookie out on all
-/// of them at once: each signed-in request asks the database, as Rails' and Phoenix's
-/// session-token checks do.
+/// Accounts in PostgreSQL, shared by every instance.
+///
+/// Session ends are written in the database and announced in the same transaction with
+/// `NOTIFY` on ``sessionEndsChannel``: every instance keeps them in memory and hears the
+/// others' (``followSessionEnds(started:received:interrupted:)``), so signing out (or
+/// changing the password) through one instance signs the cookie out on all of them, and a
+/// signed-in request costs no round trip.
 public struct PostgresAccountsStore: AccountsStore {
     let connections: PostgresConnections
+    let logger: Logger
 
-    public init(connections: PostgresConnections) {
+    public init(connections: PostgresConnections, logger: Logger = Logger(label: "accounts")) {
         self.connections = connections
+        self.logger = logger
     }
+
+    /// Where instances announce the session ends they record.
+    public static let sessionEndsChannel = "tessera_session_ends"
 
     public static func registerMigrations(in migrator: inout PostgresMigrator) {
         // `user` is a reserved word in PostgreSQL.
@@ -24,6 +33,18 @@ public struct PostgresAccountsStore: AccountsStore {
             "CREATE INDEX user_session_by_user ON user_session (user_id)",
         ])
         migrator.register("accounts.v2.staff", ["ALTER TABLE shop_user ADD COLUMN is_staff boolean NOT NULL DEFAULT false"])
+        // Sessions are no longer recorded as they start (the signed cookie says when), only as
+        // they end before their time.
+        migrator.register("accounts.v3.session-ends", [
+            "DROP TABLE user_session",
+            "CREATE TABLE signed_out_session (id text PRIMARY KEY, signed_in_at double precision NOT NULL)",
+            "CREATE INDEX signed_out_session_by_age ON signed_out_session (signed_in_at)",
+            """
+            CREATE TABLE session_cutoff (user_id bigint PRIMARY KEY REFERENCES shop_user ON DELETE CASCADE, \
+            ended_before double precision NOT NULL)
+            """,
+            "CREATE INDEX session_cutoff_by_age ON session_cutoff (ended_before)",
+        ])
     }
 
     public func user(id: Int) async throws -> User? {
@@ -53,40 +74,80 @@ public struct PostgresAccountsStore: AccountsStore {
         }
     }
 
-    public func startSession(_ sessionID: String, userID: Int, forgettingSessionsStartedBefore cutoff: Date) async throws {
-        let now = Date().timeIntervalSince1970
+    public func record(_ end: SessionEnd, forgettingSignInsBefore oldestSignIn: Date) async throws {
+        let oldest = oldestSignIn.timeIntervalSince1970
+        let announcement = Self.announcement(of: end)
         try await connections.write { connection in
-            try connection.execute("DELETE FROM user_session WHERE user_id = \(userID) AND started_at < \(cutoff.timeIntervalSince1970)")
-            try connection.execute("""
-                INSERT INTO user_session (id, user_id, started_at) VALUES (\(sessionID), \(userID), \(now)) \
-                ON CONFLICT (id) DO UPDATE SET user_id = excluded.user_id, started_at = excluded.started_at
-                """)
+            try connection.execute("DELETE FROM signed_out_session WHERE signed_in_at < \(oldest)")
+            try connection.execute("DELETE FROM session_cutoff WHERE ended_before < \(oldest)")
+            switch end {
+            case .signedOut(let sessionID, let signedInAt):
+                try connection.execute("""
+                    INSERT INTO signed_out_session (id, signed_in_at) VALUES (\(sessionID), \(signedInAt.timeIntervalSince1970)) \
+                    ON CONFLICT (id) DO NOTHING
+                    """)
+            case .everySession(let userID, let cutoff):
+                try connection.execute("""
+                    INSERT INTO session_cutoff (user_id, ended_before) VALUES (\(userID), \(cutoff.timeIntervalSince1970)) \
+                    ON CONFLICT (user_id) DO UPDATE SET ended_before = greatest(session_cutoff.ended_before, excluded.ended_before)
+                    """)
+            }
+            // Delivered when the transaction commits, never before, and never if it does not.
+            try connection.execute("SELECT pg_notify(\(Self.sessionEndsChannel), \(announcement))")
         }
     }
 
-    /// On the caller's thread (the request's), which waits for the database: one primary-key
-    /// lookup for each signed-in request. It waits at most ``sessionCheckPatience`` for a
-    /// connection and for the answer, then the request is a 503: the thread serves other
-    /// requests too (`/healthz` among them).
-    public func isSessionActive(_ sessionID: String, userID: Int, startedAfter notBefore: Date) throws -> Bool {
-        try connections.withConnection(patience: Self.sessionCheckPatience) { connection in
-            try !connection.rows("""
-                SELECT 1 FROM user_session WHERE id = \(sessionID) AND user_id = \(userID) AND started_at > \(notBefore.timeIntervalSince1970)
-                """).isEmpty
+    public func sessionEnds(signedInSince oldestSignIn: Date) async throws -> SessionEnds {
+        let oldest = oldestSignIn.timeIntervalSince1970
+        return try await connections.read { connection in
+            var ends = SessionEnds()
+            for row in try connection.rows("SELECT id, signed_in_at FROM signed_out_session WHERE signed_in_at >= \(oldest)") {
+                let (id, signedInAt) = try row.decode((String, Double).self)
+                ends.signedOut[id] = Date(timeIntervalSince1970: signedInAt)
+            }
+            for row in try connection.rows("SELECT user_id, ended_before FROM session_cutoff WHERE ended_before >= \(oldest)") {
+                let (userID, cutoff) = try row.decode((Int, Double).self)
+                ends.endedBefore[userID] = Date(timeIntervalSince1970: cutoff)
+            }
+            return ends
         }
     }
 
-    public static let sessionCheckPatience: Duration = .seconds(2)
-
-    public func endSession(_ sessionID: String) async throws {
-        try await connections.write { connection in
-            try connection.execute("DELETE FROM user_session WHERE id = \(sessionID)")
+    public func hasEnded(_ sessionID: String, userID: Int, signedInAt: Date) async throws -> Bool {
+        try await connections.read { connection in
+            try connection.rows("""
+                SELECT EXISTS (SELECT 1 FROM signed_out_session WHERE id = \(sessionID)) \
+                OR EXISTS (SELECT 1 FROM session_cutoff WHERE user_id = \(userID) AND ended_before > \(signedInAt.timeIntervalSince1970))
+                """).first?.decode(Bool.self) ?? true
         }
     }
 
-    public func endSessions(userID: Int) async throws {
-        try await connections.write { connection in
-            try connection.execute("DELETE FROM user_session WHERE user_id = \(userID)")
+    public func followSessionEnds(started: @escaping @Sendable () async -> Void, received: @escaping @Sendable (SessionEnd) -> Void,
+                                  interrupted: @escaping @Sendable () -> Void) async {
+        await PostgresListener(channel: Self.sessionEndsChannel, connections: connections, logger: logger).run(
+            started: started,
+            received: { payload in if let end = Self.end(announcedBy: payload) { received(end) } },
+            interrupted: interrupted
+        )
+    }
+
+    // MARK: The announcement: "signed-out <signed in at> <session id>" or "every-session <signed in before> <user id>"
+
+    static func announcement(of end: SessionEnd) -> String {
+        switch end {
+        case .signedOut(let sessionID, let signedInAt): "signed-out \(signedInAt.timeIntervalSince1970) \(sessionID)"
+        case .everySession(let userID, let cutoff): "every-session \(cutoff.timeIntervalSince1970) \(userID)"
+        }
+    }
+
+    static func end(announcedBy payload: String) -> SessionEnd? {
+        let fields = payload.split(separator: " ", maxSplits: 2)
+        guard fields.count == 3, let seconds = Double(fields[1]) else { return nil }
+        let moment = Date(timeIntervalSince1970: seconds)
+        switch fields[0] {
+        case "signed-out": return .signedOut(sessionID: String(fields[2]), signedInAt: moment)
+        case "every-session": return Int(fields[2]).map { .everySession(userID: $0, signedInBefore: moment) }
+        default: return nil
         }
     }
 }

@@ -9,7 +9,7 @@ import ServiceLifecycle
 ///
 /// A request goes through the steps' ``Middleware/before(_:)`` in order, the router, the
 /// matched route's steps, and its handler; then back out through the steps it entered. All of it
-/// runs on the server's thread; only a handler that waits moves the rest into a task.
+/// runs on the server's thread; only a step or a handler that waits moves the rest into a task.
 public final class Application: HTTPResponder, HTTPErrorResponder {
     let parts: ApplicationParts
     private let router: Router
@@ -20,8 +20,10 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     /// What the server running the app reports; the same object the app's modules were given.
     public let serverState: HTTPServerState
 
-    init(parts: ApplicationParts, router: Router, middleware: [any Middleware], measuresDatabaseTime: Bool, serverState: HTTPServerState) {
+    init(parts: ApplicationParts, router: Router, middleware: [any Middleware], measuresDatabaseTime: Bool, serverState: HTTPServerState,
+         services: [any Service]) {
         self.serverState = serverState
+        self.moduleServices = services
         self.parts = parts
         self.router = router
         self.middleware = middleware
@@ -33,9 +35,13 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     /// app without metrics pays nothing.
     private let measuresDatabaseTime: Bool
 
-    /// What must run beside the app's server: its ``LiveRegions``, when it has them.
+    /// What the modules registered to run beside the server (``ApplicationBuilder/services``).
+    private let moduleServices: [any Service]
+
+    /// What must run beside the app's server: the modules' services, and its ``LiveRegions``
+    /// when it has them, last, so that a shutdown reaches them first.
     public var services: [any Service] {
-        parts.live.map { [$0] } ?? []
+        moduleServices + (parts.live.map { [$0] } ?? [])
     }
 
     /// The logger the app was built with; every request's context starts with it.
@@ -54,27 +60,54 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     private func answer(in context: RequestContext) -> HTTPAnswer {
         var context = context
         var run = MiddlewareRun(appSteps: middleware)
+        switch Self.advance(&run, &context, router: router) {
+        case .finished(let outcome):
+            return Self.settle(run, outcome, context)
+        case let next:
+            return Self.pending(run, context, next, router: router)
+        }
+    }
+
+    /// Where a request's way in stopped.
+    private enum Progress {
+        /// The handler (or a step) answered, or something threw.
+        case finished(Result<Response, any Error>)
+        /// A step waits for this work before it decides.
+        case stepWaits(@Sendable (inout RequestContext) async throws -> Response?)
+        /// The handler may wait.
+        case handlerWaits(@Sendable (RequestContext) async throws -> Response)
+    }
+
+    /// Goes in as far as it can without waiting: the app's steps, the router, the route's steps
+    /// and a handler that does not wait. Called again after a step's wait, it resumes where it
+    /// stopped: before routing while no route matched yet, else in the route's steps.
+    private static func advance(_ run: inout MiddlewareRun, _ context: inout RequestContext, router: Router) -> Progress {
         do {
-            if let early = try run.enterAppSteps(&context) {
-                return Self.settle(run, .success(early), context)
+            if context.route == nil {
+                switch try run.enterAppSteps(&context) {
+                case .handedOn: break
+                case .answered(let early): return .finished(.success(early))
+                case .waiting(let work): return .stepWaits(work)
+                }
+                switch try router.match(context.request) {
+                case .route(let entry, let captures):
+                    context.route = MatchedRoute(entry: entry, captures: captures)
+                case .fallback(let responder):
+                    return .handlerWaits { context in try await responder.respond(to: context.request) }
+                }
             }
-            switch try router.match(context.request) {
-            case .route(let entry, let captures):
-                context.route = MatchedRoute(entry: entry, captures: captures)
-                if let early = try run.enterRouteSteps(entry.middleware, &context) {
-                    return Self.settle(run, .success(early), context)
-                }
-                switch entry.handler {
-                case .immediate(let handler):
-                    return Self.settle(run, Result { try handler(context) }, context)
-                case .suspending(let handler):
-                    return Self.pending(run, context) { context in try await handler(context) }
-                }
-            case .fallback(let responder):
-                return Self.pending(run, context) { context in try await responder.respond(to: context.request) }
+            guard let entry = context.route?.entry else { preconditionFailure("routed above") }
+            switch try run.enterRouteSteps(entry.middleware, &context) {
+            case .handedOn: break
+            case .answered(let early): return .finished(.success(early))
+            case .waiting(let work): return .stepWaits(work)
+            }
+            switch entry.handler {
+            case .immediate(let handler): return .finished(Result { try handler(context) })
+            case .suspending(let handler): return .handlerWaits(handler)
             }
         } catch {
-            return Self.settle(run, .failure(error), context)
+            return .finished(.failure(error))
         }
     }
 
@@ -92,11 +125,27 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     public func response(for error: any Error, to request: Request) async -> Response {
         var context = RequestContext(request: request, application: parts)
         var run = MiddlewareRun(appSteps: rejectedRequestSteps)
-        let outcome: Result<Response, any Error>
-        do {
-            outcome = try run.enterAppSteps(&context).map { .success($0) } ?? .failure(error)
-        } catch {
-            outcome = .failure(error)
+        var outcome: Result<Response, any Error>
+        entering: while true {
+            do {
+                switch try run.enterAppSteps(&context) {
+                case .handedOn:
+                    outcome = .failure(error)
+                    break entering
+                case .answered(let early):
+                    outcome = .success(early)
+                    break entering
+                case .waiting(let work):
+                    if let early = try await work(&context) {
+                        outcome = .success(early)
+                        break entering
+                    }
+                    run.handedOn()
+                }
+            } catch {
+                outcome = .failure(error)
+                break entering
+            }
         }
         do {
             return try run.exit(with: outcome, context: context)
@@ -118,20 +167,36 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
         }
     }
 
-    /// The rest, for a handler that may wait: run in the server's task, then the way out.
-    private static func pending(_ run: MiddlewareRun, _ context: RequestContext,
-                                _ handler: @escaping @Sendable (RequestContext) async throws -> Response) -> HTTPAnswer {
+    /// The rest, for a request that must wait (for a step or its handler): run in the server's
+    /// task, which goes on going in after each wait, then the way out.
+    private static func pending(_ run: MiddlewareRun, _ context: RequestContext, _ progress: Progress, router: Router) -> HTTPAnswer {
         .pending {
             // The task runs later, outside the binding `answer` made: bind the meter again.
-            guard let meter = context.databaseTime else { return try await finish(run, context, handler) }
-            return try await DatabaseTime.$current.withValue(meter) { try await finish(run, context, handler) }
+            guard let meter = context.databaseTime else { return try await finish(run, context, progress, router: router) }
+            return try await DatabaseTime.$current.withValue(meter) { try await finish(run, context, progress, router: router) }
         }
     }
 
-    private static func finish(_ run: MiddlewareRun, _ context: RequestContext,
-                               _ handler: @Sendable (RequestContext) async throws -> Response) async throws -> Response {
-        let outcome: Result<Response, any Error>
-        do { outcome = .success(try await handler(context)) } catch { outcome = .failure(error) }
-        return try run.exit(with: outcome, context: context)
+    private static func finish(_ run: MiddlewareRun, _ context: RequestContext, _ progress: Progress, router: Router) async throws -> Response {
+        var run = run, context = context, progress = progress
+        while true {
+            switch progress {
+            case .finished(let outcome):
+                return try run.exit(with: outcome, context: context)
+            case .stepWaits(let work):
+                do {
+                    if let early = try await work(&context) {
+                        progress = .finished(.success(early))
+                    } else {
+                        run.handedOn()
+                        progress = advance(&run, &context, router: router)
+                    }
+                } catch {
+                    progress = .finished(.failure(error))
+                }
+            case .handlerWaits(let handler):
+                do { progress = .finished(.success(try await handler(context))) } catch { progress = .finished(.failure(error)) }
+            }
+        }
     }
 }

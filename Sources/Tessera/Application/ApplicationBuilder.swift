@@ -1,3 +1,4 @@
+import ServiceLifecycle
 import Logging
 import TesseraViews
 
@@ -35,6 +36,11 @@ public struct ApplicationBuilder: Sendable {
     /// pages' streams at ``LiveRegions/streamPath``. Services publish their changes to the same
     /// object. `nil`, the default, renders every region once, as before.
     public var live: LiveRegions?
+
+    /// What the modules need running beside the server for as long as it serves (a listener
+    /// that keeps a copy in memory current, say), started and stopped with it by
+    /// ``ApplicationRunner``.
+    public var services: [any Service] = []
 
     /// An empty builder: no routes or regions yet, and the default error page for every status.
     public init() {}
@@ -82,7 +88,8 @@ public struct ApplicationBuilder: Sendable {
             logger: logger, developmentMode: developmentMode,
             regionMetrics: recordsMetrics ? RegionMetrics() : nil, assets: assets, siteURL: siteURL, live: live
         )
-        let application = Application(parts: parts, router: router, middleware: middleware, measuresDatabaseTime: recordsMetrics, serverState: serverState)
+        let application = Application(parts: parts, router: router, middleware: middleware, measuresDatabaseTime: recordsMetrics,
+                                      serverState: serverState, services: services)
         live?.bind(application)
         return application
     }

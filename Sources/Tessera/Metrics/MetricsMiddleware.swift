@@ -25,9 +25,9 @@ public struct MetricsMiddleware: Middleware {
     public var runsForRejectedRequests: Bool { true }
 
     /// Notes when the request started.
-    public func before(_ context: inout RequestContext) throws -> Response? {
+    public func before(_ context: inout RequestContext) throws -> StepOutcome {
         context[StartedAt.self] = .now
-        return nil
+        return .next
     }
 
     /// Records the request with its final status.

@@ -17,9 +17,9 @@ public struct CSRFMiddleware: Middleware {
     public init() {}
 
     /// Checks the token of an unsafe request; a missing or wrong one is a 403.
-    public func before(_ context: inout RequestContext) throws -> Response? {
+    public func before(_ context: inout RequestContext) throws -> StepOutcome {
         if Self.isUnsafe(context.request.method) { try Self.verify(context) }
-        return nil
+        return .next
     }
 
     static func isUnsafe(_ method: HTTPRequest.Method) -> Bool {

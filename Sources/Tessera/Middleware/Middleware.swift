@@ -7,18 +7,20 @@
 /// turn an error into an answer. The composition root declares the chain in order, in
 /// ``ApplicationBuilder/build(layout:middleware:routeMiddleware:logger:developmentMode:)``.
 ///
-/// Steps are synchronous on purpose. A request pays for every async call it makes (a frame
-/// from the task's allocator and an executor check on return), and a chain of "around"
-/// closures nests one such call per step. Hooks run in a loop instead, so a request whose
-/// handler does not wait is answered on the server's thread with no task at all, and one whose
-/// handler waits pays for one task, not one per step. Waiting for I/O belongs in the services
-/// the controllers call.
+/// Steps decide synchronously, and wait only when they must. A request pays for every async
+/// call it makes (a frame from the task's allocator and an executor check on return), and a
+/// chain of "around" closures nests one such call per step. Hooks run in a loop instead, so a
+/// request that nothing waits for is answered on the server's thread with no task at all. A
+/// step that needs I/O for this request (a database that must be asked) returns
+/// ``StepOutcome/wait(_:)``: the rest of the request then runs in one task, and the server's
+/// thread goes on serving others. A step must never block that thread itself.
 public protocol Middleware: Sendable {
-    /// Runs before the steps after this one and the route: changes the context they get, or
-    /// answers at once. A response returned here is the answer: nothing after this step runs,
-    /// and the steps before it see the response on its way out. Throwing is answering with an
-    /// error, which the steps before this one may recover from.
-    func before(_ context: inout RequestContext) throws -> Response?
+    /// Runs before the steps after this one and the route: changes the context they get,
+    /// answers at once, or hands back work to wait for (see ``StepOutcome``). A response is the
+    /// answer: nothing after this step runs, and the steps before it see the response on its
+    /// way out. Throwing is answering with an error, which the steps before this one may
+    /// recover from.
+    func before(_ context: inout RequestContext) throws -> StepOutcome
 
     /// Runs on the way out, innermost step first, once the rest of the chain answered: adds
     /// headers, sets cookies. `context` is the context the handler saw.
@@ -38,7 +40,7 @@ public protocol Middleware: Sendable {
 
 extension Middleware {
     /// Hands the request on unchanged.
-    public func before(_ context: inout RequestContext) throws -> Response? { nil }
+    public func before(_ context: inout RequestContext) throws -> StepOutcome { .next }
 
     /// Leaves the response as it is.
     public func after(_ response: inout Response, for context: RequestContext) {}
@@ -48,4 +50,17 @@ extension Middleware {
 
     /// No: by default a step acts only on requests the app accepted.
     public var runsForRejectedRequests: Bool { false }
+}
+
+/// What a step's ``Middleware/before(_:)`` decided.
+public enum StepOutcome: Sendable {
+    /// Hand the request on to the next step.
+    case next
+    /// This is the answer: nothing after the step runs.
+    case answer(Response)
+    /// The step must wait before it can decide, for I/O that this request needs (a check
+    /// against a database, say). The work runs in the request's task, off the server's thread;
+    /// it changes the context as ``Middleware/before(_:)`` would, and returns the answer, or
+    /// `nil` to hand the request on. What it throws is answered like an error `before` threw.
+    case wait(@Sendable (inout RequestContext) async throws -> Response?)
 }

@@ -1,35 +1,60 @@
 /// The part of a chain a request has entered so far: the steps whose ``Middleware/before(_:)``
 /// handed the request on, so that exactly those run their ``Middleware/after(_:for:)`` or
-/// ``Middleware/recover(from:in:)`` on the way out, innermost first. The app's steps come first, then the matched route's.
-struct MiddlewareRun {
+/// ``Middleware/recover(from:in:)`` on the way out, innermost first. The app's steps come
+/// first, then the matched route's.
+///
+/// Entering stops at a step that must wait (``StepOutcome/wait(_:)``); once its work hands the
+/// request on (``handedOn()``), entering the same list again resumes after that step.
+struct MiddlewareRun: Sendable {
     private let appSteps: [any Middleware]
     private var routeSteps: [any Middleware] = []
     private var enteredApp = 0
     private var enteredRoute = 0
+    private var inRouteSteps = false
 
     init(appSteps: [any Middleware]) {
         self.appSteps = appSteps
     }
 
-    /// Runs the app's steps' `before`; a response is an answer that stops the chain there.
-    mutating func enterAppSteps(_ context: inout RequestContext) throws -> Response? {
+    /// How entering a list of steps ended.
+    enum Entry {
+        /// Every step handed the request on.
+        case handedOn
+        /// A step answered; nothing after it runs.
+        case answered(Response)
+        /// A step must wait for this work before it decides.
+        case waiting(@Sendable (inout RequestContext) async throws -> Response?)
+    }
+
+    /// Runs the app's steps' `before`, from the first one not entered yet.
+    mutating func enterAppSteps(_ context: inout RequestContext) throws -> Entry {
         try Self.enter(appSteps, &context, counting: &enteredApp)
     }
 
-    /// Runs the matched route's steps' `before`, after the app's.
-    mutating func enterRouteSteps(_ steps: [any Middleware], _ context: inout RequestContext) throws -> Response? {
+    /// Runs the matched route's steps' `before`, after the app's, from the first one not
+    /// entered yet.
+    mutating func enterRouteSteps(_ steps: [any Middleware], _ context: inout RequestContext) throws -> Entry {
         routeSteps = steps
+        inRouteSteps = true
         return try Self.enter(steps, &context, counting: &enteredRoute)
     }
 
-    /// Runs `steps`' `before` in order, counting those that hand the request on; a response
-    /// from one of them stops there.
-    private static func enter(_ steps: [any Middleware], _ context: inout RequestContext, counting entered: inout Int) throws -> Response? {
-        for step in steps {
-            if let answer = try step.before(&context) { return answer }
-            entered += 1
+    /// The step that waited handed the request on: it counts as entered.
+    mutating func handedOn() {
+        if inRouteSteps { enteredRoute += 1 } else { enteredApp += 1 }
+    }
+
+    /// Runs `steps`' `before` in order from `entered`, counting those that hand the request on;
+    /// an answer or a wait stops there.
+    private static func enter(_ steps: [any Middleware], _ context: inout RequestContext, counting entered: inout Int) throws -> Entry {
+        while entered < steps.count {
+            switch try steps[entered].before(&context) {
+            case .next: entered += 1
+            case .answer(let response): return .answered(response)
+            case .wait(let work): return .waiting(work)
+            }
         }
-        return nil
+        return .handedOn
     }
 
     /// Runs the way out of every step entered, innermost first: `after` while there is a

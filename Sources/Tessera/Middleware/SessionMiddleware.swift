@@ -19,14 +19,14 @@ public struct SessionMiddleware: Middleware {
     /// step verified when the stream opened: when the cookie and the secret are those exactly,
     /// it starts from that session (see ``LiveRegions``), so a change fanned out to a thousand
     /// open pages does not verify a thousand cookies again.
-    public func before(_ context: inout RequestContext) throws -> Response? {
+    public func before(_ context: inout RequestContext) throws -> StepOutcome {
         let cookie = context.request.cookies[configuration.sentCookieName]
         if let loaded = LiveRender.probe?.session, loaded.isLoaded(from: cookie, by: configuration.codec) {
             context.session = Session(reloading: loaded)
         } else {
             context.session = Session(cookie: cookie, codec: configuration.codec)
         }
-        return nil
+        return .next
     }
 
     /// Sets the cookie when the session changed, or when an HTML answer carries a new token, and
