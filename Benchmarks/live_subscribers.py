@@ -78,8 +78,9 @@ def _buy(base, product):
     post(f"/products/{product}", "/cart/items", {"productID": str(product), "quantity": "1"})
     html = opener.open(base + "/checkout", timeout=10).read().decode()
     token = re.search(r'name="_csrf" value="([^"]+)"', html).group(1)
+    number = re.search(r'name="checkoutNumber" value="([^"]+)"', html).group(1)
     sent = time.monotonic()
-    opener.open(base + "/checkout", data=urllib.parse.urlencode({"_csrf": token}).encode(), timeout=30).read()
+    opener.open(base + "/checkout", data=urllib.parse.urlencode({"_csrf": token, "checkoutNumber": number}).encode(), timeout=30).read()
     return sent
 
 

@@ -20,7 +20,7 @@ public struct OrdersModule: FeatureModule {
         let catalog = self.catalog
         let cart = self.cart
         app.routes.page(OrdersRoutes.cart) { _, _ in CartPageController(cart: cart) }
-        app.routes.page(OrdersRoutes.checkout) { _, _ in CheckoutPageController(cart: cart) }
+        app.routes.page(OrdersRoutes.checkout) { _, _ in CheckoutPageController(cart: cart, orders: orders) }
         app.routes.page(OrdersRoutes.orders) { _, _ in OrderListPageController(orders: orders) }
         app.routes.page(OrdersRoutes.order) { id, _ in OrderPageController(orders: orders, id: id) }
         app.routes.fragment(OrdersRoutes.orderRows) { _, context in

@@ -1,4 +1,5 @@
 import Foundation
+import Tessera
 
 /// A browser's worth of state for tests: it keeps the session cookie between requests and reads
 /// the CSRF token out of pages, so a test can click through a flow like a visitor, in process or
@@ -33,9 +34,16 @@ public final class TestClient: @unchecked Sendable {
         return response
     }
 
-    /// Gets `page`, then posts `form` (urlencoded, without the token) to `action` with the page's CSRF token.
+    /// Gets `page`, then posts `form` (urlencoded, what the visitor fills in) to `action`, as a
+    /// browser submits the page's form: with its hidden fields (the CSRF token, and whatever
+    /// else the form carries) that `form` does not set. A page without such a form lends its
+    /// CSRF token alone.
     public func submit(from page: String, to action: String, form: String) async throws -> TestResponse {
-        let token = try await send(page).csrfToken ?? ""
-        return try await send(action, method: "POST", form: form + "&_csrf=" + token)
+        let reply = try await send(page)
+        var hidden = reply.hiddenFields(ofFormTo: action)
+        if hidden.isEmpty, let token = reply.csrfToken { hidden = [("_csrf", token)] }
+        let filled = Set(form.split(separator: "&").map { String($0.prefix { $0 != "=" }) })
+        let fields = hidden.filter { !filled.contains($0.name) }.map { URLEncoding.queryValue($0.name) + "=" + URLEncoding.queryValue($0.value) }
+        return try await send(action, method: "POST", form: ([form] + fields).filter { !$0.isEmpty }.joined(separator: "&"))
     }
 }

@@ -33,4 +33,18 @@ public struct TestResponse: Sendable {
         guard let range = text.range(of: #"name="_csrf" value=""#) else { return nil }
         return String(text[range.upperBound...].prefix { $0 != "\"" })
     }
+
+    /// The hidden fields of the page's first form that posts to `action` (its token among
+    /// them), names and values decoded: what a browser sends along with what the visitor typed.
+    /// Empty when the page has no such form.
+    public func hiddenFields(ofFormTo action: String) -> [(name: String, value: String)] {
+        let markup = self.markup
+        guard let form = markup.tags.first(where: { $0.name == "form" && $0["action"] == action }) else { return [] }
+        var fields: [(name: String, value: String)] = []
+        for tag in markup.after(form).tags {
+            if tag.name == "form" { break }
+            if tag.name == "input", tag["type"] == "hidden", let name = tag["name"] { fields.append((name, tag["value"] ?? "")) }
+        }
+        return fields
+    }
 }

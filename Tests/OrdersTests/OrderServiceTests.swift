@@ -35,6 +35,16 @@ import Testing
             try await catalog.product(id: productID).stock
         }
 
+        /// Checks the cart out as a fresh checkout page would: with the shopper's next checkout
+        /// number; the order must be new.
+        func place(_ cartID: String, userID: Int, by actor: OrderActor) async throws -> Order {
+            let number = try await orders.nextCheckoutNumber(for: userID)
+            guard case .placed(let order) = try await orders.checkout(cartID: cartID, userID: userID, checkoutNumber: number, by: actor) else {
+                throw CheckoutError.outdatedForm
+            }
+            return order
+        }
+
         /// A cart holding `quantity` of the product, as a shopper would fill it.
         func cart(with quantity: Int, of productID: Int) async throws -> String {
             let id = UUID().uuidString
@@ -52,7 +62,7 @@ import Testing
             for _ in 0..<8 { carts.append(try await shop.cart(with: available, of: 1)) }
             let results = await withTaskGroup(of: Result<Order, any Error>.self) { group in
                 for (user, cart) in carts.enumerated() {
-                    group.addTask { await Result { try await shop.orders.checkout(cartID: cart, userID: user + 1, by: Self.shopper) } }
+                    group.addTask { await Result { try await shop.place(cart, userID: user + 1, by: Self.shopper) } }
                 }
                 return await group.reduce(into: []) { $0.append($1) }
             }
@@ -71,7 +81,7 @@ import Testing
         try await Shop.with(kind) { shop in
             let before = try await shop.stock(2)
             let price = try await shop.catalog.product(id: 2).priceMinor
-            let placed = try await shop.orders.checkout(cartID: try await shop.cart(with: 3, of: 2), userID: 1, by: Self.shopper)
+            let placed = try await shop.place(try await shop.cart(with: 3, of: 2), userID: 1, by: Self.shopper)
             #expect(placed.totalMinor == price * 3)
             try await shop.database.doublePrice(of: 2)
             let reloaded = try #require(try await shop.orders.order(placed.id, of: 1))
@@ -90,7 +100,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func changesArePublishedOnceCommittedAndNeverBefore(_ kind: StoreKind) async throws {
         try await Shop.with(kind) { shop in
-            let placed = try await shop.orders.checkout(cartID: try await shop.cart(with: 2, of: 5), userID: 7, by: Self.shopper)
+            let placed = try await shop.place(try await shop.cart(with: 2, of: 5), userID: 7, by: Self.shopper)
             #expect(shop.database.topics.published.last == [CatalogTopics.product(5), OrdersTopics.ordersOf(7)], "stock and the shopper's list")
 
             let seen = Mutex<[String?]>([])
@@ -108,7 +118,7 @@ import Testing
             #expect(database.topics.published.count == count)
 
             // Cancelling puts stock back: the product is published with the order.
-            let another = try await shop.orders.checkout(cartID: try await shop.cart(with: 1, of: 6), userID: 7, by: Self.shopper)
+            let another = try await shop.place(try await shop.cart(with: 1, of: 6), userID: 7, by: Self.shopper)
             _ = try await shop.orders.cancel(another, reason: "changed my mind", by: Self.shopper)
             #expect(database.topics.published.last == [OrdersTopics.order(another.id), OrdersTopics.ordersOf(7), CatalogTopics.product(6)])
         }
@@ -117,8 +127,8 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func everyChangeIsInTheOrdersHistoryWithWhoMadeIt(_ kind: StoreKind) async throws {
         try await Shop.with(kind) { shop in
-            let first = try await shop.orders.checkout(cartID: try await shop.cart(with: 1, of: 2), userID: 3, by: Self.shopper)
-            let placed = try await shop.orders.checkout(cartID: try await shop.cart(with: 1, of: 3), userID: 4, by: .shopper("Grace"))
+            let first = try await shop.place(try await shop.cart(with: 1, of: 2), userID: 3, by: Self.shopper)
+            let placed = try await shop.place(try await shop.cart(with: 1, of: 3), userID: 4, by: .shopper("Grace"))
             guard case .charged(let paid) = try await shop.orders.pay(placed, idempotencyKey: "h", by: .shopper("Grace")) else { Issue.record("not charged"); return }
             let tracking = try #require(TrackingNumber(" 1z-999 ".replacingOccurrences(of: " ", with: "") + "AA1"))
             #expect(tracking.text == "1Z-999AA1")
@@ -143,8 +153,8 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aPaymentKeyCountsForItsOwnOrderOnly(_ kind: StoreKind) async throws {
         try await Shop.with(kind) { shop in
-            let first = try await shop.orders.checkout(cartID: try await shop.cart(with: 1, of: 4), userID: 1, by: Self.shopper)
-            let second = try await shop.orders.checkout(cartID: try await shop.cart(with: 1, of: 4), userID: 1, by: Self.shopper)
+            let first = try await shop.place(try await shop.cart(with: 1, of: 4), userID: 1, by: Self.shopper)
+            let second = try await shop.place(try await shop.cart(with: 1, of: 4), userID: 1, by: Self.shopper)
             guard case .charged = try await shop.orders.pay(first, idempotencyKey: "same", by: Self.shopper) else { Issue.record("first not charged"); return }
             guard case .charged(let paid) = try await shop.orders.pay(second, idempotencyKey: "same", by: Self.shopper) else { Issue.record("second not charged"); return }
             #expect(paid.status == .paid)
@@ -156,7 +166,7 @@ import Testing
     func payAndCancelRacingLeaveAConsistentOrder(_ kind: StoreKind) async throws {
         try await Shop.with(kind) { shop in
             for _ in 0..<10 {
-                let order = try await shop.orders.checkout(cartID: try await shop.cart(with: 1, of: 3), userID: 1, by: Self.shopper)
+                let order = try await shop.place(try await shop.cart(with: 1, of: 3), userID: 1, by: Self.shopper)
                 async let paying = Result(catching: { try await shop.orders.pay(order, idempotencyKey: UUID().uuidString, by: Self.shopper) })
                 async let cancelling = Result(catching: { try await shop.orders.cancel(order, reason: "race", by: Self.shopper) })
                 _ = await (paying, cancelling)
@@ -166,6 +176,48 @@ import Testing
                 #expect(final.status == .cancelled)
                 if case .failure = await paying { #expect(final.payment == nil) }
             }
+        }
+    }
+
+    /// A double click, a retry after a timeout, a second tab: the same checkout form sent again,
+    /// at once or later, places one order, and every submission lands on it, even when the
+    /// order took the last items (the second one must not read "sold out").
+    @Test(arguments: StoreKind.allCases)
+    func oneCheckoutFormPlacesOneOrderHoweverOftenItIsSent(_ kind: StoreKind) async throws {
+        try await Shop.with(kind) { shop in
+            let user = 11
+            let available = try await shop.stock(8)
+            let cart = try await shop.cart(with: available, of: 8)
+            let number = try await shop.orders.nextCheckoutNumber(for: user)
+            #expect(number == 1, "a shopper's first checkout")
+            let outcomes = try await withThrowingTaskGroup(of: OrderService.CheckoutOutcome.self) { group in
+                for _ in 0..<4 {
+                    group.addTask { try await shop.orders.checkout(cartID: cart, userID: user, checkoutNumber: number, by: Self.shopper) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let placed = outcomes.compactMap { if case .placed(let order) = $0 { order } else { nil } }
+            let found = outcomes.compactMap { if case .alreadyPlaced(let id) = $0 { id } else { nil } }
+            #expect(placed.count == 1, "one order")
+            #expect(found.count == 3 && found.allSatisfy { $0 == placed.first?.id }, "the others land on it")
+            #expect(try await shop.stock(8) == 0, "the stock was taken once")
+            #expect(try await shop.orders.orders(of: user, status: nil).count == 1)
+
+            // Later, the same form again (a retry, the Back button): the same order.
+            guard case .alreadyPlaced(let again) = try await shop.orders.checkout(cartID: cart, userID: user, checkoutNumber: number, by: Self.shopper),
+                  again == placed.first?.id else { Issue.record("a later resubmission is not the same order"); return }
+
+            // The next checkout has the next number; a number from the future is refused.
+            #expect(try await shop.orders.nextCheckoutNumber(for: user) == 2)
+            let next = try await shop.cart(with: 1, of: 2)
+            await #expect(throws: CheckoutError.outdatedForm) {
+                try await shop.orders.checkout(cartID: next, userID: user, checkoutNumber: 3, by: Self.shopper)
+            }
+            guard case .placed = try await shop.orders.checkout(cartID: next, userID: user, checkoutNumber: 2, by: Self.shopper) else {
+                Issue.record("the next checkout was not placed"); return
+            }
+            // Another shopper's numbers are their own.
+            #expect(try await shop.orders.nextCheckoutNumber(for: user + 1) == 1)
         }
     }
 }

@@ -21,13 +21,15 @@ import tempfile
 import threading
 import time
 import unittest
+import urllib.error
+import urllib.parse
 import urllib.request
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Support"))
-from shopper import NoRedirects, Shopper  # noqa: E402
+from shopper import NoRedirects, Shopper, hidden_fields  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 BINARY = Path(os.environ.get("STOREFRONT_BINARY", ROOT / ".build/debug/storefront"))
@@ -230,6 +232,47 @@ class ScaleOutTest(unittest.TestCase):
         for _ in range(6):
             self.assertEqual(second.get("/orders")[0], 303, "the other session is signed out on every instance")
 
+    def test_3b_an_instance_that_missed_a_sign_out_refuses_the_session_once_it_listens_again(self):
+        """Every instance keeps the session ends in memory, kept current by NOTIFY. An instance
+        whose listener was cut off while another one signed a session out never heard of it; once
+        it listens again it loads every end anew, so the copied cookie is signed out there too."""
+        listeners = "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'LISTEN%tessera_session_ends%'"
+
+        def wait_for_listeners(count):
+            deadline = time.monotonic() + 20
+            while psql(listeners) != str(count):
+                self.assertLess(time.monotonic(), deadline, f"{count} instances did not listen again")
+                time.sleep(0.1)
+
+        first, deaf = self.instances[0], self.instances[1]
+        shopper = new_shopper(f"http://127.0.0.1:{first.port}", "missed")
+        copied = http.cookiejar.CookieJar()
+        for cookie in shopper.opener.handlers[[type(h).__name__ for h in shopper.opener.handlers].index("HTTPCookieProcessor")].cookiejar:
+            copied.set_cookie(cookie)
+        replay = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(copied), NoRedirects())
+        with replay.open(f"http://127.0.0.1:{deaf.port}/orders", timeout=10) as reply:
+            self.assertEqual(reply.status, 200, "signed in on the other instance too")
+        wait_for_listeners(3)
+
+        deaf.process.send_signal(signal.SIGSTOP)
+        try:
+            # Every listener's backend is ended; the running instances listen again at once,
+            # the stopped one cannot until it runs: it misses what is announced meanwhile.
+            psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%tessera_session_ends%'")
+            wait_for_listeners(2)
+            status, _, _ = shopper.post("/", "/logout", {})
+            self.assertEqual(status, 303)
+        finally:
+            deaf.process.send_signal(signal.SIGCONT)
+        wait_for_listeners(3)
+        for _ in range(3):
+            try:
+                with replay.open(f"http://127.0.0.1:{deaf.port}/orders", timeout=10) as reply:
+                    self.fail(f"the instance that missed the sign-out still took the cookie: {reply.status}")
+            except urllib.error.HTTPError as answer:
+                self.assertEqual(answer.code, 303)
+                self.assertTrue(answer.headers["Location"].startswith("/login"))
+
     def test_4_checkouts_racing_through_all_instances_never_oversell(self):
         product = 7
         psql(f"UPDATE product SET stock = 5 WHERE id = {product}")
@@ -245,6 +288,34 @@ class ScaleOutTest(unittest.TestCase):
         emails = ",".join(f"'{shopper.email}'" for shopper in shoppers)
         self.assertEqual(psql(f"SELECT sum(quantity) FROM order_line JOIN customer_order o ON o.id = order_id "
                               f"JOIN shop_user u ON u.id = o.user_id WHERE product_id = {product} AND u.email IN ({emails})"), "5")
+
+    def test_4b_the_same_checkout_sent_twice_at_once_places_one_order(self):
+        """A double click through the balancer: the same form, twice at once, on two
+        connections that nginx hands to different instances. One order, both answers on it,
+        even when it takes the last items (the second must not read "sold out")."""
+        product = 8
+        for round_number in range(3):
+            psql(f"UPDATE product SET stock = 2 WHERE id = {product}")
+            shopper = new_shopper(self.nginx.base, f"twice{round_number}")
+            status, _, _ = shopper.post(f"/products/{product}", "/cart/items", {"productID": str(product), "quantity": "2"})
+            self.assertEqual(status, 303)
+            _, page = shopper.get("/checkout")
+            data = urllib.parse.urlencode(hidden_fields(page, "/checkout")).encode()
+
+            def click(_):
+                try:
+                    with shopper.opener.open(self.nginx.base + "/checkout", data=data, timeout=30) as reply:
+                        return reply.status, reply.headers.get("Location")
+                except urllib.error.HTTPError as answer:
+                    return answer.code, answer.headers.get("Location")
+            with ThreadPoolExecutor(max_workers=2) as pool:
+                answers = list(pool.map(click, range(2)))
+            self.assertEqual([status for status, _ in answers], [303, 303], answers)
+            self.assertEqual(answers[0][1], answers[1][1], "both land on the one order")
+            self.assertRegex(answers[0][1], r"^/orders/\d+$")
+            self.assertEqual(psql(f"SELECT count(*) FROM customer_order o JOIN shop_user u ON u.id = o.user_id "
+                                  f"WHERE u.email = '{shopper.email}'"), "1")
+            self.assertEqual(psql(f"SELECT stock FROM product WHERE id = {product}"), "0")
 
     def test_5_an_instance_killed_under_load_is_routed_around_and_rejoins(self):
         psql("UPDATE product SET stock = 100000 WHERE id = 9")

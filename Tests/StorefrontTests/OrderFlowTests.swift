@@ -58,7 +58,8 @@ import TesseraTesting
             #expect(checkout.text.contains("<title>Checkout · Tessera Shop</title>"))
             #expect(checkout.markup.first("data-order-total")?["data-price-minor"] == String(unit * 2))
             // A price or a total sent by the client is ignored: the server prices the order.
-            let placed = try await browser.send("/checkout", method: "POST", form: "totalMinor=1&priceMinor=1&_csrf=\(checkout.csrfToken ?? "")")
+            let number = try #require(checkout.hiddenFields(ofFormTo: "/checkout").first { $0.name == "checkoutNumber" }?.value)
+            let placed = try await browser.send("/checkout", method: "POST", form: "totalMinor=1&priceMinor=1&checkoutNumber=\(number)&_csrf=\(checkout.csrfToken ?? "")")
             #expect(placed.status == 303)
             let orderURL = try #require(placed.header("location"))
             #expect(orderURL.hasPrefix("/orders/"))
@@ -72,10 +73,52 @@ import TesseraTesting
             #expect(try await browser.send("/cart").text.contains("Your cart is empty."))
             #expect(try await browser.send("/").markup.first("data-cart-count")?["data-cart-count"] == "0")
 
-            // An empty cart cannot be checked out.
-            let empty = try await browser.send("/checkout", method: "POST", form: "_csrf=\(checkout.csrfToken ?? "")")
+            // The same form sent again (a double click, a retry) lands on the same order.
+            let again = try await browser.send("/checkout", method: "POST", form: "checkoutNumber=\(number)&_csrf=\(checkout.csrfToken ?? "")")
+            #expect(again.status == 303)
+            #expect(again.header("location") == orderURL, "the order the first submission placed")
+            #expect(try await browser.send("/orders").markup.tags(with: "data-order-id").count == 1, "one order")
+
+            // An empty cart cannot be checked out (its page shows no form: this one is hand-made,
+            // with the next number).
+            let empty = try await browser.submit(from: "/checkout", to: "/checkout", form: "checkoutNumber=2")
             #expect(empty.status == 422)
             #expect(empty.text.contains("Your cart is empty."))
+
+            // A form without its number (hand-made, or from before numbers) places nothing: the
+            // page comes back to be looked at again, with a fresh number.
+            _ = try await browser.submit(from: "/products/3", to: "/cart/items", form: "productID=3&quantity=1")
+            let unnumbered = try await browser.send("/checkout", method: "POST", form: "_csrf=\(checkout.csrfToken ?? "")")
+            #expect(unnumbered.status == 409)
+            #expect(unnumbered.text.contains("This checkout page was out of date"))
+            #expect(unnumbered.hiddenFields(ofFormTo: "/checkout").contains { $0.name == "checkoutNumber" && $0.value == "2" })
+            #expect(try await browser.send("/orders").markup.tags(with: "data-order-id").count == 1, "still one order")
+        }
+    }
+
+    /// A double click: the browser sends the same checkout form twice, at once, on two
+    /// connections with the same cookie. One order; both answers land on it; the stock is
+    /// taken once, even though the order took the last items.
+    @Test func aCheckoutSentTwiceAtOncePlacesOneOrder() async throws {
+        try await TestStorefront.run { shop in
+            let stock = try #require(try await Self.stock(of: 9, in: shop))
+            let browser = TestClient(port: shop.port)
+            _ = try await browser.submit(from: "/register", to: "/register", form: "name=Twice&email=twice%40example.com&password=long-enough-1")
+            _ = try await browser.submit(from: "/products/9", to: "/cart/items", form: "productID=9&quantity=\(stock)")
+            let page = try await browser.send("/checkout")
+            let form = page.hiddenFields(ofFormTo: "/checkout").map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+            let clicks = (0..<2).map { _ in
+                let click = TestClient(port: shop.port)
+                click.cookie = browser.cookie
+                return click
+            }
+            async let first = clicks[0].send("/checkout", method: "POST", form: form)
+            async let second = clicks[1].send("/checkout", method: "POST", form: form)
+            let answers = try await [first, second]
+            #expect(answers.map(\.status) == [303, 303])
+            #expect(answers[0].header("location") == answers[1].header("location"), "both land on the one order")
+            #expect(try await browser.send("/orders").markup.tags(with: "data-order-id").count == 1, "one order")
+            #expect(try await Self.stock(of: 9, in: shop) == 0, "the stock was taken once")
         }
     }
 

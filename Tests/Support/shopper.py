@@ -13,6 +13,26 @@ class NoRedirects(urllib.request.HTTPRedirectHandler):
         return None
 
 
+def hidden_fields(html, action):
+    """The hidden fields of the first form on the page that posts to `action`, else the page's
+    CSRF token alone."""
+    form = re.search(r'<form\b[^>]*\baction="' + re.escape(action) + r'"[^>]*>(.*?)</form>', html, re.S)
+    if form is None:
+        return {"_csrf": re.search(r'name="_csrf" value="([^"]+)"', html).group(1)}
+    fields = {}
+    for tag in re.findall(r'<input\b[^>]*>', form.group(1)):
+        if 'type="hidden"' in tag:
+            name, value = re.search(r'name="([^"]*)"', tag), re.search(r'value="([^"]*)"', tag)
+            if name:
+                fields[html_unescape(name.group(1))] = html_unescape(value.group(1) if value else "")
+    return fields
+
+
+def html_unescape(text):
+    import html
+    return html.unescape(text)
+
+
 class Shopper:
     """A browser's worth of state: the session cookie, and the form token of each page."""
 
@@ -29,10 +49,11 @@ class Shopper:
             return answer.code, answer.read().decode()
 
     def post(self, page, action, fields):
-        """Fills the form on `page` with `fields` and its token, and sends it to `action`."""
+        """Fills the form on `page` that posts to `action` with `fields`, and sends it with its
+        hidden fields (the token, and whatever else it carries), as a browser does. A page
+        without such a form lends its token alone."""
         _, html = self.get(page)
-        token = re.search(r'name="_csrf" value="([^"]+)"', html).group(1)
-        data = urllib.parse.urlencode({**fields, "_csrf": token}).encode()
+        data = urllib.parse.urlencode({**hidden_fields(html, action), **fields}).encode()
         try:
             with self.opener.open(self.base + action, data=data, timeout=30) as reply:
                 return reply.status, reply.headers.get("Location"), reply.read().decode()

@@ -1,7 +1,8 @@
 import Tessera
 
 /// Placing the order: it reserves the stock and empties the cart in one transaction, and the
-/// shopper lands on the new order, awaiting payment.
+/// shopper lands on the new order, awaiting payment. The form carries its checkout number, so
+/// sending it again (a double click, a retry, a second tab) lands on the same order.
 struct CheckoutActions {
     let orders: OrderService
     let cart: CartService
@@ -12,11 +13,20 @@ struct CheckoutActions {
         routes.action(OrdersRoutes.placeOrder) { _, context in
             let shopper = try SignedInShopper.require(context, returningTo: OrdersRoutes.checkout.path)
             do {
-                let order = try await orders.checkout(cartID: CartSession.cartID(in: context, create: false), userID: shopper, by: SignedInShopper.actor(context))
-                CartSession.remember(nil, in: context)
-                return context.redirect(to: OrdersRoutes.order.path(order.id), flash: "Order #\(order.id) is placed. It awaits your payment.")
+                // A form without a number (a page from before numbers, a hand-made request) is
+                // one the shopper should look at again, not a second order.
+                guard case .valid(let form) = try context.decodeForm(CheckoutForm.self) else { throw CheckoutError.outdatedForm }
+                switch try await orders.checkout(cartID: CartSession.cartID(in: context, create: false), userID: shopper,
+                                                 checkoutNumber: form.checkoutNumber, by: SignedInShopper.actor(context)) {
+                case .placed(let order):
+                    CartSession.remember(nil, in: context)
+                    return context.redirect(to: OrdersRoutes.order.path(order.id), flash: "Order #\(order.id) is placed. It awaits your payment.")
+                case .alreadyPlaced(let orderID):
+                    CartSession.remember(nil, in: context)
+                    return context.redirect(to: OrdersRoutes.order.path(orderID), flash: "Order #\(orderID) was placed by this checkout already; here it is.")
+                }
             } catch let refusal as CheckoutError {
-                return try await context.render(CheckoutPageController(cart: cart, error: refusal))
+                return try await context.render(CheckoutPageController(cart: cart, orders: orders, error: refusal))
             }
         }
     }

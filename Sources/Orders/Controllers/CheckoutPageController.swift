@@ -1,18 +1,21 @@
 import Tessera
 
-/// `/checkout`: the cart's lines, priced by the server, and the button that places the order;
-/// with the reason and status 422 when placing it failed.
+/// `/checkout`: the cart's lines, priced by the server, and the button that places the order,
+/// whose form carries the number its order will have; with the reason and its status (422,
+/// or 409 for an out-of-date form) when placing it failed.
 struct CheckoutPageController: PageController {
     let cart: CartService
+    let orders: OrderService
     var error: CheckoutError?
 
     func load(_ context: RequestContext) async throws -> CheckoutModel {
-        _ = try SignedInShopper.require(context, returningTo: OrdersRoutes.checkout.path)
+        let shopper = try SignedInShopper.require(context, returningTo: OrdersRoutes.checkout.path)
         let contents = try await CartSession.currentCart(in: context, from: cart)
-        return CheckoutModel(items: LineItems(contents), isEmpty: contents.lines.isEmpty, error: error?.publicMessage)
+        return CheckoutModel(items: LineItems(contents), isEmpty: contents.lines.isEmpty, error: error?.publicMessage,
+                             checkoutNumber: try await orders.nextCheckoutNumber(for: shopper))
     }
 
     func render(_ model: CheckoutModel, in context: RequestContext) -> Page {
-        Page(title: "Checkout", body: context.render(CheckoutView.self, model), status: error == nil ? .ok : .unprocessableContent)
+        Page(title: "Checkout", body: context.render(CheckoutView.self, model), status: error?.status ?? .ok)
     }
 }

@@ -23,33 +23,75 @@ public struct OrderService: Sendable {
         self.now = now
     }
 
-    /// Turns the cart into an order awaiting payment. Stock is checked and reserved in the same
-    /// transaction that creates the order and empties the cart. An empty cart or a line over the
-    /// stock is a ``CheckoutError``, and nothing changes.
-    public func checkout(cartID: String?, userID: Int, by actor: OrderActor) async throws -> Order {
-        guard let cartID else { throw CheckoutError.emptyCart }
-        let lines = try await cart.cart(cartID).lines
-        guard !lines.isEmpty else { throw CheckoutError.emptyCart }
-        return try await placeOrder(userID: userID, lines: lines.map { ($0.product.id, $0.quantity) }, clearingCart: cartID, at: now(), by: actor)
+    /// Turns the cart into an order awaiting payment, once per checkout form: `checkoutNumber`
+    /// is the number the form was given (``nextCheckoutNumber(for:)``), and a second submission
+    /// of the same form (a double click, a retry after a timeout, a second tab) gets the order
+    /// the first one placed, not another. Stock is checked and reserved in the same transaction
+    /// that creates the order and empties the cart. An empty cart, a line over the stock or a
+    /// form older than the shopper's last checkout is a ``CheckoutError``, and nothing changes.
+    public func checkout(cartID: String?, userID: Int, checkoutNumber: Int, by actor: OrderActor) async throws -> CheckoutOutcome {
+        let lines: [(productID: Int, quantity: Int)] = if let cartID {
+            try await cart.cart(cartID).lines.map { ($0.product.id, $0.quantity) }
+        } else {
+            []
+        }
+        let date = now()
+        let outcome = try await runChecked { stores -> CheckoutOutcome in
+            try stores.orders.lockCheckouts(of: userID)
+            if let placed = try stores.orders.order(placedBy: userID, checkoutNumber: checkoutNumber) { return .alreadyPlaced(orderID: placed) }
+            guard checkoutNumber == (try stores.orders.lastCheckoutNumber(of: userID)) + 1 else { throw CheckoutError.outdatedForm }
+            guard !lines.isEmpty else { throw CheckoutError.emptyCart }
+            return .placed(try Self.place(lines, userID: userID, checkoutNumber: checkoutNumber, clearingCart: cartID, at: date, by: actor, in: stores))
+        }
+        if case .placed(let order) = outcome { published(order) }
+        return outcome
+    }
+
+    /// What a checkout did.
+    public enum CheckoutOutcome: Sendable {
+        /// A new order.
+        case placed(Order)
+        /// The form had placed this order already.
+        case alreadyPlaced(orderID: Int)
+    }
+
+    /// The number a checkout form shows now gets for its order: one more than the shopper's last.
+    public func nextCheckoutNumber(for userID: Int) async throws -> Int {
+        try await store.nextCheckoutNumber(userID: userID)
     }
 
     /// Reserves every line's stock at the catalog's current prices, creates the order and empties
-    /// the cart, in one transaction.
+    /// the cart, in one transaction: for orders no checkout form placed (the demo data).
     func placeOrder(userID: Int, lines: [(productID: Int, quantity: Int)], clearingCart cartID: String?, at date: Date,
                     by actor: OrderActor) async throws -> Order {
+        let order = try await runChecked { stores in
+            try Self.place(lines, userID: userID, checkoutNumber: nil, clearingCart: cartID, at: date, by: actor, in: stores)
+        }
+        published(order)
+        return order
+    }
+
+    private static func place(_ lines: [(productID: Int, quantity: Int)], userID: Int, checkoutNumber: Int?, clearingCart cartID: String?,
+                              at date: Date, by actor: OrderActor, in stores: OrderTransactionStores) throws -> Order {
+        let orderLines = try lines.map { line in
+            let product = try stores.stock.reserve(line.quantity, of: line.productID)
+            return OrderLine(productID: product.id, productName: product.name, unitPriceMinor: product.priceMinor, quantity: line.quantity)
+        }
+        let id = try stores.orders.insertOrder(userID: userID, lines: orderLines, at: date, checkoutNumber: checkoutNumber)
+        try stores.orders.record(OrderHistoryEntry(at: date, actor: actor, action: "placed", detail: nil), orderID: id)
+        if let cartID { try stores.carts.empty(cart: cartID) }
+        return Order(id: id, userID: userID, status: .awaitingPayment, placedAt: date, lines: orderLines)
+    }
+
+    /// Tells open pages about a new order, once it is committed.
+    private func published(_ order: Order) {
+        topics.publish(order.lines.map { CatalogTopics.product($0.productID) } + [OrdersTopics.ordersOf(order.userID)])
+    }
+
+    /// Runs `body` in one order transaction, with a stock shortage told as the checkout's refusal.
+    private func runChecked<T: Sendable>(_ body: @escaping @Sendable (OrderTransactionStores) throws -> T) async throws -> T {
         do {
-            let order = try await transactions.run { stores in
-                let orderLines = try lines.map { line in
-                    let product = try stores.stock.reserve(line.quantity, of: line.productID)
-                    return OrderLine(productID: product.id, productName: product.name, unitPriceMinor: product.priceMinor, quantity: line.quantity)
-                }
-                let id = try stores.orders.insertOrder(userID: userID, lines: orderLines, at: date)
-                try stores.orders.record(OrderHistoryEntry(at: date, actor: actor, action: "placed", detail: nil), orderID: id)
-                if let cartID { try stores.carts.empty(cart: cartID) }
-                return Order(id: id, userID: userID, status: .awaitingPayment, placedAt: date, lines: orderLines)
-            }
-            topics.publish(order.lines.map { CatalogTopics.product($0.productID) } + [OrdersTopics.ordersOf(userID)])
-            return order
+            return try await transactions.run(body)
         } catch let shortage as StockShortage {
             switch shortage {
             case .unknownProduct: throw CheckoutError.stock("A product in your cart is no longer sold.")

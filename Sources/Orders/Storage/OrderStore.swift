@@ -17,6 +17,9 @@ public protocol OrderStore: Sendable {
 
     /// The order's history, oldest first.
     func history(orderID: Int) async throws -> [OrderHistoryEntry]
+
+    /// The number the user's next checkout will have: one more than their last one's.
+    func nextCheckoutNumber(userID: Int) async throws -> Int
 }
 
 /// What a transition records besides the new status.

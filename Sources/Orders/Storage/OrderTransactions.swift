@@ -30,8 +30,19 @@ public protocol OrderTransactions: Sendable {
 
 /// Order rows changed inside an ``OrderTransactions`` transaction.
 public protocol OrderWrites {
-    /// Creates an order awaiting payment with these lines; returns its id.
-    func insertOrder(userID: Int, lines: [OrderLine], at date: Date) throws -> Int
+    /// Makes every other transaction that checks `userID` out wait until this one ends, so that
+    /// two submissions of one checkout form see each other's order, never both place one.
+    func lockCheckouts(of userID: Int) throws
+
+    /// The order the user's checkout number `number` placed, if one did.
+    func order(placedBy userID: Int, checkoutNumber number: Int) throws -> Int?
+
+    /// The user's last checkout number, 0 before their first.
+    func lastCheckoutNumber(of userID: Int) throws -> Int
+
+    /// Creates an order awaiting payment with these lines, as the user's checkout `checkoutNumber`
+    /// (`nil` for an order that no checkout form placed); returns its id.
+    func insertOrder(userID: Int, lines: [OrderLine], at date: Date, checkoutNumber: Int?) throws -> Int
 
     /// Moves an order from `expected` to `status` and records what came with the move, only if
     /// the order is still in `expected`. Returns `false` when another request moved it first.

@@ -12,6 +12,15 @@ public struct PostgresOrderStore: OrderStore {
         self.connections = connections
     }
 
+    /// The first key of the advisory lock on a user's checkouts.
+    static let checkoutLock: Int32 = 0x6368_6b6f  // "chko"
+
+    public func nextCheckoutNumber(userID: Int) async throws -> Int {
+        try await connections.read { connection in
+            try (connection.rows("SELECT coalesce(max(checkout_number), 0) FROM customer_order WHERE user_id = \(userID)").first?.decode(Int.self) ?? 0) + 1
+        }
+    }
+
     public static func registerMigrations(in migrator: inout PostgresMigrator) {
         migrator.register("orders.v2.orders", [
             """
@@ -64,6 +73,12 @@ public struct PostgresOrderStore: OrderStore {
             """,
             "CREATE INDEX order_history_by_order ON order_history (order_id, id)",
             "CREATE INDEX customer_order_by_placed_at ON customer_order (placed_at DESC, id DESC)",
+        ])
+        // Each checkout form carries the number its order will have; a second submission of the
+        // same form finds the order the first placed.
+        migrator.register("orders.v4.checkout-numbers", [
+            "ALTER TABLE customer_order ADD COLUMN checkout_number bigint",
+            "CREATE UNIQUE INDEX customer_order_by_checkout ON customer_order (user_id, checkout_number)",
         ])
     }
 
@@ -162,9 +177,25 @@ extension PostgresOrderStore {
 struct PostgresOrderWrites: OrderWrites {
     let connection: BlockingConnection
 
-    func insertOrder(userID: Int, lines: [OrderLine], at date: Date) throws -> Int {
+    /// A lock for the transaction's length, on the user's checkouts alone (the first key names
+    /// what is locked, the second whose). Read committed then shows the waiting transaction
+    /// the order the other one committed.
+    func lockCheckouts(of userID: Int) throws {
+        try connection.execute("SELECT pg_advisory_xact_lock(\(PostgresOrderStore.checkoutLock), \(Int32(truncatingIfNeeded: userID)))")
+    }
+
+    func order(placedBy userID: Int, checkoutNumber number: Int) throws -> Int? {
+        try connection.rows("SELECT id FROM customer_order WHERE user_id = \(userID) AND checkout_number = \(number)").first?.decode(Int.self)
+    }
+
+    func lastCheckoutNumber(of userID: Int) throws -> Int {
+        try connection.rows("SELECT coalesce(max(checkout_number), 0) FROM customer_order WHERE user_id = \(userID)").first?.decode(Int.self) ?? 0
+    }
+
+    func insertOrder(userID: Int, lines: [OrderLine], at date: Date, checkoutNumber: Int?) throws -> Int {
         guard let id = try connection.rows("""
-            INSERT INTO customer_order (user_id, status, placed_at) VALUES (\(userID), \(OrderStatus.awaitingPayment.rawValue), \(date)) RETURNING id
+            INSERT INTO customer_order (user_id, status, placed_at, checkout_number) \
+            VALUES (\(userID), \(OrderStatus.awaitingPayment.rawValue), \(date), \(checkoutNumber)) RETURNING id
             """).first?.decode(Int.self) else { throw PostgresOrderStore.InsertReturnedNothing() }
         for line in lines {
             try connection.execute("""

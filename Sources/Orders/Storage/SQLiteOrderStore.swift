@@ -55,6 +55,20 @@ public struct SQLiteOrderStore: OrderStore {
             }
             try db.create(index: "customerOrder_by_placedAt", on: "customerOrder", columns: ["placedAt", "id"])
         }
+        // Each checkout form carries the number its order will have; a second submission of the
+        // same form finds the order the first placed.
+        migrator.registerMigration("orders.v4.checkout-numbers") { db in
+            try db.alter(table: "customerOrder") { table in
+                table.add(column: "checkoutNumber", .integer)
+            }
+            try db.create(index: "customerOrder_by_checkout", on: "customerOrder", columns: ["userID", "checkoutNumber"], unique: true)
+        }
+    }
+
+    public func nextCheckoutNumber(userID: Int) async throws -> Int {
+        try await database.read { db in
+            try (Int.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(checkoutNumber), 0) FROM customerOrder WHERE userID = ?"), arguments: [userID]) ?? 0) + 1
+        }
     }
 
     public func order(id: Int) async throws -> Order? {
@@ -148,9 +162,20 @@ extension SQLiteOrderStore {
 struct SQLiteOrderWrites: OrderWrites {
     let db: Database
 
-    func insertOrder(userID: Int, lines: [OrderLine], at date: Date) throws -> Int {
-        try db.execute(sql: "INSERT INTO customerOrder (userID, status, placedAt) VALUES (?, ?, ?)",
-                       arguments: [userID, OrderStatus.awaitingPayment.rawValue, date])
+    /// Writes are one at a time on SQLite: nothing to lock.
+    func lockCheckouts(of userID: Int) throws {}
+
+    func order(placedBy userID: Int, checkoutNumber number: Int) throws -> Int? {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT id FROM customerOrder WHERE userID = ? AND checkoutNumber = ?"), arguments: [userID, number])
+    }
+
+    func lastCheckoutNumber(of userID: Int) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(checkoutNumber), 0) FROM customerOrder WHERE userID = ?"), arguments: [userID]) ?? 0
+    }
+
+    func insertOrder(userID: Int, lines: [OrderLine], at date: Date, checkoutNumber: Int?) throws -> Int {
+        try db.execute(sql: "INSERT INTO customerOrder (userID, status, placedAt, checkoutNumber) VALUES (?, ?, ?, ?)",
+                       arguments: [userID, OrderStatus.awaitingPayment.rawValue, date, checkoutNumber])
         let id = Int(db.lastInsertedRowID)
         for line in lines {
             try db.execute(sql: "INSERT INTO orderLine (orderID, productID, productName, unitPriceMinor, quantity) VALUES (?, ?, ?, ?, ?)",

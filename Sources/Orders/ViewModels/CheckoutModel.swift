@@ -3,4 +3,7 @@ struct CheckoutModel: Sendable {
     var items: LineItems
     var isEmpty: Bool
     var error: String?
+    /// The number the order placed from this page gets: a second submission of the same page
+    /// finds that order instead of placing another.
+    var checkoutNumber: Int
 }

@@ -20,6 +20,15 @@ struct QuantityForm: FormModel {
     }
 }
 
+/// The checkout form: the number its page gave the order it places.
+struct CheckoutForm: FormModel {
+    var checkoutNumber: Int
+
+    init(reading form: inout FormReader) {
+        checkoutNumber = form.integer("checkoutNumber", in: 1...Int(Int32.max), label: "Checkout number")
+    }
+}
+
 /// The pay button's form: its idempotency key makes a second submission harmless.
 struct PayForm: FormModel {
     var idempotencyKey: String
