@@ -203,7 +203,7 @@ let package = Package(
         .testTarget(name: "TesseraHTTPTests", dependencies: ["TesseraHTTP", "TesseraTesting"]),
         .testTarget(
             name: "TesseraTests",
-            dependencies: ["Tessera", "TesseraTesting", "TesseraViews"],
+            dependencies: ["Tessera", "TesseraTesting", "TesseraViews", .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["Views"],
             plugins: ["TesseraViewsPlugin"]
         ),

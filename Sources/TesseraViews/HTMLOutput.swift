@@ -10,9 +10,10 @@ public struct HTMLOutput: Sendable {
     /// Appended to only through the methods below, which is what keeps output escaped.
     @usableFromInline var storage: [UInt8]
     public private(set) var regions: [RegionSlot]
-    /// The CSRF token that forms rendered into this output carry, if any; given by whoever
-    /// starts the rendering (the framework's `RequestContext.render`).
-    public let formToken: String?
+    /// Where forms rendered into this output get their CSRF token; given by whoever starts the
+    /// rendering (the framework's `RequestContext.render`), and asked only when a form is
+    /// written, so that an output without forms never draws a token (nor its cookie).
+    public let formToken: FormTokenSource
     /// The fingerprinted URLs of static files, for the `asset` filter; given by whoever starts
     /// the rendering, like ``formToken``.
     public let assets: AssetURLs
@@ -21,7 +22,7 @@ public struct HTMLOutput: Sendable {
     ///   - capacity: bytes to reserve; a page that fits needs no reallocation.
     ///   - formToken: the token for the hidden field of every `<form method="post">`.
     ///   - assets: what `{{ path | asset }}` links to.
-    public init(capacity: Int = 4096, formToken: String? = nil, assets: AssetURLs = .none) {
+    public init(capacity: Int = 4096, formToken: FormTokenSource = .none, assets: AssetURLs = .none) {
         storage = []
         storage.reserveCapacity(capacity)
         regions = []

@@ -8,10 +8,10 @@ public protocol HTMLView {
 }
 
 extension HTMLView {
-    /// Renders into a new output. Its forms carry `formToken`, the request's CSRF token; a view
-    /// rendered without one (a test, a benchmark) has forms without the field. Its `asset`
-    /// filters link through `assets`.
-    public static func render(_ model: Model, formToken: String? = nil, assets: AssetURLs = .none) -> HTMLOutput {
+    /// Renders into a new output. Its forms carry the token `formToken` gives, the request's
+    /// CSRF token; a view rendered without one (a test, a benchmark) has forms without the
+    /// field. Its `asset` filters link through `assets`.
+    public static func render(_ model: Model, formToken: FormTokenSource = .none, assets: AssetURLs = .none) -> HTMLOutput {
         var output = HTMLOutput(formToken: formToken, assets: assets)
         render(model, into: &output)
         return output

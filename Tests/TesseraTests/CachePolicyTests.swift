@@ -12,6 +12,7 @@ import TesseraTesting
         static let signIn = Route<NoParameters>("cache.sign-in", .post, "/sign-in")
         static let mine = Route<NoParameters>("cache.mine", .get, "/mine")
         static let own = Route<NoParameters>("cache.own", .get, "/own")
+        static let ownForm = Route<NoParameters>("cache.own-form", .get, "/own-form")
 
         func register(in app: inout ApplicationBuilder) {
             // Reads nothing from the session, and carries no form that would need its token.
@@ -35,6 +36,12 @@ import TesseraTesting
                 response.headers[.cacheControl] = "public, max-age=60"
                 return response
             }
+            // Chooses its own caching, and carries a form.
+            app.routes.action(Self.ownForm) { _, context in
+                var response = Response.html(Array(#"<form><input name="_csrf" value="\#(context.formToken ?? "")"></form>"#.utf8))
+                response.headers[.cacheControl] = "public, max-age=60"
+                return response
+            }
         }
     }
 
@@ -50,10 +57,11 @@ import TesseraTesting
             let plain = try await client.send("/plain")
             #expect(plain.header("cache-control") == nil)
             #expect(plain.headers("set-cookie").isEmpty)
-            // Asking an anonymous session who is signed in finds nothing private: the page is
-            // private only for the token's cookie it sets, and may be revalidated.
+            // Asking an anonymous session who is signed in finds nobody: no cookie (no form, nothing
+            // kept), but a signed-in visitor would see another page, so no shared cache keeps it.
             let nobody = try await client.send("/mine")
             #expect(nobody.text.contains("nobody"))
+            #expect(nobody.headers("set-cookie").isEmpty, "a visit that shows no form and keeps nothing sets no cookie")
             #expect(nobody.header("cache-control") == "private, no-cache")
         }
     }
@@ -81,10 +89,13 @@ import TesseraTesting
             #expect(try await client.send("/mine").text.contains("ada"))
             // The app's own choice stands, and an answer that reads nothing stays cacheable.
             #expect(try await client.send("/own").header("cache-control") == "public, max-age=60")
-            // Unless it carries a new cookie: a first visit gets its own, never a shared one.
-            let firstVisit = try await Self.app().test { fresh in try await fresh.send("/own") }
+            // Unless it carries a new cookie: a first visit to a form gets its own, never a shared one.
+            let firstVisit = try await Self.app().test { fresh in try await fresh.send("/own-form") }
             #expect(firstVisit.headers("set-cookie").count == 1)
             #expect(firstVisit.header("cache-control") == "private, no-cache")
+            let firstVisitWithoutForm = try await Self.app().test { fresh in try await fresh.send("/own") }
+            #expect(firstVisitWithoutForm.headers("set-cookie").isEmpty)
+            #expect(firstVisitWithoutForm.header("cache-control") == "public, max-age=60")
             #expect(try await client.send("/plain").header("cache-control") == nil)
         }
     }

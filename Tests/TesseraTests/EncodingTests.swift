@@ -14,9 +14,11 @@ import Tessera
         let bytes = Data((0...255).map { UInt8($0) })
         let encoded = Base64URL.encode(bytes)
         #expect(!encoded.contains("+") && !encoded.contains("/") && !encoded.contains("="))
-        #expect(Base64URL.decode(Substring(encoded)) == bytes)
+        #expect(Base64URL.decode(Substring(encoded)) == Array(bytes))
         #expect(Base64URL.decode("ab+/") == nil)
         #expect(Base64URL.decode("not base64!") == nil)
+        #expect(Base64URL.decode("abcde") == nil, "one character over a group is no byte")
+        #expect(Base64URL.decode("") == [])
     }
 
     @Test func base64URLIsStandardBase64InTheOtherAlphabetForEveryLength() {
@@ -27,6 +29,7 @@ import Tessera
                 .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
                 .replacingOccurrences(of: "=", with: "")
             #expect(Base64URL.encode(bytes) == standard, "\(length) bytes")
+            #expect(Base64URL.decode(Substring(standard)) == Array(bytes), "\(length) bytes back")
             #expect(Base64URL.encode(([0x7F] + Array(bytes)).dropFirst()) == standard, "a slice of \(length) bytes")
         }
     }

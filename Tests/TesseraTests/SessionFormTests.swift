@@ -161,18 +161,24 @@ import TesseraTesting
 
         let valid = try #require(browser.cookie)
         let value = String(valid.drop { $0 != "=" }.dropFirst())
-        let payload = String(value.prefix { $0 != "." })
-        var flipped = Array(payload)
-        flipped[3] = flipped[3] == "A" ? "B" : "A"
+        func flipped(at position: Int) -> String {
+            var characters = Array(value)
+            characters[position] = characters[position] == "A" ? "B" : "A"
+            return String(characters)
+        }
         let tampered = [
             "tessera_session=garbage",
-            "tessera_session=\(String(flipped)).\(value.drop { $0 != "." }.dropFirst())",
-            "tessera_session=\(payload).AAAA",
-            "tessera_session=\(payload)",
+            "tessera_session=\(flipped(at: 3))",                      // the session id
+            "tessera_session=\(flipped(at: value.count / 2))",        // an entry
+            "tessera_session=\(flipped(at: value.count - 2))",        // the signature
+            "tessera_session=\(value.dropLast(4))",                   // cut short
+            "tessera_session=\(value)AAAA",                           // longer
+            "tessera_session=\(value.prefix(40))",
             "tessera_session=%%%..%%%",
-            "tessera_session=\(value).\(value.drop { $0 != "." }.dropFirst())",
-            "tessera_session=.\(value.drop { $0 != "." }.dropFirst())",
-            "tessera_session=\(payload).",
+            "tessera_session=\(value).\(value)",
+            "tessera_session=",
+            // The format before: JSON and a signature, a dot between. Its holder signs in again.
+            "tessera_session=eyJpZCI6ImFiYyIsImV4cGlyZXMiOjk5OTk5OTk5OTksInZhbHVlcyI6eyJ1c2VyIjoiYWRhIn19.c2lnbmF0dXJl",
         ]
         for cookie in tampered {
             let reply = try await onThread { [port = server.port] in

@@ -23,7 +23,7 @@ public struct PasswordHasher: Sendable {
     public func verify(_ password: String, against stored: String) -> Bool {
         let parts = stored.split(separator: "$")
         guard parts.count == 4, parts[0] == "pbkdf2-sha256", let rounds = Int(parts[1]), rounds >= 1, rounds <= 10_000_000,
-              let salt = Base64URL.decode(parts[2]), let expected = Base64URL.decode(parts[3]),
+              let salt = Base64URL.decode(parts[2]).map({ Data($0) }), let expected = Base64URL.decode(parts[3]),
               let actual = try? derive(password, salt: salt, rounds: rounds)
         else { return false }
         guard actual.count == expected.count else { return false }

@@ -83,7 +83,8 @@ public struct RequestContext: Sendable {
     /// Renders `view` for this request: its forms carry the request's CSRF token, and its
     /// `asset` filters link the app's fingerprinted static files.
     public func render<View: HTMLView>(_ view: View.Type, _ model: View.Model) -> HTMLOutput {
-        View.render(model, formToken: formToken, assets: application.assets)
+        let session = self.session
+        return View.render(model, formToken: FormTokenSource { session.csrfToken }, assets: application.assets)
     }
 }
 

@@ -34,20 +34,47 @@ public enum Base64URL {
         }
     }
 
-    /// `nil` for anything that is not base64url.
-    public static func decode(_ text: Substring) -> Data? {
-        var base64: [UInt8] = []
-        base64.reserveCapacity(text.utf8.count + 3)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                base64.append(byte)
-            case UInt8(ascii: "-"): base64.append(UInt8(ascii: "+"))
-            case UInt8(ascii: "_"): base64.append(UInt8(ascii: "/"))
-            default: return nil
+    /// The bytes `text` encodes; `nil` for anything that is not base64url without padding.
+    ///
+    /// Decoded straight from the text's UTF-8: a session cookie is decoded for every request
+    /// that sends one.
+    public static func decode(_ text: Substring) -> [UInt8]? {
+        let utf8 = text.utf8
+        let count = utf8.count
+        guard count % 4 != 1 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count * 3 / 4)
+        var group: UInt32 = 0
+        var filled = 0
+        for character in utf8 {
+            let value = sextets[Int(character)]
+            guard value != invalid else { return nil }
+            group = group << 6 | UInt32(value)
+            filled += 1
+            if filled == 4 {
+                bytes.append(UInt8(truncatingIfNeeded: group >> 16))
+                bytes.append(UInt8(truncatingIfNeeded: group >> 8))
+                bytes.append(UInt8(truncatingIfNeeded: group))
+                group = 0
+                filled = 0
             }
         }
-        while base64.count % 4 != 0 { base64.append(UInt8(ascii: "=")) }
-        return Data(base64Encoded: Data(base64))
+        switch filled {
+        case 2: bytes.append(UInt8(truncatingIfNeeded: group >> 4))
+        case 3:
+            bytes.append(UInt8(truncatingIfNeeded: group >> 10))
+            bytes.append(UInt8(truncatingIfNeeded: group >> 2))
+        default: break
+        }
+        return bytes
     }
+
+    private static let invalid: UInt8 = 0xFF
+
+    /// Each byte's value as a base64url digit, or ``invalid``.
+    private static let sextets: [UInt8] = {
+        var table = [UInt8](repeating: invalid, count: 256)
+        for (value, character) in alphabet.enumerated() { table[Int(character)] = UInt8(value) }
+        return table
+    }()
 }

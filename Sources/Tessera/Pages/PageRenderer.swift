@@ -52,6 +52,11 @@ enum PageRenderer {
         // Streaming pays off only while a region is still working; a page whose regions all
         // answered already goes out in one piece, with a Content-Length.
         let streamed = (page.delivery ?? .streamed) == .streamed && running.values.contains { $0.finishedOutcome == nil }
+        // The cookie goes out with the head, and a session sets one only when a form asked for
+        // its token. A region still working when the head is sent, or a live region rendered
+        // again later for the page's stream, may show a form after that: such pages draw the
+        // token now, so its cookie goes with the head.
+        if streamed || regions.contains(where: \.isLive) { _ = context.formToken }
         if !streamed {
             var assembled = HTMLOutput(capacity: document.bytes.count + 4096)
             var cursor = 0

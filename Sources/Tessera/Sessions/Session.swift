@@ -22,7 +22,7 @@ public struct Session: Sendable {
     /// The session in `cookie`, or a new one when there is no valid cookie. Either way it has a
     /// CSRF token from here on, drawn when first asked for.
     init(cookie: String?, codec: SessionCodec) {
-        storage = Storage(payload: cookie.flatMap { codec.decode($0) }, loadedFrom: Loaded.Source(cookie: cookie, secret: codec.secret))
+        storage = Storage(payload: cookie.flatMap { codec.decode(Substring($0)) }, loadedFrom: Loaded.Source(cookie: cookie, secret: codec.secret))
     }
 
     /// What a session's cookie held when it was loaded, and which cookie that was.
@@ -58,10 +58,12 @@ public struct Session: Sendable {
     }
 
     /// The session's id; `nil` when detached.
-    public var id: String? { storage?.read { $0.id } }
+    public var id: String? { storage?.read { Base64URL.encode($0.id) } }
 
-    /// The token every form of this session carries; `nil` when detached.
-    public var csrfToken: String? { storage?.value(Self.csrfKey) }
+    /// The token every form of this session carries; `nil` when detached. Asking for it draws
+    /// one for a new session, which the answer then sets in the cookie: an answer that shows
+    /// no form sets none.
+    public var csrfToken: String? { storage?.token }
 
     /// The value kept under `key`; setting `nil` removes it. The whole session travels in its
     /// cookie, so keep values small: an id, not a record. Every copy of the context sees a change.
@@ -96,9 +98,10 @@ public struct Session: Sendable {
         }
     }
 
-    /// The `Set-Cookie` value when the session changed, or when its token is new and the answer
-    /// may carry forms (`carryingNewTokenIn`); else `nil`. `Secure` when the configuration says
-    /// so, or when the request came over HTTPS (`overHTTPS`).
+    /// The `Set-Cookie` value when the session changed, or when its token was drawn for this
+    /// answer and the answer may carry forms (`carryingNewTokenIn`); else `nil`: a visit that
+    /// shows no form and keeps nothing sets no cookie. `Secure` when the configuration says so,
+    /// or when the request came over HTTPS (`overHTTPS`).
     func setCookie(_ configuration: SessionConfiguration, carryingNewTokenIn mayHaveForms: Bool, overHTTPS: Bool = false, now: Date = Date()) -> String? {
         guard let storage, var payload = storage.payloadToSave(includingNewToken: mayHaveForms) else { return nil }
         let maxAge = configuration.maxAge.components.seconds
@@ -110,21 +113,20 @@ public struct Session: Sendable {
     }
 
     /// The `Cache-Control` an answer needs because of what it took from this session, or `nil`
-    /// when it found nothing in it (an image, a health check, a visitor's first request that
-    /// only asked who is signed in), so that shared caches may keep it.
+    /// when it never looked (an image, a health check), so that shared caches may keep it.
     ///
-    /// A session that holds anything beyond its token (a signed-in user, a cart) makes every
-    /// answer that used it `private, no-store`: after sign-out, neither a shared cache nor the
-    /// browser's Back button may show it again. An answer that used only an anonymous session
-    /// (its forms carry the token, or it sets the cookie) is `private, no-cache`.
+    /// A session that holds anything (a signed-in user, a cart) makes every answer that used it
+    /// `private, no-store`: after sign-out, neither a shared cache nor the browser's Back button
+    /// may show it again. An answer that used only an anonymous session (its forms carry the
+    /// token), or asked the session something and found nothing (who is signed in: nobody), is
+    /// `private, no-cache`: a signed-in visitor would have been answered differently, so no
+    /// shared cache may hand it to others.
     var cacheControl: String? {
-        storage?.read { payload, used in
-            guard used else { return nil }
-            return payload.values.keys.contains { $0 != Self.csrfKey } ? "private, no-store" : "private, no-cache"
+        storage?.read { payload, used, consulted in
+            if used, !payload.values.isEmpty { return "private, no-store" }
+            return used || consulted ? "private, no-cache" : nil
         }
     }
-
-    static let csrfKey = "_csrf"
 
     /// The session's state, shared by every copy of the request's context (regions run
     /// concurrently, so it is locked).
@@ -139,17 +141,17 @@ public struct Session: Sendable {
             var tokenIsNew = false
             /// Whether the answer found a value (the token included) or changed the session.
             var used = false
+            /// Whether the answer asked the session anything, found or not.
+            var consulted = false
 
             /// Draws what the session lacks: an id for a new session, a token for one without.
             mutating func complete() {
                 if payload.id.isEmpty { payload.id = SessionCodec.newIdentifier() }
-                if payload.values[Session.csrfKey] == nil {
-                    payload.values[Session.csrfKey] = Storage.newToken()
+                if payload.token.isEmpty {
+                    payload.token = SessionCodec.newToken()
                     tokenIsNew = true
                 }
             }
-
-            var lacksToken: Bool { payload.values[Session.csrfKey] == nil }
         }
 
         private let state: Mutex<State>
@@ -166,11 +168,7 @@ public struct Session: Sendable {
 
         /// A session with nothing drawn yet (see ``State/complete()``).
         static func newPayload() -> SessionCodec.Payload {
-            SessionCodec.Payload(id: "", expires: 0, values: [:])
-        }
-
-        static func newToken() -> String {
-            SymmetricKey(size: .bits256).withUnsafeBytes { Base64URL.encode(Data($0)) }
+            SessionCodec.Payload(id: [], expires: 0, token: [], values: [:])
         }
 
         func read<T>(_ body: (SessionCodec.Payload) -> T) -> T {
@@ -180,8 +178,8 @@ public struct Session: Sendable {
             }
         }
 
-        func read<T>(_ body: (SessionCodec.Payload, _ used: Bool) -> T) -> T {
-            state.withLock { body($0.payload, $0.used) }
+        func read<T>(_ body: (SessionCodec.Payload, _ used: Bool, _ consulted: Bool) -> T) -> T {
+            state.withLock { body($0.payload, $0.used, $0.consulted) }
         }
 
         /// The value under `key`. Finding one makes the answer depend on the session (see
@@ -189,10 +187,20 @@ public struct Session: Sendable {
         /// is signed in leaves the answer cacheable.
         func value(_ key: String) -> String? {
             state.withLock { state in
-                if key == Session.csrfKey { state.complete() }
                 let value = state.payload.values[key]
+                state.consulted = true
                 if value != nil { state.used = true }
                 return value
+            }
+        }
+
+        /// The CSRF token, drawn if the session has none yet: the answer carries a form of this
+        /// session's, so it depends on the session.
+        var token: String {
+            state.withLock { state in
+                state.complete()
+                state.used = true
+                return Base64URL.encode(state.payload.token)
             }
         }
 
@@ -209,7 +217,7 @@ public struct Session: Sendable {
 
         func payloadToSave(includingNewToken: Bool) -> SessionCodec.Payload? {
             state.withLock { state in
-                guard state.modified || (includingNewToken && (state.tokenIsNew || state.lacksToken)) else { return nil }
+                guard state.modified || (includingNewToken && state.tokenIsNew) else { return nil }
                 state.complete()
                 return state.payload
             }

@@ -1,20 +1,45 @@
 import Crypto
 import Foundation
 
-/// Turns a session into a cookie value and back: `payload.signature`, both base64url, where the
-/// signature is HMAC-SHA256 over the payload with the app's secret.
+/// Turns a session into a cookie value and back: a small versioned binary record, signed with
+/// HMAC-SHA256 under the app's secret, all of it base64url.
 ///
-/// Anything that does not verify (a tampered value, a signature from another secret, garbage, an
-/// expired session) decodes to `nil`, which the caller treats as an empty session: a bad cookie
-/// is never an error page.
+/// The record, integers big-endian:
+///
+/// | bytes | field |
+/// |---|---|
+/// | 1 | format version, ``version`` |
+/// | 16 | session id |
+/// | 8 | expiry, seconds since 1970 |
+/// | 32 | CSRF token |
+/// | any | entries: key length (1 byte, 1 to 255), key, value length (2 bytes), value; UTF-8 |
+/// | 32 | HMAC-SHA256 of everything before it |
+///
+/// Fixed fields and no JSON: a session is decoded for every request that sends its cookie and
+/// encoded for every answer that sets one, and JSON's encoder and decoder were most of that
+/// cost. Anything that does not verify (a tampered value, a signature from another secret, an
+/// older format, garbage, an expired session) decodes to `nil`, which the caller treats as no
+/// cookie at all: a bad cookie is never an error page, and the holder of an old one signs in
+/// again.
 struct SessionCodec: Sendable {
     /// The raw secret; `SymmetricKey` is not `Sendable`, so one is made for each use.
     let secret: Data
     private var key: SymmetricKey { SymmetricKey(data: secret) }
 
-    struct Payload: Codable, Equatable {
-        var id: String
+    /// The format this codec writes, and the only one it reads.
+    static let version: UInt8 = 1
+    static let idLength = 16
+    static let tokenLength = 32
+    private static let signatureLength = 32
+    private static let fixedLength = 1 + idLength + 8 + tokenLength
+
+    /// A session as its cookie holds it.
+    struct Payload: Equatable, Sendable {
+        /// The session's id, ``SessionCodec/idLength`` random bytes; empty until drawn.
+        var id: [UInt8]
         var expires: Int64
+        /// The CSRF token of its forms, ``SessionCodec/tokenLength`` random bytes; empty until drawn.
+        var token: [UInt8]
         var values: [String: String]
 
         func isUnexpired(at now: Date) -> Bool {
@@ -22,27 +47,71 @@ struct SessionCodec: Sendable {
         }
     }
 
+    /// The cookie value; `payload` must have its id and token.
     func encode(_ payload: Payload) -> String {
-        let data = (try? JSONEncoder().encode(payload)) ?? Data()
-        let signature = HMAC<SHA256>.authenticationCode(for: data, using: key)
-        return Base64URL.encode(data) + "." + Base64URL.encode(Data(signature))
+        precondition(payload.id.count == Self.idLength && payload.token.count == Self.tokenLength, "a saved session has its id and token")
+        var record: [UInt8] = []
+        record.reserveCapacity(Self.fixedLength + Self.signatureLength + payload.values.reduce(0) { $0 + 3 + $1.key.utf8.count + $1.value.utf8.count })
+        record.append(Self.version)
+        record.append(contentsOf: payload.id)
+        withUnsafeBytes(of: payload.expires.bigEndian) { record.append(contentsOf: $0) }
+        record.append(contentsOf: payload.token)
+        for (key, value) in payload.values {
+            let keyBytes = key.utf8, valueBytes = value.utf8
+            // The session's API holds short strings (ids, counts, names): longer ones are not kept.
+            guard (1...255).contains(keyBytes.count), valueBytes.count <= Int(UInt16.max) else {
+                assertionFailure("session entry too long to keep: \(key)")
+                continue
+            }
+            record.append(UInt8(keyBytes.count))
+            record.append(contentsOf: keyBytes)
+            withUnsafeBytes(of: UInt16(valueBytes.count).bigEndian) { record.append(contentsOf: $0) }
+            record.append(contentsOf: valueBytes)
+        }
+        let signature = HMAC<SHA256>.authenticationCode(for: record, using: key)
+        record.append(contentsOf: signature)
+        return Base64URL.encode(record)
     }
 
-    func decode(_ cookie: String, now: Date = Date()) -> Payload? {
-        // Split at the dot over the UTF-8; a second dot fails the signature's base64url.
-        let bytes = Substring(cookie).utf8
-        guard bytes.count <= 4096, let dot = bytes.firstIndex(of: UInt8(ascii: ".")),
-              let data = Base64URL.decode(Substring(bytes[..<dot])),
-              let signature = Base64URL.decode(Substring(bytes[bytes.index(after: dot)...])),
-              HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: data, using: key),
-              let payload = try? JSONDecoder().decode(Payload.self, from: data),
-              payload.isUnexpired(at: now)
+    /// The session in `cookie`, or `nil` when it is not one of ours, unchanged and unexpired.
+    func decode(_ cookie: Substring, now: Date = Date()) -> Payload? {
+        guard cookie.utf8.count <= 4096, let record = Base64URL.decode(cookie),
+              record.count >= Self.fixedLength + Self.signatureLength, record[0] == Self.version
         else { return nil }
+        let signed = record.count - Self.signatureLength
+        guard HMAC<SHA256>.isValidAuthenticationCode(record[signed...], authenticating: record[..<signed], using: key) else { return nil }
+        var expires: Int64 = 0
+        for byte in record[(1 + Self.idLength)..<(1 + Self.idLength + 8)] { expires = expires << 8 | Int64(byte) }
+        var payload = Payload(
+            id: Array(record[1..<(1 + Self.idLength)]),
+            expires: expires,
+            token: Array(record[(1 + Self.idLength + 8)..<Self.fixedLength]),
+            values: [:]
+        )
+        guard payload.isUnexpired(at: now) else { return nil }
+        var cursor = Self.fixedLength
+        while cursor < signed {
+            let keyLength = Int(record[cursor])
+            let valueStart = cursor + 1 + keyLength + 2
+            guard keyLength > 0, valueStart <= signed else { return nil }
+            let valueLength = Int(record[valueStart - 2]) << 8 | Int(record[valueStart - 1])
+            guard valueStart + valueLength <= signed,
+                  let key = String(validating: record[(cursor + 1)..<(cursor + 1 + keyLength)], as: UTF8.self),
+                  let value = String(validating: record[valueStart..<(valueStart + valueLength)], as: UTF8.self)
+            else { return nil }
+            payload.values[key] = value
+            cursor = valueStart + valueLength
+        }
         return payload
     }
 
-    /// A new random identifier: 128 bits from the system's generator.
-    static func newIdentifier() -> String {
-        SymmetricKey(size: .bits128).withUnsafeBytes { Base64URL.encode(Data($0)) }
+    /// A new session id: 128 bits from the cryptographic generator.
+    static func newIdentifier() -> [UInt8] {
+        SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }
+    }
+
+    /// A new CSRF token: 256 bits from the cryptographic generator.
+    static func newToken() -> [UInt8] {
+        SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
     }
 }

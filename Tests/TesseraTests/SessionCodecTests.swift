@@ -1,0 +1,85 @@
+import Crypto
+import Foundation
+@testable import Tessera
+import Testing
+
+/// The session cookie's binary record: what it holds, and that nothing but an untouched,
+/// unexpired record of ours under our secret decodes.
+@Suite struct SessionCodecTests {
+    let codec = SessionCodec(secret: Data(repeating: 7, count: 32))
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func payload(_ values: [String: String] = ["userID": "42", "userName": "Ada Lovelace ✓", "cartCount": "3"]) -> SessionCodec.Payload {
+        SessionCodec.Payload(id: SessionCodec.newIdentifier(), expires: 1_800_000_600, token: SessionCodec.newToken(), values: values)
+    }
+
+    /// The record as it travels, before base64url: what the HMAC covers, then the HMAC.
+    func record(of cookie: String) throws -> [UInt8] {
+        try #require(Base64URL.decode(Substring(cookie)))
+    }
+
+    func signed(_ record: [UInt8]) -> String {
+        Base64URL.encode(record + Array(HMAC<SHA256>.authenticationCode(for: record, using: SymmetricKey(data: codec.secret))))
+    }
+
+    @Test func aSessionComesBackAsItWent() throws {
+        let sent = payload()
+        let cookie = codec.encode(sent)
+        #expect(codec.decode(Substring(cookie), now: now) == sent)
+        #expect(codec.decode(Substring(codec.encode(payload([:]))), now: now)?.values == [:], "no entries at all")
+        #expect(cookie.count < 200, "a signed-in session with a cart fits in \(cookie.count) characters")
+        #expect(cookie.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }, "cookie-safe")
+    }
+
+    @Test func theRecordHasFixedFieldsFirst() throws {
+        let sent = payload()
+        let bytes = try record(of: codec.encode(sent))
+        #expect(bytes[0] == SessionCodec.version)
+        #expect(Array(bytes[1...16]) == sent.id)
+        #expect(bytes[17...24].reduce(Int64(0)) { $0 << 8 | Int64($1) } == sent.expires, "big-endian seconds")
+        #expect(Array(bytes[25...56]) == sent.token)
+    }
+
+    @Test func anyChangedByteIsRefused() throws {
+        let bytes = try record(of: codec.encode(payload()))
+        for position in bytes.indices {
+            var changed = bytes
+            changed[position] ^= 0x01
+            #expect(codec.decode(Substring(Base64URL.encode(changed)), now: now) == nil, "byte \(position)")
+        }
+        #expect(codec.decode(Substring(Base64URL.encode(bytes.dropLast())), now: now) == nil, "cut short")
+        #expect(codec.decode(Substring(Base64URL.encode(bytes + [0])), now: now) == nil, "longer")
+    }
+
+    @Test func anotherSecretAnExpiryAnOlderFormatOrGarbageIsNoSession() throws {
+        let cookie = codec.encode(payload())
+        #expect(SessionCodec(secret: Data(repeating: 8, count: 32)).decode(Substring(cookie), now: now) == nil)
+        #expect(codec.decode(Substring(cookie), now: Date(timeIntervalSince1970: 1_800_000_600)) == nil, "expired")
+        #expect(codec.decode("eyJpZCI6ImFiYyJ9.c2lnbmF0dXJl", now: now) == nil, "the JSON format before")
+        for garbage in ["", "A", "!!!!", String(repeating: "A", count: 5000)] {
+            #expect(codec.decode(Substring(garbage), now: now) == nil, "\(garbage.prefix(8))")
+        }
+        // A record of another version, signed with our own secret, is still not read.
+        var other = try record(of: cookie).dropLast(32).map { $0 }
+        other[0] = 2
+        #expect(codec.decode(Substring(signed(other)), now: now) == nil)
+    }
+
+    /// Only the secret's holder can sign a record, but the parser must stay safe whatever the
+    /// bytes: entries that overrun the record, empty keys, and text that is not UTF-8.
+    @Test func malformedEntriesUnderAValidSignatureAreRefusedNotTrusted() throws {
+        let fixed = try record(of: codec.encode(payload([:]))).dropLast(32).map { $0 }
+        let entries: [[UInt8]] = [
+            [5, 0x61],                            // a key longer than what is left
+            [1, 0x61, 0x00],                      // a value length cut short
+            [1, 0x61, 0x00, 0x09, 0x62],          // a value longer than what is left
+            [0, 0x00, 0x00],                      // an empty key
+            [1, 0xFF, 0x00, 0x01, 0x62],          // a key that is not UTF-8
+            [1, 0x61, 0x00, 0x01, 0xC3],          // a value that is not UTF-8
+        ]
+        for entry in entries {
+            #expect(codec.decode(Substring(signed(fixed + entry)), now: now) == nil, "\(entry)")
+        }
+        #expect(codec.decode(Substring(signed(fixed + [1, 0x61, 0x00, 0x01, 0x62])), now: now)?.values == ["a": "b"], "a well-formed entry")
+    }
+}
