@@ -120,6 +120,8 @@ let package = Package(
                 "Tessera", "TesseraViews", "TesseraPostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             plugins: ["TesseraViewsPlugin"]
         ),

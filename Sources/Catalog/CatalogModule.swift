@@ -1,6 +1,7 @@
 import Tessera
 
-/// The catalog's one entry point: its pages, its region fragments.
+/// The catalog's one entry point: its pages, its region fragments, and the service that keeps
+/// what the store holds in memory current (``CatalogService/followChanges()``).
 public struct CatalogModule: FeatureModule {
     let catalog: CatalogService
 
@@ -10,6 +11,7 @@ public struct CatalogModule: FeatureModule {
 
     public func register(in app: inout ApplicationBuilder) {
         let catalog = self.catalog
+        app.services.append(CatalogChangesFollower(catalog: catalog))
         app.routes.page(CatalogRoutes.list) { _, _ in ProductListPageController(catalog: catalog) }
         app.routes.page(CatalogRoutes.product) { id, _ in ProductPageController(catalog: catalog, id: id) }
         app.routes.fragment(CatalogRoutes.detail) { id, _ in ProductDetailRegion(catalog: catalog, product: .id(id)) }

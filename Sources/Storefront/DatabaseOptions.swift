@@ -12,6 +12,20 @@ struct DatabaseOptions: ParsableArguments {
     @Option(name: .customLong("database-pool-size"), help: "PostgreSQL connections per instance. [env: DATABASE_POOL_SIZE] (default: 10)")
     var poolSize: Int?
 
+    @Option(name: .customLong("database-timeout"),
+            help: "Seconds a request waits for the database (a connection, a lock, an answer) before it is a 503. [env: DATABASE_TIMEOUT] (default: 2)")
+    var timeout: String?
+
+    /// How long a request waits for its database, from `--database-timeout` or
+    /// `DATABASE_TIMEOUT`: seconds, from 0.1 to 60.
+    func requestTimeout(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Duration {
+        guard let raw = timeout ?? environment["DATABASE_TIMEOUT"].flatMap({ $0.isEmpty ? nil : $0 }) else { return .seconds(2) }
+        guard let seconds = Double(raw), seconds.isFinite, (0.1...60).contains(seconds) else {
+            throw ValidationError("DATABASE_TIMEOUT=\(raw) is not valid: give the seconds a request may wait for the database, from 0.1 to 60.")
+        }
+        return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+
     /// Where the database is, once the options and the environment are read.
     enum Choice: Equatable {
         case sqlite

@@ -20,11 +20,12 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var databaseOptions: DatabaseOptions
 
     func run() async throws {
-        let (settings, secret, databaseChoice) = try await UsageError.reported {
+        let (settings, secret, databaseChoice, databaseTimeout) = try await UsageError.reported {
             let settings = try options.resolve()
             let databaseChoice = try databaseOptions.resolve()
+            let databaseTimeout = try databaseOptions.requestTimeout()
             do {
-                return (settings, try SessionConfiguration.loadSecret(dataDirectory: settings.dataDirectory), databaseChoice)
+                return (settings, try SessionConfiguration.loadSecret(dataDirectory: settings.dataDirectory), databaseChoice, databaseTimeout)
             } catch let short as SessionConfiguration.SecretTooShort {
                 throw ValidationError(short.description)
             }
@@ -43,6 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
         let services = storage.services
         var app = ApplicationBuilder()
         app.live = storage.live
+        app.databasePatience = databaseTimeout
         app.register(HealthModule(checks: [storage.readiness]))
         app.register(CatalogModule(catalog: services.catalog))
         app.register(OrdersModule(cart: services.cart, orders: services.orders, catalog: services.catalog))

@@ -53,6 +53,6 @@ struct PostgresReadiness: ReadinessCheck {
     let name = "database"
 
     func check() async throws {
-        try await connections.read { try $0.execute("SELECT 1") }
+        _ = try await connections.query("SELECT 1")
     }
 }

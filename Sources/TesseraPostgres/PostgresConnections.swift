@@ -1,116 +1,131 @@
-import Dispatch
+import NIOCore
+import NIOPosix
 import PostgresNIO
 import Synchronization
+import Tessera
 
-/// A bounded pool of PostgreSQL connections for stores that work the way GRDB's do: each unit
-/// of work is synchronous on one connection (``BlockingConnection``), and async callers get it
-/// run on the pool's own threads.
+/// A bounded pool of PostgreSQL connections.
 ///
-/// Why not PostgresNIO's `PostgresClient`: its work is async only, while the order transactions'
-/// bodies and the session check are synchronous protocols shared with SQLite; and while the
-/// database is unreachable its requests wait up to a minute for the pool's circuit breaker. Here
-/// a connection is made when one is needed, within ``connectTimeout``, and a failed one is
-/// dropped, so an outage answers at once (the storefront's 503) and the next request after it
-/// connects again: no restart.
+/// Two ways to use one, for two kinds of work:
+/// - ``query(_:)``: one statement, awaited in the caller's task. Nothing blocks a thread and
+///   nothing hops to another one; a single statement sees one snapshot by itself, so a page's
+///   reads are written as one statement each and need no transaction (no `BEGIN` and `COMMIT`
+///   round trips).
+/// - ``read(_:)``, ``write(_:)``, ``withoutTransaction(_:)``: a synchronous unit of work on one
+///   connection (``BlockingConnection``), run on the pool's own threads. The order transactions'
+///   bodies are synchronous protocols shared with SQLite, and a body that cannot suspend cannot
+///   be interleaved with another on its connection.
+///
+/// A request waits for a free connection and for its work until its ``DatabaseDeadline`` at
+/// most: past that it gets ``DatabaseUnavailable`` (a 503 with `Retry-After`), so a stalled
+/// database never holds a request for long. The work it started finishes in the background and
+/// gives its connection back then; a statement that gets no answer in ``statementTimeout``
+/// counts its connection as lost. Work outside a request (migrations, seeding) waits up to
+/// ``statementTimeout`` for a connection. A connection is made when one is needed, within ``connectTimeout``; a failed one is
+/// dropped, so an outage answers at once and the next request after it connects again.
+///
+/// Why not PostgresNIO's `PostgresClient`: it waits up to a minute for its circuit breaker while
+/// the database is unreachable, and it has no notion of a request's deadline.
 public final class PostgresConnections: Sendable {
     public let url: PostgresURL
-    /// How many connections may be open at once: the most units of work that run together.
+    /// How many connections may be open at once: the most statements that run together.
     public let size: Int
     public let connectTimeout: Duration
     /// How long one statement may wait for its answer before its connection counts as lost.
     public let statementTimeout: Duration
 
     private let configuration: PostgresConnection.Configuration
-    private let idle = Mutex<[PostgresConnection]>([])
-    private let slots: DispatchSemaphore
+    private let state = Mutex(State())
     private let threads: NIOThreadPool
     private let logger: Logger
     private let nextConnectionID = Atomic<Int>(0)
 
-    public init(url: PostgresURL, size: Int = 10, connectTimeout: Duration = .seconds(5), statementTimeout: Duration = .seconds(15), logger: Logger) {
+    private struct State {
+        var idle: [PostgresConnection] = []
+        /// Connections open or being opened.
+        var open = 0
+        /// Callers waiting for a connection, first come first served.
+        var waiting: [(id: Int, continuation: CheckedContinuation<Lease, any Error>)] = []
+        var nextWaiter = 0
+    }
+
+    /// What a waiting caller is handed: a connection, or the right to open one.
+    private enum Lease: Sendable {
+        case connection(PostgresConnection)
+        case opening
+    }
+
+    public init(url: PostgresURL, size: Int = 10, connectTimeout: Duration = .seconds(5), statementTimeout: Duration = .seconds(15),
+                logger: Logger) {
         precondition(size > 0, "a pool holds at least one connection")
         self.url = url
         self.size = size
         self.connectTimeout = connectTimeout
         self.statementTimeout = statementTimeout
         self.configuration = url.configuration(connectTimeout: connectTimeout)
-        self.slots = DispatchSemaphore(value: size)
         self.threads = NIOThreadPool(numberOfThreads: size)
         self.logger = logger
         threads.start()
     }
 
-    /// Runs `body` on a connection, on this thread, waiting for a free one if all ``size`` are
-    /// busy. For synchronous callers only; async code calls ``read(_:)`` or ``write(_:)``.
-    /// A database that cannot be reached throws ``DatabaseUnavailable``.
-    ///
-    /// - Parameter patience: how long to wait for a free connection and for each statement;
-    ///   by default for ever and ``statementTimeout``. A caller on a thread that serves other
-    ///   requests (a per-request check in a middleware step) passes a short one.
-    @discardableResult
-    public func withConnection<T>(patience: Duration? = nil, _ body: (BlockingConnection) throws -> T) throws -> T {
-        if let patience {
-            guard slots.wait(timeout: .now() + patience.dispatchInterval) == .success else {
-                throw DatabaseUnavailable(reason: "all \(size) connections stayed busy for \(patience)")
+    // MARK: One statement, in the caller's task
+
+    /// The rows of one statement, run on its own (its own snapshot, no transaction), in this
+    /// task: the way a page reads.
+    public func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        let deadline = self.deadline
+        let connection = try await lease(until: deadline)
+        let answer: EventLoopFuture<PostgresQueryResult> = connection.query(query, logger: logger)
+        // The connection goes back once the statement is over, however long the caller waited;
+        // one whose statement never ends is closed, which ends the statement too.
+        let timer = answer.eventLoop.scheduleTask(in: statementTimeout.timeAmount) { connection.close().whenComplete { _ in } }
+        answer.whenComplete { outcome in
+            timer.cancel()
+            switch outcome {
+            case .success: self.giveBack(connection)
+            case .failure(let error): self.keepOrClose(connection, after: error)
             }
-        } else {
-            slots.wait()
         }
-        defer { slots.signal() }
-        let connection = try checkOut()
+        let patient = answer.eventLoop.makePromise(of: PostgresQueryResult.self)
+        answer.cascade(to: patient)
+        let impatience = answer.eventLoop.scheduleTask(in: (deadline - .now).timeAmount) {
+            patient.fail(DatabaseUnavailable(reason: "no answer before the request's deadline"))
+        }
         do {
-            let value = try body(blocking(connection, timeout: patience ?? statementTimeout))
-            idle.withLock { $0.append(connection) }
-            return value
+            let result = try await patient.futureResult.get()
+            impatience.cancel()
+            return result.rows
         } catch {
-            keepOrClose(connection, after: error)
+            impatience.cancel()
             throw Self.isUnavailable(error) ? DatabaseUnavailable(error) : error
         }
     }
 
-    /// Runs `body` in one transaction on this thread: committed when it returns, rolled back
-    /// when it throws. `begin` may ask for another isolation level or a read-only transaction.
-    public func withTransaction<T>(begin: PostgresQuery = "BEGIN", _ body: (BlockingConnection) throws -> T) throws -> T {
-        try withConnection { connection in
-            try connection.execute(begin)
-            do {
-                let value = try body(connection)
-                try connection.execute("COMMIT")
-                return value
-            } catch {
-                // A lost connection has no transaction left to roll back (and a ROLLBACK would
-                // only wait behind the statement that hung). A failed ROLLBACK leaves the
-                // transaction open: the connection is then dropped, not reused.
-                guard !Self.isUnavailable(error) else { throw error }
-                do {
-                    try connection.execute("ROLLBACK")
-                } catch let rollback {
-                    throw DatabaseUnavailable(rollback)
-                }
-                throw error
-            }
-        }
-    }
+    // MARK: Units of work on the pool's threads
 
     /// Runs `body` on one of the pool's threads, in a read-only transaction that sees one
-    /// snapshot (repeatable read), as GRDB's `read` does: a listing's count and its page, or an
-    /// order and its payment, come from the same moment.
+    /// snapshot (repeatable read), as GRDB's `read` does: for reads that need several statements
+    /// to see the same moment. A page's reads are single statements (``query(_:)``) instead: a
+    /// transaction costs two more round trips.
     @discardableResult
     public func read<T: Sendable>(_ body: @escaping @Sendable (BlockingConnection) throws -> T) async throws -> T {
-        try await threads.runIfActive { try self.withTransaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body) }
+        try await onThread { connection in
+            try Self.inTransaction(connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+        }
     }
 
     /// Runs `body` on one of the pool's threads with no transaction around it: for statements
     /// that cannot run in one (`CREATE DATABASE`, `VACUUM`). Each statement commits by itself.
     @discardableResult
     public func withoutTransaction<T: Sendable>(_ body: @escaping @Sendable (BlockingConnection) throws -> T) async throws -> T {
-        try await threads.runIfActive { try self.withConnection(body) }
+        try await onThread(body)
     }
 
-    /// Runs `body` in one transaction, on one of the pool's threads.
+    /// Runs `body` in one transaction, on one of the pool's threads: committed when it returns,
+    /// rolled back when it throws.
     @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (BlockingConnection) throws -> T) async throws -> T {
-        try await threads.runIfActive { try self.withTransaction(body) }
+        try await onThread { connection in try Self.inTransaction(connection, begin: "BEGIN", body) }
     }
 
     /// Runs `body` while this process holds the advisory lock `key`: instances that do the same
@@ -119,21 +134,14 @@ public final class PostgresConnections: Sendable {
     /// least two connections).
     public func withAdvisoryLock<T: Sendable>(_ key: Int64, _ body: () async throws -> T) async throws -> T {
         precondition(size > 1, "the lock holds a connection while the body uses another")
-        let holder = try await threads.runIfActive { () -> PostgresConnection in
-            self.slots.wait()
-            do {
-                let connection = try self.checkOut()
-                do {
-                    try self.blocking(connection, timeout: Self.lockPatience).execute("SELECT pg_advisory_lock(\(key))")
-                    return connection
-                } catch {
-                    self.keepOrClose(connection, after: error)
-                    throw Self.isUnavailable(error) ? DatabaseUnavailable(error) : error
-                }
-            } catch {
-                self.slots.signal()
-                throw error
+        let holder = try await lease(until: .now + Self.lockPatience)
+        do {
+            _ = try await threads.runIfActive {
+                try self.blocking(holder, timeout: Self.lockPatience).execute("SELECT pg_advisory_lock(\(key))")
             }
+        } catch {
+            keepOrClose(holder, after: error)
+            throw Self.isUnavailable(error) ? DatabaseUnavailable(error) : error
         }
         let outcome: Result<T, any Error>
         do {
@@ -143,19 +151,13 @@ public final class PostgresConnections: Sendable {
         }
         // Unlocked on the pool's threads; if they no longer run (shut down, or this task was
         // cancelled first), closing the session releases the lock as well.
-        let unlocked = (try? await threads.runIfActive { () -> Bool in
-            defer { self.slots.signal() }
-            do {
+        do {
+            _ = try await threads.runIfActive {
                 try self.blocking(holder, timeout: self.statementTimeout).execute("SELECT pg_advisory_unlock(\(key))")
-                self.idle.withLock { $0.append(holder) }
-            } catch {
-                self.keepOrClose(holder, after: error)
             }
-            return true
-        }) ?? false
-        if !unlocked {
-            try? await holder.close()
-            slots.signal()
+            giveBack(holder)
+        } catch {
+            abandon(holder)
         }
         return try outcome.get()
     }
@@ -166,34 +168,166 @@ public final class PostgresConnections: Sendable {
     /// Closes the idle connections and stops the threads; work still running finishes first.
     public func shutdown() async {
         try? await threads.shutdownGracefully()
-        for connection in idle.withLock({ connections in defer { connections = [] }; return connections }) {
-            try? await connection.close()
+        let (idle, waiting) = state.withLock { state in
+            defer { state.idle = []; state.waiting = [] }
+            return (state.idle, state.waiting)
+        }
+        for waiter in waiting { waiter.continuation.resume(throwing: DatabaseUnavailable(reason: "the pool is shut down")) }
+        for connection in idle { try? await connection.close() }
+    }
+
+    /// Runs `body` with a connection on one of the pool's threads. A request waits for it until
+    /// its deadline at most; past that, the work goes on without it and gives its connection
+    /// back when it ends.
+    private func onThread<T: Sendable>(_ body: @escaping @Sendable (BlockingConnection) throws -> T) async throws -> T {
+        let deadline = self.deadline
+        let connection = try await lease(until: deadline)
+        let work = Task {
+            do {
+                let value = try await threads.runIfActive { try body(self.blocking(connection, timeout: self.statementTimeout)) }
+                giveBack(connection)
+                return value
+            } catch {
+                keepOrClose(connection, after: error)
+                throw Self.isUnavailable(error) ? DatabaseUnavailable(error) : error
+            }
+        }
+        return try await value(of: work, until: deadline)
+    }
+
+    /// The current request's deadline, or for work outside a request ``statementTimeout`` from now.
+    private var deadline: ContinuousClock.Instant {
+        DatabaseDeadline.current ?? .now + statementTimeout
+    }
+
+    /// `work`'s value, or ``DatabaseUnavailable`` once `deadline` has passed, whichever comes
+    /// first; the work is not stopped.
+    private func value<T: Sendable>(of work: Task<T, any Error>, until deadline: ContinuousClock.Instant) async throws -> T {
+        let race = Race<T>()
+        let timer = Task {
+            try await Task.sleep(until: deadline)
+            race.finish(.failure(DatabaseUnavailable(reason: "no answer before the request's deadline")))
+        }
+        defer { timer.cancel() }
+        return try await withCheckedThrowingContinuation { continuation in
+            race.start(continuation)
+            Task { race.finish(await work.result) }
         }
     }
 
-    /// An idle connection that is still open, or a new one. The server closes its end when it
-    /// stops; such a connection would take a query and never answer it.
-    private func checkOut() throws -> PostgresConnection {
-        while let connection = idle.withLock({ $0.popLast() }) {
-            if !connection.isClosed { return connection }
+    private static func inTransaction<T>(_ connection: BlockingConnection, begin: PostgresQuery, _ body: (BlockingConnection) throws -> T) throws -> T {
+        try connection.execute(begin)
+        do {
+            let value = try body(connection)
+            try connection.execute("COMMIT")
+            return value
+        } catch {
+            // A lost connection has no transaction left to roll back (and a ROLLBACK would
+            // only wait behind the statement that hung). A failed ROLLBACK leaves the
+            // transaction open: the connection is then dropped, not reused.
+            guard !isUnavailable(error) else { throw error }
+            do {
+                try connection.execute("ROLLBACK")
+            } catch let rollback {
+                throw DatabaseUnavailable(rollback)
+            }
+            throw error
         }
-        return try connect()
     }
 
-    private func blocking(_ connection: PostgresConnection, timeout: Duration) -> BlockingConnection {
-        BlockingConnection(connection: connection, logger: logger, timeout: timeout.timeAmount)
+    // MARK: The pool
+
+    /// An idle connection that is still open, a new one, or the next one given back; waits
+    /// until `deadline` at most when every connection is busy.
+    private func lease(until deadline: ContinuousClock.Instant) async throws -> PostgresConnection {
+        enum Next { case use(PostgresConnection), open, wait }
+        let next = state.withLock { state -> Next in
+            while let connection = state.idle.popLast() {
+                if !connection.isClosed { return .use(connection) }
+                state.open -= 1
+            }
+            guard state.open < size else { return .wait }
+            state.open += 1
+            return .open
+        }
+        switch next {
+        case .use(let connection): return connection
+        case .open: return try await open()
+        case .wait:
+            switch try await waitForLease(until: deadline) {
+            case .connection(let connection): return connection
+            case .opening: return try await open()
+            }
+        }
     }
 
-    /// A new connection; ``DatabaseUnavailable`` when the server cannot be reached or refuses
-    /// it (a wrong password included: the database is unusable either way).
-    private func connect() throws -> PostgresConnection {
+    private func waitForLease(until deadline: ContinuousClock.Instant) async throws -> Lease {
+        let size = self.size
+        let timer = Mutex<Task<Void, Never>?>(nil)
+        defer { timer.withLock { $0?.cancel() } }
+        return try await withCheckedThrowingContinuation { continuation in
+            let id = state.withLock { state in
+                defer { state.nextWaiter += 1 }
+                state.waiting.append((state.nextWaiter, continuation))
+                return state.nextWaiter
+            }
+            // Started once the caller waits, so the deadline cannot pass before it is there to find.
+            timer.withLock {
+                $0 = Task {
+                    guard (try? await Task.sleep(until: deadline)) != nil else { return }
+                    let waiter = self.state.withLock { state -> CheckedContinuation<Lease, any Error>? in
+                        guard let index = state.waiting.firstIndex(where: { $0.id == id }) else { return nil }
+                        return state.waiting.remove(at: index).continuation
+                    }
+                    waiter?.resume(throwing: DatabaseUnavailable(reason: "all \(size) connections stayed busy"))
+                }
+            }
+        }
+    }
+
+    /// A new connection, in the slot the caller took; ``DatabaseUnavailable`` when the server
+    /// cannot be reached or refuses it (a wrong password included: the database is unusable
+    /// either way), and the slot goes to the next caller.
+    private func open() async throws -> PostgresConnection {
         let id = nextConnectionID.add(1, ordering: .relaxed).newValue
         do {
-            return try PostgresConnection.connect(on: PostgresConnection.defaultEventLoopGroup.any(), configuration: configuration,
-                                                  id: id, logger: logger).wait()
+            return try await PostgresConnection.connect(on: PostgresConnection.defaultEventLoopGroup.any(), configuration: configuration,
+                                                        id: id, logger: logger).get()
         } catch {
+            closed()
             throw DatabaseUnavailable(error)
         }
+    }
+
+    /// A connection whose work ended well: to the next caller waiting, else idle.
+    private func giveBack(_ connection: PostgresConnection) {
+        guard !connection.isClosed else { return abandon(connection) }
+        let waiter = state.withLock { state -> CheckedContinuation<Lease, any Error>? in
+            guard !state.waiting.isEmpty else {
+                state.idle.append(connection)
+                return nil
+            }
+            return state.waiting.removeFirst().continuation
+        }
+        waiter?.resume(returning: .connection(connection))
+    }
+
+    /// A connection not to use again: closed, and its slot to the next caller waiting.
+    private func abandon(_ connection: PostgresConnection) {
+        connection.close().whenComplete { _ in }
+        closed()
+    }
+
+    /// A slot came free: the next caller waiting opens a connection in it.
+    private func closed() {
+        let waiter = state.withLock { state -> CheckedContinuation<Lease, any Error>? in
+            guard !state.waiting.isEmpty else {
+                state.open -= 1
+                return nil
+            }
+            return state.waiting.removeFirst().continuation
+        }
+        waiter?.resume(returning: .opening)
     }
 
     /// A connection goes back to the pool after an error that left it working (the server
@@ -202,10 +336,54 @@ public final class PostgresConnections: Sendable {
     /// connects anew.
     private func keepOrClose(_ connection: PostgresConnection, after error: any Error) {
         if Self.isUnavailable(error) || connection.isClosed {
-            try? connection.close().wait()
+            abandon(connection)
         } else {
-            idle.withLock { $0.append(connection) }
+            giveBack(connection)
         }
+    }
+
+    private func blocking(_ connection: PostgresConnection, timeout: Duration) -> BlockingConnection {
+        BlockingConnection(connection: connection, logger: logger, timeout: timeout.timeAmount)
+    }
+}
+
+/// Whichever of two outcomes comes first resumes the caller; the other is dropped.
+private final class Race<T: Sendable>: Sendable {
+    private enum State {
+        case starting
+        case waiting(CheckedContinuation<T, any Error>)
+        case finishedEarly(Result<T, any Error>)
+        case over
+    }
+
+    private let state = Mutex(State.starting)
+
+    func start(_ continuation: CheckedContinuation<T, any Error>) {
+        let early = state.withLock { state -> Result<T, any Error>? in
+            guard case .finishedEarly(let outcome) = state else {
+                state = .waiting(continuation)
+                return nil
+            }
+            state = .over
+            return outcome
+        }
+        if let early { continuation.resume(with: early) }
+    }
+
+    func finish(_ outcome: Result<T, any Error>) {
+        let waiting = state.withLock { state -> CheckedContinuation<T, any Error>? in
+            switch state {
+            case .starting:
+                state = .finishedEarly(outcome)
+                return nil
+            case .waiting(let continuation):
+                state = .over
+                return continuation
+            case .finishedEarly, .over:
+                return nil
+            }
+        }
+        waiting?.resume(with: outcome)
     }
 }
 

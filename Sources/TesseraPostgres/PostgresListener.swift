@@ -1,5 +1,6 @@
 import Logging
 import PostgresNIO
+import Tessera
 
 /// `LISTEN` on one channel, on a connection of its own outside the pool, for as long as the
 /// task that runs it: what every instance uses to hear what the others changed.

@@ -42,7 +42,7 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
 
     /// What a connection needs. TLS is off: the database is expected on a private network or
     /// loopback, as in the deploy section's compose file.
-    func configuration(connectTimeout: Duration) -> PostgresConnection.Configuration {
+    public func configuration(connectTimeout: Duration) -> PostgresConnection.Configuration {
         var configuration = PostgresConnection.Configuration(host: host, port: port, username: username, password: password,
                                                              database: database, tls: .disable)
         configuration.options.connectTimeout = connectTimeout.timeAmount

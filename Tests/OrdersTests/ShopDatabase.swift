@@ -75,9 +75,7 @@ final class ShopDatabase: Sendable {
         if let sqlite {
             return try sqlite.pool.read { db in try String.fetchOne(db, sql: "SELECT status FROM customerOrder WHERE id = ?", arguments: [orderID]) }
         }
-        return try postgres!.connections.withConnection { connection in
-            try connection.rows("SELECT status FROM customer_order WHERE id = \(orderID)").first?.decode(String.self)
-        }
+        return try postgres!.rowsBlocking("SELECT status FROM customer_order WHERE id = \(orderID)").first?.decode(String.self)
     }
 
     /// Changes a product's price behind the services' back, as staff or another system would.

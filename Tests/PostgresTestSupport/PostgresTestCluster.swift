@@ -77,4 +77,16 @@ public struct PostgresTestDatabase: Sendable {
         await connections.shutdown()
         await PostgresTestCluster.drop(url)
     }
+
+    /// The rows of `query`, read on this thread through a connection of its own, outside the
+    /// pool: for a test that must look from synchronous code (a callback), as another process
+    /// would.
+    public func rowsBlocking(_ query: PostgresQuery) throws -> [PostgresRow] {
+        let connection = try PostgresConnection.connect(
+            on: PostgresConnection.defaultEventLoopGroup.any(), configuration: url.configuration(connectTimeout: .seconds(5)),
+            id: 0, logger: PostgresTestCluster.logger).wait()
+        defer { try? connection.close().wait() }
+        let result: EventLoopFuture<PostgresQueryResult> = connection.query(query, logger: PostgresTestCluster.logger)
+        return try result.wait().rows
+    }
 }

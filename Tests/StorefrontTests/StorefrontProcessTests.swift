@@ -207,6 +207,9 @@ import TesseraTesting
         (["DATA_DIR": "/etc/hostname"], "is a file, not a folder"),
         (["SESSION_SECRET": "too-short"], "at least 32 characters"),
         (["LIVE_STREAMS_PER_CLIENT": "-1"], "must be zero (live regions off) or more"),
+        (["DATABASE_TIMEOUT": "soon"], "DATABASE_TIMEOUT=soon is not valid"),
+        (["DATABASE_TIMEOUT": "0"], "DATABASE_TIMEOUT=0 is not valid"),
+        (["DATABASE_TIMEOUT": "600"], "from 0.1 to 60"),
     ])
     func invalidConfigurationFailsFastWithAMessage(environment: [String: String], message: String) async throws {
         let storefront = try start(environment)

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Testing
 import TesseraTesting
+import Tessera
 import TesseraHTTP
 @testable import TesseraPostgres
 

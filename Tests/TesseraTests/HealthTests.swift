@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import Tessera
 import TesseraTesting
@@ -57,6 +58,35 @@ import TesseraTesting
             let ready = try await client.send("/readyz")
             #expect(ready.status == 503)
             #expect(ready.text == "not ready: payments\n")
+        }
+    }
+
+    /// A check that passes once, then hangs (a database that stalls): probes keep answering at
+    /// once from the latest run while the next one waits, and report the hang once the
+    /// timeout has passed. The timeout is a minute, so a probe that waited for the hanging run
+    /// would not answer within the test client's patience.
+    @Test func probesAnswerFromTheLatestRunWhileTheNextOneHangs() async throws {
+        final class Runs: Sendable { let count = Mutex(0) }
+        let runs = Runs()
+        struct HangsAfterTheFirst: ReadinessCheck {
+            let runs: Runs
+            let name = "database"
+            func check() async throws {
+                guard runs.count.withLock({ $0 += 1; return $0 }) > 1 else { return }
+                await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+            }
+        }
+        let check = HangsAfterTheFirst(runs: runs)
+        var app = ApplicationBuilder()
+        app.register(HealthModule(checks: [check], timeout: .seconds(60), freshness: .milliseconds(10)))
+        try await app.build().test(.live) { client in
+            #expect(try await client.send("/readyz").status == 200, "the first probe waits for the first run")
+            try await Task.sleep(for: .milliseconds(50))
+            for _ in 0..<3 {
+                let probe = try await client.send("/readyz")
+                #expect(probe.status == 200, "answered from the latest run, not held by the hanging one")
+            }
+            #expect(runs.count.withLock { $0 } == 2, "one run hangs; no probe started another meanwhile")
         }
     }
 }

@@ -48,15 +48,11 @@ public struct PostgresAccountsStore: AccountsStore {
     }
 
     public func user(id: Int) async throws -> User? {
-        try await connections.read { connection in
-            try connection.rows("SELECT id, email, name, password_hash, is_staff FROM shop_user WHERE id = \(id)").first.map(User.init(postgresRow:))
-        }
+        try await connections.query("SELECT id, email, name, password_hash, is_staff FROM shop_user WHERE id = \(id)").first.map(User.init(postgresRow:))
     }
 
     public func user(email: String) async throws -> User? {
-        try await connections.read { connection in
-            try connection.rows("SELECT id, email, name, password_hash, is_staff FROM shop_user WHERE email = \(email)").first.map(User.init(postgresRow:))
-        }
+        try await connections.query("SELECT id, email, name, password_hash, is_staff FROM shop_user WHERE email = \(email)").first.map(User.init(postgresRow:))
     }
 
     public func insert(email: String, name: String, passwordHash: String, isStaff: Bool) async throws -> User? {
@@ -114,12 +110,10 @@ public struct PostgresAccountsStore: AccountsStore {
     }
 
     public func hasEnded(_ sessionID: String, userID: Int, signedInAt: Date) async throws -> Bool {
-        try await connections.read { connection in
-            try connection.rows("""
-                SELECT EXISTS (SELECT 1 FROM signed_out_session WHERE id = \(sessionID)) \
-                OR EXISTS (SELECT 1 FROM session_cutoff WHERE user_id = \(userID) AND ended_before > \(signedInAt.timeIntervalSince1970))
-                """).first?.decode(Bool.self) ?? true
-        }
+        try await connections.query("""
+            SELECT EXISTS (SELECT 1 FROM signed_out_session WHERE id = \(sessionID)) \
+            OR EXISTS (SELECT 1 FROM session_cutoff WHERE user_id = \(userID) AND ended_before > \(signedInAt.timeIntervalSince1970))
+            """).first?.decode(Bool.self) ?? true
     }
 
     public func followSessionEnds(started: @escaping @Sendable () async -> Void, received: @escaping @Sendable (SessionEnd) -> Void,

@@ -115,6 +115,12 @@ public struct CatalogService: Sendable {
         return .offset
     }
 
+    /// Hears of other instances' changes to what the store keeps in memory, until the task is
+    /// cancelled (``CatalogChangesFollower`` runs it beside the server).
+    public func followChanges() async {
+        await store.followChanges()
+    }
+
     public func product(id: Int) async throws(CatalogError) -> Product {
         guard let product = try await existingProduct(id: id) else { throw .notFound("There is no product \(id).") }
         return product

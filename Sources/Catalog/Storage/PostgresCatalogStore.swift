@@ -1,3 +1,4 @@
+import Logging
 import PostgresNIO
 import TesseraPostgres
 
@@ -11,14 +12,24 @@ import TesseraPostgres
 ///   long summaries can order differently.
 /// - Names sort by `lower(name)` in the byte order of collation "C", which matches SQLite's
 ///   `COLLATE NOCASE` for ASCII names.
-/// - Category counts are counted per listing: another instance may have changed them, and
-///   there is no commit hook to watch across machines.
+/// - The categories and their counts are kept in memory as on SQLite (``CatalogSummaryCache``);
+///   a commit that changes them is announced by triggers with `NOTIFY` on ``summaryChannel``,
+///   and every instance drops its copy when it hears it (``followChanges()``).
+///
+/// Every read is one statement, awaited in the caller's task (``PostgresConnections/query(_:)``):
+/// one round trip, and one snapshot without a transaction.
 public struct PostgresCatalogStore: CatalogStore {
     let connections: PostgresConnections
+    private let summaryCache = CatalogSummaryCache(keeping: false)
+    private let logger: Logger
 
-    public init(connections: PostgresConnections) {
+    public init(connections: PostgresConnections, logger: Logger = Logger(label: "catalog")) {
         self.connections = connections
+        self.logger = logger
     }
+
+    /// Where commits that change the categories or their counts are announced.
+    public static let summaryChannel = "tessera_catalog_summary"
 
     public static func registerMigrations(in migrator: inout PostgresMigrator) {
         migrator.register("catalog.v1", [
@@ -42,6 +53,32 @@ public struct PostgresCatalogStore: CatalogStore {
             "CREATE INDEX product_by_category_name ON product (category_id, (lower(name) COLLATE \"C\"), id)",
             "CREATE INDEX product_by_category_price ON product (category_id, price_minor, id)",
         ])
+        migrator.register("catalog.v2.summary-notifications", [
+            """
+            CREATE FUNCTION announce_catalog_summary_change() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN PERFORM pg_notify('\(summaryChannel)', ''); RETURN NULL; END $$
+            """,
+            """
+            CREATE TRIGGER product_summary_change AFTER INSERT OR DELETE OR UPDATE OF category_id ON product \
+            FOR EACH STATEMENT EXECUTE FUNCTION announce_catalog_summary_change()
+            """,
+            """
+            CREATE TRIGGER category_summary_change AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON category \
+            FOR EACH STATEMENT EXECUTE FUNCTION announce_catalog_summary_change()
+            """,
+        ])
+    }
+
+    /// Drops the kept summary whenever a commit anywhere changed it, and keeps summaries only
+    /// while it listens: a change made while it could not hear would go unnoticed.
+    public func followChanges() async {
+        let cache = summaryCache
+        await PostgresListener(channel: Self.summaryChannel, connections: connections, logger: logger).run(
+            started: { cache.startKeeping() },
+            received: { _ in cache.invalidate() },
+            interrupted: { cache.stopKeeping() }
+        )
+        cache.stopKeeping()
     }
 
     /// Inserts `products` and `categories` into an empty catalog, in one transaction; a catalog
@@ -59,33 +96,46 @@ public struct PostgresCatalogStore: CatalogStore {
                     """)
             }
         }
+        // Announced to every instance, this one included; dropped here at once too.
+        summaryCache.invalidate()
     }
 
     static let productColumns = "product.id, product.category_id, product.name, product.summary, product.price_minor, product.stock, product.image_path"
 
     public func categories() async throws -> [Category] {
-        try await connections.read { connection in
-            try connection.rows("SELECT id, slug, name FROM category ORDER BY name").map { row in
-                let (id, slug, name) = try row.decode((Int, String, String).self)
-                return Category(id: id, slug: slug, name: name)
-            }
-        }
+        try await summary().categories
     }
 
     public func productCount() async throws -> Int {
-        try await connections.read { connection in try Self.count(connection, "SELECT count(*) FROM product") }
+        try await summary().productCount
+    }
+
+    /// The categories and their counts, from memory unless a commit changed them since.
+    private func summary() async throws -> CatalogSummary {
+        if let kept = summaryCache.kept { return kept }
+        let generation = summaryCache.generation
+        return try await summaryCache.summary(since: generation) {
+            var categories: [Category] = []
+            var counts: [Int: Int] = [:]
+            let rows = try await connections.query("""
+                SELECT id, slug, name, (SELECT count(*) FROM product WHERE category_id = category.id) FROM category ORDER BY name
+                """)
+            for row in rows {
+                let (id, slug, name, count) = try row.decode((Int, String, String, Int).self)
+                categories.append(Category(id: id, slug: slug, name: name))
+                counts[id] = count
+            }
+            return CatalogSummary(categories: categories, productCounts: counts, productCount: counts.values.reduce(0, +))
+        }
     }
 
     public func productIDs(offset: Int, limit: Int) async throws -> [Int] {
-        try await connections.read { connection in
-            try connection.rows("SELECT id FROM product ORDER BY id LIMIT \(limit) OFFSET \(offset)").map { try $0.decode(Int.self) }
-        }
+        try await connections.query("SELECT id FROM product ORDER BY id LIMIT \(limit) OFFSET \(offset)").map { try $0.decode(Int.self) }
     }
 
     public func product(id: Int) async throws -> Product? {
-        try await connections.read { connection in
-            try Self.products(connection, PostgresQuery(unsafeSQL: "SELECT \(Self.productColumns) FROM product WHERE id = $1", binds: PostgresBindings(id))).first
-        }
+        try await connections.query(PostgresQuery(unsafeSQL: "SELECT \(Self.productColumns) FROM product WHERE id = $1", binds: PostgresBindings(id)))
+            .first.map(Product.init(postgresRow:))
     }
 
     public func setStockAndPrice(productID: Int, stock: Int, priceMinor: Int, expectedStock: Int) async throws -> ProductAdjustment {
@@ -103,32 +153,43 @@ public struct PostgresCatalogStore: CatalogStore {
     }
 
     public func related(to product: Product, limit: Int) async throws -> [Product] {
-        try await connections.read { connection in
-            try Self.products(connection, PostgresQuery(
-                unsafeSQL: "SELECT \(Self.productColumns) FROM product WHERE category_id = $1 AND id <> $2 ORDER BY id LIMIT $3",
-                binds: PostgresBindings(product.categoryID, product.id, limit)))
-        }
+        try await connections.query(PostgresQuery(
+            unsafeSQL: "SELECT \(Self.productColumns) FROM product WHERE category_id = $1 AND id <> $2 ORDER BY id LIMIT $3",
+            binds: PostgresBindings(product.categoryID, product.id, limit))).map(Product.init(postgresRow:))
     }
 
+    /// One statement: the page, and for a search how many match in all (a listing without one
+    /// takes its count from the kept summary).
     public func products(matching query: ProductQuery) async throws -> (products: [Product], total: Int) {
-        try await connections.read { connection in
-            var filter = SQLFilter()
-            let search = query.search.map(Self.searchableText) ?? ""
-            if !search.isEmpty {
-                filter.add("product.search @@ \(Self.prefixQuery)", search)
-            }
-            if let categoryID = query.categoryID {
-                filter.add("product.category_id = $?", categoryID)
-            }
-            let total = try Self.count(connection, PostgresQuery(unsafeSQL: "SELECT count(*) FROM product" + filter.whereClause, binds: filter.binds))
-            let page = if !search.isEmpty, query.sort == .relevance {
-                Self.byRelevance(search, filter, query: query)
-            } else {
-                Self.byKeyset(filter, query: query, total: total)
-            }
-            let products = try Self.products(connection, page.query)
+        var filter = SQLFilter()
+        let search = query.search.map(Self.searchableText) ?? ""
+        if !search.isEmpty {
+            filter.add("product.search @@ \(Self.prefixQuery)", search)
+        }
+        if let categoryID = query.categoryID {
+            filter.add("product.category_id = $?", categoryID)
+        }
+        guard !search.isEmpty else {
+            let total = try await summary().count(in: query.categoryID)
+            let page = Self.byKeyset(filter, query: query, total: total)
+            let products = try await connections.query(page.query).map(Product.init(postgresRow:))
             return (page.reversed ? products.reversed() : products, total)
         }
+        // The count rides along on every row; a page past the end has no row to carry it, so
+        // the page is joined to the count, not the other way round.
+        let count = "SELECT count(*) FROM product" + filter.whereClause
+        let page = query.sort == .relevance ? Self.byRelevance(search, filter, query: query) : Self.byKeyset(filter, query: query, count: count)
+        let rows = try await connections.query(PostgresQuery(
+            unsafeSQL: "SELECT total.n, page.* FROM (\(count)) AS total (n) LEFT JOIN LATERAL (\(page.query.sql)) AS page ON true",
+            binds: page.query.binds))
+        var total = 0
+        var products: [Product] = []
+        for row in rows {
+            let cells = row.makeRandomAccess()
+            total = try cells[0].decode(Int.self)
+            if cells[1].bytes != nil { products.append(try Product(cells, from: 1)) }
+        }
+        return (page.reversed ? products.reversed() : products, total)
     }
 
     /// The visitor's text with control characters as spaces: they part words, as in the SQLite
@@ -154,8 +215,10 @@ public struct PostgresCatalogStore: CatalogStore {
     }
 
     /// A page in a sort's order, read from its index, as ``SQLiteCatalogStore`` reads it: after
-    /// or before a given product (a keyset), or at an offset for the first pages.
-    private static func byKeyset(_ filter: SQLFilter, query: ProductQuery, total: Int) -> (query: PostgresQuery, reversed: Bool) {
+    /// or before a given product (a keyset), or at an offset for the first pages. The last page
+    /// needs the listing's size: `total` when it is known, else `count`, a statement that counts
+    /// it with the filter's own parameters.
+    private static func byKeyset(_ filter: SQLFilter, query: ProductQuery, total: Int? = nil, count: String? = nil) -> (query: PostgresQuery, reversed: Bool) {
         let (key, descending) = switch query.sort {
         case .relevance, .name: (["lower(product.name) COLLATE \"C\"", "product.id"], false)
         case .priceAscending: (["product.price_minor", "product.id"], false)
@@ -182,7 +245,13 @@ public struct PostgresCatalogStore: CatalogStore {
             tail = " LIMIT " + filter.bind("$?", query.pageSize)
         case .end:
             reversed = true
-            tail = " LIMIT " + filter.bind("$?", max(0, total - (query.pageCount(forTotal: total) - 1) * query.pageSize))
+            if let total {
+                tail = " LIMIT " + filter.bind("$?", max(0, total - (query.pageCount(forTotal: total) - 1) * query.pageSize))
+            } else {
+                // What is left after the full pages: 1 to a page's size, or 0 for nothing at all.
+                let size = filter.bind("$?", query.pageSize)
+                tail = " LIMIT (SELECT CASE WHEN n = 0 THEN 0 ELSE (n - 1) % \(size) + 1 END FROM (\(count ?? "SELECT 0")) AS total (n))"
+            }
         }
         let backwards = descending != reversed
         let order = key.map { backwards ? $0 + " DESC" : $0 }.joined(separator: ", ")
@@ -253,5 +322,13 @@ extension Product {
     init(postgresRow row: PostgresRow) throws {
         let (id, categoryID, name, summary, priceMinor, stock, imagePath) = try row.decode((Int, Int, String, String, Int, Int, String).self)
         self.init(id: id, categoryID: categoryID, name: name, summary: summary, priceMinor: priceMinor, stock: stock, imagePath: imagePath)
+    }
+
+    /// The columns of ``PostgresCatalogStore/productColumns``, in order from `first`.
+    init(_ cells: PostgresRandomAccessRow, from first: Int) throws {
+        self.init(id: try cells[first].decode(Int.self), categoryID: try cells[first + 1].decode(Int.self),
+                  name: try cells[first + 2].decode(String.self), summary: try cells[first + 3].decode(String.self),
+                  priceMinor: try cells[first + 4].decode(Int.self), stock: try cells[first + 5].decode(Int.self),
+                  imagePath: try cells[first + 6].decode(String.self))
     }
 }

@@ -64,6 +64,11 @@ public struct SQLiteCatalogStore: CatalogStore {
         return try await database.read { db in try summary(db, since: generation).productCount }
     }
 
+    /// Only this process writes the file: its own commits drop the summary (GRDB's observer).
+    public func followChanges() async {
+        while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+    }
+
     public func productIDs(offset: Int, limit: Int) async throws -> [Int] {
         try await database.read { db in
             try Int.fetchAll(db.cachedStatement(sql: "SELECT id FROM product ORDER BY id LIMIT ? OFFSET ?"), arguments: [limit, offset])

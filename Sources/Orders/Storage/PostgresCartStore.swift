@@ -19,11 +19,9 @@ public struct PostgresCartStore: CartStore {
     }
 
     public func lines(cart: String) async throws -> [(productID: Int, quantity: Int)] {
-        try await connections.read { connection in
-            try connection.rows("SELECT product_id, quantity FROM cart_line WHERE cart_id = \(cart) ORDER BY product_id").map { row in
-                let (productID, quantity) = try row.decode((Int, Int).self)
-                return (productID, quantity)
-            }
+        try await connections.query("SELECT product_id, quantity FROM cart_line WHERE cart_id = \(cart) ORDER BY product_id").map { row in
+            let (productID, quantity) = try row.decode((Int, Int).self)
+            return (productID, quantity)
         }
     }
 

@@ -16,9 +16,7 @@ public struct PostgresOrderStore: OrderStore {
     static let checkoutLock: Int32 = 0x6368_6b6f  // "chko"
 
     public func nextCheckoutNumber(userID: Int) async throws -> Int {
-        try await connections.read { connection in
-            try (connection.rows("SELECT coalesce(max(checkout_number), 0) FROM customer_order WHERE user_id = \(userID)").first?.decode(Int.self) ?? 0) + 1
-        }
+        try (await connections.query("SELECT coalesce(max(checkout_number), 0) FROM customer_order WHERE user_id = \(userID)").first?.decode(Int.self) ?? 0) + 1
     }
 
     public static func registerMigrations(in migrator: inout PostgresMigrator) {
@@ -87,82 +85,83 @@ public struct PostgresOrderStore: OrderStore {
         """
 
     public func order(id: Int) async throws -> Order? {
-        try await connections.read { connection in
-            try Self.orders(connection, PostgresQuery(unsafeSQL: "SELECT \(Self.orderColumns) FROM customer_order WHERE id = $1", binds: PostgresBindings(id))).first
-        }
+        try await orders("SELECT \(Self.orderColumns) FROM customer_order WHERE id = $1", PostgresBindings(id)).first
     }
 
     public func orders(userID: Int, status: OrderStatus?) async throws -> [Order] {
-        try await connections.read { connection in
-            var binds = PostgresBindings(userID)
-            var sql = "SELECT \(Self.orderColumns) FROM customer_order WHERE user_id = $1"
-            if let status {
-                binds.append(status.rawValue)
-                sql += " AND status = $2"
-            }
-            return try Self.orders(connection, PostgresQuery(unsafeSQL: sql + " ORDER BY placed_at DESC, id DESC", binds: binds))
+        var binds = PostgresBindings(userID)
+        var sql = "SELECT \(Self.orderColumns) FROM customer_order WHERE user_id = $1"
+        if let status {
+            binds.append(status.rawValue)
+            sql += " AND status = $2"
         }
+        return try await orders(sql, binds)
     }
 
     public func allOrders(status: OrderStatus?, limit: Int) async throws -> [Order] {
-        try await connections.read { connection in
-            var binds = PostgresBindings(limit)
-            var sql = "SELECT \(Self.orderColumns) FROM customer_order"
-            if let status {
-                binds.append(status.rawValue)
-                sql += " WHERE status = $2"
-            }
-            return try Self.orders(connection, PostgresQuery(unsafeSQL: sql + " ORDER BY placed_at DESC, id DESC LIMIT $1", binds: binds))
+        var binds = PostgresBindings(limit)
+        var sql = "SELECT \(Self.orderColumns) FROM customer_order"
+        if let status {
+            binds.append(status.rawValue)
+            sql += " WHERE status = $2"
         }
+        return try await orders(sql + " ORDER BY placed_at DESC, id DESC LIMIT $1", binds)
     }
 
     public func history(orderID: Int) async throws -> [OrderHistoryEntry] {
-        try await connections.read { connection in
-            try connection.rows("SELECT at, actor, is_staff, action, detail FROM order_history WHERE order_id = \(orderID) ORDER BY id").map { row in
-                let (at, actor, isStaff, action, detail) = try row.decode((Date, String, Bool, String, String?).self)
-                return OrderHistoryEntry(at: at, actor: OrderActor(name: actor, isStaff: isStaff), action: action, detail: detail)
-            }
+        try await connections.query("SELECT at, actor, is_staff, action, detail FROM order_history WHERE order_id = \(orderID) ORDER BY id").map { row in
+            let (at, actor, isStaff, action, detail) = try row.decode((Date, String, Bool, String, String?).self)
+            return OrderHistoryEntry(at: at, actor: OrderActor(name: actor, isStaff: isStaff), action: action, detail: detail)
         }
     }
 
     public func purchases(userID: Int, productID: Int) async throws -> [Purchase] {
-        try await connections.read { connection in
-            try connection.rows("""
-                SELECT o.id, o.placed_at, o.status, l.quantity FROM customer_order o JOIN order_line l ON l.order_id = o.id \
-                WHERE o.user_id = \(userID) AND l.product_id = \(productID) AND o.status IN ('paid', 'shipped', 'completed') \
-                ORDER BY o.placed_at DESC, o.id DESC
-                """).map { row in
-                let (id, placedAt, status, quantity) = try row.decode((Int, Date, String, Int).self)
-                return Purchase(orderID: id, placedAt: placedAt, quantity: quantity, status: OrderStatus(rawValue: status) ?? .paid)
-            }
+        try await connections.query("""
+            SELECT o.id, o.placed_at, o.status, l.quantity FROM customer_order o JOIN order_line l ON l.order_id = o.id \
+            WHERE o.user_id = \(userID) AND l.product_id = \(productID) AND o.status IN ('paid', 'shipped', 'completed') \
+            ORDER BY o.placed_at DESC, o.id DESC
+            """).map { row in
+            let (id, placedAt, status, quantity) = try row.decode((Int, Date, String, Int).self)
+            return Purchase(orderID: id, placedAt: placedAt, quantity: quantity, status: OrderStatus(rawValue: status) ?? .paid)
         }
     }
 
-    /// Orders with their lines and payment, for the rows `query` selects: three queries
-    /// whatever the number of orders.
-    static func orders(_ connection: BlockingConnection, _ query: PostgresQuery) throws -> [Order] {
-        let rows = try connection.rows(query).map {
-            try $0.decode((Int, Int, String, Date, String?, String?, Int?, String?, Date?).self)
+    /// The orders `selection` picks (its columns ``orderColumns``, in its order) with their
+    /// lines and payment, in one statement: one round trip and one snapshot, whatever the number
+    /// of orders. Each line is a row; an order's rows come together, lines by product.
+    private func orders(_ selection: String, _ binds: PostgresBindings) async throws -> [Order] {
+        let rows = try await connections.query(PostgresQuery(unsafeSQL: """
+            SELECT o.id, o.user_id, o.status, o.placed_at, o.tracking_number, o.cancellation_reason, o.review_rating, o.review_text, \
+            o.reviewed_at, p.reference, p.idempotency_key, p.amount_minor, p.paid_at, \
+            l.product_id, l.product_name, l.unit_price_minor, l.quantity \
+            FROM (\(selection)) AS o LEFT JOIN payment p ON p.order_id = o.id LEFT JOIN order_line l ON l.order_id = o.id \
+            ORDER BY o.placed_at DESC, o.id DESC, l.product_id
+            """, binds: binds))
+        var orders: [Order] = []
+        for row in rows {
+            let cells = row.makeRandomAccess()
+            let id = try cells[0].decode(Int.self)
+            if orders.last?.id != id {
+                let placedAt = try cells[3].decode(Date.self)
+                let payment: Payment? = cells[9].bytes == nil ? nil : Payment(
+                    reference: try cells[9].decode(String.self), idempotencyKey: try cells[10].decode(String.self),
+                    amountMinor: try cells[11].decode(Int.self), paidAt: try cells[12].decode(Date.self))
+                let review = try cells[6].decode(Int?.self).map {
+                    Review(rating: $0, text: try cells[7].decode(String?.self) ?? "", reviewedAt: try cells[8].decode(Date?.self) ?? placedAt)
+                }
+                orders.append(Order(
+                    id: id, userID: try cells[1].decode(Int.self), status: OrderStatus(rawValue: try cells[2].decode(String.self)) ?? .cancelled,
+                    placedAt: placedAt, lines: [], payment: payment, trackingNumber: try cells[4].decode(String?.self),
+                    cancellationReason: try cells[5].decode(String?.self), review: review
+                ))
+            }
+            if cells[13].bytes != nil {
+                orders[orders.count - 1].lines.append(OrderLine(
+                    productID: try cells[13].decode(Int.self), productName: try cells[14].decode(String.self),
+                    unitPriceMinor: try cells[15].decode(Int.self), quantity: try cells[16].decode(Int.self)))
+            }
         }
-        let ids = rows.map(\.0)
-        guard !ids.isEmpty else { return [] }
-        let lines = Dictionary(grouping: try connection.rows("""
-            SELECT order_id, product_id, product_name, unit_price_minor, quantity FROM order_line WHERE order_id = ANY(\(ids)) ORDER BY product_id
-            """).map { try $0.decode((Int, Int, String, Int, Int).self) }) { $0.0 }
-        let payments = Dictionary(uniqueKeysWithValues: try connection.rows("""
-            SELECT order_id, reference, idempotency_key, amount_minor, paid_at FROM payment WHERE order_id = ANY(\(ids))
-            """).map { row -> (Int, Payment) in
-            let (orderID, reference, key, amount, paidAt) = try row.decode((Int, String, String, Int, Date).self)
-            return (orderID, Payment(reference: reference, idempotencyKey: key, amountMinor: amount, paidAt: paidAt))
-        })
-        return rows.map { (id, userID, status, placedAt, trackingNumber, cancellationReason, rating, reviewText, reviewedAt) in
-            Order(
-                id: id, userID: userID, status: OrderStatus(rawValue: status) ?? .cancelled, placedAt: placedAt,
-                lines: (lines[id] ?? []).map { OrderLine(productID: $0.1, productName: $0.2, unitPriceMinor: $0.3, quantity: $0.4) },
-                payment: payments[id], trackingNumber: trackingNumber, cancellationReason: cancellationReason,
-                review: rating.map { Review(rating: $0, text: reviewText ?? "", reviewedAt: reviewedAt ?? placedAt) }
-            )
-        }
+        return orders
     }
 }
 

@@ -20,8 +20,9 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     /// What the server running the app reports; the same object the app's modules were given.
     public let serverState: HTTPServerState
 
-    init(parts: ApplicationParts, router: Router, middleware: [any Middleware], measuresDatabaseTime: Bool, serverState: HTTPServerState,
-         services: [any Service]) {
+    init(parts: ApplicationParts, router: Router, middleware: [any Middleware], measuresDatabaseTime: Bool, databasePatience: Duration?,
+         serverState: HTTPServerState, services: [any Service]) {
+        self.databasePatience = databasePatience
         self.serverState = serverState
         self.moduleServices = services
         self.parts = parts
@@ -34,6 +35,8 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     /// Whether each request gets a ``DatabaseTime`` meter: only when something reads it, so an
     /// app without metrics pays nothing.
     private let measuresDatabaseTime: Bool
+    /// How long each request may wait for its database (``DatabaseDeadline``), if the app says.
+    private let databasePatience: Duration?
 
     /// What the modules registered to run beside the server (``ApplicationBuilder/services``).
     private let moduleServices: [any Service]
@@ -51,10 +54,31 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     /// its handler does not wait, or else with the work left for a task.
     public func answer(_ request: Request) -> HTTPAnswer {
         var context = RequestContext(request: request, application: parts)
-        guard measuresDatabaseTime else { return answer(in: context) }
-        let meter = DatabaseTime()
-        context.databaseTime = meter
-        return DatabaseTime.$current.withValue(meter) { answer(in: context) }
+        if let patience = databasePatience { context.databaseDeadline = .now + patience }
+        if measuresDatabaseTime { context.databaseTime = DatabaseTime() }
+        return Self.withDatabaseValues(of: context) { answer(in: context) }
+    }
+
+    /// Runs `body` with the request's ``DatabaseTime`` and ``DatabaseDeadline`` bound, when it
+    /// has them: what database adapters read.
+    private static func withDatabaseValues<T>(of context: RequestContext, _ body: () throws -> T) rethrows -> T {
+        switch (context.databaseTime, context.databaseDeadline) {
+        case (nil, nil): try body()
+        case (let meter?, nil): try DatabaseTime.$current.withValue(meter, operation: body)
+        case (nil, let deadline?): try DatabaseDeadline.$current.withValue(deadline, operation: body)
+        case (let meter?, let deadline?):
+            try DatabaseTime.$current.withValue(meter) { try DatabaseDeadline.$current.withValue(deadline, operation: body) }
+        }
+    }
+
+    private static func withDatabaseValues<T>(of context: RequestContext, _ body: () async throws -> T) async rethrows -> T {
+        switch (context.databaseTime, context.databaseDeadline) {
+        case (nil, nil): try await body()
+        case (let meter?, nil): try await DatabaseTime.$current.withValue(meter, operation: body)
+        case (nil, let deadline?): try await DatabaseDeadline.$current.withValue(deadline, operation: body)
+        case (let meter?, let deadline?):
+            try await DatabaseTime.$current.withValue(meter) { try await DatabaseDeadline.$current.withValue(deadline, operation: body) }
+        }
     }
 
     private func answer(in context: RequestContext) -> HTTPAnswer {
@@ -171,9 +195,8 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     /// task, which goes on going in after each wait, then the way out.
     private static func pending(_ run: MiddlewareRun, _ context: RequestContext, _ progress: Progress, router: Router) -> HTTPAnswer {
         .pending {
-            // The task runs later, outside the binding `answer` made: bind the meter again.
-            guard let meter = context.databaseTime else { return try await finish(run, context, progress, router: router) }
-            return try await DatabaseTime.$current.withValue(meter) { try await finish(run, context, progress, router: router) }
+            // The task runs later, outside the bindings `answer` made: bind them again.
+            try await withDatabaseValues(of: context) { try await finish(run, context, progress, router: router) }
         }
     }
 

@@ -42,6 +42,12 @@ public struct ApplicationBuilder: Sendable {
     /// ``ApplicationRunner``.
     public var services: [any Service] = []
 
+    /// How long a request may wait for its database (a connection, a lock, an answer) before it
+    /// is answered 503 with `Retry-After` (``DatabaseDeadline``); `nil`, the default, sets no
+    /// deadline, and adapters use their own limits. A stalled database then costs a visitor
+    /// this long at most, not the stall's length.
+    public var databasePatience: Duration?
+
     /// An empty builder: no routes or regions yet, and the default error page for every status.
     public init() {}
 
@@ -89,7 +95,7 @@ public struct ApplicationBuilder: Sendable {
             regionMetrics: recordsMetrics ? RegionMetrics() : nil, assets: assets, siteURL: siteURL, live: live
         )
         let application = Application(parts: parts, router: router, middleware: middleware, measuresDatabaseTime: recordsMetrics,
-                                      serverState: serverState, services: services)
+                                      databasePatience: databasePatience, serverState: serverState, services: services)
         live?.bind(application)
         return application
     }

@@ -1,0 +1,22 @@
+import PostgresNIO
+import Tessera
+
+extension DatabaseUnavailable {
+    /// The database failure behind `error`, summed up in one line: the server's own message (a
+    /// wrong password, a missing database) or the connection's failure.
+    public init(_ error: any Error) {
+        if let known = error as? DatabaseUnavailable {
+            self = known
+        } else if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] {
+                self.init(reason: message)
+            } else if let underlying = error.underlying {
+                self.init(reason: String(describing: underlying))
+            } else {
+                self.init(reason: "\(error.code)")
+            }
+        } else {
+            self.init(reason: String(describing: error))
+        }
+    }
+}
