@@ -3,7 +3,7 @@ SWIFT ?= swift
 # libmicrohttpd comes from scripts/build-libmicrohttpd.sh (Debian's source with Tessera's patches), not the system.
 export PKG_CONFIG_PATH := $(CURDIR)/.build-deps/libmicrohttpd/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: run run-postgres test browser-test container-test scale-out-test image soak build bench docs deps clean
+.PHONY: run run-postgres test browser-test container-test scale-out-test stall-test image soak build bench docs deps clean
 
 deps:
 	@scripts/install-deps.sh build
@@ -23,7 +23,8 @@ run-postgres: deps
 ## SQLite and on a throwaway PostgreSQL cluster; scripts/swift-test.sh repeats any failure at the
 ## end), the documentation build (a broken symbol link fails it), the real-browser test, the
 ## container test (the image, run by podman), the scale-out test (three instances on PostgreSQL
-## behind nginx), then the soak (1,000 connections for 30 s: no errors, memory back near idle).
+## behind nginx), the stall test (the database stops for 3 s under load), then the soak (1,000
+## connections for 30 s: no errors, memory back near idle).
 test: deps
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) scripts/swift-test.sh
@@ -31,6 +32,7 @@ test: deps
 	scripts/browser-test.sh
 	scripts/container-test.sh
 	scripts/scale-out-test.sh
+	scripts/stall-test.sh
 	$(MAKE) soak
 
 ## The real-browser test alone (headless Chromium through Selenium); screenshots in .build/.
@@ -43,6 +45,12 @@ browser-test: deps
 scale-out-test: deps
 	$(SWIFT) build --product storefront
 	scripts/scale-out-test.sh
+
+## The storefront under load while its database stalls: PostgreSQL's processes stopped (SIGSTOP)
+## for 3 s, and SQLite's file write-locked by another process for 3 s.
+stall-test: deps
+	$(SWIFT) build --product storefront
+	scripts/stall-test.sh
 
 ## The storefront's container image, tagged tessera-storefront (podman: localhost/tessera-storefront).
 image: deps

@@ -13,15 +13,24 @@ import TesseraSQLite
 /// Reads, awaited or not, run on the caller's thread through an ``InlineReader``: for reads
 /// that take microseconds, GRDB's hop to a reader's queue and back (and the connection's
 /// suspend and resume it forces on libmicrohttpd) cost more than the reads. They never wait for
-/// the writer. Writes still go through the pool's writer queue, one transaction at a time,
-/// awaited without blocking a thread.
+/// the writer, nor for another process's write lock (WAL). Writes still go through the pool's
+/// writer queue, one transaction at a time, awaited without blocking a thread, and a request
+/// waits for one until its ``DatabasePatience`` at most: past it (another process holding the
+/// write lock, a queue of writes behind it), the write is cancelled (GRDB rolls it back, or
+/// never starts it) and the request is a ``DatabaseUnavailable``, a 503. A write that finds the
+/// file locked by another process waits for it until its request's deadline (``FileLockWait``),
+/// so the writes queued behind it are not held past theirs, and then is unavailable too.
 final class MeasuredDatabase: DatabaseWriter {
     let pool: DatabasePool
     private let reader: InlineReader
+    /// The writer's busy handler (``StorefrontDatabase/open(dataDirectory:lockWait:catalog:)``):
+    /// each write waits for another process's lock until its request's deadline.
+    private let lockWait: FileLockWait
 
-    init(_ pool: DatabasePool) {
+    init(_ pool: DatabasePool, lockWait: FileLockWait) {
         self.pool = pool
         self.reader = InlineReader(path: pool.path)
+        self.lockWait = lockWait
     }
 
     var configuration: Configuration { pool.configuration }
@@ -82,7 +91,43 @@ final class MeasuredDatabase: DatabaseWriter {
     }
 
     func writeWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
-        try await DatabaseTime.measure { try await pool.writeWithoutTransaction(updates) }
+        try await DatabaseTime.measure {
+            let deadline = DatabasePatience.deadline, lockWait = self.lockWait
+            guard let deadline else {
+                return try await Self.lockedIsUnavailable { try await pool.writeWithoutTransaction { db in try lockWait.during({ try updates(db) }, deadline: nil) } }
+            }
+            // The write and the deadline race; the first to end cancels the other. GRDB honours
+            // the cancellation: a write still queued never starts, one running is rolled back.
+            return try await withoutActuallyEscaping(updates) { updates in
+                try await withThrowingTaskGroup(of: T.self) { [pool] group in
+                    group.addTask {
+                        try await Self.lockedIsUnavailable {
+                            try await pool.writeWithoutTransaction { db in try lockWait.during({ try updates(db) }, deadline: deadline) }
+                        }
+                    }
+                    group.addTask {
+                        try await Task.sleep(until: deadline)
+                        throw DatabaseUnavailable(reason: "no answer in the request's patience")
+                    }
+                    defer { group.cancelAll() }
+                    do {
+                        return try await group.next()!
+                    } catch is CancellationError where ContinuousClock.now >= deadline {
+                        throw DatabaseUnavailable(reason: "no answer in the request's patience")
+                    }
+                }
+            }
+        }
+    }
+
+    /// A write that found the file locked by another process for longer than it could wait:
+    /// the database is unavailable for now, not broken.
+    private static func lockedIsUnavailable<T>(_ write: () async throws -> T) async throws -> T {
+        do {
+            return try await write()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            throw DatabaseUnavailable(reason: "the database file stayed locked by another process")
+        }
     }
 
     @_disfavoredOverload

@@ -4,6 +4,7 @@ import Orders
 import Tessera
 import Foundation
 import GRDB
+import TesseraSQLite
 
 /// The storefront's SQLite database in the data directory: WAL mode (GRDB's `DatabasePool`),
 /// every module's versioned migrations, and the demo data on the first run (the first demo user
@@ -17,9 +18,15 @@ enum StorefrontDatabase {
 
     /// - Parameter catalog: the products a new database starts with; by default the 40 of the
     ///   demo catalog. An existing catalog is never changed.
-    static func open(dataDirectory: String, catalog: [Product] = CatalogSeed.products) async throws -> DatabasePool {
+    ///   - lockWait: how long a write waits for another process's lock on the file.
+    static func open(dataDirectory: String, lockWait: FileLockWait = FileLockWait(), catalog: [Product] = CatalogSeed.products) async throws -> DatabasePool {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
-        let database = try DatabasePool(path: file(in: dataDirectory).path)
+        var configuration = Configuration()
+        // Another process holding the file's write lock (the sqlite3 shell, a backup) makes a
+        // write wait, until its request's deadline, then fail as unavailable (a 503), not at
+        // once as a 500.
+        configuration.busyMode = lockWait.busyMode
+        let database = try DatabasePool(path: file(in: dataDirectory).path, configuration: configuration)
         var migrator = DatabaseMigrator()
         SQLiteCatalogStore.registerMigrations(in: &migrator)
         SQLiteAccountsStore.registerMigrations(in: &migrator)

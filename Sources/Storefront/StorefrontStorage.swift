@@ -2,6 +2,7 @@ import Catalog
 import GRDB
 import Logging
 import Tessera
+import TesseraSQLite
 import TesseraPostgres
 
 /// The database the server runs on, opened and migrated: the services wired to its stores, its
@@ -18,7 +19,8 @@ struct StorefrontStorage {
                      logger: Logger) async throws -> StorefrontStorage {
         switch choice {
         case .sqlite:
-            let database = MeasuredDatabase(try await StorefrontDatabase.open(dataDirectory: dataDirectory))
+            let lockWait = FileLockWait()
+            let database = MeasuredDatabase(try await StorefrontDatabase.open(dataDirectory: dataDirectory, lockWait: lockWait), lockWait: lockWait)
             let live = LiveRegions(configuration: liveConfiguration, logger: logger)
             return StorefrontStorage(services: StorefrontServices(database: database, topics: live), live: live,
                                      readiness: DatabaseReadiness(database: database), close: {})

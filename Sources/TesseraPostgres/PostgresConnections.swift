@@ -16,7 +16,7 @@ import Tessera
 ///   bodies are synchronous protocols shared with SQLite, and a body that cannot suspend cannot
 ///   be interleaved with another on its connection.
 ///
-/// A request waits for a free connection and for its work until its ``DatabaseDeadline`` at
+/// A request waits for a free connection and for its work for its ``DatabasePatience`` at
 /// most: past that it gets ``DatabaseUnavailable`` (a 503 with `Retry-After`), so a stalled
 /// database never holds a request for long. The work it started finishes in the background and
 /// gives its connection back then; a statement that gets no answer in ``statementTimeout``
@@ -89,7 +89,7 @@ public final class PostgresConnections: Sendable {
         let patient = answer.eventLoop.makePromise(of: PostgresQueryResult.self)
         answer.cascade(to: patient)
         let impatience = answer.eventLoop.scheduleTask(in: (deadline - .now).timeAmount) {
-            patient.fail(DatabaseUnavailable(reason: "no answer before the request's deadline"))
+            patient.fail(DatabaseUnavailable(reason: "no answer in the request's patience"))
         }
         do {
             let result = try await patient.futureResult.get()
@@ -176,8 +176,8 @@ public final class PostgresConnections: Sendable {
         for connection in idle { try? await connection.close() }
     }
 
-    /// Runs `body` with a connection on one of the pool's threads. A request waits for it until
-    /// its deadline at most; past that, the work goes on without it and gives its connection
+    /// Runs `body` with a connection on one of the pool's threads. A request waits for it for
+    /// its patience at most; past that, the work goes on without it and gives its connection
     /// back when it ends.
     private func onThread<T: Sendable>(_ body: @escaping @Sendable (BlockingConnection) throws -> T) async throws -> T {
         let deadline = self.deadline
@@ -192,27 +192,13 @@ public final class PostgresConnections: Sendable {
                 throw Self.isUnavailable(error) ? DatabaseUnavailable(error) : error
             }
         }
-        return try await value(of: work, until: deadline)
+        return try await DatabasePatience.value(of: work, until: deadline)
     }
 
-    /// The current request's deadline, or for work outside a request ``statementTimeout`` from now.
+    /// When a call that starts now stops waiting: the current request's patience from now, or
+    /// for work outside a request ``statementTimeout``.
     private var deadline: ContinuousClock.Instant {
-        DatabaseDeadline.current ?? .now + statementTimeout
-    }
-
-    /// `work`'s value, or ``DatabaseUnavailable`` once `deadline` has passed, whichever comes
-    /// first; the work is not stopped.
-    private func value<T: Sendable>(of work: Task<T, any Error>, until deadline: ContinuousClock.Instant) async throws -> T {
-        let race = Race<T>()
-        let timer = Task {
-            try await Task.sleep(until: deadline)
-            race.finish(.failure(DatabaseUnavailable(reason: "no answer before the request's deadline")))
-        }
-        defer { timer.cancel() }
-        return try await withCheckedThrowingContinuation { continuation in
-            race.start(continuation)
-            Task { race.finish(await work.result) }
-        }
+        DatabasePatience.deadline ?? .now + statementTimeout
     }
 
     private static func inTransaction<T>(_ connection: BlockingConnection, begin: PostgresQuery, _ body: (BlockingConnection) throws -> T) throws -> T {
@@ -344,46 +330,6 @@ public final class PostgresConnections: Sendable {
 
     private func blocking(_ connection: PostgresConnection, timeout: Duration) -> BlockingConnection {
         BlockingConnection(connection: connection, logger: logger, timeout: timeout.timeAmount)
-    }
-}
-
-/// Whichever of two outcomes comes first resumes the caller; the other is dropped.
-private final class Race<T: Sendable>: Sendable {
-    private enum State {
-        case starting
-        case waiting(CheckedContinuation<T, any Error>)
-        case finishedEarly(Result<T, any Error>)
-        case over
-    }
-
-    private let state = Mutex(State.starting)
-
-    func start(_ continuation: CheckedContinuation<T, any Error>) {
-        let early = state.withLock { state -> Result<T, any Error>? in
-            guard case .finishedEarly(let outcome) = state else {
-                state = .waiting(continuation)
-                return nil
-            }
-            state = .over
-            return outcome
-        }
-        if let early { continuation.resume(with: early) }
-    }
-
-    func finish(_ outcome: Result<T, any Error>) {
-        let waiting = state.withLock { state -> CheckedContinuation<T, any Error>? in
-            switch state {
-            case .starting:
-                state = .finishedEarly(outcome)
-                return nil
-            case .waiting(let continuation):
-                state = .over
-                return continuation
-            case .finishedEarly, .over:
-                return nil
-            }
-        }
-        waiting?.resume(with: outcome)
     }
 }
 

@@ -35,7 +35,7 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     /// Whether each request gets a ``DatabaseTime`` meter: only when something reads it, so an
     /// app without metrics pays nothing.
     private let measuresDatabaseTime: Bool
-    /// How long each request may wait for its database (``DatabaseDeadline``), if the app says.
+    /// How long each request waits for its database each time (``DatabasePatience``), if the app says.
     private let databasePatience: Duration?
 
     /// What the modules registered to run beside the server (``ApplicationBuilder/services``).
@@ -54,30 +54,30 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     /// its handler does not wait, or else with the work left for a task.
     public func answer(_ request: Request) -> HTTPAnswer {
         var context = RequestContext(request: request, application: parts)
-        if let patience = databasePatience { context.databaseDeadline = .now + patience }
+        context.databasePatience = databasePatience
         if measuresDatabaseTime { context.databaseTime = DatabaseTime() }
         return Self.withDatabaseValues(of: context) { answer(in: context) }
     }
 
-    /// Runs `body` with the request's ``DatabaseTime`` and ``DatabaseDeadline`` bound, when it
+    /// Runs `body` with the request's ``DatabaseTime`` and ``DatabasePatience`` bound, when it
     /// has them: what database adapters read.
     private static func withDatabaseValues<T>(of context: RequestContext, _ body: () throws -> T) rethrows -> T {
-        switch (context.databaseTime, context.databaseDeadline) {
+        switch (context.databaseTime, context.databasePatience) {
         case (nil, nil): try body()
         case (let meter?, nil): try DatabaseTime.$current.withValue(meter, operation: body)
-        case (nil, let deadline?): try DatabaseDeadline.$current.withValue(deadline, operation: body)
-        case (let meter?, let deadline?):
-            try DatabaseTime.$current.withValue(meter) { try DatabaseDeadline.$current.withValue(deadline, operation: body) }
+        case (nil, let patience?): try DatabasePatience.$current.withValue(patience, operation: body)
+        case (let meter?, let patience?):
+            try DatabaseTime.$current.withValue(meter) { try DatabasePatience.$current.withValue(patience, operation: body) }
         }
     }
 
     private static func withDatabaseValues<T>(of context: RequestContext, _ body: () async throws -> T) async rethrows -> T {
-        switch (context.databaseTime, context.databaseDeadline) {
+        switch (context.databaseTime, context.databasePatience) {
         case (nil, nil): try await body()
         case (let meter?, nil): try await DatabaseTime.$current.withValue(meter, operation: body)
-        case (nil, let deadline?): try await DatabaseDeadline.$current.withValue(deadline, operation: body)
-        case (let meter?, let deadline?):
-            try await DatabaseTime.$current.withValue(meter) { try await DatabaseDeadline.$current.withValue(deadline, operation: body) }
+        case (nil, let patience?): try await DatabasePatience.$current.withValue(patience, operation: body)
+        case (let meter?, let patience?):
+            try await DatabaseTime.$current.withValue(meter) { try await DatabasePatience.$current.withValue(patience, operation: body) }
         }
     }
 

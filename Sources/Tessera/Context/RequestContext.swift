@@ -21,16 +21,16 @@ public struct RequestContext: Sendable {
     /// The time this request has spent in its database so far, when the app measures it
     /// (with ``MetricsMiddleware`` in its chain).
     public internal(set) var databaseTime: DatabaseTime?
-    /// When this request stops waiting for its database, when the app sets a patience
+    /// How long this request waits for its database each time it asks, when the app says
     /// (``ApplicationBuilder/databasePatience``).
-    public internal(set) var databaseDeadline: ContinuousClock.Instant?
+    public internal(set) var databasePatience: Duration?
     var values: RequestValues
 
     init(request: Request, application: ApplicationParts) {
         self.core = Core(request: request, logger: nil, application: application)
         self.session = .detached
         self.route = nil
-        self.databaseDeadline = nil
+        self.databasePatience = nil
         self.values = RequestValues()
     }
 

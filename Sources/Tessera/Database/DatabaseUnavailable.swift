@@ -1,7 +1,7 @@
 import TesseraHTTP
 
-/// The database could not be reached, went away mid-request, or did not answer before the
-/// request's ``DatabaseDeadline``: a 503 with the error page and `Retry-After`, not a 500,
+/// The database could not be reached, went away mid-request, or did not answer within the
+/// request's ``DatabasePatience``: a 503 with the error page and `Retry-After`, not a 500,
 /// because nothing is wrong with the request or the code, and the next attempt may succeed.
 /// Database adapters throw it in place of their driver's error.
 public struct DatabaseUnavailable: HTTPResponseError, CustomStringConvertible {

@@ -1,0 +1,305 @@
+"""A database that stalls, while 64 clients load pages signed in (`make stall-test`, part of
+`make test`).
+
+- PostgreSQL: every process of the throwaway cluster is stopped (SIGSTOP) for 3 s.
+- SQLite: another process holds the database file's write lock for 3 s.
+
+What must hold, each against the same run's probe just before the stall:
+- `/healthz`, `/readyz` and a static file answer as fast during the stall as before it
+  (p99 within 2x; a probe of a few hundred microseconds is counted as 10 ms, below which a
+  loaded 2-core machine's noise is all there is to measure). Nothing that needs no database
+  waits for it: no server thread is held by a database.
+- every page answers: 200, or 503 with `Retry-After` once its deadline (DATABASE_TIMEOUT, 2 s)
+  has passed; none takes longer than the deadline and a second;
+- once the database is back, every page is 200 within 2 s.
+"""
+import http.client
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import tempfile
+import threading
+import time
+import unittest
+import urllib.parse
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+BINARY = Path(os.environ.get("STOREFRONT_BINARY", ROOT / ".build/debug/storefront"))
+SECRET = "stall-" + "s" * 40
+CLIENTS = 64
+DEADLINE = 2.0
+SHOPPERS = [("ada@example.com", "ada-lovelace-1815"), ("grace@example.com", "grace-hopper-1906"), ("alan@example.com", "alan-turing-1912")]
+
+
+def free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Connection:
+    """One keep-alive connection, as a browser's, with the session cookie it was given."""
+
+    def __init__(self, port, cookie=None):
+        self.port = port
+        self.cookie = cookie
+        self.http = None
+
+    def request(self, method, path, body=None, timeout=10):
+        headers = {"Cookie": self.cookie} if self.cookie else {}
+        if body is not None:
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        for attempt in range(2):
+            if self.http is None:
+                self.http = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+            try:
+                self.http.request(method, path, body=body, headers=headers)
+                reply = self.http.getresponse()
+                text = reply.read().decode("utf-8", "replace")
+                if reply.getheader("Connection", "").lower() == "close":
+                    self.close()
+                for value in reply.headers.get_all("Set-Cookie") or []:
+                    self.cookie = value.split(";")[0]
+                return reply.status, reply.headers, text
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                # A kept-alive connection the server closed meanwhile: once more, on a new one.
+                self.close()
+                if attempt == 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    def close(self):
+        if self.http:
+            self.http.close()
+            self.http = None
+
+
+class Storefront:
+    def __init__(self, folder, **environment):
+        self.port = free_port()
+        self.data = Path(folder) / "data"
+        self.log = open(Path(folder) / "storefront.log", "w")
+        self.process = subprocess.Popen(
+            [str(BINARY)], cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
+            env={**os.environ, "HOST": "127.0.0.1", "PORT": str(self.port), "DATA_DIR": str(self.data), "SESSION_SECRET": SECRET,
+                 "LOG_LEVEL": "warning", "DATABASE_TIMEOUT": str(DEADLINE), **environment})
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if Connection(self.port).request("GET", "/readyz", timeout=2)[0] == 200:
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                self.stop()
+                raise AssertionError("the storefront did not start: " + (Path(folder) / "storefront.log").read_text()[-2000:])
+            time.sleep(0.2)
+
+    def signed_in(self, email, password):
+        connection = Connection(self.port)
+        _, _, page = connection.request("GET", "/login")
+        token = re.search(r'name="_csrf" value="([^"]+)"', page).group(1)
+        status, _, _ = connection.request("POST", "/login", urllib.parse.urlencode(
+            {"_csrf": token, "email": email, "password": password, "next": "/"}))
+        assert status == 303, f"sign-in answered {status}"
+        return connection.cookie
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            self.process.wait(timeout=30)
+        self.log.close()
+
+
+class Load:
+    """64 clients, each on its own connection with a signed-in session, loading pages back to
+    back; some of them add to their cart as they go (a write). Every answer is kept with when
+    it was asked and how long it took."""
+
+    def __init__(self, storefront, cookies, writers=8):
+        self.storefront = storefront
+        self.answers = []  # (started, seconds, path, status, retry_after)
+        self.lock = threading.Lock()
+        self.stopping = threading.Event()
+        self.threads = [threading.Thread(target=self.client, args=(number, cookies[number % len(cookies)], number < writers), daemon=True)
+                        for number in range(CLIENTS)]
+
+    def client(self, number, cookie, writes):
+        connection = Connection(self.storefront.port, cookie)
+        pages = ["/orders", f"/products/{number % 40 + 1}", "/", "/cart"]
+        token = None
+        turn = 0
+        while not self.stopping.is_set():
+            turn += 1
+            if writes and turn % 3 == 0 and token:
+                # Add one, then take the line out again, so the stock lasts.
+                if turn % 6 == 0:
+                    method, path, body = "POST", "/cart/items", urllib.parse.urlencode({"_csrf": token, "productID": "3", "quantity": "1"})
+                else:
+                    method, path, body = "POST", "/cart/items/3/remove", urllib.parse.urlencode({"_csrf": token})
+            else:
+                method, path, body = "GET", pages[turn % len(pages)], None
+            started = time.monotonic()
+            try:
+                status, headers, text = connection.request(method, path, body)
+                retry_after = headers.get("Retry-After")
+                if token is None and status == 200:
+                    found = re.search(r'name="_csrf" value="([^"]+)"', text)
+                    token = found.group(1) if found else None
+            except OSError as error:
+                status, retry_after = f"failed: {error}", None
+                connection.close()
+            with self.lock:
+                self.answers.append((started, time.monotonic() - started, f"{method} {path}", status, retry_after))
+
+    def start(self):
+        for thread in self.threads:
+            thread.start()
+
+    def stop(self):
+        self.stopping.set()
+        for thread in self.threads:
+            thread.join(timeout=30)
+
+
+class Probe:
+    """What needs no database, asked in turn every 20 ms on connections of its own."""
+
+    PATHS = ["/healthz", "/readyz", "/css/site.css"]
+
+    def __init__(self, port):
+        self.connections = {path: Connection(port) for path in self.PATHS}
+        self.samples = []  # (started, path, seconds, status)
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self):
+        while not self.stopping.is_set():
+            for path, connection in self.connections.items():
+                started = time.monotonic()
+                status, _, _ = connection.request("GET", path)
+                self.samples.append((started, path, time.monotonic() - started, status))
+            time.sleep(0.02)
+
+    def p99(self, path, start, end):
+        times = sorted(seconds for started, probed, seconds, _ in self.samples if probed == path and start <= started < end)
+        assert times, f"no probe of {path} between {start} and {end}"
+        return times[min(len(times) - 1, int(len(times) * 0.99))]
+
+
+class DatabaseStallTest(unittest.TestCase):
+    def run_stall(self, storefront, stall, resume, needs_database_statuses):
+        cookies = [storefront.signed_in(email, password) for email, password in SHOPPERS]
+        load, probe = Load(storefront, cookies), Probe(storefront.port)
+        load.start()
+        probe.thread.start()
+        try:
+            time.sleep(4)  # warm up, then the probe's "before"
+            stalled_at = time.monotonic()
+            stall()
+            time.sleep(3)
+            resumed_at = time.monotonic()
+            resume()
+            time.sleep(4)
+        finally:
+            resume()
+            probe.stopping.set()
+            probe.thread.join(timeout=30)
+            load.stop()
+
+        # Nothing that needs no database waits for it.
+        for path in Probe.PATHS:
+            before = probe.p99(path, stalled_at - 3, stalled_at)
+            during = probe.p99(path, stalled_at, resumed_at)
+            print(f"  {path}: p99 {before * 1000:.1f} ms before the stall, {during * 1000:.1f} ms during it")
+            self.assertLessEqual(during, 2 * max(before, 0.010), f"{path} waited for the stalled database")
+        self.assertTrue(all(status in (200, 503) for _, path, _, status in probe.samples if path == "/readyz"))
+        self.assertTrue(all(status == 200 for _, path, _, status in probe.samples if path != "/readyz"))
+
+        # Every page answers, 200 or 503 with Retry-After, within its deadline and a second.
+        during = [answer for answer in load.answers if stalled_at - DEADLINE <= answer[0] < resumed_at]
+        self.assertTrue(during, "the load went on during the stall")
+        for started, seconds, path, status, retry_after in load.answers:
+            self.assertLessEqual(seconds, DEADLINE + 1, f"{path} took {seconds:.1f} s (status {status})")
+            # A write may also be refused on its merits (422: another client of the same account
+            # took the stock first); an answer is what matters.
+            self.assertIn(status, (200, 303, 503) + ((422,) if path.startswith("POST") else ()), f"{path}: {status}")
+            if status == 503:
+                self.assertEqual(retry_after, "5", f"{path}: a 503 says when to come back")
+        statuses = {status for _, _, _, status, _ in during}
+        for status in needs_database_statuses:
+            self.assertIn(status, statuses, f"a page answered {status} during the stall")
+        print(f"  during the stall: {len(during)} answers, "
+              + ", ".join(f"{sum(1 for a in during if a[3] == s)} × {s}" for s in sorted(statuses, key=str)))
+
+        # Back to normal within 2 s.
+        after = [answer for answer in load.answers if answer[0] >= resumed_at + 2]
+        self.assertTrue(after, "the load went on after the stall")
+        self.assertTrue(all(status in (200, 303, 422) for _, _, _, status, _ in after),
+                        [answer for answer in after if answer[3] not in (200, 303, 422)][:5])
+        first_failure_free = max([started for started, _, _, status, _ in load.answers if status not in (200, 303, 422)] + [resumed_at])
+        print(f"  every page 200 again {max(0.0, first_failure_free - resumed_at):.2f} s after the database came back")
+
+    def test_postgresql_stopped_for_3_seconds(self):
+        cluster = Path(os.environ["TESSERA_POSTGRES_CLUSTER"])
+        postmaster = int((cluster / "data/postmaster.pid").read_text().split()[0])
+
+        def processes():
+            children = subprocess.run(["pgrep", "-P", str(postmaster)], capture_output=True, text=True).stdout.split()
+            return [postmaster] + [int(pid) for pid in children]
+
+        stopped = []
+
+        def stall():
+            for pid in processes():
+                os.kill(pid, signal.SIGSTOP)
+                stopped.append(pid)
+
+        def resume():
+            while stopped:
+                try:
+                    os.kill(stopped.pop(), signal.SIGCONT)
+                except ProcessLookupError:
+                    pass
+
+        with tempfile.TemporaryDirectory(prefix="tessera-stall-") as folder:
+            storefront = Storefront(folder, DATABASE_URL=os.environ["TESSERA_POSTGRES_URL"])
+            try:
+                # Pages read the database: during the stall they answer 503 at their deadline.
+                self.run_stall(storefront, stall, resume, needs_database_statuses=[503])
+            finally:
+                resume()
+                storefront.stop()
+
+    def test_sqlite_write_locked_by_another_process_for_3_seconds(self):
+        with tempfile.TemporaryDirectory(prefix="tessera-stall-") as folder:
+            storefront = Storefront(folder)
+            holder = {}
+
+            def stall():
+                # Another process (here this one, through Python's sqlite3) takes the write lock.
+                connection = sqlite3.connect(storefront.data / "storefront.sqlite", isolation_level=None, timeout=5)
+                connection.execute("BEGIN IMMEDIATE")
+                holder["connection"] = connection
+
+            def resume():
+                connection = holder.pop("connection", None)
+                if connection:
+                    connection.execute("COMMIT")
+                    connection.close()
+
+            try:
+                # Reads never wait for a writer (WAL): pages stay 200; writes wait for the
+                # lock, then answer 503 (or get it in time).
+                self.run_stall(storefront, stall, resume, needs_database_statuses=[200, 503])
+            finally:
+                resume()
+                storefront.stop()
+
+
+if __name__ == "__main__":
+    unittest.main()
