@@ -102,7 +102,7 @@ let package = Package(
 
         // MARK: Storefront features (each depends on the framework; Orders may use Catalog and Accounts)
         // Fast reads for apps on SQLite through GRDB: read-only connections read on the caller's thread.
-        .target(name: "TesseraSQLite", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "TesseraSQLite", dependencies: [.product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         // Apps on PostgreSQL: DATABASE_URL, the pool, versioned migrations under an advisory lock,
         // and connections for the synchronous parts (transactions' bodies, per-request checks).
         .target(
@@ -117,7 +117,7 @@ let package = Package(
         .target(
             name: "Catalog",
             dependencies: [
-                "Tessera", "TesseraViews", "TesseraPostgres",
+                "Tessera", "TesseraViews", "TesseraPostgres", "TesseraSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -182,7 +182,9 @@ let package = Package(
             dependencies: [
                 "Tessera",
                 "TesseraSQLite",
+                "TesseraPostgres",
                 "TesseraViews",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

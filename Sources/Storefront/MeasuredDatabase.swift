@@ -54,13 +54,15 @@ final class MeasuredDatabase: DatabaseWriter {
         pool.asyncRead(value)
     }
 
+    /// A read of one statement, which needs no transaction: on the caller's thread too.
     @_disfavoredOverload
     func unsafeRead<T>(_ value: (Database) throws -> T) throws -> T {
-        try DatabaseTime.measure { try pool.unsafeRead(value) }
+        try DatabaseTime.measure { try reader.unsafeRead(value) }
     }
 
     func unsafeRead<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
-        try await DatabaseTime.measure { try await pool.unsafeRead(value) }
+        try Task.checkCancellation()
+        return try DatabaseTime.measure { try reader.unsafeRead(value) }
     }
 
     func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {

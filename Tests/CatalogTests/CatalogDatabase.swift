@@ -71,6 +71,32 @@ final class CatalogDatabase: Sendable {
         }
     }
 
+    /// Inserts `count` products from id `firstID` on, in one transaction, each selling as
+    /// `unitsSold` says; then brings the search order in step with sales, as the running shop
+    /// does (on SQLite, ``SQLiteCatalogStore/reorderSearchBySales()``; PostgreSQL's is current).
+    func insert(_ products: [Product], unitsSold: @escaping @Sendable (Product) -> Int) async throws {
+        if let sqlite {
+            try await sqlite.pool.write { db in
+                for product in products {
+                    try product.insert(db)
+                    try db.execute(sql: "UPDATE product SET unitsSold = ? WHERE id = ?", arguments: [unitsSold(product), product.id])
+                }
+            }
+            _ = try await (store as! SQLiteCatalogStore).reorderSearchBySales()
+        }
+        if let postgres {
+            try await postgres.connections.write { connection in
+                for product in products {
+                    try connection.execute("""
+                        INSERT INTO product (id, category_id, name, summary, price_minor, stock, image_path, units_sold) VALUES \
+                        (\(product.id), \(product.categoryID), \(product.name), \(product.summary), \(product.priceMinor), \(product.stock), \
+                        \(product.imagePath), \(unitsSold(product)))
+                        """)
+                }
+            }
+        }
+    }
+
     /// Runs the statement for this kind of database.
     func execute(sqlite sqliteStatement: String, postgres postgresStatement: String) async throws {
         if let sqlite { try await sqlite.pool.write { db in try db.execute(sql: sqliteStatement) } }

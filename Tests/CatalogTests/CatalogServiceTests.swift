@@ -253,4 +253,35 @@ import Testing
             #expect(try await catalog.service.product(id: 1).stock == 2)
         }
     }
+
+    /// The search rule: past ``SearchCandidates/limit`` matches a search lists the best-selling
+    /// ones only, ranked among themselves, and says there are more; at or under the limit it
+    /// lists and ranks every match.
+    @Test(arguments: StoreKind.allCases)
+    func aSearchWithMoreMatchesThanTheLimitListsItsBestSellers(_ kind: StoreKind) async throws {
+        try await CatalogDatabase.with(kind) { catalog in
+            let limit = SearchCandidates.limit
+            // 1,050 gadgets; the higher the id, the better it sells. The 50 with the lowest ids
+            // sell least: they are the ones left out.
+            let gadgets = (0..<(limit + 50)).map { index in
+                Product(id: 1_000 + index, categoryID: 1 + index % 5, name: "Gadget \(index)", summary: "A gadget.",
+                        priceMinor: 100 + index, stock: 5, imagePath: "/images/products/1.svg")
+            }
+            try await catalog.insert(gadgets) { $0.id }
+            let listing = try await catalog.service.listing(category: nil, search: "gadget", sort: nil, page: nil)
+            #expect(listing.total == limit && listing.matchesMore, "1,000+")
+            #expect(listing.pageCount == (limit + CatalogService.pageSize - 1) / CatalogService.pageSize)
+            // Sorted by price, the cheapest gadgets are the least-selling: left out, page 1 starts above them.
+            let cheapest = try await catalog.service.listing(category: nil, search: "gadget", sort: "price", page: nil)
+            #expect(cheapest.products.first?.id == 1_050, "the least-selling 50 are not candidates, in any sort")
+            #expect(cheapest.total == limit)
+            let relevance = try await catalog.service.listing(category: nil, search: "gadget", sort: nil, page: "\(listing.pageCount)")
+            #expect(!relevance.products.isEmpty && relevance.products.allSatisfy { $0.id >= 1_050 })
+            #expect(listing.products.allSatisfy { $0.id >= 1_050 })
+
+            // Within one category there are 210 gadgets: under the limit, all of them, counted exactly.
+            let lighting = try await catalog.service.listing(category: "lighting", search: "gadget", sort: nil, page: nil)
+            #expect(lighting.total == (limit + 50) / 5 && !lighting.matchesMore)
+        }
+    }
 }

@@ -20,7 +20,12 @@ public struct CatalogService: Sendable {
 
     public struct Listing: Sendable {
         public var products: [Product]
+        /// How many products the listing has: for a search with more than
+        /// ``SearchCandidates/limit`` matches, that limit (see ``matchesMore``).
         public var total: Int
+        /// Whether the search matched more products than it lists: the best-selling
+        /// ``SearchCandidates/limit`` of them are listed, and a page says "1,000+".
+        public var matchesMore: Bool = false
         public var query: ProductQuery
         public var category: Category?
         public var categories: [Category]
@@ -71,9 +76,10 @@ public struct CatalogService: Sendable {
         if sort == nil || sort?.isEmpty == true { query.sort = query.search == nil ? .name : .relevance }
         if query.sort == .relevance, query.search == nil { query.sort = .name }
         query.start = try Self.start(after: after, before: before, toLastPage: toLastPage, page: query.page, byRelevance: query.sort == .relevance)
-        var result: (products: [Product], total: Int)
+        var result: (products: [Product], total: Int, matchesMore: Bool)
         do { result = try await store.products(matching: query) } catch { throw .storage(error) }
-        var listing = Listing(products: result.products, total: result.total, query: query, category: category, categories: categories)
+        var listing = Listing(products: result.products, total: result.total, matchesMore: result.matchesMore, query: query, category: category,
+                              categories: categories)
         if toLastPage {
             listing.query.page = listing.pageCount
             // Relevance has no keyset: its last page is an offset, known once the total is.

@@ -7,8 +7,10 @@ public protocol CatalogStore: Sendable {
     /// Sets a product's stock and price if its stock is still `expectedStock` (what staff saw):
     /// checkouts and cancellations that moved it meanwhile are never overwritten.
     func setStockAndPrice(productID: Int, stock: Int, priceMinor: Int, expectedStock: Int) async throws -> ProductAdjustment
-    /// One page of products matching `query`, and how many match in all.
-    func products(matching query: ProductQuery) async throws -> (products: [Product], total: Int)
+    /// One page of products matching `query`, and how many match in all. A search with more
+    /// than ``SearchCandidates/limit`` matches lists only that many, the best-selling ones:
+    /// its total is then the limit, and `matchesMore` is true.
+    func products(matching query: ProductQuery) async throws -> (products: [Product], total: Int, matchesMore: Bool)
     func related(to product: Product, limit: Int) async throws -> [Product]
     /// How many products there are.
     func productCount() async throws -> Int
@@ -76,4 +78,18 @@ public struct ProductQuery: Sendable, Equatable {
         self.page = page
         self.pageSize = pageSize
     }
+}
+
+/// How a search is bounded, on every store: a search with at most ``limit`` matches lists and
+/// ranks all of them (by relevance: bm25 on SQLite, `ts_rank` on PostgreSQL); one with more
+/// lists only the ``limit`` best-selling matches, and ranks those among themselves. Ranking
+/// costs per match, so without a bound a common word in a large catalog costs in proportion to
+/// the catalog; with it, at most ``limit`` matches are ever ranked. The page then says
+/// "1,000+ results". Meilisearch's bucket sort works the same way: popularity first,
+/// relevance within.
+public enum SearchCandidates {
+    /// The most matches a search lists and ranks.
+    public static let limit = 1_000
+    /// ``limit`` as pages show it.
+    public static let limitText = "1,000"
 }

@@ -67,6 +67,12 @@ public struct PostgresCatalogStore: CatalogStore {
             FOR EACH STATEMENT EXECUTE FUNCTION announce_catalog_summary_change()
             """,
         ])
+        // Search in the order of sales: a search with many matches lists its best-selling ones
+        // (``SearchCandidates``), read through this index.
+        migrator.register("catalog.v3.units-sold", [
+            "ALTER TABLE product ADD COLUMN units_sold bigint NOT NULL DEFAULT 0",
+            "CREATE INDEX product_by_sales ON product (units_sold DESC, id)",
+        ])
     }
 
     /// Drops the kept summary whenever a commit anywhere changed it, and keeps summaries only
@@ -134,8 +140,17 @@ public struct PostgresCatalogStore: CatalogStore {
     }
 
     public func product(id: Int) async throws -> Product? {
-        try await connections.query(PostgresQuery(unsafeSQL: "SELECT \(Self.productColumns) FROM product WHERE id = $1", binds: PostgresBindings(id)))
-            .first.map(Product.init(postgresRow:))
+        try await connections.execute(ProductByID(id: id)).first
+    }
+
+    /// Every product page reads its product: prepared once per connection.
+    struct ProductByID: PostgresPreparedStatement {
+        static let sql = "SELECT \(productColumns) FROM product WHERE id = $1"
+        typealias Row = Product
+        let id: Int
+
+        func makeBindings() throws -> PostgresBindings { PostgresBindings(id) }
+        func decodeRow(_ row: PostgresRow) throws -> Product { try Product(postgresRow: row) }
     }
 
     public func setStockAndPrice(productID: Int, stock: Int, priceMinor: Int, expectedStock: Int) async throws -> ProductAdjustment {
@@ -153,14 +168,23 @@ public struct PostgresCatalogStore: CatalogStore {
     }
 
     public func related(to product: Product, limit: Int) async throws -> [Product] {
-        try await connections.query(PostgresQuery(
-            unsafeSQL: "SELECT \(Self.productColumns) FROM product WHERE category_id = $1 AND id <> $2 ORDER BY id LIMIT $3",
-            binds: PostgresBindings(product.categoryID, product.id, limit))).map(Product.init(postgresRow:))
+        try await connections.execute(RelatedProducts(categoryID: product.categoryID, productID: product.id, limit: limit))
     }
 
-    /// One statement: the page, and for a search how many match in all (a listing without one
-    /// takes its count from the kept summary).
-    public func products(matching query: ProductQuery) async throws -> (products: [Product], total: Int) {
+    /// Every product page reads its related products: prepared once per connection.
+    struct RelatedProducts: PostgresPreparedStatement {
+        static let sql = "SELECT \(productColumns) FROM product WHERE category_id = $1 AND id <> $2 ORDER BY id LIMIT $3"
+        typealias Row = Product
+        let categoryID: Int, productID: Int, limit: Int
+
+        func makeBindings() throws -> PostgresBindings { PostgresBindings(categoryID, productID, limit) }
+        func decodeRow(_ row: PostgresRow) throws -> Product { try Product(postgresRow: row) }
+    }
+
+    /// One statement: the page, and for a search how many match (a listing without one takes
+    /// its count from the kept summary). A search's candidates are its best-selling matches,
+    /// ``SearchCandidates/limit`` at most, which its page is taken from.
+    public func products(matching query: ProductQuery) async throws -> (products: [Product], total: Int, matchesMore: Bool) {
         var filter = SQLFilter()
         let search = query.search.map(Self.searchableText) ?? ""
         if !search.isEmpty {
@@ -173,23 +197,29 @@ public struct PostgresCatalogStore: CatalogStore {
             let total = try await summary().count(in: query.categoryID)
             let page = Self.byKeyset(filter, query: query, total: total)
             let products = try await connections.query(page.query).map(Product.init(postgresRow:))
-            return (page.reversed ? products.reversed() : products, total)
+            return (page.reversed ? products.reversed() : products, total, false)
         }
-        // The count rides along on every row; a page past the end has no row to carry it, so
-        // the page is joined to the count, not the other way round.
-        let count = "SELECT count(*) FROM product" + filter.whereClause
-        let page = query.sort == .relevance ? Self.byRelevance(search, filter, query: query) : Self.byKeyset(filter, query: query, count: count)
+        // The candidates stand in for `product` in the page's statement; the count rides along on
+        // every row, and a page past the end has no row to carry it, so the page is joined to the
+        // count, not the other way round.
+        let limit = SearchCandidates.limit
+        let candidates = "(SELECT product.* FROM product\(filter.whereClause) ORDER BY product.units_sold DESC, product.id LIMIT \(limit)) AS product"
+        let count = "SELECT count(*) FROM (SELECT 1 FROM product\(filter.whereClause) LIMIT \(limit + 1)) AS matches"
+        var within = SQLFilter(binds: filter.binds)
+        let page = query.sort == .relevance
+            ? Self.byRelevance(search, &within, from: candidates, query: query)
+            : Self.byKeyset(within, from: candidates, query: query, count: "SELECT least(count(*), \(limit)) FROM (SELECT 1 FROM product\(filter.whereClause) LIMIT \(limit)) AS matches")
         let rows = try await connections.query(PostgresQuery(
             unsafeSQL: "SELECT total.n, page.* FROM (\(count)) AS total (n) LEFT JOIN LATERAL (\(page.query.sql)) AS page ON true",
             binds: page.query.binds))
-        var total = 0
+        var counted = 0
         var products: [Product] = []
         for row in rows {
             let cells = row.makeRandomAccess()
-            total = try cells[0].decode(Int.self)
+            counted = try cells[0].decode(Int.self)
             if cells[1].bytes != nil { products.append(try Product(cells, from: 1)) }
         }
-        return (page.reversed ? products.reversed() : products, total)
+        return (page.reversed ? products.reversed() : products, min(counted, limit), counted > limit)
     }
 
     /// The visitor's text with control characters as spaces: they part words, as in the SQLite
@@ -206,11 +236,12 @@ public struct PostgresCatalogStore: CatalogStore {
         FROM unnest(to_tsvector('simple', $?))), ''))
         """
 
-    private static func byRelevance(_ search: String, _ filter: SQLFilter, query: ProductQuery) -> (query: PostgresQuery, reversed: Bool) {
-        var filter = filter
+    /// A page of the candidates `source` by `ts_rank`, best first, at an offset: every
+    /// candidate is ranked.
+    private static func byRelevance(_ search: String, _ filter: inout SQLFilter, from source: String, query: ProductQuery) -> (query: PostgresQuery, reversed: Bool) {
         let rank = filter.bind("ts_rank(product.search, \(prefixQuery))", search)
         let limit = filter.bind("$?", query.pageSize), offset = filter.bind("$?", (query.page - 1) * query.pageSize)
-        return (PostgresQuery(unsafeSQL: "SELECT \(productColumns) FROM product\(filter.whereClause) ORDER BY \(rank) DESC, product.id LIMIT \(limit) OFFSET \(offset)",
+        return (PostgresQuery(unsafeSQL: "SELECT \(productColumns) FROM \(source)\(filter.whereClause) ORDER BY \(rank) DESC, product.id LIMIT \(limit) OFFSET \(offset)",
                               binds: filter.binds), false)
     }
 
@@ -218,7 +249,8 @@ public struct PostgresCatalogStore: CatalogStore {
     /// or before a given product (a keyset), or at an offset for the first pages. The last page
     /// needs the listing's size: `total` when it is known, else `count`, a statement that counts
     /// it with the filter's own parameters.
-    private static func byKeyset(_ filter: SQLFilter, query: ProductQuery, total: Int? = nil, count: String? = nil) -> (query: PostgresQuery, reversed: Bool) {
+    private static func byKeyset(_ filter: SQLFilter, from source: String = "product", query: ProductQuery, total: Int? = nil,
+                                 count: String? = nil) -> (query: PostgresQuery, reversed: Bool) {
         let (key, descending) = switch query.sort {
         case .relevance, .name: (["lower(product.name) COLLATE \"C\"", "product.id"], false)
         case .priceAscending: (["product.price_minor", "product.id"], false)
@@ -255,7 +287,7 @@ public struct PostgresCatalogStore: CatalogStore {
         }
         let backwards = descending != reversed
         let order = key.map { backwards ? $0 + " DESC" : $0 }.joined(separator: ", ")
-        return (PostgresQuery(unsafeSQL: "SELECT \(productColumns) FROM product\(filter.whereClause) ORDER BY \(order)" + tail, binds: filter.binds), reversed)
+        return (PostgresQuery(unsafeSQL: "SELECT \(productColumns) FROM \(source)\(filter.whereClause) ORDER BY \(order)" + tail, binds: filter.binds), reversed)
     }
 
     static func products(_ connection: BlockingConnection, _ query: PostgresQuery) throws -> [Product] {
@@ -272,6 +304,10 @@ public struct PostgresCatalogStore: CatalogStore {
 struct SQLFilter {
     private(set) var conditions: [String] = []
     private(set) var binds = PostgresBindings()
+
+    init(binds: PostgresBindings = PostgresBindings()) {
+        self.binds = binds
+    }
 
     /// Adds a condition whose `$?` is `value`.
     mutating func add(_ condition: String, _ value: some PostgresDynamicTypeEncodable) {
@@ -302,7 +338,7 @@ struct PostgresStockReservations: StockReservations {
     func reserve(_ quantity: Int, of productID: Int) throws -> Product {
         precondition(quantity > 0, "a reservation is for at least one item")
         let reserved = try PostgresCatalogStore.products(connection, """
-            UPDATE product SET stock = stock - \(quantity) WHERE id = \(productID) AND stock >= \(quantity) \
+            UPDATE product SET stock = stock - \(quantity), units_sold = units_sold + \(quantity) WHERE id = \(productID) AND stock >= \(quantity) \
             RETURNING id, category_id, name, summary, price_minor, stock + \(quantity), image_path
             """)
         if let product = reserved.first { return product }
@@ -313,7 +349,7 @@ struct PostgresStockReservations: StockReservations {
     }
 
     func release(_ quantity: Int, of productID: Int) throws {
-        try connection.execute("UPDATE product SET stock = stock + \(quantity) WHERE id = \(productID)")
+        try connection.execute("UPDATE product SET stock = stock + \(quantity), units_sold = greatest(0, units_sold - \(quantity)) WHERE id = \(productID)")
     }
 }
 

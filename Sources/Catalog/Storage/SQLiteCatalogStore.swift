@@ -1,4 +1,5 @@
 import GRDB
+import TesseraSQLite
 
 /// The catalog in SQLite, through GRDB. Every value goes in as a bound argument, every statement
 /// is prepared once per connection (GRDB's cached statements), and the categories with their
@@ -50,6 +51,73 @@ public struct SQLiteCatalogStore: CatalogStore {
                 CREATE INDEX productByCategoryPrice ON product(categoryID, priceMinor, id);
                 """)
         }
+        // Search in the order of sales: the full-text index's rowid is the product's place in
+        // that order (`searchRank`, 1 the best-selling), so a search reads its first matches,
+        // the best-selling ones, and stops (see ``SearchCandidates``). Prefix indexes for
+        // words of one to three characters make every word's prefix one lookup.
+        migrator.registerMigration("catalog.v4.search-by-sales") { db in
+            try db.execute(sql: """
+                ALTER TABLE product ADD COLUMN unitsSold INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE product ADD COLUMN searchRank INTEGER;
+                UPDATE product SET searchRank = ranked.place
+                    FROM (SELECT id, row_number() OVER (ORDER BY unitsSold DESC, id) AS place FROM product) AS ranked WHERE ranked.id = product.id;
+                CREATE UNIQUE INDEX productBySearchRank ON product(searchRank);
+                DROP TRIGGER __productSearch_ai;
+                DROP TRIGGER __productSearch_ad;
+                DROP TRIGGER __productSearch_au;
+                DROP TABLE productSearch;
+                CREATE VIRTUAL TABLE productSearch USING fts5(name, summary, tokenize='unicode61', prefix='1 2 3', content='product', content_rowid='searchRank');
+                INSERT INTO productSearch(productSearch) VALUES ('rebuild');
+                \(Self.searchTriggers)
+                """)
+        }
+    }
+
+    /// Keeps the full-text index in step with `product`, keyed by `searchRank`: a new product
+    /// comes last in the order of sales, and a change of name, summary or place moves its entry.
+    static let searchTriggers = """
+        CREATE TRIGGER productSearchRankOnInsert AFTER INSERT ON product WHEN new.searchRank IS NULL BEGIN
+            UPDATE product SET searchRank = (SELECT coalesce(max(searchRank), 0) + 1 FROM product) WHERE id = new.id;
+        END;
+        CREATE TRIGGER productSearchOnInsert AFTER INSERT ON product WHEN new.searchRank IS NOT NULL BEGIN
+            INSERT INTO productSearch(rowid, name, summary) VALUES (new.searchRank, new.name, new.summary);
+        END;
+        CREATE TRIGGER productSearchOnRank AFTER UPDATE OF searchRank ON product WHEN old.searchRank IS NULL BEGIN
+            INSERT INTO productSearch(rowid, name, summary) VALUES (new.searchRank, new.name, new.summary);
+        END;
+        CREATE TRIGGER productSearchOnChange AFTER UPDATE OF name, summary, searchRank ON product WHEN old.searchRank IS NOT NULL BEGIN
+            INSERT INTO productSearch(productSearch, rowid, name, summary) VALUES ('delete', old.searchRank, old.name, old.summary);
+            INSERT INTO productSearch(rowid, name, summary) VALUES (new.searchRank, new.name, new.summary);
+        END;
+        CREATE TRIGGER productSearchOnDelete AFTER DELETE ON product WHEN old.searchRank IS NOT NULL BEGIN
+            INSERT INTO productSearch(productSearch, rowid, name, summary) VALUES ('delete', old.searchRank, old.name, old.summary);
+        END;
+        """
+
+    /// Puts every product in its place in the order of sales again (best-selling first) and
+    /// rebuilds the full-text index in that order, in one transaction; a catalog whose order
+    /// has not changed is left alone. Sales move the order slowly, so this runs now and then
+    /// (``followChanges()``), not with every sale: a rebuild of 100,000 products holds the
+    /// writer for about a second and a half.
+    public func reorderSearchBySales() async throws -> Bool {
+        try await database.write { db in
+            let moved = try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM (SELECT searchRank, row_number() OVER (ORDER BY unitsSold DESC, id) AS place FROM product) WHERE searchRank <> place
+                """) ?? 0
+            guard moved > 0 else { return false }
+            try db.execute(sql: """
+                DROP TRIGGER productSearchOnChange;
+                UPDATE product SET searchRank = -searchRank;
+                UPDATE product SET searchRank = ranked.place
+                    FROM (SELECT id, row_number() OVER (ORDER BY unitsSold DESC, id) AS place FROM product) AS ranked WHERE ranked.id = product.id;
+                INSERT INTO productSearch(productSearch) VALUES ('rebuild');
+                CREATE TRIGGER productSearchOnChange AFTER UPDATE OF name, summary, searchRank ON product WHEN old.searchRank IS NOT NULL BEGIN
+                    INSERT INTO productSearch(productSearch, rowid, name, summary) VALUES ('delete', old.searchRank, old.name, old.summary);
+                    INSERT INTO productSearch(rowid, name, summary) VALUES (new.searchRank, new.name, new.summary);
+                END;
+                """)
+            return true
+        }
     }
 
     public func categories() async throws -> [Category] {
@@ -65,8 +133,13 @@ public struct SQLiteCatalogStore: CatalogStore {
     }
 
     /// Only this process writes the file: its own commits drop the summary (GRDB's observer).
+    /// What it does follow is sales: at start and then every hour it puts the search order back
+    /// in step with them (``reorderSearchBySales()``).
     public func followChanges() async {
-        while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+        while !Task.isCancelled {
+            _ = try? await reorderSearchBySales()
+            try? await Task.sleep(for: .seconds(3600))
+        }
     }
 
     public func productIDs(offset: Int, limit: Int) async throws -> [Int] {
@@ -76,9 +149,23 @@ public struct SQLiteCatalogStore: CatalogStore {
     }
 
     public func product(id: Int) async throws -> Product? {
-        try await database.read { db in
-            try Product.fetchOne(db.cachedStatement(sql: "SELECT * FROM product WHERE id = ?"), arguments: [id])
+        try await database.unsafeRead { db in
+            try Self.products(db.cachedStatement(sql: "SELECT \(Self.productColumns) FROM product WHERE id = ?"), [id]).first
         }
+    }
+
+    /// The columns ``products(_:_:)`` reads, by position.
+    static let productColumns = "product.id, product.categoryID, product.name, product.summary, product.priceMinor, product.stock, product.imagePath"
+
+    /// The products a statement selecting ``productColumns`` finds, read column by column: a
+    /// listing reads a dozen for every request.
+    static func products(_ statement: Statement, _ arguments: StatementArguments) throws -> [Product] {
+        var products: [Product] = []
+        try statement.forEachRow(arguments) { row in
+            products.append(Product(id: row.int(0), categoryID: row.int(1), name: row.string(2), summary: row.string(3),
+                                    priceMinor: row.int(4), stock: row.int(5), imagePath: row.string(6)))
+        }
+        return products
     }
 
     public func setStockAndPrice(productID: Int, stock: Int, priceMinor: Int, expectedStock: Int) async throws -> ProductAdjustment {
@@ -91,35 +178,49 @@ public struct SQLiteCatalogStore: CatalogStore {
         }
     }
 
-    public func products(matching query: ProductQuery) async throws -> (products: [Product], total: Int) {
-        let generation = summaryCache.generation
-        return try await database.read { db in
-            var pattern: String?
-            if let search = query.search, !search.isEmpty {
-                guard let words = Self.prefixQuery(search) else { return ([], 0) }
-                pattern = words
-            }
-            let matches = "productSearch MATCH ?"
+    public func products(matching query: ProductQuery) async throws -> (products: [Product], total: Int, matchesMore: Bool) {
+        // A listing whose count is kept in memory is one statement: no transaction needed.
+        if query.search?.isEmpty ?? true, let kept = summaryCache.kept {
+            let total = kept.count(in: query.categoryID)
             var conditions: [String] = []
             var arguments = StatementArguments()
-            if let pattern {
-                conditions.append("product.id IN (SELECT rowid FROM productSearch WHERE \(matches))")
-                _ = arguments.append(contentsOf: [pattern])
-            }
             if let categoryID = query.categoryID {
                 conditions.append("product.categoryID = ?")
                 _ = arguments.append(contentsOf: [categoryID])
             }
-            let total: Int
-            switch (pattern, query.categoryID) {
-            case (nil, let categoryID):
-                total = try summary(db, since: generation).count(in: categoryID)
-            case (let pattern?, nil):
-                // FTS5 counts its matches from its index alone, much faster than through a join.
-                total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM productSearch WHERE \(matches)"), arguments: [pattern]) ?? 0
-            case (_?, _?):
-                total = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM product WHERE " + conditions.joined(separator: " AND ")),
-                                         arguments: arguments) ?? 0
+            let page = Self.byKeyset(conditions, arguments, query: query, total: total)
+            let products = try await database.unsafeRead { db in try Self.products(db.cachedStatement(sql: page.sql), page.arguments) }
+            return (page.reversed ? products.reversed() : products, total, false)
+        }
+        let generation = summaryCache.generation
+        return try await database.read { db in
+            var pattern: String?
+            if let search = query.search, !search.isEmpty {
+                guard let words = Self.prefixQuery(search) else { return ([], 0, false) }
+                pattern = words
+            }
+            var conditions: [String] = []
+            var arguments = StatementArguments()
+            var total: Int
+            var matchesMore = false
+            if let pattern {
+                // The search's candidates: its first matches in the order of sales, which the
+                // index reads in its own order and stops after (see ``SearchCandidates``).
+                let inCategory = query.categoryID == nil ? "" : " AND rowid IN (SELECT searchRank FROM product WHERE categoryID = ?)"
+                conditions.append("product.searchRank IN (SELECT rowid FROM productSearch WHERE productSearch MATCH ?\(inCategory) ORDER BY rowid LIMIT \(SearchCandidates.limit))")
+                _ = arguments.append(contentsOf: [pattern])
+                if let categoryID = query.categoryID { _ = arguments.append(contentsOf: [categoryID]) }
+                let counted = try Int.fetchOne(db.cachedStatement(sql: """
+                    SELECT count(*) FROM (SELECT rowid FROM productSearch WHERE productSearch MATCH ?\(inCategory) LIMIT \(SearchCandidates.limit + 1))
+                    """), arguments: arguments) ?? 0
+                total = min(counted, SearchCandidates.limit)
+                matchesMore = counted > SearchCandidates.limit
+            } else {
+                if let categoryID = query.categoryID {
+                    conditions.append("product.categoryID = ?")
+                    _ = arguments.append(contentsOf: [categoryID])
+                }
+                total = try summary(db, since: generation).count(in: query.categoryID)
             }
 
             let page: (sql: String, arguments: StatementArguments, reversed: Bool)
@@ -128,19 +229,21 @@ public struct SQLiteCatalogStore: CatalogStore {
             } else {
                 page = Self.byKeyset(conditions, arguments, query: query, total: total)
             }
-            let products = try Product.fetchAll(db.cachedStatement(sql: page.sql), arguments: page.arguments)
-            return (page.reversed ? products.reversed() : products, total)
+            let products = try Self.products(db.cachedStatement(sql: page.sql), page.arguments)
+            return (page.reversed ? products.reversed() : products, total, matchesMore)
         }
     }
 
-    /// A page of a search by relevance: FTS5 ranks the matches (bm25) in its own table, which
-    /// costs less than ranking them through a join, and only the page's rows are read from
-    /// `product`. FTS5 computes every match's rank anyway, so the page starts at an offset.
+    /// A page of a search by relevance: the candidates (the first matches in the order of sales)
+    /// are ranked by bm25 in FTS5's own table, which costs less than ranking them through a
+    /// join, and only the page's rows are read from `product`. Every candidate is ranked, so the
+    /// page starts at an offset.
     private static func byRelevance(_ pattern: String, categoryID: Int?, query: ProductQuery) -> (sql: String, arguments: StatementArguments, reversed: Bool) {
-        let inCategory = categoryID == nil ? "" : " AND rowid IN (SELECT id FROM product WHERE categoryID = ?)"
+        let inCategory = categoryID == nil ? "" : " AND rowid IN (SELECT searchRank FROM product WHERE categoryID = ?)"
         let sql = """
-            SELECT product.* FROM (SELECT rowid AS id, rank FROM productSearch WHERE productSearch MATCH ?\(inCategory) \
-            ORDER BY rank, rowid LIMIT ? OFFSET ?) AS hit JOIN product USING (id) ORDER BY hit.rank, hit.id
+            SELECT \(productColumns) FROM (SELECT place, score FROM (SELECT rowid AS place, bm25(productSearch) AS score FROM productSearch \
+            WHERE productSearch MATCH ?\(inCategory) ORDER BY rowid LIMIT \(SearchCandidates.limit)) ORDER BY score, place LIMIT ? OFFSET ?) AS hit \
+            JOIN product ON product.searchRank = hit.place ORDER BY hit.score, hit.place
             """
         var arguments: StatementArguments = [pattern]
         if let categoryID { _ = arguments.append(contentsOf: [categoryID]) }
@@ -186,14 +289,14 @@ public struct SQLiteCatalogStore: CatalogStore {
             reversed = true
         }
         let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        let sql = "SELECT product.* FROM product\(filter) ORDER BY \(order(descending: descending != reversed)) LIMIT ?" + offset
+        let sql = "SELECT \(productColumns) FROM product\(filter) ORDER BY \(order(descending: descending != reversed)) LIMIT ?" + offset
         return (sql, arguments + limit, reversed)
     }
 
     public func related(to product: Product, limit: Int) async throws -> [Product] {
-        try await database.read { db in
-            try Product.fetchAll(db.cachedStatement(sql: "SELECT * FROM product WHERE categoryID = ? AND id <> ? ORDER BY id LIMIT ?"),
-                                 arguments: [product.categoryID, product.id, limit])
+        try await database.unsafeRead { db in
+            try Self.products(db.cachedStatement(sql: "SELECT \(Self.productColumns) FROM product WHERE categoryID = ? AND id <> ? ORDER BY id LIMIT ?"),
+                              [product.categoryID, product.id, limit])
         }
     }
 
@@ -242,13 +345,14 @@ struct SQLiteStockReservations: StockReservations {
     func reserve(_ quantity: Int, of productID: Int) throws -> Product {
         precondition(quantity > 0, "a reservation is for at least one item")
         guard let product = try Product.fetchOne(db, key: productID) else { throw StockShortage.unknownProduct(id: productID) }
-        try db.execute(sql: "UPDATE product SET stock = stock - ? WHERE id = ? AND stock >= ?", arguments: [quantity, productID, quantity])
+        try db.execute(sql: "UPDATE product SET stock = stock - ?, unitsSold = unitsSold + ? WHERE id = ? AND stock >= ?",
+                       arguments: [quantity, quantity, productID, quantity])
         guard db.changesCount == 1 else { throw StockShortage.insufficient(productName: product.name, available: product.stock) }
         return product
     }
 
     func release(_ quantity: Int, of productID: Int) throws {
-        try db.execute(sql: "UPDATE product SET stock = stock + ? WHERE id = ?", arguments: [quantity, productID])
+        try db.execute(sql: "UPDATE product SET stock = stock + ?, unitsSold = max(0, unitsSold - ?) WHERE id = ?", arguments: [quantity, quantity, productID])
     }
 }
 

@@ -70,8 +70,9 @@ struct ProductListPage: Sendable {
         products = listing.products
         isEmpty = listing.products.isEmpty
         let first = (query.page - 1) * query.pageSize + 1
+        let total = listing.matchesMore ? SearchCandidates.limitText + "+" : "\(listing.total)"
         summary = listing.total == 0 ? none
-            : "Showing \(first)–\(first + listing.products.count - 1) of \(listing.total) products"
+            : "Showing \(first)–\(first + listing.products.count - 1) of \(total) products"
         categories = [Link(label: "All", url: url(category: .some(nil)), isCurrent: listing.category == nil)]
             + listing.categories.map { Link(label: $0.name, url: url(category: .some($0.slug)), isCurrent: $0.id == listing.category?.id) }
         let orders: [(ProductQuery.Sort, String)] = (query.search == nil ? [] : [(.relevance, "Best match")])
@@ -95,7 +96,7 @@ struct ProductListPage: Sendable {
         // Search engines keep one URL per page: without the sort when the page needs no cursor.
         canonicalPath = numbered(page).map { url(sort: defaultSort, page: $0) }
             ?? (page == pageCount ? url(page: "last") : url(page: "\(page)", start: query.start))
-        let count = listing.total == 1 ? "1 product" : "\(listing.total) products"
+        let count = listing.total == 1 && !listing.matchesMore ? "1 product" : "\(total) products"
         description = query.search.map { "\(count) matching “\($0)” at Tessera Shop." }
             ?? "\(shelf) at Tessera Shop: \(count), with prices and stock."
     }
