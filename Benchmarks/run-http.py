@@ -14,7 +14,9 @@ Then the storefront's real pages (release build, demo data on SQLite), each agai
 server's /healthz in the same round, and the catalog's pages at 40, 10,000 and 100,000 products.
 
 `run-http.py storefront catalog` runs only those parts (after the build); the parts are
-storefront, live, postgres and catalog.
+core, unpinned, storefront, live, postgres and catalog.
+
+Every goal the benchmarks hold is printed again at the end, with its ratio and whether it is met.
 
 Environment: ROUNDS (5), DURATION seconds per round (5), CONNECTIONS (64), PIN (1),
 THREADS (server threads when not pinned; default: cores), WRK_THREADS (1).
@@ -40,6 +42,21 @@ PIN = os.environ.get("PIN", "1") == "1" and (os.cpu_count() or 1) >= 2
 SERVER_THREADS = "1" if PIN else os.environ.get("THREADS", str(os.cpu_count() or 1))
 SERVER_CPU = ["taskset", "-c", "0"] if PIN else []
 WRK_CPU = ["taskset", "-c", "1"] if PIN else []
+# (goal, measured ratio, needed ratio, higher is better), printed together at the end.
+GOALS = []
+
+
+def goal(name, ratio, needed, higher_is_better=True):
+    GOALS.append((name, ratio, needed, higher_is_better))
+
+
+def print_goals():
+    print("\nGoals (each a ratio measured against a reference in the same run)")
+    print("| goal | ratio | needed | met |")
+    print("|---|---:|---:|---|")
+    for name, ratio, needed, higher in GOALS:
+        met = ratio >= needed if higher else ratio <= needed
+        print(f"| {name} | {ratio:.2f} | {'≥' if higher else '≤'} {needed:.2f} | {'yes' if met else '**no**'} |")
 
 
 def run(command, **kwargs):
@@ -57,12 +74,14 @@ def build():
     flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libmicrohttpd"], check=True,
                            capture_output=True, text=True).stdout.split()
     run(["cc", "-O2", "-Wall", "-o", "Benchmarks/c-reference/plaintext-reference",
-         "Benchmarks/c-reference/plaintext.c"] + flags + ["-lsqlite3"])
+         "Benchmarks/c-reference/plaintext.c"] + flags + ["-lsqlite3", "-I/usr/include/postgresql", "-lpq"])
 
 
-def start(command, port, probe="/plaintext", **settings):
-    environment = dict(os.environ, PORT=str(port), HOST="127.0.0.1", THREADS=SERVER_THREADS, LOG_LEVEL="error", **settings)
-    process = subprocess.Popen(SERVER_CPU + command, cwd=ROOT, env=environment,
+def start(command, port, probe="/plaintext", pinned=None, **settings):
+    pinned = PIN if pinned is None else pinned
+    threads = SERVER_THREADS if pinned == PIN else ("1" if pinned else str(os.cpu_count() or 1))
+    environment = dict(os.environ, PORT=str(port), HOST="127.0.0.1", THREADS=threads, LOG_LEVEL="error", **settings)
+    process = subprocess.Popen((["taskset", "-c", "0"] if pinned else []) + command, cwd=ROOT, env=environment,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(400):
         try:
@@ -74,12 +93,13 @@ def start(command, port, probe="/plaintext", **settings):
     sys.exit(f"{command[0]} did not start on port {port}")
 
 
-def wrk(target, duration=DURATION):
+def wrk(target, duration=DURATION, pinned=None):
     """target: a URL, or (URL, header) for a request that sends one more header."""
     url, header = (target, None) if isinstance(target, str) else target
     extra = ["-H", header] if header else []
+    cpu = WRK_CPU if pinned is None or pinned == PIN else (["taskset", "-c", "1"] if pinned else [])
     output = subprocess.run(
-        WRK_CPU + ["wrk", f"-t{WRK_THREADS}", f"-c{CONNECTIONS}", f"-d{duration}s", "--latency"] + extra + [url],
+        cpu + ["wrk", f"-t{WRK_THREADS}", f"-c{CONNECTIONS}", f"-d{duration}s", "--latency"] + extra + [url],
         check=True, capture_output=True, text=True).stdout
     requests = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
     p99_text = re.search(r"99%\s+([\d.]+)(us|ms|s)", output)
@@ -107,9 +127,9 @@ def signed_in_cookie(base, email, password):
     return cookie
 
 
-def require_same_bytes(path):
+def require_same_bytes(path, *bases):
     """Both servers must send the same page, or their numbers compare different work."""
-    bodies = [urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5).read() for port in (18090, 18091)]
+    bodies = [urllib.request.urlopen(base + path, timeout=5).read() for base in bases]
     if bodies[0] != bodies[1]:
         sys.exit(f"{path}: the C reference and tessera-bench send different bytes")
     print(f"{path}: both servers send the same {len(bodies[0])} bytes")
@@ -124,17 +144,17 @@ def transfer_sizes(url):
     return sizes
 
 
-def measure(targets, reference):
+def measure(targets, reference, pinned=None, rounds=None):
     """targets: name -> url, the reference first. Each round measures every target once, back to
     back; a target's ratio is taken against the reference *in the same round*, so that the slow
     drifts of a shared machine cancel out, and the median of those ratios is reported.
     Returns name -> (median req/s, median p99 ms, median ratio)."""
     for url in targets.values():
-        wrk(url, duration=2)  # warm-up
+        wrk(url, duration=2, pinned=pinned)  # warm-up
     samples = {name: [] for name in targets}
-    for round_number in range(ROUNDS):
+    for round_number in range(rounds or ROUNDS):
         for name, url in targets.items():
-            samples[name].append(wrk(url))
+            samples[name].append(wrk(url, pinned=pinned))
             ratio = samples[name][-1][0] / samples[reference][-1][0]
             print(f"  round {round_number + 1}: {name:<40} {samples[name][-1][0]:>10.0f} req/s  {ratio:5.2f}", flush=True)
     results = {}
@@ -155,70 +175,109 @@ def table(title, results, versus="vs ref"):
 
 def main():
     build()
+    parts = {"core": core, "unpinned": unpinned, "storefront": storefront_pages, "live": live_regions,
+             "postgres": postgres_pages, "catalog": catalog_sizes}
     # `run-http.py storefront catalog`: only those parts, after the build.
-    if sys.argv[1:]:
-        parts = {"storefront": storefront_pages, "catalog": catalog_sizes, "postgres": postgres_pages, "live": live_regions}
-        unknown = [name for name in sys.argv[1:] if name not in parts]
-        if unknown:
-            sys.exit(f"unknown part {unknown[0]!r}: choose from {', '.join(parts)}")
-        servers = []
-        try:
-            for name in sys.argv[1:]:
-                parts[name](servers)
-        finally:
-            for server in servers:
-                server.terminate()
-        return
-    # tessera-bench makes the fortune database in its DATA_DIR; the C reference reads the same file.
-    data = tempfile.mkdtemp(prefix="tessera-bench-")
-    atexit.register(shutil.rmtree, data, ignore_errors=True)
-    servers = [start([".build/release/tessera-bench"], 18091, DATA_DIR=data)]
-    servers.append(start(["Benchmarks/c-reference/plaintext-reference"], 18090, FORTUNES_DB=os.path.join(data, "fortunes.sqlite")))
+    chosen = sys.argv[1:] or list(parts)
+    unknown = [name for name in chosen if name not in parts]
+    if unknown:
+        sys.exit(f"unknown part {unknown[0]!r}: choose from {', '.join(parts)}")
+    servers = []
     try:
-        placement = "servers pinned to core 0, wrk to core 1" if PIN else "nothing pinned"
-        print(f"\nwrk -t{WRK_THREADS} -c{CONNECTIONS} -d{DURATION}s, {ROUNDS} alternating rounds, "
-              f"{SERVER_THREADS} server thread(s), {os.cpu_count()} cores, {placement}")
-        print("Tessera's pipeline (tessera-bench, BenchApp): CompressionMiddleware and ErrorPageMiddleware "
-              "for every request, CSRFMiddleware once a route matched: 3 middleware steps, as an app without "
-              "sessions has; wrk asks for no compression unless a row says gzip")
-        for path in ("/plaintext", "/fortunes", "/db-fortunes"):
-            require_same_bytes(path)
-        reference = "C libmicrohttpd reference"
-        results = measure({
-            reference: "http://127.0.0.1:18090/plaintext",
-            "Tessera, full pipeline, prepared answer": "http://127.0.0.1:18091/plaintext",
-            "Tessera, full pipeline, Response per request": "http://127.0.0.1:18091/plaintext-built",
-            "Tessera, full pipeline, handler suspends once": "http://127.0.0.1:18091/plaintext-suspending",
-        }, reference)
-        table("GET /plaintext (medians; vs C is the median of per-round ratios)", results, "vs C")
-
-        fortunes_reference = "C libmicrohttpd /fortunes"
-        results = measure({
-            fortunes_reference: "http://127.0.0.1:18090/fortunes",
-            "Tessera /fortunes (pipeline, controller, views)": "http://127.0.0.1:18091/fortunes",
-            "Tessera /regions (three regions)": "http://127.0.0.1:18091/regions",
-            "Tessera /fortunes, gzip": ("http://127.0.0.1:18091/fortunes", "Accept-Encoding: gzip"),
-            "Tessera /regions, gzip": ("http://127.0.0.1:18091/regions", "Accept-Encoding: gzip"),
-        }, fortunes_reference)
-        table("GET /fortunes, built for every request (medians; vs C as above)", results, "vs C")
-        for path in ("/fortunes", "/regions"):
-            plain, gzipped = transfer_sizes("http://127.0.0.1:18091" + path)
-            print(f"{path}: {plain} bytes, {gzipped} with gzip ({gzipped / plain:.2f})")
-
-        database_reference = "C libmicrohttpd + sqlite3 /db-fortunes"
-        results = measure({
-            database_reference: "http://127.0.0.1:18090/db-fortunes",
-            "Tessera /db-fortunes (GRDB via InlineReader, a read per request)": "http://127.0.0.1:18091/db-fortunes",
-        }, database_reference)
-        table("GET /db-fortunes, the rows read from SQLite for every request (medians; vs C + sqlite3)", results, "vs C")
-        storefront_pages(servers)
-        live_regions(servers)
-        postgres_pages(servers)
-        catalog_sizes(servers)
+        for name in chosen:
+            parts[name](servers)
     finally:
         for server in servers:
             server.terminate()
             server.wait()
+    print_goals()
+
+
+def bench_servers(servers, pinned, ports, cluster=None):
+    """tessera-bench and the C reference side by side, on one fortune database (SQLite, and
+    PostgreSQL when a cluster is given), pinned or not."""
+    data = tempfile.mkdtemp(prefix="tessera-bench-")
+    atexit.register(shutil.rmtree, data, ignore_errors=True)
+    postgres = {"DATABASE_URL": cluster.url} if cluster else {}
+    servers.append(start([".build/release/tessera-bench"], ports[1], pinned=pinned, DATA_DIR=data, **postgres))
+    postgres = {"FORTUNES_POSTGRES": cluster.url} if cluster else {}
+    servers.append(start(["Benchmarks/c-reference/plaintext-reference"], ports[0], pinned=pinned,
+                         FORTUNES_DB=os.path.join(data, "fortunes.sqlite"), **postgres))
+    return f"http://127.0.0.1:{ports[0]}", f"http://127.0.0.1:{ports[1]}"
+
+
+def core(servers):
+    """/plaintext, /fortunes and the database Fortunes against the C reference, pinned as the
+    module's docstring says."""
+    cluster = PostgresCluster()
+    servers.append(cluster)
+    c, tessera = bench_servers(servers, PIN, (18090, 18091), cluster)
+    placement = "servers pinned to core 0, wrk to core 1" if PIN else "nothing pinned"
+    print(f"\nwrk -t{WRK_THREADS} -c{CONNECTIONS} -d{DURATION}s, {ROUNDS} alternating rounds, "
+          f"{SERVER_THREADS} server thread(s), {os.cpu_count()} cores, {placement}")
+    print("Tessera's pipeline (tessera-bench, BenchApp): CompressionMiddleware and ErrorPageMiddleware "
+          "for every request, CSRFMiddleware once a route matched: 3 middleware steps, as an app without "
+          "sessions has; wrk asks for no compression unless a row says gzip")
+    for path in ("/plaintext", "/fortunes", "/db-fortunes", "/pg-fortunes"):
+        require_same_bytes(path, c, tessera)
+    reference = "C libmicrohttpd reference"
+    results = measure({
+        reference: c + "/plaintext",
+        "Tessera, full pipeline, prepared answer": tessera + "/plaintext",
+        "Tessera, full pipeline, Response per request": tessera + "/plaintext-built",
+        "Tessera, full pipeline, handler suspends once": tessera + "/plaintext-suspending",
+    }, reference)
+    table("GET /plaintext (medians; vs C is the median of per-round ratios)", results, "vs C")
+    goal("/plaintext vs C, pinned", results["Tessera, full pipeline, prepared answer"][2], 0.85)
+
+    fortunes_reference = "C libmicrohttpd /fortunes"
+    results = measure({
+        fortunes_reference: c + "/fortunes",
+        "Tessera /fortunes (pipeline, controller, views)": tessera + "/fortunes",
+        "Tessera /regions (three regions)": tessera + "/regions",
+        "Tessera /fortunes, gzip": (tessera + "/fortunes", "Accept-Encoding: gzip"),
+        "Tessera /regions, gzip": (tessera + "/regions", "Accept-Encoding: gzip"),
+    }, fortunes_reference)
+    table("GET /fortunes, built for every request (medians; vs C as above)", results, "vs C")
+    goal("/fortunes vs C, pinned", results["Tessera /fortunes (pipeline, controller, views)"][2], 0.7)
+    for path in ("/fortunes", "/regions"):
+        plain, gzipped = transfer_sizes(tessera + path)
+        print(f"{path}: {plain} bytes, {gzipped} with gzip ({gzipped / plain:.2f})")
+
+    database_reference = "C libmicrohttpd + sqlite3 /db-fortunes"
+    results = measure({
+        database_reference: c + "/db-fortunes",
+        "Tessera /db-fortunes (SQLite, a read per request)": tessera + "/db-fortunes",
+    }, database_reference)
+    table("GET /db-fortunes, the rows read from SQLite for every request (medians; vs C + sqlite3)", results, "vs C")
+    goal("/db-fortunes vs C + sqlite3", results["Tessera /db-fortunes (SQLite, a read per request)"][2], 0.7)
+
+    postgres_reference = "C libmicrohttpd + libpq /pg-fortunes"
+    results = measure({
+        postgres_reference: c + "/pg-fortunes",
+        "Tessera /pg-fortunes (PostgreSQL, a prepared statement per connection)": tessera + "/pg-fortunes",
+    }, postgres_reference)
+    table("GET /pg-fortunes, the rows read from PostgreSQL for every request (medians; vs C + libpq; "
+          "PostgreSQL unpinned, beside both)", results, "vs C")
+    goal("/db-fortunes on PostgreSQL vs C + libpq", results["Tessera /pg-fortunes (PostgreSQL, a prepared statement per connection)"][2], 0.6)
+
+
+def unpinned(servers):
+    """/plaintext and /fortunes as a new user measures them: both servers side by side with a
+    thread per core, wrk beside them, nothing pinned; as many rounds, each its own ratio."""
+    c, tessera = bench_servers(servers, False, (18190, 18191))
+    print(f"\nUnpinned: wrk -t{WRK_THREADS} -c{CONNECTIONS} -d{DURATION}s, {ROUNDS} alternating rounds, "
+          f"{os.cpu_count()} server threads each, nothing pinned (the scheduler places every thread)")
+    results = measure({"C /plaintext": c + "/plaintext", "Tessera /plaintext": tessera + "/plaintext"}, "C /plaintext", pinned=False)
+    table("GET /plaintext, unpinned (medians; vs C is the median of per-round ratios)", results, "vs C")
+    goal("/plaintext vs C, unpinned", results["Tessera /plaintext"][2], 0.85)
+    results = measure({"C /fortunes": c + "/fortunes", "Tessera /fortunes": tessera + "/fortunes"}, "C /fortunes", pinned=False)
+    table("GET /fortunes, unpinned (medians; vs C as above)", results, "vs C")
+    goal("/fortunes vs C, unpinned", results["Tessera /fortunes"][2], 0.7)
+    for server in servers[-2:]:
+        server.terminate()
+        server.wait()
+    del servers[-2:]
 
 
 def median_latency_ms(url, duration=3):
@@ -274,6 +333,7 @@ def catalog_sizes(servers):
     for name in pages:
         row = [columns[count][name] for count in (40, 10_000, 100_000)]
         print(f"| {name} | {row[0]:.2f} | {row[1]:.2f} | {row[2]:.2f} | {row[2] / row[0]:.1f}x |")
+        goal(f"{name} at 100,000 products vs 40 (median latency)", row[2] / row[0], 2.0, higher_is_better=False)
     print("| resident memory, idle / after the load (MB) | "
           + " | ".join(f"{memory[count][0]:.0f} / {memory[count][1]:.0f}" for count in (40, 10_000, 100_000)) + " | |")
 
@@ -352,6 +412,8 @@ def storefront_pages(servers):
         "storefront /orders, signed in": (base + "/orders", "Cookie: " + cookie),
     }, reference)
     table("The storefront's pages, demo data (medians; the ratio is to /healthz of the same server)", results, "vs /healthz")
+    goal("storefront / vs its /healthz (SQLite)", results["storefront / (product list)"][2], 0.25)
+    goal("storefront /products/2 vs its /healthz (SQLite)", results["storefront /products/2"][2], 0.25)
 
 
 class PostgresCluster:
@@ -394,6 +456,9 @@ def postgres_pages(servers):
         rows.update(measure({reference: target(sqlite), f"PostgreSQL {page}": target(postgres)}, reference))
     table("The storefront's pages on PostgreSQL and on SQLite, one instance each "
           "(medians; the ratio is to the same page on SQLite)", rows, "vs SQLite")
+    for name, (_, _, ratio) in rows.items():
+        if name.startswith("PostgreSQL"):
+            goal(f"storefront {name[len('PostgreSQL '):]} on PostgreSQL vs SQLite", ratio, 0.6)
 
 
 if __name__ == "__main__":

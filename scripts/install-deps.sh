@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 want=(libsqlite3-dev zlib1g-dev pkg-config gcc make patch xz-utils debian-archive-keyring)
 case "${1:-build}" in
   build) ;;
-  bench) want+=(wrk python3 util-linux) ;;
+  bench) want+=(wrk python3 util-linux libpq-dev) ;;
   browser) want+=(chromium chromium-driver python3 python3-venv); command -v java >/dev/null || want+=(default-jre-headless) ;;
   image) want+=(podman runc debootstrap python3) ;;
   postgres) want+=(postgresql python3 util-linux) ;;

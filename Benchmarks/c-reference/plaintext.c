@@ -10,12 +10,17 @@
  * - GET /db-fortunes: the same page from the `fortune` table of the SQLite file FORTUNES_DB, read
  *   on every request by the TechEmpower rules: a statement prepared once per thread and stepped
  *   per request, no ORDER BY, the rows sorted here. The limit for libmicrohttpd plus SQLite.
+ * - GET /pg-fortunes: the same page from the `fortune` table of the PostgreSQL database at
+ *   FORTUNES_POSTGRES (a libpq connection string or URL), by the same rules: one connection and
+ *   one prepared statement per thread, executed per request. The limit for libmicrohttpd plus
+ *   libpq.
  *
  * Responses are queued on the second call of the access handler so that keep-alive works.
  *
- *   cc -O2 -o plaintext-reference plaintext.c -lmicrohttpd -lsqlite3
- *   PORT=8090 FORTUNES_DB=fortunes.sqlite ./plaintext-reference
+ *   cc -O2 -o plaintext-reference plaintext.c -lmicrohttpd -lsqlite3 -I/usr/include/postgresql -lpq
+ *   PORT=8090 FORTUNES_DB=fortunes.sqlite FORTUNES_POSTGRES=postgres://… ./plaintext-reference
  */
+#include <libpq-fe.h>
 #include <microhttpd.h>
 #include <signal.h>
 #include <sqlite3.h>
@@ -147,6 +152,38 @@ static struct MHD_Response *database_fortunes_page(void) {
   return response;
 }
 
+static const char *postgres_url;
+/* As for SQLite: each thread its own connection, with the statement prepared on it once. */
+static __thread PGconn *thread_postgres;
+
+static struct MHD_Response *postgres_fortunes_page(void) {
+  if (thread_postgres == NULL) {
+    if (postgres_url == NULL) return NULL;
+    thread_postgres = PQconnectdb(postgres_url);
+    PGresult *prepared = PQprepare(thread_postgres, "fortunes", "SELECT id, message FROM fortune", 0, NULL);
+    int failed = PQstatus(thread_postgres) != CONNECTION_OK || PQresultStatus(prepared) != PGRES_COMMAND_OK;
+    PQclear(prepared);
+    if (failed) {
+      PQfinish(thread_postgres);
+      thread_postgres = NULL;
+      return NULL;
+    }
+  }
+  PGresult *result = PQexecPrepared(thread_postgres, "fortunes", 0, NULL, NULL, NULL, 0);
+  if (PQresultStatus(result) != PGRES_TUPLES_OK) {
+    PQclear(result);
+    return NULL;
+  }
+  struct fortune fortunes[64];
+  int count = 0;
+  for (int row = 0; row < PQntuples(result) && count < 63; row++, count++)
+    fortunes[count] = (struct fortune){atoi(PQgetvalue(result, row, 0)), PQgetvalue(result, row, 1)};
+  fortunes[count] = added_fortune;
+  struct MHD_Response *response = render_fortunes(fortunes, count + 1);
+  PQclear(result);
+  return response;
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, const char *url, const char *method,
                               const char *version, const char *upload_data, size_t *upload_data_size, void **con_cls) {
   (void)cls; (void)method; (void)version; (void)upload_data;
@@ -157,8 +194,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
   }
   *upload_data_size = 0;
   if (strcmp(url, "/plaintext") == 0) return MHD_queue_response(connection, MHD_HTTP_OK, plaintext);
-  if (strcmp(url, "/fortunes") == 0 || strcmp(url, "/db-fortunes") == 0) {
-    struct MHD_Response *response = url[1] == 'f' ? fortunes_page() : database_fortunes_page();
+  if (strcmp(url, "/fortunes") == 0 || strcmp(url, "/db-fortunes") == 0 || strcmp(url, "/pg-fortunes") == 0) {
+    struct MHD_Response *response = url[1] == 'f' ? fortunes_page() : url[1] == 'd' ? database_fortunes_page() : postgres_fortunes_page();
     if (response == NULL) return MHD_queue_response(connection, MHD_HTTP_INTERNAL_SERVER_ERROR, not_found);
     enum MHD_Result result = MHD_queue_response(connection, MHD_HTTP_OK, response);
     MHD_destroy_response(response);
@@ -171,6 +208,7 @@ static void on_signal(int signal) { (void)signal; stopping = 1; }
 
 int main(void) {
   database_path = getenv("FORTUNES_DB");
+  postgres_url = getenv("FORTUNES_POSTGRES");
   const char *port_text = getenv("PORT");
   unsigned short port = port_text ? (unsigned short)atoi(port_text) : 8090;
   long cores = sysconf(_SC_NPROCESSORS_ONLN);

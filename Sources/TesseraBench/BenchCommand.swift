@@ -1,16 +1,21 @@
+import Foundation
 import ArgumentParser
 import Logging
 import Tessera
+import TesseraPostgres
 
 /// `tessera-bench`: the app `make bench` measures against the C reference, on the same bytes.
 @main
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera-bench",
-        abstract: "Benchmark endpoints: GET /plaintext, /plaintext-built, /plaintext-suspending, /fortunes, /db-fortunes and /regions."
+        abstract: "Benchmark endpoints: GET /plaintext, /plaintext-built, /plaintext-suspending, /fortunes, /db-fortunes, /pg-fortunes and /regions."
     )
 
     @OptionGroup var options: ServerOptions
+
+    @Option(name: .customLong("database-url"), help: "A PostgreSQL database for /pg-fortunes. [env: DATABASE_URL] (default: no /pg-fortunes)")
+    var databaseURL: String?
 
     func run() async throws {
         let settings = try options.resolve()
@@ -18,8 +23,16 @@ struct BenchCommand: AsyncParsableCommand {
         let logger = Logger(label: "tessera-bench")
         // DATA_DIR holds the fortune database, made on first use.
         let database = try FortuneDatabase(path: settings.dataDirectory + "/fortunes.sqlite")
-        let application = try BenchApp.build(database: database, logger: logger)
+        var postgres: PostgresFortunes?
+        var connections: PostgresConnections?
+        if let text = databaseURL ?? ProcessInfo.processInfo.environment["DATABASE_URL"], !text.isEmpty {
+            let pool = PostgresConnections(url: try PostgresURL(text), size: max(2, settings.threads * 2), logger: logger)
+            connections = pool
+            postgres = try await PostgresFortunes(connections: pool)
+        }
+        let application = try BenchApp.build(database: database, postgres: postgres, logger: logger)
         try await ApplicationRunner.run(settings: settings, application: application, logger: logger)
+        await connections?.shutdown()
     }
 }
 
@@ -28,10 +41,10 @@ struct BenchCommand: AsyncParsableCommand {
 /// pages around every request, the CSRF check once a route matched. No sessions: nothing here
 /// signs anyone in.
 enum BenchApp {
-    static func build(database: FortuneDatabase, logger: Logger = Logger(label: "tessera-bench")) throws -> Application {
+    static func build(database: FortuneDatabase, postgres: PostgresFortunes? = nil, logger: Logger = Logger(label: "tessera-bench")) throws -> Application {
         var app = ApplicationBuilder()
         app.live = LiveRegions()
-        app.register(BenchModule(database: database))
+        app.register(BenchModule(database: database, postgres: postgres))
         return try app.build(
             layout: BenchLayout(),
             middleware: [CompressionMiddleware(), ErrorPageMiddleware()],
@@ -49,11 +62,13 @@ enum BenchApp {
 ///   cost a handler pays when it awaits something, such as a database: a task, and a resumption.
 /// `/fortunes` is the TechEmpower Fortunes page through a page controller, the pipeline and
 /// typed views in a layout, from rows in memory; `/db-fortunes` the same page from SQLite, by the
-/// TechEmpower rules; `/regions` is a page of three regions, `/regions-sourced` the same with
+/// TechEmpower rules, and `/pg-fortunes` from PostgreSQL (when the bench has a database URL);
+/// `/regions` is a page of three regions, `/regions-sourced` the same with
 /// each region at its own URL, and `/regions-live` the same again with live regions.
 struct BenchModule: FeatureModule {
     static let plaintext = PreparedResponse(text: "Hello, World!")
     let database: FortuneDatabase
+    let postgres: PostgresFortunes?
 
     enum Routes {
         static let plaintext = Route<NoParameters>("bench.plaintext", .get, "/plaintext")
@@ -61,6 +76,7 @@ struct BenchModule: FeatureModule {
         static let plaintextSuspending = Route<NoParameters>("bench.plaintext-suspending", .get, "/plaintext-suspending")
         static let fortunes = Route<NoParameters>("bench.fortunes", .get, "/fortunes")
         static let databaseFortunes = Route<NoParameters>("bench.db-fortunes", .get, "/db-fortunes")
+        static let postgresFortunes = Route<NoParameters>("bench.pg-fortunes", .get, "/pg-fortunes")
         static let regions = Route<NoParameters>("bench.regions", .get, "/regions")
         static let regionsSourced = Route<NoParameters>("bench.regions-sourced", .get, "/regions-sourced")
         static let regionsLive = Route<NoParameters>("bench.regions-live", .get, "/regions-live")
@@ -78,6 +94,9 @@ struct BenchModule: FeatureModule {
         app.routes.page(Routes.fortunes) { _, _ in FortunesPageController(store: store) }
         let database = self.database
         app.routes.page(Routes.databaseFortunes) { _, _ in FortunesPageController(store: database) }
+        if let postgres {
+            app.routes.page(Routes.postgresFortunes) { _, _ in FortunesPageController(store: postgres) }
+        }
         app.routes.page(Routes.regions) { _, _ in RegionsPageController(kind: .plain) }
         // The same three regions at their own URLs, without topics and with: what being live costs a page.
         app.routes.page(Routes.regionsSourced) { _, _ in RegionsPageController(kind: .sourced) }

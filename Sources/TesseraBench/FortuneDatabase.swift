@@ -29,14 +29,15 @@ struct FortuneDatabase: FortuneSource {
         reader = InlineReader(path: path)
     }
 
-    /// Read on the caller's thread, as the storefront reads (``InlineReader``).
+    /// Read on the caller's thread, as the storefront reads (``InlineReader``): one statement,
+    /// so no transaction around it, prepared once per connection and stepped per request, its
+    /// columns read by position (``SQLiteColumns``).
     func all() async throws -> [Fortune] {
-        try reader.read { db in
-            // A cached statement: prepared once per connection, stepped per request.
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT id, message FROM fortune"))
+        try reader.unsafeRead { db in
             var fortunes: [Fortune] = []
-            while let row = try rows.next() {
-                fortunes.append(Fortune(id: row[0], message: row[1]))
+            fortunes.reserveCapacity(16)
+            try db.cachedStatement(sql: "SELECT id, message FROM fortune").forEachRow { row in
+                fortunes.append(Fortune(id: row.int(0), message: row.string(1)))
             }
             return fortunes
         }

@@ -101,6 +101,28 @@ public final class PostgresConnections: Sendable {
         }
     }
 
+    /// The rows of a prepared statement, in this task: prepared once on each connection that
+    /// runs it (PostgresNIO keeps it by the statement type's name), then only bound and executed,
+    /// so the server parses and plans it once per connection, not per request. The way a hot
+    /// page reads. A statement still running at the request's deadline is ended with its
+    /// connection, which is dropped.
+    public func execute<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
+        let deadline = self.deadline
+        let connection = try await lease(until: deadline)
+        let overdue = connection.eventLoop.scheduleTask(in: (deadline - .now).timeAmount) { connection.close().whenComplete { _ in } }
+        do {
+            var rows: [Statement.Row] = []
+            for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+            overdue.cancel()
+            giveBack(connection)
+            return rows
+        } catch {
+            overdue.cancel()
+            keepOrClose(connection, after: error)
+            throw Self.isUnavailable(error) || connection.isClosed ? DatabaseUnavailable(error) : error
+        }
+    }
+
     // MARK: Units of work on the pool's threads
 
     /// Runs `body` on one of the pool's threads, in a read-only transaction that sees one
