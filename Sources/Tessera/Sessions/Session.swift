@@ -146,6 +146,11 @@ public struct Session: Sendable {
 
             /// Draws what the session lacks: an id for a new session, a token for one without.
             mutating func complete() {
+                if payload.id.isEmpty, payload.token.isEmpty {
+                    (payload.id, payload.token) = SessionCodec.newIdentifierAndToken()
+                    tokenIsNew = true
+                    return
+                }
                 if payload.id.isEmpty { payload.id = SessionCodec.newIdentifier() }
                 if payload.token.isEmpty {
                     payload.token = SessionCodec.newToken()

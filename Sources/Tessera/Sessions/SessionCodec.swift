@@ -22,9 +22,29 @@ import Foundation
 /// cookie at all: a bad cookie is never an error page, and the holder of an old one signs in
 /// again.
 struct SessionCodec: Sendable {
-    /// The raw secret; `SymmetricKey` is not `Sendable`, so one is made for each use.
+    /// The raw secret, which also tells sessions signed under it apart (``Session/Loaded``).
     let secret: Data
-    private var key: SymmetricKey { SymmetricKey(data: secret) }
+    /// HMAC-SHA256 with the secret already keyed: keying costs two SHA-256 blocks, as much as
+    /// signing a session, so it is done once and the keyed state copied for each use.
+    private let keyed: KeyedMAC
+
+    init(secret: Data) {
+        self.secret = secret
+        self.keyed = KeyedMAC(HMAC<SHA256>(key: SymmetricKey(data: secret)))
+    }
+
+    /// The keyed HMAC, never changed after it is made: every use works on a copy (whose first
+    /// update copies the digest state), which makes sharing it between threads safe.
+    private final class KeyedMAC: @unchecked Sendable {
+        let template: HMAC<SHA256>
+        init(_ template: HMAC<SHA256>) { self.template = template }
+    }
+
+    private func signature(of bytes: some DataProtocol) -> HashedAuthenticationCode<SHA256> {
+        var mac = keyed.template
+        mac.update(data: bytes)
+        return mac.finalize()
+    }
 
     /// The format this codec writes, and the only one it reads.
     static let version: UInt8 = 1
@@ -68,8 +88,7 @@ struct SessionCodec: Sendable {
             withUnsafeBytes(of: UInt16(valueBytes.count).bigEndian) { record.append(contentsOf: $0) }
             record.append(contentsOf: valueBytes)
         }
-        let signature = HMAC<SHA256>.authenticationCode(for: record, using: key)
-        record.append(contentsOf: signature)
+        record.append(contentsOf: signature(of: record))
         return Base64URL.encode(record)
     }
 
@@ -79,7 +98,8 @@ struct SessionCodec: Sendable {
               record.count >= Self.fixedLength + Self.signatureLength, record[0] == Self.version
         else { return nil }
         let signed = record.count - Self.signatureLength
-        guard HMAC<SHA256>.isValidAuthenticationCode(record[signed...], authenticating: record[..<signed], using: key) else { return nil }
+        // Compared in constant time (swift-crypto's `==` for a code and bytes).
+        guard signature(of: record[..<signed]) == record[signed...] else { return nil }
         var expires: Int64 = 0
         for byte in record[(1 + Self.idLength)..<(1 + Self.idLength + 8)] { expires = expires << 8 | Int64(byte) }
         var payload = Payload(
@@ -113,5 +133,12 @@ struct SessionCodec: Sendable {
     /// A new CSRF token: 256 bits from the cryptographic generator.
     static func newToken() -> [UInt8] {
         SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
+    }
+
+    /// A new session's id and token, in one draw from the cryptographic generator.
+    static func newIdentifierAndToken() -> (id: [UInt8], token: [UInt8]) {
+        SymmetricKey(size: SymmetricKeySize(bitCount: (idLength + tokenLength) * 8)).withUnsafeBytes { bytes in
+            (Array(bytes.prefix(idLength)), Array(bytes.dropFirst(idLength)))
+        }
     }
 }

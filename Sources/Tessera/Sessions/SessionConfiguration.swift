@@ -26,6 +26,7 @@ public struct SessionConfiguration: Sendable {
         secureCookies: Bool = false, hostPrefix: Bool = false
     ) {
         self.secret = secret
+        self.codec = SessionCodec(secret: secret)
         self.cookieName = cookieName
         self.maxAge = maxAge
         self.secureCookies = secureCookies
@@ -35,7 +36,8 @@ public struct SessionConfiguration: Sendable {
     /// The cookie's name as sent, with the `__Host-` prefix when ``hostPrefix`` asks for it.
     public var sentCookieName: String { hostPrefix ? "__Host-" + cookieName : cookieName }
 
-    var codec: SessionCodec { SessionCodec(secret: secret) }
+    /// Signs and reads the cookies: made once, since it keys its HMAC with the secret.
+    let codec: SessionCodec
 
     /// The secret from `SESSION_SECRET` when set (at least 32 characters), else the one kept in
     /// `<dataDirectory>/session-secret`, which is made once with 256 random bits and mode 0600, so
