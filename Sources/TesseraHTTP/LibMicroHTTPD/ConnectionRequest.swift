@@ -222,12 +222,12 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
         // A reused prepared answer is the same bytes for every client, so it cannot carry a
         // new id; a client that sent its own gets it back on an answer built for it.
         if case .prepared(let prepared) = response.body, response.isPreparedAsIs, !isShuttingDown, !requestIDIsTheClients,
-           let reusable = prepared.native.response(orMake: { NativeResponse.make(bytes: prepared.body, headers: core.withDefaults(prepared.headers)) }) {
+           let reusable = prepared.native.response(orMake: { NativeResponse.make(bytes: prepared.body, headers: prepared.headers, defaults: core.defaultHeaders) }) {
             record(status: response.status, bodyBytes: Int64(prepared.body.count), stream: nil)
             enqueue(reusable, status: response.status)
             return
         }
-        var headers = core.withDefaults(response.headers)
+        var headers = response.headers
         if !headers.contains(RequestID.header) {
             headers[RequestID.header] = requestID
         }
@@ -241,17 +241,17 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
         case .bytes(let bytes):
             stream = nil
             bodyBytes = Int64(bytes.count)
-            mhdResponse = NativeResponse.make(bytes: bytes, headers: headers)
+            mhdResponse = NativeResponse.make(bytes: bytes, headers: headers, defaults: core.defaultHeaders)
         case .prepared(let prepared):
             stream = nil
             bodyBytes = Int64(prepared.body.count)
-            mhdResponse = NativeResponse.make(bytes: prepared.body, headers: headers)
+            mhdResponse = NativeResponse.make(bytes: prepared.body, headers: headers, defaults: core.defaultHeaders)
         case .file(let region):
             stream = nil
             bodyBytes = region.length
             let descriptor = dup(region.file.descriptor)
             mhdResponse = descriptor < 0 ? nil : MHD_create_response_from_fd_at_offset64(UInt64(region.length), descriptor, UInt64(region.offset))
-            if let mhdResponse { NativeResponse.addHeaders(headers, to: mhdResponse) }
+            if let mhdResponse { NativeResponse.addHeaders(headers, defaults: core.defaultHeaders, to: mhdResponse) }
         case .stream where method == .head:
             // The app's answers never get here (``ServerCore/withoutStream(_:for:)`` rendered
             // them already); an error page (`dispatch(error:)`, `expire`) could, and for it:
@@ -261,14 +261,14 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
             stream = nil
             bodyBytes = 0
             headers[.transferEncoding] = nil
-            mhdResponse = NativeResponse.make(bytes: [], headers: headers)
+            mhdResponse = NativeResponse.make(bytes: [], headers: headers, defaults: core.defaultHeaders)
         case .stream(let producer):
             let body = StreamedBody(core: core, connection: connection)
             stream = body
             bodyBytes = 0
             mhdResponse = body.makeResponse()
             if let mhdResponse {
-                NativeResponse.addHeaders(headers, to: mhdResponse)
+                NativeResponse.addHeaders(headers, defaults: core.defaultHeaders, to: mhdResponse)
                 body.start(producer)
             }
         }

@@ -10,7 +10,7 @@ final class ServerCore: Sendable {
     let responder: any HTTPResponder
     let errorResponder: any HTTPErrorResponder
     let limits: HTTPServerLimits
-    let defaultHeaders: HTTPFields
+    let defaultHeaders: DefaultHeaders
     let trustedProxies: TrustedProxies
     let logger: Logger
     /// Decided once: the level cannot change while the server runs, and this is read per request.
@@ -31,20 +31,10 @@ final class ServerCore: Sendable {
         self.responder = responder
         self.errorResponder = errorResponder
         self.limits = configuration.limits
-        self.defaultHeaders = configuration.defaultHeaders
+        self.defaultHeaders = DefaultHeaders(configuration.defaultHeaders)
         self.trustedProxies = configuration.trustedProxies
         self.logger = logger
         self.accessLogEnabled = logger.logLevel <= .info
-    }
-
-    /// `headers` with the default fields it does not set itself.
-    func withDefaults(_ headers: HTTPFields) -> HTTPFields {
-        guard !defaultHeaders.isEmpty else { return headers }
-        var merged = headers
-        for field in defaultHeaders where !headers.contains(field.name) {
-            merged.append(field)
-        }
-        return merged
     }
 
     /// Called a few times a second: answers handlers past their deadline with a 503, and cuts off
