@@ -314,7 +314,7 @@ def catalog_sizes(servers):
         atexit.register(shutil.rmtree, data, ignore_errors=True)
         if count > 40:
             run([".build/release/storefront", "seed", "--products", str(count), "--data-dir", data])
-        port = 18094 + index
+        port = 18610 + index  # its own ports: the PostgreSQL part's servers may still be up
         server = start([".build/release/storefront"], port, probe="/healthz", DATA_DIR=data)
         servers.append(server)
         time.sleep(1)

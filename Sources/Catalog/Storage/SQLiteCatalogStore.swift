@@ -192,6 +192,17 @@ public struct SQLiteCatalogStore: CatalogStore {
             let products = try await database.unsafeRead { db in try Self.products(db.cachedStatement(sql: page.sql), page.arguments) }
             return (page.reversed ? products.reversed() : products, total, false)
         }
+        // A search by relevance: one pass over its candidates ranks them and counts them (see
+        // ``rankedCandidates(_:_:categoryID:)``); one statement, so no transaction either.
+        if query.sort == .relevance, let search = query.search, !search.isEmpty {
+            guard let pattern = Self.prefixQuery(search) else { return ([], 0, false) }
+            return try await database.unsafeRead { db in
+                let candidates = try Self.rankedCandidates(db, pattern, categoryID: query.categoryID)
+                let start = min(candidates.places.count, (query.page - 1) * query.pageSize)
+                let page = Array(candidates.places[start..<min(candidates.places.count, start + query.pageSize)])
+                return (try Self.products(db, inSearchOrder: page), min(candidates.places.count, SearchCandidates.limit), candidates.matchesMore)
+            }
+        }
         let generation = summaryCache.generation
         return try await database.read { db in
             var pattern: String?
@@ -223,31 +234,42 @@ public struct SQLiteCatalogStore: CatalogStore {
                 total = try summary(db, since: generation).count(in: query.categoryID)
             }
 
-            let page: (sql: String, arguments: StatementArguments, reversed: Bool)
-            if let pattern, query.sort == .relevance {
-                page = Self.byRelevance(pattern, categoryID: query.categoryID, query: query)
-            } else {
-                page = Self.byKeyset(conditions, arguments, query: query, total: total)
-            }
+            let page = Self.byKeyset(conditions, arguments, query: query, total: total)
             let products = try Self.products(db.cachedStatement(sql: page.sql), page.arguments)
             return (page.reversed ? products.reversed() : products, total, matchesMore)
         }
     }
 
-    /// A page of a search by relevance: the candidates (the first matches in the order of sales)
-    /// are ranked by bm25 in FTS5's own table, which costs less than ranking them through a
-    /// join, and only the page's rows are read from `product`. Every candidate is ranked, so the
-    /// page starts at an offset.
-    private static func byRelevance(_ pattern: String, categoryID: Int?, query: ProductQuery) -> (sql: String, arguments: StatementArguments, reversed: Bool) {
+    /// A search's candidates (its first ``SearchCandidates/limit`` matches in the order of
+    /// sales), best match first by bm25, with their places in that order: read in one pass
+    /// over the full-text index, which also says whether more matched (it reads one more).
+    /// FTS5 ranks each candidate as it reads it; the sort happens here.
+    static func rankedCandidates(_ db: Database, _ pattern: String, categoryID: Int?) throws -> (places: [Int], matchesMore: Bool) {
         let inCategory = categoryID == nil ? "" : " AND rowid IN (SELECT searchRank FROM product WHERE categoryID = ?)"
-        let sql = """
-            SELECT \(productColumns) FROM (SELECT place, score FROM (SELECT rowid AS place, bm25(productSearch) AS score FROM productSearch \
-            WHERE productSearch MATCH ?\(inCategory) ORDER BY rowid LIMIT \(SearchCandidates.limit)) ORDER BY score, place LIMIT ? OFFSET ?) AS hit \
-            JOIN product ON product.searchRank = hit.place ORDER BY hit.score, hit.place
-            """
         var arguments: StatementArguments = [pattern]
         if let categoryID { _ = arguments.append(contentsOf: [categoryID]) }
-        return (sql, arguments + [query.pageSize, (query.page - 1) * query.pageSize], false)
+        var scored: [(place: Int, score: Double)] = []
+        try db.cachedStatement(sql: """
+            SELECT rowid, bm25(productSearch) FROM productSearch WHERE productSearch MATCH ?\(inCategory) ORDER BY rowid LIMIT \(SearchCandidates.limit + 1)
+            """).forEachRow(arguments) { row in scored.append((row.int(0), row.double(1))) }
+        let matchesMore = scored.count > SearchCandidates.limit
+        if matchesMore { scored.removeLast() }
+        // bm25 is lower for better matches; ties go by the order of sales.
+        scored.sort { $0.score != $1.score ? $0.score < $1.score : $0.place < $1.place }
+        return (scored.map(\.place), matchesMore)
+    }
+
+    /// The products at these places in the order of sales, in the order given.
+    static func products(_ db: Database, inSearchOrder places: [Int]) throws -> [Product] {
+        guard !places.isEmpty else { return [] }
+        var found: [Int: Product] = [:]
+        try db.cachedStatement(sql: """
+            SELECT \(productColumns), product.searchRank FROM product WHERE product.searchRank IN (SELECT value FROM json_each(?))
+            """).forEachRow(["[" + places.map(String.init).joined(separator: ",") + "]"]) { row in
+            found[row.int(7)] = Product(id: row.int(0), categoryID: row.int(1), name: row.string(2), summary: row.string(3),
+                                        priceMinor: row.int(4), stock: row.int(5), imagePath: row.string(6))
+        }
+        return places.compactMap { found[$0] }
     }
 
     /// A page in a sort's order, read from its index. The order's key ends in the id, so it is
