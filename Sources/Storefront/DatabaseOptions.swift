@@ -13,7 +13,7 @@ struct DatabaseOptions: ParsableArguments {
     var poolSize: Int?
 
     @Option(name: .customLong("database-timeout"),
-            help: "Seconds a request waits for the database (a connection, a lock, an answer) before it is a 503. [env: DATABASE_TIMEOUT] (default: 2)")
+            help: "Seconds a request may wait for the database in all (connections, locks, answers) before it is a 503. [env: DATABASE_TIMEOUT] (default: 2)")
     var timeout: String?
 
     /// How long a request waits for its database, from `--database-timeout` or

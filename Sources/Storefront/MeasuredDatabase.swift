@@ -94,28 +94,29 @@ final class MeasuredDatabase: DatabaseWriter {
 
     func writeWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
         try await DatabaseTime.measure {
-            let deadline = DatabasePatience.deadline, lockWait = self.lockWait
-            guard let deadline else {
-                return try await Self.lockedIsUnavailable { try await pool.writeWithoutTransaction { db in try lockWait.during({ try updates(db) }, deadline: nil) } }
-            }
-            // The write and the deadline race; the first to end cancels the other. GRDB honours
-            // the cancellation: a write still queued never starts, one running is rolled back.
-            return try await withoutActuallyEscaping(updates) { updates in
-                try await withThrowingTaskGroup(of: T.self) { [pool] group in
-                    group.addTask {
-                        try await Self.lockedIsUnavailable {
-                            try await pool.writeWithoutTransaction { db in try lockWait.during({ try updates(db) }, deadline: deadline) }
+            try await DatabasePatience.call { [pool, lockWait] deadline in
+                guard let deadline else {
+                    return try await Self.lockedIsUnavailable { try await pool.writeWithoutTransaction { db in try lockWait.during({ try updates(db) }, deadline: nil) } }
+                }
+                // The write and the deadline race; the first to end cancels the other. GRDB honours
+                // the cancellation: a write still queued never starts, one running is rolled back.
+                return try await withoutActuallyEscaping(updates) { updates in
+                    try await withThrowingTaskGroup(of: T.self) { group in
+                        group.addTask {
+                            try await Self.lockedIsUnavailable {
+                                try await pool.writeWithoutTransaction { db in try lockWait.during({ try updates(db) }, deadline: deadline) }
+                            }
                         }
-                    }
-                    group.addTask {
-                        try await Task.sleep(until: deadline)
-                        throw DatabaseUnavailable(reason: "no answer in the request's patience")
-                    }
-                    defer { group.cancelAll() }
-                    do {
-                        return try await group.next()!
-                    } catch is CancellationError where ContinuousClock.now >= deadline {
-                        throw DatabaseUnavailable(reason: "no answer in the request's patience")
+                        group.addTask {
+                            try await Task.sleep(until: deadline)
+                            throw DatabaseUnavailable(reason: "no answer in the request's patience")
+                        }
+                        defer { group.cancelAll() }
+                        do {
+                            return try await group.next()!
+                        } catch is CancellationError where ContinuousClock.now >= deadline {
+                            throw DatabaseUnavailable(reason: "no answer in the request's patience")
+                        }
                     }
                 }
             }

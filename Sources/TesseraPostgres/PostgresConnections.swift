@@ -73,31 +73,32 @@ public final class PostgresConnections: Sendable {
     /// The rows of one statement, run on its own (its own snapshot, no transaction), in this
     /// task: the way a page reads.
     public func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        let deadline = self.deadline
-        let connection = try await lease(until: deadline)
-        let answer: EventLoopFuture<PostgresQueryResult> = connection.query(query, logger: logger)
-        // The connection goes back once the statement is over, however long the caller waited;
-        // one whose statement never ends is closed, which ends the statement too.
-        let timer = answer.eventLoop.scheduleTask(in: statementTimeout.timeAmount) { connection.close().whenComplete { _ in } }
-        answer.whenComplete { outcome in
-            timer.cancel()
-            switch outcome {
-            case .success: self.giveBack(connection)
-            case .failure(let error): self.keepOrClose(connection, after: error)
+        try await withinPatience { deadline in
+            let connection = try await lease(until: deadline)
+            let answer: EventLoopFuture<PostgresQueryResult> = connection.query(query, logger: logger)
+            // The connection goes back once the statement is over, however long the caller waited;
+            // one whose statement never ends is closed, which ends the statement too.
+            let timer = answer.eventLoop.scheduleTask(in: statementTimeout.timeAmount) { connection.close().whenComplete { _ in } }
+            answer.whenComplete { outcome in
+                timer.cancel()
+                switch outcome {
+                case .success: self.giveBack(connection)
+                case .failure(let error): self.keepOrClose(connection, after: error)
+                }
             }
-        }
-        let patient = answer.eventLoop.makePromise(of: PostgresQueryResult.self)
-        answer.cascade(to: patient)
-        let impatience = answer.eventLoop.scheduleTask(in: (deadline - .now).timeAmount) {
-            patient.fail(DatabaseUnavailable(reason: "no answer in the request's patience"))
-        }
-        do {
-            let result = try await patient.futureResult.get()
-            impatience.cancel()
-            return result.rows
-        } catch {
-            impatience.cancel()
-            throw Self.isUnavailable(error) ? DatabaseUnavailable(error) : error
+            let patient = answer.eventLoop.makePromise(of: PostgresQueryResult.self)
+            answer.cascade(to: patient)
+            let impatience = answer.eventLoop.scheduleTask(in: (deadline - .now).timeAmount) {
+                patient.fail(DatabaseUnavailable(reason: "no answer in the request's patience"))
+            }
+            do {
+                let result = try await patient.futureResult.get()
+                impatience.cancel()
+                return result.rows
+            } catch {
+                impatience.cancel()
+                throw Self.isUnavailable(error) ? DatabaseUnavailable(error) : error
+            }
         }
     }
 
@@ -107,19 +108,20 @@ public final class PostgresConnections: Sendable {
     /// page reads. A statement still running at the request's deadline is ended with its
     /// connection, which is dropped.
     public func execute<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
-        let deadline = self.deadline
-        let connection = try await lease(until: deadline)
-        let overdue = connection.eventLoop.scheduleTask(in: (deadline - .now).timeAmount) { connection.close().whenComplete { _ in } }
-        do {
-            var rows: [Statement.Row] = []
-            for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
-            overdue.cancel()
-            giveBack(connection)
-            return rows
-        } catch {
-            overdue.cancel()
-            keepOrClose(connection, after: error)
-            throw Self.isUnavailable(error) || connection.isClosed ? DatabaseUnavailable(error) : error
+        try await withinPatience { deadline in
+            let connection = try await lease(until: deadline)
+            let overdue = connection.eventLoop.scheduleTask(in: (deadline - .now).timeAmount) { connection.close().whenComplete { _ in } }
+            do {
+                var rows: [Statement.Row] = []
+                for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+                overdue.cancel()
+                giveBack(connection)
+                return rows
+            } catch {
+                overdue.cancel()
+                keepOrClose(connection, after: error)
+                throw Self.isUnavailable(error) || connection.isClosed ? DatabaseUnavailable(error) : error
+            }
         }
     }
 
@@ -202,25 +204,26 @@ public final class PostgresConnections: Sendable {
     /// its patience at most; past that, the work goes on without it and gives its connection
     /// back when it ends.
     private func onThread<T: Sendable>(_ body: @escaping @Sendable (BlockingConnection) throws -> T) async throws -> T {
-        let deadline = self.deadline
-        let connection = try await lease(until: deadline)
-        let work = Task {
-            do {
-                let value = try await threads.runIfActive { try body(self.blocking(connection, timeout: self.statementTimeout)) }
-                giveBack(connection)
-                return value
-            } catch {
-                keepOrClose(connection, after: error)
-                throw Self.isUnavailable(error) ? DatabaseUnavailable(error) : error
+        try await withinPatience { deadline in
+            let connection = try await lease(until: deadline)
+            let work = Task {
+                do {
+                    let value = try await threads.runIfActive { try body(self.blocking(connection, timeout: self.statementTimeout)) }
+                    giveBack(connection)
+                    return value
+                } catch {
+                    keepOrClose(connection, after: error)
+                    throw Self.isUnavailable(error) ? DatabaseUnavailable(error) : error
+                }
             }
+            return try await DatabasePatience.value(of: work, until: deadline)
         }
-        return try await DatabasePatience.value(of: work, until: deadline)
     }
 
-    /// When a call that starts now stops waiting: the current request's patience from now, or
-    /// for work outside a request ``statementTimeout``.
-    private var deadline: ContinuousClock.Instant {
-        DatabasePatience.deadline ?? .now + statementTimeout
+    /// Runs one call within what is left of the current request's patience, or outside a request
+    /// within ``statementTimeout``: `body` gets the instant it stops waiting at.
+    private func withinPatience<T>(_ body: (ContinuousClock.Instant) async throws -> T) async throws -> T {
+        try await DatabasePatience.call { deadline in try await body(deadline ?? .now + statementTimeout) }
     }
 
     private static func inTransaction<T>(_ connection: BlockingConnection, begin: PostgresQuery, _ body: (BlockingConnection) throws -> T) throws -> T {
@@ -260,13 +263,21 @@ public final class PostgresConnections: Sendable {
         }
         switch next {
         case .use(let connection): return connection
-        case .open: return try await open()
+        case .open: return try await open(until: deadline)
         case .wait:
             switch try await waitForLease(until: deadline) {
             case .connection(let connection): return connection
-            case .opening: return try await open()
+            case .opening: return try await open(until: deadline)
             }
         }
+    }
+
+    /// A new connection by `deadline`, or ``DatabaseUnavailable``: a server that accepts the
+    /// socket but does not answer (stopped, swapping) must not hold the caller longer than any
+    /// other wait. One that opens too late goes to the next caller, or is kept idle.
+    private func open(until deadline: ContinuousClock.Instant) async throws -> PostgresConnection {
+        let opening = Task { try await open() }
+        return try await DatabasePatience.value(of: opening, until: deadline, abandoned: { self.giveBack($0) })
     }
 
     private func waitForLease(until deadline: ContinuousClock.Instant) async throws -> Lease {

@@ -47,19 +47,22 @@ import TesseraTesting
     @Test func aChildPastItsDeadlineIsCutShort() async throws {
         let server = try await Self.start()
         let started = ContinuousClock.now
-        let reply = try await RouterTests.get(server.port, "/pages/1?slowMs=5000&deadlineMs=200&buffered")
-        #expect(ContinuousClock.now - started < .seconds(2))
+        let reply = try await RouterTests.get(server.port, "/pages/1?slowMs=30000&deadlineMs=200&buffered")
+        // Far below the child's 30 s, with room for a machine busy running every other suite.
+        #expect(ContinuousClock.now - started < .seconds(15), "the page did not wait for the child")
         #expect(reply.status == 200)
         #expect(reply.text.contains(#"data-region="slow" data-region-src="/pages/1/slow" data-region-failed="true""#))
         #expect(reply.text.contains("fast &lt;content&gt;"))
         try await server.stop()
     }
 
-    @Test func aRequiredRegionThatFailsFailsThePage() async throws {
+    @Test func aRequiredRegionPastItsDeadlineFailsThePageWithA503() async throws {
         let server = try await Self.start()
         let reply = try await RouterTests.get(server.port, "/pages/1?requireSlow&slowMs=5000&deadlineMs=100")
-        #expect(reply.status == 500)
-        #expect(reply.text.contains("data-status=\"500\""))
+        #expect(reply.status == 503, "slow, not broken: the next attempt may succeed")
+        #expect(reply.header("Retry-After") == "5")
+        #expect(reply.text.contains("data-status=\"503\""))
+        #expect(reply.text.contains("took too long"))
         try await server.stop()
     }
 

@@ -35,7 +35,7 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     /// Whether each request gets a ``DatabaseTime`` meter: only when something reads it, so an
     /// app without metrics pays nothing.
     private let measuresDatabaseTime: Bool
-    /// How long each request waits for its database each time (``DatabasePatience``), if the app says.
+    /// How long each request may wait for its database in all (``DatabasePatience``), if the app says.
     private let databasePatience: Duration?
 
     /// What the modules registered to run beside the server (``ApplicationBuilder/services``).
@@ -54,7 +54,7 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     /// its handler does not wait, or else with the work left for a task.
     public func answer(_ request: Request) -> HTTPAnswer {
         var context = RequestContext(request: request, application: parts)
-        context.databasePatience = databasePatience
+        context.databasePatience = databasePatience.map { DatabasePatience(limit: $0) }
         if measuresDatabaseTime { context.databaseTime = DatabaseTime() }
         return Self.withDatabaseValues(of: context) { answer(in: context) }
     }

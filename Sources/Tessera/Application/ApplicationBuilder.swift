@@ -42,10 +42,10 @@ public struct ApplicationBuilder: Sendable {
     /// ``ApplicationRunner``.
     public var services: [any Service] = []
 
-    /// How long a request waits for its database each time it asks (a connection, a lock, an
-    /// answer) before it is answered 503 with `Retry-After` (``DatabasePatience``); `nil`, the
-    /// default, sets none, and adapters use their own limits. A stalled database then costs a
-    /// visitor about this long, not the stall's length.
+    /// How long a request may wait for its database, all its calls together (a connection, a
+    /// lock, an answer), before it is answered 503 with `Retry-After` (``DatabasePatience``);
+    /// `nil`, the default, sets none, and adapters use their own limits. A stalled database then
+    /// costs a visitor about this long, not the stall's length.
     public var databasePatience: Duration?
 
     /// An empty builder: no routes or regions yet, and the default error page for every status.

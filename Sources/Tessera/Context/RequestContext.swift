@@ -21,9 +21,9 @@ public struct RequestContext: Sendable {
     /// The time this request has spent in its database so far, when the app measures it
     /// (with ``MetricsMiddleware`` in its chain).
     public internal(set) var databaseTime: DatabaseTime?
-    /// How long this request waits for its database each time it asks, when the app says
+    /// How long this request may still wait for its database, when the app says
     /// (``ApplicationBuilder/databasePatience``).
-    public internal(set) var databasePatience: Duration?
+    public internal(set) var databasePatience: DatabasePatience?
     var values: RequestValues
 
     init(request: Request, application: ApplicationParts) {

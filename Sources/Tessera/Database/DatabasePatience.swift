@@ -1,23 +1,84 @@
 import Synchronization
 
-/// How long the request being answered waits for its database, each time it asks.
+/// How long the request being answered may wait for its database, in all.
 ///
 /// A page that waits on a stalled database holds its visitor, and a connection and a thread
 /// with them, for as long as the stall lasts. With ``ApplicationBuilder/databasePatience`` set,
-/// the framework binds it as a task-local value around every request's work, and a database
-/// adapter waits no longer than that for each of its calls: a connection, a lock, an answer.
-/// Past it, the request is a ``DatabaseUnavailable`` (a 503 with `Retry-After`), and what the
-/// adapter started finishes, or is rolled back, in the background. It counts from each call,
-/// not from the request's start, so a request that first spends its time elsewhere (hashing a
-/// password) still gets its full patience for its write. Outside a request (at start, in a
-/// background job) there is none, and adapters use their own limits.
-public enum DatabasePatience {
+/// the framework gives every request one of these, bound as a task-local value around its work,
+/// and database adapters wait no longer than it allows for each call (a connection, a lock, an
+/// answer): past that, the request is a ``DatabaseUnavailable`` (a 503 with `Retry-After`), and
+/// what the adapter started finishes, or is rolled back, in the background.
+///
+/// The limit is a budget of waiting, not a clock that starts with the request. Only time spent
+/// waiting for the database counts, so a request that first spends its time elsewhere (hashing a
+/// password under load) still has its full patience for its write; calls that wait at the same
+/// time (two regions reading at once) count their overlap once. And the budget is the
+/// request's, not each call's: a page whose reads come one after another answers within its
+/// patience however many of them meet the stall.
+///
+/// Outside a request (at start, in a background job) there is none, and adapters use their
+/// own limits.
+public final class DatabasePatience: Sendable {
     /// The current request's patience; `nil` outside a request, or in an app that sets none.
-    @TaskLocal public static var current: Duration?
+    @TaskLocal public static var current: DatabasePatience?
 
-    /// When a call to the database that starts now stops waiting, if the request has a patience.
-    public static var deadline: ContinuousClock.Instant? {
-        current.map { .now + $0 }
+    /// The most the request waits for its database, all its calls together.
+    public let limit: Duration
+
+    private struct Waiting {
+        /// Calls waiting now.
+        var calls = 0
+        /// When the calls waiting now began to overlap: the first of them started.
+        var since = ContinuousClock.now
+        /// Time spent waiting before that.
+        var spent = Duration.zero
+    }
+
+    private let waiting = Mutex(Waiting())
+
+    /// A budget of `limit`, none of it spent.
+    public init(limit: Duration) {
+        self.limit = limit
+    }
+
+    /// Runs one database call of the current request: `call` gets the instant it must stop
+    /// waiting at (`nil` outside a request with a patience), and its wait is counted against the
+    /// budget. A request that has spent its budget gets ``DatabaseUnavailable`` without calling.
+    public static func call<T>(isolation: isolated (any Actor)? = #isolation,
+                               _ body: (ContinuousClock.Instant?) async throws -> T) async throws -> T {
+        guard let patience = current else { return try await body(nil) }
+        let deadline = patience.start()
+        defer { patience.end() }
+        guard deadline > .now else { throw DatabaseUnavailable(reason: "the request's patience is spent") }
+        return try await body(deadline)
+    }
+
+    /// What is left of the budget, from now; zero once it is spent.
+    public var remaining: Duration { remaining(at: .now) }
+
+    func remaining(at now: ContinuousClock.Instant) -> Duration {
+        waiting.withLock { waiting in max(.zero, limit - waited(waiting, at: now)) }
+    }
+
+    /// Marks a call as started, and returns when it stops waiting: calls waiting together share
+    /// one deadline, since their waits overlap.
+    func start(at now: ContinuousClock.Instant = .now) -> ContinuousClock.Instant {
+        waiting.withLock { waiting in
+            if waiting.calls == 0 { waiting.since = now }
+            waiting.calls += 1
+            return now + (limit - waited(waiting, at: now))
+        }
+    }
+
+    func end(at now: ContinuousClock.Instant = .now) {
+        waiting.withLock { waiting in
+            waiting.calls -= 1
+            if waiting.calls == 0 { waiting.spent += now - waiting.since }
+        }
+    }
+
+    private func waited(_ waiting: Waiting, at now: ContinuousClock.Instant) -> Duration {
+        waiting.spent + (waiting.calls > 0 ? now - waiting.since : .zero)
     }
 }
 
@@ -25,8 +86,10 @@ extension DatabasePatience {
     /// `work`'s value, or ``DatabaseUnavailable`` once `deadline` has passed, whichever comes
     /// first. At the deadline the caller goes on at once; the work is cancelled (an adapter that
     /// honours cancellation, as GRDB does, then never starts it or rolls it back) and ends in the
-    /// background.
-    public static func value<T: Sendable>(of work: Task<T, any Error>, until deadline: ContinuousClock.Instant) async throws -> T {
+    /// background. A value it still produces after that goes to `abandoned` (a connection opened
+    /// too late for its caller goes back to the pool, say).
+    public static func value<T: Sendable>(of work: Task<T, any Error>, until deadline: ContinuousClock.Instant,
+                                          abandoned: (@Sendable (T) -> Void)? = nil) async throws -> T {
         let race = FirstOutcome<T>()
         let timer = Task {
             guard (try? await Task.sleep(until: deadline)) != nil else { return }
@@ -36,7 +99,10 @@ extension DatabasePatience {
         defer { timer.cancel() }
         return try await withCheckedThrowingContinuation { continuation in
             race.start(continuation)
-            Task { race.finish(await work.result) }
+            Task {
+                let outcome = await work.result
+                if !race.finish(outcome), case .success(let late) = outcome { abandoned?(late) }
+            }
         }
     }
 }
@@ -64,19 +130,22 @@ private final class FirstOutcome<T: Sendable>: Sendable {
         if let early { continuation.resume(with: early) }
     }
 
-    func finish(_ outcome: Result<T, any Error>) {
-        let waiting = state.withLock { state -> CheckedContinuation<T, any Error>? in
+    /// Hands `outcome` to the caller unless another came first; false when it came second.
+    @discardableResult
+    func finish(_ outcome: Result<T, any Error>) -> Bool {
+        let (first, waiting) = state.withLock { state -> (Bool, CheckedContinuation<T, any Error>?) in
             switch state {
             case .starting:
                 state = .finishedEarly(outcome)
-                return nil
+                return (true, nil)
             case .waiting(let continuation):
                 state = .over
-                return continuation
+                return (true, continuation)
             case .finishedEarly, .over:
-                return nil
+                return (false, nil)
             }
         }
         waiting?.resume(with: outcome)
+        return first
     }
 }

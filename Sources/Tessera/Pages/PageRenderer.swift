@@ -45,6 +45,7 @@ enum PageRenderer {
         for (name, region, _) in regions where region.isRequired {
             if case .failure(let error) = await running[name]!.outcome() {
                 running.values.forEach { $0.cancel() }
+                context.logger.warning("required region failed", metadata: ["region": "\(name)", "error": "\(String(reflecting: error))"])
                 throw error
             }
         }

@@ -1,11 +1,19 @@
 import Logging
 import Synchronization
+import TesseraHTTP
 import TesseraViews
 
 /// Runs one child controller within its deadline, and writes its region.
 enum RegionRunner {
-    struct DeadlinePassed: Error, CustomStringConvertible {
+    /// A region that did not answer in time. An optional region shows its failure fragment; a
+    /// required one fails the page with a 503 and `Retry-After`, like ``DatabaseUnavailable``:
+    /// a slow part behind the page (a stalled database, an overloaded service) is not a fault
+    /// of the request or the code, and the next attempt may well succeed.
+    struct DeadlinePassed: HTTPResponseError, CustomStringConvertible {
         let deadline: Duration
+        var status: HTTPResponse.Status { .serviceUnavailable }
+        var publicMessage: String { "This page took too long to put together. Please try again in a moment." }
+        var headers: HTTPFields { [.retryAfter: "5"] }
         var description: String { "the region did not answer within \(deadline)" }
     }
 
