@@ -340,6 +340,14 @@ struct CodeGenerator {
         case .path(let names): names.map(Swift.escapedIdentifier).joined(separator: ".")
         case .string(let value): Swift.stringLiteral(value)
         case .integer(let value): String(value)
+        // A route without parameters has a `path` property and one with parameters a `path(_:)`
+        // method, so a link that leaves out a parameter, or gives one too many, does not compile.
+        case .route(let name, let arguments):
+            switch arguments.count {
+            case 0: "\(name).path"
+            case 1: "\(name).path(\(self.atom(arguments[0])))"
+            default: "\(name).path(.init(\(arguments.map(self.atom).joined(separator: ", "))))"
+            }
         }
     }
 

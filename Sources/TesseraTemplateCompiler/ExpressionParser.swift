@@ -1,7 +1,8 @@
 /// Parses what sits inside `{{ … }}` and in tag arguments.
 ///
-/// The grammar is deliberately small: `path ("|" filter (":" atom ("," atom)*)?)*`, where a path is
-/// `name(.name)*` and an atom is a path, a string literal or an integer. Anything else is an error
+/// The grammar is deliberately small: `atom ("|" filter (":" atom ("," atom)*)?)*`, where an atom
+/// is a path `name(.name)*`, a string literal, an integer, or a route link
+/// `route Type.name ("(" atom ("," atom)* ")")?`. Anything else is an error
 /// here, at build time, which is how "no Swift code in templates" is enforced.
 struct ExpressionParser {
     enum Piece: Equatable {
@@ -104,6 +105,8 @@ struct ExpressionParser {
 
     mutating func atom() throws(TemplateError) -> Expression.Atom {
         switch next() {
+        case .identifier("route") where Self.isIdentifier(peek()):
+            return try route()
         case .identifier(let first):
             var names = [first]
             while peek() == .symbol(".") {
@@ -118,6 +121,35 @@ struct ExpressionParser {
         }
     }
 
+    /// After `route`: the route's qualified name and its parameters in parentheses, if it has any.
+    private mutating func route() throws(TemplateError) -> Expression.Atom {
+        let name = try qualifiedName("a route, such as CatalogRoutes.product")
+        guard name.contains(".") else {
+            throw error("name the route with its type, such as CatalogRoutes.\(name)")
+        }
+        var arguments: [Expression.Atom] = []
+        if peek() == .symbol("(") {
+            position += 1
+            arguments = try atoms()
+            try expect(")")
+        }
+        return .route(name: name, arguments: arguments)
+    }
+
+    /// `atom ("," atom)*`: a filter's or a route's arguments.
+    private mutating func atoms() throws(TemplateError) -> [Expression.Atom] {
+        var atoms = [try atom()]
+        while peek() == .symbol(",") {
+            position += 1
+            atoms.append(try atom())
+        }
+        return atoms
+    }
+
+    private static func isIdentifier(_ piece: Piece?) -> Bool {
+        if case .identifier? = piece { true } else { false }
+    }
+
     mutating func expression() throws(TemplateError) -> Expression {
         let base = try atom()
         var filters: [Expression.Filter] = []
@@ -127,11 +159,7 @@ struct ExpressionParser {
             var arguments: [Expression.Atom] = []
             if peek() == .symbol(":") {
                 position += 1
-                arguments.append(try atom())
-                while peek() == .symbol(",") {
-                    position += 1
-                    arguments.append(try atom())
-                }
+                arguments = try atoms()
             }
             filters.append(Expression.Filter(name: name, arguments: arguments))
         }

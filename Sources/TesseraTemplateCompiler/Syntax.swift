@@ -5,6 +5,9 @@ struct Expression: Equatable {
         case path([String])
         case string(String)
         case integer(Int)
+        /// `route CatalogRoutes.product(product.id)`: the path of a typed route. The Swift compiler
+        /// checks the route's name and its parameters, at the template's line.
+        indirect case route(name: String, arguments: [Atom])
     }
 
     struct Filter: Equatable {
@@ -17,7 +20,18 @@ struct Expression: Equatable {
 
     /// Every path's first name, to know whether `loop` is used, say.
     var rootNames: [String] {
-        ([base] + filters.flatMap(\.arguments)).compactMap { if case .path(let names) = $0 { names.first } else { nil } }
+        ([base] + filters.flatMap(\.arguments)).flatMap(\.rootNames)
+    }
+}
+
+extension Expression.Atom {
+    /// The first name of each path in this atom.
+    var rootNames: [String] {
+        switch self {
+        case .path(let names): names.first.map { [$0] } ?? []
+        case .string, .integer: []
+        case .route(_, let arguments): arguments.flatMap(\.rootNames)
+        }
     }
 }
 

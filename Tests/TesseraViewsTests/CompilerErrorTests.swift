@@ -28,10 +28,23 @@ import TesseraTemplateCompiler
              "Views/Shop/page.html:1:17: error: unexpected “+”: templates take property paths, filters and literals only"),
             ("{% model m: M %}{% for x m.xs %}{% endfor %}",
              "Views/Shop/page.html:1:17: error: expected “in”: {% for item in items %}"),
+            ("{% model m: M %}\n<a href=\"{{ route product }}\">",
+             "Views/Shop/page.html:2:10: error: name the route with its type, such as CatalogRoutes.product"),
+            ("{% model m: M %}\n<a href=\"{{ route Shop.product(m.id }}\">",
+             "Views/Shop/page.html:2:10: error: expected “)”"),
         ]
         for (template, expected) in cases {
             #expect(error(template) == expected, "\(template)")
         }
+    }
+
+    @Test func aRouteLinkIsSwiftTheCompilerChecks() throws {
+        let swift = try TemplateCompiler.compile(
+            source: "{% model m: M %}\n<a href=\"{{ route Shop.list }}\">{{ route Shop.item(m.id) }}</a>{{ route.name }}",
+            path: "Views/Shop/page.html", relativePath: "page.html")
+        #expect(swift.contains("output.urlAttribute(Shop.list.path)"))
+        #expect(swift.contains("output.text(Shop.item.path(m.id))"))
+        #expect(swift.contains("output.text(route.name)"), "a model property named route stays a property")
     }
 
     @Test func unsafePlacesForValuesAreRefused() {

@@ -20,7 +20,7 @@ import TesseraTesting
             root = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-fixture-\(UUID().uuidString)")
             let tessera = FixturePackageTests.packageRoot
             let identity = tessera.lastPathComponent.lowercased()
-            let targets = ["Fine", "SyntaxError", "Misspelt", "WrongModel", "MissingSlot", "UnknownSlot"].map { name in
+            let targets = ["Fine", "SyntaxError", "Misspelt", "WrongModel", "MissingSlot", "UnknownSlot", "MisspeltRoute", "MissingParameter"].map { name in
                 """
                         .target(
                             name: "\(name)",
@@ -42,7 +42,7 @@ import TesseraTesting
                 )
                 """)
             let item = "struct Item { var name: String; var price: Int }\nstruct Other {}\n"
-            for target in ["Fine", "SyntaxError", "Misspelt", "WrongModel", "MissingSlot", "UnknownSlot"] {
+            for target in ["Fine", "SyntaxError", "Misspelt", "WrongModel", "MissingSlot", "UnknownSlot", "MisspeltRoute", "MissingParameter"] {
                 try write("Sources/\(target)/Item.swift", item)
             }
             try write("Views/Fine/card.html", "{% model item: Item %}\n<h2>{{ item.name }}</h2>\n<p>{{ item.price }}</p>\n")
@@ -60,6 +60,31 @@ import TesseraTesting
             try write("Sources/MissingSlot/Slots.swift", "let slots = PageView.Regions<String>(yourReviews: \"r\")\n")
             try write("Views/UnknownSlot/page.html", page)
             try write("Sources/UnknownSlot/Slots.swift", "let slots = PageView.Regions<String>(detail: \"d\", related: \"r\")\n")
+            // Links to routes: the generated code names the route and passes its parameters, so the
+            // Swift compiler checks both, at the template's line. The routes here have the shape
+            // of Tessera's `Route` (`path(_:)`, and a `path` property only for a route without
+            // parameters), so the fixture needs `TesseraViews` alone; the storefront's templates
+            // link to the real routes.
+            let routes = """
+                struct NoParameters {}
+                struct Route<Parameters> {
+                    let pattern: String
+                    func path(_ parameters: Parameters) -> String { pattern + "/\\(parameters)" }
+                }
+                extension Route where Parameters == NoParameters { var path: String { pattern } }
+                enum ShopRoutes {
+                    static let list = Route<NoParameters>(pattern: "/")
+                    static let product = Route<Int>(pattern: "/products")
+                }
+
+                """
+            let links = "{% model item: Item %}\n<a href=\"{{ route ShopRoutes.list }}\">All</a>\n<a href=\"{{ route ShopRoutes.product(item.price) }}\">{{ item.name }}</a>\n"
+            try write("Sources/Fine/Routes.swift", routes)
+            try write("Views/Fine/links.html", links)
+            try write("Sources/Fine/Links.swift", "func links() -> String { LinksView.render(Item(name: \"a\", price: 7)).string }\n")
+            for target in ["MisspeltRoute", "MissingParameter"] { try write("Sources/\(target)/Routes.swift", routes) }
+            try write("Views/MisspeltRoute/links.html", links.replacingOccurrences(of: "ShopRoutes.product(", with: "ShopRoutes.prodcut("))
+            try write("Views/MissingParameter/links.html", links.replacingOccurrences(of: "ShopRoutes.product(item.price)", with: "ShopRoutes.product"))
         }
 
         func write(_ path: String, _ text: String) throws {
@@ -122,5 +147,15 @@ import TesseraTesting
         let unknown = try await fixture.build("UnknownSlot")
         #expect(unknown.status != 0)
         #expect(unknown.output.contains("Sources/UnknownSlot/Slots.swift:1:60: error: extra argument 'related'"), "\(unknown.output)")
+
+        // A link to a route that does not exist, or without the route's parameter, fails at the
+        // template's line.
+        let misspeltRoute = try await fixture.build("MisspeltRoute")
+        #expect(misspeltRoute.status != 0)
+        #expect(misspeltRoute.output.contains("Views/MisspeltRoute/links.html:3:"), "\(misspeltRoute.output)")
+        #expect(misspeltRoute.output.contains("has no member 'prodcut'"), "\(misspeltRoute.output)")
+        let missingParameter = try await fixture.build("MissingParameter")
+        #expect(missingParameter.status != 0)
+        #expect(missingParameter.output.contains("Views/MissingParameter/links.html:3:"), "\(missingParameter.output)")
     }
 }
