@@ -5,8 +5,9 @@ import Tessera
 /// Staff's side of the shop: orders to ship or cancel, products' stock and price. It uses the
 /// Orders and Catalog services, and neither of them knows it exists.
 ///
-/// Every `/admin` page is for staff only: a visitor who is not signed in is sent to sign in, and
-/// a signed-in shopper gets the same 404 as for an address that does not exist.
+/// Every `/admin` route is in one group behind ``StaffOnlyMiddleware``: a visitor who is not
+/// signed in is sent to sign in, and a signed-in shopper gets the same 404 as for an address that
+/// does not exist.
 public struct BackOfficeModule: FeatureModule {
     let orders: OrderService
     let catalog: CatalogService
@@ -18,23 +19,17 @@ public struct BackOfficeModule: FeatureModule {
 
     public func register(in app: inout ApplicationBuilder) {
         let (orders, catalog) = (orders, catalog)
-        app.routes.action(BackOfficeRoutes.home) { _, context in
-            _ = try StaffMember.require(context)
-            return .redirect(to: BackOfficeRoutes.orders.path)
+        app.routes.group(StaffOnlyMiddleware()) { routes in
+            Self.register(in: &routes, orders: orders, catalog: catalog)
         }
-        app.routes.page(BackOfficeRoutes.orders) { _, context in
-            _ = try StaffMember.require(context)
-            return AdminOrderListPageController(orders: orders)
-        }
-        app.routes.page(BackOfficeRoutes.order) { id, context in
-            _ = try StaffMember.require(context)
-            return AdminOrderPageController(orders: orders, id: id)
-        }
-        app.routes.page(BackOfficeRoutes.products) { _, context in
-            _ = try StaffMember.require(context)
-            return AdminProductsPageController(catalog: catalog)
-        }
-        AdminOrderActions(orders: orders).register(in: &app.routes)
-        AdminProductActions(catalog: catalog).register(in: &app.routes)
+    }
+
+    private static func register(in routes: inout RouterBuilder, orders: OrderService, catalog: CatalogService) {
+        routes.action(BackOfficeRoutes.home) { _, _ in .redirect(to: BackOfficeRoutes.orders.path) }
+        routes.page(BackOfficeRoutes.orders) { _, _ in AdminOrderListPageController(orders: orders) }
+        routes.page(BackOfficeRoutes.order) { id, _ in AdminOrderPageController(orders: orders, id: id) }
+        routes.page(BackOfficeRoutes.products) { _, _ in AdminProductsPageController(catalog: catalog) }
+        AdminOrderActions(orders: orders).register(in: &routes)
+        AdminProductActions(catalog: catalog).register(in: &routes)
     }
 }

@@ -26,6 +26,12 @@ import Testing
                 #expect(answer.status == 303, "\(path)")
                 #expect(answer.header("location")?.hasPrefix("/login?next=") == true, "\(path)")
             }
+            // A form's post comes back to the page the form is on: signing in cannot replay it.
+            for (form, page) in [("/admin/orders/5/ship", "/admin/orders/5"), ("/admin/products/2", "/admin/products")] {
+                let post = try await visitor.submit(from: "/login", to: form, form: "trackingNumber=1Z999AA10123456784")
+                #expect(post.status == 303, "\(form)")
+                #expect(post.header("location")?.removingPercentEncoding == "/login?next=\(page)", "\(form)")
+            }
             // A shopper: nothing there, as for any unknown address; forms too.
             let ada = try await Self.signedIn(shop, "ada@example.com", "ada-lovelace-1815")
             for path in paths {

@@ -74,13 +74,72 @@ import TesseraTesting
         app.routes.action(Route<Int>("first.route", .get, "/things/{id}")) { _, _ in .text("a") }
         app.routes.action(Route<String>("second.route", .get, "/things/{slug}")) { _, _ in .text("b") }
         app.routes.action(Route<NoParameters>("third.route", .get, "/things/new")) { _, _ in .text("c") }
-        #expect(throws: RouteClash(first: "first.route", second: "second.route", method: .get, pattern: "/things/{id}")) {
+        #expect(throws: RouteTableError.clash(first: "first.route", second: "second.route", method: .get, pattern: "/things/{id}")) {
             _ = try app.build()
         }
         do {
             _ = try app.build()
         } catch {
             #expect(error.description == "routes “first.route” and “second.route” both answer GET /things/{id}")
+        }
+    }
+
+    @Test func aPatternThatDoesNotFitItsParametersIsRefusedWithTheRoutesName() {
+        for (route, segments) in [
+            (Route<Int>("catalog.product", .get, "/products"), 0),
+            (Route<Int>("catalog.pair", .get, "/products/{id}/{slug}"), 2),
+        ] {
+            var app = ApplicationBuilder()
+            app.routes.action(route) { _, _ in .text("a") }
+            #expect(throws: RouteTableError.parametersMismatch(route: route.name, pattern: route.pattern, parameterCount: 1)) {
+                _ = try app.build()
+            }
+            #expect(segments != 1)
+        }
+        var fine = ApplicationBuilder()
+        fine.routes.action(Route<NoParameters>("list", .get, "/products")) { _, _ in .text("a") }
+        fine.routes.action(Route<Int>("item", .get, "/products/{id}")) { _, _ in .text("b") }
+        #expect(throws: Never.self) { _ = try fine.build() }
+        let message = RouteTableError.parametersMismatch(route: "catalog.product", pattern: "/products", parameterCount: 1).description
+        #expect(message == "route “catalog.product”: its pattern /products has 0 {…} segment(s), but its parameters read 1")
+    }
+
+    /// A step that answers 403 unless the request carries `X-Staff`, and marks what it let through.
+    private struct StaffOnly: Middleware {
+        func before(_ context: inout RequestContext) throws -> StepOutcome {
+            guard context.request.headers[HTTPField.Name("X-Staff")!] != nil else {
+                return .answer(.text("staff only", status: .forbidden))
+            }
+            return .next
+        }
+
+        func after(_ response: inout Response, for context: RequestContext) {
+            response.headers[HTTPField.Name("X-Group")!] = (response.headers[HTTPField.Name("X-Group")!] ?? "") + "staff;"
+        }
+    }
+
+    @Test func aGroupsMiddlewareRunsForItsRoutesOnlyAndGroupsNest() async throws {
+        var app = ApplicationBuilder()
+        app.routes.action(Route<NoParameters>("open", .get, "/open")) { _, _ in .text("open") }
+        app.routes.group(StaffOnly()) { admin in
+            admin.action(Route<NoParameters>("admin.home", .get, "/admin")) { _, _ in .text("admin") }
+            admin.group(StaffOnly()) { inner in
+                inner.action(Route<Int>("admin.item", .get, "/admin/items/{id}")) { id, _ in .text("item \(id)") }
+            }
+        }
+        try await app.build().test { client in
+            let open = try await client.send("/open")
+            #expect(open.text == "open")
+            #expect(open.header("x-group") == nil)
+            #expect(try await client.send("/admin").status == 403)
+            #expect(try await client.send("/admin/items/3").status == 403)
+            let admin = try await client.send("/admin", headers: ["X-Staff": "1"])
+            #expect(admin.text == "admin")
+            #expect(admin.header("x-group") == "staff;")
+            let item = try await client.send("/admin/items/3", headers: ["X-Staff": "1"])
+            #expect(item.text == "item 3")
+            #expect(item.header("x-group") == "staff;staff;")
+            #expect(try await client.send("/admin/nothing", headers: ["X-Staff": "1"]).status == 404)
         }
     }
 

@@ -9,7 +9,7 @@ struct AdminOrderActions {
     func register(in routes: inout RouterBuilder) {
         let orders = self.orders
         routes.action(BackOfficeRoutes.ship) { id, context in
-            let staff = try StaffMember.require(context, returningTo: BackOfficeRoutes.order.path(id))
+            let staff = try context.staffMember
             let order = try await Self.order(id, orders)
             _ = try order.status.applying(.ship)  // the state decides first: a stale page's form is a 409
             switch try context.decodeForm(ShipForm.self) {
@@ -21,7 +21,7 @@ struct AdminOrderActions {
             }
         }
         routes.action(BackOfficeRoutes.cancel) { id, context in
-            let staff = try StaffMember.require(context, returningTo: BackOfficeRoutes.order.path(id))
+            let staff = try context.staffMember
             let order = try await Self.order(id, orders)
             _ = try order.status.applying(.cancel)
             switch try context.decodeForm(StaffCancelForm.self) {

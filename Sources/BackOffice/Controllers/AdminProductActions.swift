@@ -9,7 +9,7 @@ struct AdminProductActions {
     func register(in routes: inout RouterBuilder) {
         let catalog = self.catalog
         routes.action(BackOfficeRoutes.adjustProduct) { id, context in
-            let staff = try StaffMember.require(context, returningTo: BackOfficeRoutes.products.path)
+            let staff = try context.staffMember
             _ = try await catalog.product(id: id)  // an unknown product is a 404 before any form check
             switch try context.decodeForm(ProductAdjustmentForm.self) {
             case .invalid(let state):

@@ -63,7 +63,8 @@ public struct ApplicationBuilder: Sendable {
         module.register(in: &self)
     }
 
-    /// The app, or the first pair of clashing routes.
+    /// The app; or, when the route table is wrong (two routes that clash, a pattern that does not
+    /// fit its parameters), the error that names the route.
     ///
     /// - Parameters:
     ///   - layout: the site's layout, for every page and error page.
@@ -79,7 +80,7 @@ public struct ApplicationBuilder: Sendable {
         routeMiddleware: [any Middleware] = [CSRFMiddleware()],
         logger: Logger = Logger(label: "tessera"),
         developmentMode: Bool = false
-    ) throws(RouteClash) -> Application {
+    ) throws(RouteTableError) -> Application {
         var routes = routes
         if let live, live.servesStreams {
             let stream = LiveStream(live: live)

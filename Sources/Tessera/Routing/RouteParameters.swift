@@ -6,6 +6,10 @@ import Foundation
 /// several declares a small struct that reads and writes them in order. Because URL generation
 /// takes this type, a missing or mistyped parameter is a compile error, not a broken link.
 public protocol RouteParameters: Sendable {
+    /// How many `{…}` segments these parameters read and write. A route whose pattern has a
+    /// different number is refused when the app is built, with the route's name: otherwise its
+    /// links would be built wrong and its requests never match.
+    static var pathSegmentCount: Int { get }
     /// Reads the captured segments, in order; `nil` when one does not parse (`/products/abc` for
     /// an `Int`), which makes the route not match.
     init?(captures: inout RouteCaptures)
@@ -50,6 +54,9 @@ public protocol PathParameter: RouteParameters {
 }
 
 extension PathParameter {
+    /// One segment.
+    public static var pathSegmentCount: Int { 1 }
+
     /// Reads the one segment of a route with this single parameter.
     public init?(captures: inout RouteCaptures) {
         guard let value: Self = captures.next() else { return nil }
@@ -100,6 +107,8 @@ extension UUID: PathParameter {
 
 /// For routes without parameters.
 public struct NoParameters: RouteParameters, Equatable {
+    /// No segments.
+    public static var pathSegmentCount: Int { 0 }
     /// The only value: there is nothing to hold.
     public init() {}
     /// Always succeeds: there is nothing to read.

@@ -1,0 +1,19 @@
+import Orders
+import Tessera
+
+/// The member of staff a back-office request is by, as the order history names them; attached
+/// by ``StaffOnlyMiddleware``.
+enum StaffMember: RequestValueKey {
+    typealias Value = OrderActor
+}
+
+extension RequestContext {
+    /// The member of staff. A route registered outside the staff-only group has none and answers
+    /// the ordinary 404: a misplaced route fails closed, never open.
+    var staffMember: OrderActor {
+        get throws {
+            guard let staff = self[StaffMember.self] else { throw HTTPError(.notFound, message: "There is nothing at this address.") }
+            return staff
+        }
+    }
+}
