@@ -3,7 +3,7 @@ SWIFT ?= swift
 # libmicrohttpd comes from scripts/build-libmicrohttpd.sh (Debian's source with Tessera's patches), not the system.
 export PKG_CONFIG_PATH := $(CURDIR)/.build-deps/libmicrohttpd/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: run run-postgres test browser-test container-test scale-out-test stall-test image soak build bench docs deps clean
+.PHONY: run run-postgres dev dev-loop test browser-test container-test scale-out-test stall-test image soak build bench docs deps clean
 
 deps:
 	@scripts/install-deps.sh build
@@ -12,6 +12,12 @@ deps:
 run: deps
 	$(SWIFT) build -c release --product storefront
 	.build/release/storefront
+
+## The storefront for working on it: every saved change under Sources/, Views/ or Public/ is
+## rebuilt (debug, incremental) and the server restarted on the same data (.build/dev/data), and
+## every open page reloads itself; a failed build shows over the page. See scripts/dev.py.
+dev: deps
+	scripts/dev.py
 
 ## The storefront on a throwaway PostgreSQL cluster (scripts/with-postgres.sh) instead of SQLite,
 ## as instances that share one database run; Ctrl-C stops the server, then the cluster is deleted.
@@ -79,6 +85,11 @@ bench:
 	@scripts/install-deps.sh bench
 	Benchmarks/run-http.py
 	cd Benchmarks && $(SWIFT) run -c release ViewsBenchmark
+	$(MAKE) dev-loop
+
+## The edit loop under `make dev`, timed in headless Chromium: save to changed page.
+dev-loop: deps
+	$$(scripts/browser-venv.sh) Benchmarks/dev-loop.py
 
 clean:
 	rm -rf .build .build-deps Benchmarks/c-reference/plaintext-reference

