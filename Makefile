@@ -3,7 +3,7 @@ SWIFT ?= swift
 # libmicrohttpd comes from scripts/build-libmicrohttpd.sh (Debian's source with Tessera's patches), not the system.
 export PKG_CONFIG_PATH := $(CURDIR)/.build-deps/libmicrohttpd/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: run run-postgres dev dev-loop test browser-test container-test scale-out-test stall-test image soak build bench docs deps clean
+.PHONY: run run-postgres dev dev-loop example-test test browser-test container-test scale-out-test stall-test image soak build bench docs deps clean
 
 deps:
 	@scripts/install-deps.sh build
@@ -27,7 +27,8 @@ run-postgres: deps
 
 ## Build everything and run every test: the Swift suites (the stores' conformance suites on
 ## SQLite and on a throwaway PostgreSQL cluster; scripts/swift-test.sh repeats any failure at the
-## end), the documentation build (a broken symbol link fails it), the real-browser test, the
+## end), the documentation build (a broken symbol link fails it), the Getting Started app
+## (Examples/GettingStarted, its own package, built and tested), the real-browser test, the
 ## container test (the image, run by podman), the scale-out test (three instances on PostgreSQL
 ## behind nginx), the stall test (the database stops for 3 s under load), then the soak (1,000
 ## connections for 30 s: no errors, memory back near idle).
@@ -35,6 +36,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) scripts/swift-test.sh
 	$(MAKE) docs
+	scripts/example-test.sh
 	scripts/browser-test.sh
 	scripts/container-test.sh
 	scripts/scale-out-test.sh
@@ -45,6 +47,11 @@ test: deps
 browser-test: deps
 	$(SWIFT) build --product storefront
 	scripts/browser-test.sh
+
+## The Getting Started guide's app (Examples/GettingStarted): the guide's code checked against
+## it, then built and tested as its own package that depends on Tessera by path.
+example-test: deps
+	scripts/example-test.sh
 
 ## Three storefront instances on a throwaway PostgreSQL behind nginx (deploy/nginx.conf): a journey
 ## across instances, racing checkouts, sign-out everywhere, an instance killed under load.
@@ -71,11 +78,16 @@ soak:
 	@scripts/install-deps.sh bench
 	Benchmarks/soak.py
 
-## The framework's DocC documentation, in .build/docs (open .build/docs/index.html through a web
+## The framework's DocC documentation, in .build/docs (and TesseraSQLite's and TesseraPostgres's in
+## .build/docs-TesseraSQLite and .build/docs-TesseraPostgres) (open .build/docs/index.html through a web
 ## server, or `docc preview`). Warnings are errors, so a broken symbol link fails.
 docs: deps
 	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target Tessera \
 		--output-path .build/docs --transform-for-static-hosting --warnings-as-errors
+	for target in TesseraSQLite TesseraPostgres; do \
+		$(SWIFT) package --allow-writing-to-directory .build/docs-$$target generate-documentation --target $$target \
+			--output-path .build/docs-$$target --transform-for-static-hosting --warnings-as-errors || exit 1; \
+	done
 
 build: deps
 	$(SWIFT) build

@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "Tessera", targets: ["Tessera", "TesseraHTTP"]),
         .library(name: "TesseraViews", targets: ["TesseraViews"]),
         .library(name: "TesseraTesting", targets: ["TesseraTesting"]),
+        .library(name: "TesseraSQLite", targets: ["TesseraSQLite"]),
+        .library(name: "TesseraPostgres", targets: ["TesseraPostgres"]),
         .plugin(name: "TesseraViewsPlugin", targets: ["TesseraViewsPlugin"]),
         .executable(name: "storefront", targets: ["Storefront"]),
         .executable(name: "tessera-bench", targets: ["TesseraBench"]),

@@ -16,8 +16,8 @@ import Tessera
 ///   bodies are synchronous protocols shared with SQLite, and a body that cannot suspend cannot
 ///   be interleaved with another on its connection.
 ///
-/// A request waits for a free connection and for its work for its ``DatabasePatience`` at
-/// most: past that it gets ``DatabaseUnavailable`` (a 503 with `Retry-After`), so a stalled
+/// A request waits for a free connection and for its work for its `DatabasePatience` at
+/// most: past that it gets `DatabaseUnavailable` (a 503 with `Retry-After`), so a stalled
 /// database never holds a request for long. The work it started finishes in the background and
 /// gives its connection back then; a statement that gets no answer in ``statementTimeout``
 /// counts its connection as lost. Work outside a request (migrations, seeding) waits up to
@@ -272,7 +272,7 @@ public final class PostgresConnections: Sendable {
         }
     }
 
-    /// A new connection by `deadline`, or ``DatabaseUnavailable``: a server that accepts the
+    /// A new connection by `deadline`, or `DatabaseUnavailable`: a server that accepts the
     /// socket but does not answer (stopped, swapping) must not hold the caller longer than any
     /// other wait. One that opens too late goes to the next caller, or is kept idle.
     private func open(until deadline: ContinuousClock.Instant) async throws -> PostgresConnection {
@@ -304,7 +304,7 @@ public final class PostgresConnections: Sendable {
         }
     }
 
-    /// A new connection, in the slot the caller took; ``DatabaseUnavailable`` when the server
+    /// A new connection, in the slot the caller took; `DatabaseUnavailable` when the server
     /// cannot be reached or refuses it (a wrong password included: the database is unusable
     /// either way), and the slot goes to the next caller.
     private func open() async throws -> PostgresConnection {

@@ -9,7 +9,7 @@ import Tessera
 ///
 /// A notification carries the sending instance, its version (a counter of that instance's
 /// sends) and the topics, never HTML: each instance renders for its own subscribers. An instance
-/// skips its own notifications, since ``LiveRegions`` already delivered them in the process.
+/// skips its own notifications, since `LiveRegions` already delivered them in the process.
 ///
 /// The listener (``PostgresListener``) has a connection of its own, outside the pool, and
 /// connects again when it drops; once it listens again it asks for every open region to be

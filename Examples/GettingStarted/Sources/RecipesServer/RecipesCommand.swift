@@ -1,0 +1,29 @@
+import ArgumentParser
+import Logging
+import Recipes
+import Tessera
+
+@main
+struct RecipesCommand: AsyncParsableCommand {
+    @OptionGroup var options: ServerOptions
+
+    func run() async throws {
+        let settings = try options.resolve()
+        settings.bootstrapLogging()
+        let logger = Logger(label: "recipes")
+
+        var app = ApplicationBuilder()
+        app.register(RecipesModule(book: .sample))
+        app.serve(PublicFiles(root: settings.publicDirectory))
+
+        let sessions = SessionConfiguration(
+            secret: try SessionConfiguration.loadSecret(dataDirectory: settings.dataDirectory)
+        )
+        let application = try app.build(
+            middleware: [SessionMiddleware(sessions), ErrorPageMiddleware()],
+            routeMiddleware: [CSRFMiddleware()],
+            logger: logger
+        )
+        try await ApplicationRunner.run(settings: settings, application: application, logger: logger)
+    }
+}
