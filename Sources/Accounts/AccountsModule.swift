@@ -18,6 +18,7 @@ public struct AccountsModule: FeatureModule {
         self.signInObservers = signInObservers
     }
 
+    /// Registers registration, sign-in, sign-out and the account pages, and the follower that keeps ended sessions current.
     public func register(in app: inout ApplicationBuilder) {
         let accounts = self.accounts
         app.services.append(SessionEndsFollower(accounts: accounts))

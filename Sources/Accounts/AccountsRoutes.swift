@@ -2,13 +2,21 @@ import Tessera
 
 /// Accounts' routes, for links from anywhere.
 public enum AccountsRoutes {
+    /// `/register`: the registration form.
     public static let register = Route<NoParameters>("accounts.register", .get, "/register")
+    /// Creates the account and signs it in, or shows the form again with its errors (422).
     public static let submitRegistration = Route<NoParameters>("accounts.register.submit", .post, "/register")
+    /// `/login`: the sign-in form; `?next=` names the local page to return to.
     public static let login = Route<NoParameters>("accounts.login", .get, "/login")
+    /// Signs in, throttled per account and per address; a wrong password is the form again (422).
     public static let submitLogin = Route<NoParameters>("accounts.login.submit", .post, "/login")
+    /// Signs out: a post, so that a link or a prefetch never signs anyone out; the session's end is recorded on the server.
     public static let logout = Route<NoParameters>("accounts.logout", .post, "/logout")
+    /// `/account`: who is signed in, for that shopper only.
     public static let account = Route<NoParameters>("accounts.account", .get, "/account")
+    /// `/account/password`: the password form.
     public static let changePassword = Route<NoParameters>("accounts.password", .get, "/account/password")
+    /// Changes the password and ends every other session of the account.
     public static let submitPasswordChange = Route<NoParameters>("accounts.password.submit", .post, "/account/password")
 
     /// `/login?next=…`, for pages that need a signed-in user.

@@ -12,11 +12,13 @@ public struct BackOfficeModule: FeatureModule {
     let orders: OrderService
     let catalog: CatalogService
 
+    /// The back office over the same services the shop uses: staff change orders and products only through their rules.
     public init(orders: OrderService, catalog: CatalogService) {
         self.orders = orders
         self.catalog = catalog
     }
 
+    /// Registers every `/admin` route inside one staff-only group.
     public func register(in app: inout ApplicationBuilder) {
         let (orders, catalog) = (orders, catalog)
         app.routes.group(StaffOnlyMiddleware()) { routes in

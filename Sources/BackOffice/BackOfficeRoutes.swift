@@ -2,11 +2,18 @@ import Tessera
 
 /// The back office's addresses: staff's side of the shop, all under `/admin`.
 public enum BackOfficeRoutes {
+    /// `/admin`: sends staff on to the orders.
     public static let home = Route<NoParameters>("backoffice", .get, "/admin")
+    /// `/admin/orders`: every order, filtered by status, newest first.
     public static let orders = Route<NoParameters>("backoffice.orders", .get, "/admin/orders")
+    /// One order for staff: its lines, its history, and Ship or Cancel while its status allows.
     public static let order = Route<Int>("backoffice.order", .get, "/admin/orders/{id}")
+    /// Ships a paid order with its tracking number.
     public static let ship = Route<Int>("backoffice.order.ship", .post, "/admin/orders/{id}/ship")
+    /// Cancels an order that has not shipped, with the reason the shopper will read.
     public static let cancel = Route<Int>("backoffice.order.cancel", .post, "/admin/orders/{id}/cancel")
+    /// `/admin/products`: stock and price of every product, a page at a time.
     public static let products = Route<NoParameters>("backoffice.products", .get, "/admin/products")
+    /// Sets one product's stock and price, refused if the stock moved since the form was shown.
     public static let adjustProduct = Route<Int>("backoffice.product.adjust", .post, "/admin/products/{id}")
 }

@@ -5,10 +5,12 @@ import Tessera
 public struct CatalogModule: FeatureModule {
     let catalog: CatalogService
 
+    /// The catalog's pages, answered by `catalog`; the composition root makes the service with its store.
     public init(catalog: CatalogService) {
         self.catalog = catalog
     }
 
+    /// Registers the list, the product page and its regions at their own URLs, and the sitemap.
     public func register(in app: inout ApplicationBuilder) {
         let catalog = self.catalog
         app.services.append(CatalogChangesFollower(catalog: catalog))

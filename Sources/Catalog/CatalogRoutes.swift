@@ -2,10 +2,15 @@ import Tessera
 
 /// The catalog's routes, for links from anywhere.
 public enum CatalogRoutes {
+    /// `/`: the product list; its query string carries the category, the search, the sort and the page.
     public static let list = Route<NoParameters>("catalog.list", .get, "/")
+    /// `/products/{id}`: a product's page, a container of regions.
     public static let product = Route<Int>("catalog.product", .get, "/products/{id}")
+    /// The product page's `detail` region alone, for live updates and scrapers.
     public static let detail = Route<Int>("catalog.product.detail", .get, "/products/{id}/detail")
+    /// The product page's `related` region alone.
     public static let related = Route<Int>("catalog.product.related", .get, "/products/{id}/related")
+    /// `/sitemap.xml`: the sitemap, or an index of its parts (`?part=N`) when the products fill more than one.
     public static let sitemap = Route<NoParameters>("catalog.sitemap", .get, "/sitemap.xml")
 }
 
@@ -19,5 +24,6 @@ public enum CatalogRegions {
 }
 
 extension Product {
+    /// The product's page, for view models that link to it from other modules.
     public var url: String { CatalogRoutes.product.path(id) }
 }

@@ -9,12 +9,14 @@ public struct OrdersModule: FeatureModule {
     let orders: OrderService
     let catalog: CatalogService
 
+    /// The cart and order pages over their services; `catalog` for the product page's regions Orders fills.
     public init(cart: CartService, orders: OrderService, catalog: CatalogService) {
         self.cart = cart
         self.orders = orders
         self.catalog = catalog
     }
 
+    /// Registers the cart, checkout and order routes, and provides the product page's add-to-cart and purchases regions.
     public func register(in app: inout ApplicationBuilder) {
         let orders = self.orders
         let catalog = self.catalog

@@ -2,6 +2,7 @@ import Tessera
 
 /// Registration refused: the form is shown again with the reason (422).
 public enum RegistrationError: HTTPResponseError, Equatable {
+    /// The e-mail already has an account.
     case emailTaken
 
     public var status: HTTPResponse.Status { .unprocessableContent }
@@ -10,6 +11,7 @@ public enum RegistrationError: HTTPResponseError, Equatable {
 
 /// Sign-in refused. Which of the e-mail and the password was wrong is not said.
 public enum SignInError: HTTPResponseError, Equatable {
+    /// No account has this e-mail and password together.
     case wrongCredentials
 
     public var status: HTTPResponse.Status { .unprocessableContent }
@@ -37,6 +39,7 @@ public struct SignInThrottled: HTTPResponseError, Equatable {
 
 /// A password change refused because the current password was wrong (422, the form again).
 public enum PasswordChangeError: HTTPResponseError, Equatable {
+    /// The current password did not verify.
     case wrongCurrentPassword
 
     public var status: HTTPResponse.Status { .unprocessableContent }

@@ -14,6 +14,7 @@ public struct SessionEnds: Sendable, Equatable {
     /// change).
     public var endedBefore: [Int: Date]
 
+    /// The ends a store read, or none: what an instance starts from before its listener catches up.
     public init(signedOut: [String: Date] = [:], endedBefore: [Int: Date] = [:]) {
         self.signedOut = signedOut
         self.endedBefore = endedBefore

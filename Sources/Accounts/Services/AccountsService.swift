@@ -90,6 +90,7 @@ public struct AccountsService: Sendable {
         return cutoff
     }
 
+    /// The account, for pages that show more than the session carries; `nil` once it is gone.
     public func user(id: Int) async throws -> User? {
         try await store.user(id: id)
     }

@@ -7,12 +7,15 @@ import Tessera
 /// 128-bit salt, stored as `pbkdf2-sha256$ROUNDS$SALT$HASH` so the cost can rise later and old
 /// hashes still verify.
 public struct PasswordHasher: Sendable {
+    /// PBKDF2 iterations for new hashes; verifying reads each hash's own count, so raising it breaks no password.
     public var rounds: Int
 
+    /// A hasher; tests pass few rounds, so that they do not spend seconds hashing.
     public init(rounds: Int = 600_000) {
         self.rounds = rounds
     }
 
+    /// A new hash with a fresh salt: two accounts with one password never share a hash.
     public func hash(_ password: String) throws -> String {
         let salt = SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }
         let key = try derive(password, salt: salt, rounds: rounds)

@@ -16,9 +16,13 @@ import Tessera
 public final class SignInThrottle: Sendable {
     /// How many attempts are free, and how the wait grows after them.
     public struct Policy: Sendable {
+        /// Attempts on one account before the waits start: a shopper who mistypes is never slowed.
         public var freeAttemptsPerAccount: Int
+        /// Attempts from one address before the waits start: higher, since an office or a school shares one.
         public var freeAttemptsPerAddress: Int
+        /// The first wait after the free attempts; each one after it doubles.
         public var firstDelay: Duration
+        /// The doubling stops here, so an owner locked out by someone else can still get in.
         public var longestDelay: Duration
         /// Counts are dropped this long after a key's last attempt.
         public var memory: Duration
@@ -60,6 +64,7 @@ public final class SignInThrottle: Sendable {
     public let policy: Policy
     private let counts = Mutex<[Key: Count]>([:])
 
+    /// A throttle with its counts in this process's memory.
     public init(policy: Policy = Policy()) {
         self.policy = policy
     }

@@ -37,10 +37,12 @@ public protocol AccountsStore: Sendable {
 public struct SQLiteAccountsStore: AccountsStore {
     let database: any DatabaseWriter
 
+    /// Accounts in `database`, after their migrations ran.
     public init(database: any DatabaseWriter) {
         self.database = database
     }
 
+    /// The accounts' tables, in the order they were added; the storefront runs them at start.
     public static func registerMigrations(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("accounts.v1") { db in
             try db.create(table: "user") { table in
@@ -77,14 +79,17 @@ public struct SQLiteAccountsStore: AccountsStore {
         }
     }
 
+    /// One read by primary key.
     public func user(id: Int) async throws -> User? {
         try await database.read { db in try User.fetchOne(db.cachedStatement(sql: "SELECT * FROM user WHERE id = ?"), arguments: [id]) }
     }
 
+    /// One read through the unique e-mail index.
     public func user(email: String) async throws -> User? {
         try await database.read { db in try User.filter(Column("email") == email).fetchOne(db) }
     }
 
+    /// `nil` when the e-mail has an account: the unique index decides, so two registrations at once cannot both win.
     public func insert(email: String, name: String, passwordHash: String, isStaff: Bool) async throws -> User? {
         try await database.write { db in
             guard try User.filter(Column("email") == email).fetchCount(db) == 0 else { return nil }
@@ -94,12 +99,14 @@ public struct SQLiteAccountsStore: AccountsStore {
         }
     }
 
+    /// Replaces the hash; the service records the sessions' end beside it.
     public func updatePasswordHash(userID: Int, to passwordHash: String) async throws {
         try await database.write { db in
             try db.execute(sql: "UPDATE user SET passwordHash = ? WHERE id = ?", arguments: [passwordHash, userID])
         }
     }
 
+    /// Records the end and forgets those older than any session still alive, in one write.
     public func record(_ end: SessionEnd, forgettingSignInsBefore oldestSignIn: Date) async throws {
         try await database.write { db in
             let oldest = oldestSignIn.timeIntervalSince1970
@@ -118,6 +125,7 @@ public struct SQLiteAccountsStore: AccountsStore {
         }
     }
 
+    /// The ends that can still matter, for the in-memory copy at start.
     public func sessionEnds(signedInSince oldestSignIn: Date) async throws -> SessionEnds {
         try await database.read { db in
             let oldest = oldestSignIn.timeIntervalSince1970
@@ -132,6 +140,7 @@ public struct SQLiteAccountsStore: AccountsStore {
         }
     }
 
+    /// Asks the table itself, for a check that must not trust the in-memory copy.
     public func hasEnded(_ sessionID: String, userID: Int, signedInAt: Date) async throws -> Bool {
         try await database.read { db in
             try Bool.fetchOne(db.cachedStatement(sql: """
@@ -149,6 +158,7 @@ public struct SQLiteAccountsStore: AccountsStore {
 }
 
 extension User: FetchableRecord, TableRecord {
+    /// The table GRDB's record methods use.
     public static let databaseTableName = "user"
 }
 
@@ -156,6 +166,7 @@ extension User: FetchableRecord, TableRecord {
 /// 600,000 rounds, random salts) so that starting the shop costs no hashing. The README lists
 /// the passwords.
 public enum AccountsSeed {
+    /// The demo shoppers: e-mail, name and a precomputed hash of the password the README gives.
     public static let users: [(email: String, name: String, passwordHash: String)] = [
         ("ada@example.com", "Ada Lovelace", "pbkdf2-sha256$600000$5f-0B2vETjEbkZw9v2k3Hw$f2PEC7-XZP6xqd1Wfw69ev1vw23cyBpi--g6EU4LVuw"),
         ("grace@example.com", "Grace Hopper", "pbkdf2-sha256$600000$z99BxRVaMrdmL2bXvqifWA$MtBtzRGgdl99fpPCb0XSf2zWBkVJC0PGYJps1txQW8Y"),

@@ -14,6 +14,7 @@ public struct PostgresAccountsStore: AccountsStore {
     let connections: PostgresConnections
     let logger: Logger
 
+    /// Accounts in the database behind `connections`; `logger` hears of the session-ends listener.
     public init(connections: PostgresConnections, logger: Logger = Logger(label: "accounts")) {
         self.connections = connections
         self.logger = logger
@@ -22,6 +23,7 @@ public struct PostgresAccountsStore: AccountsStore {
     /// Where instances announce the session ends they record.
     public static let sessionEndsChannel = "tessera_session_ends"
 
+    /// The accounts' tables, in the order they were added; the storefront runs them at start.
     public static func registerMigrations(in migrator: inout PostgresMigrator) {
         // `user` is a reserved word in PostgreSQL.
         migrator.register("accounts.v1", [
@@ -47,14 +49,17 @@ public struct PostgresAccountsStore: AccountsStore {
         ])
     }
 
+    /// One statement by primary key.
     public func user(id: Int) async throws -> User? {
         try await connections.query("SELECT id, email, name, password_hash, is_staff FROM shop_user WHERE id = \(id)").first.map(User.init(postgresRow:))
     }
 
+    /// One statement through the unique e-mail index.
     public func user(email: String) async throws -> User? {
         try await connections.query("SELECT id, email, name, password_hash, is_staff FROM shop_user WHERE email = \(email)").first.map(User.init(postgresRow:))
     }
 
+    /// `nil` when the e-mail has an account: the unique index decides, across instances too.
     public func insert(email: String, name: String, passwordHash: String, isStaff: Bool) async throws -> User? {
         try await connections.write { connection in
             try connection.rows("""
@@ -64,12 +69,14 @@ public struct PostgresAccountsStore: AccountsStore {
         }
     }
 
+    /// Replaces the hash; the service records the sessions' end beside it.
     public func updatePasswordHash(userID: Int, to passwordHash: String) async throws {
         try await connections.write { connection in
             try connection.execute("UPDATE shop_user SET password_hash = \(passwordHash) WHERE id = \(userID)")
         }
     }
 
+    /// Records the end, which every instance then hears by `NOTIFY`, and forgets the ends no live session can need.
     public func record(_ end: SessionEnd, forgettingSignInsBefore oldestSignIn: Date) async throws {
         let oldest = oldestSignIn.timeIntervalSince1970
         let announcement = Self.announcement(of: end)
@@ -93,6 +100,7 @@ public struct PostgresAccountsStore: AccountsStore {
         }
     }
 
+    /// The ends that can still matter, read at start and again after the listener reconnects.
     public func sessionEnds(signedInSince oldestSignIn: Date) async throws -> SessionEnds {
         let oldest = oldestSignIn.timeIntervalSince1970
         return try await connections.read { connection in
@@ -109,6 +117,7 @@ public struct PostgresAccountsStore: AccountsStore {
         }
     }
 
+    /// Asks the table itself, for a check that must not trust the in-memory copy.
     public func hasEnded(_ sessionID: String, userID: Int, signedInAt: Date) async throws -> Bool {
         try await connections.query("""
             SELECT EXISTS (SELECT 1 FROM signed_out_session WHERE id = \(sessionID)) \
@@ -116,6 +125,7 @@ public struct PostgresAccountsStore: AccountsStore {
             """).first?.decode(Bool.self) ?? true
     }
 
+    /// Listens for other instances' session ends until cancelled; `started` runs each time listening (re)starts, so the caller can catch up on what it missed.
     public func followSessionEnds(started: @escaping @Sendable () async -> Void, received: @escaping @Sendable (SessionEnd) -> Void,
                                   interrupted: @escaping @Sendable () -> Void) async {
         await PostgresListener(channel: Self.sessionEndsChannel, connections: connections, logger: logger).run(

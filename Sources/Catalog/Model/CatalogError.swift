@@ -11,6 +11,7 @@ public enum CatalogError: HTTPResponseError {
     /// The store failed; the details go to the log, the visitor is told to come back.
     case storage(any Error)
 
+    /// 404, 400, 409 or 503: each reason is the status a client can act on.
     public var status: HTTPResponse.Status {
         switch self {
         case .notFound: .notFound
@@ -20,6 +21,7 @@ public enum CatalogError: HTTPResponseError {
         }
     }
 
+    /// What the page says; a storage failure never shows its details, which go to the log.
     public var publicMessage: String {
         switch self {
         case .notFound(let message), .invalid(let message), .conflict(let message): message

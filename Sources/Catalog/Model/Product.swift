@@ -1,13 +1,21 @@
 /// A product in the shop. Prices are integer minor units (cents): money is never a `Double`.
 public struct Product: Sendable, Equatable, Codable {
+    /// The product's number, stable for its life: its URL is made from it.
     public var id: Int
+    /// The one category the product is listed under.
     public var categoryID: Int
+    /// The name shown on cards, pages and orders; searched, with the summary.
     public var name: String
+    /// One sentence for the card and the page's description; searched, with the name.
     public var summary: String
+    /// The price in cents of `Money.currencyCode`; an order copies it, so a later change never alters one.
     public var priceMinor: Int
+    /// Units left to sell; checkout takes them in the order's transaction, so it never goes below zero.
     public var stock: Int
+    /// The image's path under `Public/`, fingerprinted by the asset map when a page links it.
     public var imagePath: String
 
+    /// A product as a store reads it, or as seeds and tests make one.
     public init(id: Int, categoryID: Int, name: String, summary: String, priceMinor: Int, stock: Int, imagePath: String) {
         self.id = id
         self.categoryID = categoryID
@@ -19,11 +27,16 @@ public struct Product: Sendable, Equatable, Codable {
     }
 }
 
+/// A shelf of the catalog: every product is in exactly one, and the list filters by its slug.
 public struct Category: Sendable, Equatable, Codable {
+    /// The category's number, stable for its life.
     public var id: Int
+    /// The category in URLs (`?category=kitchen`): lower case, stable, safe in a query string.
     public var slug: String
+    /// The heading of its shelf and its link in the navigation.
     public var name: String
 
+    /// A category as a store reads it, or as seeds and tests make one.
     public init(id: Int, slug: String, name: String) {
         self.id = id
         self.slug = slug
@@ -35,7 +48,9 @@ public struct Category: Sendable, Equatable, Codable {
 extension Product {
     /// `$12.50`
     public var price: String { Money.format(minor: priceMinor) }
+    /// Whether the add-to-cart form is offered at all.
     public var inStock: Bool { stock > 0 }
+    /// The words beside the stock, so that a shopper sees scarcity before the cart refuses.
     public var stockLabel: String { stock == 0 ? "Sold out" : stock < 5 ? "Only \(stock) left" : "In stock" }
     /// The stock label's class beside `stock`, so that sold out and running low look different:
     /// `stock-out`, `stock-low` or `stock-in`.
@@ -48,6 +63,7 @@ extension Product {
     public var availabilityURL: String { inStock ? "https://schema.org/InStock" : "https://schema.org/OutOfStock" }
 }
 
+/// Money as text, in one place: prices are integer cents everywhere else, never `Double`.
 public enum Money {
     /// The shop's one currency, as `format(minor:)` shows it (`$`).
     public static let currencyCode = "USD"

@@ -4,6 +4,7 @@ import Tessera
 /// The catalog's rules: how listings are paged, sorted and searched, and what a bad request is.
 /// Controllers call it; it talks to a ``CatalogStore``.
 public struct CatalogService: Sendable {
+    /// Products per page of the list; keyset links and the page count are computed from it.
     public static let pageSize = 12
     let store: any CatalogStore
     /// Where changes to products are published once committed (``CatalogTopics``).
@@ -12,13 +13,16 @@ public struct CatalogService: Sendable {
     /// part also lists the home page and the categories.
     public let sitemapPartSize: Int
 
+    /// The catalog over `store`, publishing committed changes to `topics` so that live pages follow them.
     public init(store: any CatalogStore, topics: any TopicPublisher, sitemapPartSize: Int = 45_000) {
         self.store = store
         self.topics = topics
         self.sitemapPartSize = sitemapPartSize
     }
 
+    /// One page of the list as the controller renders it: the products and everything its links need.
     public struct Listing: Sendable {
+        /// The page's products, in the listing's order.
         public var products: [Product]
         /// How many products the listing has: for a search with more than
         /// ``SearchCandidates/limit`` matches, that limit (see ``matchesMore``).
@@ -26,9 +30,13 @@ public struct CatalogService: Sendable {
         /// Whether the search matched more products than it lists: the best-selling
         /// ``SearchCandidates/limit`` of them are listed, and a page says "1,000+".
         public var matchesMore: Bool = false
+        /// The query as the service understood it, so that links keep the category, search and sort.
         public var query: ProductQuery
+        /// The category the list is filtered by, if any, for the heading and the canonical URL.
         public var category: Category?
+        /// Every category, for the navigation; kept in memory by the store until a write changes them.
         public var categories: [Category]
+        /// How many pages the listing fills, at least one, for "Page 3 of 834" and the Last link.
         public var pageCount: Int { query.pageCount(forTotal: total) }
     }
 
@@ -127,6 +135,7 @@ public struct CatalogService: Sendable {
         await store.followChanges()
     }
 
+    /// The product, or a 404 that names it: what a product page and its regions start from.
     public func product(id: Int) async throws(CatalogError) -> Product {
         guard let product = try await existingProduct(id: id) else { throw .notFound("There is no product \(id).") }
         return product
@@ -190,6 +199,7 @@ public struct CatalogService: Sendable {
         } catch { throw .storage(error) }
     }
 
+    /// Up to four other products of the same category, for the page's `related` region.
     public func related(to product: Product) async throws -> [Product] {
         try await store.related(to: product, limit: 4)
     }

@@ -3,6 +3,7 @@ import GRDB
 /// The demo catalog the first run creates: 5 categories of 8 products, each with an image in
 /// `Public/images/products/`.
 public enum CatalogSeed {
+    /// The five demo categories; their ids are the seeded products' `categoryID`s.
     public static let categories = [
         Category(id: 1, slug: "lighting", name: "Lighting"),
         Category(id: 2, slug: "furniture", name: "Furniture"),
@@ -19,6 +20,7 @@ public enum CatalogSeed {
         ["Dot Grid Notebook", "Fountain Pen", "Brass Ruler", "Desk Organizer", "Letter Set", "Sketchbook", "Pencil Case", "Wall Calendar"],
     ]
 
+    /// The forty demo products, eight per category, with their images in `Public/images/products/`.
     public static var products: [Product] {
         var products: [Product] = []
         for (categoryIndex, category) in categories.enumerated() {

@@ -31,12 +31,17 @@ public enum ProductAdjustment: Sendable, Equatable {
     case noSuchProduct
 }
 
+/// What a listing asks the store for, already checked by the service: a store never sees a bad page or sort.
 public struct ProductQuery: Sendable, Equatable {
+    /// The orders a list can be sorted in; the raw values are the `?sort=` values in URLs.
     public enum Sort: String, Sendable, CaseIterable {
         /// Best matches first: a search's default order. Without a search, by name.
         case relevance
+        /// By name, A to Z: the list's default.
         case name
+        /// Cheapest first.
         case priceAscending = "price"
+        /// Dearest first.
         case priceDescending = "price-desc"
     }
 
@@ -55,14 +60,18 @@ public struct ProductQuery: Sendable, Equatable {
         case end
     }
 
+    /// Only this category's products; `nil` for all.
     public var categoryID: Int?
     /// Words matched against names and summaries, each as a prefix (`lam` finds lamps), all of
     /// them required; anything else a visitor types is just text, never SQL or FTS syntax.
     public var search: String?
+    /// The listing's order; keyset pages follow its index.
     public var sort: Sort
+    /// Where the page starts: an offset, or a product to read on from.
     public var start: Start
     /// The page's number: with `.offset`, where it starts; otherwise its label.
     public var page: Int
+    /// Products per page; `CatalogService.pageSize` unless a test asks for fewer.
     public var pageSize: Int
 
     /// How many pages `total` products fill: at least one, so an empty listing is a page.
@@ -70,6 +79,7 @@ public struct ProductQuery: Sendable, Equatable {
         max(1, (total + pageSize - 1) / pageSize)
     }
 
+    /// A query; the defaults are the first page of every product by name.
     public init(categoryID: Int? = nil, search: String? = nil, sort: Sort = .name, start: Start = .offset, page: Int = 1, pageSize: Int = 12) {
         self.categoryID = categoryID
         self.search = search

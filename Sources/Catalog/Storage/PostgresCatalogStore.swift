@@ -23,6 +23,7 @@ public struct PostgresCatalogStore: CatalogStore {
     private let summaryCache = CatalogSummaryCache(keeping: false)
     private let logger: Logger
 
+    /// The catalog in the database behind `connections`; `logger` hears of the summary channel's listener.
     public init(connections: PostgresConnections, logger: Logger = Logger(label: "catalog")) {
         self.connections = connections
         self.logger = logger
@@ -31,6 +32,7 @@ public struct PostgresCatalogStore: CatalogStore {
     /// Where commits that change the categories or their counts are announced.
     public static let summaryChannel = "tessera_catalog_summary"
 
+    /// The catalog's tables, indexes and triggers, in the order they were added; the storefront runs them at start.
     public static func registerMigrations(in migrator: inout PostgresMigrator) {
         migrator.register("catalog.v1", [
             "CREATE TABLE category (id bigint PRIMARY KEY, slug text NOT NULL UNIQUE, name text NOT NULL)",
@@ -108,10 +110,12 @@ public struct PostgresCatalogStore: CatalogStore {
 
     static let productColumns = "product.id, product.category_id, product.name, product.summary, product.price_minor, product.stock, product.image_path"
 
+    /// From memory, read again only after a `NOTIFY` on ``summaryChannel`` said a commit changed them.
     public func categories() async throws -> [Category] {
         try await summary().categories
     }
 
+    /// From the same kept summary as ``categories()``.
     public func productCount() async throws -> Int {
         try await summary().productCount
     }
@@ -135,10 +139,12 @@ public struct PostgresCatalogStore: CatalogStore {
         }
     }
 
+    /// By id, for the sitemap's parts; the offset and limit are integers the service computed.
     public func productIDs(offset: Int, limit: Int) async throws -> [Int] {
         try await connections.query("SELECT id FROM product ORDER BY id LIMIT \(limit) OFFSET \(offset)").map { try $0.decode(Int.self) }
     }
 
+    /// One prepared statement, awaited in the request's task: one round trip.
     public func product(id: Int) async throws -> Product? {
         try await connections.execute(ProductByID(id: id)).first
     }
@@ -153,6 +159,7 @@ public struct PostgresCatalogStore: CatalogStore {
         func decodeRow(_ row: PostgresRow) throws -> Product { try Product(postgresRow: row) }
     }
 
+    /// One `UPDATE … WHERE stock = expected RETURNING`, so a stock that moved since staff read it is a conflict, not a lost change.
     public func setStockAndPrice(productID: Int, stock: Int, priceMinor: Int, expectedStock: Int) async throws -> ProductAdjustment {
         try await connections.write { connection in
             if let product = try Self.products(connection, PostgresQuery(
@@ -167,6 +174,7 @@ public struct PostgresCatalogStore: CatalogStore {
         }
     }
 
+    /// One prepared statement, awaited in the request's task.
     public func related(to product: Product, limit: Int) async throws -> [Product] {
         try await connections.execute(RelatedProducts(categoryID: product.categoryID, productID: product.id, limit: limit))
     }

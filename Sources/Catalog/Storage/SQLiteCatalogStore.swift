@@ -8,6 +8,7 @@ public struct SQLiteCatalogStore: CatalogStore {
     let database: any DatabaseWriter
     private let summaryCache = CatalogSummaryCache()
 
+    /// The catalog in `database`, after its migrations ran; reads go to the pool's readers, writes to its writer.
     public init(database: any DatabaseWriter) {
         self.database = database
         database.add(transactionObserver: summaryCache, extent: .databaseLifetime)
@@ -120,12 +121,14 @@ public struct SQLiteCatalogStore: CatalogStore {
         }
     }
 
+    /// From memory once read, until a write in this process changes them.
     public func categories() async throws -> [Category] {
         if let kept = summaryCache.kept { return kept.categories }
         let generation = summaryCache.generation
         return try await database.read { db in try summary(db, since: generation).categories }
     }
 
+    /// From the same kept summary as ``categories()``.
     public func productCount() async throws -> Int {
         if let kept = summaryCache.kept { return kept.productCount }
         let generation = summaryCache.generation
@@ -142,12 +145,14 @@ public struct SQLiteCatalogStore: CatalogStore {
         }
     }
 
+    /// By id, for the sitemap's parts.
     public func productIDs(offset: Int, limit: Int) async throws -> [Int] {
         try await database.read { db in
             try Int.fetchAll(db.cachedStatement(sql: "SELECT id FROM product ORDER BY id LIMIT ? OFFSET ?"), arguments: [limit, offset])
         }
     }
 
+    /// One cached statement outside a transaction (`unsafeRead`): a single read needs no snapshot.
     public func product(id: Int) async throws -> Product? {
         try await database.unsafeRead { db in
             try Self.products(db.cachedStatement(sql: "SELECT \(Self.productColumns) FROM product WHERE id = ?"), [id]).first
@@ -168,6 +173,7 @@ public struct SQLiteCatalogStore: CatalogStore {
         return products
     }
 
+    /// `UPDATE … WHERE stock = expected` in one write, so a stock that moved since staff read it is a conflict, not a lost change.
     public func setStockAndPrice(productID: Int, stock: Int, priceMinor: Int, expectedStock: Int) async throws -> ProductAdjustment {
         try await database.write { db in
             try db.execute(sql: "UPDATE product SET stock = ?, priceMinor = ? WHERE id = ? AND stock = ?",
@@ -178,6 +184,7 @@ public struct SQLiteCatalogStore: CatalogStore {
         }
     }
 
+    /// The page and its count; without a search the count comes from memory and the page is one statement.
     public func products(matching query: ProductQuery) async throws -> (products: [Product], total: Int, matchesMore: Bool) {
         // A listing whose count is kept in memory is one statement: no transaction needed.
         if query.search?.isEmpty ?? true, let kept = summaryCache.kept {
@@ -315,6 +322,7 @@ public struct SQLiteCatalogStore: CatalogStore {
         return (sql, arguments + limit, reversed)
     }
 
+    /// One cached statement outside a transaction, through the category index.
     public func related(to product: Product, limit: Int) async throws -> [Product] {
         try await database.unsafeRead { db in
             try Self.products(db.cachedStatement(sql: "SELECT \(Self.productColumns) FROM product WHERE categoryID = ? AND id <> ? ORDER BY id LIMIT ?"),
@@ -379,6 +387,7 @@ struct SQLiteStockReservations: StockReservations {
 }
 
 extension Product: FetchableRecord, PersistableRecord, TableRecord {
+    /// The table GRDB's record methods use.
     public static let databaseTableName = "product"
 
     /// Columns by name, not through `Decodable`: a listing decodes a dozen products per request,
@@ -390,5 +399,6 @@ extension Product: FetchableRecord, PersistableRecord, TableRecord {
 }
 
 extension Category: FetchableRecord, PersistableRecord, TableRecord {
+    /// The table GRDB's record methods use.
     public static let databaseTableName = "category"
 }

@@ -7,10 +7,12 @@ import Tessera
 public struct CartFollowsShopper: SignInObserver {
     let cart: CartService
 
+    /// The observer, over the cart service that merges the carts.
     public init(cart: CartService) {
         self.cart = cart
     }
 
+    /// Moves the visitor's cart into the account's, capped by stock, and points the session at the account's.
     public func shopperSignedIn(_ shopper: Shopper, in context: RequestContext) async throws {
         try await CartSession.follow(shopper, in: context, cart: cart)
     }

@@ -5,6 +5,7 @@ public struct OrderActor: Sendable, Equatable {
     /// Whether they acted as staff (the back office), not as the order's shopper.
     public let isStaff: Bool
 
+    /// An actor as a store reads one from the history; new ones come from `shopper(_:)` and `staff(_:)`.
     public init(name: String, isStaff: Bool) {
         self.name = name
         self.isStaff = isStaff

@@ -4,13 +4,16 @@ import Foundation
 /// an order's history; it is written in the transaction that makes the change, so a change
 /// never lands without its entry.
 public struct OrderHistoryEntry: Sendable, Equatable {
+    /// When the change committed.
     public let at: Date
+    /// Who made it.
     public let actor: OrderActor
     /// `placed`, `paid`, `shipped`, `received`, `cancelled` or `reviewed`.
     public let action: String
     /// The tracking number, the reason, the payment's reference…; `nil` when there is nothing to add.
     public let detail: String?
 
+    /// An entry as a store reads it; the service writes them with each change.
     public init(at: Date, actor: OrderActor, action: String, detail: String?) {
         self.at = at
         self.actor = actor

@@ -2,12 +2,15 @@ import Tessera
 
 /// A transition the state machine refuses: paying a cancelled order, reviewing an unfinished one.
 public struct OrderTransitionError: HTTPResponseError, Equatable, CustomStringConvertible {
+    /// The status the order was in.
     public let from: OrderStatus
+    /// What was asked of it.
     public let event: OrderEvent
 
     /// A conflict with the order's current state.
     public var status: HTTPResponse.Status { .conflict }
 
+    /// The refusal in words, safe to show: it names only the status and the event.
     public var publicMessage: String { description }
 
     /// An explanation a shopper can act on.

@@ -3,6 +3,7 @@ import Foundation
 /// A carrier's tracking number as staff type it: letters, digits and dashes, 6 to 34 of them,
 /// kept in capitals.
 public struct TrackingNumber: Sendable, Equatable {
+    /// The number as stored and shown: trimmed and in capitals.
     public let text: String
 
     /// `nil` when `raw` is not one.

@@ -6,20 +6,29 @@ public struct CartService: Sendable {
     let store: any CartStore
     let catalog: CatalogService
 
+    /// The cart over `store`, with prices and stock always from `catalog`.
     public init(store: any CartStore, catalog: CatalogService) {
         self.store = store
         self.catalog = catalog
     }
 
+    /// A cart line with its product as the catalog has it now: the price shown is today's.
     public struct Line: Sendable {
+        /// The product, read fresh from the catalog.
         public var product: Product
+        /// How many, from 1 to the product's stock.
         public var quantity: Int
+        /// The line's total in cents, computed by the server.
         public var totalMinor: Int { product.priceMinor * quantity }
     }
 
+    /// The cart as pages show it: lines of products that still exist, in a stable order.
     public struct Cart: Sendable {
+        /// The lines, by product.
         public var lines: [Line]
+        /// The cart's total in cents.
         public var totalMinor: Int { lines.reduce(0) { $0 + $1.totalMinor } }
+        /// How many items, for the layout's cart count.
         public var itemCount: Int { lines.reduce(0) { $0 + $1.quantity } }
     }
 

@@ -14,6 +14,7 @@ public struct OrderService: Sendable {
     let topics: any TopicPublisher
     let now: @Sendable () -> Date
 
+    /// The orders' rules over `store` for reads and `transactions` for every change, with the cart that checkout empties.
     public init(store: any OrderStore, transactions: any OrderTransactions, cart: CartService, topics: any TopicPublisher,
                 now: @escaping @Sendable () -> Date = { Date() }) {
         self.topics = topics
@@ -122,15 +123,19 @@ public struct OrderService: Sendable {
         try await store.history(orderID: order.id)
     }
 
+    /// The shopper's orders, newest first, optionally of one status.
     public func orders(of userID: Int, status: OrderStatus?) async throws -> [Order] {
         try await store.orders(userID: userID, status: status)
     }
 
+    /// The shopper's orders of one product, for its page's "your purchases" region.
     public func purchases(of productID: Int, by userID: Int) async throws -> [Purchase] {
         try await store.purchases(userID: userID, productID: productID)
     }
 
+    /// What a payment did, so the page can say "paid" or "already paid" truthfully.
     public enum PaymentOutcome: Sendable, Equatable {
+        /// This submission charged the order.
         case charged(Order)
         /// This pay form was submitted before: the earlier charge stands and nothing new is charged.
         case alreadyCharged(Order)
@@ -157,6 +162,7 @@ public struct OrderService: Sendable {
         try await transition(order, .ship, recording: .shipment(trackingNumber: trackingNumber?.text ?? Self.reference("TRK")), by: actor)
     }
 
+    /// The shopper says a shipped order arrived: it is completed, and may be reviewed.
     public func confirmReceipt(_ order: Order, by actor: OrderActor) async throws -> Order {
         try await transition(order, .confirmReceipt, recording: .receipt, by: actor)
     }
@@ -174,6 +180,7 @@ public struct OrderService: Sendable {
         if order.review != nil { throw OrderTransitionError(from: order.status, event: .review) }
     }
 
+    /// Records the review of a completed order; a second one is refused by the state machine.
     public func review(_ order: Order, rating: Int, text: String, by actor: OrderActor) async throws -> Order {
         try await transition(order, .review, recording: .review(Review(rating: rating, text: text, reviewedAt: now())), by: actor)
     }

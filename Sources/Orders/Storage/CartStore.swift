@@ -3,21 +3,27 @@ import GRDB
 /// Carts, keyed by an id: the account's for a signed-in shopper, else one kept in the visitor's
 /// session (see `CartSession`).
 public protocol CartStore: Sendable {
+    /// The cart's lines, by product; an unknown cart has none.
     func lines(cart: String) async throws -> [(productID: Int, quantity: Int)]
+    /// Sets a line's quantity, adding the line if needed; 0 removes it.
     func setQuantity(_ quantity: Int, of productID: Int, in cart: String) async throws
+    /// Adds to a line in one statement, so two quick adds both count; returns the line's new quantity.
     func add(_ quantity: Int, of productID: Int, to cart: String) async throws -> Int
     /// Moves the lines of `source` whose product has a limit into `target`, in one transaction:
     /// quantities add up, capped at `limits[productID]` (0 drops the line).
     func merge(cart source: String, into target: String, limits: [Int: Int]) async throws
 }
 
+/// Carts in SQLite, one row per line.
 public struct SQLiteCartStore: CartStore {
     let database: any DatabaseWriter
 
+    /// Carts in `database`, after their migrations ran.
     public init(database: any DatabaseWriter) {
         self.database = database
     }
 
+    /// The carts' table, in the order its versions were added.
     public static func registerMigrations(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("orders.v1.cart") { db in
             try db.create(table: "cartLine") { table in
@@ -29,6 +35,7 @@ public struct SQLiteCartStore: CartStore {
         }
     }
 
+    /// By product, so a cart's lines keep their places between requests.
     public func lines(cart: String) async throws -> [(productID: Int, quantity: Int)] {
         try await database.read { db in
             try Row.fetchAll(db.cachedStatement(sql: "SELECT productID, quantity FROM cartLine WHERE cartID = ? ORDER BY productID"), arguments: [cart])
@@ -36,6 +43,7 @@ public struct SQLiteCartStore: CartStore {
         }
     }
 
+    /// An upsert; zero or less deletes the line.
     public func setQuantity(_ quantity: Int, of productID: Int, in cart: String) async throws {
         try await database.write { db in
             if quantity <= 0 {
@@ -49,6 +57,7 @@ public struct SQLiteCartStore: CartStore {
         }
     }
 
+    /// In one write transaction, so a sign-in racing another request loses no line.
     public func merge(cart source: String, into target: String, limits: [Int: Int]) async throws {
         try await database.write { db in
             let moving = try Row.fetchAll(db, sql: "SELECT productID, quantity FROM cartLine WHERE cartID = ?", arguments: [source])

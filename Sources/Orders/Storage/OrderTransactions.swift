@@ -6,10 +6,14 @@ import Foundation
 /// the same connection, so placing an order (reserve stock, create the order, empty the cart)
 /// commits together or not at all.
 public struct OrderTransactionStores {
+    /// The catalog's stock, taken and given back on the transaction's connection.
     public let stock: any StockReservations
+    /// The orders' rows and their history.
     public let orders: any OrderWrites
+    /// The carts, emptied by checkout.
     public let carts: any CartWrites
 
+    /// The three stores of one transaction; each database's `OrderTransactions` makes them on one connection.
     public init(stock: any StockReservations, orders: any OrderWrites, carts: any CartWrites) {
         self.stock = stock
         self.orders = orders

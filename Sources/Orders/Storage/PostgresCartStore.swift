@@ -5,10 +5,12 @@ import TesseraPostgres
 public struct PostgresCartStore: CartStore {
     let connections: PostgresConnections
 
+    /// Carts in the database behind `connections`.
     public init(connections: PostgresConnections) {
         self.connections = connections
     }
 
+    /// The carts' table, in the order its versions were added.
     public static func registerMigrations(in migrator: inout PostgresMigrator) {
         migrator.register("orders.v1.cart", [
             """
@@ -18,6 +20,7 @@ public struct PostgresCartStore: CartStore {
         ])
     }
 
+    /// By product, so a cart's lines keep their places between requests.
     public func lines(cart: String) async throws -> [(productID: Int, quantity: Int)] {
         try await connections.query("SELECT product_id, quantity FROM cart_line WHERE cart_id = \(cart) ORDER BY product_id").map { row in
             let (productID, quantity) = try row.decode((Int, Int).self)
@@ -25,6 +28,7 @@ public struct PostgresCartStore: CartStore {
         }
     }
 
+    /// An upsert; zero or less deletes the line.
     public func setQuantity(_ quantity: Int, of productID: Int, in cart: String) async throws {
         try await connections.write { connection in
             if quantity <= 0 {
@@ -38,6 +42,7 @@ public struct PostgresCartStore: CartStore {
         }
     }
 
+    /// One `INSERT … ON CONFLICT … RETURNING`, so adds from two instances at once both count.
     public func add(_ quantity: Int, of productID: Int, to cart: String) async throws -> Int {
         try await connections.write { connection in
             try connection.rows("""
@@ -47,6 +52,7 @@ public struct PostgresCartStore: CartStore {
         }
     }
 
+    /// In one transaction, so a sign-in racing another request loses no line.
     public func merge(cart source: String, into target: String, limits: [Int: Int]) async throws {
         try await connections.write { connection in
             // The source's lines, locked: a request changing the same cart waits for the merge.

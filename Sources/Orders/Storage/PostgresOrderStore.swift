@@ -8,6 +8,7 @@ import TesseraPostgres
 public struct PostgresOrderStore: OrderStore {
     let connections: PostgresConnections
 
+    /// Orders in the database behind `connections`.
     public init(connections: PostgresConnections) {
         self.connections = connections
     }
@@ -15,10 +16,12 @@ public struct PostgresOrderStore: OrderStore {
     /// The first key of the advisory lock on a user's checkouts.
     static let checkoutLock: Int32 = 0x6368_6b6f  // "chko"
 
+    /// One more than the user's highest; the checkout itself takes an advisory lock, so two checkouts never share one.
     public func nextCheckoutNumber(userID: Int) async throws -> Int {
         try (await connections.query("SELECT coalesce(max(checkout_number), 0) FROM customer_order WHERE user_id = \(userID)").first?.decode(Int.self) ?? 0) + 1
     }
 
+    /// The orders' tables and indexes, in the order they were added; the storefront runs them at start.
     public static func registerMigrations(in migrator: inout PostgresMigrator) {
         migrator.register("orders.v2.orders", [
             """
@@ -84,10 +87,12 @@ public struct PostgresOrderStore: OrderStore {
         id, user_id, status, placed_at, tracking_number, cancellation_reason, review_rating, review_text, reviewed_at
         """
 
+    /// The order with its lines, payment and review.
     public func order(id: Int) async throws -> Order? {
         try await orders("SELECT \(Self.orderColumns) FROM customer_order WHERE id = $1", PostgresBindings(id)).first
     }
 
+    /// Newest first, through the index on the user and the time placed.
     public func orders(userID: Int, status: OrderStatus?) async throws -> [Order] {
         var binds = PostgresBindings(userID)
         var sql = "SELECT \(Self.orderColumns) FROM customer_order WHERE user_id = $1"
@@ -98,6 +103,7 @@ public struct PostgresOrderStore: OrderStore {
         return try await orders(sql, binds)
     }
 
+    /// For the back office: newest first, at most `limit`.
     public func allOrders(status: OrderStatus?, limit: Int) async throws -> [Order] {
         var binds = PostgresBindings(limit)
         var sql = "SELECT \(Self.orderColumns) FROM customer_order"
@@ -108,6 +114,7 @@ public struct PostgresOrderStore: OrderStore {
         return try await orders(sql + " ORDER BY placed_at DESC, id DESC LIMIT $1", binds)
     }
 
+    /// Oldest first, as the back office shows it.
     public func history(orderID: Int) async throws -> [OrderHistoryEntry] {
         try await connections.query("SELECT at, actor, is_staff, action, detail FROM order_history WHERE order_id = \(orderID) ORDER BY id").map { row in
             let (at, actor, isStaff, action, detail) = try row.decode((Date, String, Bool, String, String?).self)
@@ -115,6 +122,7 @@ public struct PostgresOrderStore: OrderStore {
         }
     }
 
+    /// The user's orders with this product, newest first.
     public func purchases(userID: Int, productID: Int) async throws -> [Purchase] {
         try await connections.query("""
             SELECT o.id, o.placed_at, o.status, l.quantity FROM customer_order o JOIN order_line l ON l.order_id = o.id \

@@ -6,10 +6,12 @@ import GRDB
 public struct SQLiteOrderStore: OrderStore {
     let database: any DatabaseWriter
 
+    /// Orders in `database`, after their migrations ran.
     public init(database: any DatabaseWriter) {
         self.database = database
     }
 
+    /// The orders' tables and indexes, in the order they were added; the storefront runs them at start.
     public static func registerMigrations(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("orders.v2.orders") { db in
             try db.create(table: "customerOrder") { table in
@@ -65,18 +67,21 @@ public struct SQLiteOrderStore: OrderStore {
         }
     }
 
+    /// One more than the user's highest; checkouts are serialised by SQLite's one writer.
     public func nextCheckoutNumber(userID: Int) async throws -> Int {
         try await database.read { db in
             try (Int.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(checkoutNumber), 0) FROM customerOrder WHERE userID = ?"), arguments: [userID]) ?? 0) + 1
         }
     }
 
+    /// The order with its lines, payment and review.
     public func order(id: Int) async throws -> Order? {
         try await database.read { db in
             try Self.orders(db, sql: "SELECT * FROM customerOrder WHERE id = ?", arguments: [id]).first
         }
     }
 
+    /// Newest first (`placedAt`, then id).
     public func orders(userID: Int, status: OrderStatus?) async throws -> [Order] {
         try await database.read { db in
             if let status {
@@ -87,6 +92,7 @@ public struct SQLiteOrderStore: OrderStore {
         }
     }
 
+    /// For the back office: newest first, at most `limit`.
     public func allOrders(status: OrderStatus?, limit: Int) async throws -> [Order] {
         try await database.read { db in
             if let status {
@@ -97,6 +103,7 @@ public struct SQLiteOrderStore: OrderStore {
         }
     }
 
+    /// Oldest first, as the back office shows it.
     public func history(orderID: Int) async throws -> [OrderHistoryEntry] {
         try await database.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM orderHistory WHERE orderID = ? ORDER BY id", arguments: [orderID]).map { row in
@@ -105,6 +112,7 @@ public struct SQLiteOrderStore: OrderStore {
         }
     }
 
+    /// The user's orders with this product, newest first.
     public func purchases(userID: Int, productID: Int) async throws -> [Purchase] {
         try await database.read { db in
             try Row.fetchAll(db.cachedStatement(sql: """

@@ -3,8 +3,11 @@ import Tessera
 /// The status filter links above an order list (`?status=`): the shopper's `/orders` and the
 /// back office's `/admin/orders` show the same ones.
 public struct OrderStatusFilter: Sendable {
+    /// The link's words: "All", "Paid", …
     public var label: String
+    /// The list's URL with this filter.
     public var url: String
+    /// The status's name in the URL, empty for all; scrapers read it from `data-status-filter`.
     public var status: String
     /// `page` on the filter in use, for `aria-current`; `false` on the others.
     public var current: String
