@@ -61,8 +61,13 @@ def changed(before, after):
 def build(swift):
     """Runs the incremental debug build; returns (succeeded, its messages)."""
     # libmicrohttpd is Tessera's own build of it (scripts/build-libmicrohttpd.sh), as in the Makefile.
+    # The same value as the Makefile's, byte for byte: SwiftPM plans the build again when the
+    # environment differs from the last build's, and that reruns every template's command.
     pkgconfig = str(ROOT / ".build-deps/libmicrohttpd/lib/pkgconfig")
-    environment = dict(os.environ, PKG_CONFIG_PATH=":".join(filter(None, [pkgconfig, os.environ.get("PKG_CONFIG_PATH")])))
+    paths = os.environ.get("PKG_CONFIG_PATH", "")
+    if pkgconfig not in paths.split(":"):
+        paths = ":".join(filter(None, [pkgconfig, paths]))
+    environment = dict(os.environ, PKG_CONFIG_PATH=paths)
     result = subprocess.run([swift, "build", "--product", "storefront"], cwd=ROOT, env=environment,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     return result.returncode == 0, result.stdout
