@@ -3,7 +3,7 @@ SWIFT ?= swift
 # libmicrohttpd comes from scripts/build-libmicrohttpd.sh (Debian's source with Tessera's patches), not the system.
 export PKG_CONFIG_PATH := $(CURDIR)/.build-deps/libmicrohttpd/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: run run-postgres dev dev-loop example-test test browser-test container-test scale-out-test stall-test image soak build bench docs deps clean
+.PHONY: run run-postgres dev dev-loop example-test test browser-test mail-test container-test scale-out-test stall-test image soak build bench docs deps clean
 
 deps:
 	@scripts/install-deps.sh build
@@ -28,8 +28,8 @@ run-postgres: deps
 ## Build everything and run every test: the Swift suites (the stores' conformance suites on
 ## SQLite and on a throwaway PostgreSQL cluster; scripts/swift-test.sh repeats any failure at the
 ## end), the documentation build (a broken symbol link fails it), the Getting Started app
-## (Examples/GettingStarted, its own package, built and tested), the real-browser test, the
-## container test (the image, run by podman), the scale-out test (three instances on PostgreSQL
+## (Examples/GettingStarted, its own package, built and tested), the order e-mail test (a real
+## SMTP server on loopback), the real-browser test, the container test (the image, run by podman), the scale-out test (three instances on PostgreSQL
 ## behind nginx), the stall test (the database stops for 3 s under load), then the soak (1,000
 ## connections for 30 s: no errors, memory back near idle).
 test: deps
@@ -37,6 +37,7 @@ test: deps
 	SWIFT=$(SWIFT) scripts/swift-test.sh
 	$(MAKE) docs
 	scripts/example-test.sh
+	scripts/mail-test.sh
 	scripts/browser-test.sh
 	scripts/container-test.sh
 	scripts/scale-out-test.sh
@@ -52,6 +53,12 @@ browser-test: deps
 ## it, then built and tested as its own package that depends on Tessera by path.
 example-test: deps
 	scripts/example-test.sh
+
+## The order e-mail: a real SMTP server on loopback (aiosmtpd), kill -9 between the order and its
+## mail, a server that refuses for 10 s, two instances sharing one outbox on PostgreSQL.
+mail-test: deps
+	$(SWIFT) build --product storefront
+	scripts/mail-test.sh
 
 ## Three storefront instances on a throwaway PostgreSQL behind nginx (deploy/nginx.conf): a journey
 ## across instances, racing checkouts, sign-out everywhere, an instance killed under load.

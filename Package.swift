@@ -38,6 +38,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
         // PostgreSQL, for shops that outgrow one machine (DATABASE_URL).
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
+        // The SMTP client of the mail outbox (already built for postgres-nio).
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
         // Metrics: the framework emits through swift-metrics; the storefront exports Prometheus.
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.1.0"),
@@ -81,6 +83,9 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             plugins: ["TesseraViewsPlugin"]
@@ -104,7 +109,8 @@ let package = Package(
 
         // MARK: Storefront features (each depends on the framework; Orders may use Catalog and Accounts)
         // Fast reads for apps on SQLite through GRDB: read-only connections read on the caller's thread.
-        .target(name: "TesseraSQLite", dependencies: [.product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]),
+        // Its mail outbox keeps the framework's mail in the app's SQLite database.
+        .target(name: "TesseraSQLite", dependencies: ["Tessera", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         // Apps on PostgreSQL: DATABASE_URL, the pool, versioned migrations under an advisory lock,
         // and connections for the synchronous parts (transactions' bodies, per-request checks).
         .target(
@@ -220,7 +226,7 @@ let package = Package(
         .testTarget(name: "StorefrontTests", dependencies: ["TesseraTesting", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TesseraPostgresTests", dependencies: ["TesseraPostgres", "Tessera", "TesseraHTTP", "TesseraTesting", "PostgresTestSupport",
                                                              .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "Tessera", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "CatalogTests",
             dependencies: [

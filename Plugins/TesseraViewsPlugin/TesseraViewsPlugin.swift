@@ -40,7 +40,7 @@ struct TesseraViewsPlugin: BuildToolPlugin {
     static func templates(in folder: URL) -> [URL] {
         guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
         return enumerator.compactMap { $0 as? URL }
-            .filter { $0.pathExtension == "html" }
+            .filter { ["html", "txt"].contains($0.pathExtension) }
             .map(\.standardizedFileURL)
             .sorted { $0.path < $1.path }
     }

@@ -12,7 +12,8 @@ struct PostgresOrderTransactions: OrderTransactions {
             try body(OrderTransactionStores(
                 stock: PostgresCatalogStore.stockReservations(in: connection),
                 orders: PostgresOrderStore.writes(in: connection),
-                carts: PostgresCartStore.writes(in: connection)
+                carts: PostgresCartStore.writes(in: connection),
+                mail: PostgresMailOutbox.writes(in: connection)
             ))
         }
     }

@@ -1,6 +1,7 @@
 import Catalog
 import GRDB
 import Orders
+import TesseraSQLite
 
 /// Order changes in one SQLite transaction: the composition root owns the database, so it is the
 /// one that opens the transaction and hands each module its own writes on it.
@@ -12,7 +13,8 @@ struct SQLiteOrderTransactions: OrderTransactions {
             try body(OrderTransactionStores(
                 stock: SQLiteCatalogStore.stockReservations(in: db),
                 orders: SQLiteOrderStore.writes(in: db),
-                carts: SQLiteCartStore.writes(in: db)
+                carts: SQLiteCartStore.writes(in: db),
+                mail: SQLiteMailOutbox.writes(in: db)
             ))
         }
     }

@@ -18,14 +18,16 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ServerOptions
     @OptionGroup var databaseOptions: DatabaseOptions
+    @OptionGroup var mailOptions: MailOptions
 
     func run() async throws {
-        let (settings, secret, databaseChoice, databaseTimeout) = try await UsageError.reported {
+        let (settings, secret, databaseChoice, databaseTimeout, mail) = try await UsageError.reported {
             let settings = try options.resolve()
             let databaseChoice = try databaseOptions.resolve()
             let databaseTimeout = try databaseOptions.requestTimeout()
+            let mail = try mailOptions.resolve(dataDirectory: settings.dataDirectory)
             do {
-                return (settings, try SessionConfiguration.loadSecret(dataDirectory: settings.dataDirectory), databaseChoice, databaseTimeout)
+                return (settings, try SessionConfiguration.loadSecret(dataDirectory: settings.dataDirectory), databaseChoice, databaseTimeout, mail)
             } catch let short as SessionConfiguration.SecretTooShort {
                 throw ValidationError(short.description)
             }
@@ -37,7 +39,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "storefront")
         let storage = try await UnavailableAtStart.reported {
-            try await StorefrontStorage.open(databaseChoice, dataDirectory: settings.dataDirectory, liveConfiguration: settings.liveConfiguration, logger: logger)
+            try await StorefrontStorage.open(databaseChoice, dataDirectory: settings.dataDirectory, liveConfiguration: settings.liveConfiguration,
+                                         mailSender: mail.sender, logger: logger)
         }
 
         // The composition root: the only place that knows every module.
@@ -45,6 +48,9 @@ struct ServeCommand: AsyncParsableCommand {
         var app = ApplicationBuilder()
         app.live = storage.live
         app.databasePatience = databaseTimeout
+        // Order confirmations: checkout queues them in the database, this sends them.
+        app.services.append(MailOutboxWorker(outbox: services.mailOutbox, transport: mail.transport, logger: logger))
+        logger.info("mail: sent to \(mail.destination)", metadata: ["from": "\(mail.sender)"])
         app.register(HealthModule(checks: [storage.readiness]))
         app.register(CatalogModule(catalog: services.catalog))
         app.register(OrdersModule(cart: services.cart, orders: services.orders, catalog: services.catalog))

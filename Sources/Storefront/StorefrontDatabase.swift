@@ -32,6 +32,7 @@ enum StorefrontDatabase {
         SQLiteAccountsStore.registerMigrations(in: &migrator)
         SQLiteCartStore.registerMigrations(in: &migrator)
         SQLiteOrderStore.registerMigrations(in: &migrator)
+        SQLiteMailOutbox.registerMigrations(in: &migrator)
         try migrator.migrate(database)
         try await CatalogSeed.insert(catalog, into: database)
         let accounts = SQLiteAccountsStore(database: database)

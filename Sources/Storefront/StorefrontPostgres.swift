@@ -14,6 +14,7 @@ enum StorefrontPostgres {
         PostgresAccountsStore.registerMigrations(in: &migrator)
         PostgresCartStore.registerMigrations(in: &migrator)
         PostgresOrderStore.registerMigrations(in: &migrator)
+        PostgresMailOutbox.registerMigrations(in: &migrator)
         return migrator
     }
 

@@ -4,28 +4,35 @@ import GRDB
 import Orders
 import Tessera
 import TesseraPostgres
+import TesseraSQLite
 
 /// Every service of the shop, wired to one database's stores and to the transaction that order
 /// changes share. The database is chosen here and nowhere else: SQLite in the data directory,
 /// or PostgreSQL when `DATABASE_URL` names one. Changes are published to `topics`, the app's
-/// live regions.
+/// live regions. With a `mailSender`, checkout queues the buyer's confirmation in the database's
+/// `mailOutbox`.
 struct StorefrontServices {
     let catalog: CatalogService
     let accounts: AccountsService
     let cart: CartService
     let orders: OrderService
+    let mailOutbox: any MailOutbox
 
-    init(database: any DatabaseWriter, topics: any TopicPublisher) {
+    init(database: any DatabaseWriter, topics: any TopicPublisher, mailSender: MailAddress? = nil) {
         catalog = CatalogService(store: SQLiteCatalogStore(database: database), topics: topics)
         accounts = AccountsService(store: SQLiteAccountsStore(database: database))
         cart = CartService(store: SQLiteCartStore(database: database), catalog: catalog)
-        orders = OrderService(store: SQLiteOrderStore(database: database), transactions: SQLiteOrderTransactions(database: database), cart: cart, topics: topics)
+        orders = OrderService(store: SQLiteOrderStore(database: database), transactions: SQLiteOrderTransactions(database: database), cart: cart,
+                              topics: topics, confirmations: mailSender.map { [accounts] in OrderConfirmations(sender: $0, accounts: accounts) })
+        mailOutbox = SQLiteMailOutbox(database: database)
     }
 
-    init(postgres connections: PostgresConnections, topics: any TopicPublisher) {
+    init(postgres connections: PostgresConnections, topics: any TopicPublisher, mailSender: MailAddress? = nil) {
         catalog = CatalogService(store: PostgresCatalogStore(connections: connections), topics: topics)
         accounts = AccountsService(store: PostgresAccountsStore(connections: connections))
         cart = CartService(store: PostgresCartStore(connections: connections), catalog: catalog)
-        orders = OrderService(store: PostgresOrderStore(connections: connections), transactions: PostgresOrderTransactions(connections: connections), cart: cart, topics: topics)
+        orders = OrderService(store: PostgresOrderStore(connections: connections), transactions: PostgresOrderTransactions(connections: connections), cart: cart,
+                              topics: topics, confirmations: mailSender.map { [accounts] in OrderConfirmations(sender: $0, accounts: accounts) })
+        mailOutbox = PostgresMailOutbox(connections: connections)
     }
 }

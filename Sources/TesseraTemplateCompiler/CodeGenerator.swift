@@ -8,6 +8,7 @@ struct CodeGenerator {
     let typeName: String
     let header: TemplateHeader
     let nodes: [Node]
+    let kind: TemplateKind
 
     private var lines: [String] = []
     private var indent = 2
@@ -15,7 +16,8 @@ struct CodeGenerator {
     private var blockNames: [String] = []
     private var regionSlots: [RegionSlotName] = []
 
-    init(path: String, typeName: String, header: TemplateHeader, nodes: [Node]) {
+    init(path: String, typeName: String, header: TemplateHeader, nodes: [Node], kind: TemplateKind = .html) {
+        self.kind = kind
         self.path = path
         self.typeName = typeName
         self.header = header
@@ -33,6 +35,9 @@ struct CodeGenerator {
         var tracker = HTMLContextTracker()
         let isLayout = header.layout == nil && nodes.contains { if case .block = $0 { true } else { false } }
 
+        if kind == .text, let layout = header.layout {
+            throw error("a text template cannot extend a layout", at: layout.location)
+        }
         if let layout = header.layout {
             try emitPageBlocks(layoutType: layout.type)
             location(layout.location)
@@ -63,7 +68,7 @@ struct CodeGenerator {
             file.append("")
             file.append("    \(access)static func render(_ \(modelName): \(modelType), blocks: Blocks, into output: inout HTMLOutput) {")
         } else {
-            file.append("\(access)enum \(typeName): HTMLView {")
+            file.append("\(access)enum \(typeName): \(kind == .text ? "TextView" : "HTMLView") {")
             file.append("    \(access)typealias Model = \(modelType)")
             file.append("")
             file.append("    \(access)static func render(_ \(modelName): \(modelType), into output: inout HTMLOutput) {")
@@ -146,6 +151,10 @@ struct CodeGenerator {
         for node in nodes {
             if case .text(let text, let location) = node {
                 if pendingText.isEmpty { pendingLocation = location }
+                guard kind == .html else {
+                    pendingText += text
+                    continue
+                }
                 var start = text.startIndex
                 for formEnd in tracker.consume(text) {
                     pendingText += text[start..<formEnd]
@@ -166,6 +175,13 @@ struct CodeGenerator {
         switch node {
         case .text:
             preconditionFailure("text is emitted in runs")
+
+        case .output(let value, let location) where kind == .text:
+            self.location(location)
+            line("output.plainText(\(try expression(value)))")
+
+        case .region(_, _, let location) where kind == .text, .block(_, _, let location) where kind == .text:
+            throw error("a text template has no regions or blocks: they belong to pages", at: location)
 
         case .output(let value, let location):
             let context: HTMLContextTracker.OutputContext

@@ -95,6 +95,11 @@ public struct HTMLOutput: Sendable {
         }
     }
 
+    /// A value in a text template (`.txt`), as it is: plain text has nothing to escape.
+    public mutating func plainText(_ value: some HTMLOutputConvertible) {
+        value.write(to: &self, context: .raw)
+    }
+
     /// JSON inside `<script>`: only a ``ScriptJSON`` value (the `json` filter) can get here.
     public mutating func script(_ json: ScriptJSON) {
         storage.append(contentsOf: json.encoded.utf8)

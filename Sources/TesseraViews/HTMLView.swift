@@ -24,3 +24,19 @@ public protocol HTMLLayout {
     associatedtype Blocks
     static func render(_ model: Model, blocks: Blocks, into output: inout HTMLOutput)
 }
+
+/// A plain-text view, from a `.txt` template: an e-mail's text part, say. Values are written
+/// unescaped, so it is its own protocol: an HTML page renders `HTMLView`s only, never one of these.
+public protocol TextView {
+    associatedtype Model
+    static func render(_ model: Model, into output: inout HTMLOutput)
+}
+
+extension TextView {
+    /// The text the view renders for `model`.
+    public static func render(_ model: Model) -> String {
+        var output = HTMLOutput(capacity: 1024)
+        render(model, into: &output)
+        return output.string
+    }
+}

@@ -102,5 +102,27 @@ import TesseraTemplateCompiler
         #expect(ViewTypeName.forTemplate(atRelativePath: "order-row_awaiting.html") == "OrderRowAwaitingView")
         #expect(ViewTypeName.forTemplate(atRelativePath: "layouts/site.html") == "LayoutsSiteView")
         #expect(ViewTypeName.forTemplate(atRelativePath: "HeaderView.html") == "HeaderView")
+        #expect(ViewTypeName.forTemplate(atRelativePath: "mail/placed.txt") == "MailPlacedTextView")
+    }
+
+    @Test func aTextTemplateWritesValuesAsTheyAreAndHasNoPageParts() throws {
+        let swift = try TemplateCompiler.compile(source: "{% model m: M %}<a href=\"{{ m.url }}\"><form>{{ m.name }}</form>",
+                                                 path: "Views/Shop/mail.txt", relativePath: "mail.txt")
+        #expect(swift.contains("enum MailTextView: TextView"))
+        #expect(swift.contains("output.plainText(m.url)"))
+        #expect(!swift.contains("csrfField"))
+        for (template, message) in [
+            ("{% model m: M %}{% region cart %}", "a text template has no regions or blocks"),
+            ("{% model m: M %}{% block body %}x{% endblock %}", "a text template has no regions or blocks"),
+            ("{% model m: M %}{% extends LayoutsBaseView(m) %}", "a text template cannot extend a layout"),
+        ] {
+            do {
+                _ = try TemplateCompiler.compile(source: template, path: "Views/Shop/mail.txt", relativePath: "mail.txt")
+                Issue.record("compiled: \(template)")
+            } catch {
+                #expect(error.description.hasPrefix("Views/Shop/mail.txt:1:"), "\(error)")
+                #expect(error.description.contains(message), "\(error)")
+            }
+        }
     }
 }

@@ -26,6 +26,12 @@ import TesseraViews
         #expect(!none.contains("That is all"))
     }
 
+    @Test func aTextTemplateWritesItsValuesUnescaped() {
+        let text = ProductCardTextView.render(Self.products[0])
+        #expect(text == "Lamp <LED> — $19.99\nIn stock <today> & \"ready\"\n")
+        #expect(ProductCardTextView.render(Self.products[1]).hasSuffix("Sold out\n"))
+    }
+
     @Test func optionalsUnwrapAndElseIfAndElse() {
         let featured = CatalogView.render(Catalog(products: [], featured: Self.products[0])).string
         #expect(featured.contains(#"<aside class="featured">LAMP &lt;LED&gt;</aside>"#))

@@ -166,9 +166,3 @@ public struct AccountsService: Sendable {
     }
 }
 
-extension Duration {
-    fileprivate var timeInterval: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-    }
-}

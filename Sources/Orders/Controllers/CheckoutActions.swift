@@ -17,7 +17,8 @@ struct CheckoutActions {
                 // one the shopper should look at again, not a second order.
                 guard case .valid(let form) = try context.decodeForm(CheckoutForm.self) else { throw CheckoutError.outdatedForm }
                 switch try await orders.checkout(cartID: CartSession.cartID(in: context, create: false), userID: shopper,
-                                                 checkoutNumber: form.checkoutNumber, by: SignedInShopper.actor(context)) {
+                                                 checkoutNumber: form.checkoutNumber, by: SignedInShopper.actor(context),
+                                                 site: context.absoluteURL(for: "")) {
                 case .placed(let order):
                     CartSession.remember(nil, in: context)
                     return context.redirect(to: OrdersRoutes.order.path(order.id), flash: "Order #\(order.id) is placed. It awaits your payment.")

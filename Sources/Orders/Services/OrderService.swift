@@ -12,12 +12,16 @@ public struct OrderService: Sendable {
     let transactions: any OrderTransactions
     let cart: CartService
     let topics: any TopicPublisher
+    let confirmations: OrderConfirmations?
     let now: @Sendable () -> Date
 
-    /// The orders' rules over `store` for reads and `transactions` for every change, with the cart that checkout empties.
+    /// The orders' rules over `store` for reads and `transactions` for every change, with the
+    /// cart that checkout empties; with `confirmations`, checkout also puts the buyer's
+    /// confirmation in the mail outbox.
     public init(store: any OrderStore, transactions: any OrderTransactions, cart: CartService, topics: any TopicPublisher,
-                now: @escaping @Sendable () -> Date = { Date() }) {
+                confirmations: OrderConfirmations? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
         self.topics = topics
+        self.confirmations = confirmations
         self.store = store
         self.transactions = transactions
         self.cart = cart
@@ -30,19 +34,25 @@ public struct OrderService: Sendable {
     /// the first one placed, not another. Stock is checked and reserved in the same transaction
     /// that creates the order and empties the cart. An empty cart, a line over the stock or a
     /// form older than the shopper's last checkout is a ``CheckoutError``, and nothing changes.
-    public func checkout(cartID: String?, userID: Int, checkoutNumber: Int, by actor: OrderActor) async throws -> CheckoutOutcome {
+    /// The confirmation mail, if the service sends them, is written to the outbox in the same
+    /// transaction, linking to the order on `site` (`https://shop.example.com`).
+    public func checkout(cartID: String?, userID: Int, checkoutNumber: Int, by actor: OrderActor, site: String = "") async throws -> CheckoutOutcome {
         let lines: [(productID: Int, quantity: Int)] = if let cartID {
             try await cart.cart(cartID).lines.map { ($0.product.id, $0.quantity) }
         } else {
             []
         }
+        let confirmations = self.confirmations
+        let buyer = try await confirmations?.recipient(userID: userID)
         let date = now()
         let outcome = try await runChecked { stores -> CheckoutOutcome in
             try stores.orders.lockCheckouts(of: userID)
             if let placed = try stores.orders.order(placedBy: userID, checkoutNumber: checkoutNumber) { return .alreadyPlaced(orderID: placed) }
             guard checkoutNumber == (try stores.orders.lastCheckoutNumber(of: userID)) + 1 else { throw CheckoutError.outdatedForm }
             guard !lines.isEmpty else { throw CheckoutError.emptyCart }
-            return .placed(try Self.place(lines, userID: userID, checkoutNumber: checkoutNumber, clearingCart: cartID, at: date, by: actor, in: stores))
+            let order = try Self.place(lines, userID: userID, checkoutNumber: checkoutNumber, clearingCart: cartID, at: date, by: actor, in: stores)
+            if let confirmations, let buyer { try stores.mail.enqueue(confirmations.message(for: order, to: buyer, site: site)) }
+            return .placed(order)
         }
         if case .placed(let order) = outcome { published(order) }
         return outcome

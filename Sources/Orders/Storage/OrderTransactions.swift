@@ -1,10 +1,11 @@
 import Catalog
 import Foundation
+import Tessera
 
 /// What changing orders needs inside one transaction: the catalog's stock, the orders' own
-/// rows, and the carts. Each module owns its protocol; the transaction hands out all three on
-/// the same connection, so placing an order (reserve stock, create the order, empty the cart)
-/// commits together or not at all.
+/// rows, the carts and the mail outbox. Each module owns its protocol; the transaction hands
+/// out all four on the same connection, so placing an order (reserve stock, create the order,
+/// empty the cart, queue its confirmation) commits together or not at all.
 public struct OrderTransactionStores {
     /// The catalog's stock, taken and given back on the transaction's connection.
     public let stock: any StockReservations
@@ -12,12 +13,15 @@ public struct OrderTransactionStores {
     public let orders: any OrderWrites
     /// The carts, emptied by checkout.
     public let carts: any CartWrites
+    /// The mail outbox, which gets the order's confirmation.
+    public let mail: any MailOutboxWrites
 
-    /// The three stores of one transaction; each database's `OrderTransactions` makes them on one connection.
-    public init(stock: any StockReservations, orders: any OrderWrites, carts: any CartWrites) {
+    /// The four stores of one transaction; each database's `OrderTransactions` makes them on one connection.
+    public init(stock: any StockReservations, orders: any OrderWrites, carts: any CartWrites, mail: any MailOutboxWrites) {
         self.stock = stock
         self.orders = orders
         self.carts = carts
+        self.mail = mail
     }
 }
 

@@ -38,6 +38,6 @@ public final class DatabaseTime: Sendable {
     }
 
     func add(_ duration: Duration) {
-        nanoseconds.add(duration.wholeNanoseconds, ordering: .relaxed)
+        nanoseconds.add(duration.nanoseconds, ordering: .relaxed)
     }
 }

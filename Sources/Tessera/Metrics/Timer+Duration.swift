@@ -3,7 +3,7 @@ import Metrics
 extension Metrics.Timer {
     /// Records a `Duration`, which swift-metrics takes in nanoseconds.
     func record(_ duration: Duration) {
-        recordNanoseconds(duration.wholeNanoseconds)
+        recordNanoseconds(duration.nanoseconds)
     }
 
     /// Records the time since `start`.

@@ -1,0 +1,90 @@
+import Logging
+import Metrics
+import ServiceLifecycle
+
+/// Sends the outbox's mail through a transport, one at a time, beside the server: add it to
+/// ``ApplicationBuilder/services``.
+///
+/// A failed attempt is tried again after a delay that doubles each time (1 s, 2 s, 4 s … up to
+/// ``Configuration/longestDelay``), so a mail server that is down for a while delays mail but
+/// loses none. A mail is marked delivered only after the transport returns; a process killed in
+/// between sends it again after the lease, with the same `Message-ID`. On shutdown the worker
+/// finishes the mail in hand and stops.
+public struct MailOutboxWorker: Service {
+    /// How the worker paces itself.
+    public struct Configuration: Sendable {
+        /// How often an idle worker looks for due mail.
+        public var pollInterval: Duration = .seconds(1)
+        /// How long a claimed mail is hidden from other workers: longer than the transport's timeout.
+        public var lease: Duration = .seconds(60)
+        /// The delay after a first failure; each further one doubles it.
+        public var firstDelay: Duration = .seconds(1)
+        /// The longest delay between two attempts.
+        public var longestDelay: Duration = .seconds(3600)
+
+        public init() {}
+    }
+
+    let outbox: any MailOutbox
+    let transport: any MailTransport
+    let configuration: Configuration
+    let logger: Logger
+
+    public init(outbox: any MailOutbox, transport: any MailTransport, configuration: Configuration = Configuration(), logger: Logger) {
+        self.outbox = outbox
+        self.transport = transport
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        while !Task.isShuttingDownGracefully, !Task.isCancelled {
+            if await deliverNext() { continue }
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: configuration.pollInterval) }
+        }
+    }
+
+    /// Claims and sends one due mail; `false` when there was none (or the outbox could not be read).
+    func deliverNext() async -> Bool {
+        let claimed: ClaimedMail
+        do {
+            guard let next = try await outbox.claim(lease: configuration.lease) else { return false }
+            claimed = next
+        } catch {
+            logger.warning("mail outbox unavailable", metadata: ["error": "\(error)"])
+            return false
+        }
+        let metadata: Logger.Metadata = ["message-id": "\(claimed.mail.messageID)", "attempt": "\(claimed.attempts)"]
+        do {
+            try await transport.send(claimed.mail)
+        } catch {
+            let delay = delay(afterAttempt: claimed.attempts)
+            let permanent = (error as? SMTPError)?.isPermanent ?? false
+            logger.log(level: permanent ? .error : .warning, "mail not sent; will retry",
+                       metadata: metadata.merging(["error": "\(error)", "retry-in": "\(delay)"]) { $1 })
+            Counter(label: "tessera_mail_failures_total").increment()
+            do {
+                try await outbox.retry(claimed.id, after: delay, error: "\(error)")
+            } catch {
+                logger.warning("mail outbox unavailable; the mail is due again after its lease", metadata: ["error": "\(error)"])
+            }
+            return true
+        }
+        Counter(label: "tessera_mail_sent_total").increment()
+        logger.info("mail sent", metadata: metadata)
+        do {
+            try await outbox.delivered(claimed.id)
+        } catch {
+            logger.error("mail sent but not marked delivered; it is sent again after its lease, with the same Message-ID",
+                         metadata: metadata.merging(["error": "\(error)"]) { $1 })
+        }
+        return true
+    }
+
+    /// 1 s, 2 s, 4 s …, never more than the longest delay.
+    func delay(afterAttempt attempt: Int) -> Duration {
+        let doublings = min(max(attempt - 1, 0), 30)
+        let delay = configuration.firstDelay * (1 << doublings)
+        return min(delay, configuration.longestDelay)
+    }
+}

@@ -1,0 +1,51 @@
+"""A real SMTP server on loopback for the mail tests: aiosmtpd (PyPI), which keeps every message
+it accepts, and can be told to refuse for a while (451 to MAIL FROM, as a busy server does)."""
+import email
+import email.policy
+import threading
+import time
+
+from aiosmtpd.controller import Controller
+
+
+class Mailbox:
+    """What the server accepted, and whether it refuses now."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.messages = []
+        self.refuse_until = 0.0
+        self.refusals = 0
+
+    async def handle_MAIL(self, server, session, envelope, address, mail_options):
+        if time.monotonic() < self.refuse_until:
+            with self.lock:
+                self.refusals += 1
+            return "451 4.3.2 Try again later"
+        envelope.mail_from = address
+        envelope.mail_options.extend(mail_options)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        message = email.message_from_bytes(envelope.content, policy=email.policy.default)
+        with self.lock:
+            self.messages.append((envelope.mail_from, list(envelope.rcpt_tos), message))
+        return "250 Message accepted for delivery"
+
+    def received(self):
+        with self.lock:
+            return list(self.messages)
+
+    def refuse_for(self, seconds):
+        self.refuse_until = time.monotonic() + seconds
+
+
+class SMTPServer:
+    def __init__(self, port):
+        self.mailbox = Mailbox()
+        self.controller = Controller(self.mailbox, hostname="127.0.0.1", port=port)
+        self.controller.start()
+        self.port = port
+
+    def stop(self):
+        self.controller.stop()

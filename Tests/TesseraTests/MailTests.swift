@@ -1,0 +1,139 @@
+import Foundation
+import Logging
+import Synchronization
+import Testing
+@testable import Tessera
+
+/// The mail a framework app sends: addresses that cannot inject headers, a message whose bytes
+/// depend on it alone, the SMTP URL, and the worker's retries. The SMTP conversation itself is
+/// tested against a real server, in Tests/Mail.
+@Suite struct MailTests {
+    let shop = MailAddress("orders@shop.example", name: "Tessera Shop")!
+    let buyer = MailAddress("jurgen@example.com", name: "Jürgen Ünal")!
+
+    func message(text: String = "Thank you.\n.\nA line that is longer than seventy-six characters, to be folded by quoted-printable encoding.") -> MailMessage {
+        MailMessage(from: shop, to: buyer, subject: "Bestellung #7 – bestätigt", messageID: "order-7.1@shop.example",
+                    date: Date(timeIntervalSince1970: 1_800_000_000), html: "<p>Grüße</p>", text: text, language: "de")
+    }
+
+    @Test func addressesThatCouldAddHeadersOrRecipientsAreRefused() {
+        #expect(MailAddress("a@b.c") != nil)
+        #expect(MailAddress("shop@localhost") != nil)
+        for bad in ["a@b.c\r\nBcc: x@y.z", "a b@c.d", "<a@b.c>", "a@b.c,d@e.f", "no-at-sign", "@b.c", "a@", "a@.b", "a@b@c"] {
+            #expect(MailAddress(bad) == nil, "\(bad)")
+        }
+        #expect(MailAddress("a@b.c", name: "Evil\r\nBcc: x@y.z") == nil)
+        #expect(MailAddress(parsing: "\"Tessera Shop\" <orders@shop.example>") == MailAddress("orders@shop.example", name: "Tessera Shop"))
+        #expect(MailAddress(parsing: "orders@shop.example")?.name == nil)
+        #expect(MailAddress(parsing: "Shop <not an address>") == nil)
+    }
+
+    @Test func theMessageHasItsHeadersAndBothPartsAndTheSameBytesEveryTime() {
+        let mail = message().outgoing()
+        #expect(mail == message().outgoing(), "a retry sends exactly the same message")
+        #expect(mail.sender == "orders@shop.example")
+        #expect(mail.recipients == ["jurgen@example.com"])
+        let headers = mail.data.components(separatedBy: "\r\n\r\n")[0].components(separatedBy: "\r\n")
+        #expect(headers.contains("From: \"Tessera Shop\" <orders@shop.example>"))
+        #expect(headers.contains("To: =?utf-8?B?SsO8cmdlbiDDnG5hbA==?= <jurgen@example.com>"))
+        #expect(headers.contains("Subject: =?utf-8?B?QmVzdGVsbHVuZyAjNyDigJMgYmVzdMOkdGlndA==?="))
+        #expect(headers.contains("Date: Fri, 15 Jan 2027 08:00:00 +0000"))
+        #expect(headers.contains("Message-ID: <order-7.1@shop.example>"))
+        #expect(headers.contains("Content-Language: de"))
+        #expect(mail.data.contains("Content-Type: text/plain; charset=utf-8"))
+        #expect(mail.data.contains("<p>Gr=C3=BC=C3=9Fe</p>"))
+        #expect(!mail.data.contains("\n\n"), "every line ends in CRLF")
+        for line in mail.data.components(separatedBy: "\r\n") { #expect(line.utf8.count <= 78, "\(line)") }
+    }
+
+    @Test func aLineOfTheMessageThatStartsWithADotCannotEndTheData() {
+        let stuffed = SMTPTransport.dotStuffed(message().outgoing().data)
+        #expect(stuffed.contains("\r\n..\r\n"))
+        #expect(!stuffed.contains("\r\n.\r\n"))
+        #expect(stuffed.hasSuffix("\r\n"))
+    }
+
+    @Test func smtpURLs() throws {
+        let full = try SMTPServerURL("smtp://user%40shop:p%3Ass@mail.example.com:2525")
+        #expect(full.host == "mail.example.com")
+        #expect(full.port == 2525)
+        #expect(full.username == "user@shop")
+        #expect(full.password == "p:ss")
+        #expect(full.description == "smtp://user@shop@mail.example.com:2525", "no password in logs")
+        #expect(try SMTPServerURL("smtp://127.0.0.1").port == 25)
+        for bad in ["https://mail.example.com", "smtp://", "smtp://host:0", "smtp://host/path", "mail.example.com", "smtps://host"] {
+            #expect(throws: SMTPServerURL.Invalid.self, "\(bad)") { try SMTPServerURL(bad) }
+        }
+    }
+
+    @Test func withoutSMTPURLMailGoesToTheDataFolder() throws {
+        let settings = try MailOptions.parse([]).resolve(dataDirectory: "/srv/shop", environment: [:])
+        #expect((settings.transport as? MailFolder)?.path == "/srv/shop/mail")
+        #expect(settings.sender.address == "shop@localhost")
+        let smtp = try MailOptions.parse([]).resolve(dataDirectory: "/srv/shop", environment: ["SMTP_URL": "smtp://relay:25", "MAIL_FROM": "Shop <s@shop.example>"])
+        #expect((smtp.transport as? SMTPTransport)?.server.host == "relay")
+        #expect(smtp.sender == MailAddress("s@shop.example", name: "Shop"))
+        #expect(throws: (any Error).self) { try MailOptions.parse([]).resolve(dataDirectory: "/d", environment: ["SMTP_URL": "http://relay"]) }
+        #expect(throws: (any Error).self) { try MailOptions.parse([]).resolve(dataDirectory: "/d", environment: ["MAIL_FROM": "nobody"]) }
+    }
+
+    @Test func theMailFolderWritesOneFilePerMessageID() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mail-\(UUID().uuidString)").path
+        let mail = message().outgoing()
+        try await MailFolder(path: folder).send(mail)
+        try await MailFolder(path: folder).send(mail)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["order-7.1@shop.example.eml"])
+        #expect(try String(contentsOfFile: folder + "/order-7.1@shop.example.eml", encoding: .utf8) == mail.data)
+    }
+
+    @Test func failuresAreRetriedWithDoublingDelaysAndSuccessIsMarkedDelivered() async throws {
+        let outbox = RecordingOutbox(mail: message().outgoing())
+        let transport = FlakyTransport(failures: 2)
+        var configuration = MailOutboxWorker.Configuration()
+        configuration.longestDelay = .seconds(5)
+        let worker = MailOutboxWorker(outbox: outbox, transport: transport, configuration: configuration, logger: Logger(label: "test"))
+        #expect(await worker.deliverNext())
+        #expect(await worker.deliverNext())
+        #expect(await worker.deliverNext())
+        #expect(await worker.deliverNext() == false, "nothing left")
+        #expect(outbox.events.withLock { $0 } == ["retry 1 after 1.0 seconds", "retry 1 after 2.0 seconds", "delivered 1"])
+        #expect(transport.sent.withLock { $0 } == 1)
+        #expect(worker.delay(afterAttempt: 3) == .seconds(4))
+        #expect(worker.delay(afterAttempt: 40) == .seconds(5), "never longer than the longest delay")
+    }
+
+    /// One mail, claimed until it is delivered; what the worker did, in order.
+    final class RecordingOutbox: MailOutbox {
+        let mail: OutgoingMail
+        let events = Mutex<[String]>([])
+        let attempts = Mutex(0)
+        let done = Mutex(false)
+        init(mail: OutgoingMail) { self.mail = mail }
+
+        func claim(lease: Duration) async throws -> ClaimedMail? {
+            if done.withLock({ $0 }) { return nil }
+            return ClaimedMail(id: 1, attempts: attempts.withLock { $0 += 1; return $0 }, mail: mail)
+        }
+        func delivered(_ id: Int64) async throws {
+            done.withLock { $0 = true }
+            events.withLock { $0.append("delivered \(id)") }
+        }
+        func retry(_ id: Int64, after delay: Duration, error: String) async throws {
+            events.withLock { $0.append("retry \(id) after \(delay)") }
+        }
+    }
+
+    /// Fails its first `failures` sends as a busy server does.
+    final class FlakyTransport: MailTransport {
+        let failures: Int
+        let calls = Mutex(0)
+        let sent = Mutex(0)
+        init(failures: Int) { self.failures = failures }
+
+        func send(_ mail: OutgoingMail) async throws {
+            let call = calls.withLock { $0 += 1; return $0 }
+            guard call > failures else { throw SMTPError.refused(command: "MAIL", code: 451, reply: "try later") }
+            sent.withLock { $0 += 1 }
+        }
+    }
+}
