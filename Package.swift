@@ -211,6 +211,7 @@ let package = Package(
                 "CZlib",
                 "Tessera",
                 "TesseraHTTP",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -223,7 +224,7 @@ let package = Package(
             plugins: ["TesseraViewsPlugin"]
         ),
         // Process-level tests of the storefront; GRDB only to inspect the files a backup writes.
-        .testTarget(name: "StorefrontTests", dependencies: ["TesseraTesting", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "StorefrontTests", dependencies: ["TesseraTesting", "Tessera", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TesseraPostgresTests", dependencies: ["TesseraPostgres", "Tessera", "TesseraHTTP", "TesseraTesting", "PostgresTestSupport",
                                                              .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "Tessera", .product(name: "GRDB", package: "GRDB.swift")]),

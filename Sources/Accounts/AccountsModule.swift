@@ -1,20 +1,23 @@
 import Tessera
 
-/// Accounts' one entry point: registration, sign-in and sign-out, the account page and its
-/// password change, and the service that keeps this instance's copy of the session ends
+/// Accounts' one entry point: registration, sign-in (password or passkey) and sign-out, the
+/// account page with its passkeys and its password change, and the service that keeps this instance's copy of the session ends
 /// current (see ``ShopperMiddleware``).
 ///
 /// The composition root also puts ``ShopperMiddleware`` in the chain, which tells every other
 /// module who is signed in (`context.shopper`).
 public struct AccountsModule: FeatureModule {
     let accounts: AccountsService
+    let passkeys: PasskeyService
     let signInObservers: [any SignInObserver]
 
     /// - Parameters:
     ///   - accounts: the accounts' service.
+    ///   - passkeys: adding passkeys and signing in with them.
     ///   - signInObservers: what other modules do as a shopper signs in.
-    public init(accounts: AccountsService, signInObservers: [any SignInObserver] = []) {
+    public init(accounts: AccountsService, passkeys: PasskeyService, signInObservers: [any SignInObserver] = []) {
         self.accounts = accounts
+        self.passkeys = passkeys
         self.signInObservers = signInObservers
     }
 
@@ -26,8 +29,11 @@ public struct AccountsModule: FeatureModule {
         app.routes.page(AccountsRoutes.login) { _, context in
             LoginPageController(form: FormState(values: ["next": SafeRedirect.localPath(context.request.query["next"])]))
         }
-        app.routes.page(AccountsRoutes.account) { _, _ in AccountPageController(accounts: accounts) }
+        let passkeys = self.passkeys
+        app.routes.page(AccountsRoutes.account) { _, _ in AccountPageController(accounts: accounts, passkeys: passkeys) }
         app.routes.page(AccountsRoutes.changePassword) { _, _ in PasswordPageController(form: FormState()) }
-        SignInActions(accounts: accounts, observers: signInObservers).register(in: &app.routes)
+        let steps = SignInSteps(observers: signInObservers)
+        SignInActions(accounts: accounts, steps: steps).register(in: &app.routes)
+        PasskeyActions(passkeys: passkeys, accounts: accounts, steps: steps).register(in: &app.routes)
     }
 }

@@ -18,6 +18,15 @@ public enum AccountsRoutes {
     public static let changePassword = Route<NoParameters>("accounts.password", .get, "/account/password")
     /// Changes the password and ends every other session of the account.
     public static let submitPasswordChange = Route<NoParameters>("accounts.password.submit", .post, "/account/password")
+    /// The options for adding a passkey (JSON), with a new challenge bound to the session; the
+    /// account page's script asks for them.
+    public static let passkeyRegistrationOptions = Route<NoParameters>("accounts.passkeys.options", .post, "/account/passkeys/options")
+    /// Adds the passkey the browser made to the signed-in account.
+    public static let addPasskey = Route<NoParameters>("accounts.passkeys.add", .post, "/account/passkeys")
+    /// The options for signing in with a passkey (JSON); the sign-in page's script asks for them.
+    public static let passkeySignInOptions = Route<NoParameters>("accounts.login.passkey.options", .post, "/login/passkey/options")
+    /// Signs in with the passkey's answer, or shows the sign-in page again with why not (422).
+    public static let submitPasskeySignIn = Route<NoParameters>("accounts.login.passkey", .post, "/login/passkey")
 
     /// `/login?next=…`, for pages that need a signed-in user.
     public static func login(returningTo path: String) -> String {

@@ -19,15 +19,17 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var options: ServerOptions
     @OptionGroup var databaseOptions: DatabaseOptions
     @OptionGroup var mailOptions: MailOptions
+    @OptionGroup var passkeyOptions: PasskeyOptions
 
     func run() async throws {
-        let (settings, secret, databaseChoice, databaseTimeout, mail) = try await UsageError.reported {
+        let (settings, secret, databaseChoice, databaseTimeout, mail, relyingParty) = try await UsageError.reported {
             let settings = try options.resolve()
             let databaseChoice = try databaseOptions.resolve()
             let databaseTimeout = try databaseOptions.requestTimeout()
             let mail = try mailOptions.resolve(dataDirectory: settings.dataDirectory)
+            let relyingParty = try passkeyOptions.resolve(publicURL: settings.publicURL)
             do {
-                return (settings, try SessionConfiguration.loadSecret(dataDirectory: settings.dataDirectory), databaseChoice, databaseTimeout, mail)
+                return (settings, try SessionConfiguration.loadSecret(dataDirectory: settings.dataDirectory), databaseChoice, databaseTimeout, mail, relyingParty)
             } catch let short as SessionConfiguration.SecretTooShort {
                 throw ValidationError(short.description)
             }
@@ -40,7 +42,7 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = Logger(label: "storefront")
         let storage = try await UnavailableAtStart.reported {
             try await StorefrontStorage.open(databaseChoice, dataDirectory: settings.dataDirectory, liveConfiguration: settings.liveConfiguration,
-                                         mailSender: mail.sender, logger: logger)
+                                         mailSender: mail.sender, relyingParty: relyingParty, logger: logger)
         }
 
         // The composition root: the only place that knows every module.
@@ -55,7 +57,7 @@ struct ServeCommand: AsyncParsableCommand {
         app.register(CatalogModule(catalog: services.catalog))
         app.register(OrdersModule(cart: services.cart, orders: services.orders, catalog: services.catalog))
         app.register(BackOfficeModule(orders: services.orders, catalog: services.catalog))
-        app.register(AccountsModule(accounts: services.accounts, signInObservers: [CartFollowsShopper(cart: services.cart)]))
+        app.register(AccountsModule(accounts: services.accounts, passkeys: services.passkeys, signInObservers: [CartFollowsShopper(cart: services.cart)]))
         app.register(RobotsModule())
         // `make dev` only: pages reload after each rebuild, and show a failed build's errors.
         let development = DevelopmentReload.fromEnvironment()

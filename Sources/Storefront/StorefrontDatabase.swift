@@ -30,6 +30,7 @@ enum StorefrontDatabase {
         var migrator = DatabaseMigrator()
         SQLiteCatalogStore.registerMigrations(in: &migrator)
         SQLiteAccountsStore.registerMigrations(in: &migrator)
+        SQLitePasskeyStore.registerMigrations(in: &migrator)
         SQLiteCartStore.registerMigrations(in: &migrator)
         SQLiteOrderStore.registerMigrations(in: &migrator)
         SQLiteMailOutbox.registerMigrations(in: &migrator)

@@ -12,6 +12,7 @@ enum StorefrontPostgres {
         var migrator = PostgresMigrator()
         PostgresCatalogStore.registerMigrations(in: &migrator)
         PostgresAccountsStore.registerMigrations(in: &migrator)
+        PostgresPasskeyStore.registerMigrations(in: &migrator)
         PostgresCartStore.registerMigrations(in: &migrator)
         PostgresOrderStore.registerMigrations(in: &migrator)
         PostgresMailOutbox.registerMigrations(in: &migrator)

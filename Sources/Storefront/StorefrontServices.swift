@@ -10,29 +10,38 @@ import TesseraSQLite
 /// changes share. The database is chosen here and nowhere else: SQLite in the data directory,
 /// or PostgreSQL when `DATABASE_URL` names one. Changes are published to `topics`, the app's
 /// live regions. With a `mailSender`, checkout queues the buyer's confirmation in the database's
-/// `mailOutbox`.
+/// `mailOutbox`; passkeys belong to `relyingParty`.
 struct StorefrontServices {
     let catalog: CatalogService
     let accounts: AccountsService
     let cart: CartService
     let orders: OrderService
+    let passkeys: PasskeyService
     let mailOutbox: any MailOutbox
 
-    init(database: any DatabaseWriter, topics: any TopicPublisher, mailSender: MailAddress? = nil) {
+    init(database: any DatabaseWriter, topics: any TopicPublisher, mailSender: MailAddress? = nil, relyingParty: PasskeyRelyingParty = .localhost) {
         catalog = CatalogService(store: SQLiteCatalogStore(database: database), topics: topics)
         accounts = AccountsService(store: SQLiteAccountsStore(database: database))
+        passkeys = PasskeyService(relyingParty: relyingParty, store: SQLitePasskeyStore(database: database), accounts: accounts)
         cart = CartService(store: SQLiteCartStore(database: database), catalog: catalog)
         orders = OrderService(store: SQLiteOrderStore(database: database), transactions: SQLiteOrderTransactions(database: database), cart: cart,
                               topics: topics, confirmations: mailSender.map { [accounts] in OrderConfirmations(sender: $0, accounts: accounts) })
         mailOutbox = SQLiteMailOutbox(database: database)
     }
 
-    init(postgres connections: PostgresConnections, topics: any TopicPublisher, mailSender: MailAddress? = nil) {
+    init(postgres connections: PostgresConnections, topics: any TopicPublisher, mailSender: MailAddress? = nil,
+         relyingParty: PasskeyRelyingParty = .localhost) {
         catalog = CatalogService(store: PostgresCatalogStore(connections: connections), topics: topics)
         accounts = AccountsService(store: PostgresAccountsStore(connections: connections))
+        passkeys = PasskeyService(relyingParty: relyingParty, store: PostgresPasskeyStore(connections: connections), accounts: accounts)
         cart = CartService(store: PostgresCartStore(connections: connections), catalog: catalog)
         orders = OrderService(store: PostgresOrderStore(connections: connections), transactions: PostgresOrderTransactions(connections: connections), cart: cart,
                               topics: topics, confirmations: mailSender.map { [accounts] in OrderConfirmations(sender: $0, accounts: accounts) })
         mailOutbox = PostgresMailOutbox(connections: connections)
     }
+}
+
+extension PasskeyRelyingParty {
+    /// A developer's machine, and the services that never see a passkey (seeding, tests).
+    static let localhost = PasskeyRelyingParty(id: "localhost", name: "Tessera Shop")
 }

@@ -16,13 +16,13 @@ struct StorefrontStorage {
     let close: @Sendable () async -> Void
 
     static func open(_ choice: DatabaseOptions.Choice, dataDirectory: String, liveConfiguration: LiveRegions.Configuration,
-                     mailSender: MailAddress?, logger: Logger) async throws -> StorefrontStorage {
+                     mailSender: MailAddress?, relyingParty: PasskeyRelyingParty, logger: Logger) async throws -> StorefrontStorage {
         switch choice {
         case .sqlite:
             let lockWait = FileLockWait()
             let database = MeasuredDatabase(try await StorefrontDatabase.open(dataDirectory: dataDirectory, lockWait: lockWait), lockWait: lockWait)
             let live = LiveRegions(configuration: liveConfiguration, logger: logger)
-            return StorefrontStorage(services: StorefrontServices(database: database, topics: live, mailSender: mailSender), live: live,
+            return StorefrontStorage(services: StorefrontServices(database: database, topics: live, mailSender: mailSender, relyingParty: relyingParty), live: live,
                                      readiness: DatabaseReadiness(database: database), close: {})
         case .postgres(let text, let poolSize):
             let url: PostgresURL
@@ -42,7 +42,7 @@ struct StorefrontStorage {
             }
             logger.info("database: PostgreSQL", metadata: ["url": "\(url)", "pool": "\(poolSize)"])
             let live = LiveRegions(configuration: liveConfiguration, bus: PostgresTopicBus(connections: connections, logger: logger), logger: logger)
-            return StorefrontStorage(services: StorefrontServices(postgres: connections, topics: live, mailSender: mailSender), live: live,
+            return StorefrontStorage(services: StorefrontServices(postgres: connections, topics: live, mailSender: mailSender, relyingParty: relyingParty), live: live,
                                      readiness: PostgresReadiness(connections: connections), close: { await connections.shutdown() })
         }
     }

@@ -210,6 +210,11 @@ import TesseraTesting
         (["DATABASE_TIMEOUT": "soon"], "DATABASE_TIMEOUT=soon is not valid"),
         (["DATABASE_TIMEOUT": "0"], "DATABASE_TIMEOUT=0 is not valid"),
         (["DATABASE_TIMEOUT": "600"], "from 0.1 to 60"),
+        (["SMTP_URL": "https://mail.example.com"], "only smtp:// is supported"),
+        (["MAIL_FROM": "nobody"], "MAIL_FROM=nobody is not an address"),
+        (["PASSKEY_RP_ID": "127.0.0.1"], "PASSKEY_RP_ID=127.0.0.1 is not a domain name"),
+        (["PASSKEY_RP_ID": "shop.example", "PUBLIC_URL": "https://other.example"], "must be PUBLIC_URL's host (other.example)"),
+        (["PASSKEY_RP_NAME": "Shop\nBcc"], "PASSKEY_RP_NAME must be at most 64 characters, on one line"),
     ])
     func invalidConfigurationFailsFastWithAMessage(environment: [String: String], message: String) async throws {
         let storefront = try start(environment)

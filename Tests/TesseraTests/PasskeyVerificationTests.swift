@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 @testable import Tessera
+import TesseraTesting
 
 /// The relying party's checks against the WebAuthn Level 3 specification's test vector for an
 /// ES256 credential with no attestation (§16, `none.ES256`: rpId `example.org`), then against a
@@ -81,57 +82,18 @@ import Testing
         }
     }
 
-    // MARK: A software authenticator, for counters and every ceremony's refusals
-
-    /// Makes registrations and assertions as a browser and an authenticator would.
-    struct SoftwareAuthenticator {
-        let key = P256.Signing.PrivateKey()
-        let credentialID = Array((0..<16).map { UInt8($0) })
-        var counter: UInt32 = 0
-        var rpID = "example.org"
-
-        func clientData(_ type: String, _ challenge: [UInt8], origin: String = PasskeyVerificationTests.origin) -> [UInt8] {
-            Array(#"{"type":"\#(type)","challenge":"\#(Base64URL.encode(challenge))","origin":"\#(origin)","crossOrigin":false}"#.utf8)
-        }
-
-        func authenticatorData(flags: UInt8, attested: Bool) -> [UInt8] {
-            var data = Array(SHA256.hash(data: Array(rpID.utf8))) + [flags | (attested ? 0x40 : 0)]
-            data += withUnsafeBytes(of: counter.bigEndian) { Array($0) }
-            guard attested else { return data }
-            let point = Array(key.publicKey.x963Representation)
-            data += [UInt8](repeating: 0, count: 16) + [0, UInt8(credentialID.count)] + credentialID
-            // {1: 2, 3: -7, -1: 1, -2: x, -3: y}
-            data += [0xA5, 0x01, 0x02, 0x03, 0x26, 0x20, 0x01, 0x21, 0x58, 0x20] + point[1...32] + [0x22, 0x58, 0x20] + point[33...64]
-            return data
-        }
-
-        func attestationObject(flags: UInt8 = 0x05) -> [UInt8] {
-            let data = authenticatorData(flags: flags, attested: true)
-            // {"fmt": "none", "attStmt": {}, "authData": bytes}
-            return [0xA3, 0x63] + Array("fmt".utf8) + [0x64] + Array("none".utf8) + [0x67] + Array("attStmt".utf8) + [0xA0]
-                + [0x68] + Array("authData".utf8) + [0x59, UInt8(data.count >> 8), UInt8(data.count & 0xFF)] + data
-        }
-
-        mutating func assertion(_ challenge: [UInt8], origin: String = PasskeyVerificationTests.origin, flags: UInt8 = 0x05)
-            -> (clientData: [UInt8], authenticatorData: [UInt8], signature: [UInt8]) {
-            counter += 1
-            let clientData = clientData("webauthn.get", challenge, origin: origin)
-            let data = authenticatorData(flags: flags, attested: false)
-            let signature = try! key.signature(for: data + Array(SHA256.hash(data: clientData)))
-            return (clientData, data, Array(signature.derRepresentation))
-        }
-    }
+    // MARK: TesseraTesting's software authenticator, for counters and every ceremony's refusals
 
     @Test func aRegisteredPasskeySignsInAndItsCounterMustGoUp() throws {
-        var authenticator = SoftwareAuthenticator()
+        var authenticator = SoftwareAuthenticator(relyingPartyID: "example.org")
         let challenge = PasskeyRelyingParty.newChallenge()
-        let registered = try Self.party.verifyRegistration(clientData: ClientData(json: authenticator.clientData("webauthn.create", challenge)),
+        let registered = try Self.party.verifyRegistration(clientData: ClientData(json: authenticator.clientData("webauthn.create", challenge: challenge, origin: Self.origin)),
                                                            attestationObject: authenticator.attestationObject(), issued: challenge, origin: Self.origin)
         #expect(registered.credentialID == authenticator.credentialID)
         var stored: UInt32 = registered.signCount
         for _ in 0..<3 {
             let next = PasskeyRelyingParty.newChallenge()
-            let signed = authenticator.assertion(next)
+            let signed = authenticator.assertion(challenge: next, origin: Self.origin)
             stored = try Self.party.verifyAssertion(clientData: ClientData(json: signed.clientData), authenticatorData: signed.authenticatorData,
                                                     signature: signed.signature, issued: next, origin: Self.origin,
                                                     publicKey: registered.publicKey, storedSignCount: stored)
@@ -140,7 +102,7 @@ import Testing
         // A copy of the authenticator, one step behind.
         authenticator.counter = 1
         let next = PasskeyRelyingParty.newChallenge()
-        let cloned = authenticator.assertion(next)
+        let cloned = authenticator.assertion(challenge: next, origin: Self.origin)
         #expect(throws: PasskeyError.counterWentBack(stored: 3, received: 2)) {
             try Self.party.verifyAssertion(clientData: ClientData(json: cloned.clientData), authenticatorData: cloned.authenticatorData,
                                            signature: cloned.signature, issued: next, origin: Self.origin,
@@ -149,31 +111,31 @@ import Testing
     }
 
     @Test func registrationsThatAreNotForThisSiteAreRefused() throws {
-        let authenticator = SoftwareAuthenticator()
+        let authenticator = SoftwareAuthenticator(relyingPartyID: "example.org")
         let challenge = PasskeyRelyingParty.newChallenge()
         func register(clientData: [UInt8], attestation: [UInt8], origin: String = Self.origin) throws {
             _ = try Self.party.verifyRegistration(clientData: ClientData(json: clientData), attestationObject: attestation, issued: challenge, origin: origin)
         }
-        let good = authenticator.clientData("webauthn.create", challenge)
+        let good = authenticator.clientData("webauthn.create", challenge: challenge, origin: Self.origin)
         #expect(throws: PasskeyError.wrongOrigin("https://evil.example")) {
-            try register(clientData: authenticator.clientData("webauthn.create", challenge, origin: "https://evil.example"),
+            try register(clientData: authenticator.clientData("webauthn.create", challenge: challenge, origin: "https://evil.example"),
                          attestation: authenticator.attestationObject())
         }
         #expect(throws: PasskeyError.wrongOrigin("https://example.org.evil.example")) {
-            try register(clientData: authenticator.clientData("webauthn.create", challenge, origin: "https://example.org.evil.example"),
+            try register(clientData: authenticator.clientData("webauthn.create", challenge: challenge, origin: "https://example.org.evil.example"),
                          attestation: authenticator.attestationObject(), origin: "https://example.org.evil.example")
         }
         #expect(throws: PasskeyError.wrongType("webauthn.get")) {
-            try register(clientData: authenticator.clientData("webauthn.get", challenge), attestation: authenticator.attestationObject())
+            try register(clientData: authenticator.clientData("webauthn.get", challenge: challenge, origin: Self.origin), attestation: authenticator.attestationObject())
         }
         #expect(throws: PasskeyError.userNotPresent) { try register(clientData: good, attestation: authenticator.attestationObject(flags: 0x04)) }
         var elsewhere = authenticator
-        elsewhere.rpID = "evil.example"
+        elsewhere.relyingPartyID = "evil.example"
         #expect(throws: PasskeyError.wrongRelyingParty) { try register(clientData: good, attestation: elsewhere.attestationObject()) }
         #expect(throws: PasskeyError.self) { try register(clientData: good, attestation: Array(authenticator.attestationObject().dropLast(3))) }
         #expect(throws: PasskeyError.self) { try register(clientData: Array("not json".utf8), attestation: authenticator.attestationObject()) }
         #expect(throws: PasskeyError.challengeNotIssued) {
-            try register(clientData: authenticator.clientData("webauthn.create", PasskeyRelyingParty.newChallenge()), attestation: authenticator.attestationObject())
+            try register(clientData: authenticator.clientData("webauthn.create", challenge: PasskeyRelyingParty.newChallenge(), origin: Self.origin), attestation: authenticator.attestationObject())
         }
     }
 }

@@ -1,17 +1,20 @@
 import Tessera
 
-/// `/account`: who is signed in; a visitor is sent to sign in first.
+/// `/account`: who is signed in and their passkeys; a visitor is sent to sign in first. A
+/// passkey that could not be added shows the page again with why (422).
 struct AccountPageController: PageController {
     let accounts: AccountsService
+    let passkeys: PasskeyService
+    var passkeyError: String? = nil
 
-    func load(_ context: RequestContext) async throws -> User {
+    func load(_ context: RequestContext) async throws -> AccountPage {
         guard let shopper = context.shopper, let user = try await accounts.user(id: shopper.id) else {
             throw Redirect(to: AccountsRoutes.login(returningTo: context.request.target))
         }
-        return user
+        return AccountPage(user: user, passkeys: try await passkeys.passkeys(of: user.id), passkeyError: passkeyError)
     }
 
-    func render(_ user: User, in context: RequestContext) -> Page {
-        Page(title: "Your account", body: context.render(AccountView.self, user))
+    func render(_ page: AccountPage, in context: RequestContext) -> Page {
+        Page(title: "Your account", body: context.render(AccountView.self, page), status: passkeyError == nil ? .ok : .unprocessableContent)
     }
 }

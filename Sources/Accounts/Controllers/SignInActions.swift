@@ -7,23 +7,11 @@ import Tessera
 /// can follow sign-ins, refusals and password changes (OWASP ASVS, security logging).
 struct SignInActions {
     let accounts: AccountsService
-    let observers: [any SignInObserver]
+    let steps: SignInSteps
 
     func register(in routes: inout RouterBuilder) {
         let accounts = self.accounts
-        let signIn = { @Sendable [observers] (user: User, context: RequestContext) async throws in
-            ShopperSession.signIn(user, in: context)
-            // The shopper is signed in by now: an observer that fails (a cart that could not be
-            // merged) is logged, and the sign-in stands.
-            let shopper = Shopper(id: user.id, name: user.name, isStaff: user.isStaff)
-            for observer in observers {
-                do {
-                    try await observer.shopperSignedIn(shopper, in: context)
-                } catch {
-                    context.logger.error("a sign-in observer failed", metadata: ["user_id": "\(user.id)", "observer": "\(type(of: observer))", "error": "\(error)"])
-                }
-            }
-        }
+        let signIn = { @Sendable [steps] (user: User, context: RequestContext) async in await steps.signIn(user, in: context) }
         routes.action(AccountsRoutes.submitRegistration) { _, context in
             switch try context.decodeForm(RegisterForm.self) {
             case .invalid(let state):
@@ -31,7 +19,7 @@ struct SignInActions {
             case .valid(let form):
                 do {
                     let user = try await accounts.register(name: form.name, email: form.email, password: form.password)
-                    try await signIn(user, context)
+                    await signIn(user, context)
                     context.logger.info("account registered", metadata: ["user_id": "\(user.id)"])
                     return context.redirect(to: "/", flash: "Welcome, \(user.name)! Your account is ready.")
                 } catch let refusal as RegistrationError {
@@ -53,7 +41,7 @@ struct SignInActions {
                         context.logger.notice("sign-in throttled", metadata: ["client": "\(context.request.clientAddress.map { "\($0)" } ?? "-")", "retry_after": "\(refusal.retryAfterSeconds)"])
                         throw refusal
                     }
-                    try await signIn(user, context)
+                    await signIn(user, context)
                     context.logger.info("signed in", metadata: ["user_id": "\(user.id)"])
                     return context.redirect(to: SafeRedirect.localPath(form.next), flash: "Signed in as \(user.name).")
                 } catch let refusal as SignInError {
@@ -79,7 +67,7 @@ struct SignInActions {
                 }
                 // Every session of the user just ended, this one too: it goes on under a new id.
                 guard let user = try await accounts.user(id: shopper.id) else { throw SignInError.wrongCredentials }
-                try await signIn(user, context)
+                await signIn(user, context)
                 context.logger.notice("password changed; every other session ended", metadata: ["user_id": "\(user.id)"])
                 return context.redirect(to: AccountsRoutes.account.path, flash: "Your password is changed, and every other device is signed out.")
             }

@@ -40,3 +40,33 @@ struct PasswordChangeForm: FormModel {
         form.check(confirmation == password || form.errors["confirm"] != nil, "confirm", "The two new passwords differ.")
     }
 }
+
+/// A new passkey, as the account page's script fills it in from `navigator.credentials.create()`.
+struct PasskeyRegistrationForm: FormModel {
+    var clientDataJSON: String
+    var attestationObject: String
+
+    init(reading form: inout FormReader) {
+        clientDataJSON = form.text("clientDataJSON", maxLength: 8_000, label: "The passkey's client data")
+        attestationObject = form.text("attestationObject", maxLength: 16_000, label: "The passkey's attestation")
+    }
+}
+
+/// A passkey sign-in, as the sign-in page's script fills it in from `navigator.credentials.get()`.
+struct PasskeySignInForm: FormModel {
+    var credentialID: String
+    var clientDataJSON: String
+    var authenticatorData: String
+    var signature: String
+    var userHandle: String
+    var next: String
+
+    init(reading form: inout FormReader) {
+        credentialID = form.text("credentialID", maxLength: 2_000, label: "The passkey")
+        clientDataJSON = form.text("clientDataJSON", maxLength: 8_000, label: "The passkey's client data")
+        authenticatorData = form.text("authenticatorData", maxLength: 8_000, label: "The passkey's authenticator data")
+        signature = form.text("signature", maxLength: 400, label: "The passkey's signature")
+        userHandle = form.text("userHandle", required: false, maxLength: 200)
+        next = form.text("next", required: false, maxLength: 2000)
+    }
+}

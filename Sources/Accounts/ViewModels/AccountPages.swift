@@ -1,3 +1,4 @@
+import Foundation
 import Tessera
 
 /// What the registration template shows: the fields to show again, and their messages.
@@ -23,12 +24,33 @@ struct LoginPage: Sendable {
     var next: String
     var emailError: String?
     var passwordError: String?
+    /// Why a passkey sign-in was refused.
+    var passkeyError: String?
 
     init(_ state: FormState) {
         email = state.value("email")
         next = SafeRedirect.localPath(state.value("next"))
         emailError = state.error("email")
         passwordError = state.error("password")
+        passkeyError = state.error("passkey")
+    }
+}
+
+/// What the account page shows: who, their passkeys, and why adding one failed.
+struct AccountPage: Sendable {
+    struct PasskeyRow: Sendable {
+        var added: Date
+        var lastUsed: Date?
+    }
+
+    var user: User
+    var passkeys: [PasskeyRow]
+    var passkeyError: String?
+
+    init(user: User, passkeys: [Passkey], passkeyError: String? = nil) {
+        self.user = user
+        self.passkeys = passkeys.map { PasskeyRow(added: $0.createdAt, lastUsed: $0.lastUsedAt) }
+        self.passkeyError = passkeyError
     }
 }
 

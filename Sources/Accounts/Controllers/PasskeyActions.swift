@@ -1,0 +1,68 @@
+import Foundation
+import Tessera
+
+/// Adding a passkey and signing in with one. Each ceremony's options come as JSON to the page's
+/// script (`/js/passkeys.js`), which asks the browser, then posts the answer in an ordinary form:
+/// the answer is a redirect (Post/Redirect/Get), and a refusal is the page again with why (422).
+/// The page's origin is the site's (`PUBLIC_URL`, else the request's own), which the browser's
+/// answer must name.
+struct PasskeyActions {
+    let passkeys: PasskeyService
+    let accounts: AccountsService
+    let steps: SignInSteps
+
+    func register(in routes: inout RouterBuilder) {
+        let passkeys = self.passkeys, accounts = self.accounts, steps = self.steps
+        routes.action(AccountsRoutes.passkeyRegistrationOptions) { _, context in
+            guard let shopper = context.shopper, let user = try await accounts.user(id: shopper.id) else {
+                throw HTTPError(.forbidden, message: "Sign in to add a passkey.")
+            }
+            return try Self.json(await passkeys.registrationOptions(for: user, sessionID: try Self.sessionID(context)))
+        }
+        routes.action(AccountsRoutes.addPasskey) { _, context in
+            guard let shopper = context.shopper else {
+                return context.redirect(to: AccountsRoutes.login(returningTo: AccountsRoutes.account.path))
+            }
+            do {
+                guard case .valid(let form) = try context.decodeForm(PasskeyRegistrationForm.self) else { throw PasskeyError.malformed("an empty form") }
+                _ = try await passkeys.register(clientDataJSON: form.clientDataJSON, attestationObject: form.attestationObject, userID: shopper.id,
+                                                sessionID: try Self.sessionID(context), origin: context.absoluteURL(for: ""))
+                context.logger.info("passkey added", metadata: ["user_id": "\(shopper.id)"])
+                return context.redirect(to: AccountsRoutes.account.path, flash: "Your passkey is added. Next time, sign in with it.")
+            } catch let refusal as PasskeyError {
+                context.logger.notice("passkey refused", metadata: ["user_id": "\(shopper.id)", "reason": "\(refusal)"])
+                return try await context.render(AccountPageController(accounts: accounts, passkeys: passkeys, passkeyError: refusal.publicMessage))
+            }
+        }
+        routes.action(AccountsRoutes.passkeySignInOptions) { _, context in
+            try Self.json(await passkeys.signInOptions(sessionID: try Self.sessionID(context)))
+        }
+        routes.action(AccountsRoutes.submitPasskeySignIn) { _, context in
+            let next = SafeRedirect.localPath(try context.request.form()["next"])
+            do {
+                guard case .valid(let form) = try context.decodeForm(PasskeySignInForm.self) else { throw PasskeyError.malformed("an empty form") }
+                let user = try await passkeys.signIn(credentialID: form.credentialID, clientDataJSON: form.clientDataJSON,
+                                                     authenticatorData: form.authenticatorData, signature: form.signature,
+                                                     userHandle: form.userHandle, sessionID: try Self.sessionID(context),
+                                                     origin: context.absoluteURL(for: ""))
+                await steps.signIn(user, in: context)
+                context.logger.info("signed in with a passkey", metadata: ["user_id": "\(user.id)"])
+                return context.redirect(to: next, flash: "Signed in as \(user.name).")
+            } catch let refusal as PasskeyError {
+                context.logger.notice("passkey sign-in refused", metadata: ["client": "\(context.request.clientAddress.map { "\($0)" } ?? "-")", "reason": "\(refusal)"])
+                return try await context.render(LoginPageController(form: FormState(values: ["next": next], errors: ["passkey": refusal.publicMessage])))
+            }
+        }
+    }
+
+    /// The session the challenge is bound to: the page that asks has one, since it shows a form.
+    static func sessionID(_ context: RequestContext) throws(HTTPError) -> String {
+        guard let id = context.session.id else { throw HTTPError(.badRequest, message: "Reload the page and try again.") }
+        return id
+    }
+
+    /// `value` as JSON that no cache keeps: each answer holds a new challenge.
+    static func json(_ value: some Encodable) throws -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"], body: .bytes(Array(try JSONEncoder().encode(value))))
+    }
+}

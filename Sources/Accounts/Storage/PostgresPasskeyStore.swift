@@ -1,0 +1,93 @@
+import Foundation
+import PostgresNIO
+import TesseraPostgres
+
+/// Passkeys in PostgreSQL, shared by every instance: a challenge issued by one instance is taken
+/// by whichever instance the answer reaches, once (`DELETE … RETURNING`).
+public struct PostgresPasskeyStore: PasskeyStore {
+    let connections: PostgresConnections
+
+    public init(connections: PostgresConnections) {
+        self.connections = connections
+    }
+
+    /// The passkeys' tables; the storefront runs them after the accounts' own.
+    public static func registerMigrations(in migrator: inout PostgresMigrator) {
+        migrator.register("accounts.v4.passkeys", [
+            """
+            CREATE TABLE passkey (
+                credential_id bytea PRIMARY KEY,
+                user_id bigint NOT NULL REFERENCES shop_user ON DELETE CASCADE,
+                public_key bytea NOT NULL,
+                sign_count bigint NOT NULL,
+                created_at timestamptz NOT NULL,
+                last_used_at timestamptz
+            )
+            """,
+            "CREATE INDEX passkey_by_user ON passkey (user_id)",
+            """
+            CREATE TABLE passkey_challenge (
+                challenge bytea PRIMARY KEY,
+                ceremony text NOT NULL,
+                session_id text NOT NULL,
+                user_id bigint,
+                expires_at timestamptz NOT NULL
+            )
+            """,
+        ])
+    }
+
+    public func issue(_ challenge: [UInt8], for ceremony: PasskeyCeremony, sessionID: String, userID: Int?, expiresAt: Date) async throws {
+        _ = try await connections.query("DELETE FROM passkey_challenge WHERE expires_at < now()")
+        _ = try await connections.query("""
+            INSERT INTO passkey_challenge (challenge, ceremony, session_id, user_id, expires_at)
+            VALUES (\(ByteBuffer(bytes: challenge)), \(ceremony.rawValue), \(sessionID), \(userID), \(expiresAt))
+            """)
+    }
+
+    public func take(_ challenge: [UInt8], for ceremony: PasskeyCeremony, sessionID: String, now: Date) async throws -> Int?? {
+        let rows = try await connections.query("""
+            DELETE FROM passkey_challenge WHERE challenge = \(ByteBuffer(bytes: challenge))
+            RETURNING user_id, ceremony, session_id, expires_at
+            """)
+        guard let row = rows.first else { return nil }
+        let (userID, issuedFor, issuedTo, expiresAt) = try row.decode((Int?, String, String, Date).self)
+        guard issuedFor == ceremony.rawValue, issuedTo == sessionID, expiresAt >= now else { return nil }
+        return .some(userID)
+    }
+
+    public func insert(_ passkey: Passkey) async throws -> Bool {
+        let rows = try await connections.query("""
+            INSERT INTO passkey (credential_id, user_id, public_key, sign_count, created_at)
+            VALUES (\(ByteBuffer(bytes: passkey.credentialID)), \(passkey.userID), \(ByteBuffer(bytes: passkey.publicKey)), \(Int64(passkey.signCount)), \(passkey.createdAt))
+            ON CONFLICT (credential_id) DO NOTHING RETURNING 1
+            """)
+        return !rows.isEmpty
+    }
+
+    public func passkey(credentialID: [UInt8]) async throws -> Passkey? {
+        try await connections.query("""
+            SELECT credential_id, user_id, public_key, sign_count, created_at, last_used_at FROM passkey
+            WHERE credential_id = \(ByteBuffer(bytes: credentialID))
+            """).first.map(Self.passkey)
+    }
+
+    public func passkeys(userID: Int) async throws -> [Passkey] {
+        try await connections.query("""
+            SELECT credential_id, user_id, public_key, sign_count, created_at, last_used_at FROM passkey
+            WHERE user_id = \(userID) ORDER BY created_at
+            """).map(Self.passkey)
+    }
+
+    public func recordSignIn(credentialID: [UInt8], signCount: UInt32, at date: Date) async throws {
+        _ = try await connections.query("""
+            UPDATE passkey SET sign_count = \(Int64(signCount)), last_used_at = \(date) WHERE credential_id = \(ByteBuffer(bytes: credentialID))
+            """)
+    }
+
+    static func passkey(_ row: PostgresRow) throws -> Passkey {
+        let (credentialID, userID, publicKey, signCount, createdAt, lastUsedAt) = try row.decode((ByteBuffer, Int, ByteBuffer, Int64, Date, Date?).self)
+        return Passkey(credentialID: Array(buffer: credentialID), userID: userID, publicKey: Array(buffer: publicKey),
+                       signCount: UInt32(truncatingIfNeeded: signCount), createdAt: createdAt, lastUsedAt: lastUsedAt)
+    }
+}
