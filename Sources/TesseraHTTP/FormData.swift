@@ -2,7 +2,7 @@
 public struct FormData: Sendable {
     /// The text fields, in the order sent.
     public var fields: QueryParameters
-    /// The uploaded files, still in memory.
+    /// The uploaded files: in memory from a small body, in spooled files from a large one.
     public var files: [UploadedFile]
 
     /// A form with these fields and files; for tests and tools.
@@ -17,15 +17,26 @@ public struct FormData: Sendable {
     /// No browser sends a NUL in a text field, and no store can keep one as text (PostgreSQL
     /// refuses it outright, which would be a 500), so it is refused here, once, for every form.
     public init(body: [UInt8], contentType: String?) throws(HTTPError) {
+        try self.init(body: body, spooled: nil, contentType: contentType)
+    }
+
+    /// Decodes a body that is in memory (`body`) or was written to disk as it arrived (`spooled`,
+    /// a large `multipart/form-data` upload), as ``init(body:contentType:)`` does.
+    init(body: [UInt8], spooled: SpooledFile?, contentType: String?) throws(HTTPError) {
         let mediaType = MediaTypeHeader(contentType ?? "")
         switch mediaType.essence {
-        case "application/x-www-form-urlencoded":
+        case "application/x-www-form-urlencoded" where spooled == nil:
             self.init(fields: try QueryParameters(parsing: body))
         case "multipart/form-data":
             guard let boundary = mediaType.parameters["boundary"], !boundary.isEmpty, boundary.utf8.count <= 70 else {
                 throw HTTPError(.badRequest, message: "The multipart body has no valid boundary.")
             }
-            self = try MultipartParser(boundary: boundary).parse(body)
+            let parser = MultipartParser(boundary: boundary)
+            if let spooled {
+                self = try parser.parse(spooled)
+            } else {
+                self = try parser.parse(body)
+            }
         default:
             throw HTTPError(.unsupportedMediaType, message: "Forms must be sent as application/x-www-form-urlencoded or multipart/form-data.")
         }

@@ -78,9 +78,13 @@ public struct HTTPServerLimits: Sendable {
     public var maxConnectionsPerIP: Int
     /// Request line and headers together. A longer URL gets 414, longer headers 431.
     public var maxHeaderBytes: Int
-    /// The largest body accepted: 413 above it, checked from `Content-Length` before reading,
-    /// and by counting for chunked bodies.
+    /// The largest body kept in memory: 413 above it, checked from `Content-Length` before
+    /// reading, and by counting for chunked bodies; except for uploads (``maxUploadBytes``).
     public var maxBodyBytes: Int
+    /// The largest `multipart/form-data` body: one over ``maxBodyBytes`` is written to a
+    /// temporary file as it arrives (``Request/spooledBody``), so ten large uploads at once take
+    /// disk, not memory; 413 above this. 25 MiB by default.
+    public var maxUploadBytes: Int
 
     /// Limits that protect the server from slow or greedy clients; the defaults suit a public site.
     public init(
@@ -91,7 +95,8 @@ public struct HTTPServerLimits: Sendable {
         maxConnections: Int = 4096,
         maxConnectionsPerIP: Int = 512,
         maxHeaderBytes: Int = 16 * 1024,
-        maxBodyBytes: Int = 1024 * 1024
+        maxBodyBytes: Int = 1024 * 1024,
+        maxUploadBytes: Int = 25 * 1024 * 1024
     ) {
         self.idleTimeout = idleTimeout
         self.headTimeout = headTimeout
@@ -101,5 +106,6 @@ public struct HTTPServerLimits: Sendable {
         self.maxConnectionsPerIP = maxConnectionsPerIP
         self.maxHeaderBytes = maxHeaderBytes
         self.maxBodyBytes = maxBodyBytes
+        self.maxUploadBytes = max(maxUploadBytes, maxBodyBytes)
     }
 }

@@ -1,53 +1,91 @@
-/// A `multipart/form-data` parser (RFC 7578) over a body that is already in memory.
+/// A `multipart/form-data` parser (RFC 7578) that reads its body in pieces, so a body written to
+/// disk as it arrived (``SpooledFile``) is never held in memory: each file it carries is copied
+/// into a spooled file of its own as the parser goes. A body in memory (a small form) is parsed
+/// the same way, its files kept in memory.
 ///
-/// The body is bounded by the server's size limit before it gets here, so the parser works on
-/// the whole buffer; it still caps the number of parts so that a body of tiny parts cannot
-/// turn into a million allocations.
+/// It caps the number of parts, so that a body of tiny parts cannot turn into a million
+/// allocations, and the size of text fields and part headers, which are kept in memory.
 struct MultipartParser {
     let delimiter: [UInt8]
     var maxParts = 1_000
+    /// A text field larger than this is a 413: large content belongs in a file part.
+    var maxFieldBytes = 1 << 20
+    var maxPartHeaderBytes = 16 * 1024
+    /// How much of a spooled body is read at a time.
+    var pieceSize = 1 << 16
 
     init(boundary: String) {
         delimiter = Array("--\(boundary)".utf8)
     }
 
     func parse(_ body: [UInt8]) throws(HTTPError) -> FormData {
+        try parse(Reader(source: .memory(body), pieceSize: pieceSize))
+    }
+
+    func parse(_ body: SpooledFile) throws(HTTPError) -> FormData {
+        try parse(Reader(source: .spooled(body), pieceSize: pieceSize))
+    }
+
+    private func parse(_ reader: Reader) throws(HTTPError) -> FormData {
         func malformed(_ detail: String) -> HTTPError {
             HTTPError(.badRequest, message: "The multipart body is malformed: \(detail).")
         }
+        var reader = reader
         let crlf: [UInt8] = [13, 10]
         let separator = crlf + delimiter
-        guard var cursor = body.firstRange(of: delimiter)?.upperBound else {
-            throw malformed("no boundary found")
-        }
+        guard try reader.scan(to: delimiter, drain: { _ in }) else { throw malformed("no boundary found") }
+        reader.skip(delimiter.count)
         var fields: [QueryParameters.Item] = []
         var files: [UploadedFile] = []
         while true {
             // After a delimiter: `--` ends the body, CRLF starts a part.
-            if body[cursor...].starts(with: [45, 45]) { break }
-            guard body[cursor...].starts(with: crlf) else { throw malformed("a boundary is not followed by a line break") }
-            cursor += 2
+            guard try reader.ensure(2) else { throw malformed("the body ends after a boundary") }
+            if reader.startsWith([45, 45]) { break }
+            guard reader.startsWith(crlf) else { throw malformed("a boundary is not followed by a line break") }
+            reader.skip(2)
             guard fields.count + files.count < maxParts else {
                 throw HTTPError(.contentTooLarge, message: "The form has too many parts.")
             }
-            guard let headerEnd = body[cursor...].firstRange(of: crlf + crlf) else { throw malformed("a part has no header end") }
-            let headers = try parseHeaders(body[cursor..<headerEnd.lowerBound], malformed)
-            guard let contentEnd = body[headerEnd.upperBound...].firstRange(of: separator) else {
-                throw malformed("a part is not closed")
-            }
-            let content = Array(body[headerEnd.upperBound..<contentEnd.lowerBound])
-            cursor = contentEnd.upperBound
-
+            var headerBlock: [UInt8] = []
+            let maxHeader = maxPartHeaderBytes
+            guard try reader.scan(to: crlf + crlf, drain: { piece throws(HTTPError) in
+                headerBlock += piece
+                if headerBlock.count > maxHeader { throw malformed("a part's headers are too long") }
+            }) else { throw malformed("a part has no header end") }
+            reader.skip(4)
+            let headers = try parseHeaders(headerBlock[...], malformed)
             let disposition = MediaTypeHeader(headers["content-disposition"] ?? "")
             guard disposition.essence == "form-data", let name = disposition.parameters["name"] else {
                 throw malformed("a part has no form-data name")
             }
             if let fileName = disposition.parameters["filename"] {
-                files.append(UploadedFile(fieldName: name, clientFileName: fileName, contentType: headers["content-type"], bytes: content))
+                let contents: UploadedFile.Contents
+                if reader.isSpooled {
+                    let file: SpooledFile
+                    do { file = try SpooledFile() } catch { throw HTTPError(.serviceUnavailable, message: "The upload cannot be stored just now. Please try again.") }
+                    guard try reader.scan(to: separator, drain: { piece throws(HTTPError) in
+                        do { try piece.withUnsafeBytes { try file.append($0) } } catch {
+                            throw HTTPError(.serviceUnavailable, message: "The upload cannot be stored just now. Please try again.")
+                        }
+                    }) else { throw malformed("a part is not closed") }
+                    contents = .spooled(file)
+                } else {
+                    var bytes: [UInt8] = []
+                    guard try reader.scan(to: separator, drain: { bytes += $0 }) else { throw malformed("a part is not closed") }
+                    contents = .memory(bytes)
+                }
+                files.append(UploadedFile(fieldName: name, clientFileName: fileName, contentType: headers["content-type"], contents: contents))
             } else {
+                var content: [UInt8] = []
+                let maxField = maxFieldBytes
+                guard try reader.scan(to: separator, drain: { piece throws(HTTPError) in
+                    content += piece
+                    if content.count > maxField { throw HTTPError(.contentTooLarge, message: "The form field \(name) is too large.") }
+                }) else { throw malformed("a part is not closed") }
                 guard let value = String(validating: content, as: UTF8.self) else { throw malformed("a field is not UTF-8") }
                 fields.append(QueryParameters.Item(name: name, value: value))
             }
+            reader.skip(separator.count)
         }
         return FormData(fields: QueryParameters(fields), files: files)
     }
@@ -63,5 +101,88 @@ struct MultipartParser {
             headers[name.lowercased()] = String(Substring(value).trimmingSpaces())
         }
         return headers
+    }
+
+    /// The body, a piece at a time, with what has been read but not yet consumed.
+    struct Reader {
+        enum Source {
+            case memory([UInt8])
+            case spooled(SpooledFile)
+        }
+
+        let source: Source
+        let pieceSize: Int
+        private var buffer: [UInt8] = []
+        private var position = 0
+        private var sourceOffset = 0
+
+        init(source: Source, pieceSize: Int) {
+            self.source = source
+            self.pieceSize = pieceSize
+        }
+
+        var isSpooled: Bool {
+            if case .spooled = source { true } else { false }
+        }
+
+        func startsWith(_ bytes: [UInt8]) -> Bool {
+            buffer[position...].starts(with: bytes)
+        }
+
+        mutating func skip(_ count: Int) {
+            position += count
+        }
+
+        /// Whether at least `count` unconsumed bytes are (or can be made) available.
+        mutating func ensure(_ count: Int) throws(HTTPError) -> Bool {
+            while buffer.count - position < count {
+                guard try fill() else { return false }
+            }
+            return true
+        }
+
+        /// Consumes up to the next `pattern`, handing everything before it to `drain` (in pieces;
+        /// `pattern.count - 1` bytes are held back until it is known they do not start it);
+        /// `false` when the body ends first.
+        mutating func scan(to pattern: [UInt8], drain: (ArraySlice<UInt8>) throws(HTTPError) -> Void) throws(HTTPError) -> Bool {
+            while true {
+                if let found = buffer[position...].firstRange(of: pattern) {
+                    try drain(buffer[position..<found.lowerBound])
+                    position = found.lowerBound
+                    return true
+                }
+                let safeEnd = max(position, buffer.count - (pattern.count - 1))
+                if safeEnd > position {
+                    try drain(buffer[position..<safeEnd])
+                    position = safeEnd
+                }
+                guard try fill() else { return false }
+            }
+        }
+
+        /// Reads the next piece; `false` at the end.
+        private mutating func fill() throws(HTTPError) -> Bool {
+            if position > 0 {
+                buffer.removeFirst(position)
+                position = 0
+            }
+            let piece: [UInt8]
+            switch source {
+            case .memory(let bytes):
+                // A body in memory is one piece: copied once, not in slices.
+                guard sourceOffset < bytes.count else { return false }
+                piece = buffer.isEmpty ? bytes : Array(bytes[sourceOffset...])
+            case .spooled(let file):
+                do {
+                    piece = try file.read(at: sourceOffset, count: pieceSize)
+                } catch {
+                    throw HTTPError(.serviceUnavailable, message: "The upload cannot be read just now. Please try again.")
+                }
+                guard !piece.isEmpty else { return false }
+            }
+            sourceOffset += piece.count
+            buffer += piece
+            return true
+        }
     }
 }

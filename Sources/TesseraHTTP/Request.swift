@@ -23,8 +23,13 @@ public struct Request: Sendable {
     public var clientAddress: IPAddress?
     /// Whether the client reached the site over HTTPS, as a trusted TLS-terminating proxy says.
     public var isSecure: Bool
-    /// The whole body, read within the server's limit before the handler runs.
+    /// The whole body, read within the server's limit before the handler runs; empty when the
+    /// body was written to disk instead (``spooledBody``).
     public var body: [UInt8]
+    /// A `multipart/form-data` body larger than ``HTTPServerLimits/maxBodyBytes``, written to a
+    /// temporary file as it arrived (up to ``HTTPServerLimits/maxUploadBytes``): ``form()``
+    /// reads it in pieces, and its files stay on disk.
+    public var spooledBody: SpooledFile?
     /// The id on every log line of this request, sent back as `X-Request-ID` (``RequestID``);
     /// empty for a request made by hand.
     public var id: String
@@ -40,9 +45,11 @@ public struct Request: Sendable {
         clientAddress: IPAddress? = nil,
         isSecure: Bool = false,
         body: [UInt8] = [],
+        spooledBody: SpooledFile? = nil,
         id: String = ""
     ) {
         self.id = id
+        self.spooledBody = spooledBody
         self.method = method
         self.path = path
         self.target = target ?? path
@@ -61,10 +68,10 @@ public struct Request: Sendable {
 
     /// The body decoded as a form, from `application/x-www-form-urlencoded` or `multipart/form-data`.
     ///
-    /// Uploaded files stay in memory (the body is already bounded by the server's limit); they are
-    /// written to disk only when the handler asks, with ``UploadedFile/write(into:)``.
+    /// The files of a small body stay in memory; those of a spooled one stay on disk. Either
+    /// way they are put in place only when the handler asks, with ``UploadedFile/write(into:)``.
     public func form() throws(HTTPError) -> FormData {
-        try FormData(body: body, contentType: headers[.contentType])
+        try FormData(body: body, spooled: spooledBody, contentType: headers[.contentType])
     }
 }
 

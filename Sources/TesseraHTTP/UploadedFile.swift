@@ -1,6 +1,8 @@
 import Foundation
 
-/// A file received in a `multipart/form-data` body. It lives in memory until written.
+/// A file received in a `multipart/form-data` body: in memory when the body was small, in a
+/// ``SpooledFile`` when the body was large enough to be written to disk as it arrived
+/// (``HTTPServerLimits/maxUploadBytes``). Either way its bytes are read through this type.
 public struct UploadedFile: Sendable {
     /// The form field it was sent in.
     public var fieldName: String
@@ -8,15 +10,50 @@ public struct UploadedFile: Sendable {
     public var clientFileName: String
     /// The type the client claimed, if any: a claim, not a fact.
     public var contentType: String?
-    /// The file's content, in memory.
-    public var bytes: [UInt8]
+    /// Where the bytes are.
+    public let contents: Contents
+
+    /// Where an uploaded file's bytes are kept.
+    public enum Contents: Sendable {
+        case memory([UInt8])
+        case spooled(SpooledFile)
+    }
+
+    /// A file as the multipart parser found it, in memory (and for tests).
+    public init(fieldName: String, clientFileName: String, contentType: String?, bytes: [UInt8]) {
+        self.init(fieldName: fieldName, clientFileName: clientFileName, contentType: contentType, contents: .memory(bytes))
+    }
 
     /// A file as the multipart parser found it.
-    public init(fieldName: String, clientFileName: String, contentType: String?, bytes: [UInt8]) {
+    public init(fieldName: String, clientFileName: String, contentType: String?, contents: Contents) {
         self.fieldName = fieldName
         self.clientFileName = clientFileName
         self.contentType = contentType
-        self.bytes = bytes
+        self.contents = contents
+    }
+
+    /// How many bytes it has.
+    public var size: Int {
+        switch contents {
+        case .memory(let bytes): bytes.count
+        case .spooled(let file): file.size
+        }
+    }
+
+    /// The first `count` bytes (fewer when the file is shorter): enough to tell its type.
+    public func prefix(_ count: Int) throws -> [UInt8] {
+        switch contents {
+        case .memory(let bytes): Array(bytes.prefix(count))
+        case .spooled(let file): try file.read(at: 0, count: count)
+        }
+    }
+
+    /// All of it, in memory: for files known to be small, such as those of a small form.
+    public func bytes() throws -> [UInt8] {
+        switch contents {
+        case .memory(let bytes): bytes
+        case .spooled(let file): try file.readAll()
+        }
     }
 
     /// The client's file name reduced to something safe to create in a folder: its last path
@@ -32,20 +69,26 @@ public struct UploadedFile: Sendable {
     }
 
     /// Writes the file into `directory` under ``safeFileName`` and returns its URL. It never
-    /// overwrites: an existing name is an error, so two uploads cannot silently replace each other.
+    /// overwrites: an existing name is an error, so two uploads cannot silently replace each
+    /// other. A spooled file is copied in pieces, never whole in memory.
     @discardableResult
     public func write(into directory: URL) throws -> URL {
         guard let name = safeFileName else {
             throw HTTPError(.badRequest, message: "The uploaded file has no usable name.")
         }
         let destination = directory.appendingPathComponent(name, isDirectory: false)
-        let descriptor = open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw CocoaError(errno == EEXIST ? .fileWriteFileExists : .fileWriteUnknown)
+        switch contents {
+        case .spooled(let file):
+            try file.copy(to: destination.path)
+        case .memory(let bytes):
+            let descriptor = open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                throw CocoaError(errno == EEXIST ? .fileWriteFileExists : .fileWriteUnknown)
+            }
+            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+            try handle.write(contentsOf: bytes)
+            try handle.close()
         }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        try handle.write(contentsOf: bytes)
-        try handle.close()
         return destination
     }
 }

@@ -13,7 +13,7 @@ import TesseraTesting
         case "/form":
             let form = try request.form()
             let fields = form.fields.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
-            let files = form.files.map { "\($0.fieldName):\($0.safeFileName ?? "-"):\($0.bytes.count)" }.joined(separator: ",")
+            let files = form.files.map { "\($0.fieldName):\($0.safeFileName ?? "-"):\($0.size)" }.joined(separator: ",")
             return .text("fields[\(fields)] files[\(files)]")
         default:
             let tags = request.query.values(for: "tag").joined(separator: ",")

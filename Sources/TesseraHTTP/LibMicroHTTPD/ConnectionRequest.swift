@@ -63,6 +63,10 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
     var method = HTTPRequest.Method.get
     var headers = RequestHeaders()
     var body: [UInt8] = []
+    /// A large upload's body, on disk as it arrives (``HTTPServerLimits/maxUploadBytes``).
+    var spool: SpooledFile?
+    /// Whether the body may be spooled: `multipart/form-data`, read from the head.
+    var isUpload = false
     var discardedBytes = 0
     var parsedTarget: RequestTarget?
     /// Set once the head is read (``assignRequestID()``), before anything reads it from another
@@ -115,6 +119,7 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
             clientAddress: client,
             isSecure: isSecure,
             body: body,
+            spooledBody: spool,
             id: requestID
         )
     }

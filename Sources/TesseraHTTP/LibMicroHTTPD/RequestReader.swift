@@ -37,10 +37,20 @@ enum RequestReader {
         case .readingBody:
             if upload.count > 0 {
                 if isPastBodyDeadline(context) { return .close }
-                if context.body.count + upload.count > context.core.limits.maxBodyBytes {
-                    context.discardedBytes = context.body.count + upload.count
+                let limits = context.core.limits
+                let received = (context.spool?.size ?? context.body.count) + upload.count
+                if received > (context.isUpload ? limits.maxUploadBytes : limits.maxBodyBytes) {
+                    context.discardedBytes = received
                     context.body = []
+                    context.spool = nil
                     context.phase = .discardingBody(bodyTooLarge(context))
+                } else if context.spool != nil || received > limits.maxBodyBytes {
+                    // An upload past the in-memory limit goes on on disk, where it has been so far too.
+                    if let error = spool(upload, context) {
+                        context.body = []
+                        context.spool = nil
+                        context.phase = .discardingBody(error)
+                    }
                 } else {
                     context.body.append(contentsOf: upload)
                 }
@@ -54,7 +64,8 @@ enum RequestReader {
             if upload.count > 0 {
                 // Reading on lets the client see the 413 instead of a reset, but not forever.
                 context.discardedBytes += upload.count
-                if context.discardedBytes > 4 * context.core.limits.maxBodyBytes + 1_048_576 || isPastBodyDeadline(context) {
+                let limit = context.isUpload ? context.core.limits.maxUploadBytes : context.core.limits.maxBodyBytes
+                if context.discardedBytes > 4 * limit + 1_048_576 || isPastBodyDeadline(context) {
                     return .close
                 }
                 return .continue
@@ -78,7 +89,28 @@ enum RequestReader {
     }
 
     private static func bodyTooLarge(_ context: ConnectionRequest) -> HTTPError {
-        HTTPError(.contentTooLarge, message: "The request body is larger than \(context.core.limits.maxBodyBytes) bytes.")
+        if context.isUpload {
+            let megabytes = context.core.limits.maxUploadBytes / (1024 * 1024)
+            return HTTPError(.contentTooLarge, message: "The upload is larger than \(megabytes) MB, the most this site takes.")
+        }
+        return HTTPError(.contentTooLarge, message: "The request body is larger than \(context.core.limits.maxBodyBytes) bytes.")
+    }
+
+    /// Adds `upload` to the request's spooled body, first moving what arrived in memory there;
+    /// the error to answer with when the disk refuses.
+    private static func spool(_ upload: UnsafeRawBufferPointer, _ context: ConnectionRequest) -> HTTPError? {
+        do {
+            if context.spool == nil {
+                let file = try SpooledFile()
+                try context.body.withUnsafeBytes { try file.append($0) }
+                context.body = []
+                context.spool = file
+            }
+            try context.spool?.append(upload)
+            return nil
+        } catch {
+            return HTTPError(.serviceUnavailable, message: "The upload cannot be stored just now. Please try again.", headers: [.retryAfter: "5"])
+        }
     }
 
     /// Fills in the method, headers and target; returns the error to answer with, if any.
@@ -135,11 +167,14 @@ enum RequestReader {
         } catch {
             return error
         }
+        context.isUpload = MediaTypeHeader(context.headers[.contentType] ?? "").essence == "multipart/form-data"
         switch ContentLength.check(head.contentLengths, hasTransferEncoding: !head.transferEncodings.isEmpty) {
         case .invalid(let message):
             return HTTPError(.badRequest, message: message)
-        case .length(let length) where length > context.core.limits.maxBodyBytes:
+        case .length(let length) where length > (context.isUpload ? context.core.limits.maxUploadBytes : context.core.limits.maxBodyBytes):
             return bodyTooLarge(context)
+        case .length(let length) where length > context.core.limits.maxBodyBytes:
+            break // an upload, spooled as it arrives
         case .length(let length):
             context.body.reserveCapacity(length)
         case .absent:

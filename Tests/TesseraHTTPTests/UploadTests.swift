@@ -1,0 +1,159 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import TesseraHTTP
+import TesseraTesting
+
+/// Large uploads are written to disk as they arrive, not held in memory: a `multipart/form-data`
+/// body over `maxBodyBytes` is spooled, its files stay in spooled files, and memory stays flat
+/// while many arrive at once. Over `maxUploadBytes` it is a 413, and the handler never runs.
+@Suite(.serialized) struct UploadTests {
+    static let boundary = "tessera-upload-test"
+
+    /// A multipart body: a text field, then each file.
+    static func body(fields: [(String, String)] = [("title", "Lamp ☀")], files: [(String, [UInt8])]) -> [UInt8] {
+        var body: [UInt8] = []
+        for (name, value) in fields {
+            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+        }
+        for (name, bytes) in files {
+            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"\(name)\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
+            body += bytes + Array("\r\n".utf8)
+        }
+        return body + Array("--\(boundary)--\r\n".utf8)
+    }
+
+    /// Bytes that look like the end of a part but are not: the parser must not cut there.
+    static let tricky = Array("\r\n--tessera-upload-tes\r\n-\r\n--tessera-upload-te\r".utf8)
+
+    @Test func aSpooledBodyParsesAsTheSameBodyInMemoryWhateverThePieces() throws {
+        let first = (0..<5000).map { UInt8(truncatingIfNeeded: $0 * 7) } + Self.tricky
+        let body = Self.body(files: [("a.jpg", first), ("empty.jpg", []), ("b.jpg", Self.tricky + [1, 2, 3])])
+        let spooled = try SpooledFile()
+        try spooled.append(body)
+        let inMemory = try MultipartParser(boundary: Self.boundary).parse(body)
+        for pieceSize in [1, 7, 64, 4096] {
+            var parser = MultipartParser(boundary: Self.boundary)
+            parser.pieceSize = pieceSize
+            let parsed = try parser.parse(spooled)
+            #expect(parsed["title"] == "Lamp ☀")
+            #expect(parsed.files.map(\.clientFileName) == ["a.jpg", "empty.jpg", "b.jpg"])
+            for (file, expected) in zip(parsed.files, inMemory.files) {
+                guard case .spooled = file.contents else { Issue.record("a file of a spooled body is in memory"); continue }
+                #expect(try file.bytes() == expected.bytes(), "pieces of \(pieceSize)")
+            }
+        }
+        #expect(try inMemory.files[0].bytes() == first)
+        #expect(try inMemory.files[2].bytes() == Self.tricky + [1, 2, 3])
+    }
+
+    @Test func aSpooledBodyThatIsCutShortIsA400() throws {
+        let body = Self.body(files: [("a.jpg", [UInt8](repeating: 9, count: 10_000))])
+        let spooled = try SpooledFile()
+        try spooled.append(body.prefix(8_000))
+        #expect(throws: HTTPError.self) { try MultipartParser(boundary: Self.boundary).parse(spooled) }
+    }
+
+    /// The resident memory of this process, from /proc.
+    static func residentBytes() -> Int {
+        let fields = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8))?.split(separator: " ") ?? []
+        return (fields.count > 1 ? Int(fields[1]) ?? 0 : 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    @Test func tenTwentyMegabyteUploadsAtOnceKeepMemoryFlat() async throws {
+        let fileSize = 20 * 1024 * 1024
+        let photo = (0..<fileSize).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) }
+        let expectedSum = photo.reduce(0) { $0 &+ UInt64($1) }
+        let body = Self.body(files: [("photo.jpg", photo)])
+        let server = try await TestServer.start(threads: 4, limits: HTTPServerLimits(maxUploadBytes: 25 * 1024 * 1024), responder: ClosureResponder { request in
+            guard request.spooledBody != nil, request.body.isEmpty else { return .text("not spooled", status: .internalServerError) }
+            guard let file = try request.form().file("photo"), case .spooled(let spooled) = file.contents else {
+                return .text("no spooled file", status: .badRequest)
+            }
+            var sum: UInt64 = 0
+            var offset = 0
+            while offset < spooled.size {
+                let piece = try spooled.read(at: offset, count: 1 << 16)
+                sum = piece.reduce(sum) { $0 &+ UInt64($1) }
+                offset += piece.count
+            }
+            return .text("\(file.size) \(sum)")
+        })
+        let baseline = Self.residentBytes()
+        let peak = Atomic<Int>(baseline)
+        let sampling = Task.detached {
+            while !Task.isCancelled {
+                let now = Self.residentBytes()
+                _ = peak.max(now, ordering: .relaxed)
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        let port = server.port
+        let replies = try await withThrowingTaskGroup(of: TestResponse.self) { group in
+            for _ in 0..<10 {
+                group.addTask {
+                    try await onThread {
+                        let client = try RawHTTPClient(port: port, timeout: 60)
+                        try client.send("POST /upload HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: multipart/form-data; boundary=\(Self.boundary)\r\nContent-Length: \(body.count)\r\n\r\n")
+                        var offset = 0
+                        while offset < body.count {
+                            try client.send(Array(body[offset..<min(offset + 256 * 1024, body.count)]))
+                            offset += 256 * 1024
+                        }
+                        return try client.readReply()
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        sampling.cancel()
+        for reply in replies {
+            #expect(reply.status == 200)
+            #expect(reply.text == "\(fileSize) \(expectedSum)")
+        }
+        let growth = peak.load(ordering: .relaxed) - baseline
+        // Held in memory, ten bodies would be 200 MB (and their parsed files as much again).
+        #expect(growth < 40 * 1024 * 1024, "memory grew by \(growth / 1024 / 1024) MB during ten 20 MB uploads")
+        print("ten 20 MB uploads at once: resident memory grew by \(growth / 1024 / 1024) MB")
+        try await server.stop()
+    }
+
+    @Test func anUploadOverTheLimitIsA413PageAndTheHandlerNeverRuns() async throws {
+        let calls = Atomic<Int>(0)
+        let server = try await TestServer.start(limits: HTTPServerLimits(maxUploadBytes: 25 * 1024 * 1024)) { _ in
+            calls.add(1, ordering: .relaxed)
+            return .text("stored")
+        }
+        let port = server.port
+        // Refused from its Content-Length, before a byte of it is read.
+        let declared = try await onThread {
+            let client = try RawHTTPClient(port: port, timeout: 10)
+            try client.send("POST /upload HTTP/1.1\r\nHost: localhost\r\nAccept: text/html\r\nContent-Type: multipart/form-data; boundary=\(Self.boundary)\r\nContent-Length: \(50 * 1024 * 1024)\r\n\r\n")
+            return try client.readReply()
+        }
+        #expect(declared.status == 413)
+        #expect(declared.header("content-type")?.hasPrefix("text/html") == true)
+        #expect(declared.text.contains("The upload is larger than 25 MB"))
+        // Chunked, so only counting can tell: refused once it passes the limit.
+        let counted = try await onThread {
+            let client = try RawHTTPClient(port: port, timeout: 30)
+            try client.send("POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; boundary=\(Self.boundary)\r\nTransfer-Encoding: chunked\r\n\r\n")
+            let chunk = [UInt8](repeating: 65, count: 1024 * 1024)
+            for _ in 0..<30 {
+                try client.send(Array("100000\r\n".utf8) + chunk + Array("\r\n".utf8))
+            }
+            try client.send("0\r\n\r\n")
+            return try client.readReply()
+        }
+        #expect(counted.status == 413)
+        // An ordinary form is still held to the in-memory limit.
+        let form = try await onThread {
+            try RawHTTPClient.request(port: port, "/form", method: "POST", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                      body: Array(repeating: 97, count: 2 * 1024 * 1024))
+        }
+        #expect(form.status == 413)
+        #expect(calls.load(ordering: .relaxed) == 0, "nothing was stored")
+        #expect(try await server.assertServing().status == 200)
+        try await server.stop()
+    }
+}
