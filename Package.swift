@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "TesseraTesting", targets: ["TesseraTesting"]),
         .library(name: "TesseraSQLite", targets: ["TesseraSQLite"]),
         .library(name: "TesseraPostgres", targets: ["TesseraPostgres"]),
+        .library(name: "TesseraImages", targets: ["TesseraImages"]),
         .plugin(name: "TesseraViewsPlugin", targets: ["TesseraViewsPlugin"]),
         .executable(name: "storefront", targets: ["Storefront"]),
         .executable(name: "tessera-bench", targets: ["TesseraBench"]),
@@ -60,6 +61,10 @@ let package = Package(
         ),
         // zlib (Debian's zlib1g-dev), for gzip responses.
         .systemLibrary(name: "CZlib"),
+        // libvips (Debian's libvips-dev), for photos; its calls take C varargs, which
+        // CTesseraImages wraps in calls Swift can make.
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .target(name: "CTesseraImages", dependencies: ["CVips"]),
 
         // MARK: Framework
         .target(
@@ -111,6 +116,8 @@ let package = Package(
         // Fast reads for apps on SQLite through GRDB: read-only connections read on the caller's thread.
         // Its mail outbox keeps the framework's mail in the app's SQLite database.
         .target(name: "TesseraSQLite", dependencies: ["Tessera", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]),
+        // Photos: uploads checked by their bytes, variants made and stripped of metadata by libvips.
+        .target(name: "TesseraImages", dependencies: ["CTesseraImages", "Tessera", "TesseraHTTP", .product(name: "HTTPTypes", package: "swift-http-types")]),
         // Apps on PostgreSQL: DATABASE_URL, the pool, versioned migrations under an advisory lock,
         // and connections for the synchronous parts (transactions' bodies, per-request checks).
         .target(
@@ -227,6 +234,7 @@ let package = Package(
         .testTarget(name: "StorefrontTests", dependencies: ["TesseraTesting", "Tessera", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TesseraPostgresTests", dependencies: ["TesseraPostgres", "Tessera", "TesseraHTTP", "TesseraTesting", "PostgresTestSupport",
                                                              .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "TesseraImagesTests", dependencies: ["TesseraImages", "Tessera"]),
         .testTarget(name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "Tessera", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "CatalogTests",

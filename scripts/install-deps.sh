@@ -5,8 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# zlib for gzip answers. libmicrohttpd's build needs a C compiler, make, patch, xz and Debian's archive key.
-want=(libsqlite3-dev zlib1g-dev pkg-config gcc make patch xz-utils debian-archive-keyring)
+# zlib for gzip answers, libvips for photos. libmicrohttpd's build needs a C compiler, make, patch, xz and
+# Debian's archive key.
+want=(libsqlite3-dev zlib1g-dev libvips-dev pkg-config gcc make patch xz-utils debian-archive-keyring)
 case "${1:-build}" in
   build) ;;
   bench) want+=(wrk python3 util-linux libpq-dev) ;;

@@ -1,0 +1,107 @@
+#include "CTesseraImages.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <vips/vips.h>
+
+static pthread_once_t started_once = PTHREAD_ONCE_INIT;
+static int started = -1;
+
+static void start(void) {
+    started = VIPS_INIT("tessera");
+    if (started == 0) {
+        vips_cache_set_max(0);
+        vips_concurrency_set(1);
+    }
+}
+
+int tessera_images_start(void) {
+    pthread_once(&started_once, start);
+    return started;
+}
+
+static int failed(char *error, size_t error_size) {
+    if (error && error_size) snprintf(error, error_size, "%s", vips_error_buffer());
+    vips_error_clear();
+    return -1;
+}
+
+int tessera_image_probe(const char *path, int *width, int *height, char *loader, size_t loader_size, char *error, size_t error_size) {
+    const char *name = vips_foreign_find_load(path);
+    if (!name) return failed(error, error_size);
+    snprintf(loader, loader_size, "%s", name);
+    VipsImage *image = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (!image) return failed(error, error_size);
+    *width = vips_image_get_width(image);
+    *height = vips_image_get_height(image);
+    g_object_unref(image);
+    return 0;
+}
+
+int tessera_image_variant(const char *path, int width, int format, int quality,
+                          void **out, size_t *out_size, int *out_width, int *out_height, char *error, size_t error_size) {
+    VipsImage *image = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
+    if (!image) return failed(error, error_size);
+    VipsImage *shrunk = NULL;
+    int result = vips_thumbnail_image(image, &shrunk, width, "size", VIPS_SIZE_DOWN, NULL);
+    g_object_unref(image);
+    if (result) return failed(error, error_size);
+    *out_width = vips_image_get_width(shrunk);
+    *out_height = vips_image_get_height(shrunk);
+    // Every saver's "strip" is asked for too, but libvips 8.14's WebP saver still writes EXIF:
+    // the metadata goes from the image itself first. A copy: the pixels are shared, not copied.
+    VipsImage *bare = NULL;
+    result = vips_copy(shrunk, &bare, NULL);
+    g_object_unref(shrunk);
+    if (result) return failed(error, error_size);
+    shrunk = bare;
+    char **fields = vips_image_get_fields(shrunk);
+    for (char **field = fields; *field; field++) {
+        if (vips_isprefix("exif-", *field) || vips_isprefix("xmp-", *field) || vips_isprefix("iptc-", *field)
+            || vips_isprefix("icc-", *field) || vips_isprefix("jpeg-thumbnail", *field) || vips_isprefix("orientation", *field)) {
+            vips_image_remove(shrunk, *field);
+        }
+    }
+    g_strfreev(fields);
+    result = format == 1
+        ? vips_webpsave_buffer(shrunk, out, out_size, "Q", quality, "strip", TRUE, NULL)
+        : vips_jpegsave_buffer(shrunk, out, out_size, "Q", quality, "strip", TRUE, "interlace", TRUE, "optimize_coding", TRUE, NULL);
+    g_object_unref(shrunk);
+    return result ? failed(error, error_size) : 0;
+}
+
+int tessera_image_demo(int width, int height, unsigned from, unsigned to, unsigned disc,
+                       void **out, size_t *out_size, char *error, size_t error_size) {
+    // A 2×2 image, top-left `from`, bottom-right `to`, the others halfway; stretched with a
+    // linear kernel into a smooth diagonal gradient.
+    unsigned char corners[12];
+    for (int channel = 0; channel < 3; channel++) {
+        int shift = 16 - 8 * channel;
+        unsigned char a = (from >> shift) & 0xFF, b = (to >> shift) & 0xFF;
+        corners[channel] = a;
+        corners[3 + channel] = corners[6 + channel] = (unsigned char)((a + b) / 2);
+        corners[9 + channel] = b;
+    }
+    VipsImage *seed = vips_image_new_from_memory_copy(corners, sizeof corners, 2, 2, 3, VIPS_FORMAT_UCHAR);
+    if (!seed) return failed(error, error_size);
+    VipsImage *stretched = NULL;
+    int result = vips_resize(seed, &stretched, (double)width / 2, "vscale", (double)height / 2, "kernel", VIPS_KERNEL_LINEAR, NULL);
+    g_object_unref(seed);
+    if (result) return failed(error, error_size);
+    VipsImage *canvas = vips_image_copy_memory(stretched);
+    g_object_unref(stretched);
+    if (!canvas) return failed(error, error_size);
+    double ink[3] = {(disc >> 16) & 0xFF, (disc >> 8) & 0xFF, disc & 0xFF};
+    int radius = (width < height ? width : height) / 4;
+    if (vips_draw_circle(canvas, ink, 3, width * 3 / 5, height / 2, radius, "fill", TRUE, NULL)) {
+        g_object_unref(canvas);
+        return failed(error, error_size);
+    }
+    result = vips_jpegsave_buffer(canvas, out, out_size, "Q", 88, NULL);
+    g_object_unref(canvas);
+    return result ? failed(error, error_size) : 0;
+}
+
+void tessera_image_free(void *bytes) {
+    g_free(bytes);
+}

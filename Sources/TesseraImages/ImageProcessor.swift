@@ -1,0 +1,106 @@
+import CTesseraImages
+import Foundation
+import Tessera
+
+/// Images for the web, through libvips: checks what users upload, makes the variants pages
+/// show (JPEG and WebP, at the widths a `srcset` offers, without metadata), and draws demo
+/// photos.
+///
+/// libvips decodes and encodes on ``pool``, a thread of its own by default, never on the
+/// threads that serve pages; an image is read from a path, so an upload spooled to disk
+/// (`SpooledFile/path`) is never copied into memory.
+public struct ImageProcessor: Sendable {
+    /// What an image may be.
+    public struct Limits: Sendable {
+        /// Width times height: 40 megapixels by default, more than any phone camera makes.
+        public var maxPixels = 40_000_000
+        /// The longest side.
+        public var maxSide = 16_384
+
+        public init() {}
+    }
+
+    /// An image's header, as ``inspect(_:)`` read it.
+    public struct Inspection: Sendable, Equatable {
+        public let format: ImageFormat
+        public let width: Int
+        public let height: Int
+    }
+
+    /// An encoded variant.
+    public struct Encoded: Sendable {
+        public let bytes: [UInt8]
+        public let width: Int
+        public let height: Int
+    }
+
+    let pool: WorkerPool
+    public let limits: Limits
+
+    /// - Parameter pool: where libvips runs; one thread and 32 waiting jobs by default.
+    public init(pool: WorkerPool = WorkerPool(name: "images", threads: 1, queueLimit: 32), limits: Limits = Limits()) {
+        precondition(tessera_images_start() == 0, "libvips did not start")
+        self.pool = pool
+        self.limits = limits
+    }
+
+    /// Checks the image at `path`, whose first bytes are `head`: a JPEG, PNG or WebP by its
+    /// bytes and by libvips's reading of its header, within ``limits``. Only the header is read:
+    /// a decompression bomb is refused before a pixel of it is decoded.
+    public func inspect(path: String, head: [UInt8]) async throws -> Inspection {
+        guard let format = ImageFormat(sniffing: head) else { throw ImageError.notAnImage }
+        let limits = self.limits
+        return try await pool.run {
+            var width: Int32 = 0, height: Int32 = 0
+            var loader = [CChar](repeating: 0, count: 64)
+            var error = [CChar](repeating: 0, count: 512)
+            guard tessera_image_probe(path, &width, &height, &loader, loader.count, &error, error.count) == 0 else {
+                throw ImageError.notAnImage
+            }
+            // libvips must read it as the same kind the bytes say.
+            guard String(cString: loader).lowercased().hasPrefix(format == .jpeg ? "vipsforeignloadjpeg" : "vipsforeignload\(format.rawValue)") else {
+                throw ImageError.notAnImage
+            }
+            let (w, h) = (Int(width), Int(height))
+            guard w > 0, h > 0, w <= limits.maxSide, h <= limits.maxSide, w * h <= limits.maxPixels else {
+                throw ImageError.tooManyPixels(width: w, height: h)
+            }
+            return Inspection(format: format, width: w, height: h)
+        }
+    }
+
+    /// The image at `path`, upright, at most `width` pixels wide (never enlarged), as `format`
+    /// at `quality` (1–100), with no metadata: no EXIF, no GPS position, no camera serial. (A
+    /// WebP from libvips 8.14 still carries a minimal EXIF block it writes itself: resolution
+    /// and orientation, nothing about who took the photo or where.)
+    /// A damaged or truncated image is ``ImageError/damaged(_:)``.
+    public func variant(of path: String, width: Int, format: VariantFormat, quality: Int = 80) async throws -> Encoded {
+        try await pool.run {
+            var bytes: UnsafeMutableRawPointer?
+            var size = 0
+            var outWidth: Int32 = 0, outHeight: Int32 = 0
+            var error = [CChar](repeating: 0, count: 512)
+            guard tessera_image_variant(path, Int32(width), format == .webp ? 1 : 0, Int32(quality), &bytes, &size, &outWidth, &outHeight,
+                                        &error, error.count) == 0, let bytes else {
+                throw ImageError.damaged(String(cString: error).trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+            defer { tessera_image_free(bytes) }
+            return Encoded(bytes: Array(UnsafeRawBufferPointer(start: bytes, count: size)), width: Int(outWidth), height: Int(outHeight))
+        }
+    }
+
+    /// A demo photo, `width` × `height`, as JPEG: a diagonal gradient between two colours with
+    /// a disc of a third (0xRRGGBB each). Seed data draws its photos with it, so nothing is downloaded.
+    public func demoPhoto(width: Int, height: Int, from: UInt32, to: UInt32, disc: UInt32) async throws -> [UInt8] {
+        try await pool.run {
+            var bytes: UnsafeMutableRawPointer?
+            var size = 0
+            var error = [CChar](repeating: 0, count: 512)
+            guard tessera_image_demo(Int32(width), Int32(height), from, to, disc, &bytes, &size, &error, error.count) == 0, let bytes else {
+                throw ImageError.damaged(String(cString: error))
+            }
+            defer { tessera_image_free(bytes) }
+            return Array(UnsafeRawBufferPointer(start: bytes, count: size))
+        }
+    }
+}
