@@ -8,7 +8,9 @@
 struct MultipartParser {
     let delimiter: [UInt8]
     var maxParts = 1_000
-    /// A text field larger than this is a 413: large content belongs in a file part.
+    /// Files in one form: each spooled one holds a file descriptor while the request lives.
+    var maxFiles = 16
+    /// All text fields together; more is a 413: large content belongs in a file part.
     var maxFieldBytes = 1 << 20
     var maxPartHeaderBytes = 16 * 1024
     /// How much of a spooled body is read at a time.
@@ -37,6 +39,7 @@ struct MultipartParser {
         reader.skip(delimiter.count)
         var fields: [QueryParameters.Item] = []
         var files: [UploadedFile] = []
+        var fieldBytes = 0
         while true {
             // After a delimiter: `--` ends the body, CRLF starts a part.
             guard try reader.ensure(2) else { throw malformed("the body ends after a boundary") }
@@ -59,6 +62,7 @@ struct MultipartParser {
                 throw malformed("a part has no form-data name")
             }
             if let fileName = disposition.parameters["filename"] {
+                guard files.count < maxFiles else { throw HTTPError(.contentTooLarge, message: "The form has more than \(maxFiles) files.") }
                 let contents: UploadedFile.Contents
                 if reader.isSpooled {
                     let file: SpooledFile
@@ -77,11 +81,12 @@ struct MultipartParser {
                 files.append(UploadedFile(fieldName: name, clientFileName: fileName, contentType: headers["content-type"], contents: contents))
             } else {
                 var content: [UInt8] = []
-                let maxField = maxFieldBytes
+                let budget = maxFieldBytes - fieldBytes
                 guard try reader.scan(to: separator, drain: { piece throws(HTTPError) in
                     content += piece
-                    if content.count > maxField { throw HTTPError(.contentTooLarge, message: "The form field \(name) is too large.") }
+                    if content.count > budget { throw HTTPError(.contentTooLarge, message: "The form's text fields are too large.") }
                 }) else { throw malformed("a part is not closed") }
+                fieldBytes += content.count
                 guard let value = String(validating: content, as: UTF8.self) else { throw malformed("a field is not UTF-8") }
                 fields.append(QueryParameters.Item(name: name, value: value))
             }

@@ -70,8 +70,13 @@ public struct Request: Sendable {
     ///
     /// The files of a small body stay in memory; those of a spooled one stay on disk. Either
     /// way they are put in place only when the handler asks, with ``UploadedFile/write(into:)``.
+    ///
+    /// A spooled body is parsed once, however often it is asked for (the CSRF check, then the
+    /// handler): its files are copied out of it only then.
     public func form() throws(HTTPError) -> FormData {
-        try FormData(body: body, spooled: spooledBody, contentType: headers[.contentType])
+        guard let spooledBody else { return try FormData(body: body, contentType: headers[.contentType]) }
+        let contentType = headers[.contentType]
+        return try spooledBody.parsedForm { () throws(HTTPError) in try FormData(body: [], spooled: spooledBody, contentType: contentType) }
     }
 }
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Synchronization
 
 /// Bytes kept in a temporary file instead of memory: a large upload's body as it arrives, and each
 /// file it carries. The file's name is removed as soon as it is made, so it disappears when the
@@ -12,6 +13,8 @@ public final class SpooledFile: @unchecked Sendable {
     private let descriptor: Int32
     /// How many bytes it holds.
     public private(set) var size = 0
+    /// The form parsed from it, once: ``Request/form()`` asks more than once.
+    private let parsed = Mutex<Result<FormData, HTTPError>?>(nil)
 
     /// A new, empty file in `directory` (the system's temporary folder by default).
     public init(in directory: String = FileManager.default.temporaryDirectory.path) throws {
@@ -67,15 +70,31 @@ public final class SpooledFile: @unchecked Sendable {
         try read(at: 0, count: size)
     }
 
+    /// The form `parse` makes of this body, made on the first call only.
+    func parsedForm(_ parse: () throws(HTTPError) -> FormData) throws(HTTPError) -> FormData {
+        let result = parsed.withLock { cached in
+            if let cached { return cached }
+            let result: Result<FormData, HTTPError> = Result { () throws(HTTPError) in try parse() }
+            cached = result
+            return result
+        }
+        return try result.get()
+    }
+
     /// A path that opens this very file, for libraries that take paths (`/proc/self/fd/N`):
     /// valid while this object lives.
     public var path: String { "/proc/self/fd/\(descriptor)" }
 
-    /// Copies the file to `destination`, which must not exist, in pieces, never all in memory.
+    /// Copies the file to `destination`, which must not exist, in pieces, never all in memory; a
+    /// copy that fails halfway is removed.
     public func copy(to destination: String) throws {
         let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard output >= 0 else { throw CocoaError(errno == EEXIST ? .fileWriteFileExists : .fileWriteUnknown) }
-        defer { close(output) }
+        var copied = false
+        defer {
+            close(output)
+            if !copied { unlink(destination) }
+        }
         var offset = 0
         while offset < size {
             let piece = try read(at: offset, count: 1 << 16)
@@ -88,5 +107,6 @@ public final class SpooledFile: @unchecked Sendable {
             }
             offset += piece.count
         }
+        copied = true
     }
 }

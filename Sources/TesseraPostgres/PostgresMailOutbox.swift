@@ -66,15 +66,15 @@ public struct PostgresMailOutbox: MailOutbox {
         return ClaimedMail(id: id, attempts: attempts, mail: OutgoingMail(messageID: messageID, sender: sender, recipients: recipients, data: data))
     }
 
-    public func delivered(_ id: Int64) async throws {
-        _ = try await connections.query("UPDATE tessera_mail_outbox SET delivered_at = now(), last_error = NULL WHERE id = \(id)")
+    public func delivered(_ claim: ClaimedMail) async throws {
+        _ = try await connections.query("UPDATE tessera_mail_outbox SET delivered_at = now(), last_error = NULL WHERE id = \(claim.id) AND delivered_at IS NULL")
     }
 
-    public func retry(_ id: Int64, after delay: Duration, error: String) async throws {
+    public func retry(_ claim: ClaimedMail, after delay: Duration, error: String) async throws {
         let delaySeconds = delay.timeInterval
         _ = try await connections.query("""
             UPDATE tessera_mail_outbox SET due_at = now() + \(delaySeconds) * interval '1 second', last_error = \(String(error.prefix(1000)))
-            WHERE id = \(id)
+            WHERE id = \(claim.id) AND attempts = \(claim.attempts) AND delivered_at IS NULL
             """)
     }
 }

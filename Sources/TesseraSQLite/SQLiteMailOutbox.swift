@@ -73,17 +73,19 @@ public struct SQLiteMailOutbox: MailOutbox {
         }
     }
 
-    public func delivered(_ id: Int64) async throws {
+    public func delivered(_ claim: ClaimedMail) async throws {
         let now = now().timeIntervalSince1970
         try await database.write { db in
-            try db.execute(sql: "UPDATE tessera_mail_outbox SET delivered_at = ?, last_error = NULL WHERE id = ?", arguments: [now, id])
+            try db.execute(sql: "UPDATE tessera_mail_outbox SET delivered_at = ?, last_error = NULL WHERE id = ? AND delivered_at IS NULL",
+                           arguments: [now, claim.id])
         }
     }
 
-    public func retry(_ id: Int64, after delay: Duration, error: String) async throws {
+    public func retry(_ claim: ClaimedMail, after delay: Duration, error: String) async throws {
         let due = now().timeIntervalSince1970 + delay.timeInterval
         try await database.write { db in
-            try db.execute(sql: "UPDATE tessera_mail_outbox SET due_at = ?, last_error = ? WHERE id = ?", arguments: [due, String(error.prefix(1000)), id])
+            try db.execute(sql: "UPDATE tessera_mail_outbox SET due_at = ?, last_error = ? WHERE id = ? AND attempts = ? AND delivered_at IS NULL",
+                           arguments: [due, String(error.prefix(1000)), claim.id, claim.attempts])
         }
     }
 }

@@ -214,6 +214,7 @@ import TesseraTesting
         (["MAIL_FROM": "nobody"], "MAIL_FROM=nobody is not an address"),
         (["PASSKEY_RP_ID": "127.0.0.1"], "PASSKEY_RP_ID=127.0.0.1 is not a domain name"),
         (["PASSKEY_RP_ID": "shop.example", "PUBLIC_URL": "https://other.example"], "must be PUBLIC_URL's host (other.example)"),
+        (["PASSKEY_RP_ID": "shop.example"], "PASSKEY_RP_ID=shop.example needs PUBLIC_URL"),
         (["PASSKEY_RP_NAME": "Shop\nBcc"], "PASSKEY_RP_NAME must be at most 64 characters, on one line"),
     ])
     func invalidConfigurationFailsFastWithAMessage(environment: [String: String], message: String) async throws {

@@ -47,6 +47,28 @@ import TesseraTesting
         #expect(try inMemory.files[2].bytes() == Self.tricky + [1, 2, 3])
     }
 
+    @Test func aFormOfManyFilesOrLargeFieldsIsA413() throws {
+        let manyFiles = Self.body(files: (0..<17).map { ("\($0).jpg", [1, 2, 3]) })
+        let fields = Self.body(fields: (0..<3).map { ("note\($0)", String(repeating: "x", count: 400_000)) }, files: [])
+        for body in [manyFiles, fields] {
+            let spooled = try SpooledFile()
+            try spooled.append(body)
+            let error = #expect(throws: HTTPError.self) { try MultipartParser(boundary: Self.boundary).parse(spooled) }
+            #expect(error?.status == .contentTooLarge)
+        }
+    }
+
+    @Test func aSpooledBodyIsParsedOnceHoweverOftenItsFormIsRead() throws {
+        let spooled = try SpooledFile()
+        try spooled.append(Self.body(files: [("a.jpg", [1, 2, 3])]))
+        let request = Request(method: .post, path: "/upload", headers: [.contentType: "multipart/form-data; boundary=\(Self.boundary)"], spooledBody: spooled)
+        guard case .spooled(let first) = try request.form().files[0].contents, case .spooled(let second) = try request.form().files[0].contents else {
+            Issue.record("not spooled")
+            return
+        }
+        #expect(first === second, "the same spooled file, not a second copy")
+    }
+
     @Test func aSpooledBodyThatIsCutShortIsA400() throws {
         let body = Self.body(files: [("a.jpg", [UInt8](repeating: 9, count: 10_000))])
         let spooled = try SpooledFile()

@@ -53,18 +53,33 @@ import TesseraSQLite
     @Test func aFailedMailComesBackAfterItsDelayAndADeliveredOneNever() async throws {
         try enqueue(mail("one@shop"))
         let claimed = try #require(try await outbox.claim(lease: .seconds(60)))
-        try await outbox.retry(claimed.id, after: .seconds(4), error: "451 try later")
+        try await outbox.retry(claimed, after: .seconds(4), error: "451 try later")
         clock.advance(3)
         #expect(try await outbox.claim(lease: .seconds(60)) == nil)
         clock.advance(1)
         let again = try #require(try await outbox.claim(lease: .seconds(60)))
-        try await outbox.delivered(again.id)
+        try await outbox.delivered(again)
         clock.advance(3600)
         #expect(try await outbox.claim(lease: .seconds(60)) == nil)
         let row = try pool.read { db in try Row.fetchOne(db, sql: "SELECT attempts, last_error, delivered_at FROM tessera_mail_outbox") }
         #expect(row?["attempts"] == 2)
         #expect(row?["last_error"] as String? == nil)
         #expect(row?["delivered_at"] as Double? != nil)
+    }
+
+    @Test func aWorkerThatOutlivedItsLeaseChangesNothingTheNextOneDid() async throws {
+        try enqueue(mail("slow@shop"))
+        let slow = try #require(try await outbox.claim(lease: .seconds(60)))
+        clock.advance(61)
+        let next = try #require(try await outbox.claim(lease: .seconds(60)))
+        #expect(next.attempts == 2)
+        // The slow worker's failure arrives late: the mail stays with the second worker's claim.
+        try await outbox.retry(slow, after: .seconds(0), error: "late")
+        #expect(try await outbox.claim(lease: .seconds(60)) == nil, "not due again while the second worker sends it")
+        try await outbox.delivered(next)
+        try await outbox.retry(next, after: .seconds(0), error: "after delivery")
+        clock.advance(3600)
+        #expect(try await outbox.claim(lease: .seconds(60)) == nil, "a delivered mail is never due again")
     }
 
     @Test func theSameMessageIDIsQueuedOnceAndMailGoesOldestFirst() async throws {

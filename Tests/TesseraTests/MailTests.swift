@@ -43,7 +43,25 @@ import Testing
         #expect(mail.data.contains("Content-Type: text/plain; charset=utf-8"))
         #expect(mail.data.contains("<p>Gr=C3=BC=C3=9Fe</p>"))
         #expect(!mail.data.contains("\n\n"), "every line ends in CRLF")
+        #expect(mail.data.contains("boundary=\"=_tessera-"), "a boundary quoted-printable text cannot contain")
         for line in mail.data.components(separatedBy: "\r\n") { #expect(line.utf8.count <= 78, "\(line)") }
+    }
+
+    @Test func quotedPrintableFoldsAtSeventySixAndEscapesWhatItMust() {
+        let exactly76 = String(repeating: "a", count: 76)
+        #expect(MIMEEncoding.quotedPrintable(exactly76) == exactly76, "76 characters fit on one line")
+        let longer = MIMEEncoding.quotedPrintable(String(repeating: "a", count: 80))
+        #expect(longer.components(separatedBy: "\r\n").allSatisfy { $0.count <= 76 })
+        #expect(longer.replacingOccurrences(of: "=\r\n", with: "") == String(repeating: "a", count: 80), "soft breaks only")
+        #expect(MIMEEncoding.quotedPrintable("a=b") == "a=3Db")
+        #expect(MIMEEncoding.quotedPrintable("trailing \nspace\t") == "trailing=20\r\nspace=09")
+        // An escape is never split by a soft break.
+        let folded = MIMEEncoding.quotedPrintable(String(repeating: "a", count: 73) + "ü")
+        for line in folded.components(separatedBy: "\r\n") {
+            let text = line.hasSuffix("=") ? String(line.dropLast()) : line
+            #expect(line.count <= 76 && text.range(of: "=[0-9A-F]?$", options: .regularExpression) == nil, "\(line)")
+        }
+        #expect(folded.replacingOccurrences(of: "=\r\n", with: "") == String(repeating: "a", count: 73) + "=C3=BC")
     }
 
     @Test func aLineOfTheMessageThatStartsWithADotCannotEndTheData() {
@@ -114,12 +132,12 @@ import Testing
             if done.withLock({ $0 }) { return nil }
             return ClaimedMail(id: 1, attempts: attempts.withLock { $0 += 1; return $0 }, mail: mail)
         }
-        func delivered(_ id: Int64) async throws {
+        func delivered(_ claim: ClaimedMail) async throws {
             done.withLock { $0 = true }
-            events.withLock { $0.append("delivered \(id)") }
+            events.withLock { $0.append("delivered \(claim.id)") }
         }
-        func retry(_ id: Int64, after delay: Duration, error: String) async throws {
-            events.withLock { $0.append("retry \(id) after \(delay)") }
+        func retry(_ claim: ClaimedMail, after delay: Duration, error: String) async throws {
+            events.withLock { $0.append("retry \(claim.id) after \(delay)") }
         }
     }
 

@@ -10,7 +10,8 @@ import TesseraTesting
 /// party, a reused or foreign challenge, a changed byte, a counter that went back.
 @Suite struct PasskeyVerificationTests {
     static let hex = CBORTests.hex
-    static let party = PasskeyRelyingParty(id: "example.org", name: "Example")
+    /// The specification's vector was made without user verification (its flags say so).
+    static let party = PasskeyRelyingParty(id: "example.org", name: "Example", requiresUserVerification: false)
     static let origin = "https://example.org"
 
     // MARK: The specification's vector
@@ -33,6 +34,14 @@ import TesseraTesting
         #expect(registered.credentialID == Self.credentialID)
         #expect(registered.publicKey.uncompressedPoint == Self.publicKeyPoint)
         #expect(registered.signCount == 0)
+    }
+
+    @Test func userVerificationIsRequiredByDefault() throws {
+        #expect(throws: PasskeyError.userNotVerified) {
+            try PasskeyRelyingParty(id: "example.org", name: "Example").verifyAssertion(
+                clientData: ClientData(json: Self.assertionClientData), authenticatorData: Self.authenticatorData, signature: Self.signature,
+                issued: Self.assertionChallenge, origin: Self.origin, publicKey: PasskeyPublicKey(uncompressedPoint: Self.publicKeyPoint), storedSignCount: 0)
+        }
     }
 
     @Test func theSpecificationsAssertionVerifiesOnceItsCounterIsAccountedFor() throws {
@@ -129,6 +138,10 @@ import TesseraTesting
             try register(clientData: authenticator.clientData("webauthn.get", challenge: challenge, origin: Self.origin), attestation: authenticator.attestationObject())
         }
         #expect(throws: PasskeyError.userNotPresent) { try register(clientData: good, attestation: authenticator.attestationObject(flags: 0x04)) }
+        #expect(throws: PasskeyError.userNotVerified) {
+            _ = try PasskeyRelyingParty(id: "example.org", name: "Example").verifyRegistration(
+                clientData: ClientData(json: good), attestationObject: authenticator.attestationObject(flags: 0x01), issued: challenge, origin: Self.origin)
+        }
         var elsewhere = authenticator
         elsewhere.relyingPartyID = "evil.example"
         #expect(throws: PasskeyError.wrongRelyingParty) { try register(clientData: good, attestation: elsewhere.attestationObject()) }

@@ -74,7 +74,10 @@ public struct PasskeyService: Sendable {
             clientData: clientData, authenticatorData: try Self.bytes(authenticatorData), signature: try Self.bytes(signature),
             issued: clientData.challenge, origin: origin, publicKey: try PasskeyPublicKey(uncompressedPoint: passkey.publicKey),
             storedSignCount: passkey.signCount)
-        try await store.recordSignIn(credentialID: passkey.credentialID, signCount: count, at: now())
+        // From the counter this check saw: two sign-ins racing with one counter value cannot both pass.
+        guard try await store.recordSignIn(credentialID: passkey.credentialID, from: passkey.signCount, to: count, at: now()) else {
+            throw PasskeyError.counterWentBack(stored: passkey.signCount, received: count)
+        }
         guard let user = try await accounts.user(id: passkey.userID) else { throw PasskeyError.unknownCredential }
         return user
     }
@@ -121,7 +124,7 @@ public struct PasskeyCreationOptions: Encodable, Sendable {
     public struct Selection: Encodable, Sendable {
         public var residentKey = "required"
         public var requireResidentKey = true
-        public var userVerification = "preferred"
+        public var userVerification = "required"
     }
 
     public let challenge: String
@@ -141,5 +144,5 @@ public struct PasskeyRequestOptions: Encodable, Sendable {
     public let challenge: String
     public let rpId: String
     public var timeout = 240_000
-    public var userVerification = "preferred"
+    public var userVerification = "required"
 }

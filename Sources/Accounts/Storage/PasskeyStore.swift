@@ -7,8 +7,8 @@ import GRDB
 /// and ``take(_:for:sessionID:now:)`` removes it as it reads it: a challenge answers one
 /// registration or sign-in, once, so a recorded answer sent again finds nothing.
 public protocol PasskeyStore: Sendable {
-    /// Keeps `challenge` for `sessionID` until `expiresAt`; `userID` is the account a
-    /// registration is for.
+    /// Keeps `challenge` for `sessionID` until `expiresAt`, in place of the session's earlier one
+    /// for the same ceremony; `userID` is the account a registration is for.
     func issue(_ challenge: [UInt8], for ceremony: PasskeyCeremony, sessionID: String, userID: Int?, expiresAt: Date) async throws
     /// Removes the challenge and says whom it was issued for (`.some(nil)` for a sign-in), or
     /// `nil` when this session has no such unexpired challenge for this ceremony.
@@ -18,8 +18,9 @@ public protocol PasskeyStore: Sendable {
     func passkey(credentialID: [UInt8]) async throws -> Passkey?
     /// The account's passkeys, oldest first.
     func passkeys(userID: Int) async throws -> [Passkey]
-    /// Records a sign-in: the new counter, and when.
-    func recordSignIn(credentialID: [UInt8], signCount: UInt32, at date: Date) async throws
+    /// Records a sign-in: the counter goes from `old` to `new`, if it still is `old`; `false`
+    /// when another sign-in moved it first.
+    func recordSignIn(credentialID: [UInt8], from old: UInt32, to new: UInt32, at date: Date) async throws -> Bool
 }
 
 /// Passkeys in SQLite, through GRDB.
@@ -56,7 +57,8 @@ public struct SQLitePasskeyStore: PasskeyStore {
 
     public func issue(_ challenge: [UInt8], for ceremony: PasskeyCeremony, sessionID: String, userID: Int?, expiresAt: Date) async throws {
         try await database.write { db in
-            try db.execute(sql: "DELETE FROM passkeyChallenge WHERE expiresAt < ?", arguments: [Date().timeIntervalSince1970])
+            try db.execute(sql: "DELETE FROM passkeyChallenge WHERE expiresAt < ? OR (sessionID = ? AND ceremony = ?)",
+                           arguments: [Date().timeIntervalSince1970, sessionID, ceremony.rawValue])
             try db.execute(sql: "INSERT INTO passkeyChallenge (challenge, ceremony, sessionID, userID, expiresAt) VALUES (?, ?, ?, ?, ?)",
                            arguments: [Data(challenge), ceremony.rawValue, sessionID, userID, expiresAt.timeIntervalSince1970])
         }
@@ -96,10 +98,11 @@ public struct SQLitePasskeyStore: PasskeyStore {
         }
     }
 
-    public func recordSignIn(credentialID: [UInt8], signCount: UInt32, at date: Date) async throws {
+    public func recordSignIn(credentialID: [UInt8], from old: UInt32, to new: UInt32, at date: Date) async throws -> Bool {
         try await database.write { db in
-            try db.execute(sql: "UPDATE passkey SET signCount = ?, lastUsedAt = ? WHERE credentialID = ?",
-                           arguments: [Int64(signCount), date.timeIntervalSince1970, Data(credentialID)])
+            try db.execute(sql: "UPDATE passkey SET signCount = ?, lastUsedAt = ? WHERE credentialID = ? AND signCount = ?",
+                           arguments: [Int64(new), date.timeIntervalSince1970, Data(credentialID), Int64(old)])
+            return db.changesCount == 1
         }
     }
 

@@ -38,7 +38,7 @@ public struct PostgresPasskeyStore: PasskeyStore {
     }
 
     public func issue(_ challenge: [UInt8], for ceremony: PasskeyCeremony, sessionID: String, userID: Int?, expiresAt: Date) async throws {
-        _ = try await connections.query("DELETE FROM passkey_challenge WHERE expires_at < now()")
+        _ = try await connections.query("DELETE FROM passkey_challenge WHERE expires_at < now() OR (session_id = \(sessionID) AND ceremony = \(ceremony.rawValue))")
         _ = try await connections.query("""
             INSERT INTO passkey_challenge (challenge, ceremony, session_id, user_id, expires_at)
             VALUES (\(ByteBuffer(bytes: challenge)), \(ceremony.rawValue), \(sessionID), \(userID), \(expiresAt))
@@ -79,10 +79,11 @@ public struct PostgresPasskeyStore: PasskeyStore {
             """).map(Self.passkey)
     }
 
-    public func recordSignIn(credentialID: [UInt8], signCount: UInt32, at date: Date) async throws {
-        _ = try await connections.query("""
-            UPDATE passkey SET sign_count = \(Int64(signCount)), last_used_at = \(date) WHERE credential_id = \(ByteBuffer(bytes: credentialID))
-            """)
+    public func recordSignIn(credentialID: [UInt8], from old: UInt32, to new: UInt32, at date: Date) async throws -> Bool {
+        !(try await connections.query("""
+            UPDATE passkey SET sign_count = \(Int64(new)), last_used_at = \(date)
+            WHERE credential_id = \(ByteBuffer(bytes: credentialID)) AND sign_count = \(Int64(old)) RETURNING 1
+            """)).isEmpty
     }
 
     static func passkey(_ row: PostgresRow) throws -> Passkey {

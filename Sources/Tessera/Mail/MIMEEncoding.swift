@@ -45,7 +45,8 @@ enum MIMEEncoding {
                 let isLast = index == bytes.count - 1
                 let literal = (byte >= 33 && byte <= 126 && byte != UInt8(ascii: "=")) || (byte == 32 && !isLast) || (byte == 9 && !isLast)
                 let piece = literal ? String(UnicodeScalar(byte)) : String(format: "=%02X", byte)
-                if width + piece.count > 75 {
+                // A line ends at 76 characters; one that goes on needs room for its soft break.
+                if width + piece.count > (isLast ? 76 : 75) {
                     encoded += "=\r\n"
                     width = 0
                 }

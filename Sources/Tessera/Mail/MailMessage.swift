@@ -35,7 +35,8 @@ public struct MailMessage: Sendable, Equatable {
     /// with the text part first (the fallback) and the HTML part last (the preferred one). The
     /// bytes depend on the message alone, so a retry sends exactly what the first attempt did.
     public func outgoing() -> OutgoingMail {
-        let boundary = "tessera-" + SHA256.hash(data: Data(messageID.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
+        // "=_" cannot appear in quoted-printable text, so no line of a part can look like it.
+        let boundary = "=_tessera-" + SHA256.hash(data: Data(messageID.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
         var lines = [
             "From: \(from.header)",
             "To: \(to.header)",

@@ -10,11 +10,13 @@ public protocol MailOutbox: Sendable {
     /// when nothing is due.
     func claim(lease: Duration) async throws -> ClaimedMail?
 
-    /// The mail was handed over: it is never sent again.
-    func delivered(_ id: Int64) async throws
+    /// The mail was handed over: it is never sent again. Only the claim it was sent under
+    /// counts (its attempt), so a worker that outlived its lease changes nothing another one did.
+    func delivered(_ claim: ClaimedMail) async throws
 
-    /// The attempt failed with `error`; the mail is due again after `delay`.
-    func retry(_ id: Int64, after delay: Duration, error: String) async throws
+    /// The attempt failed with `error`; the mail is due again after `delay`, unless another
+    /// worker has claimed it since.
+    func retry(_ claim: ClaimedMail, after delay: Duration, error: String) async throws
 }
 
 /// A mail a worker claimed from a ``MailOutbox``.

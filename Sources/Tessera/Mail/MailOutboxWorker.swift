@@ -15,8 +15,9 @@ public struct MailOutboxWorker: Service {
     public struct Configuration: Sendable {
         /// How often an idle worker looks for due mail.
         public var pollInterval: Duration = .seconds(1)
-        /// How long a claimed mail is hidden from other workers: longer than the transport's timeout.
-        public var lease: Duration = .seconds(60)
+        /// How long a claimed mail is hidden from other workers: well past the transport's
+        /// deadline (``SMTPTransport``: 30 s to connect, 30 s more to finish), so a slow worker is never taken for a dead one.
+        public var lease: Duration = .seconds(120)
         /// The delay after a first failure; each further one doubles it.
         public var firstDelay: Duration = .seconds(1)
         /// The longest delay between two attempts.
@@ -64,7 +65,7 @@ public struct MailOutboxWorker: Service {
                        metadata: metadata.merging(["error": "\(error)", "retry-in": "\(delay)"]) { $1 })
             Counter(label: "tessera_mail_failures_total").increment()
             do {
-                try await outbox.retry(claimed.id, after: delay, error: "\(error)")
+                try await outbox.retry(claimed, after: delay, error: "\(error)")
             } catch {
                 logger.warning("mail outbox unavailable; the mail is due again after its lease", metadata: ["error": "\(error)"])
             }
@@ -73,7 +74,7 @@ public struct MailOutboxWorker: Service {
         Counter(label: "tessera_mail_sent_total").increment()
         logger.info("mail sent", metadata: metadata)
         do {
-            try await outbox.delivered(claimed.id)
+            try await outbox.delivered(claimed)
         } catch {
             logger.error("mail sent but not marked delivered; it is sent again after its lease, with the same Message-ID",
                          metadata: metadata.merging(["error": "\(error)"]) { $1 })

@@ -77,6 +77,8 @@ public struct CBORReader {
         case 2, 3:
             var joined: [UInt8] = []
             while try !atBreak() {
+                // Chunks are definite strings of the same type (RFC 8949 §3.2.3).
+                guard offset < bytes.count, bytes[offset] & 0x1F != 31 else { throw Malformed(description: "an indefinite chunk inside an indefinite string") }
                 let chunk = try read(depth: depth + 1)
                 switch (major, chunk) {
                 case (2, .bytes(let part)): joined += part

@@ -17,6 +17,8 @@ public enum PasskeyError: HTTPResponseError, Equatable, CustomStringConvertible 
     case wrongRelyingParty
     /// The user was not present (no touch, no gesture).
     case userNotPresent
+    /// The authenticator did not verify the user (no PIN, no biometric), which the site requires.
+    case userNotVerified
     /// The signature does not verify with the credential's key.
     case badSignature
     /// The counter did not go up: a copy of the authenticator may exist.
@@ -33,6 +35,7 @@ public enum PasskeyError: HTTPResponseError, Equatable, CustomStringConvertible 
         case .challengeNotIssued: "That passkey request has expired or was used already. Please try again."
         case .unknownCredential: "This passkey is not registered with us. Sign in with your password, then add it on your account page."
         case .alreadyRegistered: "This passkey is registered already."
+        case .userNotVerified: "Your passkey must be unlocked with your screen lock, PIN or fingerprint. Please try again."
         default: "The passkey could not be verified. Please try again, or sign in with your password."
         }
     }
@@ -46,6 +49,7 @@ public enum PasskeyError: HTTPResponseError, Equatable, CustomStringConvertible 
         case .wrongType(let type): "the client data's type is \(type)"
         case .wrongRelyingParty: "the authenticator signed for another relying party ID"
         case .userNotPresent: "the user-present flag is not set"
+        case .userNotVerified: "the user-verified flag is not set"
         case .badSignature: "the signature does not verify"
         case .counterWentBack(let stored, let received): "the signature counter went from \(stored) to \(received)"
         case .unknownCredential: "no account has this credential"

@@ -21,6 +21,7 @@ public struct PasskeyOptions: ParsableArguments, Sendable {
 
     /// The relying party, checked: the ID must be a domain name (not an address, no port), and
     /// the site's `publicURL`, when given, must be on it, or no browser would make a passkey.
+    /// An ID other than `localhost` needs `publicURL`, the origin answers are checked against.
     public func resolve(publicURL: SiteURL?, defaultName: String = "Tessera Shop",
                         environment: [String: String] = ProcessInfo.processInfo.environment) throws -> PasskeyRelyingParty {
         func value(_ flag: String?, _ variable: String) -> String? {
@@ -34,6 +35,11 @@ public struct PasskeyOptions: ParsableArguments, Sendable {
                 && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
         }), !labels.allSatisfy({ $0.allSatisfy(\.isNumber) }) else {
             throw ValidationError("PASSKEY_RP_ID=\(id) is not a domain name such as shop.example.com.")
+        }
+        // The page's origin is then PUBLIC_URL, fixed; without it, it would be each request's
+        // Host, which a client on another subdomain of the ID could name.
+        guard publicHost != nil || id == "localhost" else {
+            throw ValidationError("PASSKEY_RP_ID=\(id) needs PUBLIC_URL: passkeys are checked against the site's own origin.")
         }
         if let publicHost, publicHost != id, !publicHost.hasSuffix("." + id) {
             throw ValidationError("PASSKEY_RP_ID=\(id) must be PUBLIC_URL's host (\(publicHost)) or a domain it is under.")

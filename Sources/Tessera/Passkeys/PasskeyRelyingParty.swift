@@ -13,10 +13,15 @@ public struct PasskeyRelyingParty: Sendable {
     public let id: String
     /// The name browsers show when a passkey is made.
     public let name: String
+    /// Whether the authenticator must have verified the user (a PIN, a fingerprint, the device's
+    /// screen lock), not only seen a touch: a passkey that signs in alone must be two factors in
+    /// one, or a found security key would be enough. On by default.
+    public let requiresUserVerification: Bool
 
-    public init(id: String, name: String) {
+    public init(id: String, name: String, requiresUserVerification: Bool = true) {
         self.id = id
         self.name = name
+        self.requiresUserVerification = requiresUserVerification
     }
 
     /// A new challenge: 32 random bytes.
@@ -82,6 +87,7 @@ public struct PasskeyRelyingParty: Sendable {
     private func check(_ data: AuthenticatorData) throws(PasskeyError) {
         guard data.relyingPartyIDHash == Array(SHA256.hash(data: Array(id.utf8))) else { throw .wrongRelyingParty }
         guard data.userPresent else { throw .userNotPresent }
+        guard data.userVerified || !requiresUserVerification else { throw .userNotVerified }
     }
 
     /// Whether `host` is the relying party ID or one of its subdomains.
