@@ -35,10 +35,10 @@ FROM ${RUNTIME_IMAGE} AS certificates
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ca-certificates
 
-# --- What runs: SQLite from Debian, the CA bundle, the binary and the static files.
+# --- What runs: SQLite and libvips (photos) from Debian, the CA bundle, the binary and the static files.
 FROM ${RUNTIME_IMAGE}
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-0 \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-0 libvips42 \
  && apt-get clean \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/log/apt /var/log/dpkg.log /usr/share/doc/* \
  && useradd --uid 10001 --user-group --home-dir /data --no-create-home --shell /usr/sbin/nologin storefront \

@@ -132,7 +132,8 @@ let package = Package(
         .target(
             name: "Catalog",
             dependencies: [
-                "Tessera", "TesseraViews", "TesseraPostgres", "TesseraSQLite",
+                "Tessera", "TesseraViews", "TesseraPostgres", "TesseraSQLite", "TesseraImages",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -234,12 +235,12 @@ let package = Package(
         .testTarget(name: "StorefrontTests", dependencies: ["TesseraTesting", "Tessera", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TesseraPostgresTests", dependencies: ["TesseraPostgres", "Tessera", "TesseraHTTP", "TesseraTesting", "PostgresTestSupport",
                                                              .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "TesseraImagesTests", dependencies: ["TesseraImages", "Tessera"]),
+        .testTarget(name: "TesseraImagesTests", dependencies: ["TesseraImages", "Tessera", "TesseraTesting"]),
         .testTarget(name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "Tessera", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "CatalogTests",
             dependencies: [
-                "Catalog", "Tessera", "TesseraTesting", "TesseraPostgres", "PostgresTestSupport",
+                "Catalog", "Tessera", "TesseraTesting", "TesseraPostgres", "TesseraImages", "PostgresTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]

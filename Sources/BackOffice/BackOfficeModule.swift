@@ -11,27 +11,29 @@ import Tessera
 public struct BackOfficeModule: FeatureModule {
     let orders: OrderService
     let catalog: CatalogService
+    let photos: PhotoService
 
     /// The back office over the same services the shop uses: staff change orders and products only through their rules.
-    public init(orders: OrderService, catalog: CatalogService) {
+    public init(orders: OrderService, catalog: CatalogService, photos: PhotoService) {
         self.orders = orders
         self.catalog = catalog
+        self.photos = photos
     }
 
     /// Registers every `/admin` route inside one staff-only group.
     public func register(in app: inout ApplicationBuilder) {
-        let (orders, catalog) = (orders, catalog)
+        let (orders, catalog, photos) = (orders, catalog, photos)
         app.routes.group(StaffOnlyMiddleware()) { routes in
-            Self.register(in: &routes, orders: orders, catalog: catalog)
+            Self.register(in: &routes, orders: orders, catalog: catalog, photos: photos)
         }
     }
 
-    private static func register(in routes: inout RouterBuilder, orders: OrderService, catalog: CatalogService) {
+    private static func register(in routes: inout RouterBuilder, orders: OrderService, catalog: CatalogService, photos: PhotoService) {
         routes.action(BackOfficeRoutes.home) { _, _ in .redirect(to: BackOfficeRoutes.orders.path) }
         routes.page(BackOfficeRoutes.orders) { _, _ in AdminOrderListPageController(orders: orders) }
         routes.page(BackOfficeRoutes.order) { id, _ in AdminOrderPageController(orders: orders, id: id) }
         routes.page(BackOfficeRoutes.products) { _, _ in AdminProductsPageController(catalog: catalog) }
         AdminOrderActions(orders: orders).register(in: &routes)
-        AdminProductActions(catalog: catalog).register(in: &routes)
+        AdminProductActions(catalog: catalog, photos: photos).register(in: &routes)
     }
 }

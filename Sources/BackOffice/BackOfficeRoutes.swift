@@ -16,4 +16,6 @@ public enum BackOfficeRoutes {
     public static let products = Route<NoParameters>("backoffice.products", .get, "/admin/products")
     /// Sets one product's stock and price, refused if the stock moved since the form was shown.
     public static let adjustProduct = Route<Int>("backoffice.product.adjust", .post, "/admin/products/{id}")
+    /// Adds an uploaded photo to the product (`multipart/form-data`, its field `photo`).
+    public static let addPhoto = Route<Int>("backoffice.product.photo", .post, "/admin/products/{id}/photos")
 }

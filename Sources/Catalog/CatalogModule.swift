@@ -4,19 +4,23 @@ import Tessera
 /// what the store holds in memory current (``CatalogService/followChanges()``).
 public struct CatalogModule: FeatureModule {
     let catalog: CatalogService
+    let photos: PhotoService
 
-    /// The catalog's pages, answered by `catalog`; the composition root makes the service with its store.
-    public init(catalog: CatalogService) {
+    /// The catalog's pages, answered by `catalog` with the products' `photos`; the composition
+    /// root makes the services with their stores.
+    public init(catalog: CatalogService, photos: PhotoService) {
         self.catalog = catalog
+        self.photos = photos
     }
 
     /// Registers the list, the product page and its regions at their own URLs, and the sitemap.
     public func register(in app: inout ApplicationBuilder) {
-        let catalog = self.catalog
+        let catalog = self.catalog, photos = self.photos
         app.services.append(CatalogChangesFollower(catalog: catalog))
         app.routes.page(CatalogRoutes.list) { _, _ in ProductListPageController(catalog: catalog) }
-        app.routes.page(CatalogRoutes.product) { id, _ in ProductPageController(catalog: catalog, id: id) }
-        app.routes.fragment(CatalogRoutes.detail) { id, _ in ProductDetailRegion(catalog: catalog, product: .id(id)) }
+        app.routes.page(CatalogRoutes.product) { id, _ in ProductPageController(catalog: catalog, photos: photos, id: id) }
+        app.routes.fragment(CatalogRoutes.detail) { id, _ in ProductDetailRegion(catalog: catalog, photos: photos, product: .id(id)) }
+        PhotoActions(photos: photos).register(in: &app.routes)
         app.routes.fragment(CatalogRoutes.related) { id, _ in RelatedProductsRegion(catalog: catalog, product: .id(id)) }
         SitemapAction(catalog: catalog).register(in: &app.routes)
     }

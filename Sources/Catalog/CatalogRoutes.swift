@@ -10,6 +10,8 @@ public enum CatalogRoutes {
     public static let detail = Route<Int>("catalog.product.detail", .get, "/products/{id}/detail")
     /// The product page's `related` region alone.
     public static let related = Route<Int>("catalog.product.related", .get, "/products/{id}/related")
+    /// `/photos/{name}`: one variant of a product photo, kept by caches for good.
+    public static let photo = Route<PhotoVariantName>("catalog.photo", .get, "/photos/{name}")
     /// `/sitemap.xml`: the sitemap, or an index of its parts (`?part=N`) when the products fill more than one.
     public static let sitemap = Route<NoParameters>("catalog.sitemap", .get, "/sitemap.xml")
 }

@@ -54,9 +54,9 @@ struct ServeCommand: AsyncParsableCommand {
         app.services.append(MailOutboxWorker(outbox: services.mailOutbox, transport: mail.transport, logger: logger))
         logger.info("mail: sent to \(mail.destination)", metadata: ["from": "\(mail.sender)"])
         app.register(HealthModule(checks: [storage.readiness]))
-        app.register(CatalogModule(catalog: services.catalog))
+        app.register(CatalogModule(catalog: services.catalog, photos: services.photos))
         app.register(OrdersModule(cart: services.cart, orders: services.orders, catalog: services.catalog))
-        app.register(BackOfficeModule(orders: services.orders, catalog: services.catalog))
+        app.register(BackOfficeModule(orders: services.orders, catalog: services.catalog, photos: services.photos))
         app.register(AccountsModule(accounts: services.accounts, passkeys: services.passkeys, signInObservers: [CartFollowsShopper(cart: services.cart)]))
         app.register(RobotsModule())
         // `make dev` only: pages reload after each rebuild, and show a failed build's errors.

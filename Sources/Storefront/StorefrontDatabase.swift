@@ -29,6 +29,7 @@ enum StorefrontDatabase {
         let database = try DatabasePool(path: file(in: dataDirectory).path, configuration: configuration)
         var migrator = DatabaseMigrator()
         SQLiteCatalogStore.registerMigrations(in: &migrator)
+        SQLitePhotoStore.registerMigrations(in: &migrator)
         SQLiteAccountsStore.registerMigrations(in: &migrator)
         SQLitePasskeyStore.registerMigrations(in: &migrator)
         SQLiteCartStore.registerMigrations(in: &migrator)
@@ -36,6 +37,8 @@ enum StorefrontDatabase {
         SQLiteMailOutbox.registerMigrations(in: &migrator)
         try migrator.migrate(database)
         try await CatalogSeed.insert(catalog, into: database)
+        // The demo products' photos: listed now, each variant drawn by libvips when first asked for.
+        try await StorefrontServices(database: database, topics: LiveRegions()).photos.listDemoPhotos(for: CatalogSeed.products.map(\.id))
         let accounts = SQLiteAccountsStore(database: database)
         try await AccountsSeed.seedIfEmpty(accounts)
         if let demoUser = try await accounts.user(email: AccountsSeed.users[0].email) {

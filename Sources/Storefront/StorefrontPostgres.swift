@@ -11,6 +11,7 @@ enum StorefrontPostgres {
     static var migrator: PostgresMigrator {
         var migrator = PostgresMigrator()
         PostgresCatalogStore.registerMigrations(in: &migrator)
+        PostgresPhotoStore.registerMigrations(in: &migrator)
         PostgresAccountsStore.registerMigrations(in: &migrator)
         PostgresPasskeyStore.registerMigrations(in: &migrator)
         PostgresCartStore.registerMigrations(in: &migrator)
@@ -34,6 +35,7 @@ enum StorefrontPostgres {
 
     private static func seed(_ connections: PostgresConnections, catalog: [Product]) async throws {
         try await PostgresCatalogStore(connections: connections).insertIfEmpty(catalog, categories: CatalogSeed.categories)
+        try await StorefrontServices(postgres: connections, topics: LiveRegions()).photos.listDemoPhotos(for: CatalogSeed.products.map(\.id))
         let accounts = PostgresAccountsStore(connections: connections)
         try await AccountsSeed.seedIfEmpty(accounts)
         if let demoUser = try await accounts.user(email: AccountsSeed.users[0].email) {

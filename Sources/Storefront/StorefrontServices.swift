@@ -3,6 +3,8 @@ import Catalog
 import GRDB
 import Orders
 import Tessera
+import Foundation
+import TesseraImages
 import TesseraPostgres
 import TesseraSQLite
 
@@ -17,10 +19,14 @@ struct StorefrontServices {
     let cart: CartService
     let orders: OrderService
     let passkeys: PasskeyService
+    let photos: PhotoService
     let mailOutbox: any MailOutbox
 
-    init(database: any DatabaseWriter, topics: any TopicPublisher, mailSender: MailAddress? = nil, relyingParty: PasskeyRelyingParty = .localhost) {
+    /// - Parameter photoFolder: where the photos' variants are kept (`DATA_DIR/photos`).
+    init(database: any DatabaseWriter, topics: any TopicPublisher, mailSender: MailAddress? = nil, relyingParty: PasskeyRelyingParty = .localhost,
+         photoFolder: String = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-photos").path, images: ImageProcessor = ImageProcessor()) {
         catalog = CatalogService(store: SQLiteCatalogStore(database: database), topics: topics)
+        photos = PhotoService(store: SQLitePhotoStore(database: database, folder: photoFolder), images: images, catalog: catalog, topics: topics)
         accounts = AccountsService(store: SQLiteAccountsStore(database: database))
         passkeys = PasskeyService(relyingParty: relyingParty, store: SQLitePasskeyStore(database: database), accounts: accounts)
         cart = CartService(store: SQLiteCartStore(database: database), catalog: catalog)
@@ -30,8 +36,9 @@ struct StorefrontServices {
     }
 
     init(postgres connections: PostgresConnections, topics: any TopicPublisher, mailSender: MailAddress? = nil,
-         relyingParty: PasskeyRelyingParty = .localhost) {
+         relyingParty: PasskeyRelyingParty = .localhost, images: ImageProcessor = ImageProcessor()) {
         catalog = CatalogService(store: PostgresCatalogStore(connections: connections), topics: topics)
+        photos = PhotoService(store: PostgresPhotoStore(connections: connections), images: images, catalog: catalog, topics: topics)
         accounts = AccountsService(store: PostgresAccountsStore(connections: connections))
         passkeys = PasskeyService(relyingParty: relyingParty, store: PostgresPasskeyStore(connections: connections), accounts: accounts)
         cart = CartService(store: PostgresCartStore(connections: connections), catalog: catalog)

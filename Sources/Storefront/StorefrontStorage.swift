@@ -1,4 +1,5 @@
 import Catalog
+import Foundation
 import GRDB
 import Logging
 import Tessera
@@ -22,7 +23,8 @@ struct StorefrontStorage {
             let lockWait = FileLockWait()
             let database = MeasuredDatabase(try await StorefrontDatabase.open(dataDirectory: dataDirectory, lockWait: lockWait), lockWait: lockWait)
             let live = LiveRegions(configuration: liveConfiguration, logger: logger)
-            return StorefrontStorage(services: StorefrontServices(database: database, topics: live, mailSender: mailSender, relyingParty: relyingParty), live: live,
+            return StorefrontStorage(services: StorefrontServices(database: database, topics: live, mailSender: mailSender, relyingParty: relyingParty,
+                                                                               photoFolder: URL(fileURLWithPath: dataDirectory).appendingPathComponent("photos").path), live: live,
                                      readiness: DatabaseReadiness(database: database), close: {})
         case .postgres(let text, let poolSize):
             let url: PostgresURL

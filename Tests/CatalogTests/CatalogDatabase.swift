@@ -4,6 +4,7 @@ import GRDB
 import PostgresNIO
 import PostgresTestSupport
 import Tessera
+import TesseraImages
 import TesseraPostgres
 
 /// A new catalog with the demo products on one kind of database, and the service on it; the
@@ -11,6 +12,8 @@ import TesseraPostgres
 final class CatalogDatabase: Sendable {
     let store: any CatalogStore
     let service: CatalogService
+    /// Photos on the same database (the variants of SQLite's in its folder).
+    let photos: PhotoService
     private let sqlite: (pool: DatabasePool, folder: URL)?
     private let postgres: PostgresTestDatabase?
 
@@ -34,12 +37,15 @@ final class CatalogDatabase: Sendable {
             let pool = try DatabasePool(path: folder.appendingPathComponent("catalog.sqlite").path)
             var migrator = DatabaseMigrator()
             SQLiteCatalogStore.registerMigrations(in: &migrator)
+            SQLitePhotoStore.registerMigrations(in: &migrator)
             try migrator.migrate(pool)
             try await CatalogSeed.seedIfEmpty(pool)
-            return CatalogDatabase(store: SQLiteCatalogStore(database: pool), sqlite: (pool, folder), postgres: nil)
+            return CatalogDatabase(store: SQLiteCatalogStore(database: pool), photoStore: SQLitePhotoStore(database: pool, folder: folder.appendingPathComponent("photos").path),
+                                   sqlite: (pool, folder), postgres: nil)
         case .postgres:
             var migrator = PostgresMigrator()
             PostgresCatalogStore.registerMigrations(in: &migrator)
+            PostgresPhotoStore.registerMigrations(in: &migrator)
             let database = try await PostgresTestDatabase.make(migrator: migrator)
             let store = PostgresCatalogStore(connections: database.connections)
             do {
@@ -48,13 +54,14 @@ final class CatalogDatabase: Sendable {
                 await database.remove()
                 throw error
             }
-            return CatalogDatabase(store: store, sqlite: nil, postgres: database)
+            return CatalogDatabase(store: store, photoStore: PostgresPhotoStore(connections: database.connections), sqlite: nil, postgres: database)
         }
     }
 
-    private init(store: any CatalogStore, sqlite: (pool: DatabasePool, folder: URL)?, postgres: PostgresTestDatabase?) {
+    private init(store: any CatalogStore, photoStore: any PhotoStore, sqlite: (pool: DatabasePool, folder: URL)?, postgres: PostgresTestDatabase?) {
         self.store = store
         self.service = CatalogService(store: store, topics: LiveRegions())
+        self.photos = PhotoService(store: photoStore, images: ImageProcessor(), catalog: service, topics: LiveRegions())
         self.sqlite = sqlite
         self.postgres = postgres
     }

@@ -12,7 +12,7 @@ import Testing
     func aLargeCatalogGetsAnIndexOfPartsThatListEveryProductOnce(_ kind: StoreKind) async throws {
       try await CatalogDatabase.with(kind) { catalog in
         var app = ApplicationBuilder()
-        app.register(CatalogModule(catalog: CatalogService(store: catalog.store, topics: LiveRegions(), sitemapPartSize: 15)))
+        app.register(CatalogModule(catalog: CatalogService(store: catalog.store, topics: LiveRegions(), sitemapPartSize: 15), photos: catalog.photos))
         try await app.build(middleware: [ErrorPageMiddleware()]).test { client in
             let index = try await client.send("/sitemap.xml")
             #expect(index.status == 200 && index.header("content-type") == "application/xml; charset=utf-8")

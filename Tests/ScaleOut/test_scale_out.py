@@ -415,6 +415,48 @@ class ScaleOutTest(unittest.TestCase):
             for reply in streams:
                 reply.close()
 
+    def test_7_every_instance_serves_every_photo(self):
+        """Photos live in the database on PostgreSQL: a demo photo drawn by one instance, and a
+        photo staff upload through nginx, are served by all three instances directly."""
+        for instance in self.instances:
+            if instance.process.poll() is not None:
+                instance.start()
+        bases = [f"http://127.0.0.1:{instance.port}" for instance in self.instances]
+
+        def variant(base, url):
+            with urllib.request.urlopen(base + url, timeout=15) as reply:
+                return reply.status, reply.headers["Cache-Control"], reply.read()
+
+        _, page = Shopper(bases[0]).get("/products/7")
+        demo = re.search(r"/photos/[0-9a-f]{16}-640\.webp", page).group(0)
+        drawn = [variant(base, demo) for base in bases]
+        self.assertEqual({status for status, _, _ in drawn}, {200})
+        self.assertEqual(len({body for _, _, body in drawn}), 1, "the same bytes from every instance")
+
+        staff = Shopper(self.nginx.base)
+        self.assertEqual(staff.sign_in("sam@example.com", "sam-staff-2026"), 303)
+        _, admin = staff.get("/admin/products")
+        token = re.search(r'name="_csrf" value="([^"]+)"', admin).group(1)
+        boundary = "scale-out-photo"
+        photo = drawn[0][2]
+        body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"_csrf\"\r\n\r\n{token}\r\n"
+                f"--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"new.webp\"\r\nContent-Type: image/webp\r\n\r\n").encode() \
+            + photo + f"\r\n--{boundary}--\r\n".encode()
+        request = urllib.request.Request(self.nginx.base + "/admin/products/7/photos", data=body, method="POST",
+                                         headers={"Content-Type": f"multipart/form-data; boundary={boundary}"})
+        try:
+            with staff.opener.open(request, timeout=30) as reply:
+                status = reply.status
+        except urllib.error.HTTPError as answer:
+            status = answer.code
+        self.assertEqual(status, 303, "the upload was taken")
+        _, page = Shopper(bases[2]).get("/products/7")
+        uploaded = re.search(r"/photos/[0-9a-f]{16}-320\.jpg", page).group(0)
+        self.assertNotIn("de30", uploaded, "the new photo leads")
+        for base in bases:
+            status, cache_control, _ = variant(base, uploaded)
+            self.assertEqual((status, cache_control), (200, "public, max-age=31536000, immutable"), base)
+
 
 if __name__ == "__main__":
     unittest.main()

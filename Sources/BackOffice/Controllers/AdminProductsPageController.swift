@@ -27,7 +27,7 @@ struct AdminProductsPageController: PageController {
         let rows = loaded.products.map { product in
             let state = returned.flatMap { $0.productID == product.id ? $0.state : nil }
             return AdminProductsModel.Row(
-                id: product.id, name: product.name, url: product.url, formURL: BackOfficeRoutes.adjustProduct.path(product.id),
+                id: product.id, name: product.name, url: product.url, formURL: BackOfficeRoutes.adjustProduct.path(product.id), photoFormURL: BackOfficeRoutes.addPhoto.path(product.id),
                 stock: state?.value("stock") ?? String(product.stock), expectedStock: product.stock, price: state?.value("price") ?? Self.plain(product.priceMinor),
                 stockError: state?.error("stock"), priceError: state?.error("price"), page: loaded.page)
         }

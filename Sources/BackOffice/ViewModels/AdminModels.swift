@@ -88,6 +88,8 @@ struct AdminProductsModel: Sendable {
         var name: String
         var url: String
         var formURL: String
+        /// Where its photo form posts.
+        var photoFormURL: String
         var stock: String
         /// The stock in the database when the page was made, sent back so a change never
         /// overwrites a sale made meanwhile.

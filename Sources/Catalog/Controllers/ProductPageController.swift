@@ -5,6 +5,7 @@ import TesseraViews
 /// other modules provide for the catalog's extension points (add to cart, your purchases).
 struct ProductPageController: PageController {
     let catalog: CatalogService
+    let photos: PhotoService
     let id: Int
 
     func load(_ context: RequestContext) async throws -> Product {
@@ -18,7 +19,8 @@ struct ProductPageController: PageController {
 
     func regions(for product: Product, in context: RequestContext) -> ProductPageView.Regions<Region> {
         ProductPageView.Regions(
-            detail: Region(source: CatalogRoutes.detail.path(id), controller: ProductDetailRegion(catalog: catalog, product: .loaded(product)), isRequired: true),
+            detail: Region(source: CatalogRoutes.detail.path(id), controller: ProductDetailRegion(catalog: catalog, photos: photos, product: .loaded(product)),
+                           isRequired: true),
             addToCart: context.regions.region(providedFor: CatalogRegions.addToCart, input: product, in: context),
             purchases: context.regions.region(providedFor: CatalogRegions.purchases, input: product, in: context),
             related: Region(source: CatalogRoutes.related.path(id), controller: RelatedProductsRegion(catalog: catalog, product: .loaded(product)))
@@ -47,15 +49,20 @@ enum RegionProduct: Sendable {
     }
 }
 
-/// The product itself: picture, price, stock, description.
+/// The product itself: photo, price, stock, description.
 struct ProductDetailRegion: RegionController {
     let catalog: CatalogService
+    let photos: PhotoService
     let product: RegionProduct
 
     var topics: [Topic] { [CatalogTopics.product(product.id)] }
 
     func render(in context: RequestContext) async throws -> HTMLOutput {
-        context.render(ProductDetailView.self, try await product.load(from: catalog))
+        async let photo = photos.photos(of: [product.id])[product.id]?.first
+        let product = try await product.load(from: catalog)
+        // Shown at half a desktop page, or the phone's whole width less the page's padding.
+        let picture = try await photo.map { ProductPicture($0, alt: product.name, sizes: "(max-width: 700px) calc(100vw - 2rem), 480px", eager: true) }
+        return context.render(ProductDetailView.self, ProductDetail(product: product, picture: picture))
     }
 }
 

@@ -1,0 +1,139 @@
+import Crypto
+import Foundation
+import Tessera
+import TesseraImages
+
+/// Product photos: staff upload them, pages show them. An upload is checked by its bytes and
+/// its header (``ImageProcessor``), then turned into six variants that carry no metadata; the
+/// original is not kept. Nothing is stored when any step refuses. Adding a photo publishes the
+/// product's topic, so open product pages show it at once.
+public struct PhotoService: Sendable {
+    let store: any PhotoStore
+    let images: ImageProcessor
+    let catalog: CatalogService
+    let topics: any TopicPublisher
+
+    public init(store: any PhotoStore, images: ImageProcessor, catalog: CatalogService, topics: any TopicPublisher) {
+        self.store = store
+        self.images = images
+        self.catalog = catalog
+        self.topics = topics
+    }
+
+    /// Adds the uploaded `file` to the product's photos. Throws ``ImageError`` (a 415 or 422)
+    /// for anything that is not a whole JPEG, PNG or WebP image of at most 40 megapixels.
+    @discardableResult
+    public func add(_ file: UploadedFile, to productID: Int) async throws -> ProductPhoto {
+        _ = try await catalog.product(id: productID)
+        let source: SpooledFile
+        switch file.contents {
+        case .spooled(let spooled): source = spooled
+        case .memory(let bytes):
+            source = try SpooledFile()
+            try source.append(bytes)
+        }
+        return try await add(source, to: productID)
+    }
+
+    /// The photos of these products, for the pages that show them.
+    public func photos(of productIDs: [Int]) async throws -> [Int: [ProductPhoto]] {
+        try await store.photos(of: productIDs)
+    }
+
+    /// One variant's bytes, for `/photos/…`. A demo photo's variants are drawn the first time
+    /// they are asked for, then kept like any other.
+    public func variant(_ name: PhotoVariantName) async throws -> StoredVariant? {
+        if let stored = try await store.variant(name) { return stored }
+        guard let productID = Self.demoProductID(name.fingerprint), try await store.hasPhoto(fingerprint: name.fingerprint) else { return nil }
+        let source = try SpooledFile()
+        try source.append(try await drawDemoPhoto(productID))
+        let encoded = try await images.variant(of: source.path, width: name.width, format: name.format, quality: name.format == .webp ? 75 : 80)
+        try await store.addVariant(name, bytes: encoded.bytes)
+        return .bytes(encoded.bytes)
+    }
+
+    /// Gives each of these products that has no photo a demo photo: a gradient in colours of its
+    /// own, drawn by libvips, so the demo shop has pictures and nothing is downloaded. Only the
+    /// photo is listed here, which is quick; each variant is drawn when a page first asks for it.
+    public func listDemoPhotos(for productIDs: [Int]) async throws {
+        let existing = try await store.photos(of: productIDs)
+        for id in productIDs where existing[id] == nil {
+            let photo = ProductPhoto(productID: id, fingerprint: Self.demoFingerprint(id), width: Self.demoSize.width, height: Self.demoSize.height)
+            try await store.add(photo, variants: [:])
+        }
+    }
+
+    static let demoSize = (width: 1280, height: 960)
+
+    /// A demo photo's fingerprint: `de30` and the product's number in hex. What it draws follows
+    /// from the number alone, so the name still names the content.
+    static func demoFingerprint(_ productID: Int) -> String {
+        "de30" + String(String(productID, radix: 16).suffix(12)).leftPadding(to: 12)
+    }
+
+    static func demoProductID(_ fingerprint: String) -> Int? {
+        guard fingerprint.hasPrefix("de30") else { return nil }
+        return Int(fingerprint.dropFirst(4), radix: 16)
+    }
+
+    private func drawDemoPhoto(_ productID: Int) async throws -> [UInt8] {
+        let hue = Double((productID * 47) % 360)
+        return try await images.demoPhoto(width: Self.demoSize.width, height: Self.demoSize.height, from: Self.rgb(hue: hue, lightness: 0.35),
+                                          to: Self.rgb(hue: hue + 40, lightness: 0.75), disc: Self.rgb(hue: hue + 180, lightness: 0.9))
+    }
+
+    private func add(_ source: SpooledFile, to productID: Int) async throws -> ProductPhoto {
+        _ = try await images.inspect(path: source.path, head: try source.read(at: 0, count: 16))
+        var variants: [PhotoVariantName: [UInt8]] = [:]
+        var largest: ImageProcessor.Encoded?
+        for width in ProductPhoto.widths {
+            for format in VariantFormat.allCases {
+                let encoded = try await images.variant(of: source.path, width: width, format: format, quality: format == .webp ? 75 : 80)
+                variants[PhotoVariantName(fingerprint: "", width: width, format: format)] = encoded.bytes
+                if width == ProductPhoto.widths.last { largest = encoded }
+            }
+        }
+        let photo = ProductPhoto(productID: productID, fingerprint: try Self.fingerprint(of: source),
+                                 width: largest?.width ?? 0, height: largest?.height ?? 0)
+        let named = Dictionary(uniqueKeysWithValues: variants.map { (photo.variant(width: $0.key.width, format: $0.key.format), $0.value) })
+        try await store.add(photo, variants: named)
+        topics.publish([CatalogTopics.product(productID)])
+        return photo
+    }
+
+    /// The first 16 hex digits of the file's SHA-256, read in pieces.
+    static func fingerprint(of file: SpooledFile) throws -> String {
+        var hash = SHA256()
+        var offset = 0
+        while offset < file.size {
+            let piece = try file.read(at: offset, count: 1 << 16)
+            hash.update(data: piece)
+            offset += piece.count
+        }
+        return hash.finalize().prefix(8).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// A colour of `hue` (degrees) at `lightness` (0–1), saturated, as 0xRRGGBB.
+    static func rgb(hue: Double, lightness: Double) -> UInt32 {
+        let h = hue.truncatingRemainder(dividingBy: 360) / 60
+        let chroma = (1 - abs(2 * lightness - 1)) * 0.65
+        let x = chroma * (1 - abs(h.truncatingRemainder(dividingBy: 2) - 1))
+        let (r, g, b): (Double, Double, Double) = switch Int(h) {
+        case 0: (chroma, x, 0)
+        case 1: (x, chroma, 0)
+        case 2: (0, chroma, x)
+        case 3: (0, x, chroma)
+        case 4: (x, 0, chroma)
+        default: (chroma, 0, x)
+        }
+        let m = lightness - chroma / 2
+        func byte(_ value: Double) -> UInt32 { UInt32(max(0, min(255, ((value + m) * 255).rounded()))) }
+        return byte(r) << 16 | byte(g) << 8 | byte(b)
+    }
+}
+
+extension String {
+    fileprivate func leftPadding(to length: Int) -> String {
+        count >= length ? self : String(repeating: "0", count: length - count) + self
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import GRDB
+
+/// Where product photos live: which products have which photos, and the bytes of each variant.
+public protocol PhotoStore: Sendable {
+    /// The photos of these products, newest first for each: the last one staff added leads.
+    func photos(of productIDs: [Int]) async throws -> [Int: [ProductPhoto]]
+    /// Keeps every variant's bytes, then lists the photo on its product; a photo the product has
+    /// already (the same original) is listed once.
+    func add(_ photo: ProductPhoto, variants: [PhotoVariantName: [UInt8]]) async throws
+    /// One variant's bytes, or `nil` when it has not been made.
+    func variant(_ name: PhotoVariantName) async throws -> StoredVariant?
+    /// Keeps one variant made after its photo was listed (a demo photo's, drawn when first asked for).
+    func addVariant(_ name: PhotoVariantName, bytes: [UInt8]) async throws
+    /// Whether some product lists the photo with this fingerprint.
+    func hasPhoto(fingerprint: String) async throws -> Bool
+}
+
+/// A variant as a store keeps it: a file to send as it is, or bytes read from the database.
+public enum StoredVariant: Sendable {
+    case file(path: String)
+    case bytes([UInt8])
+}
+
+/// Photos with SQLite: the list in the database, the variants as files in the data folder
+/// (`DATA_DIR/photos`), sent from there as static files are.
+public struct SQLitePhotoStore: PhotoStore {
+    let database: any DatabaseWriter
+    /// The folder of the variants' files.
+    public let folder: String
+
+    public init(database: any DatabaseWriter, folder: String) {
+        self.database = database
+        self.folder = folder
+    }
+
+    /// The photos' table; the storefront runs it with the catalog's own migrations.
+    public static func registerMigrations(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("catalog.v5.photos") { db in
+            try db.execute(sql: """
+                CREATE TABLE productPhoto (
+                    productID INTEGER NOT NULL REFERENCES product ON DELETE CASCADE,
+                    fingerprint TEXT NOT NULL,
+                    width INTEGER NOT NULL,
+                    height INTEGER NOT NULL,
+                    addedAt REAL NOT NULL,
+                    PRIMARY KEY (productID, fingerprint)
+                )
+                """)
+        }
+    }
+
+    public func photos(of productIDs: [Int]) async throws -> [Int: [ProductPhoto]] {
+        guard !productIDs.isEmpty else { return [:] }
+        return try await database.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT productID, fingerprint, width, height FROM productPhoto
+                WHERE productID IN (\(productIDs.map { _ in "?" }.joined(separator: ","))) ORDER BY productID, addedAt DESC, fingerprint
+                """, arguments: StatementArguments(productIDs))
+            return Dictionary(grouping: rows.map { ProductPhoto(productID: $0[0], fingerprint: $0[1], width: $0[2], height: $0[3]) }, by: \.productID)
+        }
+    }
+
+    public func add(_ photo: ProductPhoto, variants: [PhotoVariantName: [UInt8]]) async throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for (name, bytes) in variants {
+            // Renamed into place whole: a reader never sees half a file.
+            try Data(bytes).write(to: URL(fileURLWithPath: folder).appendingPathComponent(name.pathSegment), options: .atomic)
+        }
+        try await database.write { db in
+            try db.execute(sql: """
+                INSERT INTO productPhoto (productID, fingerprint, width, height, addedAt) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (productID, fingerprint) DO NOTHING
+                """, arguments: [photo.productID, photo.fingerprint, photo.width, photo.height, Date().timeIntervalSince1970])
+        }
+    }
+
+    public func variant(_ name: PhotoVariantName) async throws -> StoredVariant? {
+        let path = URL(fileURLWithPath: folder).appendingPathComponent(name.pathSegment).path
+        return FileManager.default.fileExists(atPath: path) ? .file(path: path) : nil
+    }
+
+    public func addVariant(_ name: PhotoVariantName, bytes: [UInt8]) async throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data(bytes).write(to: URL(fileURLWithPath: folder).appendingPathComponent(name.pathSegment), options: .atomic)
+    }
+
+    public func hasPhoto(fingerprint: String) async throws -> Bool {
+        try await database.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM productPhoto WHERE fingerprint = ?)", arguments: [fingerprint]) ?? false
+        }
+    }
+}

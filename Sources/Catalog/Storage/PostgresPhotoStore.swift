@@ -1,0 +1,72 @@
+import Foundation
+import PostgresNIO
+import TesseraPostgres
+
+/// Photos with PostgreSQL: the variants' bytes in the database too, so every instance behind the
+/// balancer serves every photo, whichever instance took the upload.
+public struct PostgresPhotoStore: PhotoStore {
+    let connections: PostgresConnections
+
+    public init(connections: PostgresConnections) {
+        self.connections = connections
+    }
+
+    /// The photos' tables; the storefront runs them with the catalog's own migrations.
+    public static func registerMigrations(in migrator: inout PostgresMigrator) {
+        migrator.register("catalog.v4.photos", [
+            """
+            CREATE TABLE product_photo (
+                product_id bigint NOT NULL REFERENCES product ON DELETE CASCADE,
+                fingerprint text NOT NULL,
+                width integer NOT NULL,
+                height integer NOT NULL,
+                added_at timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (product_id, fingerprint)
+            )
+            """,
+            "CREATE TABLE photo_variant (name text PRIMARY KEY, bytes bytea NOT NULL)",
+        ])
+    }
+
+    public func photos(of productIDs: [Int]) async throws -> [Int: [ProductPhoto]] {
+        guard !productIDs.isEmpty else { return [:] }
+        let rows = try await connections.query("""
+            SELECT product_id, fingerprint, width, height FROM product_photo
+            WHERE product_id = ANY(\(productIDs)) ORDER BY product_id, added_at DESC, fingerprint
+            """)
+        let photos = try rows.map { row in
+            let (productID, fingerprint, width, height) = try row.decode((Int, String, Int, Int).self)
+            return ProductPhoto(productID: productID, fingerprint: fingerprint, width: width, height: height)
+        }
+        return Dictionary(grouping: photos, by: \.productID)
+    }
+
+    public func add(_ photo: ProductPhoto, variants: [PhotoVariantName: [UInt8]]) async throws {
+        try await connections.write { connection in
+            for (name, bytes) in variants {
+                try connection.execute("""
+                    INSERT INTO photo_variant (name, bytes) VALUES (\(name.pathSegment), \(ByteBuffer(bytes: bytes))) ON CONFLICT (name) DO NOTHING
+                    """)
+            }
+            try connection.execute("""
+                INSERT INTO product_photo (product_id, fingerprint, width, height) VALUES (\(photo.productID), \(photo.fingerprint), \(photo.width), \(photo.height))
+                ON CONFLICT (product_id, fingerprint) DO NOTHING
+                """)
+        }
+    }
+
+    public func addVariant(_ name: PhotoVariantName, bytes: [UInt8]) async throws {
+        _ = try await connections.query("""
+            INSERT INTO photo_variant (name, bytes) VALUES (\(name.pathSegment), \(ByteBuffer(bytes: bytes))) ON CONFLICT (name) DO NOTHING
+            """)
+    }
+
+    public func hasPhoto(fingerprint: String) async throws -> Bool {
+        try await connections.query("SELECT EXISTS (SELECT 1 FROM product_photo WHERE fingerprint = \(fingerprint))").first?.decode(Bool.self) ?? false
+    }
+
+    public func variant(_ name: PhotoVariantName) async throws -> StoredVariant? {
+        try await connections.query("SELECT bytes FROM photo_variant WHERE name = \(name.pathSegment)").first
+            .map { .bytes(Array(buffer: try $0.decode(ByteBuffer.self))) }
+    }
+}

@@ -1,0 +1,43 @@
+import TesseraImages
+
+/// A product photo as a `<picture>`: WebP for the browsers that take it (all current ones), JPEG
+/// for the rest, each at the widths a `srcset` offers, so a phone loads the small one.
+struct ProductPicture: Sendable {
+    var webpSrcset: String
+    var jpegSrcset: String
+    /// The JPEG of 640 pixels, for a browser that reads no `srcset`.
+    var src: String
+    /// The size the photo is shown at before CSS scales it: its shape, so nothing jumps as it loads.
+    var width: Int
+    var height: Int
+    /// The product's name: a photo of the product says what the product is.
+    var alt: String
+    /// How wide it is shown, for the browser to pick from `srcset`.
+    var sizes: String
+    /// `eager` above the fold, `lazy` below it.
+    var loading: String
+
+    init(_ photo: ProductPhoto, alt: String, sizes: String, eager: Bool) {
+        let widths = ProductPhoto.widths.reduce(into: [(requested: Int, actual: Int)]()) { list, width in
+            let actual = photo.actualWidth(width)
+            if list.last?.actual != actual { list.append((width, actual)) }
+        }
+        func srcset(_ format: VariantFormat) -> String {
+            widths.map { "\(CatalogRoutes.photo.path(photo.variant(width: $0.requested, format: format))) \($0.actual)w" }.joined(separator: ", ")
+        }
+        webpSrcset = srcset(.webp)
+        jpegSrcset = srcset(.jpeg)
+        src = CatalogRoutes.photo.path(photo.variant(width: 640, format: .jpeg))
+        width = photo.actualWidth(640)
+        height = photo.width > 0 ? photo.height * width / photo.width : 0
+        self.alt = alt
+        self.sizes = sizes
+        loading = eager ? "eager" : "lazy"
+    }
+}
+
+/// The product page's detail: the product, and its photo when it has one.
+struct ProductDetail: Sendable {
+    var product: Product
+    var picture: ProductPicture?
+}
