@@ -17,11 +17,11 @@ public struct CatalogModule: FeatureModule {
     public func register(in app: inout ApplicationBuilder) {
         let catalog = self.catalog, photos = self.photos
         app.services.append(CatalogChangesFollower(catalog: catalog))
-        app.routes.page(CatalogRoutes.list) { _, _ in ProductListPageController(catalog: catalog) }
+        app.routes.page(CatalogRoutes.list) { _, _ in ProductListPageController(catalog: catalog, photos: photos) }
         app.routes.page(CatalogRoutes.product) { id, _ in ProductPageController(catalog: catalog, photos: photos, id: id) }
         app.routes.fragment(CatalogRoutes.detail) { id, _ in ProductDetailRegion(catalog: catalog, photos: photos, product: .id(id)) }
         PhotoActions(photos: photos).register(in: &app.routes)
-        app.routes.fragment(CatalogRoutes.related) { id, _ in RelatedProductsRegion(catalog: catalog, product: .id(id)) }
+        app.routes.fragment(CatalogRoutes.related) { id, _ in RelatedProductsRegion(catalog: catalog, photos: photos, product: .id(id)) }
         SitemapAction(catalog: catalog).register(in: &app.routes)
     }
 }

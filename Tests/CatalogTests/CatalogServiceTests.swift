@@ -226,7 +226,7 @@ import Testing
             #expect(related.count == 4 && related.allSatisfy { $0.categoryID == 1 && $0.id != 2 })
 
             // A broken store is the server's fault (503), never "no such product".
-            try await catalog.execute(sqlite: "DROP TABLE product", postgres: "DROP TABLE product")
+            try await catalog.execute(sqlite: "DROP TABLE product", postgres: "DROP TABLE product CASCADE")
             do {
                 _ = try await catalog.service.existingProduct(id: 2)
                 Issue.record("a missing table was read as a missing product")

@@ -38,8 +38,11 @@ import TesseraTesting
             #expect(css.header("cache-control") == "public, max-age=31536000, immutable")
             #expect(css.header("content-encoding") == "gzip")
             #expect(css.decodedText == (try String(contentsOf: ProcessHarness.packageRoot.appendingPathComponent("Public/css/site.css"), encoding: .utf8)))
-            let image = try #require(plain.text.firstMatch(of: /<img src="(\/images\/products\/\d+\.[0-9a-f]{10}\.svg)"/)?.1)
-            #expect(try await shop.get(String(image)).header("cache-control") == "public, max-age=31536000, immutable")
+            let icon = try #require(plain.text.firstMatch(of: /<link rel="icon" href="(\/favicon\.[0-9a-f]{10}\.svg)"/)?.1)
+            #expect(try await shop.get(String(icon)).header("cache-control") == "public, max-age=31536000, immutable")
+            // Product photos are named by their content too.
+            let photo = try #require(plain.text.firstMatch(of: /<img src="(\/photos\/[0-9a-f]{16}-640\.jpg)"/)?.1)
+            #expect(try await shop.get(String(photo)).header("cache-control") == "public, max-age=31536000, immutable")
             #expect(plain.text.contains(#"<script src="/js/regions."#))
         }
     }

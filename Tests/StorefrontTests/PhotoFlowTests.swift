@@ -26,7 +26,7 @@ import TesseraTesting
         try await TestStorefront.run { shop in
             let visitor = TestClient(port: shop.port)
             // The demo photo: drawn on the first request, a file from then on.
-            let before = try await visitor.send("/products/3")
+            let before = try await visitor.send("/products/3/detail")
             #expect(before.text.contains("<picture data-photo>"))
             let demo = try #require(Self.photoURLs(before).first { $0.hasSuffix("-640.jpg") })
             let drawn = try await visitor.send(demo)
@@ -42,7 +42,7 @@ import TesseraTesting
             #expect(added.status == 303)
 
             let after = try await visitor.send("/products/3")
-            let urls = Self.photoURLs(after)
+            let urls = Self.photoURLs(try await visitor.send("/products/3/detail"))
             #expect(urls.count == 6, "three widths, WebP and JPEG: \(urls)")
             #expect(!urls.contains(demo), "the newest photo leads")
             #expect(after.text.contains(#"alt="Bamboo Cutting Board""#) || after.text.contains("alt=\""), "alt text from the product")
@@ -64,7 +64,7 @@ import TesseraTesting
             let staff = TestClient(port: shop.port)
             #expect(try await staff.submit(from: "/login", to: "/login", form: "email=sam%40example.com&password=sam-staff-2026").status == 303)
             let visitor = TestClient(port: shop.port)
-            let photos = Self.photoURLs(try await visitor.send("/products/5"))
+            let photos = Self.photoURLs(try await visitor.send("/products/5/detail"))
             let jpeg = try await visitor.send(try #require(photos.first { $0.hasSuffix("-1280.jpg") })).body
             for (name, bytes, status, message) in [
                 ("notes.jpg", Array("<?php system($_GET['c']); ?>".utf8), 415, "That file is not a photo."),
@@ -85,7 +85,7 @@ import TesseraTesting
             }
             #expect(huge.status == 413)
             #expect(huge.text.contains("The upload is larger than 25 MB"))
-            #expect(Self.photoURLs(try await visitor.send("/products/5")) == photos, "nothing was stored")
+            #expect(Self.photoURLs(try await visitor.send("/products/5/detail")) == photos, "nothing was stored")
             // A shopper is not staff: the form's address does not exist for them.
             let shopper = TestClient(port: shop.port)
             #expect(try await shopper.submit(from: "/login", to: "/login", form: "email=ada%40example.com&password=ada-lovelace-1815").status == 303)

@@ -23,7 +23,7 @@ struct ProductPageController: PageController {
                            isRequired: true),
             addToCart: context.regions.region(providedFor: CatalogRegions.addToCart, input: product, in: context),
             purchases: context.regions.region(providedFor: CatalogRegions.purchases, input: product, in: context),
-            related: Region(source: CatalogRoutes.related.path(id), controller: RelatedProductsRegion(catalog: catalog, product: .loaded(product)))
+            related: Region(source: CatalogRoutes.related.path(id), controller: RelatedProductsRegion(catalog: catalog, photos: photos, product: .loaded(product)))
         )
     }
 }
@@ -58,21 +58,24 @@ struct ProductDetailRegion: RegionController {
     var topics: [Topic] { [CatalogTopics.product(product.id)] }
 
     func render(in context: RequestContext) async throws -> HTMLOutput {
-        async let photo = photos.photos(of: [product.id])[product.id]?.first
         let product = try await product.load(from: catalog)
         // Shown at half a desktop page, or the phone's whole width less the page's padding.
-        let picture = try await photo.map { ProductPicture($0, alt: product.name, sizes: "(max-width: 700px) calc(100vw - 2rem), 480px", eager: true) }
+        let picture = try await photos.photos(of: [product.id])[product.id]?.first.map {
+            ProductPicture($0, alt: product.name, sizes: "(max-width: 700px) calc(100vw - 2rem), 480px", eager: true)
+        }
         return context.render(ProductDetailView.self, ProductDetail(product: product, picture: picture))
     }
 }
 
-/// Other products of the same category.
+/// Other products of the same category, below the fold: their photos load lazily.
 struct RelatedProductsRegion: RegionController {
     let catalog: CatalogService
+    let photos: PhotoService
     let product: RegionProduct
 
     func render(in context: RequestContext) async throws -> HTMLOutput {
-        context.render(RelatedProductsView.self, try await catalog.related(to: try await product.load(from: catalog)))
+        let related = try await catalog.related(to: try await product.load(from: catalog))
+        return context.render(RelatedProductsView.self, try await ProductCard.cards(for: related, photos: photos, eagerCount: 0))
     }
 
     func failureFragment(for error: any Error) -> HTMLOutput {

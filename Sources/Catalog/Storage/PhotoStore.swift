@@ -52,11 +52,12 @@ public struct SQLitePhotoStore: PhotoStore {
 
     public func photos(of productIDs: [Int]) async throws -> [Int: [ProductPhoto]] {
         guard !productIDs.isEmpty else { return [:] }
-        return try await database.read { db in
-            let rows = try Row.fetchAll(db, sql: """
+        // One statement, on the caller's thread: a page's read.
+        return try await database.unsafeRead { db in
+            let rows = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT productID, fingerprint, width, height FROM productPhoto
                 WHERE productID IN (\(productIDs.map { _ in "?" }.joined(separator: ","))) ORDER BY productID, addedAt DESC, fingerprint
-                """, arguments: StatementArguments(productIDs))
+                """), arguments: StatementArguments(productIDs))
             return Dictionary(grouping: rows.map { ProductPhoto(productID: $0[0], fingerprint: $0[1], width: $0[2], height: $0[3]) }, by: \.productID)
         }
     }

@@ -13,6 +13,8 @@ struct ProductListPage: Sendable {
     var search: String
     var summary: String
     var products: [Product]
+    /// The products as cards, with their photos.
+    var cards: [ProductCard] = []
     var categories: [Link]
     var sorts: [Link]
     /// “Page 3 of 834”, or nothing for a listing of one page.

@@ -36,6 +36,25 @@ struct ProductPicture: Sendable {
     }
 }
 
+/// A product in a grid of cards, with its photo when it has one. The card's photo has an empty
+/// `alt`: the product's name is the link right below it, and would be read twice.
+struct ProductCard: Sendable {
+    var product: Product
+    var picture: ProductPicture?
+
+    /// Cards for `products`, their photos read at once; the first `eagerCount` load at once, the
+    /// rest lazily, below the fold.
+    static func cards(for products: [Product], photos: PhotoService, eagerCount: Int) async throws -> [ProductCard] {
+        let found = try await photos.photos(of: products.map(\.id))
+        return products.enumerated().map { index, product in
+            // Two columns on a phone, cards of about 15rem on a desktop.
+            ProductCard(product: product, picture: found[product.id]?.first.map {
+                ProductPicture($0, alt: "", sizes: "(max-width: 700px) 50vw, 300px", eager: index < eagerCount)
+            })
+        }
+    }
+}
+
 /// The product page's detail: the product, and its photo when it has one.
 struct ProductDetail: Sendable {
     var product: Product
