@@ -3,7 +3,7 @@ SWIFT ?= swift
 # libmicrohttpd comes from scripts/build-libmicrohttpd.sh (Debian's source with Tessera's patches), not the system.
 export PKG_CONFIG_PATH := $(CURDIR)/.build-deps/libmicrohttpd/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: run run-postgres dev dev-loop example-test test browser-test mail-test container-test scale-out-test stall-test image soak build bench docs deps clean
+.PHONY: run run-postgres dev dev-loop page-weight example-test test browser-test mail-test container-test scale-out-test stall-test image soak build bench docs deps clean
 
 deps:
 	@scripts/install-deps.sh build
@@ -105,6 +105,12 @@ bench:
 	Benchmarks/run-http.py
 	cd Benchmarks && $(SWIFT) run -c release ViewsBenchmark
 	$(MAKE) dev-loop
+	$(MAKE) page-weight
+
+## The product page's weight on a 390 px phone (HTML, CSS, JS and the photos it loads), in headless Chromium.
+page-weight: deps
+	$(SWIFT) build --product storefront
+	$$(scripts/browser-venv.sh) Benchmarks/page-weight.py
 
 ## The edit loop under `make dev`, timed in headless Chromium: save to changed page.
 dev-loop: deps

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""The product page's weight on a 390 px phone, in headless Chromium: every byte the phone loads
+to show it (the HTML, CSS, JavaScript and the images it picks from the `srcset`s), before any
+scrolling, so photos below the fold (lazy) do not count. At device pixel ratios 1, 2 and 3 (an
+iPhone 15 is 390 px at 3): the higher the ratio, the larger the photo the browser picks.
+
+Counts the bytes on the wire (`transferSize` of every resource and of the page itself, so
+compressed where the server compresses), not the live-region stream, which stays open. Goal: under
+150 KB. Run it with `make page-weight` (or as part of `make bench`).
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "Tests" / "Browser"))
+from harness import Storefront, chromium  # noqa: E402
+
+GOAL = 150_000
+PAGES = ["/products/1", "/"]
+
+
+def weigh(browser, base, path, ratio):
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.clearBrowserCache", {})
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": ratio, "mobile": True})
+    browser.get(base + path)
+    # Until the load event, then a moment for images the layout asked for.
+    for _ in range(100):
+        if browser.execute_script("return document.readyState") == "complete":
+            break
+        time.sleep(0.05)
+    time.sleep(1.0)
+    entries = browser.execute_script("""
+        const all = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')];
+        return all.filter(e => !e.name.includes('/_live')).map(e => ({name: e.name, type: e.initiatorType, bytes: e.transferSize}));
+    """)
+    kinds = {}
+    for entry in entries:
+        name = entry["name"]
+        kind = ("image" if "/photos/" in name or name.endswith(".svg") else "css" if ".css" in name
+                else "js" if ".js" in name else "html")
+        kinds[kind] = kinds.get(kind, 0) + entry["bytes"]
+    return sum(kinds.values()), kinds, [e["name"].replace(base, "") for e in entries if "/photos/" in e["name"]]
+
+
+def main():
+    storefront = Storefront()
+    storefront.start()
+    storefront.base = storefront.base.replace("127.0.0.1", "localhost")
+    browser = chromium()
+    over = False
+    try:
+        # Draw the demo photos' variants first, so the weights are of files, not of first draws.
+        browser.get(storefront.base + "/products/1")
+        for path in PAGES:
+            for ratio in (1, 2, 3):
+                total, kinds, photos = weigh(browser, storefront.base, path, ratio)
+                over |= path.startswith("/products/") and total > GOAL
+                parts = ", ".join(f"{kind} {size / 1000:.1f} KB" for kind, size in sorted(kinds.items()))
+                print(f"{path} at 390 px, DPR {ratio}: {total / 1000:.1f} KB ({parts}); photos: {', '.join(p.split('/')[-1] for p in photos) or 'none'}")
+    finally:
+        browser.quit()
+        storefront.stop()
+    print(f"goal: the product page under {GOAL / 1000:.0f} KB: {'missed' if over else 'met'}")
+
+
+if __name__ == "__main__":
+    main()
