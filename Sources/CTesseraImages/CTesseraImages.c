@@ -21,8 +21,10 @@ int tessera_images_start(void) {
 }
 
 static int failed(char *error, size_t error_size) {
-    if (error && error_size) snprintf(error, error_size, "%s", vips_error_buffer());
-    vips_error_clear();
+    // Copied and cleared in one locked step: the buffer is the process's, shared by every thread.
+    char *message = vips_error_buffer_copy();
+    if (error && error_size) snprintf(error, error_size, "%s", message ? message : "");
+    g_free(message);
     return -1;
 }
 
@@ -43,7 +45,10 @@ int tessera_image_variant(const char *path, int width, int format, int quality,
     VipsImage *image = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
     if (!image) return failed(error, error_size);
     VipsImage *shrunk = NULL;
-    int result = vips_thumbnail_image(image, &shrunk, width, "size", VIPS_SIZE_DOWN, NULL);
+    // `width` wide whatever the height (a portrait photo too), never enlarged, in sRGB: a photo
+    // in Display P3 or Adobe RGB keeps its colours once its profile is gone.
+    int result = vips_thumbnail_image(image, &shrunk, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN,
+                                      "export_profile", "srgb", NULL);
     g_object_unref(image);
     if (result) return failed(error, error_size);
     *out_width = vips_image_get_width(shrunk);

@@ -7,8 +7,8 @@ import Tessera
 /// photos.
 ///
 /// libvips decodes and encodes on ``pool``, a thread of its own by default, never on the
-/// threads that serve pages; an image is read from a path, so an upload spooled to disk
-/// (`SpooledFile/path`) is never copied into memory.
+/// threads that serve pages; an image is read from a spooled file's path, so an upload written
+/// to disk as it arrived is never copied into memory.
 public struct ImageProcessor: Sendable {
     /// What an image may be.
     public struct Limits: Sendable {
@@ -44,13 +44,15 @@ public struct ImageProcessor: Sendable {
         self.limits = limits
     }
 
-    /// Checks the image at `path`, whose first bytes are `head`: a JPEG, PNG or WebP by its
-    /// bytes and by libvips's reading of its header, within ``limits``. Only the header is read:
-    /// a decompression bomb is refused before a pixel of it is decoded.
-    public func inspect(path: String, head: [UInt8]) async throws -> Inspection {
-        guard let format = ImageFormat(sniffing: head) else { throw ImageError.notAnImage }
+    /// Checks the image in `file`: a JPEG, PNG or WebP by its first bytes and by libvips's
+    /// reading of its header, within ``limits``. Only the header is read: a decompression bomb is
+    /// refused before a pixel of it is decoded.
+    public func inspect(_ file: SpooledFile) async throws -> Inspection {
+        guard let format = ImageFormat(sniffing: try file.read(at: 0, count: 16)) else { throw ImageError.notAnImage }
         let limits = self.limits
         return try await pool.run {
+            // libvips opens the file by its descriptor's path: `file` is held open by this closure.
+            let path = file.path
             var width: Int32 = 0, height: Int32 = 0
             var loader = [CChar](repeating: 0, count: 64)
             var error = [CChar](repeating: 0, count: 512)
@@ -58,7 +60,7 @@ public struct ImageProcessor: Sendable {
                 throw ImageError.notAnImage
             }
             // libvips must read it as the same kind the bytes say.
-            guard String(cString: loader).lowercased().hasPrefix(format == .jpeg ? "vipsforeignloadjpeg" : "vipsforeignload\(format.rawValue)") else {
+            guard Self.text(loader).lowercased().hasPrefix(format == .jpeg ? "vipsforeignloadjpeg" : "vipsforeignload\(format.rawValue)") else {
                 throw ImageError.notAnImage
             }
             let (w, h) = (Int(width), Int(height))
@@ -69,20 +71,21 @@ public struct ImageProcessor: Sendable {
         }
     }
 
-    /// The image at `path`, upright, at most `width` pixels wide (never enlarged), as `format`
+    /// The image in `file`, upright, at most `width` pixels wide (never enlarged), as `format`
     /// at `quality` (1–100), with no metadata: no EXIF, no GPS position, no camera serial. (A
     /// WebP from libvips 8.14 still carries a minimal EXIF block it writes itself: resolution
     /// and orientation, nothing about who took the photo or where.)
     /// A damaged or truncated image is ``ImageError/damaged(_:)``.
-    public func variant(of path: String, width: Int, format: VariantFormat, quality: Int = 80) async throws -> Encoded {
+    public func variant(of file: SpooledFile, width: Int, format: VariantFormat, quality: Int = 80) async throws -> Encoded {
         try await pool.run {
+            let path = file.path
             var bytes: UnsafeMutableRawPointer?
             var size = 0
             var outWidth: Int32 = 0, outHeight: Int32 = 0
             var error = [CChar](repeating: 0, count: 512)
             guard tessera_image_variant(path, Int32(width), format == .webp ? 1 : 0, Int32(quality), &bytes, &size, &outWidth, &outHeight,
                                         &error, error.count) == 0, let bytes else {
-                throw ImageError.damaged(String(cString: error).trimmingCharacters(in: .whitespacesAndNewlines))
+                throw ImageError.damaged(Self.text(error).trimmingCharacters(in: .whitespacesAndNewlines))
             }
             defer { tessera_image_free(bytes) }
             return Encoded(bytes: Array(UnsafeRawBufferPointer(start: bytes, count: size)), width: Int(outWidth), height: Int(outHeight))
@@ -97,10 +100,15 @@ public struct ImageProcessor: Sendable {
             var size = 0
             var error = [CChar](repeating: 0, count: 512)
             guard tessera_image_demo(Int32(width), Int32(height), from, to, disc, &bytes, &size, &error, error.count) == 0, let bytes else {
-                throw ImageError.damaged(String(cString: error))
+                throw ImageError.damaged(Self.text(error))
             }
             defer { tessera_image_free(bytes) }
             return Array(UnsafeRawBufferPointer(start: bytes, count: size))
         }
+    }
+
+    /// The text a C function wrote into `buffer`, up to its NUL.
+    static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -45,7 +45,8 @@ import TesseraTesting
             let urls = Self.photoURLs(try await visitor.send("/products/3/detail"))
             #expect(urls.count == 6, "three widths, WebP and JPEG: \(urls)")
             #expect(!urls.contains(demo), "the newest photo leads")
-            #expect(after.text.contains(#"alt="Bamboo Cutting Board""#) || after.text.contains("alt=\""), "alt text from the product")
+            let name = try #require(after.text.firstMatch(of: /<h1 itemprop="name">([^<]+)<\/h1>/)?.1)
+            #expect(after.text.contains(#"alt="\#(name)" width="640" height="480""#), "the product page's photo is named after the product")
             #expect(after.text.contains(#"sizes="(max-width: 700px) calc(100vw - 2rem), 480px""#))
             #expect(after.text.contains(#"width="640" height="480""#))
             for url in urls {

@@ -33,18 +33,26 @@ import TesseraTesting
 
     @Test func variantsAreJPEGAndWebPAtEachWidthNeverEnlarged() async throws {
         let original = try spooled(try await demo())
-        let inspection = try await images.inspect(path: original.path, head: try original.read(at: 0, count: 16))
+        let inspection = try await images.inspect(original)
         #expect(inspection.format == .jpeg && inspection.width == 1280 && inspection.height == 960)
         for width in [320, 640, 1280, 2560] {
             for format in VariantFormat.allCases {
-                let variant = try await images.variant(of: original.path, width: width, format: format)
+                let variant = try await images.variant(of: original, width: width, format: format)
                 #expect(variant.width == min(width, 1280))
                 #expect(variant.height == min(width, 1280) * 3 / 4)
                 #expect(ImageFormat(sniffing: variant.bytes)?.rawValue == format.rawValue)
             }
         }
-        let small = try await images.variant(of: original.path, width: 320, format: .webp)
+        let small = try await images.variant(of: original, width: 320, format: .webp)
         #expect(small.bytes.count < 20_000, "a 320 px WebP is small: \(small.bytes.count) bytes")
+    }
+
+    @Test func aPortraitPhotoIsAsWideAsAskedNotSquashedIntoASquare() async throws {
+        let portrait = try spooled(try await demo(width: 600, height: 900))
+        let small = try await images.variant(of: portrait, width: 320, format: .webp)
+        #expect((small.width, small.height) == (320, 480))
+        let capped = try await images.variant(of: portrait, width: 640, format: .jpeg)
+        #expect((capped.width, capped.height) == (600, 900), "never enlarged")
     }
 
     @Test func metadataLikeAGPSPositionIsLeftOutOfEveryVariant() async throws {
@@ -52,9 +60,9 @@ import TesseraTesting
         let tagged = TestImages.withEXIF(photo, description: "SECRET-PLACE-52.5163N-13.3777E")
         #expect(tagged.count > photo.count)
         let original = try spooled(tagged)
-        _ = try await images.inspect(path: original.path, head: tagged)
+        _ = try await images.inspect(original)
         for format in VariantFormat.allCases {
-            let variant = try await images.variant(of: original.path, width: 320, format: format)
+            let variant = try await images.variant(of: original, width: 320, format: format)
             #expect(variant.bytes.firstRange(of: Array("SECRET-PLACE".utf8)) == nil, "\(format) keeps the EXIF description")
             // The GPS IFD pointer (tag 0x8825, type LONG, little-endian).
             #expect(variant.bytes.firstRange(of: [0x25, 0x88, 0x04, 0x00]) == nil, "\(format) keeps a GPS position")
@@ -66,21 +74,21 @@ import TesseraTesting
 
     @Test func aFileThatIsNotAnImageIsRefusedWhateverItsName() async throws {
         let text = try spooled(Array("<?php echo 'photo.jpg'; ?>".utf8))
-        await #expect(throws: ImageError.notAnImage) { try await images.inspect(path: text.path, head: try text.readAll()) }
+        await #expect(throws: ImageError.notAnImage) { try await images.inspect(text) }
         // JPEG's first bytes, then nothing a decoder can read.
         let fake = try spooled([0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 0x41, count: 200))
         await #expect(throws: (any Error).self) {
-            _ = try await images.inspect(path: fake.path, head: try fake.readAll())
-            _ = try await images.variant(of: fake.path, width: 320, format: .jpeg)
+            _ = try await images.inspect(fake)
+            _ = try await images.variant(of: fake, width: 320, format: .jpeg)
         }
     }
 
     @Test func aTruncatedJPEGIsDamaged() async throws {
         let photo = try await demo()
         let cut = try spooled(Array(photo.prefix(photo.count * 6 / 10)))
-        _ = try await images.inspect(path: cut.path, head: try cut.read(at: 0, count: 16))
+        _ = try await images.inspect(cut)
         await #expect {
-            _ = try await images.variant(of: cut.path, width: 640, format: .webp)
+            _ = try await images.variant(of: cut, width: 640, format: .webp)
         } throws: { error in
             guard case ImageError.damaged = error else { return false }
             return true
@@ -90,7 +98,7 @@ import TesseraTesting
     @Test func aDecompressionBombIsRefusedFromItsHeader() async throws {
         for (width, height) in [(20_000, 20_000), (50_000, 10), (8_000, 6_000)] {
             let bomb = try spooled(TestImages.pngHeader(width: width, height: height))
-            let error = await #expect(throws: ImageError.self) { try await images.inspect(path: bomb.path, head: try bomb.readAll()) }
+            let error = await #expect(throws: ImageError.self) { try await images.inspect(bomb) }
             #expect(error == .tooManyPixels(width: width, height: height))
         }
     }

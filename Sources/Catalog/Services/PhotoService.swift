@@ -44,10 +44,12 @@ public struct PhotoService: Sendable {
     /// they are asked for, then kept like any other.
     public func variant(_ name: PhotoVariantName) async throws -> StoredVariant? {
         if let stored = try await store.variant(name) { return stored }
-        guard let productID = Self.demoProductID(name.fingerprint), try await store.hasPhoto(fingerprint: name.fingerprint) else { return nil }
+        // Only a demo photo some product lists: anyone may ask, so nothing else is ever drawn.
+        guard let productID = Self.demoProductID(name.fingerprint), Self.demoFingerprint(productID) == name.fingerprint,
+              try await store.hasPhoto(productID: productID, fingerprint: name.fingerprint) else { return nil }
         let source = try SpooledFile()
         try source.append(try await drawDemoPhoto(productID))
-        let encoded = try await images.variant(of: source.path, width: name.width, format: name.format, quality: name.format == .webp ? 75 : 80)
+        let encoded = try await images.variant(of: source, width: name.width, format: name.format, quality: name.format == .webp ? 75 : 80)
         try await store.addVariant(name, bytes: encoded.bytes)
         return .bytes(encoded.bytes)
     }
@@ -83,12 +85,12 @@ public struct PhotoService: Sendable {
     }
 
     private func add(_ source: SpooledFile, to productID: Int) async throws -> ProductPhoto {
-        _ = try await images.inspect(path: source.path, head: try source.read(at: 0, count: 16))
+        _ = try await images.inspect(source)
         var variants: [PhotoVariantName: [UInt8]] = [:]
         var largest: ImageProcessor.Encoded?
         for width in ProductPhoto.widths {
             for format in VariantFormat.allCases {
-                let encoded = try await images.variant(of: source.path, width: width, format: format, quality: format == .webp ? 75 : 80)
+                let encoded = try await images.variant(of: source, width: width, format: format, quality: format == .webp ? 75 : 80)
                 variants[PhotoVariantName(fingerprint: "", width: width, format: format)] = encoded.bytes
                 if width == ProductPhoto.widths.last { largest = encoded }
             }

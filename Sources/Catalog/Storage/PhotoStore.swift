@@ -6,14 +6,14 @@ public protocol PhotoStore: Sendable {
     /// The photos of these products, newest first for each: the last one staff added leads.
     func photos(of productIDs: [Int]) async throws -> [Int: [ProductPhoto]]
     /// Keeps every variant's bytes, then lists the photo on its product; a photo the product has
-    /// already (the same original) is listed once.
+    /// already (the same original) is listed once, as the newest.
     func add(_ photo: ProductPhoto, variants: [PhotoVariantName: [UInt8]]) async throws
     /// One variant's bytes, or `nil` when it has not been made.
     func variant(_ name: PhotoVariantName) async throws -> StoredVariant?
     /// Keeps one variant made after its photo was listed (a demo photo's, drawn when first asked for).
     func addVariant(_ name: PhotoVariantName, bytes: [UInt8]) async throws
-    /// Whether some product lists the photo with this fingerprint.
-    func hasPhoto(fingerprint: String) async throws -> Bool
+    /// Whether the product lists the photo with this fingerprint.
+    func hasPhoto(productID: Int, fingerprint: String) async throws -> Bool
 }
 
 /// A variant as a store keeps it: a file to send as it is, or bytes read from the database.
@@ -71,7 +71,7 @@ public struct SQLitePhotoStore: PhotoStore {
         try await database.write { db in
             try db.execute(sql: """
                 INSERT INTO productPhoto (productID, fingerprint, width, height, addedAt) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (productID, fingerprint) DO NOTHING
+                ON CONFLICT (productID, fingerprint) DO UPDATE SET addedAt = excluded.addedAt
                 """, arguments: [photo.productID, photo.fingerprint, photo.width, photo.height, Date().timeIntervalSince1970])
         }
     }
@@ -86,9 +86,10 @@ public struct SQLitePhotoStore: PhotoStore {
         try Data(bytes).write(to: URL(fileURLWithPath: folder).appendingPathComponent(name.pathSegment), options: .atomic)
     }
 
-    public func hasPhoto(fingerprint: String) async throws -> Bool {
-        try await database.read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM productPhoto WHERE fingerprint = ?)", arguments: [fingerprint]) ?? false
+    public func hasPhoto(productID: Int, fingerprint: String) async throws -> Bool {
+        try await database.unsafeRead { db in
+            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM productPhoto WHERE productID = ? AND fingerprint = ?)"),
+                              arguments: [productID, fingerprint]) ?? false
         }
     }
 }

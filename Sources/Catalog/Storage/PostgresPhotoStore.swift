@@ -50,7 +50,7 @@ public struct PostgresPhotoStore: PhotoStore {
             }
             try connection.execute("""
                 INSERT INTO product_photo (product_id, fingerprint, width, height) VALUES (\(photo.productID), \(photo.fingerprint), \(photo.width), \(photo.height))
-                ON CONFLICT (product_id, fingerprint) DO NOTHING
+                ON CONFLICT (product_id, fingerprint) DO UPDATE SET added_at = now()
                 """)
         }
     }
@@ -61,8 +61,10 @@ public struct PostgresPhotoStore: PhotoStore {
             """)
     }
 
-    public func hasPhoto(fingerprint: String) async throws -> Bool {
-        try await connections.query("SELECT EXISTS (SELECT 1 FROM product_photo WHERE fingerprint = \(fingerprint))").first?.decode(Bool.self) ?? false
+    public func hasPhoto(productID: Int, fingerprint: String) async throws -> Bool {
+        try await connections.query("""
+            SELECT EXISTS (SELECT 1 FROM product_photo WHERE product_id = \(productID) AND fingerprint = \(fingerprint))
+            """).first?.decode(Bool.self) ?? false
     }
 
     public func variant(_ name: PhotoVariantName) async throws -> StoredVariant? {

@@ -29,7 +29,7 @@ struct ProductPicture: Sendable {
         jpegSrcset = srcset(.jpeg)
         src = CatalogRoutes.photo.path(photo.variant(width: 640, format: .jpeg))
         width = photo.actualWidth(640)
-        height = photo.width > 0 ? photo.height * width / photo.width : 0
+        height = photo.width > 0 ? max(1, photo.height * width / photo.width) : 1
         self.alt = alt
         self.sizes = sizes
         loading = eager ? "eager" : "lazy"
