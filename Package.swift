@@ -98,7 +98,7 @@ let package = Package(
 
         // MARK: Typed views
         .target(name: "TesseraViews"),
-        .target(name: "TesseraTemplateCompiler"),
+        .target(name: "TesseraTemplateCompiler", dependencies: ["TesseraViews"]),
         .executableTarget(
             name: "TesseraViewCompiler",
             dependencies: [

@@ -8,6 +8,7 @@ import Metrics
 import Orders
 import Prometheus
 import Tessera
+import TesseraViews
 
 /// `storefront serve`: composes the app and serves it until SIGTERM.
 struct ServeCommand: AsyncParsableCommand {
@@ -69,10 +70,15 @@ struct ServeCommand: AsyncParsableCommand {
             secureCookies: settings.https,
             hostPrefix: settings.https
         )
+        // The shop's languages: English first (the fallback), then German. Each module's
+        // messages are in Views/<Module>/locales/<code>.json.
+        let languages = [Language("en", currencies: [Money.currencyCode]), Language("de", currencies: [Money.currencyCode])]
         // The request pipeline, in order. Every request: metrics when they are exported
         // (outermost, so they time and see everything), compression (so it sees the final
         // answer), the session (which also sets what caches may keep), who is signed in, then
-        // error pages (which therefore know both). Once a route matched: the CSRF check.
+        // error pages (which therefore know both), then the language (whose refusal of an unknown
+        // `?lang=` is an error page, and which error pages render in). Once a route matched: the
+        // CSRF check.
         // Under `make dev`, the reload script goes into pages just inside compression.
         let metricsStep: [any Middleware] = settings.metricsPort == nil ? [] : [MetricsMiddleware()]
         let developmentStep: [any Middleware] = development.map { [$0.middleware] } ?? []
@@ -80,6 +86,7 @@ struct ServeCommand: AsyncParsableCommand {
             layout: StorefrontLayout(),
             middleware: metricsStep + [CompressionMiddleware()] + developmentStep + [
                 SessionMiddleware(sessions), ShopperMiddleware(accounts: services.accounts), ErrorPageMiddleware(),
+                LanguageMiddleware(languages: languages),
             ],
             routeMiddleware: [CSRFMiddleware()],
             logger: logger,

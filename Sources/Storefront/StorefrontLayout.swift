@@ -7,10 +7,26 @@ import TesseraViews
 /// styles, footer.
 struct StorefrontLayout: PageLayout {
     func render(_ page: Page, in context: RequestContext) -> HTMLOutput {
-        context.render(LayoutView.self, SiteLayout(
+        let choice = context.languageChoice
+        // A URL that names its language is its own page for search engines: its canonical URL
+        // keeps the language, and every language's URL is an `hreflang` alternate.
+        let canonicalPath = page.canonicalPath.map { path in
+            choice.map { $0.source == .url ? $0.url(for: path, in: $0.current) : path } ?? path
+        }
+        var alternates: [SiteLayout.Alternate] = []
+        if let path = page.canonicalPath, let choice {
+            alternates = choice.available.map { .init(code: $0.code, url: context.absoluteURL(for: choice.url(for: path, in: $0))) }
+            alternates.append(.init(code: "x-default", url: context.absoluteURL(for: path)))
+        }
+        return context.render(LayoutView.self, SiteLayout(
             title: page.title,
-            description: page.description ?? SiteLayout.defaultDescription,
-            canonicalURL: page.canonicalPath.map { context.absoluteURL(for: $0) },
+            description: page.description ?? context.localized(Messages.siteDescription),
+            languageCode: context.language.code,
+            canonicalURL: canonicalPath.map { context.absoluteURL(for: $0) },
+            alternates: alternates,
+            languageLinks: (choice?.available ?? []).map {
+                .init(code: $0.code, name: $0.name, url: choice?.url(in: $0) ?? "/", isCurrent: $0 == context.language)
+            },
             body: page.body,
             userName: context.shopper?.name,
             isStaff: context.shopper?.isStaff == true,
@@ -22,11 +38,27 @@ struct StorefrontLayout: PageLayout {
 
 /// What the layout template shows.
 struct SiteLayout: Sendable {
-    static let defaultDescription = "Tessera Shop: lamps, kitchenware, furniture and more, with prices and stock on every page."
+    /// The same page in another language, for `<link rel="alternate" hreflang>`.
+    struct Alternate: Sendable {
+        var code: String
+        var url: String
+    }
+
+    /// A link of the language switcher: the same page in that language, named in it.
+    struct LanguageLink: Sendable {
+        var code: String
+        var name: String
+        var url: String
+        var isCurrent: Bool
+    }
 
     var title: String
     var description: String
+    /// `<html lang>`.
+    var languageCode: String
     var canonicalURL: String?
+    var alternates: [Alternate]
+    var languageLinks: [LanguageLink]
     var body: HTMLOutput
     var userName: String?
     /// Staff see the back office in the navigation.

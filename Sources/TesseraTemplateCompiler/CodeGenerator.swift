@@ -9,6 +9,8 @@ struct CodeGenerator {
     let header: TemplateHeader
     let nodes: [Node]
     let kind: TemplateKind
+    /// The module's message catalogs, which `t "key"` uses are checked against.
+    let catalogs: MessageCatalogs?
 
     private var lines: [String] = []
     private var indent = 2
@@ -16,8 +18,9 @@ struct CodeGenerator {
     private var blockNames: [String] = []
     private var regionSlots: [RegionSlotName] = []
 
-    init(path: String, typeName: String, header: TemplateHeader, nodes: [Node], kind: TemplateKind = .html) {
+    init(path: String, typeName: String, header: TemplateHeader, nodes: [Node], kind: TemplateKind = .html, catalogs: MessageCatalogs? = nil) {
         self.kind = kind
+        self.catalogs = catalogs
         self.path = path
         self.typeName = typeName
         self.header = header
@@ -35,6 +38,7 @@ struct CodeGenerator {
         var tracker = HTMLContextTracker()
         let isLayout = header.layout == nil && nodes.contains { if case .block = $0 { true } else { false } }
 
+        try checkMessages()
         if kind == .text, let layout = header.layout {
             throw error("a text template cannot extend a layout", at: layout.location)
         }
@@ -298,6 +302,7 @@ struct CodeGenerator {
     /// A page that extends a layout: each top-level block is rendered into its own output.
     private mutating func emitPageBlocks(layoutType: String) throws(TemplateError) {
         line("var blocks = \(layoutType).Blocks()")
+        line("let __page = output")
         for node in nodes {
             switch node {
             case .text(let text, let location):
@@ -308,7 +313,7 @@ struct CodeGenerator {
                 self.location(location)
                 line("do {")
                 indent += 1
-                line("var output = HTMLOutput()")
+                line("var output = __page.emptyCopy()")
                 var tracker = HTMLContextTracker()
                 try emit(body, tracker: &tracker)
                 guard tracker.state == .data else { throw error("this block must close every tag it opens", at: location) }
@@ -358,6 +363,7 @@ struct CodeGenerator {
         case .integer(let value): String(value)
         // A route without parameters has a `path` property and one with parameters a `path(_:)`
         // method, so a link that leaves out a parameter, or gives one too many, does not compile.
+        case .message(let key, let arguments): message(key: key, arguments: arguments)
         case .route(let name, let arguments):
             switch arguments.count {
             case 0: "\(name).path"
@@ -365,6 +371,57 @@ struct CodeGenerator {
             default: "\(name).path(.init(\(arguments.map(self.atom).joined(separator: ", "))))"
             }
         }
+    }
+
+    /// `Messages.cartItems.text(count: …, ["name": …])`: the module's generated message, with
+    /// the template's values, written in the output's language when the output takes it.
+    private func message(key: String, arguments: [Expression.MessageArgument]) -> String {
+        let count = arguments.first { $0.name == "count" }.map { "count: \(atom($0.value)), " } ?? ""
+        let named = arguments.filter { $0.name != "count" }.map { "\(Swift.stringLiteral($0.name)): \(atom($0.value))" }
+        return "Messages.\(Swift.escapedIdentifier(MessageKeyName.swiftName(forKey: key))).text(\(count)[\(named.isEmpty ? ":" : named.joined(separator: ", "))])"
+    }
+
+    /// Every `t "key"` against the catalogs, at its line: a key a language lacks, or a
+    /// placeholder left without a value, fails the build here rather than showing on a page.
+    private func checkMessages() throws(TemplateError) {
+        func atoms(_ expression: Expression) -> [Expression.Atom] { [expression.base] + expression.filters.flatMap(\.arguments) }
+        func check(_ atom: Expression.Atom, at location: SourceLocation) throws(TemplateError) {
+            switch atom {
+            case .message(let key, let arguments):
+                guard let catalogs else {
+                    throw error("the message “\(key)” needs a catalog: this module has no locales/<language>.json", at: location)
+                }
+                try catalogs.checkUse(key: key, given: arguments.map(\.name), in: path, at: location)
+                for argument in arguments { try check(argument.value, at: location) }
+            case .route(_, let arguments):
+                for argument in arguments { try check(argument, at: location) }
+            case .path, .string, .integer:
+                break
+            }
+        }
+        func visit(_ nodes: [Node]) throws(TemplateError) {
+            for node in nodes {
+                switch node {
+                case .text, .region: break
+                case .output(let value, let location), .render(_, let value, let location):
+                    for atom in atoms(value) { try check(atom, at: location) }
+                case .block(_, let body, _): try visit(body)
+                case .loop(_, let sequence, let body, let location):
+                    for atom in atoms(sequence) { try check(atom, at: location) }
+                    try visit(body)
+                case .conditional(let branches, let otherwise, _):
+                    for (condition, body, location) in branches {
+                        switch condition {
+                        case .bool(let value), .not(let value), .unwrap(_, let value):
+                            for atom in atoms(value) { try check(atom, at: location) }
+                        }
+                        try visit(body)
+                    }
+                    try visit(otherwise ?? [])
+                }
+            }
+        }
+        try visit(nodes)
     }
 
     static func rootNames(in nodes: [Node]) -> Set<String> {

@@ -2,7 +2,8 @@
 ///
 /// The grammar is deliberately small: `atom ("|" filter (":" atom ("," atom)*)?)*`, where an atom
 /// is a path `name(.name)*`, a string literal, an integer, or a route link
-/// `route Type.name ("(" atom ("," atom)* ")")?`. Anything else is an error
+/// `route Type.name ("(" atom ("," atom)* ")")?`, or a catalog message
+/// `t "key" (name ":" atom ("," name ":" atom)*)?`. Anything else is an error
 /// here, at build time, which is how "no Swift code in templates" is enforced.
 struct ExpressionParser {
     enum Piece: Equatable {
@@ -107,6 +108,8 @@ struct ExpressionParser {
         switch next() {
         case .identifier("route") where Self.isIdentifier(peek()):
             return try route()
+        case .identifier("t") where Self.isString(peek()):
+            return try message()
         case .identifier(let first):
             var names = [first]
             while peek() == .symbol(".") {
@@ -136,6 +139,20 @@ struct ExpressionParser {
         return .route(name: name, arguments: arguments)
     }
 
+    /// After `t`: the key, then the message's values by name.
+    private mutating func message() throws(TemplateError) -> Expression.Atom {
+        guard case .string(let key)? = next() else { throw error("expected a message key in quotes") }
+        var arguments: [Expression.MessageArgument] = []
+        while case .identifier(let name)? = peek(), position + 1 < pieces.count, pieces[position + 1] == .symbol(":") {
+            position += 2
+            guard !arguments.contains(where: { $0.name == name }) else { throw error("“\(name)” is given twice") }
+            arguments.append(Expression.MessageArgument(name: name, value: try atom()))
+            guard peek() == .symbol(",") else { break }
+            position += 1
+        }
+        return .message(key: key, arguments: arguments)
+    }
+
     /// `atom ("," atom)*`: a filter's or a route's arguments.
     private mutating func atoms() throws(TemplateError) -> [Expression.Atom] {
         var atoms = [try atom()]
@@ -144,6 +161,10 @@ struct ExpressionParser {
             atoms.append(try atom())
         }
         return atoms
+    }
+
+    private static func isString(_ piece: Piece?) -> Bool {
+        if case .string? = piece { true } else { false }
     }
 
     private static func isIdentifier(_ piece: Piece?) -> Bool {

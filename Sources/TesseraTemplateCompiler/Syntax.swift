@@ -8,6 +8,16 @@ struct Expression: Equatable {
         /// `route CatalogRoutes.product(product.id)`: the path of a typed route. The Swift compiler
         /// checks the route's name and its parameters, at the template's line.
         indirect case route(name: String, arguments: [Atom])
+        /// `t "cart.items" count: cart.itemCount`: a message of the module's catalog, in the
+        /// rendering's language. The compiler checks that every language has the key and that
+        /// the placeholders are given, at the template's line.
+        indirect case message(key: String, arguments: [MessageArgument])
+    }
+
+    /// `name: value` after a message's key.
+    struct MessageArgument: Equatable {
+        var name: String
+        var value: Atom
     }
 
     struct Filter: Equatable {
@@ -31,6 +41,7 @@ extension Expression.Atom {
         case .path(let names): names.first.map { [$0] } ?? []
         case .string, .integer: []
         case .route(_, let arguments): arguments.flatMap(\.rootNames)
+        case .message(_, let arguments): arguments.flatMap(\.value.rootNames)
         }
     }
 }

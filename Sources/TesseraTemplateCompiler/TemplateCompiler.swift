@@ -5,7 +5,8 @@ public enum TemplateCompiler {
     ///   - path: the path shown in errors and `#sourceLocation`, such as `Views/Catalog/card.html`.
     ///   - relativePath: the path under the module's views folder, which names the type; its
     ///     extension chooses the escaping, as in Askama: `.txt` is a ``TemplateKind/text`` template.
-    public static func compile(source: String, path: String, relativePath: String) throws(TemplateError) -> String {
+    ///   - catalogs: the module's message catalogs, which its `t "key"` uses are checked against.
+    public static func compile(source: String, path: String, relativePath: String, catalogs: MessageCatalogs? = nil) throws(TemplateError) -> String {
         let tokens = try Lexer(source: source, path: path).tokens()
         var parser = Parser(tokens: tokens, path: path)
         let nodes = try parser.parse()
@@ -14,7 +15,8 @@ public enum TemplateCompiler {
             typeName: ViewTypeName.forTemplate(atRelativePath: relativePath),
             header: parser.header,
             nodes: nodes,
-            kind: TemplateKind(relativePath: relativePath)
+            kind: TemplateKind(relativePath: relativePath),
+            catalogs: catalogs
         )
         return try generator.generate()
     }

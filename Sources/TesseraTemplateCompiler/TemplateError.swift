@@ -15,4 +15,9 @@ public struct TemplateError: Error, Sendable, Equatable, CustomStringConvertible
     public var description: String {
         "\(path):\(location.line):\(location.column): error: \(message)"
     }
+
+    /// The same place and message as a warning, which does not fail the build.
+    public var warningDescription: String {
+        "\(path):\(location.line):\(location.column): warning: \(message)"
+    }
 }

@@ -8,8 +8,27 @@ public final class TestClient: @unchecked Sendable {
     // @unchecked: one test drives one client, one request at a time.
     /// How requests reach the app: in process or over a socket.
     public let transport: any TestTransport
-    /// The session cookie (`name=value`) sent with every request.
-    public var cookie: String?
+    /// The cookies the server set, by name, in the order they came: a browser's cookie jar
+    /// for one site, without expiry.
+    private var jar: [(name: String, value: String)] = []
+
+    /// The `Cookie` header sent with every request (`session=…; lang=de`), or `nil` before the
+    /// server set any; setting it replaces every cookie, as a test that copies a session does.
+    public var cookie: String? {
+        get { jar.isEmpty ? nil : jar.map { "\($0.name)=\($0.value)" }.joined(separator: "; ") }
+        set {
+            jar = []
+            for pair in (newValue ?? "").split(separator: ";") { store(String(pair).trimmingCharacters(in: .whitespaces)) }
+        }
+    }
+
+    /// Keeps `name=value`, replacing a cookie of that name.
+    private func store(_ pair: String) {
+        guard let equals = pair.firstIndex(of: "=") else { return }
+        let name = String(pair[..<equals]), value = String(pair[pair.index(after: equals)...])
+        jar.removeAll { $0.name == name }
+        jar.append((name, value))
+    }
 
     /// A client with no cookie yet, sending through `transport`.
     public init(_ transport: any TestTransport) {
@@ -28,8 +47,8 @@ public final class TestClient: @unchecked Sendable {
         if let cookie { fields.append(("Cookie", cookie)) }
         if form != nil { fields.append(("Content-Type", "application/x-www-form-urlencoded")) }
         let response = try await transport.execute(method: method, target: target, headers: fields, body: Array((form ?? "").utf8))
-        if let setCookie = response.header("set-cookie") {
-            cookie = String(setCookie.prefix { $0 != ";" })
+        for setCookie in response.headers("set-cookie") {
+            store(String(setCookie.prefix { $0 != ";" }))
         }
         return response
     }

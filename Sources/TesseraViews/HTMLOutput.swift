@@ -17,17 +17,28 @@ public struct HTMLOutput: Sendable {
     /// The fingerprinted URLs of static files, for the `asset` filter; given by whoever starts
     /// the rendering, like ``formToken``.
     public let assets: AssetURLs
+    /// The language catalog messages (`{{ t "key" }}`), numbers and prices are written in; the
+    /// request's negotiated language when the framework starts the rendering.
+    public let language: Language
 
     /// - Parameters:
     ///   - capacity: bytes to reserve; a page that fits needs no reallocation.
     ///   - formToken: the token for the hidden field of every `<form method="post">`.
     ///   - assets: what `{{ path | asset }}` links to.
-    public init(capacity: Int = 4096, formToken: FormTokenSource = .none, assets: AssetURLs = .none) {
+    ///   - language: what messages render in.
+    public init(capacity: Int = 4096, formToken: FormTokenSource = .none, assets: AssetURLs = .none, language: Language = .english) {
         storage = []
         storage.reserveCapacity(capacity)
         regions = []
         self.formToken = formToken
         self.assets = assets
+        self.language = language
+    }
+
+    /// A new, empty output rendering for the same request: same CSRF token, assets and language.
+    /// For a piece rendered apart, such as a page's block before its layout takes it.
+    public func emptyCopy(capacity: Int = 4096) -> HTMLOutput {
+        HTMLOutput(capacity: capacity, formToken: formToken, assets: assets, language: language)
     }
 
     /// The rendered UTF-8.
@@ -86,7 +97,7 @@ public struct HTMLOutput: Sendable {
     /// A value inside a URL attribute (`href`, `src`, `action`, `formaction` …): escaped, and a
     /// `javascript:`, `data:` or `vbscript:` URL becomes `#`.
     public mutating func urlAttribute(_ value: some HTMLOutputConvertible) {
-        var probe = HTMLOutput(capacity: 0)
+        var probe = HTMLOutput(capacity: 0, language: language)
         value.write(to: &probe, context: .raw)
         if URLSafety.isDangerous(probe.storage) {
             write(static: "#")

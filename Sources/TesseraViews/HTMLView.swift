@@ -10,9 +10,9 @@ public protocol HTMLView {
 extension HTMLView {
     /// Renders into a new output. Its forms carry the token `formToken` gives, the request's
     /// CSRF token; a view rendered without one (a test, a benchmark) has forms without the
-    /// field. Its `asset` filters link through `assets`.
-    public static func render(_ model: Model, formToken: FormTokenSource = .none, assets: AssetURLs = .none) -> HTMLOutput {
-        var output = HTMLOutput(formToken: formToken, assets: assets)
+    /// field. Its `asset` filters link through `assets`, and its messages are in `language`.
+    public static func render(_ model: Model, formToken: FormTokenSource = .none, assets: AssetURLs = .none, language: Language = .english) -> HTMLOutput {
+        var output = HTMLOutput(formToken: formToken, assets: assets, language: language)
         render(model, into: &output)
         return output
     }
@@ -34,8 +34,8 @@ public protocol TextView {
 
 extension TextView {
     /// The text the view renders for `model`.
-    public static func render(_ model: Model) -> String {
-        var output = HTMLOutput(capacity: 1024)
+    public static func render(_ model: Model, language: Language = .english) -> String {
+        var output = HTMLOutput(capacity: 1024, language: language)
         render(model, into: &output)
         return output.string
     }

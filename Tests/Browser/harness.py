@@ -219,7 +219,7 @@ class BrowserTest(unittest.TestCase):
 
     def sign_out(self):
         self.submit("form[action='/logout'] button")
-        self.assertIn("You are signed out.", self.find(".flash").text)
+        self.assertIn(self.find(".flash").text, ("You are signed out.", "Sie sind abgemeldet."))
 
     def forget_everything(self):
         """A new visitor: no session cookie, so nobody is signed in and the cart is empty."""

@@ -14,24 +14,40 @@ from selenium.webdriver.support import expected_conditions as EC
 from harness import SCREENSHOTS
 
 
+# What the shopper reads on the way, in each of the shop's languages.
+TEXTS = {
+    "en": {"all_products": "All products", "cart": "Your cart", "to_checkout": "Go to checkout",
+           "checkout": "Checkout", "charged": "Thank you! We charged", "price": r"^\$\d+\.\d\d$"},
+    "de": {"all_products": "Alle Produkte", "cart": "Ihr Warenkorb", "to_checkout": "Zur Kasse",
+           "checkout": "Kasse", "charged": "Vielen Dank! Wir haben", "price": r"^\d+,\d\d\s\$$"},
+}
+
+
 class PurchaseFlow:
-    """Mixed into a harness.BrowserTest; `screenshot_prefix` keeps the two runs' screenshots apart."""
+    """Mixed into a harness.BrowserTest; `screenshot_prefix` keeps the runs' screenshots apart,
+    and `language` is the shop's language the shopper picks first with the switcher."""
 
     screenshot_prefix = ""
+    language = "en"
 
     def order_status(self):
         return self.find("[data-view=OrderPage]").get_attribute("data-order-status")
 
     def buy_from_start_to_finish(self):
         shots = [self.screenshot_prefix + "order-page.png", self.screenshot_prefix + "product-page.png"]
+        text = TEXTS[self.language]
+
+        # Pick the language with the switcher in the footer, as a shopper would.
+        self.open("/register")
+        self.browser.find_element(By.CSS_SELECTOR, f"nav.languages a[hreflang={self.language}]").click()
+        self.wait.until(lambda browser: self.find("html").get_attribute("lang") == self.language)
 
         # Register.
-        self.open("/register")
         self.type("#name", "Browser Shopper")
         self.type("#email", f"shopper-{uuid.uuid4().hex[:8]}@example.com")
         self.type("#password", "a-long-password")
         self.submit("[data-view=Register] button[type=submit]")
-        self.wait_for_title("All products")
+        self.wait_for_title(text["all_products"])
         self.assertEqual(self.find("[data-signed-in-as]").text, "Browser Shopper")
 
         # Search, then open a result.
@@ -50,13 +66,14 @@ class PurchaseFlow:
         # Add two to the cart; the navigation counts them.
         self.type("[data-view=AddToCart] input[name=quantity]", "2")
         self.submit("[data-view=AddToCart] button[type=submit]")
-        self.wait_for_title("Your cart")
+        self.wait_for_title(text["cart"])
         self.assertEqual(self.find("[data-cart-count]").get_attribute("data-cart-count"), "2")
         cart_total = self.find("[data-cart-total]").get_attribute("data-price-minor")
 
         # Check out: the order awaits payment, for the cart's total.
-        self.browser.find_element(By.LINK_TEXT, "Go to checkout").click()
-        self.wait_for_title("Checkout")
+        self.assertRegex(self.find("[data-cart-total]").text, text["price"], "the total as the language writes money")
+        self.browser.find_element(By.LINK_TEXT, text["to_checkout"]).click()
+        self.wait_for_title(text["checkout"])
         self.submit("[data-view=Checkout] form button[type=submit]")
         self.wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "[data-view=OrderPage]")))
         self.assertEqual(self.order_status(), "awaiting_payment")
@@ -66,7 +83,8 @@ class PurchaseFlow:
         # Pay: the order turns to paid.
         self.submit("[data-view=AwaitingPayment] form[action$='/pay'] button")
         self.wait.until(lambda browser: self.order_status() == "paid")
-        self.assertIn("Thank you! We charged", self.find(".flash").text)
+        self.assertIn(text["charged"], self.find(".flash").text)
+        self.assertEqual(self.find("html").get_attribute("lang"), self.language)
         self.find("[data-view=AwaitingShipment]")
         self.browser.save_screenshot(str(SCREENSHOTS / shots[0]))
 

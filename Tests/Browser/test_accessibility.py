@@ -223,6 +223,19 @@ class EveryPageAtBothWidths(BrowserTest):
                 self.assertGreater(path.stat().st_size, 10_000, f"{path.name} shows a page, not a blank")
         self.assert_no_problems()
 
+    # The same pages in German: the switcher's choice is kept in a cookie, so every page after
+    # the first is German, with its own lang, words and formats, checked the same way.
+
+    def test_signed_out_in_german(self):
+        self.open("/?lang=de")
+        self.assertEqual(self.find("html").get_attribute("lang"), "de")
+        self.test_signed_out()
+
+    def test_signed_in_in_german(self):
+        self.open("/?lang=de")
+        self.test_signed_in()
+        self.assertEqual(self.find("html").get_attribute("lang"), "de")
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -19,5 +19,16 @@ class PurchaseWithJavaScript(PurchaseFlow, BrowserTest):
         self.buy_from_start_to_finish()
 
 
+
+class PurchaseInGerman(PurchaseFlow, BrowserTest):
+    """The same purchase after choosing Deutsch in the footer: every page on the way is German."""
+    javascript = True
+    language = "de"
+    screenshot_prefix = "de-"
+
+    def test_a_shopper_buys_in_german(self):
+        self.buy_from_start_to_finish()
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

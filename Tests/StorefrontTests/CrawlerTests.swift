@@ -33,15 +33,23 @@ import TesseraTesting
             #expect(sitemap.header("content-type") == "application/xml; charset=utf-8")
             #expect(sitemap.text.hasPrefix(#"<?xml version="1.0" encoding="UTF-8"?>"#))
             let locations = sitemap.text.matches(of: /<loc>([^<]*)<\/loc>/).map { String($0.1) }
-            #expect(locations.count == 1 + 5 + 40, "the home page, 5 categories, 40 products")
-            #expect(locations.first == "https://shop.example.com/")
-            #expect(locations.contains("https://shop.example.com/?category=kitchen"))
-            #expect(locations.contains("https://shop.example.com/products/40"))
+            let pages = 1 + 5 + 40
+            #expect(locations.count == pages * 2, "the home page, 5 categories, 40 products, in English and German")
+            #expect(locations.first == "https://shop.example.com/?lang=en")
+            #expect(locations.contains("https://shop.example.com/?category=kitchen&amp;lang=de"))
+            #expect(locations.contains("https://shop.example.com/products/40?lang=de"))
             #expect(Set(locations).count == locations.count)
-            // Every listed page exists.
+            // Each language's URL names the other, and the URL that negotiates as x-default.
+            let entry = try #require(sitemap.text.firstMatch(of: /<url><loc>https:\/\/shop.example.com\/products\/40\?lang=de<\/loc>(.*)<\/url>/)?.1)
+            #expect(entry.contains(#"<xhtml:link rel="alternate" hreflang="en" href="https://shop.example.com/products/40?lang=en"/>"#))
+            #expect(entry.contains(#"<xhtml:link rel="alternate" hreflang="de" href="https://shop.example.com/products/40?lang=de"/>"#))
+            #expect(entry.contains(#"<xhtml:link rel="alternate" hreflang="x-default" href="https://shop.example.com/products/40"/>"#))
+            // Every listed page exists, in its language.
             for location in locations where location.contains("/products/") || location.contains("category") {
-                let path = String(location.dropFirst("https://shop.example.com".count))
-                #expect(try await shop.get(path).status == 200, "\(path)")
+                let path = String(location.dropFirst("https://shop.example.com".count)).replacingOccurrences(of: "&amp;", with: "&")
+                let page = try await shop.get(path)
+                #expect(page.status == 200, "\(path)")
+                #expect(page.text.contains(path.hasSuffix("lang=de") ? #"<html lang="de">"# : #"<html lang="en">"#), "\(path)")
             }
             // A forged Host changes nothing once PUBLIC_URL is set.
             let port = shop.port
@@ -61,7 +69,10 @@ import TesseraTesting
             let second = try await shop.get("/?sort=price&page=2")
             #expect(second.text.contains(#"<link rel="canonical" href="https://shop.example.com/?page=2">"#))
             let product = try await shop.get("/products/3")
-            #expect(!product.text.contains(#"rel="canonical""#), "a product page has one URL")
+            #expect(product.text.contains(#"<link rel="canonical" href="https://shop.example.com/products/3">"#))
+            #expect(product.text.contains(#"<link rel="alternate" hreflang="de" href="https://shop.example.com/products/3?lang=de">"#))
+            let german = try await shop.get("/products/3?lang=de")
+            #expect(german.text.contains(#"<link rel="canonical" href="https://shop.example.com/products/3?lang=de">"#), "a language's URL is its own page")
             for page in [sorted, second, product, try await shop.get("/cart")] {
                 let description = try #require(page.text.firstMatch(of: /<meta name="description" content="([^"]+)">/)?.1)
                 #expect(description.count > 20)

@@ -20,7 +20,7 @@ import TesseraTesting
             root = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-fixture-\(UUID().uuidString)")
             let tessera = FixturePackageTests.packageRoot
             let identity = tessera.lastPathComponent.lowercased()
-            let targets = ["Fine", "SyntaxError", "Misspelt", "WrongModel", "MissingSlot", "UnknownSlot", "MisspeltRoute", "MissingParameter"].map { name in
+            let targets = ["Fine", "SyntaxError", "Misspelt", "WrongModel", "MissingSlot", "UnknownSlot", "MisspeltRoute", "MissingParameter", "MissingMessage"].map { name in
                 """
                         .target(
                             name: "\(name)",
@@ -42,9 +42,13 @@ import TesseraTesting
                 )
                 """)
             let item = "struct Item { var name: String; var price: Int }\nstruct Other {}\n"
-            for target in ["Fine", "SyntaxError", "Misspelt", "WrongModel", "MissingSlot", "UnknownSlot", "MisspeltRoute", "MissingParameter"] {
+            for target in ["Fine", "SyntaxError", "Misspelt", "WrongModel", "MissingSlot", "UnknownSlot", "MisspeltRoute", "MissingParameter", "MissingMessage"] {
                 try write("Sources/\(target)/Item.swift", item)
             }
+            // A message the German catalog lacks: the catalogs only warn, the template fails.
+            try write("Views/MissingMessage/locales/en.json", "{\n  \"greeting\": \"Hello, {name}\",\n  \"bye\": \"Bye\"\n}\n")
+            try write("Views/MissingMessage/locales/de.json", "{\n  \"bye\": \"Tschüss\"\n}\n")
+            try write("Views/MissingMessage/hello.html", "{% model item: Item %}\n<p>{{ t \"bye\" }}</p>\n<p>{{ t \"greeting\" name: item.name }}</p>\n")
             try write("Views/Fine/card.html", "{% model item: Item %}\n<h2>{{ item.name }}</h2>\n<p>{{ item.price }}</p>\n")
             try write("Views/Fine/list.html", "{% model items: [Item] %}\n<ul>{% for item in items %}<li>{% render CardView(item) %}</li>{% endfor %}</ul>\n")
             try write("Sources/Fine/Use.swift", "import TesseraViews\nfunc use() -> String { CardView.render(Item(name: \"a\", price: 1)).string }\n")
@@ -131,6 +135,11 @@ import TesseraTesting
         #expect(misspelt.status != 0)
         #expect(misspelt.output.contains("Views/Misspelt/card.html:3:"), "\(misspelt.output)")
         #expect(misspelt.output.contains("has no member 'prise'"), "\(misspelt.output)")
+
+        let missingMessage = try await fixture.build("MissingMessage")
+        #expect(missingMessage.status != 0)
+        #expect(missingMessage.output.contains("Views/MissingMessage/hello.html:3:4: error: the message “greeting” is missing from Views/MissingMessage/locales/de.json"),
+                "\(missingMessage.output)")
 
         let wrongModel = try await fixture.build("WrongModel")
         #expect(wrongModel.status != 0)

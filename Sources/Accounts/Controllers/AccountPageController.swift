@@ -1,3 +1,4 @@
+import TesseraViews
 import Tessera
 
 /// `/account`: who is signed in and their passkeys; a visitor is sent to sign in first. A
@@ -15,6 +16,6 @@ struct AccountPageController: PageController {
     }
 
     func render(_ page: AccountPage, in context: RequestContext) -> Page {
-        Page(title: "Your account", body: context.render(AccountView.self, page), status: passkeyError == nil ? .ok : .unprocessableContent)
+        Page(title: context.localized(Messages.accountTitle), body: context.render(AccountView.self, page), status: passkeyError == nil ? .ok : .unprocessableContent)
     }
 }

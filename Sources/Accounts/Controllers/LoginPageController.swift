@@ -1,3 +1,4 @@
+import TesseraViews
 import Tessera
 
 /// `/login`: the sign-in form, empty or sent back with its errors (422).
@@ -7,6 +8,6 @@ struct LoginPageController: PageController {
     func load(_ context: RequestContext) async throws -> LoginPage { LoginPage(form) }
 
     func render(_ page: LoginPage, in context: RequestContext) -> Page {
-        Page(title: "Sign in", body: context.render(LoginView.self, page), status: form.isValid ? .ok : .unprocessableContent)
+        Page(title: context.localized(Messages.loginTitle), body: context.render(LoginView.self, page), status: form.isValid ? .ok : .unprocessableContent)
     }
 }

@@ -1,3 +1,4 @@
+import TesseraViews
 import Foundation
 import Tessera
 
@@ -28,7 +29,7 @@ struct PasskeyActions {
                 _ = try await passkeys.register(clientDataJSON: form.clientDataJSON, attestationObject: form.attestationObject, userID: shopper.id,
                                                 sessionID: try Self.sessionID(context), origin: context.absoluteURL(for: ""))
                 context.logger.info("passkey added", metadata: ["user_id": "\(shopper.id)"])
-                return context.redirect(to: AccountsRoutes.account.path, flash: "Your passkey is added. Next time, sign in with it.")
+                return context.redirect(to: AccountsRoutes.account.path, flash: context.localized(Messages.accountPasskeyAdded))
             } catch let refusal as PasskeyError {
                 context.logger.notice("passkey refused", metadata: ["user_id": "\(shopper.id)", "reason": "\(refusal)"])
                 return try await context.render(AccountPageController(accounts: accounts, passkeys: passkeys, passkeyError: refusal.publicMessage))
@@ -47,7 +48,7 @@ struct PasskeyActions {
                                                      origin: context.absoluteURL(for: ""))
                 await steps.signIn(user, in: context)
                 context.logger.info("signed in with a passkey", metadata: ["user_id": "\(user.id)"])
-                return context.redirect(to: next, flash: "Signed in as \(user.name).")
+                return context.redirect(to: next, flash: context.localized(Messages.loginSignedIn, ["name": user.name]))
             } catch let refusal as PasskeyError {
                 context.logger.notice("passkey sign-in refused", metadata: ["client": "\(context.request.clientAddress.map { "\($0)" } ?? "-")", "reason": "\(refusal)"])
                 return try await context.render(LoginPageController(form: FormState(values: ["next": next], errors: ["passkey": refusal.publicMessage])))

@@ -1,3 +1,4 @@
+import TesseraViews
 import Tessera
 
 /// `/account/password`: the password change form, empty or sent back with its errors (422); a
@@ -11,6 +12,6 @@ struct PasswordPageController: PageController {
     }
 
     func render(_ page: PasswordPage, in context: RequestContext) -> Page {
-        Page(title: "Change your password", body: context.render(PasswordView.self, page), status: form.isValid ? .ok : .unprocessableContent)
+        Page(title: context.localized(Messages.passwordTitle), body: context.render(PasswordView.self, page), status: form.isValid ? .ok : .unprocessableContent)
     }
 }

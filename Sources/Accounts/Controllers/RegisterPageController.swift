@@ -1,3 +1,4 @@
+import TesseraViews
 import Tessera
 
 /// `/register`: the registration form, empty or sent back with its errors (422).
@@ -7,6 +8,6 @@ struct RegisterPageController: PageController {
     func load(_ context: RequestContext) async throws -> RegisterPage { RegisterPage(form) }
 
     func render(_ page: RegisterPage, in context: RequestContext) -> Page {
-        Page(title: "Create an account", body: context.render(RegisterView.self, page), status: form.isValid ? .ok : .unprocessableContent)
+        Page(title: context.localized(Messages.registerTitle), body: context.render(RegisterView.self, page), status: form.isValid ? .ok : .unprocessableContent)
     }
 }

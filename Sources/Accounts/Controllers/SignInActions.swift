@@ -1,3 +1,4 @@
+import TesseraViews
 import Tessera
 
 /// The forms that change who is signed in: register, sign in, sign out, change the password.
@@ -21,7 +22,7 @@ struct SignInActions {
                     let user = try await accounts.register(name: form.name, email: form.email, password: form.password)
                     await signIn(user, context)
                     context.logger.info("account registered", metadata: ["user_id": "\(user.id)"])
-                    return context.redirect(to: "/", flash: "Welcome, \(user.name)! Your account is ready.")
+                    return context.redirect(to: "/", flash: context.localized(Messages.registerWelcome, ["name": user.name]))
                 } catch let refusal as RegistrationError {
                     let state = FormState(values: ["name": form.name, "email": form.email], errors: ["email": refusal.publicMessage])
                     return try await context.render(RegisterPageController(form: state))
@@ -43,7 +44,7 @@ struct SignInActions {
                     }
                     await signIn(user, context)
                     context.logger.info("signed in", metadata: ["user_id": "\(user.id)"])
-                    return context.redirect(to: SafeRedirect.localPath(form.next), flash: "Signed in as \(user.name).")
+                    return context.redirect(to: SafeRedirect.localPath(form.next), flash: context.localized(Messages.loginSignedIn, ["name": user.name]))
                 } catch let refusal as SignInError {
                     context.logger.notice("sign-in refused", metadata: ["client": "\(context.request.clientAddress.map { "\($0)" } ?? "-")"])
                     let state = FormState(values: ["email": form.email, "next": form.next], errors: ["password": refusal.publicMessage])
@@ -69,13 +70,13 @@ struct SignInActions {
                 guard let user = try await accounts.user(id: shopper.id) else { throw SignInError.wrongCredentials }
                 await signIn(user, context)
                 context.logger.notice("password changed; every other session ended", metadata: ["user_id": "\(user.id)"])
-                return context.redirect(to: AccountsRoutes.account.path, flash: "Your password is changed, and every other device is signed out.")
+                return context.redirect(to: AccountsRoutes.account.path, flash: context.localized(Messages.passwordChanged))
             }
         }
         routes.action(AccountsRoutes.logout) { _, context in
             try await ShopperSession.signOut(in: context, accounts: accounts)
             if let shopper = context.shopper { context.logger.info("signed out", metadata: ["user_id": "\(shopper.id)"]) }
-            return context.redirect(to: "/", flash: "You are signed out.")
+            return context.redirect(to: "/", flash: context.localized(Messages.logoutDone))
         }
     }
 }

@@ -1,3 +1,4 @@
+import TesseraViews
 import Foundation
 import Tessera
 
@@ -39,8 +40,8 @@ struct LoginPage: Sendable {
 /// What the account page shows: who, their passkeys, and why adding one failed.
 struct AccountPage: Sendable {
     struct PasskeyRow: Sendable {
-        var added: Date
-        var lastUsed: Date?
+        var addedOn: LocalizedDate
+        var lastUsedOn: LocalizedDate?
     }
 
     var user: User
@@ -49,7 +50,7 @@ struct AccountPage: Sendable {
 
     init(user: User, passkeys: [Passkey], passkeyError: String? = nil) {
         self.user = user
-        self.passkeys = passkeys.map { PasskeyRow(added: $0.createdAt, lastUsed: $0.lastUsedAt) }
+        self.passkeys = passkeys.map { PasskeyRow(addedOn: LocalizedDate($0.createdAt), lastUsedOn: $0.lastUsedAt.map(LocalizedDate.init)) }
         self.passkeyError = passkeyError
     }
 }

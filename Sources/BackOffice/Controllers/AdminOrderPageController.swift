@@ -40,7 +40,7 @@ struct AdminOrderPageController: PageController {
         }
         let model = AdminOrderModel(
             order: AdminOrderRow(order),
-            lines: order.lines.map { .init(name: $0.productName, quantity: $0.quantity, total: Money.format(minor: $0.totalMinor)) },
+            lines: order.lines.map { .init(name: $0.productName, quantity: $0.quantity, total: Price(minor: $0.totalMinor)) },
             trackingNumber: order.trackingNumber, cancellationReason: order.cancellationReason,
             ship: ship, cancel: cancel,
             history: loaded.history.map {

@@ -23,7 +23,7 @@ struct AdminOrderRow: Sendable {
     var items: Int
     var status: String
     var statusLabel: String
-    var total: String
+    var total: Price
     var totalMinor: Int
 
     init(_ order: Order) {
@@ -35,7 +35,7 @@ struct AdminOrderRow: Sendable {
         items = order.itemCount
         status = order.status.rawValue
         statusLabel = order.status.label
-        total = Money.format(minor: order.totalMinor)
+        total = Price(minor: order.totalMinor)
         totalMinor = order.totalMinor
     }
 }
@@ -52,7 +52,7 @@ struct AdminOrderModel: Sendable {
     struct Line: Sendable {
         var name: String
         var quantity: Int
-        var total: String
+        var total: Price
     }
 
     struct HistoryRow: Sendable {

@@ -15,7 +15,7 @@ struct ProductListPageController: PageController {
     }
 
     func render(_ loaded: (listing: CatalogService.Listing, cards: [ProductCard]), in context: RequestContext) -> Page {
-        var page = ProductListPage(loaded.listing)
+        var page = ProductListPage(loaded.listing, language: context.language)
         page.cards = loaded.cards
         return Page(title: page.title, body: context.render(ProductListView.self, page),
                     description: page.description, canonicalPath: page.canonicalPath)

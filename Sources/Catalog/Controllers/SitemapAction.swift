@@ -4,6 +4,10 @@ import Tessera
 /// URLs (the sitemap protocol requires them), so search engines find every product without
 /// following the pagination.
 ///
+/// In an app with several languages (``LanguageMiddleware``), each page is listed once per
+/// language, `?lang=de`, with every language's URL as an `hreflang` alternate and the URL
+/// without the parameter as `x-default`, as search engines ask of translated pages.
+///
 /// The protocol allows 50,000 URLs a file. A catalog larger than a part
 /// (``CatalogService/sitemapPartSize``) gets a sitemap index at `/sitemap.xml` that lists its
 /// parts, `/sitemap.xml?part=1` and on.
@@ -27,9 +31,20 @@ struct SitemapAction {
             let paths = (part == 1 ? [CatalogRoutes.list.path] + categories.map { ProductListPage.categoryPath($0.slug) } : [])
                 + productIDs.map(CatalogRoutes.product.path)
             var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-            xml += #"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">"# + "\n"
+            xml += #"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">"# + "\n"
+            let choice = context.languageChoice
             for path in paths {
-                xml += "<url><loc>\(Self.escaped(context.absoluteURL(for: path)))</loc></url>\n"
+                guard let choice, choice.available.count > 1 else {
+                    xml += "<url><loc>\(Self.escaped(context.absoluteURL(for: path)))</loc></url>\n"
+                    continue
+                }
+                var alternates = choice.available.map {
+                    #"<xhtml:link rel="alternate" hreflang="\#($0.code)" href="\#(Self.escaped(context.absoluteURL(for: choice.url(for: path, in: $0))))"/>"#
+                }
+                alternates.append(#"<xhtml:link rel="alternate" hreflang="x-default" href="\#(Self.escaped(context.absoluteURL(for: path)))"/>"#)
+                for language in choice.available {
+                    xml += "<url><loc>\(Self.escaped(context.absoluteURL(for: choice.url(for: path, in: language))))</loc>" + alternates.joined() + "</url>\n"
+                }
             }
             xml += "</urlset>\n"
             return Self.xml(xml)

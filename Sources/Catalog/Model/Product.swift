@@ -1,3 +1,5 @@
+import TesseraViews
+
 /// A product in the shop. Prices are integer minor units (cents): money is never a `Double`.
 public struct Product: Sendable, Equatable, Codable {
     /// The product's number, stable for its life: its URL is made from it.
@@ -46,12 +48,14 @@ public struct Category: Sendable, Equatable, Codable {
 
 /// Display formatting lives with the model, not in templates or controllers.
 extension Product {
-    /// `$12.50`
-    public var price: String { Money.format(minor: priceMinor) }
+    /// `$12.50`, or `12,50 $` on a German page.
+    public var price: Price { Price(minor: priceMinor) }
     /// Whether the add-to-cart form is offered at all.
     public var inStock: Bool { stock > 0 }
     /// The words beside the stock, so that a shopper sees scarcity before the cart refuses.
-    public var stockLabel: String { stock == 0 ? "Sold out" : stock < 5 ? "Only \(stock) left" : "In stock" }
+    public var stockLabel: LocalizedText {
+        stock == 0 ? Messages.stockSoldOut.text() : stock < 5 ? Messages.stockLow.text(count: stock) : Messages.stockIn.text()
+    }
     /// The stock label's class beside `stock`, so that sold out and running low look different:
     /// `stock-out`, `stock-low` or `stock-in`.
     public var stockClass: String { stock == 0 ? "stock-out" : stock < 5 ? "stock-low" : "stock-in" }
@@ -65,14 +69,8 @@ extension Product {
 
 /// Money as text, in one place: prices are integer cents everywhere else, never `Double`.
 public enum Money {
-    /// The shop's one currency, as `format(minor:)` shows it (`$`).
+    /// The shop's one currency; each language writes it its own way (`$12.50`, `12,50 $`).
     public static let currencyCode = "USD"
-
-    /// `$12.50`
-    public static func format(minor: Int) -> String {
-        let sign = minor < 0 ? "-" : ""
-        return "\(sign)$\(digits(abs(minor)))"
-    }
 
     /// `12.50`: the amount as a plain decimal number, no currency sign, for machines (schema.org's `price`).
     public static func decimal(minor: Int) -> String {

@@ -9,12 +9,13 @@ public struct CatalogService: Sendable {
     let store: any CatalogStore
     /// Where changes to products are published once committed (``CatalogTopics``).
     let topics: any TopicPublisher
-    /// Products in one part of the sitemap: the protocol allows 50,000 URLs a file, and the first
-    /// part also lists the home page and the categories.
+    /// Products in one part of the sitemap: the protocol allows 50,000 URLs a file, each product
+    /// is listed once per language (two in the shop), and the first part also lists the home
+    /// page and the categories.
     public let sitemapPartSize: Int
 
     /// The catalog over `store`, publishing committed changes to `topics` so that live pages follow them.
-    public init(store: any CatalogStore, topics: any TopicPublisher, sitemapPartSize: Int = 45_000) {
+    public init(store: any CatalogStore, topics: any TopicPublisher, sitemapPartSize: Int = 22_000) {
         self.store = store
         self.topics = topics
         self.sitemapPartSize = sitemapPartSize

@@ -100,6 +100,4 @@ public struct ProductQuery: Sendable, Equatable {
 public enum SearchCandidates {
     /// The most matches a search lists and ranks.
     public static let limit = 1_000
-    /// ``limit`` as pages show it.
-    public static let limitText = "1,000"
 }

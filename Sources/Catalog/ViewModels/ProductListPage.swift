@@ -1,4 +1,5 @@
 import Tessera
+import TesseraViews
 
 /// What the list template shows, already worked out: links, labels, flags.
 struct ProductListPage: Sendable {
@@ -34,7 +35,12 @@ struct ProductListPage: Sendable {
         CatalogRoutes.list.path + "?category=" + URLEncoding.queryValue(slug)
     }
 
-    init(_ listing: CatalogService.Listing) {
+    /// The page for `listing`, its words in `language` (category names are the shop's data,
+    /// and stay as the shop wrote them).
+    init(_ listing: CatalogService.Listing, language: Language) {
+        func text(_ message: LocalizedMessage, count: Int? = nil, _ arguments: KeyValuePairs<String, any HTMLOutputConvertible & Sendable> = [:]) -> String {
+            message.string(in: language, count: count, arguments)
+        }
         let query = listing.query
         let defaultSort: ProductQuery.Sort = query.search == nil ? .name : .relevance
         /// `page` is a number or `last`; `start` names the product a keyset page starts after
@@ -54,39 +60,40 @@ struct ProductListPage: Sendable {
             }
             return CatalogRoutes.list.path + (items.isEmpty ? "" : "?" + items.joined(separator: "&"))
         }
-        let shelf = listing.category?.name ?? "All products"
+        let shelf = listing.category?.name ?? text(Messages.listAllProducts)
         // A search says what was searched for, and where: “lamp”, or “lamp” in Lighting; an
         // empty result repeats it.
         let none: String
         if let search = query.search {
-            let place = listing.category.map { " in \($0.name)" } ?? ""
-            heading = "Search results for “\(search)”\(place)"
-            title = "“\(search)” · \(shelf)"
-            none = "No products match “\(search)”."
+            heading = listing.category.map { text(Messages.listSearchResultsIn, ["search": search, "category": $0.name]) }
+                ?? text(Messages.listSearchResults, ["search": search])
+            title = text(Messages.listSearchTitle, ["search": search, "shelf": shelf])
+            none = text(Messages.listNoMatchFor, ["search": search])
         } else {
             heading = shelf
             title = shelf
-            none = "No products match."
+            none = text(Messages.listNoMatch)
         }
         search = query.search ?? ""
         products = listing.products
         isEmpty = listing.products.isEmpty
         let first = (query.page - 1) * query.pageSize + 1
-        let total = listing.matchesMore ? SearchCandidates.limitText + "+" : "\(listing.total)"
+        let last = first + listing.products.count - 1
         summary = listing.total == 0 ? none
-            : "Showing \(first)–\(first + listing.products.count - 1) of \(total) products"
-        categories = [Link(label: "All", url: url(category: .some(nil)), isCurrent: listing.category == nil)]
+            : listing.matchesMore ? text(Messages.listShowingMore, ["first": first, "last": last, "count": SearchCandidates.limit])
+            : text(Messages.listShowing, count: listing.total, ["first": first, "last": last])
+        categories = [Link(label: text(Messages.listAll), url: url(category: .some(nil)), isCurrent: listing.category == nil)]
             + listing.categories.map { Link(label: $0.name, url: url(category: .some($0.slug)), isCurrent: $0.id == listing.category?.id) }
-        let orders: [(ProductQuery.Sort, String)] = (query.search == nil ? [] : [(.relevance, "Best match")])
-            + [(.name, "Name"), (.priceAscending, "Price, low to high"), (.priceDescending, "Price, high to low")]
-        sorts = orders.map { Link(label: $0.1, url: url(sort: $0.0), isCurrent: $0.0 == query.sort) }
+        let orders: [(ProductQuery.Sort, LocalizedMessage)] = (query.search == nil ? [] : [(.relevance, Messages.listSortRelevance)])
+            + [(.name, Messages.listSortName), (.priceAscending, Messages.listSortPrice), (.priceDescending, Messages.listSortPriceDesc)]
+        sorts = orders.map { Link(label: text($0.1), url: url(sort: $0.0), isCurrent: $0.0 == query.sort) }
         // First, Previous, Next and Last, as a keyset allows: the next page starts after this
         // page's last product and the previous one ends before its first, whatever the page's
         // number. Searches by relevance and the first pages go by number.
         let page = query.page, pageCount = listing.pageCount
         let byNumber = query.sort == .relevance
         func numbered(_ number: Int) -> String? { byNumber || number <= CatalogService.pagesByOffset ? "\(number)" : nil }
-        position = pageCount > 1 ? "Page \(page) of \(pageCount)" : nil
+        position = pageCount > 1 ? text(Messages.listPageOf, ["page": page, "pages": pageCount]) : nil
         firstURL = page > 1 ? url() : nil
         lastURL = page < pageCount ? url(page: numbered(pageCount) ?? "last") : nil
         if page > 1, let firstProduct = listing.products.first {
@@ -98,8 +105,10 @@ struct ProductListPage: Sendable {
         // Search engines keep one URL per page: without the sort when the page needs no cursor.
         canonicalPath = numbered(page).map { url(sort: defaultSort, page: $0) }
             ?? (page == pageCount ? url(page: "last") : url(page: "\(page)", start: query.start))
-        let count = listing.total == 1 && !listing.matchesMore ? "1 product" : "\(total) products"
-        description = query.search.map { "\(count) matching “\($0)” at Tessera Shop." }
-            ?? "\(shelf) at Tessera Shop: \(count), with prices and stock."
+        let count = listing.matchesMore
+            ? text(Messages.listProductsMore, ["count": SearchCandidates.limit])
+            : text(Messages.listProducts, count: listing.total)
+        description = query.search.map { text(Messages.listDescriptionSearch, ["products": count, "search": $0]) }
+            ?? text(Messages.listDescription, ["shelf": shelf, "products": count])
     }
 }

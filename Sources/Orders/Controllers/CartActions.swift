@@ -1,3 +1,4 @@
+import TesseraViews
 import Catalog
 import Tessera
 
@@ -21,7 +22,7 @@ struct CartActions {
                 do {
                     let product = try await cart.add(form.quantity, of: form.productID, to: cartID)
                     CartSession.remember(try await cart.cart(cartID), in: context)
-                    return context.redirect(to: OrdersRoutes.cart.path, flash: "Added \(form.quantity) × \(product.name) to your cart.")
+                    return context.redirect(to: OrdersRoutes.cart.path, flash: context.localized(Messages.cartAdded, count: form.quantity, ["name": product.name]))
                 } catch let refusal as CartError where refusal != .unknownProduct {
                     return try await context.render(AddToCartPageController(
                         catalog: catalog, productID: form.productID, quantity: String(form.quantity), error: refusal.publicMessage))
@@ -43,7 +44,7 @@ struct CartActions {
                         productID: productID, quantity: String(form.quantity), message: refusal.publicMessage)))
                 }
                 CartSession.remember(try await cart.cart(cartID), in: context)
-                return context.redirect(to: OrdersRoutes.cart.path, flash: "Your cart is updated.")
+                return context.redirect(to: OrdersRoutes.cart.path, flash: context.localized(Messages.cartUpdated))
             }
         }
         routes.action(OrdersRoutes.removeLine) { productID, context in
@@ -51,7 +52,7 @@ struct CartActions {
                 try await cart.setQuantity(0, of: productID, in: cartID)
                 CartSession.remember(try await cart.cart(cartID), in: context)
             }
-            return context.redirect(to: OrdersRoutes.cart.path, flash: "Removed from your cart.")
+            return context.redirect(to: OrdersRoutes.cart.path, flash: context.localized(Messages.cartRemoved))
         }
     }
 }

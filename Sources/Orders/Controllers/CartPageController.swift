@@ -1,3 +1,4 @@
+import TesseraViews
 import Tessera
 
 /// `/cart`: its lines with the forms to change them, and the server's totals; with the refused
@@ -11,6 +12,6 @@ struct CartPageController: PageController {
     }
 
     func render(_ model: CartPageModel, in context: RequestContext) -> Page {
-        Page(title: "Your cart", body: context.render(CartView.self, model), status: refusal == nil ? .ok : .unprocessableContent)
+        Page(title: context.localized(Messages.cartTitle), body: context.render(CartView.self, model), status: refusal == nil ? .ok : .unprocessableContent)
     }
 }

@@ -1,3 +1,4 @@
+import TesseraViews
 import Tessera
 
 /// Placing the order: it reserves the stock and empties the cart in one transaction, and the
@@ -21,10 +22,10 @@ struct CheckoutActions {
                                                  site: context.absoluteURL(for: "")) {
                 case .placed(let order):
                     CartSession.remember(nil, in: context)
-                    return context.redirect(to: OrdersRoutes.order.path(order.id), flash: "Order #\(order.id) is placed. It awaits your payment.")
+                    return context.redirect(to: OrdersRoutes.order.path(order.id), flash: context.localized(Messages.orderPlacedFlash, ["id": order.id]))
                 case .alreadyPlaced(let orderID):
                     CartSession.remember(nil, in: context)
-                    return context.redirect(to: OrdersRoutes.order.path(orderID), flash: "Order #\(orderID) was placed by this checkout already; here it is.")
+                    return context.redirect(to: OrdersRoutes.order.path(orderID), flash: context.localized(Messages.orderPlacedBefore, ["id": orderID]))
                 }
             } catch let refusal as CheckoutError {
                 return try await context.render(CheckoutPageController(cart: cart, orders: orders, error: refusal))

@@ -1,3 +1,4 @@
+import TesseraViews
 import Tessera
 
 /// `/checkout`: the cart's lines, priced by the server, and the button that places the order,
@@ -16,6 +17,6 @@ struct CheckoutPageController: PageController {
     }
 
     func render(_ model: CheckoutModel, in context: RequestContext) -> Page {
-        Page(title: "Checkout", body: context.render(CheckoutView.self, model), status: error?.status ?? .ok)
+        Page(title: context.localized(Messages.checkoutTitle), body: context.render(CheckoutView.self, model), status: error?.status ?? .ok)
     }
 }

@@ -1,4 +1,6 @@
+import Catalog
 import Tessera
+import TesseraViews
 
 /// The order page's forms. Each asks the service, whose state machine decides; a refused
 /// transition (paying a cancelled order, reviewing an unfinished one) is thrown as an
@@ -19,8 +21,8 @@ struct OrderActions {
                 case .valid(let form):
                     let outcome = try await orders.pay(order, idempotencyKey: form.idempotencyKey, by: SignedInShopper.actor(context))
                     let message = switch outcome {
-                    case .charged(let paid): "Thank you! We charged \(OrderSummary(paid).total) for order #\(paid.id)."
-                    case .alreadyCharged(let paid): "Order #\(paid.id) was already paid with this form; nothing more was charged."
+                    case .charged(let paid): context.localized(Messages.orderCharged, ["amount": Price(minor: paid.totalMinor), "id": paid.id])
+                    case .alreadyCharged(let paid): context.localized(Messages.orderAlreadyCharged, ["id": paid.id])
                     }
                     return context.redirect(to: OrdersRoutes.order.path(id), flash: message)
                 }
@@ -34,7 +36,7 @@ struct OrderActions {
                     return try await context.render(OrderPageController(orders: orders, id: id, returnedForm: .cancellation(state)))
                 case .valid(let form):
                     _ = try await orders.cancel(order, reason: form.reason, by: SignedInShopper.actor(context))
-                    return context.redirect(to: OrdersRoutes.order.path(id), flash: "Order #\(id) is cancelled.")
+                    return context.redirect(to: OrdersRoutes.order.path(id), flash: context.localized(Messages.orderCancelledFlash, ["id": id]))
                 }
             }
         }
@@ -42,7 +44,7 @@ struct OrderActions {
             try await Self.onOrder(id) {
                 let order = try await lookup.order(id, in: context, returningTo: OrdersRoutes.order.path(id))
                 _ = try await orders.confirmReceipt(order, by: SignedInShopper.actor(context))
-                return context.redirect(to: OrdersRoutes.order.path(id), flash: "Thank you for confirming. How was it? Leave a review below.")
+                return context.redirect(to: OrdersRoutes.order.path(id), flash: context.localized(Messages.orderConfirmedFlash))
             }
         }
         routes.action(OrdersRoutes.review) { id, context in
@@ -55,7 +57,7 @@ struct OrderActions {
                     return try await context.render(OrderPageController(orders: orders, id: id, returnedForm: .review(state)))
                 case .valid(let form):
                     _ = try await orders.review(order, rating: form.rating, text: form.text, by: SignedInShopper.actor(context))
-                    return context.redirect(to: OrdersRoutes.order.path(id), flash: "Thank you for your review.")
+                    return context.redirect(to: OrdersRoutes.order.path(id), flash: context.localized(Messages.orderReviewedFlash))
                 }
             }
         }

@@ -20,7 +20,7 @@ struct OrderListPageController: PageController {
 
     func render(_ listing: Listing, in context: RequestContext) -> Page {
         let filters = OrderStatusFilter.links(for: OrdersRoutes.orders.path, current: listing.status)
-        return Page(title: "Your orders", body: context.render(OrderListView.self, OrderListModel(filters: filters)))
+        return Page(title: context.localized(Messages.orderYours), body: context.render(OrderListView.self, OrderListModel(filters: filters)))
     }
 
     func regions(for listing: Listing, in context: RequestContext) -> OrderListView.Regions<Region> {
@@ -44,7 +44,7 @@ struct OrderRowsRegion: RegionController {
         return context.render(OrderRowsView.self, OrderRowsModel(
             rows: listed.map { Self.row($0, in: context) },
             isEmpty: listed.isEmpty,
-            emptyMessage: status.map { "You have no orders that are \($0.label.lowercased())." } ?? "You have no orders yet."
+            emptyMessage: status.map { context.localized(Messages.listNoneWithStatus, ["status": $0.localizedLabel]) } ?? context.localized(Messages.listNone)
         ))
     }
 

@@ -15,7 +15,7 @@ struct OrderPageController: PageController {
     }
 
     func render(_ order: Order, in context: RequestContext) -> Page {
-        Page(title: "Order #\(order.id)", body: context.render(OrderPageView.self, OrderPageModel(order: OrderSummary(order), items: LineItems(order))),
+        Page(title: context.localized(Messages.orderTitle, ["id": order.id]), body: context.render(OrderPageView.self, OrderPageModel(order: OrderSummary(order), items: LineItems(order))),
              status: returnedForm == nil ? .ok : .unprocessableContent)
     }
 

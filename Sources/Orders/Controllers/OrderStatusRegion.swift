@@ -93,7 +93,8 @@ struct CancelledRegion: OrderStateRegion {
     let order: Order
 
     func render(in context: RequestContext) async throws -> HTMLOutput {
-        let settlement = order.payment.map { "Your payment of \(Money.format(minor: $0.amountMinor)) was refunded." } ?? "Nothing was charged."
-        return context.render(CancelledView.self, CancelledOrder(reason: order.cancellationReason ?? "No reason given.", settlement: settlement))
+        let settlement = order.payment.map { context.localized(Messages.cancelledRefunded, ["amount": Price(minor: $0.amountMinor)]) }
+            ?? context.localized(Messages.cancelledNothingCharged)
+        return context.render(CancelledView.self, CancelledOrder(reason: order.cancellationReason ?? context.localized(Messages.cancelledNoReason), settlement: settlement))
     }
 }

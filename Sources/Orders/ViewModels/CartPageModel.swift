@@ -1,3 +1,5 @@
+import Catalog
+import TesseraViews
 /// `/cart`: its lines with the forms to change them, and the server's totals.
 struct CartPageModel: Sendable {
     /// A quantity the cart refused (422): for which line, what was typed, and why.
@@ -13,7 +15,7 @@ struct CartPageModel: Sendable {
         var removeURL: String
         /// The quantity field's id, and its label for screen readers: "Quantity of Brass Desk Lamp".
         var quantityID: String
-        var quantityLabel: String
+        var quantityLabel: LocalizedText
         /// What the quantity field shows: the line's quantity, or what was typed when it was refused.
         var quantity: String
         /// Why this line's quantity was refused, shown under its field.
@@ -23,7 +25,7 @@ struct CartPageModel: Sendable {
     }
 
     var lines: [Line]
-    var total: String
+    var total: Price
     var totalMinor: Int
     var itemCount: Int
     var isEmpty: Bool
@@ -35,7 +37,7 @@ struct CartPageModel: Sendable {
         lines = items.lines.map { item in
             let refused = refusal?.productID == item.productID ? refusal : nil
             return Line(item: item, updateURL: OrdersRoutes.updateLine.path(item.productID), removeURL: OrdersRoutes.removeLine.path(item.productID),
-                        quantityID: "quantity-\(item.productID)", quantityLabel: "Quantity of \(item.name)",
+                        quantityID: "quantity-\(item.productID)", quantityLabel: Messages.cartQuantityOf.text(["name": item.name]),
                         quantity: refused?.quantity ?? String(item.quantity), error: refused?.message,
                         errorID: "quantity-\(item.productID)-error")
         }

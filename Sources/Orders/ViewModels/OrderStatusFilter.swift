@@ -1,10 +1,11 @@
 import Tessera
+import TesseraViews
 
 /// The status filter links above an order list (`?status=`): the shopper's `/orders` and the
 /// back office's `/admin/orders` show the same ones.
 public struct OrderStatusFilter: Sendable {
-    /// The link's words: "All", "Paid", …
-    public var label: String
+    /// The link's words, in the page's language: "All", "Paid", …
+    public var label: LocalizedText
     /// The list's URL with this filter.
     public var url: String
     /// The status's name in the URL, empty for all; scrapers read it from `data-status-filter`.
@@ -14,9 +15,9 @@ public struct OrderStatusFilter: Sendable {
 
     /// "All", then one link per status, for the list at `path`, marking `current`.
     public static func links(for path: String, current: OrderStatus?) -> [OrderStatusFilter] {
-        [OrderStatusFilter(label: "All", url: path, status: "all", current: current == nil ? "page" : "false")]
+        [OrderStatusFilter(label: Messages.listAll.text(), url: path, status: "all", current: current == nil ? "page" : "false")]
             + OrderStatus.allCases.map { status in
-                OrderStatusFilter(label: status.label, url: path + "?status=" + status.rawValue, status: status.rawValue,
+                OrderStatusFilter(label: status.localizedLabel, url: path + "?status=" + status.rawValue, status: status.rawValue,
                                   current: current == status ? "page" : "false")
             }
     }

@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Tessera
+import TesseraViews
 
 // What each child of the order page's `status` region shows.
 
@@ -33,9 +34,9 @@ struct CancelForm: Sendable {
 }
 
 struct PaidOrder: Sendable {
-    var amount: String
+    var amount: Price
     var amountMinor: Int
-    var paidOn: String
+    var paidOn: LocalizedDate
     var paidISO: String
     var reference: String
     var cancellation: CancelForm
@@ -43,9 +44,9 @@ struct PaidOrder: Sendable {
     init(_ order: Order, cancellation: CancelForm?) {
         // A paid order always has its payment: the store writes both in one transaction.
         let payment = order.payment ?? Payment(reference: "—", idempotencyKey: "", amountMinor: order.totalMinor, paidAt: order.placedAt)
-        amount = Money.format(minor: payment.amountMinor)
+        amount = Price(minor: payment.amountMinor)
         amountMinor = payment.amountMinor
-        paidOn = DisplayDate.long(payment.paidAt)
+        paidOn = LocalizedDate(payment.paidAt)
         paidISO = DisplayDate.iso(payment.paidAt)
         reference = payment.reference
         self.cancellation = cancellation ?? CancelForm(order)
@@ -63,15 +64,15 @@ struct CompletedOrder: Sendable {
         /// `★★★★☆`: for the eye only, hidden from screen readers.
         var stars: String
         /// `Rated 4 out of 5`: what a screen reader says instead of the stars.
-        var ratingText: String
+        var ratingText: LocalizedText
         var text: String
-        var reviewedOn: String
+        var reviewedOn: LocalizedDate
         var reviewedISO: String
     }
 
     struct RatingOption: Sendable {
         var value: Int
-        var label: String
+        var label: LocalizedText
         var isSelected: Bool
     }
 
@@ -85,12 +86,12 @@ struct CompletedOrder: Sendable {
     init(_ order: Order, form: FormState) {
         review = order.review.map {
             ShownReview(rating: $0.rating, stars: String(repeating: "★", count: $0.rating) + String(repeating: "☆", count: 5 - $0.rating),
-                        ratingText: "Rated \($0.rating) out of 5", text: $0.text, reviewedOn: DisplayDate.long($0.reviewedAt), reviewedISO: DisplayDate.iso($0.reviewedAt))
+                        ratingText: Messages.completedRated.text(["rating": $0.rating]), text: $0.text, reviewedOn: LocalizedDate($0.reviewedAt), reviewedISO: DisplayDate.iso($0.reviewedAt))
         }
         reviewURL = OrdersRoutes.review.path(order.id)
         let chosen = form.values["rating"] ?? "5"
         ratingOptions = (1...5).reversed().map { value in
-            RatingOption(value: value, label: value == 1 ? "1 star" : "\(value) stars", isSelected: String(value) == chosen)
+            RatingOption(value: value, label: Messages.completedStars.text(count: value), isSelected: String(value) == chosen)
         }
         text = form.values["text"] ?? ""
         ratingError = form.errors["rating"]

@@ -37,7 +37,7 @@ public struct CompressionMiddleware: Middleware {
               !contentType.hasPrefix("text/event-stream"),
               !response.headers.contains(.contentEncoding), Self.mayHaveBody(response.status)
         else { return }
-        Self.addVary(to: &response.headers)
+        response.headers.addVary("Accept-Encoding")
         guard AcceptEncoding(context.request.headers[.acceptEncoding]).allowsGzip else { return }
         if let known {
             guard let compressed = GzipEncoder.gzip(known, level: GzipEncoder.perRequest) else { return }
@@ -66,16 +66,5 @@ public struct CompressionMiddleware: Middleware {
 
     private static func mayHaveBody(_ status: HTTPResponse.Status) -> Bool {
         status.kind != .informational && status != .noContent && status != .notModified
-    }
-
-    static func addVary(to headers: inout HTTPFields) {
-        guard headers.contains(.vary) else {
-            headers.append(HTTPField(name: .vary, value: "Accept-Encoding"))
-            return
-        }
-        let existing = headers[values: .vary]
-        let listed = existing.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: " \t").lowercased() }
-        guard !listed.contains("accept-encoding"), !listed.contains("*") else { return }
-        headers[.vary] = (existing + ["Accept-Encoding"]).joined(separator: ", ")
     }
 }

@@ -24,9 +24,17 @@ public struct RequestContext: Sendable {
     /// How long this request may still wait for its database, when the app says
     /// (``ApplicationBuilder/databasePatience``).
     public internal(set) var databasePatience: DatabasePatience?
+    /// The language the answer is in, chosen by ``LanguageMiddleware``; English without it.
+    /// Views rendered with ``render(_:_:)`` write their messages, numbers and prices in it.
+    public internal(set) var language: Language
+    /// How ``language`` was chosen and what else the app offers, for a switcher; `nil` without
+    /// a ``LanguageMiddleware``.
+    public internal(set) var languageChoice: LanguageChoice?
     var values: RequestValues
 
     init(request: Request, application: ApplicationParts) {
+        self.language = .english
+        self.languageChoice = nil
         self.core = Core(request: request, logger: nil, application: application)
         self.session = .detached
         self.route = nil
@@ -84,11 +92,18 @@ public struct RequestContext: Sendable {
         set { values[key] = newValue }
     }
 
-    /// Renders `view` for this request: its forms carry the request's CSRF token, and its
-    /// `asset` filters link the app's fingerprinted static files.
+    /// Renders `view` for this request: its forms carry the request's CSRF token, its
+    /// `asset` filters link the app's fingerprinted static files, and its messages are in the
+    /// request's ``language``.
     public func render<View: HTMLView>(_ view: View.Type, _ model: View.Model) -> HTMLOutput {
         let session = self.session
-        return View.render(model, formToken: FormTokenSource { session.csrfToken }, assets: application.assets)
+        return View.render(model, formToken: FormTokenSource { session.csrfToken }, assets: application.assets, language: language)
+    }
+
+    /// A catalog message as text in the request's language, for what Swift code hands on: a
+    /// page title, a flash, an error's message.
+    public func localized(_ message: LocalizedMessage, count: Int? = nil, _ arguments: KeyValuePairs<String, any HTMLOutputConvertible & Sendable> = [:]) -> String {
+        message.string(in: language, count: count, arguments)
     }
 }
 

@@ -63,7 +63,7 @@ public struct PublicFiles: Sendable {
         // confirms.
         let sibling = OpenFile(path: found.path + ".gz").flatMap { $0.modificationTime >= file.modificationTime ? $0 : nil }
         let gzip: ResponseBody? = sibling.map { .file(FileRegion(file: $0)) } ?? entry?.gzip.map { .bytes($0) }
-        if gzip != nil { CompressionMiddleware.addVary(to: &headers) }
+        if gzip != nil { headers.addVary("Accept-Encoding") }
         let sendsGzip = gzip != nil && AcceptEncoding(request.headers[.acceptEncoding]).allowsGzip
         if sendsGzip { headers[.eTag] = validators.gzipETag }
 

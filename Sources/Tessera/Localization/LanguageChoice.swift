@@ -1,0 +1,46 @@
+import TesseraViews
+
+/// The language a request is answered in, and how it was chosen: what the layout needs for
+/// `<html lang>`, the language switcher and the `hreflang` alternates.
+public struct LanguageChoice: Sendable {
+    /// How the language was chosen, from the most explicit.
+    public enum Source: Sendable, Equatable {
+        /// The URL names it (`?lang=de`): the page can be linked and crawled in that language.
+        case url
+        /// The shopper chose it earlier, and the language cookie remembers.
+        case cookie
+        /// The browser's `Accept-Language`.
+        case header
+        /// Nothing said: the app's first language.
+        case fallback
+    }
+
+    /// The language of the answer.
+    public let current: Language
+    /// Every language the app has, in the order it gave them.
+    public let available: [Language]
+    public let source: Source
+    /// The query parameter that names a language in URLs.
+    public let parameter: String
+    let path: String
+    let query: QueryParameters
+    let isGet: Bool
+
+    /// `path` (which may have a query) in `language`: the link a sitemap or an `hreflang`
+    /// alternate gives for that language.
+    public func url(for path: String, in language: Language) -> String {
+        path + (path.contains("?") ? "&" : "?") + "\(parameter)=\(language.code)"
+    }
+
+    /// This page's URL in `language`: the path and query as requested, with the language
+    /// parameter set. An answer to a form (a POST) links the home page instead, which a GET can
+    /// reach.
+    public func url(in language: Language) -> String {
+        guard isGet else { return "/?\(parameter)=\(language.code)" }
+        var items = query.items.filter { $0.name != parameter }.map {
+            URLEncoding.queryValue($0.name) + "=" + URLEncoding.queryValue($0.value)
+        }
+        items.append("\(parameter)=\(language.code)")
+        return path + "?" + items.joined(separator: "&")
+    }
+}

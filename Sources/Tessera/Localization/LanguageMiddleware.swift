@@ -1,0 +1,75 @@
+import HTTPTypes
+import TesseraViews
+
+/// Picks the language of each answer, so views render their catalog messages, prices and dates
+/// in it: the URL's `?lang=de` first (and remembered in a cookie, as a switcher link sets it),
+/// then that cookie, then `Accept-Language`, then the first language.
+///
+/// The answer says which (`Content-Language`) and, when the URL did not name the language,
+/// that it depends on the headers (`Vary: Accept-Language, Cookie`), so a shared cache never
+/// hands a German page to an English reader.
+public struct LanguageMiddleware: Middleware {
+    /// The app's languages; the first is the fallback.
+    public let languages: [Language]
+    /// The query parameter and the cookie that carry a chosen language.
+    public let parameter: String
+
+    /// - Parameters:
+    ///   - languages: at least one; the first answers when nothing else decides.
+    ///   - parameter: the name of both the query parameter and the cookie, `lang` by default.
+    public init(languages: [Language], parameter: String = "lang") {
+        precondition(!languages.isEmpty, "an app has at least one language")
+        self.languages = languages
+        self.parameter = parameter
+    }
+
+    /// Chooses the request's language; a URL naming a language the app does not have is refused
+    /// (400), so a mistyped link shows what is on offer rather than a page in the wrong language.
+    public func before(_ context: inout RequestContext) throws -> StepOutcome {
+        let request = context.request
+        let chosen: (Language, LanguageChoice.Source)
+        if let asked = request.query[parameter] {
+            guard let language = languages.first(where: { $0.code == asked.lowercased() }) else {
+                throw HTTPError(.badRequest, message: "This shop speaks \(languages.map { "\($0.name) (\(parameter)=\($0.code))" }.joined(separator: " and ")); “\(asked.prefix(20))” is not one of them.")
+            }
+            chosen = (language, .url)
+        } else if let remembered = request.cookies[parameter], let language = languages.first(where: { $0.code == remembered }) {
+            chosen = (language, .cookie)
+        } else if let accepted = AcceptLanguage(request.headers[.acceptLanguage]).bestMatch(in: languages) {
+            chosen = (accepted, .header)
+        } else {
+            chosen = (languages[0], .fallback)
+        }
+        context.language = chosen.0
+        context.languageChoice = LanguageChoice(
+            current: chosen.0, available: languages, source: chosen.1, parameter: parameter,
+            path: request.path, query: request.query, isGet: request.method == .get || request.method == .head
+        )
+        return .next
+    }
+
+    /// Names the answer's language, remembers a language the URL chose, and says what the
+    /// choice depended on.
+    public func after(_ response: inout Response, for context: RequestContext) {
+        guard let choice = context.languageChoice else { return }
+        response.headers[.contentLanguage] = choice.current.code
+        switch choice.source {
+        case .url:
+            guard context.request.cookies[parameter] != choice.current.code else { break }
+            var cookie = "\(parameter)=\(choice.current.code); Path=/; Max-Age=31536000; SameSite=Lax; HttpOnly"
+            if context.request.isSecure { cookie += "; Secure" }
+            response.headers.append(HTTPField(name: .setCookie, value: cookie))
+            // The cookie is this visitor's: the answer that sets it is not for a shared cache.
+            let caching = response.headers[.cacheControl] ?? ""
+            if !caching.contains("private"), !caching.contains("no-store") {
+                response.headers[.cacheControl] = "private, no-cache"
+            }
+        case .cookie, .header, .fallback:
+            response.headers.addVary("Accept-Language")
+            response.headers.addVary("Cookie")
+        }
+    }
+
+    /// Yes: an error page is in the visitor's language too.
+    public var runsForRejectedRequests: Bool { true }
+}

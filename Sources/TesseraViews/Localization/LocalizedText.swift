@@ -1,0 +1,31 @@
+/// A catalog message with its values, waiting for an output: written in the output's
+/// ``HTMLOutput/language``, so a view renders in whatever language its request negotiated.
+public struct LocalizedText: Sendable, HTMLOutputConvertible {
+    let message: LocalizedMessage
+    let count: Int?
+    let arguments: [(key: String, value: any HTMLOutputConvertible & Sendable)]
+
+    public func write(to output: inout HTMLOutput, context: HTMLContext) {
+        let language = output.language
+        for segment in message.pattern(in: language, count: count).segments {
+            switch segment {
+            case .literal(let text):
+                text.write(to: &output, context: context)
+            case .placeholder(let name):
+                if let value = arguments.first(where: { $0.key == name })?.value {
+                    if let number = value as? Int {
+                        language.format(number).write(to: &output, context: context)
+                    } else {
+                        value.write(to: &output, context: context)
+                    }
+                } else if name == "count", let count {
+                    language.format(count).write(to: &output, context: context)
+                } else {
+                    // The catalog compiler checks every template's arguments; Swift callers
+                    // that leave one out see the placeholder, not a crash.
+                    "{\(name)}".write(to: &output, context: context)
+                }
+            }
+        }
+    }
+}

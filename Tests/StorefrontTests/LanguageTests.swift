@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+import TesseraTesting
+
+/// English and German: the language comes from the URL's `?lang=` (remembered in a cookie, as
+/// the switcher sets it), else that cookie, else `Accept-Language`; pages, prices, plurals,
+/// flashes and `<html lang>` follow it, and caches are told what it depended on.
+@Suite(.serialized) struct LanguageTests {
+    @Test func theBrowsersLanguageChoosesTheFirstPage() async throws {
+        try await TestStorefront.run { shop in
+            let browser = TestClient(port: shop.port)
+            let german = try await browser.send("/products/2", headers: ["Accept-Language": "de-AT, de;q=0.9, en;q=0.5"])
+            #expect(german.status == 200)
+            #expect(german.text.contains(#"<html lang="de">"#))
+            #expect(german.header("content-language") == "de")
+            #expect(german.header("vary")?.contains("Accept-Language") == true, "\(german.header("vary") ?? "")")
+            #expect(german.header("vary")?.contains("Cookie") == true)
+            #expect(german.text.contains("Ähnliche Produkte"))
+            // The price as German writes money: decimal comma, the sign after.
+            let price = try #require(german.text.firstMatch(of: /data-price-minor="(\d+)">([^<]+)</))
+            let minor = try #require(Int(price.1))
+            #expect(String(price.2) == String(format: "%d,%02d\u{00A0}$", minor / 100, minor % 100))
+
+            for header in ["en-GB,en;q=0.9", "fr-FR, *;q=0", "de;q=0, en", ";;;,q=2", String(repeating: "x,", count: 500)] {
+                let english = try await browser.send("/", headers: ["Accept-Language": header])
+                #expect(english.status == 200, "\(header)")
+                #expect(english.text.contains(#"<html lang="en">"#), "\(header)")
+            }
+            let bare = try await shop.get("/")
+            #expect(bare.text.contains(#"<html lang="en">"#), "nothing said: the first language")
+        }
+    }
+
+    @Test func theSwitcherLinksTheSamePageAndItsChoiceIsRemembered() async throws {
+        try await TestStorefront.run { shop in
+            let browser = TestClient(port: shop.port)
+            let english = try await browser.send("/?category=kitchen&sort=price", headers: ["Accept-Language": "en"])
+            let switcher = try #require(english.text.firstMatch(of: /<a href="([^"]+)" hreflang="de" lang="de">Deutsch<\/a>/)?.1)
+            #expect(switcher == "/?category=kitchen&amp;sort=price&amp;lang=de")
+
+            let german = try await browser.send("/?category=kitchen&sort=price&lang=de", headers: ["Accept-Language": "en"])
+            #expect(german.text.contains(#"<html lang="de">"#))
+            #expect(german.headers("set-cookie").contains { $0.hasPrefix("lang=de;") && $0.contains("HttpOnly") && $0.contains("SameSite=Lax") })
+            #expect(german.header("cache-control")?.contains("private") == true, "an answer that sets a cookie is not for shared caches")
+            let canonical = try #require(german.text.firstMatch(of: /<link rel="canonical" href="([^"]+)">/)?.1)
+            #expect(canonical.hasSuffix("/?category=kitchen&amp;lang=de"), "the sort is dropped, the language kept: \(canonical)")
+            #expect(german.text.contains("Preis aufsteigend"))
+            #expect(german.text.contains(#"<a href="/?category=kitchen&amp;sort=price&amp;lang=de" hreflang="de" lang="de" aria-current="true">Deutsch</a>"#))
+
+            // The cookie now decides, over the browser's header, on every page and form.
+            let cart = try await browser.send("/cart", headers: ["Accept-Language": "en"])
+            #expect(cart.text.contains("<h1>Ihr Warenkorb</h1>"))
+            let added = try await browser.submit(from: "/products/2", to: "/cart/items", form: "productID=2&quantity=3")
+            #expect(added.status == 303)
+            let page = try await browser.send("/cart")
+            #expect(page.text.contains("3 × "), "\(page.text)")
+            #expect(page.text.contains("liegen im Warenkorb."), "the flash, in German, plural")
+            #expect(page.text.contains(#"<p class="item-count">3 Artikel</p>"#))
+            #expect(page.text.contains("Zur Kasse"))
+
+            // Back to English by the switcher.
+            let back = try await browser.send("/cart?lang=en")
+            #expect(back.text.contains("<h1>Your cart</h1>"))
+            #expect(back.text.contains(#"<p class="item-count">3 items</p>"#))
+        }
+    }
+
+    @Test func aLanguageTheShopLacksIsRefusedAndAStaleCookieIgnored() async throws {
+        try await TestStorefront.run { shop in
+            let browser = TestClient(port: shop.port)
+            for bad in ["fr", "", "de-DE", "%00", String(repeating: "d", count: 5000)] {
+                let refused = try await browser.send("/?lang=" + bad, headers: ["Accept": "text/html"])
+                #expect(refused.status == 400, "\(bad.prefix(20))")
+                #expect(refused.text.contains(#"data-view="ErrorPage""#), "an HTML page: \(bad.prefix(20))")
+                #expect(refused.text.contains("lang=de"), "it says what there is")
+                #expect(refused.headers("set-cookie").allSatisfy { !$0.hasPrefix("lang=") })
+            }
+            let stale = try await browser.send("/", headers: ["Cookie": "lang=klingon", "Accept-Language": "de"])
+            #expect(stale.status == 200)
+            #expect(stale.text.contains(#"<html lang="de">"#), "an unknown cookie falls through to the header")
+            #expect(try await shop.get("/").status == 200, "the server is still up")
+        }
+    }
+
+    @Test func numbersCountAndListingsSayThemInGerman() async throws {
+        try await TestStorefront.run { shop in
+            let list = try await shop.get("/?lang=de")
+            #expect(list.text.contains("<p class=\"summary\">1–12 von 40 Produkten</p>"), "\(list.text)")
+            #expect(list.text.contains("<title>Alle Produkte · Tessera Shop</title>"))
+            let one = try await shop.get("/?q=arc&lang=de")
+            #expect(one.text.contains("von 1 Produkt</p>") || one.text.contains("Kein Produkt passt"), "\(one.text)")
+            let english = try await shop.get("/?lang=en")
+            #expect(english.text.contains("<p class=\"summary\">Showing 1–12 of 40 products</p>"))
+        }
+    }
+}
