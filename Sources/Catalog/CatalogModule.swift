@@ -16,7 +16,7 @@ public struct CatalogModule: FeatureModule {
     /// Registers the list, the product page and its regions at their own URLs, and the sitemap.
     public func register(in app: inout ApplicationBuilder) {
         let catalog = self.catalog, photos = self.photos
-        app.services.append(CatalogChangesFollower(catalog: catalog))
+        app.services.append(CatalogChangesFollower(catalog: catalog, photos: photos))
         app.routes.page(CatalogRoutes.list) { _, _ in ProductListPageController(catalog: catalog, photos: photos) }
         app.routes.page(CatalogRoutes.product) { id, _ in ProductPageController(catalog: catalog, photos: photos, id: id) }
         app.routes.fragment(CatalogRoutes.detail) { id, _ in ProductDetailRegion(catalog: catalog, photos: photos, product: .id(id)) }

@@ -63,7 +63,7 @@ struct ProductDetailRegion: RegionController {
     func render(in context: RequestContext) async throws -> HTMLOutput {
         let product = try await product.load(from: catalog)
         // Shown at half a desktop page, or the phone's whole width less the page's padding.
-        let picture = try await photos.photos(of: [product.id])[product.id]?.first.map {
+        let picture = try await photos.pictures(of: [product.id])[product.id].map {
             ProductPicture($0, alt: product.name, sizes: "(max-width: 700px) calc(100vw - 2rem), 480px", eager: true)
         }
         return context.render(ProductDetailView.self, ProductDetail(product: product, picture: picture))

@@ -12,12 +12,15 @@ public struct PhotoService: Sendable {
     let images: ImageProcessor
     let catalog: CatalogService
     let topics: any TopicPublisher
+    /// What pages show, kept in memory: see ``PhotoShelf``.
+    let shelf: PhotoShelf
 
     public init(store: any PhotoStore, images: ImageProcessor, catalog: CatalogService, topics: any TopicPublisher) {
         self.store = store
         self.images = images
         self.catalog = catalog
         self.topics = topics
+        shelf = PhotoShelf(keeping: store.isOnlyWriter)
     }
 
     /// Adds the uploaded `file` to the product's photos. Throws ``ImageError`` (a 415 or 422)
@@ -35,9 +38,23 @@ public struct PhotoService: Sendable {
         return try await add(source, to: productID)
     }
 
-    /// The photos of these products, for the pages that show them.
+    /// The photos of these products, newest first, as the store has them now.
     public func photos(of productIDs: [Int]) async throws -> [Int: [ProductPhoto]] {
         try await store.photos(of: productIDs)
+    }
+
+    /// The first photo's links of each of these products that has one, for the pages that show
+    /// them: from memory, read once per product until its photos change.
+    func pictures(of productIDs: [Int]) async throws -> [Int: PhotoLinks] {
+        let store = self.store
+        return try await shelf.links(of: productIDs) { try await store.photos(of: $0) }
+    }
+
+    /// Follows the photo changes every instance makes, so that what ``pictures(of:)`` keeps
+    /// stays true; run beside the server (``CatalogChangesFollower``) until cancelled.
+    public func followChanges() async {
+        let shelf = self.shelf
+        await store.followChanges(started: { shelf.startKeeping() }, changed: { shelf.invalidate($0) }, interrupted: { shelf.stopKeeping() })
     }
 
     /// One variant's bytes, for `/photos/…`. A demo photo's variants are drawn the first time
@@ -62,6 +79,7 @@ public struct PhotoService: Sendable {
         for id in productIDs where existing[id] == nil {
             let photo = ProductPhoto(productID: id, fingerprint: Self.demoFingerprint(id), width: Self.demoSize.width, height: Self.demoSize.height)
             try await store.add(photo, variants: [:])
+            shelf.invalidate(id)
         }
     }
 
@@ -99,6 +117,7 @@ public struct PhotoService: Sendable {
                                  width: largest?.width ?? 0, height: largest?.height ?? 0)
         let named = Dictionary(uniqueKeysWithValues: variants.map { (photo.variant(width: $0.key.width, format: $0.key.format), $0.value) })
         try await store.add(photo, variants: named)
+        shelf.invalidate(productID)
         topics.publish([CatalogTopics.product(productID)])
         return photo
     }

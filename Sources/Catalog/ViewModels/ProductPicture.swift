@@ -17,19 +17,13 @@ struct ProductPicture: Sendable {
     /// `eager` above the fold, `lazy` below it.
     var loading: String
 
-    init(_ photo: ProductPhoto, alt: String, sizes: String, eager: Bool) {
-        let widths = ProductPhoto.widths.reduce(into: [(requested: Int, actual: Int)]()) { list, width in
-            let actual = photo.actualWidth(width)
-            if list.last?.actual != actual { list.append((width, actual)) }
-        }
-        func srcset(_ format: VariantFormat) -> String {
-            widths.map { "\(CatalogRoutes.photo.path(photo.variant(width: $0.requested, format: format))) \($0.actual)w" }.joined(separator: ", ")
-        }
-        webpSrcset = srcset(.webp)
-        jpegSrcset = srcset(.jpeg)
-        src = CatalogRoutes.photo.path(photo.variant(width: 640, format: .jpeg))
-        width = photo.actualWidth(640)
-        height = photo.width > 0 ? max(1, photo.height * width / photo.width) : 1
+    /// The picture of a photo whose links were made already (``PhotoLinks``): copies, no building.
+    init(_ links: PhotoLinks, alt: String, sizes: String, eager: Bool) {
+        webpSrcset = links.webpSrcset
+        jpegSrcset = links.jpegSrcset
+        src = links.src
+        width = links.width
+        height = links.height
         self.alt = alt
         self.sizes = sizes
         loading = eager ? "eager" : "lazy"
@@ -45,10 +39,10 @@ struct ProductCard: Sendable {
     /// Cards for `products`, their photos read at once; the first `eagerCount` load at once, the
     /// rest lazily, below the fold.
     static func cards(for products: [Product], photos: PhotoService, eagerCount: Int) async throws -> [ProductCard] {
-        let found = try await photos.photos(of: products.map(\.id))
+        let found = try await photos.pictures(of: products.map(\.id))
         return products.enumerated().map { index, product in
             // Two columns on a phone, cards of about 15rem on a desktop.
-            ProductCard(product: product, picture: found[product.id]?.first.map {
+            ProductCard(product: product, picture: found[product.id].map {
                 ProductPicture($0, alt: "", sizes: "(max-width: 700px) 50vw, 300px", eager: index < eagerCount)
             })
         }

@@ -1,0 +1,27 @@
+import TesseraImages
+
+/// A photo's URLs as a `<picture>` needs them, made once per photo (``PhotoShelf`` keeps them):
+/// a `srcset` per format at the widths the photo has, the 640 px JPEG for browsers that read no
+/// `srcset`, and the size that keeps the page from jumping as it loads.
+struct PhotoLinks: Sendable, Equatable {
+    var webpSrcset: String
+    var jpegSrcset: String
+    var src: String
+    var width: Int
+    var height: Int
+
+    init(_ photo: ProductPhoto) {
+        let widths = ProductPhoto.widths.reduce(into: [(requested: Int, actual: Int)]()) { list, width in
+            let actual = photo.actualWidth(width)
+            if list.last?.actual != actual { list.append((width, actual)) }
+        }
+        func srcset(_ format: VariantFormat) -> String {
+            widths.map { "\(CatalogRoutes.photo.path(photo.variant(width: $0.requested, format: format))) \($0.actual)w" }.joined(separator: ", ")
+        }
+        webpSrcset = srcset(.webp)
+        jpegSrcset = srcset(.jpeg)
+        src = CatalogRoutes.photo.path(photo.variant(width: 640, format: .jpeg))
+        width = photo.actualWidth(640)
+        height = photo.width > 0 ? max(1, photo.height * width / photo.width) : 1
+    }
+}
