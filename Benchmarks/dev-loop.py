@@ -23,8 +23,8 @@ EDITS = 5
 GOALS = {"template": 3.0, "controller": 6.0}
 KINDS = {
     # kind: (file, the text before any edit, the text of edit n, what the page shows for edit n)
-    "template": ("Views/Catalog/product_list.html", '<label for="q">Search</label>',
-                 lambda n: f'<label for="q">Search {n}</label>',
+    "template": ("Views/Catalog/product_list.html", '<label for="q">{{ t "list.search_label" }}</label>',
+                 lambda n: f'<label for="q">{{{{ t "list.search_label" }}}} {n}</label>',
                  "return document.querySelector('label[for=q]').textContent", lambda n: f"Search {n}"),
     "controller": ("Sources/Catalog/Controllers/ProductListPageController.swift", "Page(title: page.title,",
                    lambda n: f'Page(title: page.title + " {n}",', "return document.title", lambda n: f" {n} ·"),

@@ -10,6 +10,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from harness import SCREENSHOTS, DevServer, chromium
 
 TEMPLATE = "Views/Catalog/product_list.html"
+CATALOG = "Views/Catalog/locales/en.json"
 
 
 class DevReloadTest(unittest.TestCase):
@@ -47,7 +48,7 @@ class DevReloadTest(unittest.TestCase):
         scrolled = self.script("return window.scrollY")
         self.assertGreater(scrolled, 0, "the page must be long enough to scroll")
 
-        self.dev.edit(TEMPLATE, "<label for=\"q\">Search</label>", "<label for=\"q\">Find</label>")
+        self.dev.edit(TEMPLATE, "<label for=\"q\">{{ t \"list.search_label\" }}</label>", "<label for=\"q\">Find</label>")
         self.wait.until(lambda _: self.label() == "Find")
         self.assertNotEqual(self.script("return document.querySelector('script[data-tessera-build]').dataset.tesseraBuild"), build,
                             "the page was rendered by the new build")
@@ -67,10 +68,14 @@ class DevReloadTest(unittest.TestCase):
 
         # Fixed: the overlay goes, and the page reloads with the new build.
         self.dev.edit(TEMPLATE, "{{ page.summry }}", "{{ page.summary }}")
-        self.dev.edit(TEMPLATE, "<label for=\"q\">Find</label>", "<label for=\"q\">Search</label>")
+        self.dev.edit(TEMPLATE, "<label for=\"q\">Find</label>", "<label for=\"q\">{{ t \"list.search_label\" }}</label>")
         self.wait.until(lambda _: self.label() == "Search")
         self.wait.until(lambda browser: not browser.find_elements(By.ID, "tessera-dev-overlay"))
         self.assertEqual(self.browser.find_element(By.ID, "q").get_attribute("value"), "walnut")
+
+        # A message catalog is a source too: its edit shows on the page like a template's.
+        self.dev.edit(CATALOG, '"list.search_label": "Search"', '"list.search_label": "Look up"')
+        self.wait.until(lambda _: self.label() == "Look up")
         self.dev.restore()
 
 

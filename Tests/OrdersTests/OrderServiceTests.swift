@@ -71,7 +71,7 @@ import Testing
             #expect(placed.first?.lines.first?.quantity == available)
             #expect(try await shop.stock(1) == 0, "never below zero")
             for case .failure(let problem) in results {
-                #expect(problem as? CheckoutError == .stock(try await shop.catalog.product(id: 1).name + " is sold out."))
+                #expect(problem as? CheckoutError == .stock(.soldOut(product: try await shop.catalog.product(id: 1).name)))
             }
         }
     }

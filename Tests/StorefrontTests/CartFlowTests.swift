@@ -61,11 +61,20 @@ import TesseraTesting
             let browser = TestClient(port: shop.port)
             let token = try await browser.send("/products/3").csrfToken ?? ""
             let cases = [
-                ("0", "Quantity must be between 1 and 10000."),
-                ("-2", "Quantity must be between 1 and 10000."),
+                ("0", "Quantity must be between 1 and 10,000."),
+                ("-2", "Quantity must be between 1 and 10,000."),
                 ("abc", "Quantity must be a whole number."),
                 ("9999", "Only"),
             ]
+            // The same refusals in German, for a browser that asks for German.
+            let german = [("0", "Menge muss zwischen 1 und 10.000 liegen."), ("abc", "Menge muss eine ganze Zahl sein."),
+                          ("9999", "Von Paper Pendant sind nur noch")]
+            for (quantity, message) in german {
+                let reply = try await browser.send("/cart/items", method: "POST", form: "productID=3&quantity=\(quantity)&_csrf=\(token)",
+                                                   headers: ["Accept-Language": "de"])
+                #expect(reply.status == 422, "\(quantity)")
+                #expect(reply.text.contains(message), "\(quantity): \(reply.text)")
+            }
             for (quantity, message) in cases {
                 let reply = try await browser.send("/cart/items", method: "POST", form: "productID=3&quantity=\(quantity)&_csrf=\(token)")
                 #expect(reply.status == 422, "\(quantity)")

@@ -1,5 +1,5 @@
-import TesseraViews
 import Tessera
+import TesseraViews
 
 /// `/account`: who is signed in and their passkeys; a visitor is sent to sign in first. A
 /// passkey that could not be added shows the page again with why (422).

@@ -1,5 +1,5 @@
-import TesseraViews
 import Tessera
+import TesseraViews
 
 /// `/login`: the sign-in form, empty or sent back with its errors (422).
 struct LoginPageController: PageController {

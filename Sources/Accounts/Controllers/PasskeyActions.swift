@@ -1,6 +1,6 @@
-import TesseraViews
 import Foundation
 import Tessera
+import TesseraViews
 
 /// Adding a passkey and signing in with one. Each ceremony's options come as JSON to the page's
 /// script (`/js/passkeys.js`), which asks the browser, then posts the answer in an ordinary form:

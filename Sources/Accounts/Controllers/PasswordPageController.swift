@@ -1,5 +1,5 @@
-import TesseraViews
 import Tessera
+import TesseraViews
 
 /// `/account/password`: the password change form, empty or sent back with its errors (422); a
 /// visitor is sent to sign in first.

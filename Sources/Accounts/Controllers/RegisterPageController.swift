@@ -1,5 +1,5 @@
-import TesseraViews
 import Tessera
+import TesseraViews
 
 /// `/register`: the registration form, empty or sent back with its errors (422).
 struct RegisterPageController: PageController {

@@ -1,5 +1,5 @@
-import TesseraViews
 import Tessera
+import TesseraViews
 
 /// The forms that change who is signed in: register, sign in, sign out, change the password.
 /// Each ends in a redirect (Post/Redirect/Get); a form with errors is shown again by its page

@@ -1,4 +1,5 @@
 import Tessera
+import TesseraViews
 
 /// The registration form, read and checked (the V→VM→C flow of seed 004).
 struct RegisterForm: FormModel {
@@ -7,10 +8,10 @@ struct RegisterForm: FormModel {
     var password: String
 
     init(reading form: inout FormReader) {
-        name = form.text("name", maxLength: 80)
+        name = form.text("name", maxLength: 80, label: Messages.commonName.string(in: form.language))
         email = form.email("email")
-        password = form.text("password", maxLength: 200, label: "Password")
-        form.check(password.count >= 8 || form.errors["password"] != nil, "password", "Password must be at least 8 characters.")
+        password = form.text("password", maxLength: 200, label: Messages.commonPassword.string(in: form.language))
+        form.check(password.count >= 8 || form.errors["password"] != nil, "password", Messages.formPasswordShort.string(in: form.language))
     }
 }
 
@@ -21,8 +22,8 @@ struct LoginForm: FormModel {
     var next: String
 
     init(reading form: inout FormReader) {
-        email = form.text("email", maxLength: 254, label: "E-mail").lowercased()
-        password = form.text("password", maxLength: 200, label: "Password")
+        email = form.text("email", maxLength: 254, label: Messages.commonEmail.string(in: form.language)).lowercased()
+        password = form.text("password", maxLength: 200, label: Messages.commonPassword.string(in: form.language))
         next = form.text("next", required: false, maxLength: 2000)
     }
 }
@@ -33,11 +34,11 @@ struct PasswordChangeForm: FormModel {
     var password: String
 
     init(reading form: inout FormReader) {
-        current = form.text("current", maxLength: 200, label: "Current password")
-        password = form.text("password", maxLength: 200, label: "New password")
-        let confirmation = form.text("confirm", maxLength: 200, label: "The new password again")
-        form.check(password.count >= 8 || form.errors["password"] != nil, "password", "The new password must be at least 8 characters.")
-        form.check(confirmation == password || form.errors["confirm"] != nil, "confirm", "The two new passwords differ.")
+        current = form.text("current", maxLength: 200, label: Messages.passwordCurrent.string(in: form.language))
+        password = form.text("password", maxLength: 200, label: Messages.passwordNew.string(in: form.language))
+        let confirmation = form.text("confirm", maxLength: 200, label: Messages.passwordAgain.string(in: form.language))
+        form.check(password.count >= 8 || form.errors["password"] != nil, "password", Messages.formNewPasswordShort.string(in: form.language))
+        form.check(confirmation == password || form.errors["confirm"] != nil, "confirm", Messages.formPasswordsDiffer.string(in: form.language))
     }
 }
 

@@ -1,6 +1,6 @@
-import TesseraViews
 import Foundation
 import Tessera
+import TesseraViews
 
 /// What the registration template shows: the fields to show again, and their messages.
 struct RegisterPage: Sendable {

@@ -1,5 +1,5 @@
-import TesseraViews
 import Tessera
+import TesseraViews
 
 /// `/cart`: its lines with the forms to change them, and the server's totals; with the refused
 /// line's message beside its field and status 422 when a change was refused.

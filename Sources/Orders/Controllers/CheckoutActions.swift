@@ -1,5 +1,5 @@
-import TesseraViews
 import Tessera
+import TesseraViews
 
 /// Placing the order: it reserves the stock and empties the cart in one transaction, and the
 /// shopper lands on the new order, awaiting payment. The form carries its checkout number, so
@@ -19,7 +19,7 @@ struct CheckoutActions {
                 guard case .valid(let form) = try context.decodeForm(CheckoutForm.self) else { throw CheckoutError.outdatedForm }
                 switch try await orders.checkout(cartID: CartSession.cartID(in: context, create: false), userID: shopper,
                                                  checkoutNumber: form.checkoutNumber, by: SignedInShopper.actor(context),
-                                                 site: context.absoluteURL(for: "")) {
+                                                 site: context.absoluteURL(for: ""), language: context.language) {
                 case .placed(let order):
                     CartSession.remember(nil, in: context)
                     return context.redirect(to: OrdersRoutes.order.path(order.id), flash: context.localized(Messages.orderPlacedFlash, ["id": order.id]))

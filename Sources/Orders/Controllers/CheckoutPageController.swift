@@ -1,5 +1,5 @@
-import TesseraViews
 import Tessera
+import TesseraViews
 
 /// `/checkout`: the cart's lines, priced by the server, and the button that places the order,
 /// whose form carries the number its order will have; with the reason and its status (422,
@@ -12,7 +12,7 @@ struct CheckoutPageController: PageController {
     func load(_ context: RequestContext) async throws -> CheckoutModel {
         let shopper = try SignedInShopper.require(context, returningTo: OrdersRoutes.checkout.path)
         let contents = try await CartSession.currentCart(in: context, from: cart)
-        return CheckoutModel(items: LineItems(contents), isEmpty: contents.lines.isEmpty, error: error?.publicMessage,
+        return CheckoutModel(items: LineItems(contents), isEmpty: contents.lines.isEmpty, error: error?.message(in: context.language),
                              checkoutNumber: try await orders.nextCheckoutNumber(for: shopper))
     }
 

@@ -1,11 +1,12 @@
 import Tessera
+import TesseraViews
 
 /// Why a cart change was refused.
 public enum CartError: HTTPResponseError, Equatable {
     /// The product is not (or no longer) in the catalog.
     case unknownProduct
-    /// The quantity does not fit the stock; the message names the product.
-    case quantity(String)
+    /// The quantity does not fit the stock.
+    case quantity(QuantityProblem)
 
     public var status: HTTPResponse.Status {
         switch self {
@@ -17,7 +18,15 @@ public enum CartError: HTTPResponseError, Equatable {
     public var publicMessage: String {
         switch self {
         case .unknownProduct: "There is no such product."
-        case .quantity(let message): message
+        case .quantity(let problem): problem.description
+        }
+    }
+
+    /// What the cart page says, in `language`.
+    public func message(in language: Language) -> String {
+        switch self {
+        case .unknownProduct: publicMessage
+        case .quantity(let problem): problem.message(in: language)
         }
     }
 }

@@ -1,10 +1,11 @@
 import Tessera
+import TesseraViews
 
 /// Why a cart could not become an order; the checkout page shows it again, with the reason.
 public enum CheckoutError: HTTPResponseError, Equatable {
     case emptyCart
-    /// A line asks for more than the stock; the message names the product.
-    case stock(String)
+    /// A line asks for more than the stock.
+    case stock(QuantityProblem)
     /// The form is older than the shopper's last checkout (or not a checkout form of theirs):
     /// its cart may not be what the page showed.
     case outdatedForm
@@ -16,11 +17,14 @@ public enum CheckoutError: HTTPResponseError, Equatable {
         }
     }
 
-    public var publicMessage: String {
+    public var publicMessage: String { message(in: .english) }
+
+    /// What the checkout page says, in `language`.
+    public func message(in language: Language) -> String {
         switch self {
-        case .emptyCart: "Your cart is empty."
-        case .stock(let message): message + " Please change your cart."
-        case .outdatedForm: "This checkout page was out of date: another order was placed since it was shown. Check your cart below and place the order again."
+        case .emptyCart: Messages.checkoutEmpty.string(in: language)
+        case .stock(let problem): Messages.checkoutChangeCart.string(in: language, ["problem": problem.message(in: language)])
+        case .outdatedForm: Messages.checkoutOutdated.string(in: language)
         }
     }
 }

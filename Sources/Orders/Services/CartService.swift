@@ -76,10 +76,10 @@ public struct CartService: Sendable {
         return try await cart(target)
     }
 
-    static func problem(with total: Int, of product: Product, adding quantity: Int) -> String? {
-        if quantity < 1 { return "The quantity must be at least 1." }
-        if product.stock == 0 { return "\(product.name) is sold out." }
-        if total > product.stock { return "Only \(product.stock) of \(product.name) in stock." }
+    static func problem(with total: Int, of product: Product, adding quantity: Int) -> QuantityProblem? {
+        if quantity < 1 { return .atLeastOne }
+        if product.stock == 0 { return .soldOut(product: product.name) }
+        if total > product.stock { return .onlyInStock(product.stock, product: product.name) }
         return nil
     }
 }

@@ -1,6 +1,7 @@
 import Accounts
 import Foundation
 import Tessera
+import TesseraViews
 
 /// The mail a buyer gets when their order is placed: who sends it, how the buyer is reached,
 /// and the message, rendered from typed views (`Views/Orders/mail/`).
@@ -24,19 +25,21 @@ public struct OrderConfirmations: Sendable {
         return MailAddress(user.email, name: user.name)
     }
 
-    /// The confirmation of `order` to `buyer`; `site` (`https://shop.example.com`) makes the link absolute.
-    func message(for order: Order, to buyer: MailAddress, site: String) -> OutgoingMail {
+    /// The confirmation of `order` to `buyer`, in `language` (the one the buyer checked out in);
+    /// `site` (`https://shop.example.com`) makes the link absolute.
+    func message(for order: Order, to buyer: MailAddress, site: String, language: Language) -> OutgoingMail {
         let model = OrderPlacedMail(buyerName: buyer.name ?? buyer.address, orderID: order.id,
-                                    orderURL: site + OrdersRoutes.order.path(order.id), items: LineItems(order), placedAt: order.placedAt)
+                                    orderURL: site + OrdersRoutes.order.path(order.id), items: LineItems(order),
+                                    placedOn: LocalizedDate(order.placedAt), languageCode: language.code)
         let domain = sender.address.split(separator: "@").last.map(String.init) ?? "localhost"
         return MailMessage(
             from: sender, to: buyer,
-            subject: "Order #\(order.id) is placed",
+            subject: Messages.mailSubject.string(in: language, ["id": order.id]),
             messageID: "order-\(order.id).\(Int(order.placedAt.timeIntervalSince1970))@\(domain)",
             date: order.placedAt,
-            html: MailOrderPlacedView.render(model).string,
-            text: MailOrderPlacedTextView.render(model),
-            language: "en"
+            html: MailOrderPlacedView.render(model, language: language).string,
+            text: MailOrderPlacedTextView.render(model, language: language),
+            language: language.code
         ).outgoing()
     }
 }

@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Tessera
+import TesseraViews
 
 /// The orders' rules: checkout from a cart, who may see an order, and every status change, which
 /// the state machine (``OrderStatus/applying(_:)``) must allow first. Controllers call this; it
@@ -35,8 +36,9 @@ public struct OrderService: Sendable {
     /// that creates the order and empties the cart. An empty cart, a line over the stock or a
     /// form older than the shopper's last checkout is a ``CheckoutError``, and nothing changes.
     /// The confirmation mail, if the service sends them, is written to the outbox in the same
-    /// transaction, linking to the order on `site` (`https://shop.example.com`).
-    public func checkout(cartID: String?, userID: Int, checkoutNumber: Int, by actor: OrderActor, site: String = "") async throws -> CheckoutOutcome {
+    /// transaction, linking to the order on `site` (`https://shop.example.com`), in `language`.
+    public func checkout(cartID: String?, userID: Int, checkoutNumber: Int, by actor: OrderActor, site: String = "",
+                         language: Language = .english) async throws -> CheckoutOutcome {
         let lines: [(productID: Int, quantity: Int)] = if let cartID {
             try await cart.cart(cartID).lines.map { ($0.product.id, $0.quantity) }
         } else {
@@ -51,7 +53,7 @@ public struct OrderService: Sendable {
             guard checkoutNumber == (try stores.orders.lastCheckoutNumber(of: userID)) + 1 else { throw CheckoutError.outdatedForm }
             guard !lines.isEmpty else { throw CheckoutError.emptyCart }
             let order = try Self.place(lines, userID: userID, checkoutNumber: checkoutNumber, clearingCart: cartID, at: date, by: actor, in: stores)
-            if let confirmations, let buyer { try stores.mail.enqueue(confirmations.message(for: order, to: buyer, site: site)) }
+            if let confirmations, let buyer { try stores.mail.enqueue(confirmations.message(for: order, to: buyer, site: site, language: language)) }
             return .placed(order)
         }
         if case .placed(let order) = outcome { published(order) }
@@ -105,9 +107,9 @@ public struct OrderService: Sendable {
             return try await transactions.run(body)
         } catch let shortage as StockShortage {
             switch shortage {
-            case .unknownProduct: throw CheckoutError.stock("A product in your cart is no longer sold.")
-            case .insufficient(let name, 0): throw CheckoutError.stock("\(name) is sold out.")
-            case .insufficient(let name, let available): throw CheckoutError.stock("Only \(available) of \(name) in stock.")
+            case .unknownProduct: throw CheckoutError.stock(.productGone)
+            case .insufficient(let name, 0): throw CheckoutError.stock(.soldOut(product: name))
+            case .insufficient(let name, let available): throw CheckoutError.stock(.onlyInStock(available, product: name))
             }
         }
     }

@@ -1,4 +1,5 @@
 import Tessera
+import TesseraViews
 
 /// The add-to-cart form.
 struct AddToCartForm: FormModel {
@@ -7,7 +8,7 @@ struct AddToCartForm: FormModel {
 
     init(reading form: inout FormReader) {
         productID = form.integer("productID", in: 1...Int(Int32.max), label: "Product")
-        quantity = form.integer("quantity", in: 1...10_000, label: "Quantity")
+        quantity = form.integer("quantity", in: 1...10_000, label: Messages.commonQuantity.string(in: form.language))
     }
 }
 
@@ -16,7 +17,7 @@ struct QuantityForm: FormModel {
     var quantity: Int
 
     init(reading form: inout FormReader) {
-        quantity = form.integer("quantity", in: 0...10_000, label: "Quantity")
+        quantity = form.integer("quantity", in: 0...10_000, label: Messages.commonQuantity.string(in: form.language))
     }
 }
 
@@ -42,7 +43,7 @@ struct CancelOrderForm: FormModel {
     var reason: String
 
     init(reading form: inout FormReader) {
-        reason = form.text("reason", required: false, maxLength: 200, label: "Reason")
+        reason = form.text("reason", required: false, maxLength: 200, label: Messages.formReason.string(in: form.language))
     }
 }
 
@@ -51,7 +52,7 @@ struct ReviewForm: FormModel {
     var text: String
 
     init(reading form: inout FormReader) {
-        rating = form.integer("rating", in: 1...5, label: "Rating")
-        text = form.text("text", maxLength: 2000, label: "Review")
+        rating = form.integer("rating", in: 1...5, label: Messages.formRating.string(in: form.language))
+        text = form.text("text", maxLength: 2000, label: Messages.formReview.string(in: form.language))
     }
 }

@@ -15,11 +15,19 @@ public struct FormReader: Sendable {
     public let data: FormData
     /// The message for each field that is wrong, by field name; empty when all is well.
     public private(set) var errors: [String: String] = [:]
+    /// The language of the messages, the request's: a form model can give its labels in it too
+    /// (`label: Messages.password.string(in: form.language)`).
+    public let language: Language
 
     /// A reader for `data`, with no messages yet; ``RequestContext/decodeForm(_:)`` makes one for
-    /// each submission.
-    public init(_ data: FormData) {
+    /// each submission, in the request's language.
+    public init(_ data: FormData, language: Language = .english) {
         self.data = data
+        self.language = language
+    }
+
+    private func text(_ message: LocalizedMessage, _ arguments: KeyValuePairs<String, any HTMLOutputConvertible & Sendable>) -> String {
+        message.string(in: language, arguments)
     }
 
     /// A text field, trimmed. Empty is an error when `required`.
@@ -27,9 +35,9 @@ public struct FormReader: Sendable {
         let value = (data[name] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         let label = label ?? name.capitalized
         if required && value.isEmpty {
-            fail(name, "\(label) is required.")
+            fail(name, text(Messages.formRequired, ["label": label]))
         } else if value.count > maxLength {
-            fail(name, "\(label) must be at most \(maxLength) characters.")
+            fail(name, text(Messages.formTooLong, ["label": label, "max": maxLength]))
         }
         return value
     }
@@ -39,23 +47,24 @@ public struct FormReader: Sendable {
         let raw = (data[name] ?? "").trimmingCharacters(in: .whitespaces)
         let label = label ?? name.capitalized
         guard let value = Int(raw) else {
-            fail(name, raw.isEmpty ? "\(label) is required." : "\(label) must be a whole number.")
+            fail(name, text(raw.isEmpty ? Messages.formRequired : Messages.formWholeNumber, ["label": label]))
             return range.lowerBound
         }
         guard range.contains(value) else {
-            fail(name, "\(label) must be between \(range.lowerBound) and \(range.upperBound).")
+            fail(name, text(Messages.formBetween, ["label": label, "low": range.lowerBound, "high": range.upperBound]))
             return value
         }
         return value
     }
 
     /// An e-mail address: one `@`, something on each side, a dot in the domain, no spaces.
-    public mutating func email(_ name: String, label: String = "E-mail") -> String {
+    public mutating func email(_ name: String, label: String? = nil) -> String {
+        let label = label ?? text(Messages.formEmailLabel, [:])
         let value = text(name, maxLength: 254, label: label).lowercased()
         guard errors[name] == nil else { return value }
         let parts = value.split(separator: "@", omittingEmptySubsequences: false)
         if parts.count != 2 || parts[0].isEmpty || !parts[1].contains(".") || value.contains(" ") || parts[1].hasPrefix(".") || parts[1].hasSuffix(".") {
-            fail(name, "\(label) must be an address like name@example.com.")
+            fail(name, text(Messages.formEmail, ["label": label]))
         }
         return value
     }
@@ -104,7 +113,7 @@ extension RequestContext {
     /// Decodes the request's form into `Model`. A body that is not a form at all is a 400 or 415.
     public func decodeForm<Model: FormModel>(_ type: Model.Type) throws(HTTPError) -> FormSubmission<Model> {
         let data = try request.form()
-        var reader = FormReader(data)
+        var reader = FormReader(data, language: language)
         let model = Model(reading: &reader)
         guard reader.errors.isEmpty else {
             var values: [String: String] = [:]
