@@ -13,16 +13,17 @@ struct StorefrontLayout: PageLayout {
         let canonicalPath = page.canonicalPath.map { path in
             choice.map { $0.source == .url ? $0.url(for: path, in: $0.current) : path } ?? path
         }
+        let site = context.site
         var alternates: [SiteLayout.Alternate] = []
         if let path = page.canonicalPath, let choice {
-            alternates = choice.available.map { .init(code: $0.code, url: context.absoluteURL(for: choice.url(for: path, in: $0))) }
-            alternates.append(.init(code: "x-default", url: context.absoluteURL(for: path)))
+            alternates = choice.available.map { .init(code: $0.code, url: site.absolute(choice.url(for: path, in: $0))) }
+            alternates.append(.init(code: "x-default", url: site.absolute(path)))
         }
         return context.render(LayoutView.self, SiteLayout(
             title: page.title,
             description: page.description ?? context.localized(Messages.siteDescription),
             languageCode: context.language.code,
-            canonicalURL: canonicalPath.map { context.absoluteURL(for: $0) },
+            canonicalURL: canonicalPath.map { site.absolute($0) },
             alternates: alternates,
             languageLinks: (choice?.available ?? []).map {
                 .init(code: $0.code, name: $0.name, url: choice?.url(in: $0) ?? "/", isCurrent: $0 == context.language)

@@ -376,9 +376,11 @@ struct CodeGenerator {
     /// `Messages.cartItems.text(count: …, ["name": …])`: the module's generated message, with
     /// the template's values, written in the output's language when the output takes it.
     private func message(key: String, arguments: [Expression.MessageArgument]) -> String {
+        let name = "Messages.\(Swift.escapedIdentifier(MessageKeyName.swiftName(forKey: key)))"
+        guard !arguments.isEmpty else { return name }
         let count = arguments.first { $0.name == "count" }.map { "count: \(atom($0.value)), " } ?? ""
         let named = arguments.filter { $0.name != "count" }.map { "\(Swift.stringLiteral($0.name)): \(atom($0.value))" }
-        return "Messages.\(Swift.escapedIdentifier(MessageKeyName.swiftName(forKey: key))).text(\(count)[\(named.isEmpty ? ":" : named.joined(separator: ", "))])"
+        return "\(name).text(\(count)[\(named.isEmpty ? ":" : named.joined(separator: ", "))])"
     }
 
     /// Every `t "key"` against the catalogs, at its line: a key a language lacks, or a

@@ -40,7 +40,7 @@ public enum HTMLEscaping {
 enum URLSafety {
     /// Browsers ignore ASCII whitespace and control characters inside a scheme (`java\tscript:`),
     /// and compare schemes case-insensitively, so the check does too.
-    static func isDangerous(_ url: [UInt8]) -> Bool {
+    static func isDangerous(_ url: some Collection<UInt8>) -> Bool {
         var scheme: [UInt8] = []
         for byte in url {
             if byte == UInt8(ascii: ":") { break }

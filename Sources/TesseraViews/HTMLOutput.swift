@@ -97,6 +97,17 @@ public struct HTMLOutput: Sendable {
     /// A value inside a URL attribute (`href`, `src`, `action`, `formaction` …): escaped, and a
     /// `javascript:`, `data:` or `vbscript:` URL becomes `#`.
     public mutating func urlAttribute(_ value: some HTMLOutputConvertible) {
+        // Most URLs are strings: checked and escaped where they are, with no output in between.
+        if var string = value as? String {
+            string.withUTF8 { url in
+                if URLSafety.isDangerous(url) {
+                    write(static: "#")
+                } else {
+                    HTMLEscaping.append(url, to: &storage)
+                }
+            }
+            return
+        }
         var probe = HTMLOutput(capacity: 0, language: language)
         value.write(to: &probe, context: .raw)
         if URLSafety.isDangerous(probe.storage) {

@@ -55,6 +55,16 @@ import TesseraViews
         #expect(items.string(in: Language("fr"), count: 2, ["name": "x"]) == "2 items in x")
     }
 
+    @Test func fixedWordsAreCopiedEscapedOrAsTheyAre() {
+        let title = LocalizedMessage(key: "shop.title", ["en": .text("Fish & Chips"), "de": .text("Fisch & Pommes <frisch>")])
+        var page = HTMLOutput(language: Language("de"))
+        page.text(title)
+        page.attribute(title.text())
+        #expect(page.string == "Fisch &amp; Pommes &lt;frisch&gt;Fisch &amp; Pommes &lt;frisch&gt;")
+        #expect(title.string(in: Language("de")) == "Fisch & Pommes <frisch>", "unescaped for Swift code")
+        #expect(title.string(in: Language("fr")) == "Fish & Chips", "the first language for one the module lacks")
+    }
+
     // MARK: Build-time checks
 
     struct Catalogs {
@@ -117,6 +127,8 @@ import TesseraViews
                 == "Views/Shop/cart.html:2:1: error: the message “cart.title” has no placeholder “name” in any language")
         let fine = compile("{% model cart: Cart %}\n<p>{{ t \"cart.items\" count: cart.count }}</p>", catalogs: catalogs)
         #expect(fine.contains("Messages.cartItems.text(count: cart.count, [:])"), "\(fine)")
+        let fixed = compile("{% model cart: Cart %}\n<h1>{{ t \"cart.title\" }}</h1>", catalogs: catalogs)
+        #expect(fixed.contains("output.text(Messages.cartTitle)"), "fixed words are the message itself: \(fixed)")
         // Without catalogs, a message cannot be used at all.
         #expect((try? TemplateCompiler.compile(source: "{% model c: C %}{{ t \"a\" }}", path: "p.html", relativePath: "p.html")) == nil)
     }

@@ -24,16 +24,12 @@ public struct RequestContext: Sendable {
     /// How long this request may still wait for its database, when the app says
     /// (``ApplicationBuilder/databasePatience``).
     public internal(set) var databasePatience: DatabasePatience?
-    /// The language the answer is in, chosen by ``LanguageMiddleware``; English without it.
-    /// Views rendered with ``render(_:_:)`` write their messages, numbers and prices in it.
-    public internal(set) var language: Language
     /// How ``language`` was chosen and what else the app offers, for a switcher; `nil` without
     /// a ``LanguageMiddleware``.
     public internal(set) var languageChoice: LanguageChoice?
     var values: RequestValues
 
     init(request: Request, application: ApplicationParts) {
-        self.language = .english
         self.languageChoice = nil
         self.core = Core(request: request, logger: nil, application: application)
         self.session = .detached
@@ -76,6 +72,10 @@ public struct RequestContext: Sendable {
             self.application = application
         }
     }
+
+    /// The language the answer is in, chosen by ``LanguageMiddleware``; English without it.
+    /// Views rendered with ``render(_:_:)`` write their messages, numbers and prices in it.
+    public var language: Language { languageChoice?.current ?? .english }
 
     /// The site's layout, which every full page and error page goes through.
     public var layout: any PageLayout { application.layout }

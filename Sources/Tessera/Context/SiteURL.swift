@@ -36,33 +36,40 @@ public struct SiteURL: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(scheme)://\(authority)" }
 
-    /// A host name, an IPv4 address or a bracketed IPv6 address, then perhaps `:port`.
+    /// A host name, an IPv4 address or a bracketed IPv6 address, then perhaps `:port`. ASCII
+    /// only, checked byte by byte: pages that link their canonical URL ask it several times.
     static func isAuthority(_ text: String) -> Bool {
-        guard !text.isEmpty, text.utf8.count <= 255 else { return false }
-        var host = Substring(text)
-        if let colon = text.lastIndex(of: ":"), !text.hasSuffix("]"), text.first != "[" || text[..<colon].hasSuffix("]") {
-            let port = text[text.index(after: colon)...]
-            guard !port.isEmpty, port.count <= 5, port.allSatisfy(\.isASCIIDigit), Int(port)! <= 65535 else { return false }
-            host = text[..<colon]
+        let bytes = Array(text.utf8)
+        guard !bytes.isEmpty, bytes.count <= 255 else { return false }
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+        func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+        func isHex(_ byte: UInt8) -> Bool { isDigit(byte) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x66) }
+        let colonByte = UInt8(ascii: ":"), open = UInt8(ascii: "["), close = UInt8(ascii: "]")
+        var host = bytes[...]
+        if let colon = bytes.lastIndex(of: colonByte), bytes.last != close, bytes.first != open || (colon > 0 && bytes[colon - 1] == close) {
+            let port = bytes[(colon + 1)...]
+            guard !port.isEmpty, port.count <= 5, port.allSatisfy(isDigit), port.reduce(0, { $0 * 10 + Int($1 - 0x30) }) <= 65535 else { return false }
+            host = bytes[..<colon]
         }
-        if host.first == "[" {
-            guard host.last == "]", host.count > 2 else { return false }
-            return host.dropFirst().dropLast().allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+        if host.first == open {
+            guard host.last == close, host.count > 2 else { return false }
+            return host.dropFirst().dropLast().allSatisfy { isHex($0) || $0 == colonByte || $0 == UInt8(ascii: ".") }
         }
-        return !host.isEmpty && !host.hasPrefix("-") && !host.hasPrefix(".")
-            && host.allSatisfy { $0.isASCIILetterOrDigit || $0 == "-" || $0 == "." }
+        return !host.isEmpty && host.first != UInt8(ascii: "-") && host.first != UInt8(ascii: ".")
+            && host.allSatisfy { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }
     }
-}
-
-private extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
-    var isASCIILetterOrDigit: Bool { isASCII && (isLetter || isNumber) }
 }
 
 extension RequestContext {
     /// `path` as a full URL on the site: the configured ``SiteURL`` (`PUBLIC_URL`), or else the
     /// request's own scheme and `Host`.
     public func absoluteURL(for path: String) -> String {
-        (application.siteURL ?? SiteURL(of: request)).absolute(path)
+        site.absolute(path)
+    }
+
+    /// Where this request's site is: the configured ``SiteURL`` (`PUBLIC_URL`), or else the
+    /// request's own scheme and `Host`. For a page that makes several absolute URLs.
+    public var site: SiteURL {
+        application.siteURL ?? SiteURL(of: request)
     }
 }

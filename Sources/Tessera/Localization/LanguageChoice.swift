@@ -2,7 +2,10 @@ import TesseraViews
 
 /// The language a request is answered in, and how it was chosen: what the layout needs for
 /// `<html lang>`, the language switcher and the `hreflang` alternates.
-public struct LanguageChoice: Sendable {
+///
+/// A class: the request's context, which carries it, is copied into every step and region of
+/// a page, and one reference costs one retain per copy where its fields would cost six.
+public final class LanguageChoice: Sendable {
     /// How the language was chosen, from the most explicit.
     public enum Source: Sendable, Equatable {
         /// The URL names it (`?lang=de`): the page can be linked and crawled in that language.
@@ -25,6 +28,16 @@ public struct LanguageChoice: Sendable {
     let path: String
     let query: QueryParameters
     let isGet: Bool
+
+    init(current: Language, available: [Language], source: Source, parameter: String, path: String, query: QueryParameters, isGet: Bool) {
+        self.current = current
+        self.available = available
+        self.source = source
+        self.parameter = parameter
+        self.path = path
+        self.query = query
+        self.isGet = isGet
+    }
 
     /// `path` (which may have a query) in `language`: the link a sitemap or an `hreflang`
     /// alternate gives for that language.

@@ -40,7 +40,6 @@ public struct LanguageMiddleware: Middleware {
         } else {
             chosen = (languages[0], .fallback)
         }
-        context.language = chosen.0
         context.languageChoice = LanguageChoice(
             current: chosen.0, available: languages, source: chosen.1, parameter: parameter,
             path: request.path, query: request.query, isGet: request.method == .get || request.method == .head
@@ -66,8 +65,7 @@ public struct LanguageMiddleware: Middleware {
                 response.headers[.cacheControl] = "private, no-cache"
             }
         case .cookie, .header, .fallback:
-            response.headers.addVary("Accept-Language")
-            response.headers.addVary("Cookie")
+            response.headers.addVary("Accept-Language", "Cookie")
         }
     }
 

@@ -7,17 +7,36 @@ import Foundation
 /// made, so that rendering formats a price with a few string appends instead of a formatter: an
 /// app makes its languages at start and hands them around.
 public struct Language: Sendable, Hashable, CustomStringConvertible {
+    /// Everything in one reference: a language is handed to every output and every message of
+    /// a page, and one reference is one retain where five fields were five.
+    private final class Storage: Sendable {
+        let code: String
+        let name: String
+        let decimalSeparator: String
+        let groupingSeparator: String
+        let currencyPatterns: [String: CurrencyPattern]
+
+        init(code: String, name: String, decimalSeparator: String, groupingSeparator: String, currencyPatterns: [String: CurrencyPattern]) {
+            self.code = code
+            self.name = name
+            self.decimalSeparator = decimalSeparator
+            self.groupingSeparator = groupingSeparator
+            self.currencyPatterns = currencyPatterns
+        }
+    }
+
+    private let storage: Storage
+
     /// The BCP 47 language code, lower case: `en`, `de`. What `<html lang>`, `hreflang`, the
     /// catalog file names (`de.json`) and the language cookie use.
-    public let code: String
+    public var code: String { storage.code }
     /// The language's name in itself ("Deutsch"), for a switcher: a shopper who cannot read the
     /// current language still finds their own.
-    public let name: String
+    public var name: String { storage.name }
     /// The decimal separator: `.` in English, `,` in German.
-    public let decimalSeparator: String
+    public var decimalSeparator: String { storage.decimalSeparator }
     /// The thousands separator: `,` in English, `.` in German.
-    public let groupingSeparator: String
-    private let currencyPatterns: [String: CurrencyPattern]
+    public var groupingSeparator: String { storage.groupingSeparator }
 
     /// The language with this code, its conventions read from the locale data.
     ///
@@ -28,13 +47,15 @@ public struct Language: Sendable, Hashable, CustomStringConvertible {
     public init(_ code: String, currencies: [String] = []) {
         let primary = code.split(separator: "-").first.map { $0.lowercased() } ?? code.lowercased()
         let locale = Locale(identifier: primary)
-        self.code = primary
-        self.name = locale.localizedString(forLanguageCode: primary).map(Self.capitalizedFirst) ?? primary
-        self.decimalSeparator = locale.decimalSeparator ?? "."
-        self.groupingSeparator = locale.groupingSeparator ?? ","
         var patterns: [String: CurrencyPattern] = [:]
         for currency in currencies { patterns[currency] = CurrencyPattern(currency: currency, locale: locale) }
-        self.currencyPatterns = patterns
+        storage = Storage(
+            code: primary,
+            name: locale.localizedString(forLanguageCode: primary).map(Self.capitalizedFirst) ?? primary,
+            decimalSeparator: locale.decimalSeparator ?? ".",
+            groupingSeparator: locale.groupingSeparator ?? ",",
+            currencyPatterns: patterns
+        )
     }
 
     /// English, with US dollars: what views render in when no language was chosen (tests, tools).
@@ -64,7 +85,7 @@ public struct Language: Sendable, Hashable, CustomStringConvertible {
 
     /// An amount in minor units (cents) as this language writes it: `$1,250.00`, `1.250,00 $`.
     public func format(minor: Int, currency: String) -> String {
-        let pattern = currencyPatterns[currency] ?? CurrencyPattern(currency: currency, locale: Locale(identifier: code))
+        let pattern = storage.currencyPatterns[currency] ?? CurrencyPattern(currency: currency, locale: Locale(identifier: code))
         let cents = minor.magnitude % 100
         let amount = format(Int(minor.magnitude / 100)) + decimalSeparator + (cents < 10 ? "0" : "") + String(cents)
         return (minor < 0 ? "-" : "") + pattern.prefix + amount + pattern.suffix

@@ -5,31 +5,72 @@
 /// Templates use it as `{{ t "cart.title" }}`; Swift code (a flash, a page title) as
 /// `context.localized(Messages.cartTitle)`. Both are checked when the module builds: a key that
 /// a language lacks fails the build.
-public struct LocalizedMessage: Sendable {
+public struct LocalizedMessage: Sendable, HTMLOutputConvertible {
     /// A text, or a text per plural category when the message depends on a count.
     public enum Translation: Sendable, Equatable {
         case text(MessagePattern)
         case plural([PluralCategory: MessagePattern])
     }
 
+    /// One language's translation, with the UTF-8 of a text that has no placeholders, escaped
+    /// for HTML and as it is: most messages are fixed words ("Add to cart"), and a page copies
+    /// their bytes as it copies its template's static text.
+    final class Entry: Sendable {
+        let translation: Translation
+        let prepared: (escaped: [UInt8], raw: [UInt8])?
+
+        init(_ translation: Translation) {
+            self.translation = translation
+            guard case .text(let pattern) = translation, pattern.placeholders.isEmpty else {
+                prepared = nil
+                return
+            }
+            let text = pattern.segments.map { if case .literal(let literal) = $0 { literal } else { "" } }.joined()
+            var escaped = HTMLOutput(capacity: text.utf8.count + 16)
+            escaped.appendEscaped(text)
+            prepared = (escaped.bytes, Array(text.utf8))
+        }
+    }
+
+    /// Behind one reference: a message is copied into every `LocalizedText` a page writes.
+    private final class Storage: Sendable {
+        let key: String
+        let entries: [String: Entry]
+        let fallback: Entry
+
+        init(key: String, entries: [String: Entry], fallback: Entry) {
+            self.key = key
+            self.entries = entries
+            self.fallback = fallback
+        }
+    }
+
+    private let storage: Storage
+
     /// The key in the catalog files, for errors and tests.
-    public let key: String
-    private let translations: [String: Translation]
-    private let fallback: Translation
+    public var key: String { storage.key }
 
     /// - Parameters:
     ///   - key: the catalog key.
     ///   - translations: by language code; the first is used for a language the module lacks.
     public init(key: String, _ translations: KeyValuePairs<String, Translation>) {
         precondition(!translations.isEmpty, "a message needs at least one language")
-        self.key = key
-        self.translations = Dictionary(translations.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
-        self.fallback = translations[translations.startIndex].value
+        let entries = Dictionary(translations.map { ($0.key, Entry($0.value)) }, uniquingKeysWith: { first, _ in first })
+        storage = Storage(key: key, entries: entries, fallback: entries[translations[translations.startIndex].key]!)
+    }
+
+    /// The entry for `language`, or the first language's.
+    func entry(in language: Language) -> Entry {
+        storage.entries[language.code] ?? storage.fallback
     }
 
     /// The pattern for a language and a count.
     public func pattern(in language: Language, count: Int?) -> MessagePattern {
-        switch translations[language.code] ?? fallback {
+        pattern(of: entry(in: language), count: count, language: language)
+    }
+
+    func pattern(of entry: Entry, count: Int?, language: Language) -> MessagePattern {
+        switch entry.translation {
         case .text(let pattern):
             return pattern
         case .plural(let forms):
@@ -42,6 +83,17 @@ public struct LocalizedMessage: Sendable {
     /// placeholders filled with `arguments` (escaped like any value) and `{count}` with `count`.
     public func text(count: Int? = nil, _ arguments: KeyValuePairs<String, any HTMLOutputConvertible & Sendable> = [:]) -> LocalizedText {
         LocalizedText(message: self, count: count, arguments: Array(arguments))
+    }
+
+    /// The message without values, in the output's language: a fixed text's bytes are copied
+    /// as they were prepared. What a template's `{{ t "key" }}` compiles to.
+    public func write(to output: inout HTMLOutput, context: HTMLContext) {
+        let entry = entry(in: output.language)
+        if let prepared = entry.prepared {
+            output.write(trusted: context == .raw ? prepared.raw : prepared.escaped)
+        } else {
+            text().write(to: &output, context: context)
+        }
     }
 
     /// The message as a string in `language`, for Swift code that hands text on (a flash, a

@@ -7,7 +7,12 @@ public struct LocalizedText: Sendable, HTMLOutputConvertible {
 
     public func write(to output: inout HTMLOutput, context: HTMLContext) {
         let language = output.language
-        for segment in message.pattern(in: language, count: count).segments {
+        let entry = message.entry(in: language)
+        if arguments.isEmpty, count == nil, let prepared = entry.prepared {
+            output.write(trusted: context == .raw ? prepared.raw : prepared.escaped)
+            return
+        }
+        for segment in message.pattern(of: entry, count: count, language: language).segments {
             switch segment {
             case .literal(let text):
                 text.write(to: &output, context: context)
