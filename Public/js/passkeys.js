@@ -30,12 +30,13 @@
       event.preventDefault();
       const button = form.querySelector("button");
       button.disabled = true;
-      status.textContent = "Waiting for your passkey…";
+      // The words come from the page, in its language.
+      status.textContent = status.dataset.waiting;
       try {
         await ceremony(await options(form));
         form.submit();
       } catch (error) {
-        status.textContent = error.name === "NotAllowedError" ? "No passkey was used." : `The passkey did not work: ${error.message}`;
+        status.textContent = error.name === "NotAllowedError" ? status.dataset.unused : `${status.dataset.failed} ${error.message}`;
         button.disabled = false;
       }
     });

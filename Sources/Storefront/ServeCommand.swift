@@ -75,20 +75,20 @@ struct ServeCommand: AsyncParsableCommand {
         let languages = [Language("en", currencies: [Money.currencyCode]), Language("de", currencies: [Money.currencyCode])]
         // The request pipeline, in order. Every request: metrics when they are exported
         // (outermost, so they time and see everything), compression (so it sees the final
-        // answer), the session (which also sets what caches may keep), who is signed in, then
-        // error pages (which therefore know both), then the language (whose refusal of an unknown
-        // `?lang=` is an error page, and which error pages render in). Once a route matched: the
-        // CSRF check.
+        // answer), the session (which also sets what caches may keep), who is signed in, the
+        // language, then error pages (which therefore know all three, and go out with the
+        // language's headers). Once a route matched: a `?lang=` the shop lacks is refused (an
+        // error page in the language the other sources chose), then the CSRF check.
         // Under `make dev`, the reload script goes into pages just inside compression.
         let metricsStep: [any Middleware] = settings.metricsPort == nil ? [] : [MetricsMiddleware()]
         let developmentStep: [any Middleware] = development.map { [$0.middleware] } ?? []
         let application = try app.build(
             layout: StorefrontLayout(),
             middleware: metricsStep + [CompressionMiddleware()] + developmentStep + [
-                SessionMiddleware(sessions), ShopperMiddleware(accounts: services.accounts), ErrorPageMiddleware(),
-                LanguageMiddleware(languages: languages),
+                SessionMiddleware(sessions), ShopperMiddleware(accounts: services.accounts),
+                LanguageMiddleware(languages: languages), ErrorPageMiddleware(),
             ],
-            routeMiddleware: [CSRFMiddleware()],
+            routeMiddleware: [LanguageParameterCheck(), CSRFMiddleware()],
             logger: logger,
             developmentMode: development != nil
         )

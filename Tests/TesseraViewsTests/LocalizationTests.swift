@@ -53,6 +53,9 @@ import TesseraViews
         #expect(english.string == "1 item in Baskets")
         // A language the module lacks gets the first one's text, not a blank.
         #expect(items.string(in: Language("fr"), count: 2, ["name": "x"]) == "2 items in x")
+        // Only quantities are grouped: an order number is not "1.234".
+        let order = LocalizedMessage(key: "order", ["en": .text("Order #{id}: {items} items")])
+        #expect(order.string(in: Language("de"), ["id": 12_345, "items": LocalizedNumber(12_345)]) == "Order #12345: 12.345 items")
     }
 
     @Test func fixedWordsAreCopiedEscapedOrAsTheyAre() {

@@ -1,4 +1,5 @@
 import Tessera
+import TesseraViews
 
 /// Registration refused: the form is shown again with the reason (422).
 public enum RegistrationError: HTTPResponseError, Equatable {
@@ -6,7 +7,10 @@ public enum RegistrationError: HTTPResponseError, Equatable {
     case emailTaken
 
     public var status: HTTPResponse.Status { .unprocessableContent }
-    public var publicMessage: String { "An account with this e-mail already exists." }
+    public var publicMessage: String { message(in: .english) }
+
+    /// What the form says, in `language`.
+    public func message(in language: Language) -> String { Messages.errorEmailTaken.string(in: language) }
 }
 
 /// Sign-in refused. Which of the e-mail and the password was wrong is not said.
@@ -15,7 +19,10 @@ public enum SignInError: HTTPResponseError, Equatable {
     case wrongCredentials
 
     public var status: HTTPResponse.Status { .unprocessableContent }
-    public var publicMessage: String { "The e-mail or the password is wrong." }
+    public var publicMessage: String { message(in: .english) }
+
+    /// What the form says, in `language`.
+    public func message(in language: Language) -> String { Messages.errorWrongCredentials.string(in: language) }
 }
 
 /// Too many sign-in attempts for this account or from this address: a 429 page that says when
@@ -43,5 +50,8 @@ public enum PasswordChangeError: HTTPResponseError, Equatable {
     case wrongCurrentPassword
 
     public var status: HTTPResponse.Status { .unprocessableContent }
-    public var publicMessage: String { "The current password is wrong." }
+    public var publicMessage: String { message(in: .english) }
+
+    /// What the form says, in `language`.
+    public func message(in language: Language) -> String { Messages.errorWrongCurrentPassword.string(in: language) }
 }

@@ -80,8 +80,9 @@ struct ProductListPage: Sendable {
         let first = (query.page - 1) * query.pageSize + 1
         let last = first + listing.products.count - 1
         summary = listing.total == 0 ? none
-            : listing.matchesMore ? text(Messages.listShowingMore, ["first": first, "last": last, "count": SearchCandidates.limit])
-            : text(Messages.listShowing, count: listing.total, ["first": first, "last": last])
+            : listing.matchesMore ? text(Messages.listShowingMore, ["first": LocalizedNumber(first), "last": LocalizedNumber(last),
+                                                                   "count": LocalizedNumber(SearchCandidates.limit)])
+            : text(Messages.listShowing, count: listing.total, ["first": LocalizedNumber(first), "last": LocalizedNumber(last)])
         categories = [Link(label: text(Messages.listAll), url: url(category: .some(nil)), isCurrent: listing.category == nil)]
             + listing.categories.map { Link(label: $0.name, url: url(category: .some($0.slug)), isCurrent: $0.id == listing.category?.id) }
         let orders: [(ProductQuery.Sort, LocalizedMessage)] = (query.search == nil ? [] : [(.relevance, Messages.listSortRelevance)])
@@ -93,7 +94,7 @@ struct ProductListPage: Sendable {
         let page = query.page, pageCount = listing.pageCount
         let byNumber = query.sort == .relevance
         func numbered(_ number: Int) -> String? { byNumber || number <= CatalogService.pagesByOffset ? "\(number)" : nil }
-        position = pageCount > 1 ? text(Messages.listPageOf, ["page": page, "pages": pageCount]) : nil
+        position = pageCount > 1 ? text(Messages.listPageOf, ["page": LocalizedNumber(page), "pages": LocalizedNumber(pageCount)]) : nil
         firstURL = page > 1 ? url() : nil
         lastURL = page < pageCount ? url(page: numbered(pageCount) ?? "last") : nil
         if page > 1, let firstProduct = listing.products.first {
@@ -106,7 +107,7 @@ struct ProductListPage: Sendable {
         canonicalPath = numbered(page).map { url(sort: defaultSort, page: $0) }
             ?? (page == pageCount ? url(page: "last") : url(page: "\(page)", start: query.start))
         let count = listing.matchesMore
-            ? text(Messages.listProductsMore, ["count": SearchCandidates.limit])
+            ? text(Messages.listProductsMore, ["count": LocalizedNumber(SearchCandidates.limit)])
             : text(Messages.listProducts, count: listing.total)
         description = query.search.map { text(Messages.listDescriptionSearch, ["products": count, "search": $0]) }
             ?? text(Messages.listDescription, ["shelf": shelf, "products": count])

@@ -14,7 +14,7 @@ public enum QuantityProblem: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .atLeastOne: Messages.problemAtLeastOne.string(in: language)
         case .soldOut(let name): Messages.problemSoldOut.string(in: language, ["name": name])
-        case .onlyInStock(let stock, let name): Messages.problemOnly.string(in: language, ["count": stock, "name": name])
+        case .onlyInStock(let stock, let name): Messages.problemOnly.string(in: language, count: stock, ["name": name])
         case .productGone: Messages.problemGone.string(in: language)
         }
     }

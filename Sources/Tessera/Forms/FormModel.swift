@@ -37,7 +37,7 @@ public struct FormReader: Sendable {
         if required && value.isEmpty {
             fail(name, text(Messages.formRequired, ["label": label]))
         } else if value.count > maxLength {
-            fail(name, text(Messages.formTooLong, ["label": label, "max": maxLength]))
+            fail(name, text(Messages.formTooLong, ["label": label, "max": LocalizedNumber(maxLength)]))
         }
         return value
     }
@@ -51,7 +51,7 @@ public struct FormReader: Sendable {
             return range.lowerBound
         }
         guard range.contains(value) else {
-            fail(name, text(Messages.formBetween, ["label": label, "low": range.lowerBound, "high": range.upperBound]))
+            fail(name, text(Messages.formBetween, ["label": label, "low": LocalizedNumber(range.lowerBound), "high": LocalizedNumber(range.upperBound)]))
             return value
         }
         return value

@@ -25,17 +25,20 @@ public final class LanguageChoice: Sendable {
     public let source: Source
     /// The query parameter that names a language in URLs.
     public let parameter: String
-    let path: String
-    let query: QueryParameters
+    /// A `?lang=` value the app does not have, which ``LanguageParameterCheck`` refuses; the
+    /// answer is then in the language the other sources give.
+    public let refusedValue: String?
+    /// The request's target as it came, still percent-encoded: `/products/1?lang=de`.
+    let target: String
     let isGet: Bool
 
-    init(current: Language, available: [Language], source: Source, parameter: String, path: String, query: QueryParameters, isGet: Bool) {
+    init(current: Language, available: [Language], source: Source, parameter: String, refusedValue: String?, target: String, isGet: Bool) {
         self.current = current
         self.available = available
         self.source = source
         self.parameter = parameter
-        self.path = path
-        self.query = query
+        self.refusedValue = refusedValue
+        self.target = target
         self.isGet = isGet
     }
 
@@ -45,14 +48,17 @@ public final class LanguageChoice: Sendable {
         path + (path.contains("?") ? "&" : "?") + "\(parameter)=\(language.code)"
     }
 
-    /// This page's URL in `language`: the path and query as requested, with the language
-    /// parameter set. An answer to a form (a POST) links the home page instead, which a GET can
-    /// reach.
+    /// This page's URL in `language`: the path and query as requested (still encoded, so
+    /// nothing is decoded into a different URL), with the language parameter set, on this
+    /// site: leading slashes are one, so `//other.example/` cannot become a link elsewhere.
+    /// An answer to a form (a POST) links the home page instead, which a GET can reach.
     public func url(in language: Language) -> String {
         guard isGet else { return "/?\(parameter)=\(language.code)" }
-        var items = query.items.filter { $0.name != parameter }.map {
-            URLEncoding.queryValue($0.name) + "=" + URLEncoding.queryValue($0.value)
-        }
+        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        var path = parts.first.map(String.init) ?? "/"
+        while path.hasPrefix("//") { path.removeFirst() }
+        if !path.hasPrefix("/") { path = "/" }
+        var items = parts.count > 1 ? parts[1].split(separator: "&").filter { $0.split(separator: "=").first.map(String.init) != parameter }.map(String.init) : []
         items.append("\(parameter)=\(language.code)")
         return path + "?" + items.joined(separator: "&")
     }

@@ -7,7 +7,9 @@ import TesseraViews
 ///
 /// The answer says which (`Content-Language`) and, when the URL did not name the language,
 /// that it depends on the headers (`Vary: Accept-Language, Cookie`), so a shared cache never
-/// hands a German page to an English reader.
+/// hands a German page to an English reader. Put it before ``ErrorPageMiddleware``, so that
+/// error pages are in the visitor's language and carry these headers too, and put
+/// ``LanguageParameterCheck`` among the route steps, which refuses a `?lang=` the app lacks.
 public struct LanguageMiddleware: Middleware {
     /// The app's languages; the first is the fallback.
     public let languages: [Language]
@@ -23,26 +25,32 @@ public struct LanguageMiddleware: Middleware {
         self.parameter = parameter
     }
 
-    /// Chooses the request's language; a URL naming a language the app does not have is refused
-    /// (400), so a mistyped link shows what is on offer rather than a page in the wrong language.
+    /// Chooses the request's language. A `?lang=` the app does not have is kept aside for
+    /// ``LanguageParameterCheck``, and the other sources choose.
     public func before(_ context: inout RequestContext) throws -> StepOutcome {
         let request = context.request
-        let chosen: (Language, LanguageChoice.Source)
+        var refused: String?
+        var chosen: (Language, LanguageChoice.Source)?
         if let asked = request.query[parameter] {
-            guard let language = languages.first(where: { $0.code == asked.lowercased() }) else {
-                throw HTTPError(.badRequest, message: "This shop speaks \(languages.map { "\($0.name) (\(parameter)=\($0.code))" }.joined(separator: " and ")); “\(asked.prefix(20))” is not one of them.")
+            if let language = languages.first(where: { $0.code == asked.lowercased() }) {
+                chosen = (language, .url)
+            } else {
+                refused = asked
             }
-            chosen = (language, .url)
-        } else if let remembered = request.cookies[parameter], let language = languages.first(where: { $0.code == remembered }) {
-            chosen = (language, .cookie)
-        } else if let accepted = AcceptLanguage(request.headers[.acceptLanguage]).bestMatch(in: languages) {
-            chosen = (accepted, .header)
-        } else {
-            chosen = (languages[0], .fallback)
         }
+        if chosen == nil {
+            if let remembered = request.cookies[parameter], let language = languages.first(where: { $0.code == remembered }) {
+                chosen = (language, .cookie)
+            } else if let accepted = AcceptLanguage(request.headers[.acceptLanguage]).bestMatch(in: languages) {
+                chosen = (accepted, .header)
+            } else {
+                chosen = (languages[0], .fallback)
+            }
+        }
+        let (language, source) = chosen ?? (languages[0], .fallback)
         context.languageChoice = LanguageChoice(
-            current: chosen.0, available: languages, source: chosen.1, parameter: parameter,
-            path: request.path, query: request.query, isGet: request.method == .get || request.method == .head
+            current: language, available: languages, source: source, parameter: parameter, refusedValue: refused,
+            target: request.target, isGet: request.method == .get || request.method == .head
         )
         return .next
     }
@@ -60,6 +68,7 @@ public struct LanguageMiddleware: Middleware {
             if context.request.isSecure { cookie += "; Secure" }
             response.headers.append(HTTPField(name: .setCookie, value: cookie))
             // The cookie is this visitor's: the answer that sets it is not for a shared cache.
+            // A stricter rule chosen already (`no-store` for a signed-in page) stays.
             let caching = response.headers[.cacheControl] ?? ""
             if !caching.contains("private"), !caching.contains("no-store") {
                 response.headers[.cacheControl] = "private, no-cache"
@@ -71,4 +80,17 @@ public struct LanguageMiddleware: Middleware {
 
     /// Yes: an error page is in the visitor's language too.
     public var runsForRejectedRequests: Bool { true }
+}
+
+/// Refuses a `?lang=` the app does not have (400), after ``LanguageMiddleware`` chose the
+/// language from the other sources, so that the error page is in that language and names the
+/// ones there are. A route step: an unknown path is a 404 whatever its `?lang=`.
+public struct LanguageParameterCheck: Middleware {
+    public init() {}
+
+    public func before(_ context: inout RequestContext) throws -> StepOutcome {
+        guard let choice = context.languageChoice, let refused = choice.refusedValue else { return .next }
+        let offered = choice.available.map { "\($0.name) (\(choice.parameter)=\($0.code))" }.joined(separator: ", ")
+        throw HTTPError(.badRequest, message: "This shop speaks \(offered); “\(refused.prefix(20))” is not one of them.")
+    }
 }

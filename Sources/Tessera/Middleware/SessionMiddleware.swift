@@ -38,10 +38,16 @@ public struct SessionMiddleware: Middleware {
             response.headers.append(HTTPField(name: .setCookie, value: cookie))
         }
         if let chosen = response.headers[.cacheControl] {
-            // An answer that chose its own caching (a static file) but carries a new session
-            // cookie (a first visit, a session just ended) must still never reach a shared
-            // cache, which would hand that cookie to everyone.
-            if cookie != nil, !chosen.contains("private"), !chosen.contains("no-store") {
+            // An answer that chose its own caching (a static file) keeps it, with two exceptions.
+            // One that is already private (a step's `private, no-cache`, such as the language
+            // cookie's) but showed what a signed-in session holds becomes `no-store`, so that
+            // Back after sign-out shows nothing. One that carries a new session cookie (a first
+            // visit, a session just ended) must never reach a shared cache, which would hand that
+            // cookie to everyone.
+            if chosen.contains("private"), !chosen.contains("no-store"),
+               let needed = context.session.cacheControl, needed.contains("no-store") {
+                response.headers[.cacheControl] = needed
+            } else if cookie != nil, !chosen.contains("private"), !chosen.contains("no-store") {
                 response.headers[.cacheControl] = "private, no-cache"
             }
         } else if let cacheControl = context.session.cacheControl ?? (cookie == nil ? nil : "private, no-cache") {

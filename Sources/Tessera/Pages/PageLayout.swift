@@ -16,11 +16,14 @@ public struct LayoutContent: Sendable {
     public var title: String
     /// The page's body, region slots included: write it as it is.
     public var body: HTMLOutput
+    /// `<html lang>`: the request's language.
+    public var languageCode: String
 
     /// The content of a layout, from the page's title and body.
-    public init(title: String, body: HTMLOutput) {
+    public init(title: String, body: HTMLOutput, languageCode: String = "en") {
         self.title = title
         self.body = body
+        self.languageCode = languageCode
     }
 }
 
@@ -31,6 +34,6 @@ public struct BasicLayout: PageLayout {
 
     /// The page's title and body in a bare HTML5 document.
     public func render(_ page: Page, in context: RequestContext) -> HTMLOutput {
-        context.render(BasicLayoutView.self, LayoutContent(title: page.title, body: page.body))
+        context.render(BasicLayoutView.self, LayoutContent(title: page.title, body: page.body, languageCode: context.language.code))
     }
 }

@@ -80,7 +80,9 @@ public struct LocalizedMessage: Sendable, HTMLOutputConvertible {
     }
 
     /// The message for a template's `{{ … }}`: rendered in the output's language, its
-    /// placeholders filled with `arguments` (escaped like any value) and `{count}` with `count`.
+    /// placeholders filled with `arguments` (escaped like any value) and `{count}` with `count`,
+    /// grouped as the language groups thousands. Other numbers are written as they are (an order
+    /// number); wrap a quantity in ``LocalizedNumber`` to group it.
     public func text(count: Int? = nil, _ arguments: KeyValuePairs<String, any HTMLOutputConvertible & Sendable> = [:]) -> LocalizedText {
         LocalizedText(message: self, count: count, arguments: Array(arguments))
     }
@@ -97,7 +99,7 @@ public struct LocalizedMessage: Sendable, HTMLOutputConvertible {
     }
 
     /// The message as a string in `language`, for Swift code that hands text on (a flash, a
-    /// page title, an error). Whole numbers among the arguments are grouped as the language does.
+    /// page title, an error).
     public func string(in language: Language, count: Int? = nil, _ arguments: KeyValuePairs<String, any HTMLOutputConvertible & Sendable> = [:]) -> String {
         var output = HTMLOutput(capacity: 64, language: language)
         text(count: count, arguments).write(to: &output, context: .raw)

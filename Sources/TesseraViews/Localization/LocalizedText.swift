@@ -18,11 +18,7 @@ public struct LocalizedText: Sendable, HTMLOutputConvertible {
                 text.write(to: &output, context: context)
             case .placeholder(let name):
                 if let value = arguments.first(where: { $0.key == name })?.value {
-                    if let number = value as? Int {
-                        language.format(number).write(to: &output, context: context)
-                    } else {
-                        value.write(to: &output, context: context)
-                    }
+                    value.write(to: &output, context: context)
                 } else if name == "count", let count {
                     language.format(count).write(to: &output, context: context)
                 } else {
