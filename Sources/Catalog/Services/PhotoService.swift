@@ -38,11 +38,6 @@ public struct PhotoService: Sendable {
         return try await add(source, to: productID)
     }
 
-    /// The photos of these products, newest first, as the store has them now.
-    public func photos(of productIDs: [Int]) async throws -> [Int: [ProductPhoto]] {
-        try await store.photos(of: productIDs)
-    }
-
     /// The first photo's links of each of these products that has one, for the pages that show
     /// them: from memory, read once per product until its photos change.
     func pictures(of productIDs: [Int]) async throws -> [Int: PhotoLinks] {

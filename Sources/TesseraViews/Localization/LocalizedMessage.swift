@@ -30,6 +30,17 @@ public struct LocalizedMessage: Sendable, HTMLOutputConvertible {
             escaped.appendEscaped(text)
             prepared = (escaped.bytes, Array(text.utf8))
         }
+
+        /// The text for `count` in `language`: a plural message's form for its category.
+        func pattern(count: Int?, language: Language) -> MessagePattern {
+            switch translation {
+            case .text(let pattern):
+                return pattern
+            case .plural(let forms):
+                let category = count.map(language.pluralCategory(for:)) ?? .other
+                return forms[category] ?? forms[.other] ?? forms.values.first ?? MessagePattern("")
+            }
+        }
     }
 
     /// Behind one reference: a message is copied into every `LocalizedText` a page writes.
@@ -64,21 +75,6 @@ public struct LocalizedMessage: Sendable, HTMLOutputConvertible {
         storage.entries[language.code] ?? storage.fallback
     }
 
-    /// The pattern for a language and a count.
-    public func pattern(in language: Language, count: Int?) -> MessagePattern {
-        pattern(of: entry(in: language), count: count, language: language)
-    }
-
-    func pattern(of entry: Entry, count: Int?, language: Language) -> MessagePattern {
-        switch entry.translation {
-        case .text(let pattern):
-            return pattern
-        case .plural(let forms):
-            let category = count.map(language.pluralCategory(for:)) ?? .other
-            return forms[category] ?? forms[.other] ?? forms.values.first ?? MessagePattern("")
-        }
-    }
-
     /// The message for a template's `{{ … }}`: rendered in the output's language, its
     /// placeholders filled with `arguments` (escaped like any value) and `{count}` with `count`,
     /// grouped as the language groups thousands. Other numbers are written as they are (an order
@@ -87,15 +83,10 @@ public struct LocalizedMessage: Sendable, HTMLOutputConvertible {
         LocalizedText(message: self, count: count, arguments: Array(arguments))
     }
 
-    /// The message without values, in the output's language: a fixed text's bytes are copied
-    /// as they were prepared. What a template's `{{ t "key" }}` compiles to.
+    /// The message without values, in the output's language: what a template's `{{ t "key" }}`
+    /// compiles to.
     public func write(to output: inout HTMLOutput, context: HTMLContext) {
-        let entry = entry(in: output.language)
-        if let prepared = entry.prepared {
-            output.write(trusted: context == .raw ? prepared.raw : prepared.escaped)
-        } else {
-            text().write(to: &output, context: context)
-        }
+        text().write(to: &output, context: context)
     }
 
     /// The message as a string in `language`, for Swift code that hands text on (a flash, a

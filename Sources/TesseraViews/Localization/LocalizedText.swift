@@ -8,11 +8,12 @@ public struct LocalizedText: Sendable, HTMLOutputConvertible {
     public func write(to output: inout HTMLOutput, context: HTMLContext) {
         let language = output.language
         let entry = message.entry(in: language)
+        // Fixed words are copied as they were prepared, like a template's static text.
         if arguments.isEmpty, count == nil, let prepared = entry.prepared {
             output.write(trusted: context == .raw ? prepared.raw : prepared.escaped)
             return
         }
-        for segment in message.pattern(of: entry, count: count, language: language).segments {
+        for segment in entry.pattern(count: count, language: language).segments {
             switch segment {
             case .literal(let text):
                 text.write(to: &output, context: context)
