@@ -31,6 +31,14 @@ public struct Response: Sendable {
         isPreparedAsIs = true
     }
 
+    /// Whether the body is a page (`Content-Type: text/html…`): the steps that concern only
+    /// pages (the session's token cookie, the language, the dev reloader) ask it of every
+    /// answer, so it reads the field in place, not through `headers[.contentType]`, which joins
+    /// repeated fields into a new string.
+    public var isHTML: Bool {
+        headers.first(where: { $0.name == .contentType })?.value.utf8.starts(with: "text/html".utf8) ?? false
+    }
+
     /// A `text/plain; charset=utf-8` response.
     public static func text(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
         Response(status: status, headers: [.contentType: "text/plain; charset=utf-8"], body: .bytes(Array(text.utf8)))

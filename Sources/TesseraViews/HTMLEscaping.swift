@@ -8,6 +8,12 @@ public enum HTMLEscaping {
         var index = source.startIndex
         while index != source.endIndex {
             let byte = source[index]
+            // The five lie between `"` (0x22) and `>` (0x3E): letters, most of any text, skip
+            // the switch after one comparison each way.
+            guard byte >= 0x22, byte <= 0x3E else {
+                index = source.index(after: index)
+                continue
+            }
             let replacement: StaticString?
             switch byte {
             case UInt8(ascii: "&"): replacement = "&amp;"
@@ -39,17 +45,26 @@ public enum HTMLEscaping {
 /// The URL schemes that run code or smuggle content when put in `href` or `src`.
 enum URLSafety {
     /// Browsers ignore ASCII whitespace and control characters inside a scheme (`java\tscript:`),
-    /// and compare schemes case-insensitively, so the check does too.
+    /// and compare schemes case-insensitively, so the check does too. Every link of every page
+    /// passes here, so the scheme is gathered on the stack, not in an array.
     static func isDangerous(_ url: some Collection<UInt8>) -> Bool {
-        var scheme: [UInt8] = []
-        for byte in url {
-            if byte == UInt8(ascii: ":") { break }
-            if byte <= 0x20 { continue }
-            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { return false }
-            scheme.append(byte | (byte >= 65 && byte <= 90 ? 0x20 : 0))
-            if scheme.count > 10 { return false }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: longestScheme) { scheme in
+            var count = 0
+            for byte in url {
+                if byte == UInt8(ascii: ":") {
+                    let name = UnsafeBufferPointer(rebasing: scheme[..<count])
+                    return name.elementsEqual("javascript".utf8) || name.elementsEqual("data".utf8) || name.elementsEqual("vbscript".utf8)
+                }
+                if byte <= 0x20 { continue }
+                if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { return false }
+                guard count < longestScheme else { return false }
+                scheme[count] = byte | (byte >= 65 && byte <= 90 ? 0x20 : 0)
+                count += 1
+            }
+            return false
         }
-        guard url.contains(UInt8(ascii: ":")) else { return false }
-        return scheme == Array("javascript".utf8) || scheme == Array("data".utf8) || scheme == Array("vbscript".utf8)
     }
+
+    /// The length of `javascript`, the longest scheme refused.
+    private static let longestScheme = 10
 }

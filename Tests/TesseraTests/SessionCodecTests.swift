@@ -83,3 +83,18 @@ import Testing
         #expect(codec.decode(Substring(signed(fixed + [1, 0x61, 0x00, 0x01, 0x62])), now: now)?.values == ["a": "b"], "a well-formed entry")
     }
 }
+
+/// The ids and tokens drawn for new sessions, in one call to the kernel.
+@Suite struct SecureRandomBytesTests {
+    @Test func drawsAreAsLongAsAskedAndNeverRepeat() {
+        let draws = (0..<200).map { _ in SecureRandomBytes.draw(48) }
+        #expect(draws.allSatisfy { $0.count == 48 })
+        #expect(Set(draws).count == draws.count, "200 draws of 384 bits, all different")
+        let (id, token) = SessionCodec.newIdentifierAndToken()
+        #expect(id.count == SessionCodec.idLength && token.count == SessionCodec.tokenLength)
+        #expect(id != Array(token.prefix(id.count)), "the id and the token are different bytes")
+        // Every byte value turns up across 9,600 bytes: nothing stuck at zero.
+        #expect(Set(draws.joined()).count == 256)
+        #expect(SecureRandomBytes.draw(300).count == 300, "past getentropy's 256 bytes, the fallback draws")
+    }
+}

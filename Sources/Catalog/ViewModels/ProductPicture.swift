@@ -3,13 +3,8 @@ import TesseraImages
 /// A product photo as a `<picture>`: WebP for the browsers that take it (all current ones), JPEG
 /// for the rest, each at the widths a `srcset` offers, so a phone loads the small one.
 struct ProductPicture: Sendable {
-    var webpSrcset: String
-    var jpegSrcset: String
-    /// The JPEG of 640 pixels, for a browser that reads no `srcset`.
-    var src: String
-    /// The size the photo is shown at before CSS scales it: its shape, so nothing jumps as it loads.
-    var width: Int
-    var height: Int
+    /// The photo's links, shared with every other card and page that shows it.
+    let links: PhotoLinks
     /// The product's name: a photo of the product says what the product is.
     var alt: String
     /// How wide it is shown, for the browser to pick from `srcset`.
@@ -17,13 +12,16 @@ struct ProductPicture: Sendable {
     /// `eager` above the fold, `lazy` below it.
     var loading: String
 
-    /// The picture of a photo whose links were made already (``PhotoLinks``): copies, no building.
+    var webpSrcset: String { links.webpSrcset }
+    var jpegSrcset: String { links.jpegSrcset }
+    /// The JPEG of 640 pixels, for a browser that reads no `srcset`.
+    var src: String { links.src }
+    /// The size the photo is shown at before CSS scales it: its shape, so nothing jumps as it loads.
+    var width: Int { links.width }
+    var height: Int { links.height }
+
     init(_ links: PhotoLinks, alt: String, sizes: String, eager: Bool) {
-        webpSrcset = links.webpSrcset
-        jpegSrcset = links.jpegSrcset
-        src = links.src
-        width = links.width
-        height = links.height
+        self.links = links
         self.alt = alt
         self.sizes = sizes
         loading = eager ? "eager" : "lazy"

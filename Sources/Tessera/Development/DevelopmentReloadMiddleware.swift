@@ -18,7 +18,7 @@ struct DevelopmentReloadMiddleware: Middleware {
     var runsForRejectedRequests: Bool { true }
 
     func after(_ response: inout Response, for context: RequestContext) {
-        guard response.headers[.contentType]?.hasPrefix("text/html") == true else { return }
+        guard response.isHTML else { return }
         let tag = self.tag
         switch response.body {
         case .bytes(let bytes):

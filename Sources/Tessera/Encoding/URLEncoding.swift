@@ -21,10 +21,23 @@ public enum URLEncoding {
     }
 
     private static func encode(_ value: String, spaceAsPlus: Bool) -> String {
+        // Most values (an id, a slug) need nothing, and are returned as they are.
+        if value.utf8.allSatisfy(isUnreserved) { return value }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(value.utf8.count)
         append(value, spaceAsPlus: spaceAsPlus, keepingSlashes: false, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// RFC 3986's unreserved characters, which no part of a URL encodes.
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
     }
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
@@ -36,22 +49,15 @@ public enum URLEncoding {
             var kept = 0
             for index in utf8.indices {
                 let byte = utf8[index]
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                     UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
-                    continue
-                case UInt8(ascii: "/") where keepingSlashes:
-                    continue
-                default:
-                    bytes.append(contentsOf: utf8[kept..<index])
-                    kept = index + 1
-                    if byte == UInt8(ascii: " ") && spaceAsPlus {
-                        bytes.append(UInt8(ascii: "+"))
-                    } else {
-                        bytes.append(UInt8(ascii: "%"))
-                        bytes.append(hexDigits[Int(byte >> 4)])
-                        bytes.append(hexDigits[Int(byte & 0x0F)])
-                    }
+                if isUnreserved(byte) || (byte == UInt8(ascii: "/") && keepingSlashes) { continue }
+                bytes.append(contentsOf: utf8[kept..<index])
+                kept = index + 1
+                if byte == UInt8(ascii: " ") && spaceAsPlus {
+                    bytes.append(UInt8(ascii: "+"))
+                } else {
+                    bytes.append(UInt8(ascii: "%"))
+                    bytes.append(hexDigits[Int(byte >> 4)])
+                    bytes.append(hexDigits[Int(byte & 0x0F)])
                 }
             }
             bytes.append(contentsOf: utf8[kept...])

@@ -59,7 +59,7 @@ public struct LanguageMiddleware: Middleware {
     /// depended on. Answers other than HTML (a health check, a photo, JSON) are left as they
     /// are: they have no language, and a prepared answer stays the same bytes for everyone.
     public func after(_ response: inout Response, for context: RequestContext) {
-        guard let choice = context.languageChoice, response.headers[.contentType]?.hasPrefix("text/html") == true else { return }
+        guard let choice = context.languageChoice, response.isHTML else { return }
         response.headers[.contentLanguage] = choice.current.code
         switch choice.source {
         case .url:

@@ -32,8 +32,7 @@ public struct SessionMiddleware: Middleware {
     /// Sets the cookie when the session changed, or when an HTML answer carries a new token, and
     /// the answer's `Cache-Control` when it used the session and did not choose its own.
     public func after(_ response: inout Response, for context: RequestContext) {
-        let isHTML = response.headers[.contentType]?.hasPrefix("text/html") ?? false
-        let cookie = context.session.setCookie(configuration, carryingNewTokenIn: isHTML, overHTTPS: context.request.isSecure)
+        let cookie = context.session.setCookie(configuration, carryingNewTokenIn: response.isHTML, overHTTPS: context.request.isSecure)
         if let cookie {
             response.headers.append(HTTPField(name: .setCookie, value: cookie))
         }

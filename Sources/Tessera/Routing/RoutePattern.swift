@@ -64,12 +64,17 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
 
     /// The path for `values`, percent-encoded.
     func path(with values: [String]) -> String {
-        var remaining = values[...]
-        return "/" + segments.map { segment in
+        // Every link of every page comes here: one string grown in place, no array of parts.
+        guard !segments.isEmpty else { return "/" }
+        var remaining = values.makeIterator()
+        var path = ""
+        for segment in segments {
+            path += "/"
             switch segment {
-            case .literal(let text): text
-            case .parameter: URLEncoding.pathSegment(remaining.popFirst() ?? "")
+            case .literal(let text): path += text
+            case .parameter: path += URLEncoding.pathSegment(remaining.next() ?? "")
             }
-        }.joined(separator: "/")
+        }
+        return path
     }
 }

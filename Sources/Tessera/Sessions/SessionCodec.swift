@@ -127,18 +127,17 @@ struct SessionCodec: Sendable {
 
     /// A new session id: 128 bits from the cryptographic generator.
     static func newIdentifier() -> [UInt8] {
-        SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }
+        SecureRandomBytes.draw(idLength)
     }
 
     /// A new CSRF token: 256 bits from the cryptographic generator.
     static func newToken() -> [UInt8] {
-        SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
+        SecureRandomBytes.draw(tokenLength)
     }
 
     /// A new session's id and token, in one draw from the cryptographic generator.
     static func newIdentifierAndToken() -> (id: [UInt8], token: [UInt8]) {
-        SymmetricKey(size: SymmetricKeySize(bitCount: (idLength + tokenLength) * 8)).withUnsafeBytes { bytes in
-            (Array(bytes.prefix(idLength)), Array(bytes.dropFirst(idLength)))
-        }
+        let bytes = SecureRandomBytes.draw(idLength + tokenLength)
+        return (Array(bytes.prefix(idLength)), Array(bytes.dropFirst(idLength)))
     }
 }

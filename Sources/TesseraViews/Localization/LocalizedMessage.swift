@@ -17,18 +17,23 @@ public struct LocalizedMessage: Sendable, HTMLOutputConvertible {
     /// their bytes as it copies its template's static text.
     final class Entry: Sendable {
         let translation: Translation
-        let prepared: (escaped: [UInt8], raw: [UInt8])?
+        /// The fixed text escaped for HTML, or `nil` when the text has placeholders or forms.
+        let escaped: [UInt8]?
+        /// The fixed text as it is, for plain text and attribute values written raw.
+        let raw: [UInt8]?
 
         init(_ translation: Translation) {
             self.translation = translation
             guard case .text(let pattern) = translation, pattern.placeholders.isEmpty else {
-                prepared = nil
+                escaped = nil
+                raw = nil
                 return
             }
             let text = pattern.segments.map { if case .literal(let literal) = $0 { literal } else { "" } }.joined()
-            var escaped = HTMLOutput(capacity: text.utf8.count + 16)
-            escaped.appendEscaped(text)
-            prepared = (escaped.bytes, Array(text.utf8))
+            var output = HTMLOutput(capacity: text.utf8.count + 16)
+            output.appendEscaped(text)
+            escaped = output.bytes
+            raw = Array(text.utf8)
         }
 
         /// The text for `count` in `language`: a plural message's form for its category.
@@ -46,10 +51,12 @@ public struct LocalizedMessage: Sendable, HTMLOutputConvertible {
     /// Behind one reference: a message is copied into every `LocalizedText` a page writes.
     private final class Storage: Sendable {
         let key: String
-        let entries: [String: Entry]
+        /// In the catalog's order. A module has a few languages, and comparing a short code with
+        /// each is cheaper than hashing it, which every message of every page would do.
+        let entries: [(code: String, entry: Entry)]
         let fallback: Entry
 
-        init(key: String, entries: [String: Entry], fallback: Entry) {
+        init(key: String, entries: [(code: String, entry: Entry)], fallback: Entry) {
             self.key = key
             self.entries = entries
             self.fallback = fallback
@@ -66,13 +73,17 @@ public struct LocalizedMessage: Sendable, HTMLOutputConvertible {
     ///   - translations: by language code; the first is used for a language the module lacks.
     public init(key: String, _ translations: KeyValuePairs<String, Translation>) {
         precondition(!translations.isEmpty, "a message needs at least one language")
-        let entries = Dictionary(translations.map { ($0.key, Entry($0.value)) }, uniquingKeysWith: { first, _ in first })
-        storage = Storage(key: key, entries: entries, fallback: entries[translations[translations.startIndex].key]!)
+        let entries = translations.map { (code: $0.key, entry: Entry($0.value)) }
+        storage = Storage(key: key, entries: entries, fallback: entries[0].entry)
     }
 
     /// The entry for `language`, or the first language's.
     func entry(in language: Language) -> Entry {
-        storage.entries[language.code] ?? storage.fallback
+        let code = language.code
+        for (candidate, entry) in storage.entries where candidate == code {
+            return entry
+        }
+        return storage.fallback
     }
 
     /// The message for a template's `{{ … }}`: rendered in the output's language, its

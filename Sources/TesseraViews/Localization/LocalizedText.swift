@@ -9,8 +9,8 @@ public struct LocalizedText: Sendable, HTMLOutputConvertible {
         let language = output.language
         let entry = message.entry(in: language)
         // Fixed words are copied as they were prepared, like a template's static text.
-        if arguments.isEmpty, count == nil, let prepared = entry.prepared {
-            output.write(trusted: context == .raw ? prepared.raw : prepared.escaped)
+        if arguments.isEmpty, count == nil, let fixed = context == .raw ? entry.raw : entry.escaped {
+            output.write(trusted: fixed)
             return
         }
         for segment in entry.pattern(count: count, language: language).segments {
