@@ -46,9 +46,15 @@ int tessera_image_variant(const char *path, int width, int format, int quality,
     if (!image) return failed(error, error_size);
     VipsImage *shrunk = NULL;
     // `width` wide whatever the height (a portrait photo too), never enlarged, in sRGB: a photo
-    // in Display P3 or Adobe RGB keeps its colours once its profile is gone.
-    int result = vips_thumbnail_image(image, &shrunk, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN,
-                                      "export_profile", "srgb", NULL);
+    // in Display P3 or Adobe RGB keeps its colours once its profile is gone. An 8-bit RGB or grey
+    // image with no profile is sRGB already: converting it from sRGB to sRGB through lcms would
+    // cost a quarter of the work and change nothing. Anything else (CMYK, 16 bits) goes through.
+    VipsInterpretation interpretation = vips_image_get_interpretation(image);
+    int managed = vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0
+        || (interpretation != VIPS_INTERPRETATION_sRGB && interpretation != VIPS_INTERPRETATION_B_W);
+    int result = managed
+        ? vips_thumbnail_image(image, &shrunk, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN, "export_profile", "srgb", NULL)
+        : vips_thumbnail_image(image, &shrunk, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN, NULL);
     g_object_unref(image);
     if (result) return failed(error, error_size);
     *out_width = vips_image_get_width(shrunk);

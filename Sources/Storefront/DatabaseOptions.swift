@@ -1,4 +1,5 @@
 import ArgumentParser
+import Catalog
 import Foundation
 import TesseraPostgres
 
@@ -15,6 +16,15 @@ struct DatabaseOptions: ParsableArguments {
     @Option(name: .customLong("database-timeout"),
             help: "Seconds a request may wait for the database in all (connections, locks, answers) before it is a 503. [env: DATABASE_TIMEOUT] (default: 2)")
     var timeout: String?
+
+    @Option(name: .customLong("demo-photos"),
+            help: "When a new demo shop's photos are drawn: seed (all at once, when the catalog is seeded) or on-request (each the first time a page asks). [env: DEMO_PHOTOS] (default: seed)")
+    var demoPhotos: String?
+
+    /// When the demo photos are drawn, from `--demo-photos` or `DEMO_PHOTOS`.
+    func demoPhotoDrawing(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> DemoPhotos {
+        try DemoPhotos.resolve(demoPhotos, environment: environment)
+    }
 
     /// How long a request waits for its database, from `--database-timeout` or
     /// `DATABASE_TIMEOUT`: seconds, from 0.1 to 60.
@@ -53,5 +63,16 @@ struct DatabaseOptions: ParsableArguments {
             throw ValidationError("DATABASE_URL needs SESSION_SECRET: instances that share a database must sign sessions with one secret.")
         }
         return .postgres(url: url, poolSize: size)
+    }
+}
+
+extension DemoPhotos {
+    /// The flag's value, else `DEMO_PHOTOS`, else ``drawnAtSeed``: for `serve` and `seed`.
+    static func resolve(_ option: String?, environment: [String: String]) throws -> DemoPhotos {
+        guard let raw = option ?? environment["DEMO_PHOTOS"].flatMap({ $0.isEmpty ? nil : $0 }) else { return .drawnAtSeed }
+        guard let choice = DemoPhotos(rawValue: raw) else {
+            throw ValidationError("DEMO_PHOTOS=\(raw.prefix(40)) is not valid: give \(allCases.map(\.rawValue).joined(separator: " or ")).")
+        }
+        return choice
     }
 }

@@ -18,19 +18,23 @@ struct SeedCommand: AsyncParsableCommand {
     @Option(name: .customLong("data-dir"), help: "The new data directory. [env: DATA_DIR] (default: ./data)")
     var dataDirectory: String?
 
+    @Option(name: .customLong("demo-photos"), help: "seed (draw the demo photos now) or on-request. [env: DEMO_PHOTOS] (default: seed)")
+    var demoPhotos: String?
+
     func run() async throws {
         let folder = ServerOptions.dataDirectory(dataDirectory)
         let count = products
-        try await UsageError.reported {
+        let drawing = try await UsageError.reported {
             guard (40...1_000_000).contains(count) else {
                 throw ValidationError("--products \(count) must be from 40 to 1000000.")
             }
             guard !FileManager.default.fileExists(atPath: StorefrontDatabase.file(in: folder).path) else {
                 throw ValidationError("DATA_DIR \(folder) already has a database; seed a new folder.")
             }
+            return try DemoPhotos.resolve(demoPhotos, environment: ProcessInfo.processInfo.environment)
         }
         let started = ContinuousClock.now
-        let database = try await StorefrontDatabase.open(dataDirectory: folder, catalog: CatalogSeed.generated(count: count))
+        let database = try await StorefrontDatabase.open(dataDirectory: folder, catalog: CatalogSeed.generated(count: count), demoPhotos: drawing)
         try database.close()
         print("seeded \(count) products in \(folder) in \(ContinuousClock.now - started)")
     }

@@ -16,10 +16,18 @@ enum StorefrontDatabase {
         URL(fileURLWithPath: dataDirectory).appendingPathComponent("storefront.sqlite")
     }
 
-    /// - Parameter catalog: the products a new database starts with; by default the 40 of the
-    ///   demo catalog. An existing catalog is never changed.
+    /// Where the photos' variants are kept: files beside the database, which names them.
+    static func photoFolder(in dataDirectory: String) -> String {
+        URL(fileURLWithPath: dataDirectory).appendingPathComponent("photos").path
+    }
+
+    /// - Parameters:
     ///   - lockWait: how long a write waits for another process's lock on the file.
-    static func open(dataDirectory: String, lockWait: FileLockWait = FileLockWait(), catalog: [Product] = CatalogSeed.products) async throws -> DatabasePool {
+    ///   - catalog: the products a new database starts with; by default the 40 of the demo
+    ///     catalog. An existing catalog is never changed.
+    ///   - demoPhotos: whether the demo products' photos are drawn now or when first shown.
+    static func open(dataDirectory: String, lockWait: FileLockWait = FileLockWait(), catalog: [Product] = CatalogSeed.products,
+                     demoPhotos: DemoPhotos = .drawnAtSeed) async throws -> DatabasePool {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         var configuration = Configuration()
         // Another process holding the file's write lock (the sqlite3 shell, a backup) makes a
@@ -37,8 +45,9 @@ enum StorefrontDatabase {
         SQLiteMailOutbox.registerMigrations(in: &migrator)
         try migrator.migrate(database)
         try await CatalogSeed.insert(catalog, into: database)
-        // The demo products' photos: listed now, each variant drawn by libvips when first asked for.
-        try await StorefrontServices(database: database, topics: LiveRegions()).photos.listDemoPhotos(for: CatalogSeed.products.map(\.id))
+        // The demo products' photos, drawn by libvips into the data directory's photo folder.
+        try await StorefrontServices(database: database, topics: LiveRegions(), photoFolder: photoFolder(in: dataDirectory), images: StorefrontServices.seedingImages())
+            .photos.addDemoPhotos(for: CatalogSeed.products.map(\.id), demoPhotos)
         let accounts = SQLiteAccountsStore(database: database)
         try await AccountsSeed.seedIfEmpty(accounts)
         if let demoUser = try await accounts.user(email: AccountsSeed.users[0].email) {

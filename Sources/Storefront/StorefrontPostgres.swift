@@ -23,19 +23,19 @@ enum StorefrontPostgres {
     /// Migrates the database and seeds an empty one with `catalog` (by default the 40 demo
     /// products), the demo accounts and the first demo user's orders. Instances that start
     /// together take turns (an advisory lock), so the demo data is seeded once.
-    static func prepare(_ connections: PostgresConnections, catalog: [Product] = CatalogSeed.products) async throws {
+    static func prepare(_ connections: PostgresConnections, catalog: [Product] = CatalogSeed.products, demoPhotos: DemoPhotos = .drawnAtSeed) async throws {
         try await connections.withAdvisoryLock(seedLock) {
             try await migrator.migrate(connections)
-            try await seed(connections, catalog: catalog)
+            try await seed(connections, catalog: catalog, demoPhotos: demoPhotos)
         }
     }
 
     /// The advisory lock instances take to prepare the database.
     static let seedLock: Int64 = 0x7365_6564 // "seed"
 
-    private static func seed(_ connections: PostgresConnections, catalog: [Product]) async throws {
+    private static func seed(_ connections: PostgresConnections, catalog: [Product], demoPhotos: DemoPhotos) async throws {
         try await PostgresCatalogStore(connections: connections).insertIfEmpty(catalog, categories: CatalogSeed.categories)
-        try await StorefrontServices(postgres: connections, topics: LiveRegions()).photos.listDemoPhotos(for: CatalogSeed.products.map(\.id))
+        try await StorefrontServices(postgres: connections, topics: LiveRegions(), images: StorefrontServices.seedingImages()).photos.addDemoPhotos(for: CatalogSeed.products.map(\.id), demoPhotos)
         let accounts = PostgresAccountsStore(connections: connections)
         try await AccountsSeed.seedIfEmpty(accounts)
         if let demoUser = try await accounts.user(email: AccountsSeed.users[0].email) {

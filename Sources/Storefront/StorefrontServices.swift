@@ -23,6 +23,12 @@ struct StorefrontServices {
     let mailOutbox: any MailOutbox
 
     /// - Parameter photoFolder: where the photos' variants are kept (`DATA_DIR/photos`).
+    /// An image processor for seeding the demo shop: a thread per core, since nothing is served
+    /// yet, and the 40 demo photos are drawn before the first request.
+    static func seedingImages() -> ImageProcessor {
+        ImageProcessor(pool: WorkerPool(name: "seed-images", threads: ProcessInfo.processInfo.activeProcessorCount, queueLimit: 64))
+    }
+
     init(database: any DatabaseWriter, topics: any TopicPublisher, mailSender: MailAddress? = nil, relyingParty: PasskeyRelyingParty = .localhost,
          photoFolder: String = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-photos").path, images: ImageProcessor = ImageProcessor()) {
         catalog = CatalogService(store: SQLiteCatalogStore(database: database), topics: topics)

@@ -54,8 +54,8 @@ public final class ProcessHarness: @unchecked Sendable {
     }
 
     /// The port a server logged with `port=…` after being started with `PORT=0`.
-    public func waitForPort() async throws -> Int {
-        guard let port = Int(try await waitForLog(#"listening on http://[^:]+:(\d+)"#)) else {
+    public func waitForPort(timeout: Duration = .seconds(20)) async throws -> Int {
+        guard let port = Int(try await waitForLog(#"listening on http://[^:]+:(\d+)"#, timeout: timeout)) else {
             throw HarnessError.logNotFound(pattern: "port", log: log)
         }
         return port

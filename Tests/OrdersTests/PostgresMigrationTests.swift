@@ -1,4 +1,5 @@
 @testable import Accounts
+import Catalog
 import Foundation
 import PostgresNIO
 import PostgresTestSupport
@@ -14,7 +15,7 @@ import Testing
         let pools = (0..<4).map { _ in PostgresConnections(url: url, size: 2, logger: PostgresTestCluster.logger) }
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for pool in pools { group.addTask { try await StorefrontPostgres.prepare(pool) } }
+                for pool in pools { group.addTask { try await StorefrontPostgres.prepare(pool, demoPhotos: .drawnWhenAsked) } }
                 try await group.waitForAll()
             }
             let applied = try await pools[0].read { connection in

@@ -8,7 +8,7 @@ import TesseraTesting
 /// checkouts is one consistent snapshot, and bad paths are refused before anything is touched.
 @Suite(.serialized) struct BackupTests {
     static func startStorefront(data: URL) throws -> ProcessHarness {
-        try ProcessHarness(product: "storefront", environment: ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": data.path, "LOG_LEVEL": "notice"],
+        try ProcessHarness(product: "storefront", environment: ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": data.path, "LOG_LEVEL": "notice", "DEMO_PHOTOS": "on-request"],
                            workingDirectory: ProcessHarness.packageRoot)
     }
 

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TesseraTesting
 
-/// Product photos on a real storefront: the demo products' photos are drawn when first asked
-/// for; staff upload one on `/admin/products`; the product page shows it as a `<picture>` with
+/// Product photos on a real storefront: the demo products' photos are drawn when the demo shop
+/// is seeded (or, as the other tests here have it, when first asked for); staff upload one on `/admin/products`; the product page shows it as a `<picture>` with
 /// WebP and JPEG `srcset`s; its variants are immutable files without the EXIF the upload had.
 /// What is not a whole image of a sane size gets a 4xx page, and nothing is stored.
 @Suite(.serialized) struct PhotoFlowTests {
@@ -20,6 +20,29 @@ import TesseraTesting
     static func photoURLs(_ page: TestResponse) -> [String] {
         let urls = page.text.matches(of: /\/photos\/[0-9a-f]{16}-[0-9]+\.(?:jpg|webp)/).map { String($0.output) }
         return urls.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+    }
+
+    @Test func theDemoSeedDrawsEveryVariantBeforeTheShopServes() async throws {
+        try await TestStorefront.run(environment: ["DEMO_PHOTOS": "seed"], startup: .seconds(180)) { shop in
+            // Looked at before any request: six variants (three widths, WebP and JPEG) of each of
+            // the 40 demo products' photos are files already.
+            let folder = shop.dataDirectory.appendingPathComponent("photos")
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("de30") }
+            #expect(files.count == 240, "\(files.count) variants")
+            let visitor = TestClient(port: shop.port)
+            let urls = Self.photoURLs(try await visitor.send("/products/7/detail"))
+            #expect(urls.count == 6, "\(urls)")
+            for url in urls {
+                let variant = try await visitor.send(url)
+                let file = try #require(FileManager.default.contents(atPath: folder.appendingPathComponent(String(url.dropFirst("/photos/".count))).path))
+                #expect(variant.status == 200 && variant.body == Array(file), "\(url) is the file the seed drew")
+            }
+        }
+        try await TestStorefront.run(environment: ["DEMO_PHOTOS": "on-request"]) { shop in
+            let folder = shop.dataDirectory.appendingPathComponent("photos")
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            #expect(files.isEmpty, "on request, nothing is drawn before a page asks: \(files.count)")
+        }
     }
 
     @Test func staffUploadAPhotoAndTheProductPageShowsItWithoutItsMetadata() async throws {

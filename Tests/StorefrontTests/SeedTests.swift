@@ -6,7 +6,7 @@ import TesseraTesting
 /// `storefront seed --products N`: a new data directory with a large catalog, the same every time.
 @Suite struct SeedTests {
     static func seed(_ arguments: [String], dataDirectory: URL) async throws -> (status: Int32, log: String) {
-        let run = try ProcessHarness(product: "storefront", environment: ["DATA_DIR": dataDirectory.path], arguments: ["seed"] + arguments)
+        let run = try ProcessHarness(product: "storefront", environment: ["DATA_DIR": dataDirectory.path, "DEMO_PHOTOS": "on-request"], arguments: ["seed"] + arguments)
         return (try await run.waitForExit(timeout: .seconds(120)), run.log)
     }
 
@@ -51,7 +51,7 @@ import TesseraTesting
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-seed-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         #expect(try await Self.seed(["--products", "2000"], dataDirectory: root).status == 0)
-        let server = try ProcessHarness(product: "storefront", environment: ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": root.path, "LOG_LEVEL": "notice"])
+        let server = try ProcessHarness(product: "storefront", environment: ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": root.path, "LOG_LEVEL": "notice", "DEMO_PHOTOS": "on-request"])
         let port = try await server.waitForPort()
         func get(_ target: String) async throws -> TestResponse { try await onThread { try RawHTTPClient.request(port: port, target) } }
         func link(_ reply: TestResponse, _ pattern: Regex<(Substring, Substring)>) throws -> String {

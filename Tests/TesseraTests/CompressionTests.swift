@@ -55,11 +55,12 @@ import TesseraTesting
     @Test func aStreamedPageIsCompressedAndFlushedRegionByRegion() async throws {
         let server = try await RouterTests.start(Self.app())
         let port = server.port
-        // The slow region takes 1.5 s; the fast one 0.3 s. Each flush must be decodable on its
-        // own, so the fast region is readable while the slow one is still missing.
+        // The slow region takes 4 s; the fast one 0.3 s. Each flush must be decodable on its
+        // own, so the fast region is readable while the slow one is still missing. (With 1.5 s,
+        // a machine busy with other suites sometimes sent both in one piece.)
         let (head, body, fastSeenBeforeSlow) = try await onThread {
             let client = try RawHTTPClient(port: port)
-            try client.send("GET /pages/7?slowMs=1500 HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n")
+            try client.send("GET /pages/7?slowMs=4000 HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n")
             let head = try client.readHead()
             var received: [UInt8] = []
             var fastSeenBeforeSlow = false

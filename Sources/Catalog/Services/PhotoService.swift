@@ -52,8 +52,8 @@ public struct PhotoService: Sendable {
         await store.followChanges(started: { shelf.startKeeping() }, changed: { shelf.invalidate($0) }, interrupted: { shelf.stopKeeping() })
     }
 
-    /// One variant's bytes, for `/photos/…`. A demo photo's variants are drawn the first time
-    /// they are asked for, then kept like any other.
+    /// One variant's bytes, for `/photos/…`. A demo photo's variant that the seed did not draw
+    /// (``DemoPhotos/drawnWhenAsked``, or a seed cut short) is drawn now, then kept like any other.
     public func variant(_ name: PhotoVariantName) async throws -> StoredVariant? {
         if let stored = try await store.variant(name) { return stored }
         // Only a demo photo some product lists: anyone may ask, so nothing else is ever drawn.
@@ -61,21 +61,56 @@ public struct PhotoService: Sendable {
               try await store.hasPhoto(productID: productID, fingerprint: name.fingerprint) else { return nil }
         let source = try SpooledFile()
         try source.append(try await drawDemoPhoto(productID))
-        let encoded = try await images.variant(of: source, width: name.width, format: name.format, quality: name.format == .webp ? 75 : 80)
+        let encoded = try await images.variant(of: source, width: name.width, format: name.format, quality: Self.quality(of: name.format))
         try await store.addVariant(name, bytes: encoded.bytes)
         return .bytes(encoded.bytes)
     }
 
     /// Gives each of these products that has no photo a demo photo: a gradient in colours of its
-    /// own, drawn by libvips, so the demo shop has pictures and nothing is downloaded. Only the
-    /// photo is listed here, which is quick; each variant is drawn when a page first asks for it.
-    public func listDemoPhotos(for productIDs: [Int]) async throws {
+    /// own, drawn by libvips, so the demo shop has pictures and nothing is downloaded. With
+    /// ``DemoPhotos/drawnAtSeed`` every variant is drawn and stored now, each photo drawn once;
+    /// with ``DemoPhotos/drawnWhenAsked`` only the photo is listed, and each variant is drawn
+    /// when a page first asks for it.
+    public func addDemoPhotos(for productIDs: [Int], _ demoPhotos: DemoPhotos) async throws {
         let existing = try await store.photos(of: productIDs)
         for id in productIDs where existing[id] == nil {
             let photo = ProductPhoto(productID: id, fingerprint: Self.demoFingerprint(id), width: Self.demoSize.width, height: Self.demoSize.height)
             try await store.add(photo, variants: [:])
             shelf.invalidate(id)
         }
+        guard demoPhotos == .drawnAtSeed else { return }
+        let listed = try await store.photos(of: productIDs)
+        let demos = productIDs.compactMap { id in listed[id]?.first { $0.fingerprint == Self.demoFingerprint(id) } }
+        // As many photos at once as the image processor has threads; the rest wait their turn.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, photo) in demos.enumerated() {
+                if index >= images.concurrency { try await group.next() }
+                group.addTask { try await drawMissingVariants(of: photo) }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    /// Draws a demo photo once and encodes the variants it lacks.
+    private func drawMissingVariants(of photo: ProductPhoto) async throws {
+        var missing: [PhotoVariantName] = []
+        for width in ProductPhoto.widths {
+            for format in VariantFormat.allCases where try await store.variant(photo.variant(width: width, format: format)) == nil {
+                missing.append(photo.variant(width: width, format: format))
+            }
+        }
+        guard !missing.isEmpty else { return }
+        let source = try SpooledFile()
+        try source.append(try await drawDemoPhoto(photo.productID))
+        for name in missing {
+            let encoded = try await images.variant(of: source, width: name.width, format: name.format, quality: Self.quality(of: name.format))
+            try await store.addVariant(name, bytes: encoded.bytes)
+        }
+    }
+
+    /// The encoder's quality for a format: WebP at 75 looks as good as JPEG at 80, and is smaller.
+    static func quality(of format: VariantFormat) -> Int {
+        format == .webp ? 75 : 80
     }
 
     static let demoSize = (width: 1280, height: 960)
@@ -103,7 +138,7 @@ public struct PhotoService: Sendable {
         var largest: ImageProcessor.Encoded?
         for width in ProductPhoto.widths {
             for format in VariantFormat.allCases {
-                let encoded = try await images.variant(of: source, width: width, format: format, quality: format == .webp ? 75 : 80)
+                let encoded = try await images.variant(of: source, width: width, format: format, quality: Self.quality(of: format))
                 variants[PhotoVariantName(fingerprint: "", width: width, format: format)] = encoded.bytes
                 if width == ProductPhoto.widths.last { largest = encoded }
             }
