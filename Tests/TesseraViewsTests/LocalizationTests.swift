@@ -27,6 +27,8 @@ import TesseraViews
         #expect(english.format(1_234_567) == "1,234,567")
         #expect(german.format(1_234_567) == "1.234.567")
         #expect(german.format(999) == "999")
+        #expect(english.format(1_000) == "1,000" && english.format(12_345) == "12,345" && english.format(123_456) == "123,456")
+        #expect(english.format(-1_234) == "-1,234" && english.format(-12) == "-12" && english.format(0) == "0")
         #expect(english.format(minor: 123_450, currency: "USD") == "$1,234.50")
         #expect(german.format(minor: 123_450, currency: "USD") == "1.234,50\u{00A0}$")
         #expect(german.format(minor: -5, currency: "USD") == "-0,05\u{00A0}$")

@@ -73,14 +73,22 @@ public struct Language: Sendable, Hashable, CustomStringConvertible {
 
     /// A whole number with this language's thousands separator: `12,500` or `12.500`.
     public func format(_ number: Int) -> String {
+        // Digits are ASCII: counted and grouped as bytes, not as `Character`s, since every price
+        // of every page comes here.
         let digits = String(number.magnitude)
-        guard digits.count > 3 else { return number < 0 ? "-" + digits : digits }
-        var grouped = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { grouped += groupingSeparator }
-            grouped.append(digit)
+        let count = digits.utf8.count
+        guard count > 3 else { return number < 0 ? "-" + digits : digits }
+        var grouped = number < 0 ? "-" : ""
+        var start = digits.utf8.startIndex
+        var run = count % 3 == 0 ? 3 : count % 3
+        while start < digits.utf8.endIndex {
+            let end = digits.utf8.index(start, offsetBy: run)
+            if start > digits.utf8.startIndex { grouped += groupingSeparator }
+            grouped += digits[start..<end]
+            start = end
+            run = 3
         }
-        return number < 0 ? "-" + grouped : grouped
+        return grouped
     }
 
     /// An amount in minor units (cents) as this language writes it: `$1,250.00`, `1.250,00 $`.
