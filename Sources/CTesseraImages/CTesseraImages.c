@@ -51,7 +51,8 @@ int tessera_image_variant(const char *path, int width, int format, int quality,
     // cost a quarter of the work and change nothing. Anything else (CMYK, 16 bits) goes through.
     VipsInterpretation interpretation = vips_image_get_interpretation(image);
     int managed = vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0
-        || (interpretation != VIPS_INTERPRETATION_sRGB && interpretation != VIPS_INTERPRETATION_B_W);
+        || (interpretation != VIPS_INTERPRETATION_sRGB && interpretation != VIPS_INTERPRETATION_B_W)
+        || vips_image_get_format(image) != VIPS_FORMAT_UCHAR;
     int result = managed
         ? vips_thumbnail_image(image, &shrunk, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN, "export_profile", "srgb", NULL)
         : vips_thumbnail_image(image, &shrunk, width, "height", VIPS_MAX_COORD, "size", VIPS_SIZE_DOWN, NULL);

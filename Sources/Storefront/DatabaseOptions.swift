@@ -18,7 +18,7 @@ struct DatabaseOptions: ParsableArguments {
     var timeout: String?
 
     @Option(name: .customLong("demo-photos"),
-            help: "When a new demo shop's photos are drawn: seed (all at once, when the catalog is seeded) or on-request (each the first time a page asks). [env: DEMO_PHOTOS] (default: seed)")
+            help: "When the demo photos are drawn: seed (at start, whatever is missing) or on-request (each the first time a page asks). [env: DEMO_PHOTOS] (default: seed)")
     var demoPhotos: String?
 
     /// When the demo photos are drawn, from `--demo-photos` or `DEMO_PHOTOS`.
@@ -71,7 +71,7 @@ extension DemoPhotos {
     static func resolve(_ option: String?, environment: [String: String]) throws -> DemoPhotos {
         guard let raw = option ?? environment["DEMO_PHOTOS"].flatMap({ $0.isEmpty ? nil : $0 }) else { return .drawnAtSeed }
         guard let choice = DemoPhotos(rawValue: raw) else {
-            throw ValidationError("DEMO_PHOTOS=\(raw.prefix(40)) is not valid: give \(allCases.map(\.rawValue).joined(separator: " or ")).")
+            throw ValidationError("\(option == nil ? "DEMO_PHOTOS" : "--demo-photos")=\(raw.prefix(40)) is not valid: give \(allCases.map(\.rawValue).joined(separator: " or ")).")
         }
         return choice
     }

@@ -34,4 +34,34 @@ import Testing
         for pool in pools { await pool.shutdown() }
         await PostgresTestCluster.drop(url)
     }
+
+    /// The demo seed's photos on PostgreSQL: drawn once by the first instance, in the database
+    /// for every instance; one that starts later finds them all, and one whose seed was cut
+    /// short draws only what is missing.
+    @Test func theDemoPhotosAreDrawnOnceIntoTheDatabase() async throws {
+        let url = try await PostgresTestCluster.newDatabase()
+        let pools = (0..<2).map { _ in PostgresConnections(url: url, size: 2, logger: PostgresTestCluster.logger) }
+        func variants() async throws -> [String] {
+            try await pools[0].read { connection in
+                try connection.rows("SELECT name FROM photo_variant ORDER BY name").map { try $0.decode(String.self) }
+            }
+        }
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for pool in pools { group.addTask { try await StorefrontPostgres.prepare(pool, demoPhotos: .drawnAtSeed) } }
+                try await group.waitForAll()
+            }
+            let drawn = try await variants()
+            #expect(drawn.count == 240 && drawn.allSatisfy { $0.hasPrefix("de30") }, "six variants of each of the 40 demo photos: \(drawn.count)")
+            _ = try await pools[0].query("DELETE FROM photo_variant WHERE name LIKE 'de30000000000007-%'")
+            try await StorefrontPostgres.prepare(pools[1], demoPhotos: .drawnAtSeed)
+            #expect(try await variants() == drawn, "the six missing ones drawn again, nothing else")
+        } catch {
+            for pool in pools { await pool.shutdown() }
+            await PostgresTestCluster.drop(url)
+            throw error
+        }
+        for pool in pools { await pool.shutdown() }
+        await PostgresTestCluster.drop(url)
+    }
 }

@@ -18,6 +18,9 @@ import TesseraViews
         #expect(choice("/a%3Fb?x=%26").url(in: german) == "/a%3Fb?x=%26&lang=de", "still encoded")
         #expect(choice("///evil.example/x?y=1").url(in: german) == "/evil.example/x?y=1&lang=de", "one leading slash")
         #expect(choice("//").url(in: german) == "/?lang=de")
+        #expect(choice("/\\evil.example/").url(in: german) == "/evil.example/?lang=de", "browsers read a backslash as a slash")
+        #expect(choice("/\\/\\x").url(in: german) == "/x?lang=de")
+        #expect(choice("/a\\b").url(in: german) == "/a\\b?lang=de", "only the leading run")
         #expect(choice("*").url(in: german) == "/?lang=de", "not a path")
         #expect(choice("/cart/items", isGet: false).url(in: german) == "/?lang=de", "a form's answer links the home page")
     }

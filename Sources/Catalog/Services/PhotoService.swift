@@ -93,16 +93,12 @@ public struct PhotoService: Sendable {
 
     /// Draws a demo photo once and encodes the variants it lacks.
     private func drawMissingVariants(of photo: ProductPhoto) async throws {
-        var missing: [PhotoVariantName] = []
-        for width in ProductPhoto.widths {
-            for format in VariantFormat.allCases where try await store.variant(photo.variant(width: width, format: format)) == nil {
-                missing.append(photo.variant(width: width, format: format))
-            }
-        }
+        let names = ProductPhoto.widths.flatMap { width in VariantFormat.allCases.map { photo.variant(width: width, format: $0) } }
+        let missing = try await store.missingVariants(among: names)
         guard !missing.isEmpty else { return }
         let source = try SpooledFile()
         try source.append(try await drawDemoPhoto(photo.productID))
-        for name in missing {
+        for name in names where missing.contains(name) {
             let encoded = try await images.variant(of: source, width: name.width, format: name.format, quality: Self.quality(of: name.format))
             try await store.addVariant(name, bytes: encoded.bytes)
         }

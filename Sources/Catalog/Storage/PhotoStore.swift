@@ -10,8 +10,12 @@ public protocol PhotoStore: Sendable {
     func add(_ photo: ProductPhoto, variants: [PhotoVariantName: [UInt8]]) async throws
     /// One variant's bytes, or `nil` when it has not been made.
     func variant(_ name: PhotoVariantName) async throws -> StoredVariant?
-    /// Keeps one variant made after its photo was listed (a demo photo's, drawn when first asked for).
+    /// Keeps one variant made after its photo was listed: a demo photo's, drawn by the seed or
+    /// when first asked for.
     func addVariant(_ name: PhotoVariantName, bytes: [UInt8]) async throws
+    /// Which of these variants are not kept yet, asked by name without reading any bytes: what
+    /// the demo seed still has to draw, checked on every start.
+    func missingVariants(among names: [PhotoVariantName]) async throws -> Set<PhotoVariantName>
     /// Whether the product lists the photo with this fingerprint.
     func hasPhoto(productID: Int, fingerprint: String) async throws -> Bool
     /// Whether every change to the photos is made through this store in this process (SQLite),
@@ -94,6 +98,10 @@ public struct SQLitePhotoStore: PhotoStore {
     public func variant(_ name: PhotoVariantName) async throws -> StoredVariant? {
         let path = URL(fileURLWithPath: folder).appendingPathComponent(name.pathSegment).path
         return FileManager.default.fileExists(atPath: path) ? .file(path: path) : nil
+    }
+
+    public func missingVariants(among names: [PhotoVariantName]) async throws -> Set<PhotoVariantName> {
+        Set(names.filter { !FileManager.default.fileExists(atPath: URL(fileURLWithPath: folder).appendingPathComponent($0.pathSegment).path) })
     }
 
     public func addVariant(_ name: PhotoVariantName, bytes: [UInt8]) async throws {

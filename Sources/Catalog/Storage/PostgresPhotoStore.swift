@@ -83,6 +83,14 @@ public struct PostgresPhotoStore: PhotoStore {
             """)
     }
 
+    public func missingVariants(among names: [PhotoVariantName]) async throws -> Set<PhotoVariantName> {
+        var kept: Set<String> = []
+        for row in try await connections.query("SELECT name FROM photo_variant WHERE name = ANY(\(names.map(\.pathSegment)))") {
+            kept.insert(try row.decode(String.self))
+        }
+        return Set(names.filter { !kept.contains($0.pathSegment) })
+    }
+
     public func hasPhoto(productID: Int, fingerprint: String) async throws -> Bool {
         try await connections.query("""
             SELECT EXISTS (SELECT 1 FROM product_photo WHERE product_id = \(productID) AND fingerprint = \(fingerprint))

@@ -51,7 +51,8 @@ public final class LanguageChoice: Sendable {
 
     /// This page's URL in `language`: the path and query as requested (still encoded, so
     /// nothing is decoded into a different URL), with the language parameter set, on this
-    /// site: leading slashes are one, so `//other.example/` cannot become a link elsewhere.
+    /// site: leading slashes and backslashes are one slash, so `//other.example/` or
+    /// `/\other.example/` (which browsers read as `//`) cannot become a link elsewhere.
     /// An answer to a form (a POST) links the home page instead, which a GET can reach.
     public func url(in language: Language) -> String {
         let setting = parameter + "=" + language.code
@@ -60,12 +61,14 @@ public final class LanguageChoice: Sendable {
         // splitting it into arrays of strings.
         let bytes = target.utf8
         let questionMark = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex
-        var pathStart = bytes.startIndex
-        while pathStart < questionMark, bytes[pathStart] == UInt8(ascii: "/"), bytes.index(after: pathStart) < questionMark,
-              bytes[bytes.index(after: pathStart)] == UInt8(ascii: "/") {
-            pathStart = bytes.index(after: pathStart)
+        var url = "/"
+        if bytes.first == UInt8(ascii: "/") {
+            var rest = bytes.index(after: bytes.startIndex)
+            while rest < questionMark, bytes[rest] == UInt8(ascii: "/") || bytes[rest] == UInt8(ascii: "\\") {
+                rest = bytes.index(after: rest)
+            }
+            url += target[rest..<questionMark]
         }
-        var url = pathStart < questionMark && bytes[pathStart] == UInt8(ascii: "/") ? String(target[pathStart..<questionMark]) : "/"
         url += "?"
         if questionMark < bytes.endIndex {
             for item in target[bytes.index(after: questionMark)...].utf8.split(separator: UInt8(ascii: "&")) where !Self.names(item, parameter) {
