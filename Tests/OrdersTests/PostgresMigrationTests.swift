@@ -9,11 +9,24 @@ import Testing
 
 /// The storefront's PostgreSQL schema as several instances meet it at start.
 @Suite struct PostgresMigrationTests {
+    /// `count` instances' connections to a new database, shut down and dropped after `body`.
+    func withInstances(_ count: Int, _ body: ([PostgresConnections]) async throws -> Void) async throws {
+        let url = try await PostgresTestCluster.newDatabase()
+        let pools = (0..<count).map { _ in PostgresConnections(url: url, size: 2, logger: PostgresTestCluster.logger) }
+        do {
+            try await body(pools)
+        } catch {
+            for pool in pools { await pool.shutdown() }
+            await PostgresTestCluster.drop(url)
+            throw error
+        }
+        for pool in pools { await pool.shutdown() }
+        await PostgresTestCluster.drop(url)
+    }
+
     /// Instances that start together run the migrations once between them.
     @Test func instancesStartingTogetherMigrateOnce() async throws {
-        let url = try await PostgresTestCluster.newDatabase()
-        let pools = (0..<4).map { _ in PostgresConnections(url: url, size: 2, logger: PostgresTestCluster.logger) }
-        do {
+        try await withInstances(4) { pools in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for pool in pools { group.addTask { try await StorefrontPostgres.prepare(pool, demoPhotos: .drawnWhenAsked) } }
                 try await group.waitForAll()
@@ -26,27 +39,19 @@ import Testing
                 try connection.rows("SELECT (SELECT count(*) FROM product), (SELECT count(*) FROM shop_user)").map { try $0.decode((Int, Int).self) }
             }
             #expect(counts.first?.0 == 40 && counts.first?.1 == AccountsSeed.users.count, "the demo data once, not once per instance")
-        } catch {
-            for pool in pools { await pool.shutdown() }
-            await PostgresTestCluster.drop(url)
-            throw error
         }
-        for pool in pools { await pool.shutdown() }
-        await PostgresTestCluster.drop(url)
     }
 
     /// The demo seed's photos on PostgreSQL: drawn once by the first instance, in the database
     /// for every instance; one that starts later finds them all, and one whose seed was cut
     /// short draws only what is missing.
     @Test func theDemoPhotosAreDrawnOnceIntoTheDatabase() async throws {
-        let url = try await PostgresTestCluster.newDatabase()
-        let pools = (0..<2).map { _ in PostgresConnections(url: url, size: 2, logger: PostgresTestCluster.logger) }
-        func variants() async throws -> [String] {
-            try await pools[0].read { connection in
-                try connection.rows("SELECT name FROM photo_variant ORDER BY name").map { try $0.decode(String.self) }
+        try await withInstances(2) { pools in
+            func variants() async throws -> [String] {
+                try await pools[0].read { connection in
+                    try connection.rows("SELECT name FROM photo_variant ORDER BY name").map { try $0.decode(String.self) }
+                }
             }
-        }
-        do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for pool in pools { group.addTask { try await StorefrontPostgres.prepare(pool, demoPhotos: .drawnAtSeed) } }
                 try await group.waitForAll()
@@ -56,12 +61,6 @@ import Testing
             _ = try await pools[0].query("DELETE FROM photo_variant WHERE name LIKE 'de30000000000007-%'")
             try await StorefrontPostgres.prepare(pools[1], demoPhotos: .drawnAtSeed)
             #expect(try await variants() == drawn, "the six missing ones drawn again, nothing else")
-        } catch {
-            for pool in pools { await pool.shutdown() }
-            await PostgresTestCluster.drop(url)
-            throw error
         }
-        for pool in pools { await pool.shutdown() }
-        await PostgresTestCluster.drop(url)
     }
 }
