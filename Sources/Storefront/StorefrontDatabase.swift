@@ -46,7 +46,7 @@ enum StorefrontDatabase {
         try migrator.migrate(database)
         try await CatalogSeed.insert(catalog, into: database)
         // The demo products' photos, drawn by libvips into the data directory's photo folder.
-        try await StorefrontServices(database: database, topics: LiveRegions(), photoFolder: photoFolder(in: dataDirectory), images: StorefrontServices.seedingImages(demoPhotos))
+        try await StorefrontServices(database: database, topics: LiveRegions(), photoFolder: photoFolder(in: dataDirectory))
             .photos.addDemoPhotos(for: CatalogSeed.products.map(\.id), demoPhotos)
         let accounts = SQLiteAccountsStore(database: database)
         try await AccountsSeed.seedIfEmpty(accounts)

@@ -35,7 +35,7 @@ enum StorefrontPostgres {
 
     private static func seed(_ connections: PostgresConnections, catalog: [Product], demoPhotos: DemoPhotos) async throws {
         try await PostgresCatalogStore(connections: connections).insertIfEmpty(catalog, categories: CatalogSeed.categories)
-        try await StorefrontServices(postgres: connections, topics: LiveRegions(), images: StorefrontServices.seedingImages(demoPhotos)).photos.addDemoPhotos(for: CatalogSeed.products.map(\.id), demoPhotos)
+        try await StorefrontServices(postgres: connections, topics: LiveRegions()).photos.addDemoPhotos(for: CatalogSeed.products.map(\.id), demoPhotos)
         let accounts = PostgresAccountsStore(connections: connections)
         try await AccountsSeed.seedIfEmpty(accounts)
         if let demoUser = try await accounts.user(email: AccountsSeed.users[0].email) {

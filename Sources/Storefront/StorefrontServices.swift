@@ -22,14 +22,6 @@ struct StorefrontServices {
     let photos: PhotoService
     let mailOutbox: any MailOutbox
 
-    /// An image processor for seeding the demo shop: a thread per core up to four (nothing is
-    /// served yet, and the 40 demo photos are drawn before the first request; more at once
-    /// would only add memory), or the usual one thread when nothing is drawn at seed.
-    static func seedingImages(_ demoPhotos: DemoPhotos) -> ImageProcessor {
-        guard demoPhotos == .drawnAtSeed else { return ImageProcessor() }
-        return ImageProcessor(pool: WorkerPool(name: "seed-images", threads: min(4, ProcessInfo.processInfo.activeProcessorCount), queueLimit: 64))
-    }
-
     /// - Parameter photoFolder: where the photos' variants are kept (`DATA_DIR/photos`).
     init(database: any DatabaseWriter, topics: any TopicPublisher, mailSender: MailAddress? = nil, relyingParty: PasskeyRelyingParty = .localhost,
          photoFolder: String = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-photos").path, images: ImageProcessor = ImageProcessor()) {
