@@ -35,8 +35,6 @@ public struct ImageProcessor: Sendable {
     }
 
     let pool: WorkerPool
-    /// How many images it works on at once: its pool's threads.
-    public var concurrency: Int { pool.threadCount }
     public let limits: Limits
 
     /// - Parameter pool: where libvips runs; one thread and 32 waiting jobs by default.

@@ -81,14 +81,9 @@ public struct PhotoService: Sendable {
         guard demoPhotos == .drawnAtSeed else { return }
         let listed = try await store.photos(of: productIDs)
         let demos = productIDs.compactMap { id in listed[id]?.first { $0.fingerprint == Self.demoFingerprint(id) } }
-        // As many photos at once as the image processor has threads (the storefront's has one:
-        // libvips is only ever called from one thread of ours), the rest waiting their turn.
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for (index, photo) in demos.enumerated() {
-                if index >= images.concurrency { try await group.next() }
-                group.addTask { try await drawMissingVariants(of: photo) }
-            }
-            try await group.waitForAll()
+        // One after another: libvips is only ever called from one thread of ours.
+        for photo in demos {
+            try await drawMissingVariants(of: photo)
         }
     }
 

@@ -12,8 +12,6 @@ import Glibc
 /// ``WorkerPoolFull`` at once, a 503, instead of letting a queue (and its latency) grow.
 public final class WorkerPool: Sendable {
     private let shared: Shared
-    /// How many jobs run at once.
-    public let threadCount: Int
 
     /// - Parameters:
     ///   - name: the threads' name, as `top -H` and `perf` show it.
@@ -21,7 +19,6 @@ public final class WorkerPool: Sendable {
     ///   - queueLimit: how many more may wait for a thread before new ones are refused.
     ///   - niceness: how much lower than the rest of the process the threads run (Linux `nice`, 0–19).
     public init(name: String, threads: Int, queueLimit: Int, niceness: Int32 = 10) {
-        threadCount = max(1, threads)
         shared = Shared(queueLimit: queueLimit)
         for index in 0..<max(1, threads) {
             let shared = self.shared
