@@ -87,9 +87,11 @@ import TesseraTesting
         let photo = (0..<fileSize).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) }
         let expectedSum = photo.reduce(0) { $0 &+ UInt64($1) }
         let body = Self.body(files: [("photo.jpg", photo)])
-        // Time limits out of the way: on a machine busy with other suites, 200 MB can take longer
-        // to arrive than a public site's 30 s, and this test is about memory.
-        let limits = HTTPServerLimits(bodyReadTimeout: .seconds(300), responseTimeout: .seconds(300), maxUploadBytes: 25 * 1024 * 1024)
+        // Time limits out of the way: on a machine busy with other suites, a connection can wait
+        // past a public site's 15 s idle or 20 s head limit before its upload moves, and 200 MB
+        // can take longer than 30 s to arrive. This test is about memory.
+        let limits = HTTPServerLimits(idleTimeout: .seconds(300), headTimeout: .seconds(300), bodyReadTimeout: .seconds(300),
+                                      responseTimeout: .seconds(300), maxUploadBytes: 25 * 1024 * 1024)
         let server = try await TestServer.start(threads: 4, limits: limits, responder: ClosureResponder { request in
             guard request.spooledBody != nil, request.body.isEmpty else { return .text("not spooled", status: .internalServerError) }
             guard let file = try request.form().file("photo"), case .spooled(let spooled) = file.contents else {
