@@ -47,7 +47,7 @@ public final class ProcessHarness: @unchecked Sendable {
             if let match = try regex.firstMatch(in: log) {
                 return match.output.count > 1 ? String(match.output[1].substring ?? "") : String(match.output[0].substring ?? "")
             }
-            guard process.isRunning else { break }
+            guard process.exitStatusIfEnded == nil else { break }
             try await Task.sleep(for: .milliseconds(20))
         }
         throw HarnessError.logNotFound(pattern: pattern, log: log)
@@ -69,18 +69,16 @@ public final class ProcessHarness: @unchecked Sendable {
     /// Waits for the exit and returns the status, or throws after `timeout`.
     public func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32 {
         let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
-            guard ContinuousClock.now < deadline else {
-                process.terminate()
-                throw HarnessError.didNotExit(log: log)
-            }
+        while ContinuousClock.now < deadline {
+            if let status = process.exitStatusIfEnded { return status }
             try await Task.sleep(for: .milliseconds(20))
         }
-        return process.terminationStatus
+        process.terminate()
+        throw HarnessError.didNotExit(log: log)
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if process.exitStatusIfEnded == nil { kill(process.processIdentifier, SIGKILL) }
         try? logHandle.close()
         try? FileManager.default.removeItem(at: logFile)
     }

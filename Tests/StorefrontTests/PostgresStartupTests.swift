@@ -71,7 +71,7 @@ import TesseraTesting
 
     private func outage(of cluster: PrivatePostgresCluster) async throws {
         let storefront = try start(["DATABASE_URL": cluster.url, "SESSION_SECRET": Self.secret])
-        defer { if storefront.process.isRunning { storefront.signal(SIGKILL) } }
+        defer { if storefront.process.exitStatusIfEnded == nil { storefront.signal(SIGKILL) } }
         let port = try await storefront.waitForPort()
         func get(_ target: String) async throws -> TestResponse {
             try await onThread { try RawHTTPClient.request(port: port, target) }
@@ -160,14 +160,14 @@ final class PrivatePostgresCluster: @unchecked Sendable {
     }
 
     /// Ends the script (its `read` gets end of file), which stops the cluster and deletes it;
-    /// waits up to 30 s, polling, since Foundation's `waitUntilExit` can miss an exit here.
+    /// waits up to 30 s, polling the kernel (`exitStatusIfEnded`), since Foundation can miss an exit here.
     private func stop() async {
         try? input.fileHandleForWriting.close()
         let deadline = ContinuousClock.now + .seconds(30)
-        while process.isRunning, ContinuousClock.now < deadline {
+        while process.exitStatusIfEnded == nil, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(50))
         }
-        if process.isRunning { process.terminate() }
+        if process.exitStatusIfEnded == nil { process.terminate() }
     }
 
     struct Failed: Error {}
