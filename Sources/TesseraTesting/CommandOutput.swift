@@ -24,8 +24,13 @@ public struct CommandOutput: Sendable {
             process.standardError = includingStandardError ? pipe : FileHandle.nullDevice
             try process.run()
             let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return CommandOutput(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+            // Not `waitUntilExit`, which can miss the exit (see `Process.exitStatusIfEnded`).
+            while true {
+                if let status = process.exitStatusIfEnded {
+                    return CommandOutput(status: status, output: String(decoding: data, as: UTF8.self))
+                }
+                usleep(20_000)
+            }
         }
     }
 }
