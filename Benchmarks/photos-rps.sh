@@ -8,7 +8,8 @@
 # The old binary is expected in /tmp/base/.build/release/storefront with its files in /tmp/base:
 #   git worktree add /tmp/base 546de74
 #   then build it there, or build it here at 546de74 and copy the binary.
-# This checkout's: swift build -c release --product storefront.
+# This checkout's: swift build -c release --product storefront. NOW_ENV adds settings to this
+# checkout's server only, such as NOW_ENV=REGION_CACHE_MB=0 (every region rendered every time).
 set -euo pipefail
 base_bin=${BASE_BIN:-/tmp/base/.build/release/storefront}
 photo_bin=${PHOTO_BIN:-"$(cd "$(dirname "$0")/.." && pwd)/.build/release/storefront"}
@@ -16,8 +17,8 @@ rounds=${ROUNDS:-7}
 url=${URL:-/products/1}
 work=$(mktemp -d)
 trap 'pkill -f "release/storefront" || true; rm -rf "$work"' EXIT
-start() { # binary port
-  (cd "$(dirname "$(dirname "$(dirname "$1")")")" && PORT=$2 HOST=127.0.0.1 DATA_DIR=$work/$2 LOG_LEVEL=warning DEMO_PHOTOS=on-request "$1" > $work/$2.log 2>&1 &)
+start() { # binary port [settings…]
+  (cd "$(dirname "$(dirname "$(dirname "$1")")")" && env PORT=$2 HOST=127.0.0.1 DATA_DIR=$work/$2 LOG_LEVEL=warning DEMO_PHOTOS=on-request "${@:3}" "$1" > $work/$2.log 2>&1 &)
   for _ in $(seq 100); do curl -sf -o /dev/null http://127.0.0.1:$2/healthz && break; sleep 0.1; done
   curl -sf http://127.0.0.1:$2$url > $work/page-$2.html
   # The photos' variants drawn once, as on a shop that has served them before.
@@ -40,7 +41,7 @@ measure() { # port: "requests/s µs-of-CPU/request"
   echo "$rps $(echo "scale=1; $(cat $work/cpu) * 1000 / $requests" | bc)"
 }
 start "$base_bin" 8501
-start "$photo_bin" 8502
+start "$photo_bin" 8502 ${NOW_ENV:-}
 echo "bytes of $url: before $(wc -c < $work/page-8501.html), now $(wc -c < $work/page-8502.html)"
 for round in $(seq $rounds); do
   read -r before_rps before_cpu <<< "$(measure 8501)"

@@ -45,7 +45,8 @@ public final class PostgresTopicBus: TopicBus {
         }
     }
 
-    public func listen(deliver: @escaping @Sendable ([Topic]) -> Void, resynchronize: @escaping @Sendable () -> Void) async {
+    public func listen(deliver: @escaping @Sendable ([Topic]) -> Void, resynchronize: @escaping @Sendable () -> Void,
+                       interrupted: @escaping @Sendable () -> Void) async {
         let instance = self.instance
         await PostgresListener(channel: Self.channel, connections: connections, logger: logger).run(
             started: { resynchronize() },
@@ -53,7 +54,7 @@ public final class PostgresTopicBus: TopicBus {
                 guard let message = Self.message(payload), message.instance != instance else { return }
                 deliver(message.topics)
             },
-            interrupted: {}
+            interrupted: interrupted
         )
     }
 

@@ -105,6 +105,18 @@ import Testing
             #expect(try await sam.send("/admin/products?page=nope").status == 400)
 
             let shown = try #require(list.markup.first("id", equalTo: "expected-stock-4")?["value"])
+            // Pages shown before the change: their detail and related regions are kept (the
+            // region cache) until the change is published.
+            var neighbour: String?
+            for id in 1...40 where id != 4 {
+                let page = try await shop.get("/products/\(id)")
+                if page.text.contains(#"data-view="ProductCard" data-product-id="4""#) { neighbour = "/products/\(id)"; break }
+            }
+            let relatedOn = try #require(neighbour, "a product whose related products show product 4")
+            for target in ["/products/4", "/products/4?lang=de", relatedOn, relatedOn + "?lang=de"] {
+                #expect(!(try await shop.get(target)).text.contains(#"data-price-minor="1999""#), "\(target)")
+            }
+
             for form in ["stock=-1&price=12.50", "stock=3&price=12.505", "stock=3&price=abc", "stock=3&price=0"].map({ $0 + "&page=1&expectedStock=\(shown)" }) {
                 let refused = try await sam.submit(from: "/admin/products", to: "/admin/products/4", form: form)
                 #expect(refused.status == 422, "\(form)")
@@ -120,6 +132,10 @@ import Testing
             let product = try await shop.get("/products/4")
             #expect(product.text.contains("Sold out"))
             #expect(product.text.contains(#"data-price-minor="1999""#))
+            let german = try await shop.get("/products/4?lang=de")
+            #expect(german.text.contains(#"data-price-minor="1999">19,99"#), "both languages' kept regions ended")
+            let related = try await shop.get(relatedOn)
+            #expect(related.text.contains(#"data-price-minor="1999""#), "another product's related products show the new price")
         }
     }
 }

@@ -8,11 +8,13 @@ import Testing
 @Suite struct PostgresTopicBusTests {
     /// What one instance's listener heard.
     final class Heard: Sendable {
-        private let state = Mutex<(topics: [Topic], resynchronizations: Int)>(([], 0))
+        private let state = Mutex<(topics: [Topic], resynchronizations: Int, interruptions: Int)>(([], 0, 0))
         var topics: [Topic] { state.withLock { $0.topics } }
         var resynchronizations: Int { state.withLock { $0.resynchronizations } }
+        var interruptions: Int { state.withLock { $0.interruptions } }
         func deliver(_ topics: [Topic]) { state.withLock { $0.topics += topics } }
         func resynchronize() { state.withLock { $0.resynchronizations += 1 } }
+        func interrupt() { state.withLock { $0.interruptions += 1 } }
 
         /// Waits up to ten seconds for `condition`.
         func wait(until condition: (Heard) -> Bool) async throws -> Bool {
@@ -31,7 +33,7 @@ import Testing
             let sender = PostgresTopicBus(connections: database.connections, logger: PostgresTestCluster.logger)
             let receiver = PostgresTopicBus(connections: otherPool, logger: PostgresTestCluster.logger)
             let heard = Heard()
-            let listening = Task { await receiver.listen(deliver: heard.deliver, resynchronize: heard.resynchronize) }
+            let listening = Task { await receiver.listen(deliver: heard.deliver, resynchronize: heard.resynchronize, interrupted: heard.interrupt) }
             #expect(try await heard.wait { $0.resynchronizations == 1 }, "listening: every open region is rendered once")
 
             await sender.send([Topic(name: "order.1"), Topic(name: "product.2")])
@@ -50,6 +52,7 @@ import Testing
                     """).count
             }
             #expect(cut == 1)
+            #expect(try await heard.wait { $0.interruptions == 1 }, "told that changes may go unheard")
             #expect(try await heard.wait { $0.resynchronizations == 2 }, "back: whatever went by unheard is rendered again")
             await sender.send([Topic(name: "order.4")])
             #expect(try await heard.wait { $0.topics.contains(Topic(name: "order.4")) })

@@ -44,10 +44,20 @@ import Tessera
         #expect(!LiveRegions(configuration: off.liveConfiguration).servesStreams)
     }
 
+    @Test func theRegionCacheSizeIsInMegabytesAndZeroTurnsItOff() throws {
+        let defaults = try ServerOptions.parse([]).resolve(environment: [:])
+        #expect(defaults.liveConfiguration.regionCache.maxBytes == 8 << 20)
+        let off = try ServerOptions.parse([]).resolve(environment: ["REGION_CACHE_MB": "0"])
+        #expect(off.liveConfiguration.regionCache.maxBytes == 0)
+        let flag = try ServerOptions.parse(["--region-cache-mb", "64"]).resolve(environment: ["REGION_CACHE_MB": "1"])
+        #expect(flag.liveConfiguration.regionCache.maxBytes == 64 << 20, "the flag wins over the environment")
+    }
+
     @Test func invalidValuesAreRefused() throws {
         for environment in [["PORT": "eighty"], ["PORT": "70000"], ["THREADS": "0"], ["LOG_LEVEL": "loud"],
                             ["HTTPS": "maybe"], ["TRUSTED_PROXIES": "10.0.0.1, somewhere"],
-                            ["LIVE_STREAMS_PER_CLIENT": "-1"], ["LIVE_STREAMS_PER_CLIENT": "many"]] {
+                            ["LIVE_STREAMS_PER_CLIENT": "-1"], ["LIVE_STREAMS_PER_CLIENT": "many"],
+                            ["REGION_CACHE_MB": "-1"], ["REGION_CACHE_MB": "lots"], ["REGION_CACHE_MB": "5000"]] {
             #expect(throws: (any Error).self, "\(environment)") { try ServerOptions.parse([]).resolve(environment: environment) }
         }
         #expect(throws: (any Error).self) { try ServerOptions.parse(["--log-level", "loud"]).resolve(environment: [:]) }

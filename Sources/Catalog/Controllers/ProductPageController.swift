@@ -60,6 +60,9 @@ struct ProductDetailRegion: RegionController {
 
     var topics: [Topic] { [CatalogTopics.product(product.id)] }
 
+    /// The same for every visitor: kept until the product changes (stock, price, photo).
+    var caching: RegionCaching { .shared("catalog.detail.\(product.id)", until: topics) }
+
     func render(in context: RequestContext) async throws -> HTMLOutput {
         let product = try await product.load(from: catalog)
         // Shown at half a desktop page, or the phone's whole width less the page's padding.
@@ -75,6 +78,10 @@ struct RelatedProductsRegion: RegionController {
     let catalog: CatalogService
     let photos: PhotoService
     let product: RegionProduct
+
+    /// The same for every visitor: kept until any product changes, since which products are
+    /// related, and their stock and prices, are known only once read.
+    var caching: RegionCaching { .shared("catalog.related.\(product.id)", until: [CatalogTopics.product.any]) }
 
     func render(in context: RequestContext) async throws -> HTMLOutput {
         let related = try await catalog.related(to: try await product.load(from: catalog))

@@ -74,6 +74,10 @@ public struct ServerOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("live-streams-per-client"), help: "Live-region streams one client address may hold open; a browser opens one per tab; 0 turns live regions off on this instance. [env: LIVE_STREAMS_PER_CLIENT] (default: 16)")
     public var liveStreamsPerClient: Int?
 
+    /// Read by ``resolve(environment:)``.
+    @Option(name: .customLong("region-cache-mb"), help: "Megabytes of shared regions' HTML kept until what they show changes; 0 renders every region for every request. [env: REGION_CACHE_MB] (default: 8)")
+    public var regionCacheMegabytes: Int?
+
     /// No options given yet, as ArgumentParser requires; it fills them in as it parses the
     /// command line.
     public init() {}
@@ -100,10 +104,14 @@ public struct ServerOptions: ParsableArguments, Sendable {
             https: try value(https.map(Self.parseSwitch) ?? nil, "HTTPS", Self.parseSwitch, default: false),
             trustedProxies: try value(trustedProxies.map { TrustedProxies(list: $0) } ?? nil, "TRUSTED_PROXIES", { TrustedProxies(list: $0) }, default: TrustedProxies()),
             publicURL: try value(publicURL.map(SiteURL.init) ?? nil, "PUBLIC_URL", { SiteURL($0).map { Optional($0) } }, default: nil),
-            liveStreamsPerClient: try value(liveStreamsPerClient, "LIVE_STREAMS_PER_CLIENT", { Int($0) }, default: 16)
+            liveStreamsPerClient: try value(liveStreamsPerClient, "LIVE_STREAMS_PER_CLIENT", { Int($0) }, default: 16),
+            regionCacheMegabytes: try value(regionCacheMegabytes, "REGION_CACHE_MB", { Int($0) }, default: 8)
         )
         guard settings.liveStreamsPerClient >= 0 else {
             throw ValidationError("LIVE_STREAMS_PER_CLIENT must be zero (live regions off) or more (--live-streams-per-client).")
+        }
+        guard (0...4096).contains(settings.regionCacheMegabytes) else {
+            throw ValidationError("REGION_CACHE_MB must be from 0 (no region cache) to 4096 (--region-cache-mb).")
         }
         if let publicURL, SiteURL(publicURL) == nil {
             throw ValidationError("--public-url \(publicURL) must be an http or https origin, such as https://shop.example.com.")
@@ -198,11 +206,14 @@ public struct ServerSettings: Sendable {
     public var publicURL: SiteURL?
     /// Live-region streams one client address may hold open; 0 turns live regions off here.
     public var liveStreamsPerClient: Int
+    /// Megabytes of shared regions' HTML kept (``RegionCache``); 0 keeps none.
+    public var regionCacheMegabytes: Int
 
-    /// The live regions' limits from these settings; a heartbeat well inside the server's idle
-    /// and response timeouts.
+    /// The live regions' limits and the region cache's size from these settings; a heartbeat
+    /// well inside the server's idle and response timeouts.
     public var liveConfiguration: LiveRegions.Configuration {
-        LiveRegions.Configuration(maxStreamsPerClient: liveStreamsPerClient)
+        LiveRegions.Configuration(maxStreamsPerClient: liveStreamsPerClient,
+                                  regionCache: RegionCache.Configuration(maxBytes: regionCacheMegabytes << 20))
     }
 
     /// What the HTTP server needs from these settings, with ``SecurityHeaders/defaults`` on every

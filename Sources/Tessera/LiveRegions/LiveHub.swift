@@ -72,9 +72,7 @@ final class LiveHub: Sendable {
     /// Tells the subscribers of `topics` (and those still discovering) that they changed.
     func deliver(_ topics: [Topic]) {
         let listeners: [LiveSubscriber] = state.withLock { state in
-            var ids = state.discovering
-            for topic in topics { ids.formUnion(state.byTopic[topic] ?? []) }
-            return ids.compactMap { state.subscribers[$0] }
+            state.discovering.union(Topic.listeners(of: topics, in: state.byTopic)).compactMap { state.subscribers[$0] }
         }
         for subscriber in listeners { subscriber.changed(topics) }
     }

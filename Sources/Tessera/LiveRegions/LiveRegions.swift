@@ -33,15 +33,21 @@ public final class LiveRegions: TopicPublisher, Service {
         public var maxStreamsPerClient: Int
         /// Regions one stream may watch; a page has a handful.
         public var maxRegionsPerStream: Int
+        /// How much of the shared regions' HTML is kept, and for how long (``RegionCache``); it
+        /// works whether or not this instance serves streams.
+        public var regionCache: RegionCache.Configuration
 
         /// The defaults: a heartbeat every 10 s, a full refresh every minute, 16 streams per
-        /// client address (0: none, live regions off), 16 regions per stream.
+        /// client address (0: none, live regions off), 16 regions per stream, 8 MB of shared
+        /// regions kept for up to a minute.
         public init(heartbeat: Duration = .seconds(10), heartbeatsPerRefresh: Int = 6,
-                    maxStreamsPerClient: Int = 16, maxRegionsPerStream: Int = 16) {
+                    maxStreamsPerClient: Int = 16, maxRegionsPerStream: Int = 16,
+                    regionCache: RegionCache.Configuration = RegionCache.Configuration()) {
             self.heartbeat = heartbeat
             self.heartbeatsPerRefresh = max(1, heartbeatsPerRefresh)
             self.maxStreamsPerClient = max(0, maxStreamsPerClient)
             self.maxRegionsPerStream = maxRegionsPerStream
+            self.regionCache = regionCache
         }
     }
 
@@ -53,6 +59,8 @@ public final class LiveRegions: TopicPublisher, Service {
     /// Whether this instance serves streams: pages mark their live regions only when it does.
     public var servesStreams: Bool { configuration.maxStreamsPerClient > 0 }
     let hub = LiveHub()
+    /// The shared regions' fragments, dropped by the topics published here and on the bus.
+    public let regionCache: RegionCache
     private let bus: (any TopicBus)?
     private let outbox: AsyncStream<[Topic]>.Continuation
     private let outgoing: AsyncStream<[Topic]>
@@ -62,6 +70,8 @@ public final class LiveRegions: TopicPublisher, Service {
     /// Live regions within this process, or across instances through `bus`.
     public init(configuration: Configuration = Configuration(), bus: (any TopicBus)? = nil, logger: Logger = Logger(label: "tessera.live")) {
         self.configuration = configuration
+        // With a bus, the other instances' changes are heard only once it listens.
+        self.regionCache = RegionCache(configuration: configuration.regionCache, keeping: bus == nil)
         self.bus = bus
         self.logger = logger
         (outgoing, outbox) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
@@ -74,6 +84,7 @@ public final class LiveRegions: TopicPublisher, Service {
     /// instances. Call it after the change is committed.
     public func publish(_ topics: [Topic]) {
         guard !topics.isEmpty else { return }
+        regionCache.invalidate(topics)
         hub.deliver(topics)
         if bus != nil { outbox.yield(topics) }
     }
@@ -86,11 +97,21 @@ public final class LiveRegions: TopicPublisher, Service {
                 group.addTask {
                     for await topics in self.outgoing { await bus.send(topics) }
                 }
-                // An instance that serves no streams has nobody to tell: it only sends.
-                if servesStreams {
-                    let hub = self.hub
+                // An instance with no streams and no cache has nobody to tell: it only sends.
+                if servesStreams || configuration.regionCache.maxBytes > 0 {
+                    let (hub, cache) = (self.hub, self.regionCache)
                     group.addTask {
-                        await bus.listen(deliver: { hub.deliver($0) }, resynchronize: { hub.refreshAll() })
+                        await bus.listen(
+                            deliver: { topics in
+                                cache.invalidate(topics)
+                                hub.deliver(topics)
+                            },
+                            resynchronize: {
+                                cache.startKeeping()
+                                hub.refreshAll()
+                            },
+                            interrupted: { cache.stopKeeping() }
+                        )
                     }
                 }
             }

@@ -14,6 +14,29 @@ public struct Topic: Hashable, Sendable, CustomStringConvertible {
 
     /// The topic's name.
     public var description: String { name }
+
+    /// For one key's topic (`product.3`), its family's ``TopicFamily/any`` topic (`product`),
+    /// which a region that depends on every key of the family declares; `nil` for that topic
+    /// itself.
+    var family: Topic? {
+        name.utf8.firstIndex(of: UInt8(ascii: ".")).map { Topic(name: String(name[..<$0])) }
+    }
+
+    /// Who in `index` (filed by the topics each depends on) hears that `published` changed:
+    /// those filed under one of them, under its family's ``TopicFamily/any``, or, for a
+    /// published family, under any of its keys.
+    static func listeners<ID: Hashable>(of published: [Topic], in index: [Topic: Set<ID>]) -> Set<ID> {
+        var found: Set<ID> = []
+        for topic in published {
+            found.formUnion(index[topic] ?? [])
+            if let family = topic.family {
+                found.formUnion(index[family] ?? [])
+            } else {
+                for (filed, ids) in index where filed.family == topic { found.formUnion(ids) }
+            }
+        }
+        return found
+    }
 }
 
 /// A kind of topic with a typed key: `TopicFamily<Int>("order")` makes `order.42` from an order id.
@@ -34,5 +57,11 @@ public struct TopicFamily<Key: LosslessStringConvertible & Sendable>: Sendable {
     /// The topic of one key of this family.
     public func callAsFunction(_ key: Key) -> Topic {
         Topic(name: name + "." + key.description)
+    }
+
+    /// Every key of this family, for a region that shows many of them (a list of products):
+    /// it hears each key's change. Published itself, it means that every key changed.
+    public var any: Topic {
+        Topic(name: name)
     }
 }

@@ -11,6 +11,9 @@ public protocol TopicBus: Sendable {
 
     /// Hears the changes the other instances send, calling `deliver` for each, until the task is
     /// cancelled. Calls `resynchronize` whenever it (re)connects: a change may have gone by
-    /// unheard while it was not listening, so every open region must be rendered again.
-    func listen(deliver: @escaping @Sendable ([Topic]) -> Void, resynchronize: @escaping @Sendable () -> Void) async
+    /// unheard while it was not listening, so every open region must be rendered again, and
+    /// `interrupted` when it stops hearing (the connection dropped), so that nothing is kept
+    /// meanwhile (``RegionCache``).
+    func listen(deliver: @escaping @Sendable ([Topic]) -> Void, resynchronize: @escaping @Sendable () -> Void,
+                interrupted: @escaping @Sendable () -> Void) async
 }

@@ -2,16 +2,17 @@ import Metrics
 import Synchronization
 import TesseraViews
 
-/// `tessera_region_render_seconds` by `region` and `outcome` (`ok`, `failed`, `timed_out`): its
-/// count per outcome is how often each region fails, its buckets how long each takes. Kept only
+/// `tessera_region_render_seconds` by `region` and `outcome` (`ok`, `cached`, `failed`,
+/// `timed_out`): its count per outcome is how often each region fails, or came from the
+/// ``RegionCache``, its buckets how long each takes. Kept only
 /// by apps that have ``MetricsMiddleware``; the handles are made once per series, since making
 /// one looks it up in the backend's registry.
 final class RegionMetrics: Sendable {
     private let timers = Mutex<[String: Metrics.Timer]>([:])
 
-    func record(region: String, outcome: Result<HTMLOutput, any Error>, since start: ContinuousClock.Instant) {
+    func record(region: String, outcome: Result<HTMLOutput, any Error>, cached: Bool, since start: ContinuousClock.Instant) {
         let label = switch outcome {
-        case .success: "ok"
+        case .success: cached ? "cached" : "ok"
         case .failure(is RegionRunner.DeadlinePassed): "timed_out"
         case .failure: "failed"
         }

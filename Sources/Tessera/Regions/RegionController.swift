@@ -18,17 +18,47 @@ public protocol RegionController: Sendable {
     /// (``LiveRegions``). Known from the controller's inputs, before it renders. Empty, the
     /// default, for a region that never changes while a page is open.
     var topics: [Topic] { get }
+
+    /// Whether the fragment is the same for every visitor in a language, and may be kept until
+    /// a topic changes (``RegionCaching/shared(_:until:)``). ``RegionCaching/none``, the
+    /// default, renders it for every request.
+    var caching: RegionCaching { get }
 }
 
 extension RegionController {
     /// None: the region is not live.
     public var topics: [Topic] { [] }
 
+    /// Rendered for every request.
+    public var caching: RegionCaching { .none }
+
     /// A short note that this part of the page could not be loaded.
     public func failureFragment(for error: any Error) -> HTMLOutput {
         var output = HTMLOutput(capacity: 128)
         output.write(static: "<p class=\"region-failed\" role=\"status\">This part of the page could not be loaded.</p>")
         return output
+    }
+}
+
+extension RegionController {
+    /// The fragment for `context`, within a page or at the region's own URL: from the app's
+    /// ``RegionCache`` when the region is shared and it is kept there (`cached`), else rendered,
+    /// and kept when shared. A shared region renders without the visitor's session and values.
+    func fragment(in context: RequestContext) async throws -> (html: HTMLOutput, cached: Bool) {
+        let caching = self.caching
+        guard let key = caching.key else { return (try await render(in: context), false) }
+        var visitorless = context
+        visitorless.session = .detached
+        visitorless.values = RequestValues()
+        guard let cache = context.application.live?.regionCache, cache.configuration.maxBytes > 0 else {
+            return (try await render(in: visitorless), false)
+        }
+        let languageKey = key + " " + context.language.code
+        if let kept = cache.fragment(for: languageKey) { return (kept, true) }
+        let generation = cache.generation
+        let html = try await render(in: visitorless)
+        cache.store(html, for: languageKey, topics: caching.topics, since: generation)
+        return (html, false)
     }
 }
 

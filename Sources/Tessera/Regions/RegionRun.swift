@@ -74,8 +74,14 @@ final class RegionRun: Sendable {
         self.metrics = context.application.regionMetrics
         let task = Task.immediate { [self] in
             let outcome: Result<HTMLOutput, any Error>
-            do { outcome = .success(try await region.controller.render(in: context)) } catch { outcome = .failure(error) }
-            finish(with: outcome)
+            var cached = false
+            do {
+                let fragment = try await region.controller.fragment(in: context)
+                (outcome, cached) = (.success(fragment.html), fragment.cached)
+            } catch {
+                outcome = .failure(error)
+            }
+            finish(with: outcome, cached: cached)
         }
         child.withLock { $0 = task }
         guard finishedOutcome == nil else { return }
@@ -118,7 +124,7 @@ final class RegionRun: Sendable {
 
     /// Records the first outcome; true when this call was first.
     @discardableResult
-    private func finish(with outcome: Result<HTMLOutput, any Error>) -> Bool {
+    private func finish(with outcome: Result<HTMLOutput, any Error>, cached: Bool = false) -> Bool {
         let pending: (waiters: [CheckedContinuation<Result<HTMLOutput, any Error>, Never>], timer: Task<Void, Never>?)? = state.withLock { state in
             guard case .running(let waiters, let timer) = state else { return nil }
             state = .finished(outcome)
@@ -126,7 +132,7 @@ final class RegionRun: Sendable {
         }
         guard let pending else { return false }
         pending.timer?.cancel()
-        metrics?.record(region: name, outcome: outcome, since: startedAt)
+        metrics?.record(region: name, outcome: outcome, cached: cached, since: startedAt)
         for waiter in pending.waiters { waiter.resume(returning: outcome) }
         return true
     }

@@ -39,7 +39,7 @@ public struct RouterBuilder: Sendable {
         add(route) { (read: @escaping @Sendable (RequestContext) throws -> Parameters) in
             .suspending { context in
                 let controller = try factory(read(context), context)
-                let html = try await controller.render(in: context)
+                let html = try await controller.fragment(in: context).html
                 LiveRender.probe?.report(controller.topics)
                 return Response.html(html.bytes)
             }

@@ -1,0 +1,245 @@
+import Foundation
+import Synchronization
+@testable import Tessera
+import TesseraTesting
+import TesseraViews
+import Testing
+
+/// Shared regions kept until a topic they depend on is published (`RegionCaching.shared`).
+@Suite struct RegionCacheTests {
+    // MARK: The cache alone
+
+    static func html(_ text: String) -> HTMLOutput {
+        var output = HTMLOutput()
+        output.text(text)
+        return output
+    }
+
+    static let product = TopicFamily<Int>("product")
+    static let order = TopicFamily<Int>("order")
+
+    @Test func aFragmentIsKeptUntilOneOfItsTopicsIsPublished() {
+        let cache = RegionCache()
+        cache.store(Self.html("three"), for: "detail.3 en", topics: [Self.product(3)], since: cache.generation)
+        cache.store(Self.html("four"), for: "detail.4 en", topics: [Self.product(4)], since: cache.generation)
+        #expect(cache.fragment(for: "detail.3 en")?.bytes == Self.html("three").bytes)
+        #expect(cache.fragment(for: "detail.3 de") == nil, "another language is another fragment")
+
+        cache.invalidate([Self.order(3), Self.product(5)])
+        #expect(cache.count == 2, "other topics leave both")
+        cache.invalidate([Self.product(3)])
+        #expect(cache.fragment(for: "detail.3 en") == nil)
+        #expect(cache.fragment(for: "detail.4 en") != nil)
+    }
+
+    @Test func aFamilysAnyTopicHearsEveryKeyAndAPublishedFamilyEndsEveryKey() {
+        let cache = RegionCache()
+        cache.store(Self.html("related"), for: "related.3 en", topics: [Self.product.any], since: cache.generation)
+        cache.store(Self.html("detail"), for: "detail.3 en", topics: [Self.product(3)], since: cache.generation)
+        cache.store(Self.html("order"), for: "order.1 en", topics: [Self.order(1)], since: cache.generation)
+        cache.invalidate([Self.product(7)])
+        #expect(cache.fragment(for: "related.3 en") == nil, "a list of products hears any product")
+        #expect(cache.fragment(for: "detail.3 en") != nil)
+
+        cache.invalidate([Self.product.any])
+        #expect(cache.fragment(for: "detail.3 en") == nil, "every product changed")
+        #expect(cache.fragment(for: "order.1 en") != nil)
+    }
+
+    @Test func aRenderThatRanWhileATopicWasPublishedIsNotKept() {
+        let cache = RegionCache()
+        let before = cache.generation
+        // The render read the old state; meanwhile a change committed and was published.
+        cache.invalidate([Self.product(3)])
+        cache.store(Self.html("stale"), for: "detail.3 en", topics: [Self.product(3)], since: before)
+        #expect(cache.fragment(for: "detail.3 en") == nil)
+        cache.store(Self.html("fresh"), for: "detail.3 en", topics: [Self.product(3)], since: cache.generation)
+        #expect(cache.fragment(for: "detail.3 en") != nil)
+    }
+
+    @Test func theOldestGoFirstWhenRoomIsNeededAndAFragmentTooLargeIsNotKept() {
+        // Each fragment takes 300 bytes of HTML, its key (8) and 64 of bookkeeping: 372. Eight
+        // fit in 3,200 bytes, and each may take an eighth of them (400).
+        let cache = RegionCache(configuration: RegionCache.Configuration(maxBytes: 3_200))
+        let fragment = Self.html(String(repeating: "x", count: 300))
+        for id in 1...8 { cache.store(fragment, for: "detail.\(id)", topics: [Self.product(id)], since: cache.generation) }
+        #expect(cache.count == 8)
+        cache.store(fragment, for: "detail.9", topics: [Self.product(9)], since: cache.generation)
+        #expect(cache.count == 8)
+        #expect(cache.fragment(for: "detail.1") == nil, "the oldest went")
+        #expect(cache.fragment(for: "detail.2") != nil && cache.fragment(for: "detail.9") != nil)
+        cache.invalidate([Self.product(1)])  // its topic is no longer filed: nothing to end
+        #expect(cache.count == 8)
+
+        let small = RegionCache(configuration: RegionCache.Configuration(maxBytes: 2_000))
+        small.store(fragment, for: "detail.1", topics: [], since: small.generation)
+        #expect(small.count == 0, "one fragment may take an eighth of the room")
+    }
+
+    @Test func aFragmentOlderThanMaxAgeIsRenderedAgain() async throws {
+        let cache = RegionCache(configuration: RegionCache.Configuration(maxAge: .milliseconds(50)))
+        cache.store(Self.html("kept"), for: "detail.1", topics: [], since: cache.generation)
+        #expect(cache.fragment(for: "detail.1") != nil)
+        try await Task.sleep(for: .milliseconds(120))
+        #expect(cache.fragment(for: "detail.1") == nil)
+        #expect(cache.count == 0)
+    }
+
+    @Test func nothingIsKeptWhileChangesCannotBeHeard() {
+        let cache = RegionCache(keeping: false)
+        cache.store(Self.html("kept"), for: "detail.1", topics: [], since: cache.generation)
+        #expect(cache.count == 0, "a bus that has not started listening")
+        cache.startKeeping()
+        cache.store(Self.html("kept"), for: "detail.1", topics: [], since: cache.generation)
+        #expect(cache.count == 1)
+        let before = cache.generation
+        cache.stopKeeping()
+        #expect(cache.count == 0, "what was kept may miss a change from now on")
+        cache.startKeeping()
+        cache.store(Self.html("stale"), for: "detail.1", topics: [], since: before)
+        #expect(cache.count == 0, "a render begun before the interruption is not kept")
+    }
+
+    // MARK: Within an app
+
+    /// Prices anyone may see, and how often the shared region rendered them.
+    final class Prices: Sendable {
+        private let state = Mutex<(prices: [Int: Int], renders: Int)>(([1: 10, 2: 20], 0))
+        var renders: Int { state.withLock { $0.renders } }
+        func price(_ id: Int) -> Int? {
+            state.withLock { state in
+                state.renders += 1
+                return state.prices[id]
+            }
+        }
+        func set(_ id: Int, to price: Int) { state.withLock { $0.prices[id] = price } }
+    }
+
+    struct PriceRegion: RegionController {
+        let prices: Prices
+        let id: Int
+
+        var topics: [Topic] { [RegionCacheTests.product(id)] }
+        var caching: RegionCaching { .shared("price.\(id)", until: topics) }
+
+        func render(in context: RequestContext) async throws -> HTMLOutput {
+            guard let price = prices.price(id) else { throw HTTPError(.notFound, message: "No such price.") }
+            let visitor = context[VisitorKey.self] ?? "nobody"
+            return RegionCacheTests.html("price \(price) in \(context.language.code), render \(prices.renders), token \(context.formToken ?? "none"), visitor \(visitor)")
+        }
+    }
+
+    enum VisitorKey: RequestValueKey {
+        typealias Value = String
+    }
+
+    /// Names the visitor from its cookie, as a sign-in step would.
+    struct VisitorMiddleware: Middleware {
+        func before(_ context: inout RequestContext) throws -> StepOutcome {
+            context[VisitorKey.self] = context.request.cookies["visitor"]
+            return .next
+        }
+    }
+
+    struct PricePage: PageController {
+        let prices: Prices
+        let id: Int
+
+        func load(_ context: RequestContext) async throws -> String { "Price \(id)" }
+        func render(_ title: String, in context: RequestContext) -> Page {
+            Page(title: title, body: context.render(LiveCounterPageView.self, title))
+        }
+        func regions(for title: String, in context: RequestContext) -> LiveCounterPageView.Regions<Region> {
+            LiveCounterPageView.Regions(counter: Region(source: Routes.value.path(id), controller: PriceRegion(prices: prices, id: id)),
+                                        note: Region(source: nil, controller: VisitorRegion()))
+        }
+    }
+
+    /// A region of the visitor's own, beside the shared one: it sees the session and the name.
+    struct VisitorRegion: RegionController {
+        func render(in context: RequestContext) async throws -> HTMLOutput {
+            RegionCacheTests.html("yours: token \(context.formToken ?? "none"), visitor \(context[VisitorKey.self] ?? "nobody")")
+        }
+    }
+
+    enum Routes {
+        static let page = Route<Int>("price.page", .get, "/prices/{id}")
+        static let value = Route<Int>("price.value", .get, "/prices/{id}/value")
+    }
+
+    static func app(_ prices: Prices, cache: RegionCache.Configuration = RegionCache.Configuration()) throws -> (Application, LiveRegions) {
+        let live = LiveRegions(configuration: LiveRegions.Configuration(regionCache: cache))
+        var app = ApplicationBuilder()
+        app.live = live
+        app.routes.page(Routes.page) { id, _ in PricePage(prices: prices, id: id) }
+        app.routes.fragment(Routes.value) { id, _ in PriceRegion(prices: prices, id: id) }
+        let sessions = SessionConfiguration(secret: Data(repeating: 7, count: 32))
+        let application = try app.build(middleware: [
+            SessionMiddleware(sessions), VisitorMiddleware(),
+            LanguageMiddleware(languages: [Language("en", currencies: ["EUR"]), Language("de", currencies: ["EUR"])]), ErrorPageMiddleware(),
+        ])
+        return (application, live)
+    }
+
+    @Test func aSharedRegionRendersOncePerLanguageUntilItsTopicIsPublished() async throws {
+        let prices = Prices()
+        let (application, live) = try Self.app(prices)
+        try await application.test { client in
+            for _ in 1...3 {
+                let page = try await client.send("/prices/1", headers: ["Accept-Language": "en"])
+                #expect(page.text.contains("price 10 in en, render 1,"), "\(page.text)")
+            }
+            let german = try await client.send("/prices/1", headers: ["Accept-Language": "de"])
+            #expect(german.text.contains("price 10 in de, render 2,"))
+            let alone = try await client.send("/prices/1/value", headers: ["Accept-Language": "en"])
+            #expect(alone.text == "price 10 in en, render 1, token none, visitor nobody", "the region's own URL shares the kept fragment")
+            #expect(prices.renders == 2)
+
+            prices.set(1, to: 11)
+            live.publish(Self.product(2))
+            let unchanged = try await client.send("/prices/1", headers: ["Accept-Language": "en"])
+            #expect(unchanged.text.contains("price 10 in en"), "another product's change")
+            live.publish(Self.product(1))
+            let english = try await client.send("/prices/1", headers: ["Accept-Language": "en"])
+            #expect(english.text.contains("price 11 in en, render 3,"))
+            let germanAgain = try await client.send("/prices/1", headers: ["Accept-Language": "de"])
+            #expect(germanAgain.text.contains("price 11 in de, render 4,"))
+        }
+    }
+
+    @Test func aSharedRegionRendersWithoutTheVisitor() async throws {
+        let prices = Prices()
+        let (application, _) = try Self.app(prices)
+        try await application.test { client in
+            for _ in 1...2 {
+                let page = try await client.send("/prices/2", headers: ["Cookie": "visitor=alice"])
+                #expect(page.text.contains("price 20 in en, render 1, token none, visitor nobody"), "\(page.text)")
+                let yours = try #require(page.text.firstMatch(of: /yours: token ([^,]+), visitor (\w+)/))
+                #expect(yours.1 != "none" && yours.2 == "alice", "the visitor has a session and a name, which the shared region never saw")
+            }
+        }
+    }
+
+    @Test func withTheCacheOffEveryRequestRendersTheRegionStillWithoutTheVisitor() async throws {
+        let prices = Prices()
+        let (application, _) = try Self.app(prices, cache: RegionCache.Configuration(maxBytes: 0))
+        try await application.test { client in
+            for render in 1...3 {
+                let page = try await client.send("/prices/1", headers: ["Cookie": "visitor=alice"])
+                #expect(page.text.contains("price 10 in en, render \(render), token none, visitor nobody"), "\(page.text)")
+            }
+        }
+    }
+
+    @Test func aFailedRenderIsNotKept() async throws {
+        let prices = Prices()
+        let (application, _) = try Self.app(prices)
+        try await application.test { client in
+            let missing = try await client.send("/prices/9/value")
+            #expect(missing.status == 404)
+            prices.set(9, to: 90)
+            let found = try await client.send("/prices/9/value")
+            #expect(found.text.hasPrefix("price 90"), "no price was not kept")
+        }
+    }
+}
