@@ -60,6 +60,9 @@ public struct PostgresListener: Sendable {
                 }
                 try? await connection.close()
                 if let failure { throw failure }
+                // The notifications ended without an error: as lost as a dropped connection.
+                guard !Task.isCancelled else { return }
+                interrupted()
             } catch {
                 guard !Task.isCancelled else { return }
                 interrupted()

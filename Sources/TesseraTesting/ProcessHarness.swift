@@ -78,7 +78,7 @@ public final class ProcessHarness: @unchecked Sendable {
     }
 
     deinit {
-        if process.exitStatusIfEnded == nil { kill(process.processIdentifier, SIGKILL) }
+        if process.processIdentifier > 0, process.exitStatusIfEnded == nil { kill(process.processIdentifier, SIGKILL) }
         try? logHandle.close()
         try? FileManager.default.removeItem(at: logFile)
     }

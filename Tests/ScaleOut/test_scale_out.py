@@ -411,8 +411,8 @@ class ScaleOutTest(unittest.TestCase):
 
             with ThreadPoolExecutor(max_workers=3) as pool:
                 self.assertEqual(list(pool.map(new_stock, streams)), [1, 1, 1])
-            # Each instance kept the product's detail region when its page was loaded above
-            # (the region cache); the change heard over NOTIFY ended it everywhere.
+            # The second and third instances kept the product's detail region when the watchers
+            # loaded its page (the region cache): the change heard over NOTIFY ended it there.
             for instance in self.instances:
                 _, page = Shopper(f"http://127.0.0.1:{instance.port}").get(f"/products/{product}")
                 self.assertIn('data-stock="1"', page, f"instance on port {instance.port} showed a kept, stale region")

@@ -79,7 +79,18 @@ import TesseraTesting
             let missing = try await browser.send("/no/such/page", headers: ["Accept": "text/html"])
             #expect(missing.status == 404)
             #expect(missing.text.contains("404 Nicht gefunden"))
+            #expect(missing.text.contains("Unter dieser Adresse gibt es nichts."), "the framework's message too")
             #expect(missing.header("content-language") == "de")
+            // A service's refusal, and an order's, in German as well.
+            let noProduct = try await browser.send("/products/9999", headers: ["Accept": "text/html"])
+            #expect(noProduct.status == 404 && noProduct.text.contains("Es gibt kein Produkt 9999."))
+            let noOrder = try await browser.send("/orders/9999", headers: ["Accept": "text/html"])
+            #expect(noOrder.status == 404 && noOrder.text.contains("In Ihrem Konto gibt es keine Bestellung Nr. 9999."))
+            let badFilter = try await browser.send("/orders?status=lost", headers: ["Accept": "text/html"])
+            #expect(badFilter.status == 400 && badFilter.text.contains("Gefiltert wird nach einem von: awaiting_payment, paid"))
+            // JSON clients and logs read the English words.
+            let json = try await browser.send("/products/9999", headers: ["Accept": "application/json"])
+            #expect(json.text.contains("There is no product 9999."), "\(json.text)")
             #expect(missing.header("vary")?.contains("Cookie") == true)
         }
     }
@@ -103,8 +114,11 @@ import TesseraTesting
                 #expect(refused.status == 400, "\(bad.prefix(20))")
                 #expect(refused.text.contains(#"data-view="ErrorPage""#), "an HTML page: \(bad.prefix(20))")
                 #expect(refused.text.contains("lang=de"), "it says what there is")
+                #expect(refused.text.contains("This shop speaks"), "in the language the other sources chose: English")
                 #expect(refused.headers("set-cookie").allSatisfy { !$0.hasPrefix("lang=") })
             }
+            let refusedInGerman = try await browser.send("/?lang=fr", headers: ["Accept": "text/html", "Accept-Language": "de"])
+            #expect(refusedInGerman.status == 400 && refusedInGerman.text.contains("Dieser Shop spricht"))
             let stale = try await browser.send("/", headers: ["Cookie": "lang=klingon", "Accept-Language": "de"])
             #expect(stale.status == 200)
             #expect(stale.text.contains(#"<html lang="de">"#), "an unknown cookie falls through to the header")

@@ -262,13 +262,13 @@ import TesseraTesting
             try await Self.signInAsAda(browser)
             let token = try await browser.send("/orders").csrfToken ?? ""
             let cases: [(String, String, String)] = [
-                ("/orders/3/pay", "idempotencyKey=k1", "An order that is cancelled cannot be paid."),
-                ("/orders/4/review", "rating=5&text=Great", "Only a completed order can be reviewed; this one is shipped."),
-                ("/orders/6/review", "rating=5&text=Great", "Only a completed order can be reviewed; this one is awaiting payment."),
+                ("/orders/3/pay", "idempotencyKey=k1", "An order at “Cancelled” cannot be paid."),
+                ("/orders/4/review", "rating=5&text=Great", "Only a completed order can be reviewed; this one is at “Shipped”."),
+                ("/orders/6/review", "rating=5&text=Great", "Only a completed order can be reviewed; this one is at “Awaiting payment”."),
                 ("/orders/1/review", "rating=4&text=Again", "This order already has a review."),
-                ("/orders/5/confirm", "", "An order that is paid, awaiting shipment cannot be confirmed as received."),
-                ("/orders/4/cancel", "reason=late", "An order that is shipped cannot be cancelled."),
-                ("/orders/3/cancel", "", "An order that is cancelled cannot be cancelled."),
+                ("/orders/5/confirm", "", "An order at “Paid, awaiting shipment” cannot be confirmed as received."),
+                ("/orders/4/cancel", "reason=late", "An order at “Shipped” cannot be cancelled."),
+                ("/orders/3/cancel", "", "An order at “Cancelled” cannot be cancelled."),
             ]
             for (action, form, message) in cases {
                 let reply = try await browser.send(action, method: "POST", form: form + "&_csrf=\(token)")

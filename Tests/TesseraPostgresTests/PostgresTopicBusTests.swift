@@ -52,7 +52,7 @@ import Testing
                     """).count
             }
             #expect(cut == 1)
-            #expect(try await heard.wait { $0.interruptions == 1 }, "told that changes may go unheard")
+            #expect(try await heard.wait { $0.interruptions >= 1 }, "told that changes may go unheard")
             #expect(try await heard.wait { $0.resynchronizations == 2 }, "back: whatever went by unheard is rendered again")
             await sender.send([Topic(name: "order.4")])
             #expect(try await heard.wait { $0.topics.contains(Topic(name: "order.4")) })

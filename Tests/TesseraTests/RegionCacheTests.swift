@@ -104,26 +104,41 @@ import Testing
 
     /// Prices anyone may see, and how often the shared region rendered them.
     final class Prices: Sendable {
-        private let state = Mutex<(prices: [Int: Int], renders: Int)>(([1: 10, 2: 20], 0))
+        private let state = Mutex<(prices: [Int: Int], renders: Int, afterPageRead: (@Sendable () -> Void)?)>(([1: 10, 2: 20], 0, nil))
         var renders: Int { state.withLock { $0.renders } }
+        /// A region's read: counted.
         func price(_ id: Int) -> Int? {
             state.withLock { state in
                 state.renders += 1
                 return state.prices[id]
             }
         }
+        /// A page's read, handed to its region; `afterPageRead` runs once after it.
+        func pagePrice(_ id: Int) -> Int? {
+            let (price, after) = state.withLock { state in
+                defer { state.afterPageRead = nil }
+                return (state.prices[id], state.afterPageRead)
+            }
+            after?()
+            return price
+        }
+        func countRender() { state.withLock { $0.renders += 1 } }
         func set(_ id: Int, to price: Int) { state.withLock { $0.prices[id] = price } }
+        func afterNextPageRead(_ change: @escaping @Sendable () -> Void) { state.withLock { $0.afterPageRead = change } }
     }
 
     struct PriceRegion: RegionController {
         let prices: Prices
         let id: Int
+        /// The price the page read, as the product page hands its detail the product.
+        var loaded: Int?
 
         var topics: [Topic] { [RegionCacheTests.product(id)] }
         var caching: RegionCaching { .shared("price.\(id)", until: topics) }
 
         func render(in context: RequestContext) async throws -> HTMLOutput {
-            guard let price = prices.price(id) else { throw HTTPError(.notFound, message: "No such price.") }
+            if loaded != nil { prices.countRender() }
+            guard let price = loaded ?? prices.price(id) else { throw HTTPError(.notFound, message: "No such price.") }
             let visitor = context[VisitorKey.self] ?? "nobody"
             return RegionCacheTests.html("price \(price) in \(context.language.code), render \(prices.renders), token \(context.formToken ?? "none"), visitor \(visitor)")
         }
@@ -145,12 +160,12 @@ import Testing
         let prices: Prices
         let id: Int
 
-        func load(_ context: RequestContext) async throws -> String { "Price \(id)" }
-        func render(_ title: String, in context: RequestContext) -> Page {
-            Page(title: title, body: context.render(LiveCounterPageView.self, title))
+        func load(_ context: RequestContext) async throws -> Int? { prices.pagePrice(id) }
+        func render(_ price: Int?, in context: RequestContext) -> Page {
+            Page(title: "Price \(id)", body: context.render(LiveCounterPageView.self, "Price \(id)"))
         }
-        func regions(for title: String, in context: RequestContext) -> LiveCounterPageView.Regions<Region> {
-            LiveCounterPageView.Regions(counter: Region(source: Routes.value.path(id), controller: PriceRegion(prices: prices, id: id)),
+        func regions(for price: Int?, in context: RequestContext) -> LiveCounterPageView.Regions<Region> {
+            LiveCounterPageView.Regions(counter: Region(source: Routes.value.path(id), controller: PriceRegion(prices: prices, id: id, loaded: price)),
                                         note: Region(source: nil, controller: VisitorRegion()))
         }
     }
@@ -207,6 +222,33 @@ import Testing
         }
     }
 
+    @Test func aRegionRenderedFromAModelThePageReadBeforeAChangeIsNotKept() async throws {
+        let prices = Prices()
+        let (application, live) = try Self.app(prices)
+        try await application.test { client in
+            // The page reads 10; the change commits and is published before its region renders.
+            prices.afterNextPageRead {
+                prices.set(1, to: 11)
+                live.publish(Self.product(1))
+            }
+            let raced = try await client.send("/prices/1")
+            #expect(raced.text.contains("price 10 in en, render 1,"), "what the page read")
+            let next = try await client.send("/prices/1")
+            #expect(next.text.contains("price 11 in en, render 2,"), "the raced render was not kept: \(next.text)")
+            let kept = try await client.send("/prices/1")
+            #expect(kept.text.contains("price 11 in en, render 2,"))
+        }
+    }
+
+    @Test func replacedFragmentsLeaveNoBookkeepingBehind() {
+        let cache = RegionCache()
+        for round in 1...10_000 {
+            cache.store(Self.html("round \(round)"), for: "detail.1", topics: [Self.product(1)], since: cache.generation)
+        }
+        #expect(cache.count == 1)
+        #expect(cache.queuedArrivals <= 2 + 64 + 1, "\(cache.queuedArrivals) arrivals queued for one fragment")
+    }
+
     @Test func aSharedRegionRendersWithoutTheVisitor() async throws {
         let prices = Prices()
         let (application, _) = try Self.app(prices)
@@ -240,6 +282,17 @@ import Testing
             prices.set(9, to: 90)
             let found = try await client.send("/prices/9/value")
             #expect(found.text.hasPrefix("price 90"), "no price was not kept")
+        }
+    }
+
+    @Test func aFailedRegionLeavesTheDefaultNoteInTheVisitorsLanguage() async throws {
+        let (application, _) = try Self.app(Prices())
+        try await application.test { client in
+            let german = try await client.send("/prices/8", headers: ["Accept-Language": "de"])
+            #expect(german.status == 200)
+            #expect(german.text.contains(#"data-region-failed="true"><p class="region-failed" role="status">Dieser Teil der Seite konnte nicht geladen werden.</p>"#), "\(german.text)")
+            let english = try await client.send("/prices/8")
+            #expect(english.text.contains("This part of the page could not be loaded."))
         }
     }
 }

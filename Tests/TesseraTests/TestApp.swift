@@ -60,7 +60,7 @@ struct SleepyRegion: RegionController {
         return output
     }
 
-    func failureFragment(for error: any Error) -> HTMLOutput {
+    func failureFragment(for error: any Error, in context: RequestContext) -> HTMLOutput {
         var output = HTMLOutput()
         output.write(static: "<p class=\"unavailable\">")
         output.text(text)

@@ -16,7 +16,7 @@ struct PasskeyActions {
         let passkeys = self.passkeys, accounts = self.accounts, steps = self.steps
         routes.action(AccountsRoutes.passkeyRegistrationOptions) { _, context in
             guard let shopper = context.shopper, let user = try await accounts.user(id: shopper.id) else {
-                throw HTTPError(.forbidden, message: "Sign in to add a passkey.")
+                throw HTTPError(.forbidden, Messages.errorPasskeySignIn.text())
             }
             return try Self.json(await passkeys.registrationOptions(for: user, sessionID: try Self.sessionID(context)))
         }
@@ -32,7 +32,7 @@ struct PasskeyActions {
                 return context.redirect(to: AccountsRoutes.account.path, flash: context.localized(Messages.accountPasskeyAdded))
             } catch let refusal as PasskeyError {
                 context.logger.notice("passkey refused", metadata: ["user_id": "\(shopper.id)", "reason": "\(refusal)"])
-                return try await context.render(AccountPageController(accounts: accounts, passkeys: passkeys, passkeyError: refusal.publicMessage))
+                return try await context.render(AccountPageController(accounts: accounts, passkeys: passkeys, passkeyError: refusal.publicMessage(in: context.language)))
             }
         }
         routes.action(AccountsRoutes.passkeySignInOptions) { _, context in
@@ -51,14 +51,14 @@ struct PasskeyActions {
                 return context.redirect(to: next, flash: context.localized(Messages.loginSignedIn, ["name": user.name]))
             } catch let refusal as PasskeyError {
                 context.logger.notice("passkey sign-in refused", metadata: ["client": "\(context.request.clientAddress.map { "\($0)" } ?? "-")", "reason": "\(refusal)"])
-                return try await context.render(LoginPageController(form: FormState(values: ["next": next], errors: ["passkey": refusal.publicMessage])))
+                return try await context.render(LoginPageController(form: FormState(values: ["next": next], errors: ["passkey": refusal.publicMessage(in: context.language)])))
             }
         }
     }
 
     /// The session the challenge is bound to: the page that asks has one, since it shows a form.
     static func sessionID(_ context: RequestContext) throws(HTTPError) -> String {
-        guard let id = context.session.id else { throw HTTPError(.badRequest, message: "Reload the page and try again.") }
+        guard let id = context.session.id else { throw HTTPError(.badRequest, Messages.errorReload.text()) }
         return id
     }
 

@@ -24,7 +24,7 @@ struct SignInActions {
                     context.logger.info("account registered", metadata: ["user_id": "\(user.id)"])
                     return context.redirect(to: "/", flash: context.localized(Messages.registerWelcome, ["name": user.name]))
                 } catch let refusal as RegistrationError {
-                    let state = FormState(values: ["name": form.name, "email": form.email], errors: ["email": refusal.message(in: context.language)])
+                    let state = FormState(values: ["name": form.name, "email": form.email], errors: ["email": refusal.publicMessage(in: context.language)])
                     return try await context.render(RegisterPageController(form: state))
                 }
             }
@@ -47,7 +47,7 @@ struct SignInActions {
                     return context.redirect(to: SafeRedirect.localPath(form.next), flash: context.localized(Messages.loginSignedIn, ["name": user.name]))
                 } catch let refusal as SignInError {
                     context.logger.notice("sign-in refused", metadata: ["client": "\(context.request.clientAddress.map { "\($0)" } ?? "-")"])
-                    let state = FormState(values: ["email": form.email, "next": form.next], errors: ["password": refusal.message(in: context.language)])
+                    let state = FormState(values: ["email": form.email, "next": form.next], errors: ["password": refusal.publicMessage(in: context.language)])
                     return try await context.render(LoginPageController(form: state))
                 }
             }
@@ -64,7 +64,7 @@ struct SignInActions {
                     _ = try await accounts.changePassword(userID: shopper.id, current: form.current, new: form.password, from: context.request.clientAddress)
                 } catch let refusal as PasswordChangeError {
                     context.logger.notice("password change refused", metadata: ["user_id": "\(shopper.id)"])
-                    return try await context.render(PasswordPageController(form: FormState(values: [:], errors: ["current": refusal.message(in: context.language)])))
+                    return try await context.render(PasswordPageController(form: FormState(values: [:], errors: ["current": refusal.publicMessage(in: context.language)])))
                 }
                 // Every session of the user just ended, this one too: it goes on under a new id.
                 guard let user = try await accounts.user(id: shopper.id) else { throw SignInError.wrongCredentials }

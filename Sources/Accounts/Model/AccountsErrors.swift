@@ -7,10 +7,10 @@ public enum RegistrationError: HTTPResponseError, Equatable {
     case emailTaken
 
     public var status: HTTPResponse.Status { .unprocessableContent }
-    public var publicMessage: String { message(in: .english) }
+    public var publicMessage: String { publicMessage(in: .english) }
 
     /// What the form says, in `language`.
-    public func message(in language: Language) -> String { Messages.errorEmailTaken.string(in: language) }
+    public func publicMessage(in language: Language) -> String { Messages.errorEmailTaken.string(in: language) }
 }
 
 /// Sign-in refused. Which of the e-mail and the password was wrong is not said.
@@ -19,10 +19,10 @@ public enum SignInError: HTTPResponseError, Equatable {
     case wrongCredentials
 
     public var status: HTTPResponse.Status { .unprocessableContent }
-    public var publicMessage: String { message(in: .english) }
+    public var publicMessage: String { publicMessage(in: .english) }
 
     /// What the form says, in `language`.
-    public func message(in language: Language) -> String { Messages.errorWrongCredentials.string(in: language) }
+    public func publicMessage(in language: Language) -> String { Messages.errorWrongCredentials.string(in: language) }
 }
 
 /// Too many sign-in attempts for this account or from this address: a 429 page that says when
@@ -37,9 +37,13 @@ public struct SignInThrottled: HTTPResponseError, Equatable {
     }
 
     public var status: HTTPResponse.Status { .tooManyRequests }
-    public var publicMessage: String {
-        let wait = retryAfterSeconds < 120 ? "\(retryAfterSeconds) seconds" : "\((retryAfterSeconds + 59) / 60) minutes"
-        return "Too many sign-in attempts. For your account's safety, please wait \(wait) before you try again."
+    public var publicMessage: String { publicMessage(in: .english) }
+
+    /// How long to wait, in `language`: seconds under two minutes, else whole minutes.
+    public func publicMessage(in language: Language) -> String {
+        retryAfterSeconds < 120
+            ? Messages.errorThrottledSeconds.string(in: language, count: Int(retryAfterSeconds))
+            : Messages.errorThrottledMinutes.string(in: language, count: Int((retryAfterSeconds + 59) / 60))
     }
     public var headers: HTTPFields { [.retryAfter: String(retryAfterSeconds)] }
 }
@@ -50,8 +54,8 @@ public enum PasswordChangeError: HTTPResponseError, Equatable {
     case wrongCurrentPassword
 
     public var status: HTTPResponse.Status { .unprocessableContent }
-    public var publicMessage: String { message(in: .english) }
+    public var publicMessage: String { publicMessage(in: .english) }
 
     /// What the form says, in `language`.
-    public func message(in language: Language) -> String { Messages.errorWrongCurrentPassword.string(in: language) }
+    public func publicMessage(in language: Language) -> String { Messages.errorWrongCurrentPassword.string(in: language) }
 }

@@ -13,12 +13,12 @@ struct PhotoActions {
             let headers: HTTPFields = [.contentType: name.format.mediaType, .cacheControl: "public, max-age=31536000, immutable"]
             switch try await photos.variant(name) {
             case .file(let path)?:
-                guard let file = OpenFile(path: path) else { throw HTTPError(.notFound) }
+                guard let file = OpenFile(path: path) else { throw HTTPError(.notFound, Messages.errorNoPhoto.text()) }
                 return Response(status: .ok, headers: headers, body: .file(FileRegion(file: file)))
             case .bytes(let bytes)?:
                 return Response(status: .ok, headers: headers, body: .bytes(bytes))
             case nil:
-                throw HTTPError(.notFound, message: "There is no such photo.")
+                throw HTTPError(.notFound, Messages.errorNoPhoto.text())
             }
         }
     }

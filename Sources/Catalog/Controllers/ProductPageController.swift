@@ -88,9 +88,11 @@ struct RelatedProductsRegion: RegionController {
         return context.render(RelatedProductsView.self, try await ProductCard.cards(for: related, photos: photos, eagerCount: 0))
     }
 
-    func failureFragment(for error: any Error) -> HTMLOutput {
-        var output = HTMLOutput(capacity: 96)
-        output.write(static: "<p class=\"region-failed\" role=\"status\">Related products are unavailable right now.</p>")
+    func failureFragment(for error: any Error, in context: RequestContext) -> HTMLOutput {
+        var output = HTMLOutput(capacity: 96, language: context.language)
+        output.write(static: "<p class=\"region-failed\" role=\"status\">")
+        output.text(Messages.relatedUnavailable)
+        output.write(static: "</p>")
         return output
     }
 }

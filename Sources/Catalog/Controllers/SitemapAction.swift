@@ -24,7 +24,7 @@ struct SitemapAction {
                 if parts > 1 { return Self.xml(Self.index(parts: parts, in: context)) }
                 part = 1
             case let value?:
-                guard let number = Int(value) else { throw HTTPError(.badRequest, message: "A sitemap part is a number from 1.") }
+                guard let number = Int(value) else { throw HTTPError(.badRequest, Messages.errorSitemapPart.text()) }
                 part = number
             }
             let (categories, productIDs) = try await catalog.sitemap(part: part)

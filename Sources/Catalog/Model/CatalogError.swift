@@ -1,13 +1,14 @@
 import Tessera
+import TesseraViews
 
 /// Why the catalog could not answer, and how each reason is answered over HTTP.
 public enum CatalogError: HTTPResponseError {
     /// No such product, category or page.
-    case notFound(String)
+    case notFound(LocalizedText)
     /// A listing request that makes no sense, such as `?sort=sideways`.
-    case invalid(String)
+    case invalid(LocalizedText)
     /// A change made against a state that has moved on since (the stock staff saw).
-    case conflict(String)
+    case conflict(LocalizedText)
     /// The store failed; the details go to the log, the visitor is told to come back.
     case storage(any Error)
 
@@ -21,11 +22,15 @@ public enum CatalogError: HTTPResponseError {
         }
     }
 
-    /// What the page says; a storage failure never shows its details, which go to the log.
-    public var publicMessage: String {
+    /// What logs and JSON clients read: the English words.
+    public var publicMessage: String { publicMessage(in: .english) }
+
+    /// What the page says, in the visitor's language; a storage failure never shows its
+    /// details, which go to the log.
+    public func publicMessage(in language: Language) -> String {
         switch self {
-        case .notFound(let message), .invalid(let message), .conflict(let message): message
-        case .storage: "The catalog is unavailable right now."
+        case .notFound(let text), .invalid(let text), .conflict(let text): text.string(in: language)
+        case .storage: Messages.errorUnavailable.string(in: language)
         }
     }
 

@@ -60,12 +60,12 @@ public struct CatalogService: Sendable {
         var query = ProductQuery(pageSize: Self.pageSize)
         var category: Category?
         if let slug, !slug.isEmpty {
-            guard let found = categories.first(where: { $0.slug == slug }) else { throw .notFound("There is no category “\(slug)”.") }
+            guard let found = categories.first(where: { $0.slug == slug }) else { throw .notFound(Messages.errorNoCategory.text(["slug": slug])) }
             category = found
             query.categoryID = found.id
         }
         if let sort, !sort.isEmpty {
-            guard let parsed = ProductQuery.Sort(rawValue: sort) else { throw .invalid("Sort by relevance, name, price or price-desc.") }
+            guard let parsed = ProductQuery.Sort(rawValue: sort) else { throw .invalid(Messages.errorSort.text()) }
             query.sort = parsed
         }
         var toLastPage = false
@@ -73,12 +73,12 @@ public struct CatalogService: Sendable {
             if page == "last" {
                 toLastPage = true
             } else {
-                guard let number = Int(page), number >= 1, number <= Self.highestPage else { throw .invalid("The page must be a number from 1, or last.") }
+                guard let number = Int(page), number >= 1, number <= Self.highestPage else { throw .invalid(Messages.errorPageNumber.text()) }
                 query.page = number
             }
         }
         let trimmed = search?.trimmingCharacters(in: .whitespaces) ?? ""
-        guard trimmed.count <= 100 else { throw .invalid("Searches are at most 100 characters.") }
+        guard trimmed.count <= 100 else { throw .invalid(Messages.errorSearchTooLong.text()) }
         query.search = trimmed.isEmpty ? nil : trimmed
         // A search lists its best matches first unless asked otherwise; relevance means nothing
         // without one.
@@ -100,11 +100,11 @@ public struct CatalogService: Sendable {
         if listing.query.page > listing.pageCount {
             // A cursor's page number is a label: products removed since the link was made may
             // leave it past the end; the page itself is still right.
-            guard query.start != .offset else { throw .notFound("There is no page \(listing.query.page).") }
+            guard query.start != .offset else { throw .notFound(Messages.errorNoPage.text(["page": listing.query.page])) }
             listing.query.page = listing.pageCount
         }
         if listing.products.isEmpty, query.start != .offset, listing.total > 0 {
-            throw .notFound("That page of the listing is gone: the product it started from is no longer in the shop.")
+            throw .notFound(Messages.errorListingGone.text())
         }
         return listing
     }
@@ -113,19 +113,19 @@ public struct CatalogService: Sendable {
     private static func start(after: String?, before: String?, toLastPage: Bool, page: Int, byRelevance: Bool) throws(CatalogError) -> ProductQuery.Start {
         func productID(_ value: String?) throws(CatalogError) -> Int? {
             guard let value, !value.isEmpty else { return nil }
-            guard let id = Int(value), id >= 1 else { throw .invalid("A page starts after or before a product id, a number from 1.") }
+            guard let id = Int(value), id >= 1 else { throw .invalid(Messages.errorPageAnchor.text()) }
             return id
         }
         let after = try productID(after), before = try productID(before)
         if after != nil || before != nil {
-            guard after == nil || before == nil else { throw .invalid("A page starts after a product or ends before one, not both.") }
-            guard !byRelevance else { throw .invalid("Pages of a search by best match are numbered: use page alone.") }
-            guard !toLastPage, page >= 2 else { throw .invalid("A page that starts after or before a product needs its number, from 2.") }
+            guard after == nil || before == nil else { throw .invalid(Messages.errorPageBoth.text()) }
+            guard !byRelevance else { throw .invalid(Messages.errorPageRelevance.text()) }
+            guard !toLastPage, page >= 2 else { throw .invalid(Messages.errorPageAnchorNumber.text()) }
             return after.map { .after(productID: $0) } ?? .before(productID: before!)
         }
         if toLastPage { return byRelevance ? .offset : .end }
         guard byRelevance || page <= pagesByOffset else {
-            throw .invalid("Pages past page \(pagesByOffset) are reached through the listing's links: Next, Previous and Last.")
+            throw .invalid(Messages.errorPageBeyond.text(["last": pagesByOffset]))
         }
         return .offset
     }
@@ -138,7 +138,7 @@ public struct CatalogService: Sendable {
 
     /// The product, or a 404 that names it: what a product page and its regions start from.
     public func product(id: Int) async throws(CatalogError) -> Product {
-        guard let product = try await existingProduct(id: id) else { throw .notFound("There is no product \(id).") }
+        guard let product = try await existingProduct(id: id) else { throw .notFound(Messages.errorNoProduct.text(["id": id])) }
         return product
     }
 
@@ -171,9 +171,9 @@ public struct CatalogService: Sendable {
             topics.publish(CatalogTopics.product(productID))
             return product
         case .stockMoved(let current):
-            throw .conflict("The stock changed from \(expectedStock) to \(current) since the page was loaded; nothing was saved. Load the page again.")
+            throw .conflict(Messages.errorStockMoved.text(["expected": expectedStock, "current": current]))
         case .noSuchProduct:
-            throw .notFound("There is no product \(productID).")
+            throw .notFound(Messages.errorNoProduct.text(["id": productID]))
         }
     }
 
@@ -193,7 +193,7 @@ public struct CatalogService: Sendable {
     /// The pages a search engine should know, part by part: the categories in the first part,
     /// and every product in one part. A part that does not exist is a 404.
     public func sitemap(part: Int) async throws(CatalogError) -> (categories: [Category], productIDs: [Int]) {
-        guard part >= 1, part <= (try await sitemapPartCount()) else { throw .notFound("The sitemap has no part \(part).") }
+        guard part >= 1, part <= (try await sitemapPartCount()) else { throw .notFound(Messages.errorNoSitemapPart.text(["part": part])) }
         do {
             return (part == 1 ? try await store.categories() : [],
                     try await store.productIDs(offset: (part - 1) * sitemapPartSize, limit: sitemapPartSize))

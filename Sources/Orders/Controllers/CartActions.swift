@@ -25,7 +25,7 @@ struct CartActions {
                     return context.redirect(to: OrdersRoutes.cart.path, flash: context.localized(Messages.cartAdded, count: form.quantity, ["name": product.name]))
                 } catch let refusal as CartError where refusal != .unknownProduct {
                     return try await context.render(AddToCartPageController(
-                        catalog: catalog, productID: form.productID, quantity: String(form.quantity), error: refusal.message(in: context.language)))
+                        catalog: catalog, productID: form.productID, quantity: String(form.quantity), error: refusal.publicMessage(in: context.language)))
                 }
             }
         }
@@ -41,7 +41,7 @@ struct CartActions {
                     try await cart.setQuantity(form.quantity, of: productID, in: cartID)
                 } catch let refusal as CartError where refusal != .unknownProduct {
                     return try await context.render(CartPageController(cart: cart, refusal: CartPageModel.QuantityRefusal(
-                        productID: productID, quantity: String(form.quantity), message: refusal.message(in: context.language))))
+                        productID: productID, quantity: String(form.quantity), message: refusal.publicMessage(in: context.language))))
                 }
                 CartSession.remember(try await cart.cart(cartID), in: context)
                 return context.redirect(to: OrdersRoutes.cart.path, flash: context.localized(Messages.cartUpdated))

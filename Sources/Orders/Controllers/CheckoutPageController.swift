@@ -12,7 +12,7 @@ struct CheckoutPageController: PageController {
     func load(_ context: RequestContext) async throws -> CheckoutModel {
         let shopper = try SignedInShopper.require(context, returningTo: OrdersRoutes.checkout.path)
         let contents = try await CartSession.currentCart(in: context, from: cart)
-        return CheckoutModel(items: LineItems(contents), isEmpty: contents.lines.isEmpty, error: error?.message(in: context.language),
+        return CheckoutModel(items: LineItems(contents), isEmpty: contents.lines.isEmpty, error: error?.publicMessage(in: context.language),
                              checkoutNumber: try await orders.nextCheckoutNumber(for: shopper))
     }
 

@@ -16,7 +16,7 @@ struct OrderActions {
                 let order = try await lookup.order(id, in: context, returningTo: OrdersRoutes.order.path(id))
                 switch try context.decodeForm(PayForm.self) {
                 case .invalid:
-                    throw HTTPError(.badRequest, message: "The payment form is incomplete; please use the Pay button on the order page.")
+                    throw HTTPError(.badRequest, Messages.errorPaymentForm.text())
                         .linking(to: Self.backLink(to: id))
                 case .valid(let form):
                     let outcome = try await orders.pay(order, idempotencyKey: form.idempotencyKey, by: SignedInShopper.actor(context))

@@ -7,7 +7,7 @@ struct OrderLookup {
     func order(_ id: Int, in context: RequestContext, returningTo returnPath: String? = nil) async throws -> Order {
         let userID = try SignedInShopper.require(context, returningTo: returnPath)
         guard let order = try await orders.order(id, of: userID) else {
-            throw HTTPError(.notFound, message: "There is no order #\(id) in your account.")
+            throw HTTPError(.notFound, Messages.errorNoOrder.text(["id": id]))
         }
         return order
     }

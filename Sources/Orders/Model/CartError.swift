@@ -15,17 +15,13 @@ public enum CartError: HTTPResponseError, Equatable {
         }
     }
 
-    public var publicMessage: String {
-        switch self {
-        case .unknownProduct: "There is no such product."
-        case .quantity(let problem): problem.description
-        }
-    }
+    /// In English, for logs.
+    public var publicMessage: String { publicMessage(in: .english) }
 
     /// What the cart page says, in `language`.
-    public func message(in language: Language) -> String {
+    public func publicMessage(in language: Language) -> String {
         switch self {
-        case .unknownProduct: publicMessage
+        case .unknownProduct: Messages.errorNoSuchProduct.string(in: language)
         case .quantity(let problem): problem.message(in: language)
         }
     }

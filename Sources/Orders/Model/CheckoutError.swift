@@ -17,10 +17,10 @@ public enum CheckoutError: HTTPResponseError, Equatable {
         }
     }
 
-    public var publicMessage: String { message(in: .english) }
+    public var publicMessage: String { publicMessage(in: .english) }
 
     /// What the checkout page says, in `language`.
-    public func message(in language: Language) -> String {
+    public func publicMessage(in language: Language) -> String {
         switch self {
         case .emptyCart: Messages.checkoutEmpty.string(in: language)
         case .stock(let problem): Messages.checkoutChangeCart.string(in: language, ["problem": problem.message(in: language)])

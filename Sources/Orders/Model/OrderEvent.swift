@@ -5,15 +5,4 @@ public enum OrderEvent: Sendable, Equatable {
     case confirmReceipt
     case cancel
     case review
-
-    /// The event as a shopper would name it, for the message of a refused transition.
-    var verb: String {
-        switch self {
-        case .pay: "paid"
-        case .ship: "shipped"
-        case .confirmReceipt: "confirmed as received"
-        case .cancel: "cancelled"
-        case .review: "reviewed"
-        }
-    }
 }

@@ -1,4 +1,5 @@
 import Tessera
+import TesseraViews
 
 /// A transition the state machine refuses: paying a cancelled order, reviewing an unfinished one.
 public struct OrderTransitionError: HTTPResponseError, Equatable, CustomStringConvertible {
@@ -10,17 +11,23 @@ public struct OrderTransitionError: HTTPResponseError, Equatable, CustomStringCo
     /// A conflict with the order's current state.
     public var status: HTTPResponse.Status { .conflict }
 
-    /// The refusal in words, safe to show: it names only the status and the event.
-    public var publicMessage: String { description }
+    /// The refusal in English, safe to show: it names only the status and the event.
+    public var publicMessage: String { publicMessage(in: .english) }
 
-    /// An explanation a shopper can act on.
-    public var description: String {
-        let state = from.label.lowercased()
+    /// An explanation a shopper can act on, in `language`.
+    public func publicMessage(in language: Language) -> String {
+        let state: KeyValuePairs<String, any HTMLOutputConvertible & Sendable> = ["state": from.localizedLabel]
         return switch (from, event) {
-        case (.completed, .review): "This order already has a review."
-        case (_, .review): "Only a completed order can be reviewed; this one is \(state)."
-        case (.paid, .pay), (.shipped, .pay), (.completed, .pay): "This order is already paid."
-        default: "An order that is \(state) cannot be \(event.verb)."
+        case (.completed, .review): Messages.transitionAlreadyReviewed.string(in: language)
+        case (_, .review): Messages.transitionReviewUnfinished.string(in: language, state)
+        case (.paid, .pay), (.shipped, .pay), (.completed, .pay): Messages.transitionAlreadyPaid.string(in: language)
+        case (_, .pay): Messages.transitionCannotPay.string(in: language, state)
+        case (_, .ship): Messages.transitionCannotShip.string(in: language, state)
+        case (_, .confirmReceipt): Messages.transitionCannotConfirm.string(in: language, state)
+        case (_, .cancel): Messages.transitionCannotCancel.string(in: language, state)
         }
     }
+
+    /// The refusal in English.
+    public var description: String { publicMessage }
 }

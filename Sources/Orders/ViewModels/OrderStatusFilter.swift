@@ -28,7 +28,7 @@ extension OrderStatus {
     public static func filter(in request: Request) throws(HTTPError) -> OrderStatus? {
         guard let raw = request.query["status"], !raw.isEmpty else { return nil }
         guard let parsed = OrderStatus(rawValue: raw) else {
-            throw HTTPError(.badRequest, message: "Filter by one of: " + OrderStatus.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+            throw HTTPError(.badRequest, Messages.errorStatusFilter.text(["statuses": OrderStatus.allCases.map(\.rawValue).joined(separator: ", ")]))
         }
         return parsed
     }

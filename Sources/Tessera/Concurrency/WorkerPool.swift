@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import TesseraViews
 
 /// A few threads of their own, for CPU-heavy work such as password hashing, with a bounded queue.
 ///
@@ -105,6 +106,7 @@ public final class WorkerPool: Sendable {
 /// The ``WorkerPool`` is busy and its queue is full: try again in a moment (503).
 public struct WorkerPoolFull: HTTPResponseError {
     public var status: HTTPResponse.Status { .serviceUnavailable }
-    public var publicMessage: String { "The server is busy. Please try again in a moment." }
+    public var publicMessage: String { publicMessage(in: .english) }
+    public func publicMessage(in language: Language) -> String { Messages.errorBusy.string(in: language) }
     public var headers: HTTPFields { [.retryAfter: "1"] }
 }

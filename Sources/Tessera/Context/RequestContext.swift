@@ -28,6 +28,9 @@ public struct RequestContext: Sendable {
     /// a ``LanguageMiddleware``.
     public internal(set) var languageChoice: LanguageChoice?
     var values: RequestValues
+    /// The ``RegionCache``'s generation when the page began loading, before its model was read:
+    /// a shared region rendered from that model is kept only if nothing was published since.
+    var regionCacheGeneration: Int?
 
     init(request: Request, application: ApplicationParts) {
         self.languageChoice = nil
@@ -36,6 +39,7 @@ public struct RequestContext: Sendable {
         self.route = nil
         self.databasePatience = nil
         self.values = RequestValues()
+        self.regionCacheGeneration = nil
     }
 
     /// The request as the server read it, or as a middleware rewrote it.

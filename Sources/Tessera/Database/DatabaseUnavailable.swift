@@ -1,4 +1,5 @@
 import TesseraHTTP
+import TesseraViews
 
 /// The database could not be reached, went away mid-request, or did not answer within the
 /// request's ``DatabasePatience``: a 503 with the error page and `Retry-After`, not a 500,
@@ -14,7 +15,8 @@ public struct DatabaseUnavailable: HTTPResponseError, CustomStringConvertible {
     }
 
     public var status: HTTPResponse.Status { .serviceUnavailable }
-    public var publicMessage: String { "The site's database is unavailable right now. Please try again in a moment." }
+    public var publicMessage: String { publicMessage(in: .english) }
+    public func publicMessage(in language: Language) -> String { Messages.errorDatabase.string(in: language) }
     public var headers: HTTPFields { [.retryAfter: "5"] }
     public var description: String { "database unavailable: \(reason)" }
 }

@@ -15,7 +15,8 @@ public struct ErrorPageModel: Sendable {
     public var status: Int
     /// The status's reason phrase, such as `Not Found`.
     public var reason: String
-    /// What the visitor is told: the error's public message, never its internals.
+    /// What the visitor is told: the error's public message in the visitor's language, never
+    /// its internals.
     public var message: String
     /// A way back to where the visitor was, when the error knows one (a ``LinkedError``); the
     /// page always links home too.
@@ -39,7 +40,7 @@ public struct DefaultErrorPage: ErrorPageController {
     /// The status, its reason, the error's public message and its link, if any.
     public func render(_ error: any HTTPResponseError, in context: RequestContext) -> Page {
         let reason = Self.reason(of: error.status, in: context.language)
-        let model = ErrorPageModel(status: error.status.code, reason: reason, message: error.publicMessage,
+        let model = ErrorPageModel(status: error.status.code, reason: reason, message: error.publicMessage(in: context.language),
                                    link: (error as? LinkedError)?.link)
         return Page(title: "\(error.status.code) \(reason)", body: context.render(ErrorPageView.self, model), status: error.status)
     }

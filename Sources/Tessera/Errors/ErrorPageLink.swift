@@ -1,3 +1,6 @@
+import TesseraHTTP
+import TesseraViews
+
 /// A way on from an error page besides the home page: back to the order the visitor was acting
 /// on, say. ``DefaultErrorPage`` shows it above the link home.
 public struct ErrorPageLink: Sendable, Equatable {
@@ -38,6 +41,8 @@ public struct LinkedError: HTTPResponseError {
     public var status: HTTPResponse.Status { error.status }
     /// The carried error's message.
     public var publicMessage: String { error.publicMessage }
+    /// The carried error's message in `language`.
+    public func publicMessage(in language: Language) -> String { error.publicMessage(in: language) }
     /// The carried error's header fields.
     public var headers: HTTPFields { error.headers }
 }

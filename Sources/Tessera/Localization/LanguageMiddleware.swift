@@ -91,6 +91,6 @@ public struct LanguageParameterCheck: Middleware {
     public func before(_ context: inout RequestContext) throws -> StepOutcome {
         guard let choice = context.languageChoice, let refused = choice.refusedValue else { return .next }
         let offered = choice.available.map { "\($0.name) (\(choice.parameter)=\($0.code))" }.joined(separator: ", ")
-        throw HTTPError(.badRequest, message: "This shop speaks \(offered); “\(refused.prefix(20))” is not one of them.")
+        throw HTTPError(.badRequest, Messages.errorLanguage.text(["offered": offered, "refused": String(refused.prefix(20))]))
     }
 }

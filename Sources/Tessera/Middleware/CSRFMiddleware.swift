@@ -33,7 +33,7 @@ public struct CSRFMiddleware: Middleware {
         guard let sent, let expected = context.session.csrfToken,
               constantTimeEqual(Array(sent.utf8), Array(expected.utf8))
         else {
-            throw HTTPError(.forbidden, message: "This form has expired or did not come from this site. Go back, reload the page and try again.")
+            throw HTTPError(.forbidden, Messages.errorCsrf.text())
         }
     }
 

@@ -15,7 +15,11 @@ extension RequestContext {
 }
 
 enum PageRenderer {
-    static func respond(with controller: some PageController, in context: RequestContext) async throws -> Response {
+    static func respond(with controller: some PageController, in request: RequestContext) async throws -> Response {
+        // Before the model is read: its regions may be rendered from it, and kept.
+        var started = request
+        started.regionCacheGeneration = request.application.live?.regionCache.generation
+        let context = started
         let model = try await controller.load(context)
         if let encodable = model as? any Encodable, AcceptHeader(context.request.headers[.accept]).prefersJSON {
             return try JSONResponse.make(encodable)
@@ -72,7 +76,7 @@ enum PageRenderer {
                 }
                 guard let (_, region, isLive) = byName[slot.name], let run = running[slot.name] else { continue }
                 let version = RegionRunner.write(await run.outcome(), of: region, named: slot.name, live: isLive,
-                                                 into: &assembled, logger: context.logger)
+                                                 into: &assembled, in: context)
                 if isLive, let source = region.source { shown.append(.init(source: source, version: version)) }
             }
             assembled.write(trusted: document.bytes[cursor...])
@@ -105,7 +109,7 @@ enum PageRenderer {
                         outcome = await run.outcome()
                     }
                     var piece = HTMLOutput(capacity: 1024)
-                    let version = RegionRunner.write(outcome, of: region, named: slot.name, live: isLive, into: &piece, logger: context.logger)
+                    let version = RegionRunner.write(outcome, of: region, named: slot.name, live: isLive, into: &piece, in: context)
                     if isLive, let source = region.source { shown.append(.init(source: source, version: version)) }
                     try await writer.write(piece.bytes)
                 }

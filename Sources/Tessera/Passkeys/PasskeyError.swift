@@ -1,5 +1,6 @@
 import HTTPTypes
 import TesseraHTTP
+import TesseraViews
 
 /// Why a passkey registration or sign-in was refused: a 422 page that says what to do, while the
 /// case says what was wrong, for the log. Nothing is stored or signed in when one is thrown.
@@ -30,14 +31,18 @@ public enum PasskeyError: HTTPResponseError, Equatable, CustomStringConvertible 
 
     public var status: HTTPResponse.Status { .unprocessableContent }
 
-    public var publicMessage: String {
-        switch self {
-        case .challengeNotIssued: "That passkey request has expired or was used already. Please try again."
-        case .unknownCredential: "This passkey is not registered with us. Sign in with your password, then add it on your account page."
-        case .alreadyRegistered: "This passkey is registered already."
-        case .userNotVerified: "Your passkey must be unlocked with your screen lock, PIN or fingerprint. Please try again."
-        default: "The passkey could not be verified. Please try again, or sign in with your password."
+    public var publicMessage: String { publicMessage(in: .english) }
+
+    /// What the shopper is told, in `language`: what to do next, never which check failed.
+    public func publicMessage(in language: Language) -> String {
+        let message = switch self {
+        case .challengeNotIssued: Messages.passkeyExpired
+        case .unknownCredential: Messages.passkeyUnknown
+        case .alreadyRegistered: Messages.passkeyRegistered
+        case .userNotVerified: Messages.passkeyNotVerified
+        default: Messages.passkeyFailed
         }
+        return message.string(in: language)
     }
 
     public var description: String {

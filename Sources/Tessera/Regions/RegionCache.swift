@@ -63,6 +63,9 @@ public final class RegionCache: Sendable {
     /// Fragments kept now.
     public var count: Int { state.withLock { $0.entries.count } }
 
+    /// Arrivals waiting in the eviction queue, kept or not: bounded by the kept ones (tests).
+    var queuedArrivals: Int { state.withLock { $0.arrivals.count - $0.head } }
+
     /// Which publications the cache has seen; take it before the render that may fill it.
     var generation: Int { state.withLock { $0.generation } }
 
@@ -85,12 +88,15 @@ public final class RegionCache: Sendable {
         let size = html.bytes.count + key.utf8.count + 64
         // One fragment may take an eighth of the room: a huge one would push out many others.
         guard size <= configuration.maxBytes / 8 else { return }
+        // A copy of its own size: a view's output reserves more than it writes.
+        var kept = html.emptyCopy(capacity: html.bytes.count)
+        kept.write(html)
         let now = ContinuousClock.now
         state.withLock { state in
             guard state.keeps, state.generation == generation else { return }
             Self.remove(key, from: &state)
             state.serial += 1
-            state.entries[key] = Entry(html: html, topics: topics, storedAt: now, size: size, serial: state.serial)
+            state.entries[key] = Entry(html: kept, topics: topics, storedAt: now, size: size, serial: state.serial)
             for topic in topics { state.byTopic[topic, default: []].insert(key) }
             state.arrivals.append((key, state.serial))
             state.size += size
@@ -99,8 +105,10 @@ public final class RegionCache: Sendable {
                 state.head += 1
                 if state.entries[oldest.key]?.serial == oldest.serial { Self.remove(oldest.key, from: &state) }
             }
-            if state.head > 1024, state.head * 2 > state.arrivals.count {
-                state.arrivals.removeFirst(state.head)
+            // Keys replaced or dropped leave their arrival behind: once those outnumber the
+            // kept ones, only the kept ones' stay.
+            if state.arrivals.count - state.head > 2 * state.entries.count + 64 {
+                state.arrivals = state.arrivals[state.head...].filter { state.entries[$0.key]?.serial == $0.serial }
                 state.head = 0
             }
         }

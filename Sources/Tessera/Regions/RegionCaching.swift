@@ -8,9 +8,11 @@
 /// of the topics (on this instance or, through the ``TopicBus``, on another), as ASP.NET Core's
 /// output cache evicts by tag and Rails expires a fragment with its record.
 ///
-/// A shared region is rendered without the visitor: no session (so no CSRF token: a form
-/// belongs in a region of its own) and no values of the visitor's middleware (no signed-in
-/// shopper). What it cannot see it cannot leak into another visitor's page.
+/// A shared region is rendered without the visitor's session (so no CSRF token: a form belongs
+/// in a region of its own) and without the values of the visitor's middleware (no signed-in
+/// shopper). The request itself is still there, for its language and route: a shared region
+/// must read nothing else of it (no cookie, header or other query value), since what it shows
+/// is shown to every visitor in that language.
 public struct RegionCaching: Sendable {
     /// The key, unique in the app, such as `catalog.detail.3`; `nil` when nothing is kept.
     let key: String?

@@ -4,14 +4,14 @@ import TesseraViews
 /// the region's own URL, as a bare fragment, so a scraper or a script can refresh one region.
 public protocol RegionController: Sendable {
     /// Renders the region's fragment, for the page or for the region's own URL. What it throws
-    /// shows ``RegionController/failureFragment(for:)`` in the page instead, unless the region
+    /// shows ``RegionController/failureFragment(for:in:)`` in the page instead, unless the region
     /// is required.
     func render(in context: RequestContext) async throws -> HTMLOutput
 
     /// What stands in the region when `render` throws or misses its deadline; the rest of the
-    /// page renders as usual. The default is a short note; a child can say something fitting
-    /// ("Recommendations are unavailable right now").
-    func failureFragment(for error: any Error) -> HTMLOutput
+    /// page renders as usual. The default is a short note in the request's language; a child
+    /// can say something fitting ("Recommendations are unavailable right now").
+    func failureFragment(for error: any Error, in context: RequestContext) -> HTMLOutput
 
     /// The topics the region's model depends on, such as `[OrdersTopics.order(order.id)]`: when a
     /// service publishes one of them, every open page showing this region gets it again
@@ -33,9 +33,11 @@ extension RegionController {
     public var caching: RegionCaching { .none }
 
     /// A short note that this part of the page could not be loaded.
-    public func failureFragment(for error: any Error) -> HTMLOutput {
-        var output = HTMLOutput(capacity: 128)
-        output.write(static: "<p class=\"region-failed\" role=\"status\">This part of the page could not be loaded.</p>")
+    public func failureFragment(for error: any Error, in context: RequestContext) -> HTMLOutput {
+        var output = HTMLOutput(capacity: 128, language: context.language)
+        output.write(static: "<p class=\"region-failed\" role=\"status\">")
+        output.text(Messages.regionFailed)
+        output.write(static: "</p>")
         return output
     }
 }
@@ -43,7 +45,9 @@ extension RegionController {
 extension RegionController {
     /// The fragment for `context`, within a page or at the region's own URL: from the app's
     /// ``RegionCache`` when the region is shared and it is kept there (`cached`), else rendered,
-    /// and kept when shared. A shared region renders without the visitor's session and values.
+    /// and kept when shared, unless a topic was published since the page began (before it read
+    /// the model it may have handed the region). A shared region renders without the visitor's
+    /// session and values.
     func fragment(in context: RequestContext) async throws -> (html: HTMLOutput, cached: Bool) {
         let caching = self.caching
         guard let key = caching.key else { return (try await render(in: context), false) }
@@ -55,7 +59,8 @@ extension RegionController {
         }
         let languageKey = key + " " + context.language.code
         if let kept = cache.fragment(for: languageKey) { return (kept, true) }
-        let generation = cache.generation
+        // Taken before the page read the model the region may be handed (`.loaded(product)`).
+        let generation = context.regionCacheGeneration ?? cache.generation
         let html = try await render(in: visitorless)
         cache.store(html, for: languageKey, topics: caching.topics, since: generation)
         return (html, false)

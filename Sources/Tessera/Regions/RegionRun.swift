@@ -12,7 +12,8 @@ enum RegionRunner {
     struct DeadlinePassed: HTTPResponseError, CustomStringConvertible {
         let deadline: Duration
         var status: HTTPResponse.Status { .serviceUnavailable }
-        var publicMessage: String { "This page took too long to put together. Please try again in a moment." }
+        var publicMessage: String { publicMessage(in: .english) }
+        func publicMessage(in language: Language) -> String { Messages.errorTooSlow.string(in: language) }
         var headers: HTTPFields { [.retryAfter: "5"] }
         var description: String { "the region did not answer within \(deadline)" }
     }
@@ -22,7 +23,7 @@ enum RegionRunner {
     /// `data-region-version`, its ``RegionVersion``, which is returned.
     @discardableResult
     static func write(_ outcome: Result<HTMLOutput, any Error>, of region: Region, named name: String, live: Bool,
-                      into output: inout HTMLOutput, logger: @autoclosure () -> Logger) -> String? {
+                      into output: inout HTMLOutput, in context: RequestContext) -> String? {
         output.write(static: "<div data-region=\"")
         output.attribute(name)
         if let source = region.source {
@@ -42,9 +43,9 @@ enum RegionRunner {
             output.write(static: "</div>")
             return version
         case .failure(let error):
-            logger().warning("region failed", metadata: ["region": "\(name)", "error": "\(String(reflecting: error))"])
+            context.logger.warning("region failed", metadata: ["region": "\(name)", "error": "\(String(reflecting: error))"])
             output.write(static: "\" data-region-failed=\"true\">")
-            output.write(region.controller.failureFragment(for: error))
+            output.write(region.controller.failureFragment(for: error, in: context))
             output.write(static: "</div>")
             return nil
         }

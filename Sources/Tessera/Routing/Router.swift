@@ -49,10 +49,10 @@ struct Router: Sendable {
         }
         guard allowed.isEmpty else {
             if allowed.contains("GET") { allowed.insert("HEAD") }
-            throw HTTPError(.methodNotAllowed, message: "This address does not accept \(request.method.rawValue).",
+            throw HTTPError(.methodNotAllowed, Messages.errorMethod.text(["method": request.method.rawValue]),
                             headers: [.allow: allowed.sorted().joined(separator: ", ")])
         }
-        throw HTTPError(.notFound, message: "There is nothing at this address.")
+        throw HTTPError(.notFound, Messages.errorNothingHere.text())
     }
 }
 

@@ -103,8 +103,6 @@ public struct LocalizedMessage: Sendable, HTMLOutputConvertible {
     /// The message as a string in `language`, for Swift code that hands text on (a flash, a
     /// page title, an error).
     public func string(in language: Language, count: Int? = nil, _ arguments: KeyValuePairs<String, any HTMLOutputConvertible & Sendable> = [:]) -> String {
-        var output = HTMLOutput(capacity: 64, language: language)
-        text(count: count, arguments).write(to: &output, context: .raw)
-        return output.string
+        text(count: count, arguments).string(in: language)
     }
 }

@@ -5,6 +5,14 @@ public struct LocalizedText: Sendable, HTMLOutputConvertible {
     let count: Int?
     let arguments: [(key: String, value: any HTMLOutputConvertible & Sendable)]
 
+    /// The text as a string in `language`, for Swift code that hands it on (an error's
+    /// message).
+    public func string(in language: Language) -> String {
+        var output = HTMLOutput(capacity: 64, language: language)
+        write(to: &output, context: .raw)
+        return output.string
+    }
+
     public func write(to output: inout HTMLOutput, context: HTMLContext) {
         let language = output.language
         let entry = message.entry(in: language)
