@@ -81,6 +81,41 @@ import TesseraTesting
         #expect(try await storefront.waitForExit() == 0)
     }
 
+    /// The photos go beside the database (`PATH-photos/`), and a shop restored from both serves
+    /// the same photo, byte for byte.
+    @Test func aBackupCarriesThePhotosAndAShopRestoredFromItServesThem() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-backup-\(UUID().uuidString)")
+        let restored = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-restored-\(UUID().uuidString)")
+        defer { for folder in [data, restored] { try? FileManager.default.removeItem(at: folder) } }
+        let storefront = try Self.startStorefront(data: data)
+        let port = try await storefront.waitForPort()
+        let page = try await onThread { try RawHTTPClient.request(port: port, "/products/1") }
+        let found = try #require(page.text.firstMatch(of: /\/photos\/([0-9a-f]{16}-\d+\.(?:webp|jpg))/))
+        let (photoURL, photoFile) = (String(found.0), String(found.1))
+        let drawn = try await onThread { try RawHTTPClient.request(port: port, photoURL) }
+        #expect(drawn.status == 200 && drawn.body.count > 100)
+
+        let backup = data.appendingPathComponent("b.sqlite").path
+        let (status, log) = try await Self.backup(data: data, to: backup)
+        #expect(status == 0, "\(log)")
+        #expect(log.contains("photo files to \(backup)-photos"), "\(log)")
+        let copied = try Data(contentsOf: URL(fileURLWithPath: "\(backup)-photos/\(photoFile)"))
+        #expect(Array(copied) == drawn.body)
+        storefront.signal(SIGTERM)
+        #expect(try await storefront.waitForExit() == 0)
+
+        // Restore as STOREFRONT.md says: the database and the photos into an empty data folder.
+        try FileManager.default.createDirectory(at: restored, withIntermediateDirectories: false)
+        try FileManager.default.copyItem(atPath: backup, toPath: restored.appendingPathComponent("storefront.sqlite").path)
+        try FileManager.default.copyItem(atPath: backup + "-photos", toPath: restored.appendingPathComponent("photos").path)
+        let again = try Self.startStorefront(data: restored)
+        let restoredPort = try await again.waitForPort()
+        let served = try await onThread { try RawHTTPClient.request(port: restoredPort, photoURL) }
+        #expect(served.status == 200 && served.body == drawn.body)
+        again.signal(SIGTERM)
+        #expect(try await again.waitForExit() == 0)
+    }
+
     /// Each is refused with a one-line reason and exit code 64, and the live database and the
     /// running server are untouched.
     @Test func badPathsAreRefusedAndTouchNothing() async throws {
@@ -92,12 +127,14 @@ import TesseraTesting
         let existing = data.appendingPathComponent("taken.sqlite").path
         #expect(FileManager.default.createFile(atPath: existing, contents: Data("mine".utf8)))
         let liveBefore = try FileManager.default.attributesOfItem(atPath: live)[.size] as? Int
+        try FileManager.default.createDirectory(at: data.appendingPathComponent("photos-taken.sqlite-photos"), withIntermediateDirectories: false)
 
         for (path, message) in [
             ("/no/such/folder/backup.sqlite", "does not exist"),
             ("\(existing)/backup.sqlite", "does not exist"),
             ("/proc/self/backup.sqlite", "cannot be written"),
             (existing, "exists already"),
+            (data.appendingPathComponent("photos-taken.sqlite").path, "photos-taken.sqlite-photos exists already"),
         ] {
             let (status, log) = try await Self.backup(data: data, to: path)
             #expect(status == 64, "\(path): \(log)")
@@ -108,6 +145,7 @@ import TesseraTesting
         #expect(log.contains("There is no storefront database"))
 
         #expect(try String(contentsOfFile: existing, encoding: .utf8) == "mine", "an existing file is never overwritten")
+        #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("photos-taken.sqlite").path), "nothing written beside existing photos")
         #expect(try FileManager.default.attributesOfItem(atPath: live)[.size] as? Int == liveBefore)
         #expect(try await onThread { try RawHTTPClient.request(port: port, "/") }.status == 200)
         storefront.signal(SIGTERM)
