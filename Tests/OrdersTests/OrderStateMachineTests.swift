@@ -25,9 +25,9 @@ import Testing
     }
 
     @Test func refusalsExplainThemselves() {
-        #expect(OrderTransitionError(from: .cancelled, event: .pay).description == "An order at “Cancelled” cannot be paid.")
+        #expect(OrderTransitionError(from: .cancelled, event: .pay).description == "An order with the status “Cancelled” cannot be paid.")
         #expect(OrderTransitionError(from: .cancelled, event: .pay).publicMessage(in: Language("de")) == "Eine Bestellung mit dem Status „Storniert“ kann nicht bezahlt werden.")
         #expect(OrderTransitionError(from: .paid, event: .pay).description == "This order is already paid.")
-        #expect(OrderTransitionError(from: .shipped, event: .review).description == "Only a completed order can be reviewed; this one is at “Shipped”.")
+        #expect(OrderTransitionError(from: .shipped, event: .review).description == "Only a completed order can be reviewed; this one has the status “Shipped”.")
     }
 }

@@ -83,11 +83,11 @@ import TesseraTesting
             #expect(missing.header("content-language") == "de")
             // A service's refusal, and an order's, in German as well.
             let noProduct = try await browser.send("/products/9999", headers: ["Accept": "text/html"])
-            #expect(noProduct.status == 404 && noProduct.text.contains("Es gibt kein Produkt 9999."))
+            #expect(noProduct.status == 404 && noProduct.text.contains("Es gibt kein Produkt Nr. 9999."))
             let noOrder = try await browser.send("/orders/9999", headers: ["Accept": "text/html"])
             #expect(noOrder.status == 404 && noOrder.text.contains("In Ihrem Konto gibt es keine Bestellung Nr. 9999."))
             let badFilter = try await browser.send("/orders?status=lost", headers: ["Accept": "text/html"])
-            #expect(badFilter.status == 400 && badFilter.text.contains("Gefiltert wird nach einem von: awaiting_payment, paid"))
+            #expect(badFilter.status == 400 && badFilter.text.contains("Filtern Sie nach einem dieser Status: awaiting_payment, paid"))
             // JSON clients and logs read the English words.
             let json = try await browser.send("/products/9999", headers: ["Accept": "application/json"])
             #expect(json.text.contains("There is no product 9999."), "\(json.text)")

@@ -262,13 +262,13 @@ import TesseraTesting
             try await Self.signInAsAda(browser)
             let token = try await browser.send("/orders").csrfToken ?? ""
             let cases: [(String, String, String)] = [
-                ("/orders/3/pay", "idempotencyKey=k1", "An order at “Cancelled” cannot be paid."),
-                ("/orders/4/review", "rating=5&text=Great", "Only a completed order can be reviewed; this one is at “Shipped”."),
-                ("/orders/6/review", "rating=5&text=Great", "Only a completed order can be reviewed; this one is at “Awaiting payment”."),
+                ("/orders/3/pay", "idempotencyKey=k1", "An order with the status “Cancelled” cannot be paid."),
+                ("/orders/4/review", "rating=5&text=Great", "Only a completed order can be reviewed; this one has the status “Shipped”."),
+                ("/orders/6/review", "rating=5&text=Great", "Only a completed order can be reviewed; this one has the status “Awaiting payment”."),
                 ("/orders/1/review", "rating=4&text=Again", "This order already has a review."),
-                ("/orders/5/confirm", "", "An order at “Paid, awaiting shipment” cannot be confirmed as received."),
-                ("/orders/4/cancel", "reason=late", "An order at “Shipped” cannot be cancelled."),
-                ("/orders/3/cancel", "", "An order at “Cancelled” cannot be cancelled."),
+                ("/orders/5/confirm", "", "An order with the status “Paid, awaiting shipment” cannot be confirmed as received."),
+                ("/orders/4/cancel", "reason=late", "An order with the status “Shipped” cannot be cancelled."),
+                ("/orders/3/cancel", "", "An order with the status “Cancelled” cannot be cancelled."),
             ]
             for (action, form, message) in cases {
                 let reply = try await browser.send(action, method: "POST", form: form + "&_csrf=\(token)")
@@ -278,6 +278,12 @@ import TesseraTesting
                 let order = action.split(separator: "/")[1]
                 #expect(reply.text.contains("<a href=\"/orders/\(order)\">Back to order #\(order)</a>"), "\(action): a way back to the order")
             }
+            // In German, the refusal and its way back too.
+            _ = try await browser.send("/orders?lang=de")
+            let german = try await browser.send("/orders/3/pay", method: "POST", form: "idempotencyKey=k1&_csrf=\(token)")
+            #expect(german.status == 409)
+            #expect(german.text.contains("Eine Bestellung mit dem Status „Storniert“ kann nicht bezahlt werden."), "\(german.text)")
+            #expect(german.text.contains("<a href=\"/orders/3\">Zurück zu Bestellung Nr. 3</a>"))
             #expect(Self.status(try await browser.send("/orders/3")) == "cancelled", "nothing changed")
             #expect(Self.status(try await browser.send("/orders/4")) == "shipped")
         }

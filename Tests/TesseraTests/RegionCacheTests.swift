@@ -180,7 +180,11 @@ import Testing
     enum Routes {
         static let page = Route<Int>("price.page", .get, "/prices/{id}")
         static let value = Route<Int>("price.value", .get, "/prices/{id}/value")
+        static let fault = Route<Int>("price.fault", .get, "/prices/{id}/fault")
     }
+
+    /// What no error step knows: a fault of the server.
+    struct LedgerUnreadable: Error {}
 
     static func app(_ prices: Prices, cache: RegionCache.Configuration = RegionCache.Configuration()) throws -> (Application, LiveRegions) {
         let live = LiveRegions(configuration: LiveRegions.Configuration(regionCache: cache))
@@ -188,6 +192,7 @@ import Testing
         app.live = live
         app.routes.page(Routes.page) { id, _ in PricePage(prices: prices, id: id) }
         app.routes.fragment(Routes.value) { id, _ in PriceRegion(prices: prices, id: id) }
+        app.routes.action(Routes.fault) { _, _ in throw LedgerUnreadable() }
         let sessions = SessionConfiguration(secret: Data(repeating: 7, count: 32))
         let application = try app.build(middleware: [
             SessionMiddleware(sessions), VisitorMiddleware(),
@@ -282,6 +287,18 @@ import Testing
             prices.set(9, to: 90)
             let found = try await client.send("/prices/9/value")
             #expect(found.text.hasPrefix("price 90"), "no price was not kept")
+        }
+    }
+
+    @Test func aFaultOfTheServerIsA500PageInTheVisitorsLanguageAndEnglishJSON() async throws {
+        let (application, _) = try Self.app(Prices())
+        try await application.test { client in
+            let german = try await client.send("/prices/1/fault", headers: ["Accept-Language": "de"])
+            #expect(german.status == 500)
+            #expect(german.text.contains("Bei uns ist etwas schiefgegangen."), "\(german.text)")
+            #expect(!german.text.contains("LedgerUnreadable"))
+            let json = try await client.send("/prices/1/fault", headers: ["Accept-Language": "de", "Accept": "application/json"])
+            #expect(json.text == #"{"error":{"message":"Something went wrong on our side.","status":500}}"#)
         }
     }
 

@@ -12,7 +12,7 @@ extension RequestContext {
     /// the ordinary 404: a misplaced route fails closed, never open.
     var staffMember: OrderActor {
         get throws {
-            guard let staff = self[StaffMember.self] else { throw HTTPError(.notFound, message: "There is nothing at this address.") }
+            guard let staff = self[StaffMember.self] else { throw HTTPError.nothingHere }
             return staff
         }
     }

@@ -13,7 +13,7 @@ struct StaffOnlyMiddleware: Middleware {
         guard let shopper = context.shopper else {
             return .answer(.redirect(to: AccountsRoutes.login(returningTo: Self.returnPage(context.request))))
         }
-        guard shopper.isStaff else { throw HTTPError(.notFound, message: "There is nothing at this address.") }
+        guard shopper.isStaff else { throw HTTPError.nothingHere }
         context[StaffMember.self] = .staff(shopper.name)
         return .next
     }

@@ -12,12 +12,12 @@ struct OrderActions {
         let orders = self.orders
         let lookup = OrderLookup(orders: orders)
         routes.action(OrdersRoutes.pay) { id, context in
-            try await Self.onOrder(id) {
+            try await Self.onOrder(id, in: context) {
                 let order = try await lookup.order(id, in: context, returningTo: OrdersRoutes.order.path(id))
                 switch try context.decodeForm(PayForm.self) {
                 case .invalid:
                     throw HTTPError(.badRequest, Messages.errorPaymentForm.text())
-                        .linking(to: Self.backLink(to: id))
+                        .linking(to: Self.backLink(to: id, in: context))
                 case .valid(let form):
                     let outcome = try await orders.pay(order, idempotencyKey: form.idempotencyKey, by: SignedInShopper.actor(context))
                     let message = switch outcome {
@@ -29,7 +29,7 @@ struct OrderActions {
             }
         }
         routes.action(OrdersRoutes.cancel) { id, context in
-            try await Self.onOrder(id) {
+            try await Self.onOrder(id, in: context) {
                 let order = try await lookup.order(id, in: context, returningTo: OrdersRoutes.order.path(id))
                 switch try context.decodeForm(CancelOrderForm.self) {
                 case .invalid(let state):
@@ -41,14 +41,14 @@ struct OrderActions {
             }
         }
         routes.action(OrdersRoutes.confirmReceipt) { id, context in
-            try await Self.onOrder(id) {
+            try await Self.onOrder(id, in: context) {
                 let order = try await lookup.order(id, in: context, returningTo: OrdersRoutes.order.path(id))
                 _ = try await orders.confirmReceipt(order, by: SignedInShopper.actor(context))
                 return context.redirect(to: OrdersRoutes.order.path(id), flash: context.localized(Messages.orderConfirmedFlash))
             }
         }
         routes.action(OrdersRoutes.review) { id, context in
-            try await Self.onOrder(id) {
+            try await Self.onOrder(id, in: context) {
                 let order = try await lookup.order(id, in: context, returningTo: OrdersRoutes.order.path(id))
                 // The state decides first: a review form for an unfinished order is a conflict, whatever it says.
                 try orders.checkReviewable(order)
@@ -64,17 +64,17 @@ struct OrderActions {
     }
 
     /// The way back from an error page about order `id`.
-    static func backLink(to id: Int) -> ErrorPageLink {
-        ErrorPageLink("Back to order #\(id)", url: OrdersRoutes.order.path(id))
+    static func backLink(to id: Int, in context: RequestContext) -> ErrorPageLink {
+        ErrorPageLink(context.localized(Messages.orderBackTo, ["id": id]), url: OrdersRoutes.order.path(id))
     }
 
     /// Runs the action of one of order `id`'s forms. A transition the state machine refuses keeps
     /// its 409 and its message, and its page links back to the order.
-    static func onOrder(_ id: Int, _ action: () async throws -> Response) async throws -> Response {
+    static func onOrder(_ id: Int, in context: RequestContext, _ action: () async throws -> Response) async throws -> Response {
         do {
             return try await action()
         } catch let refusal as OrderTransitionError {
-            throw refusal.linking(to: backLink(to: id))
+            throw refusal.linking(to: backLink(to: id, in: context))
         }
     }
 }

@@ -175,7 +175,8 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
             return try run.exit(with: outcome, context: context)
         } catch {
             // No error step in the chain: the plain page, still through the one mapping.
-            let answer = ThrownError.answer(for: error, revealingDetails: parts.developmentMode)
+            let revealing = parts.developmentMode
+            let answer = HTTPError.inLanguages(ThrownError.answer(for: error, revealingDetails: revealing), for: error, revealingDetails: revealing)
             return parts.errorPages.response(for: answer, in: context)
         }
     }

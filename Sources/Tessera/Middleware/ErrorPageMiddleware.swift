@@ -15,7 +15,8 @@ public struct ErrorPageMiddleware: Middleware {
         if ThrownError.isServerFault(error) {
             context.logger.error("request failed", metadata: ["path": "\(context.request.path)", "error": "\(String(reflecting: error))"])
         }
-        let answer = ThrownError.answer(for: error, revealingDetails: context.application.developmentMode)
+        let revealing = context.application.developmentMode
+        let answer = HTTPError.inLanguages(ThrownError.answer(for: error, revealingDetails: revealing), for: error, revealingDetails: revealing)
         return context.application.errorPages.response(for: answer, in: context)
     }
 

@@ -52,7 +52,7 @@ struct Router: Sendable {
             throw HTTPError(.methodNotAllowed, Messages.errorMethod.text(["method": request.method.rawValue]),
                             headers: [.allow: allowed.sorted().joined(separator: ", ")])
         }
-        throw HTTPError(.notFound, Messages.errorNothingHere.text())
+        throw HTTPError.nothingHere
     }
 }
 

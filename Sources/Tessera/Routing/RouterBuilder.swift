@@ -92,7 +92,7 @@ public struct RouterBuilder: Sendable {
         let handler = makeHandler { context in
             var captures = RouteCaptures(context.route?.captures ?? [])
             guard let parameters = Parameters(captures: &captures) else {
-                throw HTTPError(.notFound, Messages.errorNothingHere.text())
+                throw HTTPError.nothingHere
             }
             return parameters
         }

@@ -122,7 +122,7 @@ public struct PublicFiles: Sendable {
 extension PublicFiles: HTTPResponder {
     /// As a responder on its own: a missing file is a 404.
     public func respond(to request: Request) async throws -> Response {
-        guard let response = response(to: request) else { throw HTTPError(.notFound, Messages.errorNothingHere.text()) }
+        guard let response = response(to: request) else { throw HTTPError.nothingHere }
         return response
     }
 }

@@ -9,7 +9,7 @@ public struct HTTPError: HTTPResponseError, Equatable {
     /// The status of the answer.
     public var status: HTTPResponse.Status
     /// Shown to the client, so it must never carry internals.
-    public var message: String
+    public let message: String
     /// Fields the answer must carry, such as `Allow` for a 405.
     public var headers: HTTPFields
 
