@@ -9,7 +9,7 @@ extension HTTPError {
         HTTPError(.notFound, Messages.errorNothingHere.text())
     }
 
-    /// The answer `ThrownError` gives an error that is not an ``HTTPResponseError`` (a fault of
+    /// The answer `ThrownError` gives an error that is not an `HTTPResponseError` (a fault of
     /// the server, a cancelled request), with its words in every language. The status and the
     /// header fields stay `answer`'s; the details a development server shows stay as they are.
     static func inLanguages(_ answer: any HTTPResponseError, for error: any Error, revealingDetails: Bool) -> any HTTPResponseError {

@@ -6,9 +6,9 @@ import TesseraViews
 ///
 /// ``LiveRegions`` owns it, since it hears every topic: those this instance's services publish,
 /// and those of the other instances through the ``TopicBus``. While the bus is not listening a
-/// change could go unheard, so nothing is kept (``stopKeeping()``), and what was kept is dropped
+/// change could go unheard, so nothing is kept (`stopKeeping()`), and what was kept is dropped
 /// when it listens again. A fragment is stored only if no topic was published since before its
-/// render began (``generation``): a render that read the old state while a change committed is
+/// render began (`generation`): a render that read the old state while a change committed is
 /// not kept. A change the app does not publish (a hand-made database edit) shows within
 /// ``Configuration/maxAge``.
 public final class RegionCache: Sendable {
