@@ -87,14 +87,10 @@ soak:
 
 ## The framework's DocC documentation, in .build/docs (and TesseraSQLite's and TesseraPostgres's in
 ## .build/docs-TesseraSQLite and .build/docs-TesseraPostgres) (open .build/docs/index.html through a web
-## server, or `docc preview`). Warnings are errors, so a broken symbol link fails.
+## server, or `docc preview`). Warnings are errors, so a broken symbol link fails; a crash of SwiftPM
+## itself is retried once (scripts/docs.sh).
 docs: deps
-	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation --target Tessera \
-		--output-path .build/docs --transform-for-static-hosting --warnings-as-errors
-	for target in TesseraSQLite TesseraPostgres; do \
-		$(SWIFT) package --allow-writing-to-directory .build/docs-$$target generate-documentation --target $$target \
-			--output-path .build/docs-$$target --transform-for-static-hosting --warnings-as-errors || exit 1; \
-	done
+	SWIFT=$(SWIFT) scripts/docs.sh
 
 build: deps
 	$(SWIFT) build
