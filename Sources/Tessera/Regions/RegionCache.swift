@@ -50,6 +50,7 @@ public final class RegionCache: Sendable {
         var keeps: Bool
     }
 
+    /// How much it keeps and for how long; a `maxBytes` of zero turns it off.
     public let configuration: Configuration
     private let state: Mutex<State>
 
