@@ -3,7 +3,7 @@ SWIFT ?= swift
 # libmicrohttpd comes from scripts/build-libmicrohttpd.sh (Debian's source with Tessera's patches), not the system.
 export PKG_CONFIG_PATH := $(CURDIR)/.build-deps/libmicrohttpd/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: run run-postgres dev dev-loop page-weight example-test test browser-test mail-test container-test scale-out-test stall-test image soak build bench docs deps clean
+.PHONY: run run-postgres dev dev-loop page-weight example-test test test-repeat browser-test mail-test container-test scale-out-test stall-test image soak build bench docs deps clean
 
 deps:
 	@scripts/install-deps.sh build
@@ -43,6 +43,12 @@ test: deps
 	scripts/scale-out-test.sh
 	scripts/stall-test.sh
 	$(MAKE) soak
+
+## The Swift suites N times in a row (20 unless N is given), to find a flaky test before CI does;
+## LOADED=1 keeps one core busy with another process meanwhile, as on a shared CI host. Each
+## run's output is in .build/test-repeat/ (.build/test-repeat-loaded/ when loaded).
+test-repeat: deps
+	SWIFT=$(SWIFT) scripts/test-repeat.sh $(N)
 
 ## The real-browser test alone (headless Chromium through Selenium); screenshots in .build/.
 browser-test: deps

@@ -12,8 +12,11 @@ public final class RawHTTPClient: @unchecked Sendable {
     public enum Failure: Error {
         /// `connect` failed with this `errno`.
         case connect(Int32)
-        /// The server closed the connection before a whole reply arrived.
+        /// The server closed the connection (in order) before a whole reply arrived.
         case closed
+        /// The connection was reset (`ECONNRESET`, `EPIPE`), or failed with another `errno`,
+        /// before a whole reply arrived; `received` bytes of a reply had come.
+        case reset(errno: Int32, received: Int)
         /// Nothing arrived within the client's timeout.
         case timeout
         /// The reply is not HTTP/1.1 as the client reads it; the text says what was wrong.
@@ -27,17 +30,21 @@ public final class RawHTTPClient: @unchecked Sendable {
     /// Connects to `127.0.0.1:port`, from `source` when given (any `127.x.y.z` is this machine,
     /// so one test can be several clients); reads wait at most `timeout` seconds.
     public init(port: Int, from source: String? = nil, timeout: TimeInterval = 10) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // The socket is this object's only once connected: a throw after `self` is whole runs
+        // `deinit`, whose second `close` would shut whatever a parallel test opened meanwhile
+        // under the same number. Close-on-exec keeps it out of programs other tests start.
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard socket >= 0 else { throw Failure.connect(errno) }
         if let source {
             var local = sockaddr_in()
             local.sin_family = sa_family_t(AF_INET)
             local.sin_addr.s_addr = inet_addr(source)
             let bound = withUnsafePointer(to: &local) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
             guard bound == 0 else {
                 let code = errno
-                close(descriptor)
+                close(socket)
                 throw Failure.connect(code)
             }
         }
@@ -46,15 +53,16 @@ public final class RawHTTPClient: @unchecked Sendable {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else {
             let code = errno
-            close(descriptor)
+            close(socket)
             throw Failure.connect(code)
         }
         var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        descriptor = socket
     }
 
     deinit {
@@ -71,9 +79,24 @@ public final class RawHTTPClient: @unchecked Sendable {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard sent > 0 else { throw Failure.closed }
+            if sent < 0 && errno == EINTR { continue }
+            guard sent > 0 else { throw Failure.reset(errno: errno, received: buffer.count) }
             offset += sent
         }
+    }
+
+    /// Sends `bytes` as a browser sends a body: until they are all sent or the server stops
+    /// taking them (it answered early and closed). `false` in the second case; either way, read
+    /// the reply next, as a browser does, since a server may answer before the body ends.
+    public func sendUnlessRefused(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent < 0 && errno == EINTR { continue }
+            guard sent > 0 else { return false }
+            offset += sent
+        }
+        return true
     }
 
     /// Reads one response. `head` is for answers to HEAD, which carry no body whatever they say.
@@ -143,7 +166,11 @@ public final class RawHTTPClient: @unchecked Sendable {
     /// Empty after a reply means exactly one response was sent, and then the connection closed;
     /// a server that keeps the connection open makes this throw ``Failure/timeout``.
     public func readToEnd() throws -> [UInt8] {
-        while try fillMore() {}
+        do {
+            while try fillMore() {}
+        } catch Failure.reset {
+            // A reset ends the stream as well as a close does.
+        }
         defer { buffer = [] }
         return buffer
     }
@@ -175,12 +202,14 @@ public final class RawHTTPClient: @unchecked Sendable {
         }
     }
 
+    /// Reads what has come; `false` at the end of the stream (the server closed in order).
     private func fillMore() throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65536)
-        let count = recv(descriptor, &chunk, chunk.count, 0)
+        var count = recv(descriptor, &chunk, chunk.count, 0)
+        while count < 0 && errno == EINTR { count = recv(descriptor, &chunk, chunk.count, 0) }
         if count < 0 {
             if errno == EAGAIN || errno == EWOULDBLOCK { throw Failure.timeout }
-            return false
+            throw Failure.reset(errno: errno, received: buffer.count)
         }
         if count == 0 { return false }
         buffer += chunk[..<count]

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs the Swift suites N times in a row, to find a flaky test before CI does. With LOADED=1,
+# another process keeps one core busy the whole time, as on a shared CI host. Each run's output
+# is kept in .build/test-repeat/RUN.log (test-repeat-loaded/ when loaded); a failed run's
+# failures are printed as it ends.
+#
+#   scripts/test-repeat.sh [N] [swift test options…]     N is 20 unless given; e.g. 5 --filter UploadTests
+set -uo pipefail
+cd "$(dirname "$0")/.."
+runs=20
+if [[ "${1:-}" =~ ^[0-9]+$ ]]; then runs=$1; shift; fi
+logs=.build/test-repeat$([ "${LOADED:-0}" = 1 ] && echo -loaded)
+mkdir -p "$logs"
+"${SWIFT:-swift}" build --build-tests || exit 1
+
+if [ "${LOADED:-0}" = 1 ]; then
+    # One busy loop, not pinned: the scheduler shares both cores between it and the suites.
+    bash -c 'while :; do :; done' &
+    busy=$!
+    trap 'kill "$busy" 2>/dev/null' EXIT
+    echo "one core kept busy by process $busy"
+fi
+
+failed=0
+for run in $(seq 1 "$runs"); do
+    started=$SECONDS
+    if scripts/swift-test.sh "$@" > "$logs/$run.log" 2>&1; then
+        echo "run $run of $runs: green ($((SECONDS - started)) s)"
+    else
+        failed=$((failed + 1))
+        echo "run $run of $runs: RED ($((SECONDS - started)) s), $logs/$run.log:"
+        grep -E '^✘ Test [^r]|: error: |Fatal error' "$logs/$run.log" | head -n 20
+    fi
+done
+echo "test-repeat: $((runs - failed)) of $runs runs green${LOADED:+ (LOADED=$LOADED)}"
+[ "$failed" -eq 0 ]
