@@ -117,6 +117,13 @@ import TesseraTesting
                 #expect(refused.text.contains("This shop speaks"), "in the language the other sources chose: English")
                 #expect(refused.headers("set-cookie").allSatisfy { !$0.hasPrefix("lang=") })
             }
+            // The refusal quotes what was sent, but never its control characters.
+            let controls = try await browser.send("/?lang=x%07%0D%0Ay%1B%7F%C2%85z", headers: ["Accept": "text/html"])
+            #expect(controls.status == 400)
+            #expect(controls.text.contains("“xyz”"), "the quoted value, without its control characters")
+            #expect(!controls.text.unicodeScalars.contains { $0.value == 0x07 || $0.value == 0x1B || $0.value == 0x7F || $0.value == 0x85 || $0 == "\r" })
+            let json = try await browser.send("/?lang=x%07y", headers: ["Accept": "application/json"])
+            #expect(json.status == 400 && !json.text.contains("\\u0007") && json.text.contains("“xy”"), "\(json.text)")
             let refusedInGerman = try await browser.send("/?lang=fr", headers: ["Accept": "text/html", "Accept-Language": "de"])
             #expect(refusedInGerman.status == 400 && refusedInGerman.text.contains("Dieser Shop spricht"))
             let stale = try await browser.send("/", headers: ["Cookie": "lang=klingon", "Accept-Language": "de"])

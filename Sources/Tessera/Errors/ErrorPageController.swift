@@ -37,10 +37,11 @@ public struct DefaultErrorPage: ErrorPageController {
     /// The default error page; it needs nothing.
     public init() {}
 
-    /// The status, its reason, the error's public message and its link, if any.
+    /// The status, its reason, the error's public message and its link, if any. A message may
+    /// quote what the visitor sent (an unknown `?lang=`): its control characters are dropped.
     public func render(_ error: any HTTPResponseError, in context: RequestContext) -> Page {
         let reason = Self.reason(of: error.status, in: context.language)
-        let model = ErrorPageModel(status: error.status.code, reason: reason, message: error.publicMessage(in: context.language),
+        let model = ErrorPageModel(status: error.status.code, reason: reason, message: ControlCharacters.removed(from: error.publicMessage(in: context.language)),
                                    link: (error as? LinkedError)?.link)
         return Page(title: "\(error.status.code) \(reason)", body: context.render(ErrorPageView.self, model), status: error.status)
     }

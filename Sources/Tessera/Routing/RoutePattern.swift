@@ -47,7 +47,7 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
         for (segment, value) in zip(segments, pathSegments) {
             switch segment {
             case .literal(let text): guard text == value else { return nil }
-            case .parameter: captures.append(String(value))
+            case .parameter: guard !value.isEmpty else { return nil }; captures.append(String(value))
             }
         }
         return captures

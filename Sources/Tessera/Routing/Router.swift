@@ -38,7 +38,9 @@ struct Router: Sendable {
             if entry.method == method { return .route(entry, captures: []) }
             allowed.insert(entry.method.rawValue)
         }
-        let segments = request.path.split(separator: "/", omittingEmptySubsequences: true)
+        // One spelling per address: an empty segment (`//`, a trailing `/`) matches no pattern,
+        // so `/photos//a.webp` is a 404, not an alias that caches would keep beside the real one.
+        let segments = Array(request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
         for entry in patternedEntries {
             guard let captures = entry.pattern.match(segments), entry.accepts(captures) else { continue }
             if entry.method == method { return .route(entry, captures: captures) }

@@ -28,7 +28,7 @@ public struct PlainErrorResponder: HTTPErrorResponder {
         page.write(static: "</title></head>\n<body><main><h1>")
         page.text("\(answer.status.code) \(answer.status.reasonPhrase)")
         page.write(static: "</h1><p>")
-        page.text(answer.publicMessage)
+        page.text(ControlCharacters.removed(from: answer.publicMessage))
         page.write(static: "</p></main></body></html>\n")
         var response = Response.html(page.bytes, status: answer.status)
         response.headers.append(contentsOf: answer.headers)
@@ -43,7 +43,7 @@ extension Response {
         var response = Response(
             status: error.status,
             headers: [.contentType: "application/json; charset=utf-8"],
-            body: .bytes(Array(ErrorJSON.encode(status: error.status.code, message: error.publicMessage).utf8))
+            body: .bytes(Array(ErrorJSON.encode(status: error.status.code, message: ControlCharacters.removed(from: error.publicMessage)).utf8))
         )
         response.headers.append(contentsOf: error.headers)
         return response
