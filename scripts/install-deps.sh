@@ -11,7 +11,7 @@ want=(libsqlite3-dev zlib1g-dev libvips-dev pkg-config gcc make patch xz-utils d
 case "${1:-build}" in
   build) ;;
   bench) want+=(wrk python3 util-linux libpq-dev) ;;
-  browser) want+=(chromium chromium-driver python3 python3-venv); command -v java >/dev/null || want+=(default-jre-headless) ;;
+  browser) want+=(chromium chromium-driver python3 python3-venv curl); command -v java >/dev/null || want+=(default-jre-headless) ;;
   image) want+=(podman runc debootstrap python3) ;;
   postgres) want+=(postgresql python3 util-linux) ;;
   nginx) want+=(nginx-light python3) ;;

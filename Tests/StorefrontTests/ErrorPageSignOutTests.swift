@@ -23,7 +23,7 @@ import TesseraTesting
             let cookie = browser.cookie ?? ""
             return try await onThread {
                 let client = try RawHTTPClient(port: port)
-                try client.send("POST /cart/items HTTP/1.1\r\nHost: x\r\nCookie: \(cookie)\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 5000000\r\n\r\n")
+                try client.send("POST /cart/items HTTP/1.1\r\nHost: x\r\nCookie: \(cookie)\r\nContent-Type: application/x-www-form-urlencoded\r\nExpect: 100-continue\r\nContent-Length: 5000000\r\n\r\n")
                 return try client.readReply()
             }
         },

@@ -42,6 +42,18 @@ import TesseraTesting
             let folder = shop.dataDirectory.appendingPathComponent("photos")
             let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
             #expect(files.isEmpty, "on request, nothing is drawn before a page asks: \(files.count)")
+            // Exactly one spelling serves a photo: extra separators are a 404, not an alias a cache
+            // would keep for good; dot segments and an encoded slash are refused before routing (400).
+            let visitor = TestClient(port: shop.port)
+            let url = try #require(Self.photoURLs(try await visitor.send("/products/7/detail")).first)
+            #expect(try await visitor.send(url).status == 200)
+            let name = url.dropFirst("/photos/".count)
+            for (alias, status) in [("/photos//\(name)", 404), ("//photos/\(name)", 404), ("/photos/\(name)/", 404), ("/photos/\(name)//", 404),
+                                    ("/photos/./\(name)", 400), ("/photos/%2F\(name)", 400)] {
+                let reply = try await onThread { [port = shop.port] in try RawHTTPClient.request(port: port, alias) }
+                #expect(reply.status == status, "\(alias)")
+                #expect(reply.header("cache-control")?.contains("immutable") != true, "\(alias)")
+            }
         }
     }
 
@@ -101,12 +113,15 @@ import TesseraTesting
                 #expect(reply.header("content-type")?.hasPrefix("text/html") == true, "\(name): a page")
                 #expect(reply.text.contains(message), "\(name): \(reply.text.prefix(300))")
             }
-            // Over the upload limit: refused from its length, before the body is read.
-            let huge = try await onThread { [port = shop.port, cookie = staff.cookie ?? ""] in
-                let client = try RawHTTPClient(port: port, timeout: 10)
+            // Over the upload limit, sent whole as a browser sends it: refused from its length,
+            // the body read and dropped, and the 413 page arrives rather than a reset.
+            let (huge, sentWhole) = try await onThread { [port = shop.port, cookie = staff.cookie ?? ""] in
+                let client = try RawHTTPClient(port: port, timeout: 30)
                 try client.send("POST /admin/products/5/photos HTTP/1.1\r\nHost: localhost\r\nAccept: text/html\r\nCookie: \(cookie)\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: \(50 * 1024 * 1024)\r\n\r\n")
-                return try client.readReply()
+                let whole = client.sendUnlessRefused([UInt8](repeating: 0x2D, count: 50 * 1024 * 1024))
+                return (try client.readReply(), whole)
             }
+            #expect(sentWhole)
             #expect(huge.status == 413)
             #expect(huge.text.contains("The upload is larger than 25 MB"))
             #expect(Self.photoURLs(try await visitor.send("/products/5/detail")) == photos, "nothing was stored")

@@ -68,17 +68,27 @@ import TesseraTesting
         try await server.stop()
     }
 
-    @Test func declaredOversizedBodyGets413BeforeItIsSent() async throws {
+    @Test func declaredOversizedBodyGets413BeforeItIsSentOrOnceItIsRead() async throws {
         let server = try await TestServer.start(limits: HTTPServerLimits(maxBodyBytes: 1000), Self.okHandler)
         let port = server.port
-        let reply = try await onThread {
+        let (reply, trailing) = try await onThread {
             let client = try RawHTTPClient(port: port)
-            // Only the head is sent: the answer must not wait for a body it will refuse.
-            try client.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n")
-            return try client.readReply()
+            // Only the head is sent, waiting for 100 Continue: the answer must not wait for a body it will refuse.
+            try client.send("POST /upload HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5000\r\n\r\n")
+            return (try client.readReply(), try client.readToEnd())
         }
         #expect(reply.status == 413)
         #expect(reply.header("connection")?.lowercased() == "close")
+        #expect(trailing.isEmpty, "no 100 Continue, and nothing after the answer")
+        // Without Expect the client is sending its body: the server reads it, drops it, then answers.
+        let (afterBody, sentWhole) = try await onThread {
+            let client = try RawHTTPClient(port: port)
+            try client.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n")
+            let whole = client.sendUnlessRefused([UInt8](repeating: 66, count: 5000))
+            return (try client.readReply(), whole)
+        }
+        #expect(sentWhole)
+        #expect(afterBody.status == 413)
         let fits = try await onThread { try RawHTTPClient.request(port: port, "/upload", method: "POST", body: Array(repeating: 65, count: 1000)) }
         #expect(fits.status == 200 && fits.text == "ok 1000")
         try await server.stop()
@@ -161,7 +171,7 @@ import TesseraTesting
     @Test func connectionsOverTheCapPerClientAddressGetA503() async throws {
         let server = try await TestServer.start(limits: HTTPServerLimits(maxConnectionsPerIP: 2), Self.okHandler)
         let port = server.port
-        let (refusal, trailing, afterwards) = try await onThread {
+        let (refusal, trailing, bodyRefusal, afterwards) = try await onThread {
             let first = try RawHTTPClient(port: port)
             let second = try RawHTTPClient(port: port)
             for client in [first, second] {
@@ -173,16 +183,23 @@ import TesseraTesting
             try third.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
             let refusal = try third.readReply()
             let trailing = try third.readToEnd()
+            // Over the cap with a body on its way: the body is read and dropped, so the client
+            // gets the 503 rather than a reset.
+            let uploader = try RawHTTPClient(port: port)
+            try uploader.send("POST /ok HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: 900000\r\n\r\n")
+            let whole = uploader.sendUnlessRefused([UInt8](repeating: 1, count: 900_000))
+            let bodyRefusal = (whole, try uploader.readReply().status)
             // The two kept-alive connections still work, and so does a new one once one closes.
             try first.send("GET /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             _ = try first.readReply()
             Thread.sleep(forTimeInterval: 0.2)
-            return (refusal, trailing, try RawHTTPClient.request(port: port, "/ok").status)
+            return (refusal, trailing, bodyRefusal, try RawHTTPClient.request(port: port, "/ok").status)
         }
         #expect(refusal.status == 503)
         #expect(refusal.header("retry-after") == "5")
         #expect(refusal.header("connection") == "close")
         #expect(trailing.isEmpty, "one answer, then the connection closes")
+        #expect(bodyRefusal.0 && bodyRefusal.1 == 503)
         #expect(afterwards == 200)
         try await server.stop()
     }

@@ -152,33 +152,46 @@ import TesseraTesting
             return .text("stored")
         }
         let port = server.port
-        // Refused from its Content-Length, before a byte of it is read.
+        let head = "POST /upload HTTP/1.1\r\nHost: localhost\r\nAccept: text/html\r\nContent-Type: multipart/form-data; boundary=\(Self.boundary)\r\n"
+        // A client that waits for 100 Continue is refused from its Content-Length, before it sends a byte.
         let declared = try await onThread {
             let client = try RawHTTPClient(port: port, timeout: 10)
-            try client.send("POST /upload HTTP/1.1\r\nHost: localhost\r\nAccept: text/html\r\nContent-Type: multipart/form-data; boundary=\(Self.boundary)\r\nContent-Length: \(50 * 1024 * 1024)\r\n\r\n")
+            try client.send(head + "Expect: 100-continue\r\nContent-Length: \(50 * 1024 * 1024)\r\n\r\n")
             return try client.readReply()
         }
         #expect(declared.status == 413)
         #expect(declared.header("content-type")?.hasPrefix("text/html") == true)
         #expect(declared.text.contains("The upload is larger than 25 MB"))
+        // A browser sends the whole body before it reads: the server reads it and drops it, so
+        // the 413 page arrives, not a reset.
+        let sentWhole = try await onThread {
+            let client = try RawHTTPClient(port: port, timeout: 30)
+            try client.send(head + "Content-Length: \(50 * 1024 * 1024)\r\n\r\n")
+            let whole = client.sendUnlessRefused([UInt8](repeating: 65, count: 50 * 1024 * 1024))
+            return (whole, try client.readReply())
+        }
+        #expect(sentWhole.0, "the server read the whole body before it answered")
+        #expect(sentWhole.1.status == 413)
+        #expect(sentWhole.1.text.contains("The upload is larger than 25 MB"))
         // Chunked, so only counting can tell: refused once it passes the limit.
         let counted = try await onThread {
             let client = try RawHTTPClient(port: port, timeout: 30)
             try client.send("POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; boundary=\(Self.boundary)\r\nTransfer-Encoding: chunked\r\n\r\n")
-            let chunk = [UInt8](repeating: 65, count: 1024 * 1024)
-            for _ in 0..<30 {
-                try client.send(Array("100000\r\n".utf8) + chunk + Array("\r\n".utf8))
-            }
-            try client.send("0\r\n\r\n")
-            return try client.readReply()
+            let chunk = Array("100000\r\n".utf8) + [UInt8](repeating: 65, count: 1024 * 1024) + Array("\r\n".utf8)
+            let whole = client.sendUnlessRefused(Array((0..<30).map { _ in chunk }.joined()) + Array("0\r\n\r\n".utf8))
+            return (whole, try client.readReply())
         }
-        #expect(counted.status == 413)
-        // An ordinary form is still held to the in-memory limit.
+        #expect(counted.0, "the server read the whole body before it answered")
+        #expect(counted.1.status == 413)
+        // An ordinary form is still held to the in-memory limit, and its body is read before the answer too.
         let form = try await onThread {
-            try RawHTTPClient.request(port: port, "/form", method: "POST", headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                      body: Array(repeating: 97, count: 2 * 1024 * 1024))
+            let client = try RawHTTPClient(port: port, timeout: 30)
+            try client.send("POST /form HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(2 * 1024 * 1024)\r\n\r\n")
+            let whole = client.sendUnlessRefused([UInt8](repeating: 97, count: 2 * 1024 * 1024))
+            return (whole, try client.readReply())
         }
-        #expect(form.status == 413)
+        #expect(form.0, "the server read the whole body before it answered")
+        #expect(form.1.status == 413)
         #expect(calls.load(ordering: .relaxed) == 0, "nothing was stored")
         #expect(try await server.assertServing().status == 200)
         try await server.stop()

@@ -24,7 +24,7 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
     enum Phase {
         case awaitingHead
         case readingBody
-        /// The body is over the limit; it is read and dropped, then answered with `error`.
+        /// The request is refused; its body is read and dropped, then answered with `error`.
         case discardingBody(HTTPError)
         case dispatched
     }
@@ -68,6 +68,12 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
     /// Whether the body may be spooled: `multipart/form-data`, read from the head.
     var isUpload = false
     var discardedBytes = 0
+    /// The body's `Content-Length`: 0 when there is no body, `nil` when it is chunked.
+    var declaredLength: Int? = 0
+    /// How much of a refused request's body is read before it is answered (``RequestReader/Drain``).
+    var drainLimit = 0
+    /// Whether the request line said HTTP/1.1 (only such a client is sent `100 Continue`).
+    var isHTTP11 = false
     var parsedTarget: RequestTarget?
     /// Set once the head is read (``assignRequestID()``), before anything reads it from another
     /// thread; empty for a connection that never sent a head.

@@ -7,10 +7,15 @@ import HTTPTypes
 /// Reads a request through libmicrohttpd's access callback, which is called several times:
 /// once when the head has arrived, once per piece of body, and a last time with no data.
 ///
-/// The head is checked on the first call, so that a request that will be refused (413 from its
-/// `Content-Length`, 501, a malformed target) is answered before its body is read. The answer
-/// for an accepted request is queued on the last call; queueing earlier would make the
-/// library close the connection and lose keep-alive.
+/// The head is checked on the first call. A head that cannot be trusted (a malformed line or
+/// target, conflicting framing, 501) is answered at once and the connection closed. A refusal
+/// whose body is framed soundly (413 from `Content-Length`, 503 over the connection cap) is
+/// answered after its body has been read and dropped, within ``Drain``'s bounds: a server that
+/// closes with unread bytes makes the kernel send a reset, and a client still sending (a
+/// browser uploading a photo) then sees that reset instead of the answer. A client that sent
+/// `Expect: 100-continue` has not sent its body, so it is answered at once. The answer for an
+/// accepted request is queued on the last call; queueing earlier would make the library close
+/// the connection and lose keep-alive.
 enum RequestReader {
     enum Next {
         case `continue`
@@ -24,13 +29,17 @@ enum RequestReader {
         switch context.phase {
         case .awaitingHead:
             context.open?.headArrived()
-            let refusal = readHead(context, method: method, url: url, version: version)
+            let verdict = readHead(context, method: method, url: url, version: version)
             context.assignRequestID()
-            if let error = refusal {
+            switch verdict {
+            case .accept:
+                context.phase = .readingBody
+            case .refuseAfterBody(let error, let declaredLength, let drainLimit) where Drain.reads(declaredLength, upTo: drainLimit, of: context):
+                context.drainLimit = drainLimit
+                context.phase = .discardingBody(error)
+            case .refuse(let error), .refuseAfterBody(let error, _, _):
                 context.phase = .dispatched
                 context.dispatch(error: error, closeConnection: true)
-            } else {
-                context.phase = .readingBody
             }
             return .continue
 
@@ -41,6 +50,7 @@ enum RequestReader {
                 let received = (context.spool?.size ?? context.body.count) + upload.count
                 if received > (context.isUpload ? limits.maxUploadBytes : limits.maxBodyBytes) {
                     context.discardedBytes = received
+                    context.drainLimit = Drain.tooLargeBodyLimit(context)
                     context.body = []
                     context.spool = nil
                     context.phase = .discardingBody(bodyTooLarge(context))
@@ -62,10 +72,9 @@ enum RequestReader {
 
         case .discardingBody(let error):
             if upload.count > 0 {
-                // Reading on lets the client see the 413 instead of a reset, but not forever.
+                // Reading on lets the client see the answer instead of a reset, but not forever.
                 context.discardedBytes += upload.count
-                let limit = context.isUpload ? context.core.limits.maxUploadBytes : context.core.limits.maxBodyBytes
-                if context.discardedBytes > 4 * limit + 1_048_576 || isPastBodyDeadline(context) {
+                if context.discardedBytes > context.drainLimit || isPastBodyDeadline(context) {
                     return .close
                 }
                 return .continue
@@ -113,12 +122,57 @@ enum RequestReader {
         }
     }
 
-    /// Fills in the method, headers and target; returns the error to answer with, if any.
+    /// What the head says to do with the request.
+    enum Verdict {
+        /// Read the body and run the handler.
+        case accept
+        /// Answer `HTTPError` at once and close: the head cannot be trusted to frame a body.
+        case refuse(HTTPError)
+        /// Answer `HTTPError` once the body (of `declaredLength` bytes, or chunked when `nil`,
+        /// or none at all when 0) has been read and dropped, if it is at most `drainLimit` bytes.
+        case refuseAfterBody(HTTPError, declaredLength: Int?, drainLimit: Int)
+    }
+
+    /// How much of a refused request's body is read so that the client sees its answer.
+    enum Drain {
+        /// For a body over the limit, four times the limit and a mebibyte more: a browser's
+        /// whole photo that is twice too large is read, an endless body is not.
+        static func tooLargeBodyLimit(_ context: ConnectionRequest) -> Int {
+            4 * (context.isUpload ? context.core.limits.maxUploadBytes : context.core.limits.maxBodyBytes) + 1_048_576
+        }
+
+        /// For a connection over a cap, the in-memory body limit: such a connection is kept as
+        /// briefly as can be, since it holds one of the few places past the cap.
+        static func overCapLimit(_ context: ConnectionRequest) -> Int {
+            context.core.limits.maxBodyBytes
+        }
+
+        /// Whether to read a body of `declaredLength` (chunked when `nil`) before answering:
+        /// not when there is none, when an HTTP/1.1 client waits for `100 Continue` (an HTTP/1.0
+        /// one gets none, so it sends its body anyway), or when it declares more than `limit`.
+        static func reads(_ declaredLength: Int?, upTo limit: Int, of context: ConnectionRequest) -> Bool {
+            if declaredLength == 0 { return false }
+            if context.isHTTP11, let expect = context.headers[.expect], expect.lowercased() == "100-continue" { return false }
+            return (declaredLength ?? 0) <= limit
+        }
+    }
+
+    /// Fills in the method, headers and target, and judges them.
     ///
     /// The head is held to RFC 9112 where a lenient reading lets two parties disagree about where
     /// a request ends (request smuggling): one `Host`, one `Transfer-Encoding` that is exactly
     /// `chunked`, no control characters in field values.
-    private static func readHead(_ context: ConnectionRequest, method: UnsafePointer<CChar>?, url: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?) -> HTTPError? {
+    private static func readHead(_ context: ConnectionRequest, method: UnsafePointer<CChar>?, url: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?) -> Verdict {
+        switch checkHead(context, method: method, url: url, version: version) {
+        case .some(let error):
+            return .refuse(error)
+        case .none:
+            return checkFraming(context)
+        }
+    }
+
+    /// The head's own rules; the error to answer with at once, if any.
+    private static func checkHead(_ context: ConnectionRequest, method: UnsafePointer<CChar>?, url: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?) -> HTTPError? {
         guard let method, let url, let version else {
             return HTTPError(.badRequest, message: "The request line is malformed.")
         }
@@ -134,10 +188,6 @@ enum RequestReader {
             return HTTPError(.notImplemented, message: "The method \(name.isEmpty ? "(none)" : name) is not supported.")
         }
         context.method = known
-        if context.open?.isOverCap == true {
-            return HTTPError(.serviceUnavailable, message: "The server has too many connections open. Please try again in a moment.",
-                             headers: [.retryAfter: "5"])
-        }
         let headByteCount = tessera_mhd_header_size(context.connection)
         let limit = context.core.limits.maxHeaderBytes
         if headByteCount > limit {
@@ -156,6 +206,7 @@ enum RequestReader {
             return HTTPError(.badRequest, message: "The request line must have single spaces, and header values no NUL characters.")
         }
         let isHTTP11 = strcmp(version, "HTTP/1.1") == 0
+        context.isHTTP11 = isHTTP11
         if head.hostCount > 1 || (isHTTP11 && head.hostCount == 0) {
             return HTTPError(.badRequest, message: "An HTTP/1.1 request must carry exactly one Host header.")
         }
@@ -171,16 +222,31 @@ enum RequestReader {
         switch ContentLength.check(head.contentLengths, hasTransferEncoding: !head.transferEncodings.isEmpty) {
         case .invalid(let message):
             return HTTPError(.badRequest, message: message)
-        case .length(let length) where length > (context.isUpload ? context.core.limits.maxUploadBytes : context.core.limits.maxBodyBytes):
-            return bodyTooLarge(context)
-        case .length(let length) where length > context.core.limits.maxBodyBytes:
-            break // an upload, spooled as it arrives
         case .length(let length):
-            context.body.reserveCapacity(length)
+            context.declaredLength = length
         case .absent:
-            break
+            context.declaredLength = head.transferEncodings.isEmpty ? 0 : nil
         }
         return nil
+    }
+
+    /// With the head sound, the refusals that leave the body's framing known: over the
+    /// connection cap, or a declared body over the limit.
+    private static func checkFraming(_ context: ConnectionRequest) -> Verdict {
+        let limits = context.core.limits
+        if context.open?.isOverCap == true {
+            return .refuseAfterBody(HTTPError(.serviceUnavailable, message: "The server has too many connections open. Please try again in a moment.",
+                                              headers: [.retryAfter: "5"]), declaredLength: context.declaredLength, drainLimit: Drain.overCapLimit(context))
+        }
+        switch context.declaredLength {
+        case .some(let length) where length > (context.isUpload ? limits.maxUploadBytes : limits.maxBodyBytes):
+            return .refuseAfterBody(bodyTooLarge(context), declaredLength: length, drainLimit: Drain.tooLargeBodyLimit(context))
+        case .some(let length) where length <= limits.maxBodyBytes:
+            context.body.reserveCapacity(length)
+        default:
+            break // chunked, or an upload spooled as it arrives
+        }
+        return .accept
     }
 }
 
