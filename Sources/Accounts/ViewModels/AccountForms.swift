@@ -10,7 +10,7 @@ struct RegisterForm: FormModel {
     init(reading form: inout FormReader) {
         name = form.text("name", maxLength: 80, label: Messages.commonName.string(in: form.language))
         email = form.email("email")
-        password = form.text("password", maxLength: 200, label: Messages.commonPassword.string(in: form.language))
+        password = form.secret("password", label: Messages.commonPassword.string(in: form.language))
         form.check(password.count >= 8 || form.errors["password"] != nil, "password", Messages.formPasswordShort.string(in: form.language))
     }
 }
@@ -23,7 +23,7 @@ struct LoginForm: FormModel {
 
     init(reading form: inout FormReader) {
         email = form.text("email", maxLength: 254, label: Messages.commonEmail.string(in: form.language)).lowercased()
-        password = form.text("password", maxLength: 200, label: Messages.commonPassword.string(in: form.language))
+        password = form.secret("password", label: Messages.commonPassword.string(in: form.language))
         next = form.text("next", required: false, maxLength: 2000)
     }
 }
@@ -34,9 +34,9 @@ struct PasswordChangeForm: FormModel {
     var password: String
 
     init(reading form: inout FormReader) {
-        current = form.text("current", maxLength: 200, label: Messages.passwordCurrent.string(in: form.language))
-        password = form.text("password", maxLength: 200, label: Messages.passwordNew.string(in: form.language))
-        let confirmation = form.text("confirm", maxLength: 200, label: Messages.passwordAgain.string(in: form.language))
+        current = form.secret("current", label: Messages.passwordCurrent.string(in: form.language))
+        password = form.secret("password", label: Messages.passwordNew.string(in: form.language))
+        let confirmation = form.secret("confirm", label: Messages.passwordAgain.string(in: form.language))
         form.check(password.count >= 8 || form.errors["password"] != nil, "password", Messages.formNewPasswordShort.string(in: form.language))
         form.check(confirmation == password || form.errors["confirm"] != nil, "confirm", Messages.formPasswordsDiffer.string(in: form.language))
     }

@@ -53,6 +53,6 @@ struct ReviewForm: FormModel {
 
     init(reading form: inout FormReader) {
         rating = form.integer("rating", in: 1...5, label: Messages.formRating.string(in: form.language))
-        text = form.text("text", maxLength: 2000, label: Messages.formReview.string(in: form.language))
+        text = form.text("text", maxLength: 2000, label: Messages.formReview.string(in: form.language), multiline: true)
     }
 }

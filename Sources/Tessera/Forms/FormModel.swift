@@ -30,11 +30,28 @@ public struct FormReader: Sendable {
         message.string(in: language, arguments)
     }
 
-    /// A text field, trimmed. Empty is an error when `required`.
-    public mutating func text(_ name: String, required: Bool = true, maxLength: Int = 500, label: String? = nil) -> String {
-        let value = (data[name] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    /// A text field, trimmed, without control characters: a one-line field (a name, a title)
+    /// keeps none, so a tab or a line break typed or pasted into it cannot reach a header, a
+    /// log line or a CSV; a `multiline` one keeps its line breaks (as `\n`) and tabs. Empty is an
+    /// error when `required`.
+    public mutating func text(_ name: String, required: Bool = true, maxLength: Int = 500, label: String? = nil, multiline: Bool = false) -> String {
+        let value = ControlCharacters.removed(from: data[name] ?? "", keepingLineBreaks: multiline).trimmingCharacters(in: .whitespacesAndNewlines)
         let label = label ?? name.capitalized
         if required && value.isEmpty {
+            fail(name, text(Messages.formRequired, ["label": label]))
+        } else if value.count > maxLength {
+            fail(name, text(Messages.formTooLong, ["label": label, "max": LocalizedNumber(maxLength)]))
+        }
+        return value
+    }
+
+    /// A password or another secret: trimmed as ``text(_:required:maxLength:label:multiline:)``
+    /// trims, and otherwise exactly as sent, since a secret an account was made with must match
+    /// to the byte. Empty is an error.
+    public mutating func secret(_ name: String, maxLength: Int = 200, label: String? = nil) -> String {
+        let value = (data[name] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let label = label ?? name.capitalized
+        if value.isEmpty {
             fail(name, text(Messages.formRequired, ["label": label]))
         } else if value.count > maxLength {
             fail(name, text(Messages.formTooLong, ["label": label, "max": LocalizedNumber(maxLength)]))
@@ -57,14 +74,22 @@ public struct FormReader: Sendable {
         return value
     }
 
-    /// An e-mail address: one `@`, something on each side, a dot in the domain, no spaces.
+    /// An e-mail address, lower-cased, that mail can be sent to (``EmailAddressSyntax``) and
+    /// whose domain has a dot. An address in other letters than ASCII gets its own message: the
+    /// visitor learns to give another address, not that theirs is mistyped.
     public mutating func email(_ name: String, label: String? = nil) -> String {
         let label = label ?? text(Messages.formEmailLabel, [:])
         let value = text(name, maxLength: 254, label: label).lowercased()
         guard errors[name] == nil else { return value }
-        let parts = value.split(separator: "@", omittingEmptySubsequences: false)
-        if parts.count != 2 || parts[0].isEmpty || !parts[1].contains(".") || value.contains(" ") || parts[1].hasPrefix(".") || parts[1].hasSuffix(".") {
+        switch EmailAddressSyntax.problem(in: value) {
+        case .some(.notASCII):
+            fail(name, text(Messages.formEmailNotAscii, ["label": label]))
+        case .some(.malformed):
             fail(name, text(Messages.formEmail, ["label": label]))
+        case .none where !value.split(separator: "@").last!.contains("."):
+            fail(name, text(Messages.formEmail, ["label": label]))
+        case .none:
+            break
         }
         return value
     }

@@ -1,25 +1,30 @@
 import Foundation
 
 /// An e-mail address, checked once, where it enters: `shop@example.com`, perhaps with a name
-/// (`Tessera Shop <shop@example.com>`). A line break or an angle bracket in either would let a
-/// value add headers or recipients to a message, so they are refused here, not escaped later.
+/// (`Tessera Shop <shop@example.com>`). The address follows ``EmailAddressSyntax``, the rule
+/// forms apply too, so nothing in it can add headers or recipients; the name loses its control
+/// characters (a line break would end the header) and is quoted or encoded when written.
 public struct MailAddress: Sendable, Hashable, CustomStringConvertible {
     /// `local@domain`: what SMTP's `MAIL FROM` and `RCPT TO` carry.
     public let address: String
     /// The name a mail program shows, if any.
     public let name: String?
 
-    /// `address` (`local@domain`) with an optional display `name`; `nil` when either is not fit
-    /// for a header.
+    /// `address` (`local@domain`) with an optional display `name`; `nil` when the address breaks
+    /// ``EmailAddressSyntax`` (``problem(in:)`` says how).
     public init?(_ address: String, name: String? = nil) {
-        let parts = address.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
-              address.utf8.count <= 254,
-              address.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && !"<>()[]\\,;:\"".unicodeScalars.contains($0) })
-        else { return nil }
-        if let name, name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return nil }
+        guard EmailAddressSyntax.problem(in: address) == nil else { return nil }
         self.address = address
-        self.name = name.flatMap { $0.isEmpty ? nil : $0 }
+        self.name = name.map { ControlCharacters.removed(from: $0).trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Why `address` cannot be mailed, in words for staff and logs; `nil` when it can.
+    public static func problem(in address: String) -> String? {
+        switch EmailAddressSyntax.problem(in: address) {
+        case .none: nil
+        case .notASCII: "the address \(address.debugDescription) has letters outside ASCII, which needs SMTPUTF8 (RFC 6531)"
+        case .malformed: "\(address.debugDescription) is not an e-mail address"
+        }
     }
 
     /// `Name <local@domain>` or `local@domain`, as configuration gives a sender (`MAIL_FROM`).
