@@ -33,7 +33,9 @@ public struct BackOfficeModule: FeatureModule {
         routes.page(BackOfficeRoutes.orders) { _, _ in AdminOrderListPageController(orders: orders) }
         routes.page(BackOfficeRoutes.order) { id, _ in AdminOrderPageController(orders: orders, id: id) }
         routes.page(BackOfficeRoutes.products) { _, _ in AdminProductsPageController(catalog: catalog) }
+        routes.page(BackOfficeRoutes.mail) { _, _ in AdminMailPageController(orders: orders) }
         AdminOrderActions(orders: orders).register(in: &routes)
         AdminProductActions(catalog: catalog, photos: photos).register(in: &routes)
+        AdminMailActions(orders: orders).register(in: &routes)
     }
 }

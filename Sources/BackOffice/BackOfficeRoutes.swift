@@ -18,4 +18,12 @@ public enum BackOfficeRoutes {
     public static let adjustProduct = Route<Int>("backoffice.product.adjust", .post, "/admin/products/{id}")
     /// Adds an uploaded photo to the product (`multipart/form-data`, its field `photo`).
     public static let addPhoto = Route<Int>("backoffice.product.photo", .post, "/admin/products/{id}/photos")
+    /// `/admin/mail`: order confirmations the outbox gave up on, to mend and send again or discard.
+    public static let mail = Route<NoParameters>("backoffice.mail", .get, "/admin/mail")
+    /// Sends dead letter `{id}` again, to the address the form gives (the account gets it too).
+    public static let resendMail = Route<Int>("backoffice.mail.resend", .post, "/admin/mail/{id}/resend")
+    /// Sends every dead letter again to its buyer's address now (after a mail server's outage).
+    public static let resendAllMail = Route<NoParameters>("backoffice.mail.resend-all", .post, "/admin/mail/resend")
+    /// Drops dead letter `{id}` for good.
+    public static let discardMail = Route<Int>("backoffice.mail.discard", .post, "/admin/mail/{id}/discard")
 }

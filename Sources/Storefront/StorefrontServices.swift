@@ -30,9 +30,10 @@ struct StorefrontServices {
         accounts = AccountsService(store: SQLiteAccountsStore(database: database))
         passkeys = PasskeyService(relyingParty: relyingParty, store: SQLitePasskeyStore(database: database), accounts: accounts)
         cart = CartService(store: SQLiteCartStore(database: database), catalog: catalog)
+        let outbox = SQLiteMailOutbox(database: database)
         orders = OrderService(store: SQLiteOrderStore(database: database), transactions: SQLiteOrderTransactions(database: database), cart: cart,
-                              topics: topics, confirmations: mailSender.map { [accounts] in OrderConfirmations(sender: $0, accounts: accounts) })
-        mailOutbox = SQLiteMailOutbox(database: database)
+                              topics: topics, confirmations: mailSender.map { [accounts] in OrderConfirmations(sender: $0, accounts: accounts, deadLetters: outbox) })
+        mailOutbox = outbox
     }
 
     init(postgres connections: PostgresConnections, topics: any TopicPublisher, mailSender: MailAddress? = nil,
@@ -42,9 +43,10 @@ struct StorefrontServices {
         accounts = AccountsService(store: PostgresAccountsStore(connections: connections))
         passkeys = PasskeyService(relyingParty: relyingParty, store: PostgresPasskeyStore(connections: connections), accounts: accounts)
         cart = CartService(store: PostgresCartStore(connections: connections), catalog: catalog)
+        let outbox = PostgresMailOutbox(connections: connections)
         orders = OrderService(store: PostgresOrderStore(connections: connections), transactions: PostgresOrderTransactions(connections: connections), cart: cart,
-                              topics: topics, confirmations: mailSender.map { [accounts] in OrderConfirmations(sender: $0, accounts: accounts) })
-        mailOutbox = PostgresMailOutbox(connections: connections)
+                              topics: topics, confirmations: mailSender.map { [accounts] in OrderConfirmations(sender: $0, accounts: accounts, deadLetters: outbox) })
+        mailOutbox = outbox
     }
 }
 

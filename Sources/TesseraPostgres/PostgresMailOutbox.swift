@@ -5,8 +5,11 @@ import Tessera
 /// The framework's mail outbox (`MailOutbox`) in PostgreSQL, shared by every instance
 /// on the database: each worker claims a mail with `FOR UPDATE SKIP LOCKED` in one statement,
 /// so two instances never take the same mail, and neither waits for the other. Times are the
-/// database's (`now()`), so instances whose clocks differ agree on what is due.
-public struct PostgresMailOutbox: MailOutbox {
+/// database's (`now()`), so instances whose clocks differ agree on what is due. A dead letter is
+/// a row with `dead_at` set; a discarded one keeps its row (and so its `Message-ID`, never sent
+/// again) with `discarded_at` set. `attempts` counts every claim and is the claim's number;
+/// `resent_after` is its value when staff last sent the mail again.
+public struct PostgresMailOutbox: MailOutbox, DeadLetterOffice {
     let connections: PostgresConnections
 
     /// The outbox on `connections`' database, after ``registerMigrations(in:)``'s migration ran.
@@ -33,6 +36,15 @@ public struct PostgresMailOutbox: MailOutbox {
             """,
             "CREATE INDEX tessera_mail_outbox_due ON tessera_mail_outbox (due_at) WHERE delivered_at IS NULL",
         ])
+        migrator.register("tessera.v2.mail-dead-letters", [
+            """
+            ALTER TABLE tessera_mail_outbox ADD COLUMN reference text, ADD COLUMN dead_at timestamptz, ADD COLUMN discarded_at timestamptz,
+                ADD COLUMN resent_after integer NOT NULL DEFAULT 0
+            """,
+            "DROP INDEX tessera_mail_outbox_due",
+            "CREATE INDEX tessera_mail_outbox_due ON tessera_mail_outbox (due_at) WHERE delivered_at IS NULL AND dead_at IS NULL",
+            "CREATE INDEX tessera_mail_outbox_dead ON tessera_mail_outbox (dead_at) WHERE dead_at IS NOT NULL AND discarded_at IS NULL",
+        ])
     }
 
     /// The outbox on the connection of a transaction that is already open, such as an order's.
@@ -45,8 +57,16 @@ public struct PostgresMailOutbox: MailOutbox {
 
         func enqueue(_ mail: OutgoingMail) throws {
             try connection.execute("""
-                INSERT INTO tessera_mail_outbox (message_id, sender, recipients, data)
-                VALUES (\(mail.messageID), \(mail.sender), \(mail.recipients), \(mail.data)) ON CONFLICT (message_id) DO NOTHING
+                INSERT INTO tessera_mail_outbox (message_id, sender, recipients, data, reference)
+                VALUES (\(mail.messageID), \(mail.sender), \(mail.recipients), \(mail.data), \(mail.reference)) ON CONFLICT (message_id) DO NOTHING
+                """)
+        }
+
+        func bury(_ letter: UnsendableMail) throws {
+            try connection.execute("""
+                INSERT INTO tessera_mail_outbox (message_id, sender, recipients, data, reference, dead_at, last_error)
+                VALUES (\(letter.messageID), '', \([letter.recipient]), '', \(letter.reference), now(), \(String(letter.reason.prefix(1000))))
+                ON CONFLICT (message_id) DO NOTHING
                 """)
         }
     }
@@ -56,14 +76,15 @@ public struct PostgresMailOutbox: MailOutbox {
         let rows = try await connections.query("""
             UPDATE tessera_mail_outbox SET attempts = attempts + 1, due_at = now() + \(leaseSeconds) * interval '1 second'
             WHERE id = (
-                SELECT id FROM tessera_mail_outbox WHERE delivered_at IS NULL AND due_at <= now()
+                SELECT id FROM tessera_mail_outbox WHERE delivered_at IS NULL AND dead_at IS NULL AND due_at <= now()
                 ORDER BY due_at, id LIMIT 1 FOR UPDATE SKIP LOCKED
             )
-            RETURNING id, attempts, message_id, sender, recipients, data
+            RETURNING id, attempts, resent_after, message_id, sender, recipients, data, reference
             """)
         guard let row = rows.first else { return nil }
-        let (id, attempts, messageID, sender, recipients, data) = try row.decode((Int64, Int, String, String, [String], String).self)
-        return ClaimedMail(id: id, attempts: attempts, mail: OutgoingMail(messageID: messageID, sender: sender, recipients: recipients, data: data))
+        let (id, claim, resentAfter, messageID, sender, recipients, data, reference) = try row.decode((Int64, Int, Int, String, String, [String], String, String?).self)
+        return ClaimedMail(id: id, attempts: claim - resentAfter, claim: claim, mail: OutgoingMail(messageID: messageID, sender: sender, recipients: recipients, data: data,
+                                                                          reference: reference))
     }
 
     public func delivered(_ claim: ClaimedMail) async throws {
@@ -74,7 +95,52 @@ public struct PostgresMailOutbox: MailOutbox {
         let delaySeconds = delay.timeInterval
         _ = try await connections.query("""
             UPDATE tessera_mail_outbox SET due_at = now() + \(delaySeconds) * interval '1 second', last_error = \(String(error.prefix(1000)))
-            WHERE id = \(claim.id) AND attempts = \(claim.attempts) AND delivered_at IS NULL
+            WHERE id = \(claim.id) AND attempts = \(claim.claim) AND delivered_at IS NULL
             """)
+    }
+
+    public func bury(_ claim: ClaimedMail, reason: String) async throws -> Bool {
+        try await !connections.query("""
+            UPDATE tessera_mail_outbox SET dead_at = now(), last_error = \(String(reason.prefix(1000)))
+            WHERE id = \(claim.id) AND attempts = \(claim.claim) AND delivered_at IS NULL AND dead_at IS NULL RETURNING id
+            """).isEmpty
+    }
+
+    // MARK: Dead letters
+
+    private static func deadLetters(_ rows: [PostgresRow]) throws -> [DeadLetter] {
+        try rows.map { row in
+            let (id, messageID, reference, recipients, reason, attempts, createdAt) = try row.decode((Int64, String, String?, [String], String?, Int, Date).self)
+            return DeadLetter(id: id, messageID: messageID, reference: reference, recipients: recipients, reason: reason ?? "", attempts: attempts, createdAt: createdAt)
+        }
+    }
+
+    public func deadLetters(limit: Int) async throws -> [DeadLetter] {
+        try Self.deadLetters(try await connections.query("""
+            SELECT id, message_id, reference, recipients, last_error, attempts - resent_after, created_at FROM tessera_mail_outbox
+            WHERE dead_at IS NOT NULL AND discarded_at IS NULL AND delivered_at IS NULL ORDER BY dead_at, id LIMIT \(limit)
+            """))
+    }
+
+    public func deadLetter(_ id: Int64) async throws -> DeadLetter? {
+        try Self.deadLetters(try await connections.query("""
+            SELECT id, message_id, reference, recipients, last_error, attempts - resent_after, created_at FROM tessera_mail_outbox
+            WHERE id = \(id) AND dead_at IS NOT NULL AND discarded_at IS NULL AND delivered_at IS NULL
+            """)).first
+    }
+
+    public func resend(_ id: Int64, as mail: OutgoingMail) async throws -> Bool {
+        try await !connections.query("""
+            UPDATE tessera_mail_outbox SET sender = \(mail.sender), recipients = \(mail.recipients), data = \(mail.data), reference = \(mail.reference),
+                resent_after = attempts, due_at = now(), dead_at = NULL, last_error = NULL
+            WHERE id = \(id) AND dead_at IS NOT NULL AND discarded_at IS NULL AND delivered_at IS NULL RETURNING id
+            """).isEmpty
+    }
+
+    public func discard(_ id: Int64) async throws -> Bool {
+        try await !connections.query("""
+            UPDATE tessera_mail_outbox SET discarded_at = now()
+            WHERE id = \(id) AND dead_at IS NOT NULL AND discarded_at IS NULL AND delivered_at IS NULL RETURNING id
+            """).isEmpty
     }
 }

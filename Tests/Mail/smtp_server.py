@@ -1,5 +1,6 @@
 """A real SMTP server on loopback for the mail tests: aiosmtpd (PyPI), which keeps every message
-it accepts, and can be told to refuse for a while (451 to MAIL FROM, as a busy server does)."""
+it accepts, and can be told to refuse for a while (451 to MAIL FROM, as a busy server does) or
+to refuse some recipients for good (550 to RCPT TO, as for an unknown user)."""
 import email
 import email.policy
 import threading
@@ -15,15 +16,27 @@ class Mailbox:
         self.lock = threading.Lock()
         self.messages = []
         self.refuse_until = 0.0
+        self.refusal = "451 4.3.2 Try again later"
         self.refusals = 0
+        self.unknown_users = ()
+        self.recipient_refusals = 0
 
     async def handle_MAIL(self, server, session, envelope, address, mail_options):
         if time.monotonic() < self.refuse_until:
             with self.lock:
                 self.refusals += 1
-            return "451 4.3.2 Try again later"
+            return self.refusal
         envelope.mail_from = address
         envelope.mail_options.extend(mail_options)
+        return "250 OK"
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if any(address.startswith(user) for user in self.unknown_users):
+            with self.lock:
+                self.recipient_refusals += 1
+            return "550 5.1.1 No such user here"
+        envelope.rcpt_tos.append(address)
+        envelope.rcpt_options.extend(rcpt_options)
         return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
@@ -36,7 +49,8 @@ class Mailbox:
         with self.lock:
             return list(self.messages)
 
-    def refuse_for(self, seconds):
+    def refuse_for(self, seconds, code="451 4.3.2 Try again later"):
+        self.refusal = code
         self.refuse_until = time.monotonic() + seconds
 
 

@@ -8,7 +8,12 @@ outbox in the order's transaction, and a worker sends it to a real SMTP server o
 - an SMTP server that refuses for 10 s delays the mail but loses nothing and sends it once;
 - on PostgreSQL, two instances share one outbox and send each mail once (FOR UPDATE SKIP LOCKED);
 - without SMTP_URL, mail is written to DATA_DIR/mail;
-- a malformed SMTP_URL or MAIL_FROM stops the start with a message that names it.
+- a malformed SMTP_URL or MAIL_FROM stops the start with a message that names it;
+- registration and mail agree on every kind of address: what the form takes is mailed, an
+  address outside ASCII is refused at the form, a name loses its control characters;
+- an order whose mail cannot be made, or whose recipient the server refuses for good, becomes a
+  dead letter (recorded, logged, counted, never retried) that staff see at /admin/mail, mend
+  and send again, or discard; on SQLite and on PostgreSQL.
 """
 import os
 import re
@@ -21,13 +26,14 @@ import time
 import unittest
 import urllib.request
 import uuid
+from html import escape as html_escape
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "Tests/Support"))
 sys.path.insert(0, str(Path(__file__).parent))
-from shopper import Shopper  # noqa: E402
+from shopper import Shopper, html_unescape  # noqa: E402
 from smtp_server import SMTPServer  # noqa: E402
 
 BINARY = Path(os.environ.get("STOREFRONT_BINARY", ROOT / ".build/debug/storefront"))
@@ -83,10 +89,10 @@ class Storefront:
         return self.log_path.read_text(errors="replace")
 
 
-def buyer(base):
+def buyer(base, email=None, name="Mail Buyer"):
     shopper = Shopper(base)
-    shopper.email = f"buyer-{uuid.uuid4().hex[:10]}@example.com"
-    status, _, body = shopper.post("/register", "/register", {"name": "Mail Buyer", "email": shopper.email, "password": "long-enough-1"})
+    shopper.email = email or f"buyer-{uuid.uuid4().hex[:10]}@example.com"
+    status, _, body = shopper.post("/register", "/register", {"name": name, "email": shopper.email, "password": "long-enough-1"})
     assert status == 303, f"registration answered {status}: {body[:300]}"
     return shopper
 
@@ -112,7 +118,40 @@ def wait_for_mail(mailbox, order_id, timeout):
     raise AssertionError(f"no mail for order {order_id} within {timeout} s")
 
 
-class OrderMailOnSQLiteTest(unittest.TestCase):
+STAFF = ("sam@example.com", "sam-staff-2026")
+
+
+def metric(port, name, **labels):
+    """The value of one Prometheus sample, 0 when it is not there yet."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as reply:
+        text = reply.read().decode()
+    wanted = ",".join(f'{key}="{value}"' for key, value in labels.items())
+    for line in text.splitlines():
+        if line.startswith(f"{name}{{") and all(f'{key}="{value}"' in line for key, value in labels.items()) or line.startswith(f"{name} ") and not wanted:
+            return float(line.rsplit(" ", 1)[1])
+    return 0.0
+
+
+def wait_until(condition, timeout, what):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} within {timeout} s")
+        time.sleep(0.1)
+
+
+class MailRules:
+    """The address and dead-letter rules, on whichever database a subclass names: it provides
+    `database` (the storefront's environment for it), set_email(old, new) and dead_letters()."""
+
+    database = {}
+    # Each order of these tests is of another product in stock: on PostgreSQL they share one
+    # database's stock with the other tests.
+    products = iter([5, 6, 12, 13, 15, 20, 22, 23, 29, 30, 31, 36, 37, 38, 39, 4, 11, 19])
+
+    def place(self, shopper):
+        return place_order(shopper, product_id=next(self.products))
+
     def setUp(self):
         self.folder = tempfile.TemporaryDirectory(prefix="tessera-mail-")
         self.smtp_port = free_port()
@@ -127,12 +166,142 @@ class OrderMailOnSQLiteTest(unittest.TestCase):
         self.folder.cleanup()
 
     def start(self, **environment):
-        self.storefront = Storefront(Path(self.folder.name) / "data", SMTP_URL=f"smtp://127.0.0.1:{self.smtp_port}", **environment)
+        self.storefront = Storefront(Path(self.folder.name) / "data", SMTP_URL=f"smtp://127.0.0.1:{self.smtp_port}",
+                                     **self.database, **environment)
         return self.storefront
+
+    def test_registration_and_mail_agree_on_every_kind_of_address(self):
+        self.smtp = SMTPServer(self.smtp_port)
+        storefront = self.start()
+        # Outside ASCII: refused where it enters, with a message that says why, and no account made.
+        for address in ["jürgen@example.de", "anna@bücher.example", "用户@例子.example"]:
+            status, _, body = Shopper(storefront.base).post("/register", "/register",
+                                                           {"name": "Intl", "email": address, "password": "long-enough-1"})
+            self.assertEqual(status, 422, address)
+            self.assertIn("Latin letters", html_unescape(body), address)
+        # What the form takes, the mail reaches; a name loses its control characters where it enters.
+        for address, name, shown in [(f"o'brien+{uuid.uuid4().hex[:6]}@mail.example.co.uk", "Ó Briain", "Ó Briain"),
+                                     (f"Upper.{uuid.uuid4().hex[:6]}@Example.COM", "Ada\tLove\x07lace\x85\r\nBcc: x@y.z", "AdaLovelaceBcc: x@y.z")]:
+            shopper = buyer(storefront.base, email=address, name=name)
+            order = self.place(shopper)
+            wait_for_mail(self.smtp.mailbox, order, timeout=10)
+            [(_, recipients, message)] = mails_for(self.smtp.mailbox, order)
+            self.assertEqual(recipients, [address.lower()])
+            self.assertEqual(message["To"].addresses[0].display_name, shown)
+            self.assertEqual(message["Bcc"], None)
+            _, account = shopper.get("/account")
+            self.assertIn(html_escape(shown), account, "the account keeps the cleaned name")
+
+    def test_an_address_mail_cannot_reach_is_a_dead_letter_that_staff_mend_and_send_again(self):
+        self.smtp = SMTPServer(self.smtp_port)
+        metrics_port = free_port()
+        storefront = self.start(METRICS_PORT=str(metrics_port))
+        shopper = buyer(storefront.base)
+        # An account from before the address rule: the shop keeps working for it.
+        older = f"jürgen.{uuid.uuid4().hex[:6]}@example.de"
+        self.set_email(shopper.email, older)
+        order = self.place(shopper)
+        _, placed = shopper.get(f"/orders/{order}")
+        self.assertIn(f"No confirmation e-mail can be sent to {html_escape(older)}", placed, "the buyer is told at once")
+        wait_until(lambda: self.dead_letters(), 10, "a dead letter")
+        [(message_id, reason)] = self.dead_letters()
+        self.assertTrue(message_id.startswith(f"order-{order}."), message_id)
+        self.assertIn("ASCII", reason)
+        self.assertIn("mail is a dead letter", storefront.logged())
+        self.assertEqual(metric(metrics_port, "tessera_mail_dead_letters_total", cause="unsendable"), 1)
+        time.sleep(2)
+        self.assertEqual(mails_for(self.smtp.mailbox, order), [], "nothing was sent")
+
+        staff = Shopper(storefront.base)
+        self.assertEqual(staff.sign_in(*STAFF), 303)
+        _, orders_page = staff.get("/admin/orders")
+        self.assertIn('href="/admin/mail"', orders_page, "the back office's navigation links the page")
+        status, page = staff.get("/admin/mail")
+        self.assertEqual(status, 200)
+        self.assertIn(f'href="/admin/orders/{order}">Order #{order}</a>', page)
+        self.assertIn("ASCII", html_unescape(page))
+        self.assertIn(html_escape(older), page, "the address it was for")
+        letter = re.search(r'data-dead-letter-id="(\d+)"', page).group(1)
+        # Mended to an address mail cannot reach either: the same rule as registration refuses it.
+        status, _, body = staff.post("/admin/mail", f"/admin/mail/{letter}/resend", {"email": "still.jürgen@example.de"})
+        self.assertEqual(status, 422)
+        self.assertIn("Latin letters", html_unescape(body))
+        mended = f"mended-{uuid.uuid4().hex[:6]}@example.com"
+        status, location, _ = staff.post("/admin/mail", f"/admin/mail/{letter}/resend", {"email": mended})
+        self.assertEqual((status, location), (303, "/admin/mail"))
+        wait_for_mail(self.smtp.mailbox, order, timeout=10)
+        [(_, recipients, message)] = mails_for(self.smtp.mailbox, order)
+        self.assertEqual(recipients, [mended])
+        self.assertEqual(message["Message-ID"], f"<{message_id}>", "the same message, made again")
+        self.assertEqual(self.dead_letters(), [])
+        _, page = staff.get("/admin/mail")
+        self.assertIn("No unsent mail.", page)
+        self.assertEqual(Shopper(storefront.base).sign_in(mended, "long-enough-1"), 303, "the account has the mended address")
+        # A second click on the same letter finds it gone, and sends nothing more.
+        status, location, _ = staff.post("/admin/orders", f"/admin/mail/{letter}/resend", {"email": mended})
+        self.assertEqual((status, location), (303, "/admin/mail"))
+        time.sleep(2)
+        self.assertEqual(len(mails_for(self.smtp.mailbox, order)), 1)
+
+    def test_a_recipient_the_server_refuses_is_a_dead_letter_never_retried_and_staff_discard_or_resend(self):
+        self.smtp = SMTPServer(self.smtp_port)
+        self.smtp.mailbox.unknown_users = ("nobody-",)
+        metrics_port = free_port()
+        storefront = self.start(METRICS_PORT=str(metrics_port))
+        orders = [self.place(buyer(storefront.base, email=f"nobody-{uuid.uuid4().hex[:6]}@example.com")) for _ in range(2)]
+        wait_until(lambda: len(self.dead_letters()) == 2, 10, "two dead letters")
+        self.assertTrue(all("550" in reason for _, reason in self.dead_letters()))
+        time.sleep(3)  # the worker polls every second: a retry would have come
+        self.assertEqual(self.smtp.mailbox.recipient_refusals, 2, "refused for good: each tried once")
+        self.assertEqual(metric(metrics_port, "tessera_mail_dead_letters_total", cause="refused"), 2)
+        staff = Shopper(storefront.base)
+        self.assertEqual(staff.sign_in(*STAFF), 303)
+        _, page = staff.get("/admin/mail")
+        self.assertIn(f"Order #{orders[0]}", page)
+        self.assertIn(f"Order #{orders[1]}", page)
+        first = re.search(rf'data-dead-letter-id="(\d+)">\s*<h2><a href="/admin/orders/{orders[0]}"', page).group(1)
+        status, location, _ = staff.post("/admin/mail", f"/admin/mail/{first}/discard", {})
+        self.assertEqual((status, location), (303, "/admin/mail"))
+        self.assertEqual(len(self.dead_letters()), 1)
+        # The mailbox exists now: Send all again sends what is left, to the address the account has.
+        self.smtp.mailbox.unknown_users = ()
+        status, location, _ = staff.post("/admin/mail", "/admin/mail/resend", {})
+        self.assertEqual((status, location), (303, "/admin/mail"))
+        wait_for_mail(self.smtp.mailbox, orders[1], timeout=10)
+        self.assertEqual(self.dead_letters(), [])
+        _, page = staff.get("/admin/mail")
+        self.assertIn("No unsent mail.", page)
+        time.sleep(2)
+        self.assertEqual(mails_for(self.smtp.mailbox, orders[0]), [], "the discarded one is never sent")
+
+    def test_a_5xx_to_the_sender_is_the_settings_fault_and_is_retried(self):
+        self.smtp = SMTPServer(self.smtp_port)
+        self.smtp.mailbox.refuse_for(600, code="550 5.7.1 Relaying denied")
+        storefront = self.start()
+        order = self.place(buyer(storefront.base))
+        wait_until(lambda: self.smtp.mailbox.refusals >= 2, 20, "two refused attempts")
+        self.assertEqual(self.dead_letters(), [], "a 5xx to MAIL FROM buries nothing")
+        self.smtp.mailbox.refuse_for(0)  # the relay takes the sender again
+        wait_for_mail(self.smtp.mailbox, order, timeout=20)
+        self.assertEqual(self.dead_letters(), [], "not this mail's fault: no dead letter")
+        self.assertIn("will retry", storefront.logged())
+
+
+class OrderMailOnSQLiteTest(MailRules, unittest.TestCase):
 
     def outbox(self):
         with sqlite3.connect(Path(self.folder.name) / "data/storefront.sqlite") as database:
             return database.execute("SELECT message_id, attempts, delivered_at IS NOT NULL FROM tessera_mail_outbox").fetchall()
+
+    def sqlite(self, sql, *arguments):
+        with sqlite3.connect(Path(self.folder.name) / "data/storefront.sqlite") as database:
+            return database.execute(sql, arguments).fetchall()
+
+    def set_email(self, old, new):
+        self.sqlite("UPDATE user SET email = ? WHERE email = ?", new, old)
+
+    def dead_letters(self):
+        return self.sqlite("SELECT message_id, last_error FROM tessera_mail_outbox WHERE dead_at IS NOT NULL AND discarded_at IS NULL")
 
     def failed_attempt_recorded(self):
         with sqlite3.connect(Path(self.folder.name) / "data/storefront.sqlite") as database:
@@ -241,7 +410,34 @@ class OrderMailOnSQLiteTest(unittest.TestCase):
                 self.assertIn(variable, run.stderr)
 
 
-class OrderMailOnPostgreSQLTest(unittest.TestCase):
+def psql(sql):
+    run = subprocess.run(["psql", DATABASE_URL, "-AtX", "-v", "ON_ERROR_STOP=1", "-F", "\t", "-c", sql], capture_output=True, text=True, timeout=30)
+    assert run.returncode == 0, run.stderr
+    return [tuple(line.split("\t")) for line in run.stdout.splitlines() if line]
+
+
+def sql_text(value):
+    return "'" + value.replace("'", "''") + "'"
+
+
+class OrderMailOnPostgreSQLTest(MailRules, unittest.TestCase):
+    """The address and dead-letter rules on PostgreSQL. The tests share the database, so each
+    starts with the dead letters of the ones before it discarded."""
+
+    database = {"DATABASE_URL": DATABASE_URL} if DATABASE_URL else {}
+
+    def setUp(self):
+        self.assertIsNotNone(DATABASE_URL, "needs TESSERA_POSTGRES_URL: run it with scripts/mail-test.sh")
+        super().setUp()
+        if psql("SELECT to_regclass('tessera_mail_outbox') IS NOT NULL")[0][0] == "t":
+            psql("UPDATE tessera_mail_outbox SET discarded_at = now() WHERE dead_at IS NOT NULL AND discarded_at IS NULL")
+
+    def set_email(self, old, new):
+        psql(f"UPDATE shop_user SET email = {sql_text(new)} WHERE email = {sql_text(old)}")
+
+    def dead_letters(self):
+        return psql("SELECT message_id, last_error FROM tessera_mail_outbox WHERE dead_at IS NOT NULL AND discarded_at IS NULL")
+
     def test_two_instances_share_one_outbox_and_send_each_mail_once(self):
         self.assertIsNotNone(DATABASE_URL, "needs TESSERA_POSTGRES_URL: run it with scripts/mail-test.sh")
         with tempfile.TemporaryDirectory(prefix="tessera-mail-pg-") as folder:

@@ -39,7 +39,7 @@ import Testing
         /// number; the order must be new.
         func place(_ cartID: String, userID: Int, by actor: OrderActor) async throws -> Order {
             let number = try await orders.nextCheckoutNumber(for: userID)
-            guard case .placed(let order) = try await orders.checkout(cartID: cartID, userID: userID, checkoutNumber: number, by: actor) else {
+            guard case .placed(let order, _) = try await orders.checkout(cartID: cartID, userID: userID, checkoutNumber: number, by: actor) else {
                 throw CheckoutError.outdatedForm
             }
             return order
@@ -196,7 +196,7 @@ import Testing
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
-            let placed = outcomes.compactMap { if case .placed(let order) = $0 { order } else { nil } }
+            let placed = outcomes.compactMap { if case .placed(let order, _) = $0 { order } else { nil } }
             let found = outcomes.compactMap { if case .alreadyPlaced(let id) = $0 { id } else { nil } }
             #expect(placed.count == 1, "one order")
             #expect(found.count == 3 && found.allSatisfy { $0 == placed.first?.id }, "the others land on it")

@@ -104,4 +104,50 @@ import TesseraSQLite
         }
         #expect(try await outbox.claim(lease: .seconds(60)) == nil)
     }
+
+    @Test func aMailRefusedForGoodIsADeadLetterUntilStaffSendItAgainOrDiscardIt() async throws {
+        try enqueue(OutgoingMail(messageID: "m1", sender: "shop@example.com", recipients: ["gone@example.com"], data: "Subject: 1\r\n\r\nHi\r\n",
+                                 reference: "order:1:en"))
+        let claim = try #require(try await outbox.claim(lease: .seconds(60)))
+        #expect(try await outbox.bury(claim, reason: "550 no such user"))
+        #expect(try await outbox.bury(claim, reason: "again") == false, "buried once")
+        clock.advance(100_000)
+        #expect(try await outbox.claim(lease: .seconds(60)) == nil, "a dead letter is never claimed by itself")
+        let letters = try await outbox.deadLetters(limit: 10)
+        #expect(letters.map(\.messageID) == ["m1"])
+        #expect(letters.first?.reason == "550 no such user" && letters.first?.reference == "order:1:en" && letters.first?.attempts == 1)
+        #expect(letters.first?.recipients == ["gone@example.com"])
+
+        let mended = OutgoingMail(messageID: "m1", sender: "shop@example.com", recipients: ["here@example.com"], data: "Subject: 1\r\n\r\nAgain\r\n",
+                                  reference: "order:1:en")
+        #expect(try await outbox.resend(claim.id, as: mended))
+        #expect(try await outbox.resend(claim.id, as: mended) == false, "a second click finds it gone")
+        #expect(try await outbox.deadLetters(limit: 10).isEmpty)
+        let again = try #require(try await outbox.claim(lease: .seconds(60)))
+        #expect(again.mail == mended && again.attempts == 1, "sent again as made anew, from its first attempt")
+        #expect(again.claim == 2, "a new claim number: the first claim's worker changes nothing now")
+        #expect(try await outbox.bury(claim, reason: "a worker past its lease") == false)
+        try await outbox.retry(claim, after: .seconds(3600), error: "a worker past its lease")
+        #expect(try await outbox.deadLetters(limit: 10).isEmpty)
+        try await outbox.delivered(again)
+        #expect(try await outbox.discard(claim.id) == false, "a delivered mail is no dead letter")
+    }
+
+    @Test func aMailThatCouldNotBeMadeIsRecordedOnceAndCanBeDiscarded() async throws {
+        let now = clock.now.withLock { $0 }
+        let letter = UnsendableMail(messageID: "m2", reference: "order:2:de", recipient: "jürgen@example.de", reason: "not ASCII")
+        try await pool.write { db in
+            try SQLiteMailOutbox.writes(in: db, now: now).bury(letter)
+            try SQLiteMailOutbox.writes(in: db, now: now).bury(letter)
+        }
+        #expect(try await outbox.claim(lease: .seconds(60)) == nil)
+        let dead = try await outbox.deadLetters(limit: 10)
+        #expect(dead.count == 1 && dead.first?.recipients == ["jürgen@example.de"] && dead.first?.attempts == 0 && dead.first?.reason == "not ASCII")
+        let id = try #require(dead.first?.id)
+        #expect(try await outbox.deadLetter(id)?.reference == "order:2:de")
+        #expect(try await outbox.discard(id))
+        #expect(try await outbox.deadLetter(id) == nil)
+        #expect(try await outbox.deadLetters(limit: 10).isEmpty)
+        #expect(try await outbox.resend(id, as: mail("m2")) == false, "a discarded letter stays discarded")
+    }
 }

@@ -19,10 +19,13 @@ import Testing
     @Test func addressesThatCouldAddHeadersOrRecipientsAreRefused() {
         #expect(MailAddress("a@b.c") != nil)
         #expect(MailAddress("shop@localhost") != nil)
-        for bad in ["a@b.c\r\nBcc: x@y.z", "a b@c.d", "<a@b.c>", "a@b.c,d@e.f", "no-at-sign", "@b.c", "a@", "a@.b", "a@b@c"] {
+        for bad in ["a@b.c\r\nBcc: x@y.z", "a b@c.d", "<a@b.c>", "a@b.c,d@e.f", "no-at-sign", "@b.c", "a@", "a@.b", "a@b@c",
+                    "a..b@c.d", ".a@b.c", "a@-b.c", "a@b_c.d", "\"a b\"@c.d", "a@[127.0.0.1]", "jürgen@example.de", "a@bücher.de"] {
             #expect(MailAddress(bad) == nil, "\(bad)")
         }
-        #expect(MailAddress("a@b.c", name: "Evil\r\nBcc: x@y.z") == nil)
+        // A name is display text: its control characters go, the rest is quoted or encoded.
+        #expect(MailAddress("a@b.c", name: "Evil\r\nBcc: x@y.z")?.header == "\"EvilBcc: x@y.z\" <a@b.c>")
+        #expect(MailAddress("a@b.c", name: "\u{7}\t")?.name == nil)
         #expect(MailAddress(parsing: "\"Tessera Shop\" <orders@shop.example>") == MailAddress("orders@shop.example", name: "Tessera Shop"))
         #expect(MailAddress(parsing: "orders@shop.example")?.name == nil)
         #expect(MailAddress(parsing: "Shop <not an address>") == nil)
@@ -120,6 +123,51 @@ import Testing
         #expect(worker.delay(afterAttempt: 40) == .seconds(5), "never longer than the longest delay")
     }
 
+    /// The problem the form and the mail layer both name, for each kind of address.
+    @Test func formsAndMailAgreeOnEveryKindOfAddress() {
+        let cases: [(String, EmailAddressSyntax.Problem?)] = [
+            ("plain@example.com", nil), ("o'brien+shop@mail.example.co.uk", nil), ("a.b-c_d@x-y.example", nil),
+            ("jürgen@example.de", .notASCII), ("a@bücher.de", .notASCII), ("用户@例子.广告", .notASCII),
+            ("\"quoted\"@example.com", .malformed), ("a@[192.0.2.1]", .malformed), ("a b@example.com", .malformed),
+            ("a@example.com\n", .malformed), (String(repeating: "a", count: 65) + "@example.com", .malformed),
+        ]
+        for (address, problem) in cases {
+            #expect(EmailAddressSyntax.problem(in: address) == problem, "\(address)")
+            var form = FormReader(FormData(fields: QueryParameters([.init(name: "email", value: address)])))
+            let value = form.email("email")
+            // What the form takes, mail takes; what mail refuses, the form refuses with a message.
+            #expect((form.errors["email"] == nil) == (MailAddress(value) != nil), "\(address)")
+        }
+        var form = FormReader(FormData(fields: QueryParameters([.init(name: "email", value: "jürgen@example.de")])))
+        _ = form.email("email")
+        #expect(form.errors["email"]?.contains("Latin letters") == true)
+    }
+
+    @Test func aRefusalForGoodOrTooManyFailuresMakesADeadLetter() async throws {
+        let refused = RecordingOutbox(mail: message().outgoing())
+        let recipientUnknown = FlakyTransport(failures: 1, code: 550, command: "RCPT")
+        let worker = MailOutboxWorker(outbox: refused, transport: recipientUnknown, logger: Logger(label: "test"))
+        #expect(await worker.deliverNext())
+        #expect(await worker.deliverNext() == false, "a dead letter is not claimed again")
+        #expect(refused.events.withLock { $0 }.count == 1)
+        #expect(refused.events.withLock { $0 }.first?.hasPrefix("bury 1: the SMTP server answered RCPT with 550") == true)
+
+        // A 5xx to MAIL FROM (or AUTH, EHLO) is the settings' fault, the same for every mail: retried.
+        let misconfigured = RecordingOutbox(mail: message().outgoing())
+        let relayDenied = MailOutboxWorker(outbox: misconfigured, transport: FlakyTransport(failures: 1, code: 550), logger: Logger(label: "test"))
+        #expect(await relayDenied.deliverNext())
+        #expect(misconfigured.events.withLock { $0 }.first?.hasPrefix("retry 1") == true)
+
+        let busy = RecordingOutbox(mail: message().outgoing())
+        var configuration = MailOutboxWorker.Configuration()
+        configuration.firstDelay = .milliseconds(1)
+        configuration.maxAttempts = 3
+        let patient = MailOutboxWorker(outbox: busy, transport: FlakyTransport(failures: 10), configuration: configuration, logger: Logger(label: "test"))
+        for _ in 0..<3 { #expect(await patient.deliverNext()) }
+        #expect(await patient.deliverNext() == false)
+        #expect(busy.events.withLock { $0 }.map { $0.prefix(7) } == ["retry 1", "retry 1", "bury 1:"])
+    }
+
     /// One mail, claimed until it is delivered; what the worker did, in order.
     final class RecordingOutbox: MailOutbox {
         let mail: OutgoingMail
@@ -130,7 +178,8 @@ import Testing
 
         func claim(lease: Duration) async throws -> ClaimedMail? {
             if done.withLock({ $0 }) { return nil }
-            return ClaimedMail(id: 1, attempts: attempts.withLock { $0 += 1; return $0 }, mail: mail)
+            let attempt = attempts.withLock { $0 += 1; return $0 }
+            return ClaimedMail(id: 1, attempts: attempt, claim: attempt, mail: mail)
         }
         func delivered(_ claim: ClaimedMail) async throws {
             done.withLock { $0 = true }
@@ -139,18 +188,29 @@ import Testing
         func retry(_ claim: ClaimedMail, after delay: Duration, error: String) async throws {
             events.withLock { $0.append("retry \(claim.id) after \(delay)") }
         }
+        func bury(_ claim: ClaimedMail, reason: String) async throws -> Bool {
+            done.withLock { $0 = true }
+            events.withLock { $0.append("bury \(claim.id): \(reason)") }
+            return true
+        }
     }
 
     /// Fails its first `failures` sends as a busy server does.
     final class FlakyTransport: MailTransport {
         let failures: Int
+        let code: Int
+        let command: String
         let calls = Mutex(0)
         let sent = Mutex(0)
-        init(failures: Int) { self.failures = failures }
+        init(failures: Int, code: Int = 451, command: String = "MAIL") {
+            self.failures = failures
+            self.code = code
+            self.command = command
+        }
 
         func send(_ mail: OutgoingMail) async throws {
             let call = calls.withLock { $0 += 1; return $0 }
-            guard call > failures else { throw SMTPError.refused(command: "MAIL", code: 451, reply: "try later") }
+            guard call > failures else { throw SMTPError.refused(command: command, code: code, reply: "no") }
             sent.withLock { $0 += 1 }
         }
     }

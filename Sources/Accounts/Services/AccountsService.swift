@@ -42,6 +42,19 @@ public struct AccountsService: Sendable {
         return user
     }
 
+    /// Gives the account `userID` the e-mail `email` (checked by the caller's form, as at
+    /// registration) if it still has `old`, as staff do to mend an address mail could not reach;
+    /// `false` when another account has `email` or the account's e-mail changed meanwhile.
+    public func changeEmail(userID: Int, from old: String, to email: String) async throws -> Bool {
+        try await store.updateEmail(userID: userID, from: old, to: email.lowercased())
+    }
+
+    /// Whether an account other than `userID` has `email`.
+    public func isTaken(_ email: String, byAnotherThan userID: Int) async throws -> Bool {
+        guard let owner = try await store.user(email: email.lowercased()) else { return false }
+        return owner.id != userID
+    }
+
     /// The user for these credentials; throws ``SignInError/wrongCredentials`` otherwise, after
     /// the same amount of work whether the e-mail exists or not, and ``SignInThrottled`` when
     /// this account or `address` has tried too often.

@@ -14,6 +14,9 @@ public protocol AccountsStore: Sendable {
     func insert(email: String, name: String, passwordHash: String, isStaff: Bool) async throws -> User?
     /// Replaces a user's password hash.
     func updatePasswordHash(userID: Int, to passwordHash: String) async throws
+    /// Gives the account `email` if its e-mail is still `old`; `false` when it is not, or
+    /// another account has `email`.
+    func updateEmail(userID: Int, from old: String, to email: String) async throws -> Bool
 
     /// Records an end, and forgets those of sign-ins before `oldestSignIn`, which no session in
     /// use can need any more.
@@ -103,6 +106,16 @@ public struct SQLiteAccountsStore: AccountsStore {
     public func updatePasswordHash(userID: Int, to passwordHash: String) async throws {
         try await database.write { db in
             try db.execute(sql: "UPDATE user SET passwordHash = ? WHERE id = ?", arguments: [passwordHash, userID])
+        }
+    }
+
+    /// `false` when the account's e-mail is no longer `old`, or another account has `email`
+    /// (one writer at a time: the check and the change cannot be split).
+    public func updateEmail(userID: Int, from old: String, to email: String) async throws -> Bool {
+        try await database.write { db in
+            guard try User.filter(Column("email") == email && Column("id") != userID).fetchCount(db) == 0 else { return false }
+            try db.execute(sql: "UPDATE user SET email = ? WHERE id = ? AND email = ?", arguments: [email, userID, old])
+            return db.changesCount == 1
         }
     }
 

@@ -76,6 +76,18 @@ public struct PostgresAccountsStore: AccountsStore {
         }
     }
 
+    /// `false` when the account's e-mail is no longer `old`, or another account has `email`:
+    /// the unique index decides, so two changes to one address at once cannot both win.
+    public func updateEmail(userID: Int, from old: String, to email: String) async throws -> Bool {
+        do {
+            return try await connections.write { connection in
+                try connection.execute("UPDATE shop_user SET email = \(email) WHERE id = \(userID) AND email = \(old)") == 1
+            }
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+            return false
+        }
+    }
+
     /// Records the end, which every instance then hears by `NOTIFY`, and forgets the ends no live session can need.
     public func record(_ end: SessionEnd, forgettingSignInsBefore oldestSignIn: Date) async throws {
         let oldest = oldestSignIn.timeIntervalSince1970

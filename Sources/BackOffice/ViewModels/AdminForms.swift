@@ -58,3 +58,12 @@ struct ProductAdjustmentForm: FormModel {
     }
 }
 
+
+/// Send a dead letter again: the address, as registration checks it.
+struct ResendMailForm: FormModel {
+    var email: String
+
+    init(reading form: inout FormReader) {
+        email = form.email("email", label: "Address")
+    }
+}

@@ -105,3 +105,41 @@ struct AdminProductsModel: Sendable {
     var previousURL: String?
     var nextURL: String?
 }
+
+/// One order confirmation that was not sent, as `/admin/mail` lists it.
+struct AdminDeadLetterRow: Sendable {
+    var id: Int
+    var orderID: Int?
+    var orderURL: String
+    var recipients: String
+    var reason: String
+    var attempts: Int
+    var madeOn: String
+    var madeISO: String
+    /// The address field: what was submitted, else the account's address now.
+    var address: String
+    var error: String?
+    var resendURL: String
+    var discardURL: String
+
+    init(_ unsent: UnsentConfirmation, address submitted: String?, error: String?) {
+        id = Int(unsent.id)
+        orderID = unsent.orderID
+        orderURL = unsent.orderID.map { BackOfficeRoutes.order.path($0) } ?? ""
+        recipients = unsent.letter.recipients.joined(separator: ", ")
+        reason = unsent.letter.reason
+        attempts = unsent.letter.attempts
+        madeOn = AdminDates.text(unsent.letter.createdAt)
+        madeISO = AdminDates.iso(unsent.letter.createdAt)
+        address = submitted ?? unsent.currentAddress ?? ""
+        self.error = error
+        resendURL = BackOfficeRoutes.resendMail.path(id)
+        discardURL = BackOfficeRoutes.discardMail.path(id)
+    }
+}
+
+/// `/admin/mail`: the unsent confirmations.
+struct AdminMailModel: Sendable {
+    var rows: [AdminDeadLetterRow]
+    var isEmpty: Bool
+}

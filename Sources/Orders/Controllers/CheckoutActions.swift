@@ -20,9 +20,14 @@ struct CheckoutActions {
                 switch try await orders.checkout(cartID: CartSession.cartID(in: context, create: false), userID: shopper,
                                                  checkoutNumber: form.checkoutNumber, by: SignedInShopper.actor(context),
                                                  site: context.absoluteURL(for: ""), language: context.language) {
-                case .placed(let order):
+                case .placed(let order, let unmailable):
                     CartSession.remember(nil, in: context)
-                    return context.redirect(to: OrdersRoutes.order.path(order.id), flash: context.localized(Messages.orderPlacedFlash, ["id": order.id]))
+                    let flash = if let unmailable {
+                        context.localized(Messages.orderPlacedUnmailable, ["id": order.id, "address": unmailable])
+                    } else {
+                        context.localized(Messages.orderPlacedFlash, ["id": order.id])
+                    }
+                    return context.redirect(to: OrdersRoutes.order.path(order.id), flash: flash)
                 case .alreadyPlaced(let orderID):
                     CartSession.remember(nil, in: context)
                     return context.redirect(to: OrdersRoutes.order.path(orderID), flash: context.localized(Messages.orderPlacedBefore, ["id": orderID]))

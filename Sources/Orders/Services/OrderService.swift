@@ -47,23 +47,31 @@ public struct OrderService: Sendable {
         let confirmations = self.confirmations
         let buyer = try await confirmations?.recipient(userID: userID)
         let date = now()
-        let outcome = try await runChecked { stores -> CheckoutOutcome in
+        let (outcome, unsendable) = try await runChecked { stores -> (CheckoutOutcome, String?) in
             try stores.orders.lockCheckouts(of: userID)
-            if let placed = try stores.orders.order(placedBy: userID, checkoutNumber: checkoutNumber) { return .alreadyPlaced(orderID: placed) }
+            if let placed = try stores.orders.order(placedBy: userID, checkoutNumber: checkoutNumber) { return (.alreadyPlaced(orderID: placed), nil) }
             guard checkoutNumber == (try stores.orders.lastCheckoutNumber(of: userID)) + 1 else { throw CheckoutError.outdatedForm }
             guard !lines.isEmpty else { throw CheckoutError.emptyCart }
             let order = try Self.place(lines, userID: userID, checkoutNumber: checkoutNumber, clearingCart: cartID, at: date, by: actor, in: stores)
-            if let confirmations, let buyer { try stores.mail.enqueue(confirmations.message(for: order, to: buyer, site: site, language: language)) }
-            return .placed(order)
+            guard let confirmations, let buyer else { return (.placed(order, unmailable: nil), nil) }
+            guard let reason = try confirmations.enqueue(for: order, to: buyer, site: site, language: language, in: stores.mail) else {
+                return (.placed(order, unmailable: nil), nil)
+            }
+            if case .unusable(let address, _) = buyer { return (.placed(order, unmailable: address), reason) }
+            return (.placed(order, unmailable: nil), reason)
         }
-        if case .placed(let order) = outcome { published(order) }
+        if case .placed(let order, _) = outcome {
+            if let unsendable { confirmations?.reportUnsendable(order, reason: unsendable) }
+            published(order)
+        }
         return outcome
     }
 
     /// What a checkout did.
     public enum CheckoutOutcome: Sendable {
-        /// A new order.
-        case placed(Order)
+        /// A new order; `unmailable` is the buyer's address when its confirmation could not be
+        /// made (a dead letter for staff), so the page can tell the buyer at once.
+        case placed(Order, unmailable: String?)
         /// The form had placed this order already.
         case alreadyPlaced(orderID: Int)
     }

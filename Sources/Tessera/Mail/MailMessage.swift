@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 
 /// An e-mail with an HTML part and a text part, both rendered from typed views, as a shop sends
-/// an order confirmation. ``outgoing()`` turns it into the bytes an SMTP server receives.
+/// an order confirmation. ``outgoing(reference:)`` turns it into the bytes an SMTP server receives.
 ///
 /// The `messageID` names the message for good: derive it from what the mail is about (an order),
 /// not from the attempt, so a retry sends the same message again and mail programs that see
@@ -34,7 +34,9 @@ public struct MailMessage: Sendable, Equatable {
     /// The message as it is sent and stored: RFC 5322 headers, then `multipart/alternative`
     /// with the text part first (the fallback) and the HTML part last (the preferred one). The
     /// bytes depend on the message alone, so a retry sends exactly what the first attempt did.
-    public func outgoing() -> OutgoingMail {
+    /// `reference` says what the mail is about in the app's words (`order:42:en`), so that
+    /// staff see it beside a dead letter and the app can make the mail again.
+    public func outgoing(reference: String? = nil) -> OutgoingMail {
         // "=_" cannot appear in quoted-printable text, so no line of a part can look like it.
         let boundary = "=_tessera-" + SHA256.hash(data: Data(messageID.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
         var lines = [
@@ -60,7 +62,7 @@ public struct MailMessage: Sendable, Equatable {
             ]
         }
         lines.append("--\(boundary)--")
-        return OutgoingMail(messageID: messageID, sender: from.address, recipients: [to.address], data: lines.joined(separator: "\r\n") + "\r\n")
+        return OutgoingMail(messageID: messageID, sender: from.address, recipients: [to.address], data: lines.joined(separator: "\r\n") + "\r\n", reference: reference)
     }
 
     /// `Tue, 25 Nov 2026 18:17:08 +0000`.
@@ -84,11 +86,14 @@ public struct OutgoingMail: Sendable, Equatable {
     public let recipients: [String]
     /// The message, headers and body, with CRLF line ends.
     public let data: String
+    /// What the mail is about, in the app's words (`order:42:en`); `nil` when the app keeps none.
+    public let reference: String?
 
-    public init(messageID: String, sender: String, recipients: [String], data: String) {
+    public init(messageID: String, sender: String, recipients: [String], data: String, reference: String? = nil) {
         self.messageID = messageID
         self.sender = sender
         self.recipients = recipients
         self.data = data
+        self.reference = reference
     }
 }

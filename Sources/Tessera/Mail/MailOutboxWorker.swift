@@ -7,7 +7,11 @@ import ServiceLifecycle
 ///
 /// A failed attempt is tried again after a delay that doubles each time (1 s, 2 s, 4 s … up to
 /// ``Configuration/longestDelay``), so a mail server that is down for a while delays mail but
-/// loses none. A mail is marked delivered only after the transport returns; a process killed in
+/// loses none. A refusal of the mail itself (``SMTPError/refusesThisMail``: a `5xx` to its
+/// recipient or its message) or the ``Configuration/maxAttempts``th failure makes the mail a
+/// dead letter instead (logged as an error, counted, kept for staff), so nothing is retried for
+/// ever. A `5xx` to anything else says the server or the settings are wrong for every mail: it
+/// is logged as an error and retried, so mending the settings sends everything. A mail is marked delivered only after the transport returns; a process killed in
 /// between sends it again after the lease, with the same `Message-ID`. On shutdown the worker
 /// finishes the mail in hand and stops.
 public struct MailOutboxWorker: Service {
@@ -22,6 +26,9 @@ public struct MailOutboxWorker: Service {
         public var firstDelay: Duration = .seconds(1)
         /// The longest delay between two attempts.
         public var longestDelay: Duration = .seconds(3600)
+        /// The attempts before a mail that keeps failing becomes a dead letter: 20 span about
+        /// eight hours with the delays above, long enough for a mail server's outage.
+        public var maxAttempts = 20
 
         public init() {}
     }
@@ -59,13 +66,23 @@ public struct MailOutboxWorker: Service {
         do {
             try await transport.send(claimed.mail)
         } catch {
-            let delay = delay(afterAttempt: claimed.attempts)
-            let permanent = (error as? SMTPError)?.isPermanent ?? false
-            logger.log(level: permanent ? .error : .warning, "mail not sent; will retry",
-                       metadata: metadata.merging(["error": "\(error)", "retry-in": "\(delay)"]) { $1 })
             Counter(label: "tessera_mail_failures_total").increment()
+            let smtpError = error as? SMTPError
+            let cause: DeadLetterCause? = if smtpError?.refusesThisMail == true { .refused }
+                else if claimed.attempts >= configuration.maxAttempts { .attempts }
+                else { nil }
             do {
-                try await outbox.retry(claimed, after: delay, error: "\(error)")
+                if let cause {
+                    if try await outbox.bury(claimed, reason: "\(error)") {
+                        cause.report(messageID: claimed.mail.messageID, reason: "\(error)", logger: logger)
+                    }
+                } else {
+                    let delay = delay(afterAttempt: claimed.attempts)
+                    // A 5xx that is not about this mail will not pass by itself either: someone must look.
+                    logger.log(level: smtpError?.isPermanent == true ? .error : .warning, "mail not sent; will retry",
+                               metadata: metadata.merging(["error": "\(error)", "retry-in": "\(delay)"]) { $1 })
+                    try await outbox.retry(claimed, after: delay, error: "\(error)")
+                }
             } catch {
                 logger.warning("mail outbox unavailable; the mail is due again after its lease", metadata: ["error": "\(error)"])
             }

@@ -1,5 +1,5 @@
-/// Why an SMTP attempt failed. The outbox tries every failure again later; a permanent one (a
-/// `5xx` reply) is logged as an error, because it will not go away by itself.
+/// Why an SMTP attempt failed. The outbox tries a passing failure again later; a refusal of this
+/// mail itself (``refusesThisMail``) makes it a dead letter, because it will not go away by itself.
 public enum SMTPError: Error, CustomStringConvertible, Sendable {
     /// The server answered `command` with `code`.
     case refused(command: String, code: Int, reply: String)
@@ -15,6 +15,19 @@ public enum SMTPError: Error, CustomStringConvertible, Sendable {
         if case .refused(_, let code, _) = self { return code >= 500 }
         return false
     }
+
+    /// A `5xx` to this mail's own recipient (`RCPT`) or message: the server takes other mail,
+    /// not this one. A `5xx` to the greeting, `EHLO`, `AUTH` or `MAIL FROM` is the server's or
+    /// the settings' fault (a changed password, a sender it no longer relays for), the same for
+    /// every mail: that is retried, so mending the settings sends everything.
+    public var refusesThisMail: Bool {
+        if case .refused(let command, let code, _) = self { return code >= 500 && (command == "RCPT" || command == Self.messageStep) }
+        return false
+    }
+
+    /// What a refusal of the message itself (the reply to its data) names as its command.
+    static let messageStep = "the message"
+
 
     public var description: String {
         switch self {

@@ -51,7 +51,7 @@ public struct SMTPTransport: MailTransport {
                     try await conversation.command("RCPT TO:<\(recipient)>", expect: 250, 251)
                 }
                 try await conversation.command("DATA", expect: 354)
-                try await conversation.send(Self.dotStuffed(mail.data) + ".\r\n", expect: 250, shown: "the message")
+                try await conversation.send(Self.dotStuffed(mail.data) + ".\r\n", expect: 250, shown: SMTPError.messageStep)
                 try? await conversation.command("QUIT", expect: 221)
             }
         } catch where expired.withLockedValue({ $0 }) {
