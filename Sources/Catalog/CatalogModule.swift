@@ -19,9 +19,9 @@ public struct CatalogModule: FeatureModule {
         app.services.append(CatalogChangesFollower(catalog: catalog, photos: photos))
         app.routes.page(CatalogRoutes.list) { _, _ in ProductListPageController(catalog: catalog, photos: photos) }
         app.routes.page(CatalogRoutes.product) { id, _ in ProductPageController(catalog: catalog, photos: photos, id: id) }
-        app.routes.fragment(CatalogRoutes.detail) { id, _ in ProductDetailRegion(catalog: catalog, photos: photos, product: .id(id)) }
+        app.routes.sharedFragment(CatalogRoutes.detail) { id in ProductDetailRegion(catalog: catalog, photos: photos, product: .id(id)) }
         PhotoActions(photos: photos).register(in: &app.routes)
-        app.routes.fragment(CatalogRoutes.related) { id, _ in RelatedProductsRegion(catalog: catalog, photos: photos, product: .id(id)) }
+        app.routes.sharedFragment(CatalogRoutes.related) { id in RelatedProductsRegion(catalog: catalog, photos: photos, product: .id(id)) }
         SitemapAction(catalog: catalog).register(in: &app.routes)
     }
 }

@@ -127,7 +127,7 @@ import Testing
         func afterNextPageRead(_ change: @escaping @Sendable () -> Void) { state.withLock { $0.afterPageRead = change } }
     }
 
-    struct PriceRegion: RegionController {
+    struct PriceRegion: SharedRegionController {
         let prices: Prices
         let id: Int
         /// The price the page read, as the product page hands its detail the product.
@@ -136,11 +136,10 @@ import Testing
         var topics: [Topic] { [RegionCacheTests.product(id)] }
         var caching: RegionCaching { .shared("price.\(id)", until: topics) }
 
-        func render(in context: RequestContext) async throws -> HTMLOutput {
+        func render(in context: SharedRegionContext) async throws -> HTMLOutput {
             if loaded != nil { prices.countRender() }
             guard let price = loaded ?? prices.price(id) else { throw HTTPError(.notFound, message: "No such price.") }
-            let visitor = context[VisitorKey.self] ?? "nobody"
-            return RegionCacheTests.html("price \(price) in \(context.language.code), render \(prices.renders), token \(context.formToken ?? "none"), visitor \(visitor)")
+            return RegionCacheTests.html("price \(price) in \(context.language.code), render \(prices.renders).")
         }
     }
 
@@ -191,7 +190,7 @@ import Testing
         var app = ApplicationBuilder()
         app.live = live
         app.routes.page(Routes.page) { id, _ in PricePage(prices: prices, id: id) }
-        app.routes.fragment(Routes.value) { id, _ in PriceRegion(prices: prices, id: id) }
+        app.routes.sharedFragment(Routes.value) { id in PriceRegion(prices: prices, id: id) }
         app.routes.action(Routes.fault) { _, _ in throw LedgerUnreadable() }
         let sessions = SessionConfiguration(secret: Data(repeating: 7, count: 32))
         let application = try app.build(middleware: [
@@ -207,12 +206,12 @@ import Testing
         try await application.test { client in
             for _ in 1...3 {
                 let page = try await client.send("/prices/1", headers: ["Accept-Language": "en"])
-                #expect(page.text.contains("price 10 in en, render 1,"), "\(page.text)")
+                #expect(page.text.contains("price 10 in en, render 1."), "\(page.text)")
             }
             let german = try await client.send("/prices/1", headers: ["Accept-Language": "de"])
-            #expect(german.text.contains("price 10 in de, render 2,"))
+            #expect(german.text.contains("price 10 in de, render 2."))
             let alone = try await client.send("/prices/1/value", headers: ["Accept-Language": "en"])
-            #expect(alone.text == "price 10 in en, render 1, token none, visitor nobody", "the region's own URL shares the kept fragment")
+            #expect(alone.text == "price 10 in en, render 1.", "the region's own URL shares the kept fragment")
             #expect(prices.renders == 2)
 
             prices.set(1, to: 11)
@@ -221,9 +220,9 @@ import Testing
             #expect(unchanged.text.contains("price 10 in en"), "another product's change")
             live.publish(Self.product(1))
             let english = try await client.send("/prices/1", headers: ["Accept-Language": "en"])
-            #expect(english.text.contains("price 11 in en, render 3,"))
+            #expect(english.text.contains("price 11 in en, render 3."))
             let germanAgain = try await client.send("/prices/1", headers: ["Accept-Language": "de"])
-            #expect(germanAgain.text.contains("price 11 in de, render 4,"))
+            #expect(germanAgain.text.contains("price 11 in de, render 4."))
         }
     }
 
@@ -237,11 +236,11 @@ import Testing
                 live.publish(Self.product(1))
             }
             let raced = try await client.send("/prices/1")
-            #expect(raced.text.contains("price 10 in en, render 1,"), "what the page read")
+            #expect(raced.text.contains("price 10 in en, render 1."), "what the page read")
             let next = try await client.send("/prices/1")
-            #expect(next.text.contains("price 11 in en, render 2,"), "the raced render was not kept: \(next.text)")
+            #expect(next.text.contains("price 11 in en, render 2."), "the raced render was not kept: \(next.text)")
             let kept = try await client.send("/prices/1")
-            #expect(kept.text.contains("price 11 in en, render 2,"))
+            #expect(kept.text.contains("price 11 in en, render 2."))
         }
     }
 
@@ -254,26 +253,26 @@ import Testing
         #expect(cache.queuedArrivals <= 2 + 64 + 1, "\(cache.queuedArrivals) arrivals queued for one fragment")
     }
 
-    @Test func aSharedRegionRendersWithoutTheVisitor() async throws {
+    @Test func visitorsShareTheRegionAndKeepTheirOwn() async throws {
         let prices = Prices()
         let (application, _) = try Self.app(prices)
         try await application.test { client in
-            for _ in 1...2 {
-                let page = try await client.send("/prices/2", headers: ["Cookie": "visitor=alice"])
-                #expect(page.text.contains("price 20 in en, render 1, token none, visitor nobody"), "\(page.text)")
+            for visitor in ["alice", "bob"] {
+                let page = try await client.send("/prices/2", headers: ["Cookie": "visitor=\(visitor)"])
+                #expect(page.text.contains("price 20 in en, render 1."), "one render for both: \(page.text)")
                 let yours = try #require(page.text.firstMatch(of: /yours: token ([^,]+), visitor (\w+)/))
-                #expect(yours.1 != "none" && yours.2 == "alice", "the visitor has a session and a name, which the shared region never saw")
+                #expect(yours.1 != "none" && yours.2 == visitor, "the visitor's own region sees the session and the name")
             }
         }
     }
 
-    @Test func withTheCacheOffEveryRequestRendersTheRegionStillWithoutTheVisitor() async throws {
+    @Test func withTheCacheOffEveryRequestRendersTheRegion() async throws {
         let prices = Prices()
         let (application, _) = try Self.app(prices, cache: RegionCache.Configuration(maxBytes: 0))
         try await application.test { client in
             for render in 1...3 {
                 let page = try await client.send("/prices/1", headers: ["Cookie": "visitor=alice"])
-                #expect(page.text.contains("price 10 in en, render \(render), token none, visitor nobody"), "\(page.text)")
+                #expect(page.text.contains("price 10 in en, render \(render)."), "\(page.text)")
             }
         }
     }

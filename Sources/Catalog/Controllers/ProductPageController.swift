@@ -53,7 +53,7 @@ enum RegionProduct: Sendable {
 }
 
 /// The product itself: photo, price, stock, description.
-struct ProductDetailRegion: RegionController {
+struct ProductDetailRegion: SharedRegionController {
     let catalog: CatalogService
     let photos: PhotoService
     let product: RegionProduct
@@ -63,7 +63,7 @@ struct ProductDetailRegion: RegionController {
     /// The same for every visitor: kept until the product changes (stock, price, photo).
     var caching: RegionCaching { .shared("catalog.detail.\(product.id)", until: topics) }
 
-    func render(in context: RequestContext) async throws -> HTMLOutput {
+    func render(in context: SharedRegionContext) async throws -> HTMLOutput {
         let product = try await product.load(from: catalog)
         // Shown at half a desktop page, or the phone's whole width less the page's padding.
         let picture = try await photos.pictures(of: [product.id])[product.id].map {
@@ -74,7 +74,7 @@ struct ProductDetailRegion: RegionController {
 }
 
 /// Other products of the same category, below the fold: their photos load lazily.
-struct RelatedProductsRegion: RegionController {
+struct RelatedProductsRegion: SharedRegionController {
     let catalog: CatalogService
     let photos: PhotoService
     let product: RegionProduct
@@ -83,12 +83,12 @@ struct RelatedProductsRegion: RegionController {
     /// related, and their stock and prices, are known only once read.
     var caching: RegionCaching { .shared("catalog.related.\(product.id)", until: [CatalogTopics.product.any]) }
 
-    func render(in context: RequestContext) async throws -> HTMLOutput {
+    func render(in context: SharedRegionContext) async throws -> HTMLOutput {
         let related = try await catalog.related(to: try await product.load(from: catalog))
         return context.render(RelatedProductsView.self, try await ProductCard.cards(for: related, photos: photos, eagerCount: 0))
     }
 
-    func failureFragment(for error: any Error, in context: RequestContext) -> HTMLOutput {
+    func failureFragment(for error: any Error, in context: SharedRegionContext) -> HTMLOutput {
         var output = HTMLOutput(capacity: 96, language: context.language)
         output.write(static: "<p class=\"region-failed\" role=\"status\">")
         output.text(Messages.relatedUnavailable)

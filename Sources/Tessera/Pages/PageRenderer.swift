@@ -31,7 +31,7 @@ enum PageRenderer {
         let mayBeLive = context.application.live?.servesStreams == true && page.status == .ok
         let regions = slots.compactMap { slot in
             slot.fill.map { region in
-                (name: slot.name, region: region, isLive: mayBeLive && region.source != nil && !region.controller.topics.isEmpty)
+                (name: slot.name, region: region, isLive: mayBeLive && region.source != nil && !region.topics.isEmpty)
             }
         }
         // Their stream's element goes after the page's last region.

@@ -6,25 +6,69 @@ public struct Region: Sendable {
     /// The region's own URL, written as `data-region-src`.
     public var source: String?
     /// The child controller that renders the region, within the page and at its own URL.
-    public var controller: any RegionController
+    let child: Child
     /// How long the child may take; past it the region shows its failure fragment, or, when it is
     /// required, the page fails.
     public var deadline: Duration
     /// A required region that fails fails the page; any other shows a small failure note instead.
     public var isRequired: Bool
 
-    /// A region rendered by `controller`, at `source` when it has its own URL; unless told
-    /// otherwise it has two seconds to answer and is optional.
+    /// A region rendered for this visitor by `controller`, at `source` when it has its own URL;
+    /// unless told otherwise it has two seconds to answer and is optional.
     public init(
         source: String?,
         controller: any RegionController,
         deadline: Duration = .seconds(2),
         isRequired: Bool = false
     ) {
+        self.init(source: source, child: .perVisitor(controller), deadline: deadline, isRequired: isRequired)
+    }
+
+    /// A region every visitor in a language shares, rendered by `controller` and kept.
+    public init(
+        source: String?,
+        controller: any SharedRegionController,
+        deadline: Duration = .seconds(2),
+        isRequired: Bool = false
+    ) {
+        self.init(source: source, child: .shared(controller), deadline: deadline, isRequired: isRequired)
+    }
+
+    private init(source: String?, child: Child, deadline: Duration, isRequired: Bool) {
         self.source = source
-        self.controller = controller
+        self.child = child
         self.deadline = deadline
         self.isRequired = isRequired
+    }
+
+    /// The two kinds of child: one sees the visitor, the other cannot.
+    enum Child: Sendable {
+        case perVisitor(any RegionController)
+        case shared(any SharedRegionController)
+    }
+
+    /// The topics the child's model depends on.
+    var topics: [Topic] {
+        switch child {
+        case .perVisitor(let controller): controller.topics
+        case .shared(let controller): controller.topics
+        }
+    }
+
+    /// The child's fragment, and whether it came from the ``RegionCache``.
+    func fragment(in context: RequestContext) async throws -> (html: HTMLOutput, cached: Bool) {
+        switch child {
+        case .perVisitor(let controller): (try await controller.render(in: context), false)
+        case .shared(let controller): try await controller.fragment(in: context)
+        }
+    }
+
+    /// What the child shows in place of its fragment after `error`.
+    func failureFragment(for error: any Error, in context: RequestContext) -> HTMLOutput {
+        switch child {
+        case .perVisitor(let controller): controller.failureFragment(for: error, in: context)
+        case .shared(let controller): controller.failureFragment(for: error, in: SharedRegionContext(context))
+        }
     }
 }
 

@@ -45,7 +45,7 @@ enum RegionRunner {
         case .failure(let error):
             context.logger.warning("region failed", metadata: ["region": "\(name)", "error": "\(String(reflecting: error))"])
             output.write(static: "\" data-region-failed=\"true\">")
-            output.write(region.controller.failureFragment(for: error, in: context))
+            output.write(region.failureFragment(for: error, in: context))
             output.write(static: "</div>")
             return nil
         }
@@ -77,7 +77,7 @@ final class RegionRun: Sendable {
             let outcome: Result<HTMLOutput, any Error>
             var cached = false
             do {
-                let fragment = try await region.controller.fragment(in: context)
+                let fragment = try await region.fragment(in: context)
                 (outcome, cached) = (.success(fragment.html), fragment.cached)
             } catch {
                 outcome = .failure(error)

@@ -36,11 +36,27 @@ public struct RouterBuilder: Sendable {
         _ route: Route<Parameters>,
         _ factory: @escaping @Sendable (Parameters, RequestContext) throws -> any RegionController
     ) {
+        regionAlone(route) { parameters, context in Region(source: nil, controller: try factory(parameters, context)) }
+    }
+
+    /// A shared region's own URL: the child answers alone, from the ``RegionCache`` when kept.
+    /// Its factory gets the route's parameters only, so nothing of the visitor reaches it.
+    public mutating func sharedFragment<Parameters>(
+        _ route: Route<Parameters>,
+        _ factory: @escaping @Sendable (Parameters) throws -> any SharedRegionController
+    ) {
+        regionAlone(route) { parameters, _ in Region(source: nil, controller: try factory(parameters)) }
+    }
+
+    private mutating func regionAlone<Parameters>(
+        _ route: Route<Parameters>,
+        _ make: @escaping @Sendable (Parameters, RequestContext) throws -> Region
+    ) {
         add(route) { (read: @escaping @Sendable (RequestContext) throws -> Parameters) in
             .suspending { context in
-                let controller = try factory(read(context), context)
-                let html = try await controller.fragment(in: context).html
-                LiveRender.probe?.report(controller.topics)
+                let region = try make(read(context), context)
+                let html = try await region.fragment(in: context).html
+                LiveRender.probe?.report(region.topics)
                 return Response.html(html.bytes)
             }
         }

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import TesseraTesting
+
+/// The fixture package `Tests/Fixtures/SharedRegions`: a shared region that reads the visitor
+/// (session, header, cookie, query, a middleware's value, the form token) must not compile.
+///
+/// Each target is type-checked with the flags SwiftPM gave this package's own `BackOffice`
+/// module, which imports Tessera the same way, against the modules the suites were built with:
+/// building the fixture as a package of its own would compile Tessera and swift-crypto again,
+/// minutes on two cores, for the same verdict.
+@Suite struct SharedRegionFixtureTests {
+    static let packageRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        while !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+            url.deleteLastPathComponent()
+        }
+        return url
+    }()
+
+    static let fixture = packageRoot.appendingPathComponent("Tests/Fixtures/SharedRegions")
+
+    /// The compiler and the search paths of a module of this package that imports Tessera, from
+    /// SwiftPM's build manifest: the module search path, the C modules' maps and headers.
+    static func compilerArguments() throws -> [String] {
+        let manifest = try String(contentsOf: packageRoot.appendingPathComponent(".build/debug.yaml"), encoding: .utf8)
+        let marker = "\"C.BackOffice-"
+        let start = try #require(manifest.range(of: marker), "the suites' build manifest has no BackOffice module")
+        let argsLine = try #require(manifest[start.upperBound...].split(separator: "\n").first { $0.contains("args: [") })
+        let json = argsLine[argsLine.range(of: "args: ")!.upperBound...]
+        let all = try JSONDecoder().decode([String].self, from: Data(json.utf8))
+        var kept = [all[0], "-typecheck"]
+        var index = 1
+        while index < all.count {
+            let argument = all[index]
+            switch argument {
+            case "-I", "-Xcc", "-target", "-swift-version":
+                kept += [argument, all[index + 1]]
+                index += 2
+            default:
+                if argument.hasPrefix("-I/") { kept.append(argument) }
+                index += 1
+            }
+        }
+        return kept
+    }
+
+    static func typecheck(_ target: String, with arguments: [String]) async throws -> CommandOutput {
+        let source = fixture.appendingPathComponent("Sources/\(target)/Region.swift").path
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-fixture-modules").path
+        return try await CommandOutput.of(arguments + ["-module-name", target, "-module-cache-path", cache, source])
+    }
+
+    @Test func aSharedRegionThatReadsTheVisitorDoesNotCompile() async throws {
+        let arguments = try Self.compilerArguments()
+        let fine = try await Self.typecheck("Fine", with: arguments)
+        #expect(fine.status == 0, "the fixture's allowed uses must compile:\n\(fine.output)")
+
+        let refused: [(target: String, message: String)] = [
+            ("ReadsSession", "value of type 'SharedRegionContext' has no member 'session'"),
+            ("ReadsHeader", "value of type 'SharedRegionContext' has no member 'request'"),
+            ("ReadsCookie", "value of type 'SharedRegionContext' has no member 'cookies'"),
+            ("ReadsQuery", "value of type 'SharedRegionContext' has no member 'query'"),
+            ("ReadsValue", "value of type 'SharedRegionContext' has no subscripts"),
+            ("ReadsFormToken", "value of type 'SharedRegionContext' has no member 'formToken'"),
+        ]
+        for (target, message) in refused {
+            let result = try await Self.typecheck(target, with: arguments)
+            #expect(result.status != 0, "\(target) compiled")
+            #expect(result.output.contains("Sources/\(target)/Region.swift:11:"), "\(target): \(result.output)")
+            #expect(result.output.contains(message), "\(target): \(result.output)")
+        }
+    }
+}
