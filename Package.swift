@@ -11,7 +11,11 @@ import PackageDescription
 /// - `TesseraHTTP`: the HTTP server, requests, responses and the error protocol. Every C type
 ///   stops here.
 /// - `Tessera`: the framework an app uses: the application and its middleware chain, routing,
-///   page and region controllers, sessions, forms, error pages, static files.
+///   page and region controllers, sessions, forms, languages, error pages, static files.
+/// - `TesseraMail`: mail through an outbox and SMTP (SwiftNIO); `TesseraPasskeys`: WebAuthn
+///   passkeys. Each on Tessera, so an app that needs neither links neither.
+/// - `TesseraSQLite`, `TesseraPostgres`: an app's database, and the mail outbox kept in it;
+///   `TesseraImages`: photos through libvips.
 /// - `TesseraTesting`: in-process and live testing of an app, for apps and for these tests.
 /// - `Catalog`, `Accounts`, `Orders`: the storefront's feature modules, one folder layout each.
 /// - `Storefront`: the composition root, the `storefront` executable; `TesseraBench` the app
@@ -21,6 +25,8 @@ let package = Package(
     platforms: [.macOS("26.0")],
     products: [
         .library(name: "Tessera", targets: ["Tessera", "TesseraHTTP"]),
+        .library(name: "TesseraMail", targets: ["TesseraMail"]),
+        .library(name: "TesseraPasskeys", targets: ["TesseraPasskeys"]),
         .library(name: "TesseraViews", targets: ["TesseraViews"]),
         .library(name: "TesseraTesting", targets: ["TesseraTesting"]),
         .library(name: "TesseraSQLite", targets: ["TesseraSQLite"]),
@@ -39,7 +45,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
         // PostgreSQL, for shops that outgrow one machine (DATABASE_URL).
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
-        // The SMTP client of the mail outbox (already built for postgres-nio).
+        // TesseraMail's SMTP client (already built for postgres-nio).
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
         // Metrics: the framework emits through swift-metrics; the storefront exports Prometheus.
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
@@ -88,10 +94,33 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            plugins: ["TesseraViewsPlugin"]
+        ),
+        // Mail: messages, the outbox and its worker, dead letters, SMTP over SwiftNIO.
+        .target(
+            name: "TesseraMail",
+            dependencies: [
+                "Tessera",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // Passkeys (WebAuthn): the relying party's checks, with its own CBOR reader.
+        .target(
+            name: "TesseraPasskeys",
+            dependencies: [
+                "Tessera", "TesseraViews",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             plugins: ["TesseraViewsPlugin"]
         ),
@@ -115,7 +144,7 @@ let package = Package(
         // MARK: Storefront features (each depends on the framework; Orders may use Catalog and Accounts)
         // Fast reads for apps on SQLite through GRDB: read-only connections read on the caller's thread.
         // Its mail outbox keeps the framework's mail in the app's SQLite database.
-        .target(name: "TesseraSQLite", dependencies: ["Tessera", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]),
+        .target(name: "TesseraSQLite", dependencies: ["Tessera", "TesseraMail", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         // Photos: uploads checked by their bytes, variants made and stripped of metadata by libvips.
         .target(name: "TesseraImages", dependencies: ["CTesseraImages", "Tessera", "TesseraHTTP", .product(name: "HTTPTypes", package: "swift-http-types")]),
         // Apps on PostgreSQL: DATABASE_URL, the pool, versioned migrations under an advisory lock,
@@ -123,7 +152,7 @@ let package = Package(
         .target(
             name: "TesseraPostgres",
             dependencies: [
-                "TesseraHTTP", "Tessera",
+                "TesseraHTTP", "Tessera", "TesseraMail",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -145,7 +174,7 @@ let package = Package(
         .target(
             name: "Accounts",
             dependencies: [
-                "Tessera", "TesseraViews", "TesseraPostgres",
+                "Tessera", "TesseraViews", "TesseraPostgres", "TesseraPasskeys",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -159,7 +188,7 @@ let package = Package(
         .target(
             name: "Orders",
             dependencies: [
-                "Tessera", "TesseraViews", "TesseraPostgres", "Catalog", "Accounts",
+                "Tessera", "TesseraViews", "TesseraPostgres", "TesseraMail", "Catalog", "Accounts",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
@@ -178,6 +207,8 @@ let package = Package(
             name: "Storefront",
             dependencies: [
                 "Tessera",
+                "TesseraMail",
+                "TesseraPasskeys",
                 "BackOffice",
                 "TesseraSQLite",
                 "TesseraPostgres",
@@ -225,6 +256,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TesseraHTTPTests", dependencies: ["TesseraHTTP", "TesseraTesting"]),
+        .testTarget(name: "TesseraMailTests", dependencies: ["TesseraMail", "Tessera", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "TesseraPasskeysTests", dependencies: ["TesseraPasskeys", "Tessera", "TesseraTesting", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(
             name: "TesseraTests",
             dependencies: ["Tessera", "TesseraTesting", "TesseraViews", .product(name: "Crypto", package: "swift-crypto")],
@@ -236,7 +269,7 @@ let package = Package(
         .testTarget(name: "TesseraPostgresTests", dependencies: ["TesseraPostgres", "Tessera", "TesseraHTTP", "TesseraTesting", "PostgresTestSupport",
                                                              .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "TesseraImagesTests", dependencies: ["TesseraImages", "Tessera", "TesseraTesting"]),
-        .testTarget(name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "Tessera", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "Tessera", "TesseraMail", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "CatalogTests",
             dependencies: [

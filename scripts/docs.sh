@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The framework's DocC documentation, in .build/docs (and TesseraSQLite's and TesseraPostgres's
-# in .build/docs-<target>). Warnings are errors, so a broken symbol link fails (exit 1, never
-# retried). SwiftPM itself crashing (a signal: a fresh-clone run once saw swift-package die with
+# The framework's DocC documentation, in .build/docs (and TesseraMail's, TesseraPasskeys',
+# TesseraSQLite's and TesseraPostgres's in .build/docs-<target>). Warnings are errors, so a
+# broken symbol link fails (exit 1, never retried). SwiftPM itself crashing (a signal: a fresh-clone run once saw swift-package die with
 # SIGSEGV in libdispatch while it planned the symbol graph) is retried once, and says so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,5 +20,7 @@ generate() { # target output-folder
 }
 
 generate Tessera .build/docs
+generate TesseraMail .build/docs-TesseraMail
+generate TesseraPasskeys .build/docs-TesseraPasskeys
 generate TesseraSQLite .build/docs-TesseraSQLite
 generate TesseraPostgres .build/docs-TesseraPostgres

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import Foundation
+import Tessera
 import TesseraPostgres
 
 /// Which database the storefront runs on. Without `DATABASE_URL`, SQLite in the data directory,
@@ -29,7 +30,7 @@ struct DatabaseOptions: ParsableArguments {
     /// How long a request waits for its database, from `--database-timeout` or
     /// `DATABASE_TIMEOUT`: seconds, from 0.1 to 60.
     func requestTimeout(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Duration {
-        guard let raw = timeout ?? environment["DATABASE_TIMEOUT"].flatMap({ $0.isEmpty ? nil : $0 }) else { return .seconds(2) }
+        guard let raw = OptionEnvironment(environment).string(timeout, "DATABASE_TIMEOUT") else { return .seconds(2) }
         guard let seconds = Double(raw), seconds.isFinite, (0.1...60).contains(seconds) else {
             throw ValidationError("DATABASE_TIMEOUT=\(raw) is not valid: give the seconds a request may wait for the database, from 0.1 to 60.")
         }
@@ -48,16 +49,9 @@ struct DatabaseOptions: ParsableArguments {
     /// check session cookies with one secret, and a secret made in one instance's data folder
     /// would sign its visitors out on every other.
     func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Choice {
-        guard let url = databaseURL ?? environment["DATABASE_URL"].flatMap({ $0.isEmpty ? nil : $0 }) else { return .sqlite }
-        let size: Int
-        if let poolSize {
-            size = poolSize
-        } else if let raw = environment["DATABASE_POOL_SIZE"] {
-            guard let parsed = Int(raw) else { throw ValidationError("DATABASE_POOL_SIZE=\(raw) is not valid.") }
-            size = parsed
-        } else {
-            size = 10
-        }
+        let options = OptionEnvironment(environment)
+        guard let url = options.string(databaseURL, "DATABASE_URL") else { return .sqlite }
+        let size = try options.value(poolSize, "DATABASE_POOL_SIZE", default: 10) { Int($0) }
         guard (2...500).contains(size) else { throw ValidationError("The database pool size must be between 2 and 500.") }
         guard let secret = environment["SESSION_SECRET"], !secret.isEmpty else {
             throw ValidationError("DATABASE_URL needs SESSION_SECRET: instances that share a database must sign sessions with one secret.")
@@ -69,7 +63,7 @@ struct DatabaseOptions: ParsableArguments {
 extension DemoPhotos {
     /// The flag's value, else `DEMO_PHOTOS`, else ``drawnAtSeed``: for `serve` and `seed`.
     static func resolve(_ option: String?, environment: [String: String]) throws -> DemoPhotos {
-        guard let raw = option ?? environment["DEMO_PHOTOS"].flatMap({ $0.isEmpty ? nil : $0 }) else { return .drawnAtSeed }
+        guard let raw = OptionEnvironment(environment).string(option, "DEMO_PHOTOS") else { return .drawnAtSeed }
         guard let choice = DemoPhotos(rawValue: raw) else {
             throw ValidationError("\(option == nil ? "DEMO_PHOTOS" : "--demo-photos")=\(raw.prefix(40)) is not valid: give \(allCases.map(\.rawValue).joined(separator: " or ")).")
         }

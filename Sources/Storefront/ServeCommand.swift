@@ -8,6 +8,8 @@ import Metrics
 import Orders
 import Prometheus
 import Tessera
+import TesseraMail
+import TesseraPasskeys
 import TesseraViews
 
 /// `storefront serve`: composes the app and serves it until SIGTERM.

@@ -1,10 +1,12 @@
 import Accounts
 import Catalog
+import Foundation
 import GRDB
 import Orders
 import Tessera
-import Foundation
 import TesseraImages
+import TesseraMail
+import TesseraPasskeys
 import TesseraPostgres
 import TesseraSQLite
 

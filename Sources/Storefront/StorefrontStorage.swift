@@ -3,8 +3,10 @@ import Foundation
 import GRDB
 import Logging
 import Tessera
-import TesseraSQLite
+import TesseraMail
+import TesseraPasskeys
 import TesseraPostgres
+import TesseraSQLite
 
 /// The database the server runs on, opened and migrated: the services wired to its stores, its
 /// readiness check, and how it closes after the drain.

@@ -1,5 +1,5 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import Logging
 import Tessera
 import TesseraPostgres
@@ -25,7 +25,7 @@ struct BenchCommand: AsyncParsableCommand {
         let database = try FortuneDatabase(path: settings.dataDirectory + "/fortunes.sqlite")
         var postgres: PostgresFortunes?
         var connections: PostgresConnections?
-        if let text = databaseURL ?? ProcessInfo.processInfo.environment["DATABASE_URL"], !text.isEmpty {
+        if let text = OptionEnvironment().string(databaseURL, "DATABASE_URL") {
             let pool = PostgresConnections(url: try PostgresURL(text), size: max(2, settings.threads * 2), logger: logger)
             connections = pool
             postgres = try await PostgresFortunes(connections: pool)

@@ -78,7 +78,7 @@ public final class PostgresConnections: Sendable {
             let answer: EventLoopFuture<PostgresQueryResult> = connection.query(query, logger: logger)
             // The connection goes back once the statement is over, however long the caller waited;
             // one whose statement never ends is closed, which ends the statement too.
-            let timer = answer.eventLoop.scheduleTask(in: statementTimeout.timeAmount) { connection.close().whenComplete { _ in } }
+            let timer = answer.eventLoop.scheduleTask(in: TimeAmount(statementTimeout)) { connection.close().whenComplete { _ in } }
             answer.whenComplete { outcome in
                 timer.cancel()
                 switch outcome {
@@ -88,7 +88,7 @@ public final class PostgresConnections: Sendable {
             }
             let patient = answer.eventLoop.makePromise(of: PostgresQueryResult.self)
             answer.cascade(to: patient)
-            let impatience = answer.eventLoop.scheduleTask(in: (deadline - .now).timeAmount) {
+            let impatience = answer.eventLoop.scheduleTask(in: TimeAmount(deadline - .now)) {
                 patient.fail(DatabaseUnavailable(reason: "no answer in the request's patience"))
             }
             do {
@@ -110,7 +110,7 @@ public final class PostgresConnections: Sendable {
     public func execute<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
         try await withinPatience { deadline in
             let connection = try await lease(until: deadline)
-            let overdue = connection.eventLoop.scheduleTask(in: (deadline - .now).timeAmount) { connection.close().whenComplete { _ in } }
+            let overdue = connection.eventLoop.scheduleTask(in: TimeAmount(deadline - .now)) { connection.close().whenComplete { _ in } }
             do {
                 var rows: [Statement.Row] = []
                 for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
@@ -362,7 +362,7 @@ public final class PostgresConnections: Sendable {
     }
 
     private func blocking(_ connection: PostgresConnection, timeout: Duration) -> BlockingConnection {
-        BlockingConnection(connection: connection, logger: logger, timeout: timeout.timeAmount)
+        BlockingConnection(connection: connection, logger: logger, timeout: TimeAmount(timeout))
     }
 }
 

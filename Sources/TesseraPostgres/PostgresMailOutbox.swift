@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import Tessera
+import TesseraMail
 
 /// The framework's mail outbox (`MailOutbox`) in PostgreSQL, shared by every instance
 /// on the database: each worker claims a mail with `FOR UPDATE SKIP LOCKED` in one statement,

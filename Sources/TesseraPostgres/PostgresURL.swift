@@ -45,7 +45,7 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
     public func configuration(connectTimeout: Duration) -> PostgresConnection.Configuration {
         var configuration = PostgresConnection.Configuration(host: host, port: port, username: username, password: password,
                                                              database: database, tls: .disable)
-        configuration.options.connectTimeout = connectTimeout.timeAmount
+        configuration.options.connectTimeout = TimeAmount(connectTimeout)
         return configuration
     }
 

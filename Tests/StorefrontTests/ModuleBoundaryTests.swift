@@ -12,6 +12,7 @@ import TesseraTesting
             var name: String
             var path: String
             var target_dependencies: [String]?
+            var product_dependencies: [String]?
         }
         var targets: [Target]
     }
@@ -27,7 +28,7 @@ import TesseraTesting
         let data = Data(describe.output.utf8)
         let description = try JSONDecoder().decode(Description.self, from: data)
         let targets = Dictionary(uniqueKeysWithValues: description.targets.map { ($0.name, $0) })
-        let framework: Set = ["Tessera", "TesseraHTTP", "TesseraViews", "TesseraViewsPlugin", "TesseraViewCompiler", "TesseraTemplateCompiler", "CTesseraShim", "CMicroHTTPD", "CZlib", "TesseraPostgres", "TesseraSQLite", "TesseraImages", "CTesseraImages", "CVips"]
+        let framework: Set = ["Tessera", "TesseraHTTP", "TesseraViews", "TesseraMail", "TesseraPasskeys", "TesseraViewsPlugin", "TesseraViewCompiler", "TesseraTemplateCompiler", "CTesseraShim", "CMicroHTTPD", "CZlib", "TesseraPostgres", "TesseraSQLite", "TesseraImages", "CTesseraImages", "CVips"]
         // Catalog and Accounts depend on the framework only; Orders may use both; nobody but the
         // composition root knows Storefront.
         let features = ["Catalog", "Accounts", "Orders", "BackOffice", "Storefront"]
@@ -59,6 +60,12 @@ import TesseraTesting
             }
         }
         #expect(targets["Orders"]?.target_dependencies?.contains("Catalog") == true, "Orders extends the catalog")
+
+        // The framework's layers: an app of pages links no mail, SMTP client or passkeys.
+        let core = try #require(targets["Tessera"])
+        #expect(!(core.target_dependencies ?? []).contains { ["TesseraMail", "TesseraPasskeys"].contains($0) })
+        #expect(!(core.product_dependencies ?? []).contains { $0.hasPrefix("NIO") }, "\(core.product_dependencies ?? [])")
+        #expect(targets["TesseraMail"]?.product_dependencies?.contains("NIOPosix") == true)
     }
 
     /// Each module's tables, and the SQL that names them: no module reads or writes another's

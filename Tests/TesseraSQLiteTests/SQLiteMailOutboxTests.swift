@@ -3,6 +3,7 @@ import GRDB
 import Synchronization
 import Testing
 import Tessera
+import TesseraMail
 import TesseraSQLite
 
 /// The outbox on SQLite: a mail is claimed by one worker at a time, comes back after its lease

@@ -1,5 +1,6 @@
 import Foundation
 import Tessera
+import TesseraPasskeys
 import TesseraViews
 
 /// Adding a passkey and signing in with one. Each ceremony's options come as JSON to the page's

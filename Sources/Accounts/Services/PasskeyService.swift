@@ -1,5 +1,6 @@
 import Foundation
 import Tessera
+import TesseraPasskeys
 
 /// Passkeys for accounts: a signed-in shopper adds one, then signs in with it, no password.
 ///

@@ -2,6 +2,7 @@ import Accounts
 import Foundation
 import Logging
 import Tessera
+import TesseraMail
 import TesseraViews
 
 /// The mail a buyer gets when their order is placed: who sends it, how the buyer is reached,

@@ -1,10 +1,9 @@
 import Dispatch
 import Foundation
-import NIOCore
 
 // `package`: the other targets of this package use them too.
 extension Duration {
-    /// The whole nanoseconds of this duration: Swift's `Duration` is what settings use; NIO,
+    /// The whole nanoseconds of this duration: Swift's `Duration` is what settings use;
     /// Dispatch, swift-metrics and the meters count in nanoseconds.
     package var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
@@ -17,6 +16,5 @@ extension Duration {
         return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 
-    package var timeAmount: TimeAmount { .nanoseconds(nanoseconds) }
     package var dispatchInterval: DispatchTimeInterval { .nanoseconds(Int(nanoseconds)) }
 }

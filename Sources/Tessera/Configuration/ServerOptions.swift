@@ -84,11 +84,9 @@ public struct ServerOptions: ParsableArguments, Sendable {
 
     /// The options with the environment and defaults applied, checked.
     public func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ServerSettings {
+        let options = OptionEnvironment(environment)
         func value<T>(_ flag: T?, _ variable: String, _ parse: (String) -> T?, default fallback: T) throws -> T {
-            if let flag { return flag }
-            guard let raw = environment[variable], !raw.isEmpty else { return fallback }
-            guard let parsed = parse(raw) else { throw ValidationError("\(variable)=\(raw) is not valid.") }
-            return parsed
+            try options.value(flag, variable, default: fallback, parse)
         }
         let settings = ServerSettings(
             host: try value(host, "HOST", { $0 }, default: "0.0.0.0"),
@@ -146,7 +144,7 @@ public struct ServerOptions: ParsableArguments, Sendable {
     /// The data directory from `--data-dir` (`flag`), else `DATA_DIR`, else `./data`: the one
     /// rule for the server and for every command that works on its data (backups, seeding).
     public static func dataDirectory(_ flag: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        flag ?? environment["DATA_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "./data"
+        OptionEnvironment(environment).string(flag, "DATA_DIR") ?? "./data"
     }
 
     /// The data directory must be a folder the server can write, made if missing: found at

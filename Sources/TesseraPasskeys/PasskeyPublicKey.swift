@@ -7,7 +7,7 @@ public struct PasskeyPublicKey: Sendable, Equatable {
     public let uncompressedPoint: [UInt8]
 
     /// The key in a COSE key map (RFC 9053): `kty` 2 (EC2), `alg` -7, `crv` 1 (P-256), `x` and `y`.
-    public init(cose: CBOR) throws(PasskeyError) {
+    init(cose: CBOR) throws(PasskeyError) {
         guard cose[1]?.int == 2 else { throw .unsupportedKey("the key is not an elliptic-curve key (kty 2)") }
         guard cose[3]?.int == -7 else { throw .unsupportedKey("the key's algorithm is not ES256 (-7)") }
         guard cose[-1]?.int == 1 else { throw .unsupportedKey("the key's curve is not P-256 (1)") }

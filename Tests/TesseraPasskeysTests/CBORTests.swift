@@ -1,5 +1,6 @@
 import Testing
-@testable import Tessera
+import Tessera
+@testable import TesseraPasskeys
 
 /// The CBOR reader against RFC 8949's Appendix A (every example but the floats' exact NaN
 /// payloads), and against bytes a client may have changed.

@@ -1,4 +1,5 @@
 import Foundation
+import Tessera
 
 /// The browser's account of a ceremony (WebAuthn §5.8.1): which ceremony, the challenge it
 /// answered, and the page's origin. The authenticator signs its hash, so none of it can be

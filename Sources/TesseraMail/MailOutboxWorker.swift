@@ -1,9 +1,10 @@
 import Logging
 import Metrics
 import ServiceLifecycle
+import Tessera
 
 /// Sends the outbox's mail through a transport, one at a time, beside the server: add it to
-/// ``ApplicationBuilder/services``.
+/// `ApplicationBuilder.services`.
 ///
 /// A failed attempt is tried again after a delay that doubles each time (1 s, 2 s, 4 s … up to
 /// ``Configuration/longestDelay``), so a mail server that is down for a while delays mail but

@@ -1,7 +1,8 @@
 import Foundation
+import Tessera
 
 /// An e-mail address, checked once, where it enters: `shop@example.com`, perhaps with a name
-/// (`Tessera Shop <shop@example.com>`). The address follows ``EmailAddressSyntax``, the rule
+/// (`Tessera Shop <shop@example.com>`). The address follows `EmailAddressSyntax`, the rule
 /// forms apply too, so nothing in it can add headers or recipients; the name loses its control
 /// characters (a line break would end the header) and is quoted or encoded when written.
 public struct MailAddress: Sendable, Hashable, CustomStringConvertible {
@@ -11,7 +12,7 @@ public struct MailAddress: Sendable, Hashable, CustomStringConvertible {
     public let name: String?
 
     /// `address` (`local@domain`) with an optional display `name`; `nil` when the address breaks
-    /// ``EmailAddressSyntax`` (``problem(in:)`` says how).
+    /// `EmailAddressSyntax` (``problem(in:)`` says how).
     public init?(_ address: String, name: String? = nil) {
         guard EmailAddressSyntax.problem(in: address) == nil else { return nil }
         self.address = address

@@ -1,28 +1,28 @@
 /// Reads CBOR (RFC 8949) from bytes an authenticator wrote, which a client relays and may have
 /// changed: every length is checked against what is left, nesting is bounded, and anything
 /// malformed is a ``CBORReader/Malformed`` error, never a crash.
-public struct CBORReader {
+struct CBORReader {
     /// Why the bytes are not CBOR.
-    public struct Malformed: Error, Equatable, CustomStringConvertible {
-        public let description: String
+    struct Malformed: Error, Equatable, CustomStringConvertible {
+        let description: String
     }
 
     private let bytes: [UInt8]
     /// Where the next value starts.
-    public private(set) var offset: Int
+    private(set) var offset: Int
     private let maximumDepth: Int
 
-    public init(_ bytes: some Collection<UInt8>, maximumDepth: Int = 16) {
+    init(_ bytes: some Collection<UInt8>, maximumDepth: Int = 16) {
         self.bytes = Array(bytes)
         self.offset = 0
         self.maximumDepth = maximumDepth
     }
 
     /// The bytes after the last value read: the authenticator data's extensions follow its key.
-    public var remaining: ArraySlice<UInt8> { bytes[offset...] }
+    var remaining: ArraySlice<UInt8> { bytes[offset...] }
 
     /// The one value in `bytes`; trailing bytes are an error.
-    public static func decode(_ bytes: some Collection<UInt8>) throws(Malformed) -> CBOR {
+    static func decode(_ bytes: some Collection<UInt8>) throws(Malformed) -> CBOR {
         var reader = CBORReader(bytes)
         let value = try reader.read()
         guard reader.remaining.isEmpty else { throw Malformed(description: "\(reader.remaining.count) bytes after the value") }
@@ -30,7 +30,7 @@ public struct CBORReader {
     }
 
     /// The next value.
-    public mutating func read() throws(Malformed) -> CBOR {
+    mutating func read() throws(Malformed) -> CBOR {
         try read(depth: 0)
     }
 

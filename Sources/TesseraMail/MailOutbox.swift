@@ -1,3 +1,5 @@
+import Tessera
+
 /// Mail waiting to be sent, kept in the app's database: the transaction that makes a mail
 /// necessary (an order) writes it there too (``MailOutboxWrites``), so the mail exists if and
 /// only if the order does. ``MailOutboxWorker`` sends it afterwards and retries what fails for

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Tessera
 
 /// An e-mail with an HTML part and a text part, both rendered from typed views, as a shop sends
 /// an order confirmation. ``outgoing(reference:)`` turns it into the bytes an SMTP server receives.

@@ -2,7 +2,8 @@ import Foundation
 import Logging
 import Synchronization
 import Testing
-@testable import Tessera
+import Tessera
+@testable import TesseraMail
 
 /// The mail a framework app sends: addresses that cannot inject headers, a message whose bytes
 /// depend on it alone, the SMTP URL, and the worker's retries. The SMTP conversation itself is

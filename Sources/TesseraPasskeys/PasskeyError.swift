@@ -1,5 +1,5 @@
 import HTTPTypes
-import TesseraHTTP
+import Tessera
 import TesseraViews
 
 /// Why a passkey registration or sign-in was refused: a 422 page that says what to do, while the

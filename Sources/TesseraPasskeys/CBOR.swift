@@ -1,9 +1,9 @@
 /// A CBOR value (RFC 8949), as WebAuthn's authenticators write them: the attestation object and
-/// the credential's public key (a COSE key) are CBOR maps.
+/// the credential's key (a COSE key) are CBOR maps.
 ///
 /// Only reading is needed, and only of values a few kilobytes long; integer keys and values stay
 /// exact (`.unsigned`, `.negative`), since COSE names its fields by small integers.
-public enum CBOR: Sendable, Hashable {
+enum CBOR: Sendable, Hashable {
     case unsigned(UInt64)
     /// `-1 - n`: CBOR's negative integers reach one further than `Int64`'s.
     case negative(UInt64)
@@ -20,21 +20,21 @@ public enum CBOR: Sendable, Hashable {
     case float(Double)
 
     /// One entry of a map.
-    public struct Pair: Sendable, Hashable {
-        public let key: CBOR
-        public let value: CBOR
+    struct Pair: Sendable, Hashable {
+        let key: CBOR
+        let value: CBOR
     }
 
     /// A tagged value's content: an indirection, so that the enum has a size.
-    public final class Box: Sendable, Hashable {
-        public let value: CBOR
+    final class Box: Sendable, Hashable {
+        let value: CBOR
         init(_ value: CBOR) { self.value = value }
-        public static func == (lhs: Box, rhs: Box) -> Bool { lhs.value == rhs.value }
-        public func hash(into hasher: inout Hasher) { hasher.combine(value) }
+        static func == (lhs: Box, rhs: Box) -> Bool { lhs.value == rhs.value }
+        func hash(into hasher: inout Hasher) { hasher.combine(value) }
     }
 
     /// The value as an `Int`, when it is an integer that fits.
-    public var int: Int? {
+    var int: Int? {
         switch self {
         case .unsigned(let value): value <= UInt64(Int.max) ? Int(value) : nil
         case .negative(let value): value <= UInt64(Int.max) ? -1 - Int(value) : nil
@@ -43,18 +43,18 @@ public enum CBOR: Sendable, Hashable {
     }
 
     /// The value under `key` in a map, `nil` for anything else.
-    public subscript(key: CBOR) -> CBOR? {
+    subscript(key: CBOR) -> CBOR? {
         guard case .map(let pairs) = self else { return nil }
         return pairs.first { $0.key == key }?.value
     }
 
     /// The value under the integer `key` (COSE's labels).
-    public subscript(key: Int) -> CBOR? {
+    subscript(key: Int) -> CBOR? {
         self[key >= 0 ? .unsigned(UInt64(key)) : .negative(UInt64(-1 - key))]
     }
 
     /// The value under the text `key` (the attestation object's).
-    public subscript(key: String) -> CBOR? {
+    subscript(key: String) -> CBOR? {
         self[.text(key)]
     }
 }

@@ -18,7 +18,7 @@ public struct AuthenticatorData: Sendable, Equatable {
         public let aaguid: [UInt8]
         public let id: [UInt8]
         /// The credential's public key, a COSE key.
-        public let publicKey: CBOR
+        let publicKey: CBOR
     }
 
     /// Parses `bytes`; extensions (flag bit 7) may follow and are not read.

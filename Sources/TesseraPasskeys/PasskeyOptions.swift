@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Tessera
 
 /// The command-line options of an app with passkeys, each with its environment variable.
 ///
@@ -24,9 +25,7 @@ public struct PasskeyOptions: ParsableArguments, Sendable {
     /// An ID other than `localhost` needs `publicURL`, the origin answers are checked against.
     public func resolve(publicURL: SiteURL?, defaultName: String = "Tessera Shop",
                         environment: [String: String] = ProcessInfo.processInfo.environment) throws -> PasskeyRelyingParty {
-        func value(_ flag: String?, _ variable: String) -> String? {
-            flag ?? environment[variable].flatMap { $0.isEmpty ? nil : $0 }
-        }
+        let value = OptionEnvironment(environment).string
         let publicHost = publicURL.map { String($0.authority.prefix { $0 != ":" }) }
         let id = (value(relyingPartyID, "PASSKEY_RP_ID") ?? publicHost ?? "localhost").lowercased()
         let labels = id.split(separator: ".", omittingEmptySubsequences: false)

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
+import Tessera
 
 /// The command-line options of an app that sends mail, each with its environment variable, as
-/// ``ServerOptions`` has them.
+/// `ServerOptions` has them.
 ///
 /// Without `SMTP_URL`, mail is written to `DATA_DIR/mail` (``MailFolder``): a developer's
 /// machine sends nothing, and every mail can be opened there.
@@ -18,7 +19,6 @@ public struct MailOptions: ParsableArguments, Sendable {
     /// Parsed by ArgumentParser, as an `@OptionGroup` of the app's command.
     public init() {}
 
-
     /// Where mail goes and who sends it, once read.
     public struct Settings: Sendable {
         public let transport: any MailTransport
@@ -31,9 +31,7 @@ public struct MailOptions: ParsableArguments, Sendable {
     /// or `MAIL_FROM` stops the start with a message that says which.
     public func resolve(dataDirectory: String, defaultSender: String = "shop@localhost",
                         environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Settings {
-        func value(_ flag: String?, _ variable: String) -> String? {
-            flag ?? environment[variable].flatMap { $0.isEmpty ? nil : $0 }
-        }
+        let value = OptionEnvironment(environment).string
         let fromText = value(mailFrom, "MAIL_FROM") ?? defaultSender
         guard let sender = MailAddress(parsing: fromText) else {
             throw ValidationError("MAIL_FROM=\(fromText) is not an address such as \"Shop <shop@example.com>\".")

@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import Tessera
 
 /// Sends mail to an SMTP server (``SMTPServerURL``): one connection per message, `EHLO`,
 /// `AUTH PLAIN` when the URL has credentials, `MAIL FROM`, `RCPT TO`, `DATA`, `QUIT`.
@@ -23,7 +24,7 @@ public struct SMTPTransport: MailTransport {
 
     public func send(_ mail: OutgoingMail) async throws {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connectTimeout(timeout.timeAmount)
+            .connectTimeout(TimeAmount(timeout))
             .connect(host: server.host, port: server.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(SMTPReplyLineDecoder()))
@@ -32,7 +33,7 @@ public struct SMTPTransport: MailTransport {
             }
         // One deadline for the conversation: closing the channel ends any read that waits.
         let expired = NIOLockedValueBox(false)
-        let watchdog = channel.channel.eventLoop.scheduleTask(in: timeout.timeAmount) {
+        let watchdog = channel.channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
             expired.withLockedValue { $0 = true }
             channel.channel.close(promise: nil)
         }

@@ -1,7 +1,8 @@
 import Crypto
 import Foundation
 import Testing
-@testable import Tessera
+import Tessera
+@testable import TesseraPasskeys
 import TesseraTesting
 
 /// The relying party's checks against the WebAuthn Level 3 specification's test vector for an
