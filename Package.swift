@@ -77,7 +77,6 @@ let package = Package(
             name: "TesseraHTTP",
             dependencies: [
                 "CTesseraShim",
-                "TesseraViews",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -29,7 +29,7 @@ public struct FormData: Sendable {
             self.init(fields: try QueryParameters(parsing: body))
         case "multipart/form-data":
             guard let boundary = mediaType.parameters["boundary"], !boundary.isEmpty, boundary.utf8.count <= 70 else {
-                throw HTTPError(.badRequest, message: "The multipart body has no valid boundary.")
+                throw HTTPError(.multipartNoBoundary)
             }
             let parser = MultipartParser(boundary: boundary)
             if let spooled {
@@ -38,10 +38,10 @@ public struct FormData: Sendable {
                 self = try parser.parse(body)
             }
         default:
-            throw HTTPError(.unsupportedMediaType, message: "Forms must be sent as application/x-www-form-urlencoded or multipart/form-data.")
+            throw HTTPError(.formMediaType)
         }
         if fields.items.contains(where: { $0.name.utf8.contains(0) || $0.value.utf8.contains(0) }) {
-            throw HTTPError(.badRequest, message: "The form contains a NUL character, which no field accepts.")
+            throw HTTPError(.formNUL)
         }
     }
 

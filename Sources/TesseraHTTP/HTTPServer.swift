@@ -93,7 +93,7 @@ public final class HTTPServer: Service {
             if !unfinished.isEmpty {
                 core.logger.warning("grace period over; answering waiting requests with 503", metadata: ["count": "\(unfinished.count)"])
                 for connection in unfinished {
-                    connection.expire(reason: HTTPError(.serviceUnavailable, message: "The server is shutting down."))
+                    connection.expire(reason: HTTPError(.shuttingDown))
                 }
                 // Let the 503s be queued and resumed before the daemon goes away.
                 let flushDeadline = clock.now + .seconds(1)

@@ -30,7 +30,7 @@ struct MultipartParser {
 
     private func parse(_ reader: Reader) throws(HTTPError) -> FormData {
         func malformed(_ detail: String) -> HTTPError {
-            HTTPError(.badRequest, message: "The multipart body is malformed: \(detail).")
+            HTTPError(.multipartMalformed(detail))
         }
         var reader = reader
         let crlf: [UInt8] = [13, 10]
@@ -47,7 +47,7 @@ struct MultipartParser {
             guard reader.startsWith(crlf) else { throw malformed("a boundary is not followed by a line break") }
             reader.skip(2)
             guard fields.count + files.count < maxParts else {
-                throw HTTPError(.contentTooLarge, message: "The form has too many parts.")
+                throw HTTPError(.multipartTooManyParts)
             }
             var headerBlock: [UInt8] = []
             let maxHeader = maxPartHeaderBytes
@@ -62,14 +62,14 @@ struct MultipartParser {
                 throw malformed("a part has no form-data name")
             }
             if let fileName = disposition.parameters["filename"] {
-                guard files.count < maxFiles else { throw HTTPError(.contentTooLarge, message: "The form has more than \(maxFiles) files.") }
+                guard files.count < maxFiles else { throw HTTPError(.multipartTooManyFiles(max: maxFiles)) }
                 let contents: UploadedFile.Contents
                 if reader.isSpooled {
                     let file: SpooledFile
-                    do { file = try SpooledFile() } catch { throw HTTPError(.serviceUnavailable, message: "The upload cannot be stored just now. Please try again.") }
+                    do { file = try SpooledFile() } catch { throw HTTPError(.uploadNotStored) }
                     guard try reader.scan(to: separator, drain: { piece throws(HTTPError) in
                         do { try piece.withUnsafeBytes { try file.append($0) } } catch {
-                            throw HTTPError(.serviceUnavailable, message: "The upload cannot be stored just now. Please try again.")
+                            throw HTTPError(.uploadNotStored)
                         }
                     }) else { throw malformed("a part is not closed") }
                     contents = .spooled(file)
@@ -84,7 +84,7 @@ struct MultipartParser {
                 let budget = maxFieldBytes - fieldBytes
                 guard try reader.scan(to: separator, drain: { piece throws(HTTPError) in
                     content += piece
-                    if content.count > budget { throw HTTPError(.contentTooLarge, message: "The form's text fields are too large.") }
+                    if content.count > budget { throw HTTPError(.multipartTextTooLarge) }
                 }) else { throw malformed("a part is not closed") }
                 fieldBytes += content.count
                 guard let value = String(validating: content, as: UTF8.self) else { throw malformed("a field is not UTF-8") }
@@ -181,7 +181,7 @@ struct MultipartParser {
                 do {
                     piece = try file.read(at: sourceOffset, count: pieceSize)
                 } catch {
-                    throw HTTPError(.serviceUnavailable, message: "The upload cannot be read just now. Please try again.")
+                    throw HTTPError(.uploadNotRead)
                 }
                 guard !piece.isEmpty else { return false }
             }

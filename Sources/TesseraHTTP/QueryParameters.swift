@@ -37,7 +37,7 @@ public struct QueryParameters: Sendable, Equatable, Sequence {
                     value: try PercentDecoding.decode(rawValue, plusIsSpace: true)
                 ))
             } catch {
-                throw HTTPError(.badRequest, message: "The query string is not valid percent-encoded UTF-8.")
+                throw HTTPError(.queryNotUTF8)
             }
         }
         self.items = items

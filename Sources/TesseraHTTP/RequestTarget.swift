@@ -59,7 +59,7 @@ struct RequestTarget: Equatable {
 
     static func parse(_ raw: some BidirectionalCollection<UInt8>) throws(HTTPError) -> RequestTarget {
         guard raw.first == UInt8(ascii: "/") else {
-            throw HTTPError(.badRequest, message: "The request target must be a path that starts with “/”.")
+            throw HTTPError(.targetNotAPath)
         }
         let withoutFragment = raw[..<(raw.firstIndex(of: UInt8(ascii: "#")) ?? raw.endIndex)]
         let questionMark = withoutFragment.firstIndex(of: UInt8(ascii: "?"))
@@ -72,16 +72,16 @@ struct RequestTarget: Equatable {
             do {
                 segment = try PercentDecoding.decode(rawSegment, plusIsSpace: false)
             } catch {
-                throw HTTPError(.badRequest, message: "The path is not valid percent-encoded UTF-8.")
+                throw HTTPError(.pathNotUTF8)
             }
             if segment.utf8.contains(UInt8(ascii: "/")) {
-                throw HTTPError(.badRequest, message: "The path contains an encoded “/”.")
+                throw HTTPError(.pathEncodedSlash)
             }
             if segment.utf8.contains(0) {
-                throw HTTPError(.badRequest, message: "The path contains a NUL byte.")
+                throw HTTPError(.pathNUL)
             }
             if segment == "." || segment == ".." {
-                throw HTTPError(.badRequest, message: "The path contains a “.” or “..” segment.")
+                throw HTTPError(.pathDotSegment)
             }
             segments.append(segment)
         }

@@ -74,7 +74,7 @@ public struct UploadedFile: Sendable {
     @discardableResult
     public func write(into directory: URL) throws -> URL {
         guard let name = safeFileName else {
-            throw HTTPError(.badRequest, message: "The uploaded file has no usable name.")
+            throw HTTPError(.fileNameUnusable)
         }
         let destination = directory.appendingPathComponent(name, isDirectory: false)
         switch contents {

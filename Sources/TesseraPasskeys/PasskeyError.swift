@@ -4,7 +4,7 @@ import TesseraViews
 
 /// Why a passkey registration or sign-in was refused: a 422 page that says what to do, while the
 /// case says what was wrong, for the log. Nothing is stored or signed in when one is thrown.
-public enum PasskeyError: HTTPResponseError, Equatable, CustomStringConvertible {
+public enum PasskeyError: LocalizedResponseError, Equatable, CustomStringConvertible {
     /// Bytes that are not what WebAuthn says (CBOR, authenticator data, client data, base64url).
     case malformed(String)
     /// A key of another kind than ES256 on P-256.
@@ -31,7 +31,6 @@ public enum PasskeyError: HTTPResponseError, Equatable, CustomStringConvertible 
 
     public var status: HTTPResponse.Status { .unprocessableContent }
 
-    public var publicMessage: String { publicMessage(in: .english) }
 
     /// What the shopper is told, in `language`: what to do next, never which check failed.
     public func publicMessage(in language: Language) -> String {

@@ -133,6 +133,38 @@ import TesseraTesting
         }
     }
 
+    @Test func theServersOwnRefusalsSpeakTheVisitorsLanguage() async throws {
+        try await TestStorefront.run { shop in
+            func raw(_ head: String) async throws -> TestResponse {
+                try await onThread {
+                    let client = try RawHTTPClient(port: shop.port)
+                    try client.send(head)
+                    return try client.readReply()
+                }
+            }
+            // Refused from its head, before the app or the body: the error step still knows the
+            // language, from the header or from `?lang=`.
+            let tooLarge = "Host: x\r\nAccept: text/html\r\nContent-Type: application/x-www-form-urlencoded\r\nExpect: 100-continue\r\nContent-Length: 5000000\r\n"
+            let german = try await raw("POST /cart/items HTTP/1.1\r\n\(tooLarge)Accept-Language: de\r\n\r\n")
+            #expect(german.status == 413)
+            #expect(german.text.contains("413 Inhalt zu groß") && german.text.contains("Der Inhalt der Anfrage ist größer als"), "\(german.text)")
+            #expect(german.text.contains(#"<html lang="de">"#))
+            let byQuery = try await raw("POST /cart/items?lang=de HTTP/1.1\r\n\(tooLarge)\r\n")
+            #expect(byQuery.status == 413 && byQuery.text.contains("Der Inhalt der Anfrage ist größer als"), "\(byQuery.text)")
+            let english = try await raw("POST /cart/items HTTP/1.1\r\n\(tooLarge)\r\n")
+            #expect(english.status == 413 && english.text.contains("The request body is larger than"), "\(english.text)")
+
+            let path = try await raw("GET /%2e%2e/secret HTTP/1.1\r\nHost: x\r\nAccept: text/html\r\nAccept-Language: de\r\n\r\n")
+            #expect(path.status == 400 && path.text.contains("Der Pfad enthält ein Segment „.“ oder „..“."), "\(path.text)")
+            let method = try await raw("BREW / HTTP/1.1\r\nHost: x\r\nAccept: text/html\r\nAccept-Language: de\r\n\r\n")
+            #expect(method.status == 501 && method.text.contains("501 Nicht implementiert") && method.text.contains("Die Methode BREW wird nicht unterstützt."),
+                    "\(method.text)")
+            let json = try await raw("BREW / HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\nAccept-Language: de\r\n\r\n")
+            #expect(json.status == 501 && json.text.contains("The method BREW is not supported."), "JSON stays English: \(json.text)")
+            #expect(try await shop.get("/").status == 200, "the server is still up")
+        }
+    }
+
     @Test func numbersCountAndListingsSayThemInGerman() async throws {
         try await TestStorefront.run { shop in
             let list = try await shop.get("/?lang=de")

@@ -66,6 +66,8 @@ import TesseraTesting
         #expect(!(core.target_dependencies ?? []).contains { ["TesseraMail", "TesseraPasskeys"].contains($0) })
         #expect(!(core.product_dependencies ?? []).contains { $0.hasPrefix("NIO") }, "\(core.product_dependencies ?? [])")
         #expect(targets["TesseraMail"]?.product_dependencies?.contains("NIOPosix") == true)
+        // The HTTP layer knows no view type and no language: the framework says its refusals.
+        #expect(targets["TesseraHTTP"]?.target_dependencies == ["CTesseraShim"], "\(targets["TesseraHTTP"]?.target_dependencies ?? [])")
     }
 
     /// Each module's tables, and the SQL that names them: no module reads or writes another's

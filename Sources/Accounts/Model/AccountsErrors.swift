@@ -2,24 +2,22 @@ import Tessera
 import TesseraViews
 
 /// Registration refused: the form is shown again with the reason (422).
-public enum RegistrationError: HTTPResponseError, Equatable {
+public enum RegistrationError: LocalizedResponseError, Equatable {
     /// The e-mail already has an account.
     case emailTaken
 
     public var status: HTTPResponse.Status { .unprocessableContent }
-    public var publicMessage: String { publicMessage(in: .english) }
 
     /// What the form says, in `language`.
     public func publicMessage(in language: Language) -> String { Messages.errorEmailTaken.string(in: language) }
 }
 
 /// Sign-in refused. Which of the e-mail and the password was wrong is not said.
-public enum SignInError: HTTPResponseError, Equatable {
+public enum SignInError: LocalizedResponseError, Equatable {
     /// No account has this e-mail and password together.
     case wrongCredentials
 
     public var status: HTTPResponse.Status { .unprocessableContent }
-    public var publicMessage: String { publicMessage(in: .english) }
 
     /// What the form says, in `language`.
     public func publicMessage(in language: Language) -> String { Messages.errorWrongCredentials.string(in: language) }
@@ -27,7 +25,7 @@ public enum SignInError: HTTPResponseError, Equatable {
 
 /// Too many sign-in attempts for this account or from this address: a 429 page that says when
 /// to try again, with `Retry-After` for clients that read it.
-public struct SignInThrottled: HTTPResponseError, Equatable {
+public struct SignInThrottled: LocalizedResponseError, Equatable {
     /// Whole seconds until the next attempt is accepted, at least 1.
     public let retryAfterSeconds: Int64
 
@@ -37,7 +35,6 @@ public struct SignInThrottled: HTTPResponseError, Equatable {
     }
 
     public var status: HTTPResponse.Status { .tooManyRequests }
-    public var publicMessage: String { publicMessage(in: .english) }
 
     /// How long to wait, in `language`: seconds under two minutes, else whole minutes.
     public func publicMessage(in language: Language) -> String {
@@ -49,12 +46,11 @@ public struct SignInThrottled: HTTPResponseError, Equatable {
 }
 
 /// A password change refused because the current password was wrong (422, the form again).
-public enum PasswordChangeError: HTTPResponseError, Equatable {
+public enum PasswordChangeError: LocalizedResponseError, Equatable {
     /// The current password did not verify.
     case wrongCurrentPassword
 
     public var status: HTTPResponse.Status { .unprocessableContent }
-    public var publicMessage: String { publicMessage(in: .english) }
 
     /// What the form says, in `language`.
     public func publicMessage(in language: Language) -> String { Messages.errorWrongCurrentPassword.string(in: language) }

@@ -2,7 +2,7 @@ import Tessera
 import TesseraViews
 
 /// Why the catalog could not answer, and how each reason is answered over HTTP.
-public enum CatalogError: HTTPResponseError {
+public enum CatalogError: LocalizedResponseError {
     /// No such product, category or page.
     case notFound(LocalizedText)
     /// A listing request that makes no sense, such as `?sort=sideways`.
@@ -23,7 +23,6 @@ public enum CatalogError: HTTPResponseError {
     }
 
     /// What logs and JSON clients read: the English words.
-    public var publicMessage: String { publicMessage(in: .english) }
 
     /// What the page says, in the visitor's language; a storage failure never shows its
     /// details, which go to the log.

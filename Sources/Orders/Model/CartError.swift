@@ -2,7 +2,7 @@ import Tessera
 import TesseraViews
 
 /// Why a cart change was refused.
-public enum CartError: HTTPResponseError, Equatable {
+public enum CartError: LocalizedResponseError, Equatable {
     /// The product is not (or no longer) in the catalog.
     case unknownProduct
     /// The quantity does not fit the stock.
@@ -16,7 +16,6 @@ public enum CartError: HTTPResponseError, Equatable {
     }
 
     /// In English, for logs.
-    public var publicMessage: String { publicMessage(in: .english) }
 
     /// What the cart page says, in `language`.
     public func publicMessage(in language: Language) -> String {

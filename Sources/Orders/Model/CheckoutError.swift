@@ -2,7 +2,7 @@ import Tessera
 import TesseraViews
 
 /// Why a cart could not become an order; the checkout page shows it again, with the reason.
-public enum CheckoutError: HTTPResponseError, Equatable {
+public enum CheckoutError: LocalizedResponseError, Equatable {
     case emptyCart
     /// A line asks for more than the stock.
     case stock(QuantityProblem)
@@ -17,7 +17,6 @@ public enum CheckoutError: HTTPResponseError, Equatable {
         }
     }
 
-    public var publicMessage: String { publicMessage(in: .english) }
 
     /// What the checkout page says, in `language`.
     public func publicMessage(in language: Language) -> String {

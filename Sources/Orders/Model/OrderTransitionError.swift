@@ -2,7 +2,7 @@ import Tessera
 import TesseraViews
 
 /// A transition the state machine refuses: paying a cancelled order, reviewing an unfinished one.
-public struct OrderTransitionError: HTTPResponseError, Equatable, CustomStringConvertible {
+public struct OrderTransitionError: LocalizedResponseError, Equatable, CustomStringConvertible {
     /// The status the order was in.
     public let from: OrderStatus
     /// What was asked of it.
@@ -12,7 +12,6 @@ public struct OrderTransitionError: HTTPResponseError, Equatable, CustomStringCo
     public var status: HTTPResponse.Status { .conflict }
 
     /// The refusal in English, safe to show: it names only the status and the event.
-    public var publicMessage: String { publicMessage(in: .english) }
 
     /// An explanation a shopper can act on, in `language`.
     public func publicMessage(in language: Language) -> String {

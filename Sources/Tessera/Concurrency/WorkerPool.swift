@@ -104,9 +104,8 @@ public final class WorkerPool: Sendable {
 }
 
 /// The ``WorkerPool`` is busy and its queue is full: try again in a moment (503).
-public struct WorkerPoolFull: HTTPResponseError {
+public struct WorkerPoolFull: LocalizedResponseError {
     public var status: HTTPResponse.Status { .serviceUnavailable }
-    public var publicMessage: String { publicMessage(in: .english) }
     public func publicMessage(in language: Language) -> String { Messages.errorBusy.string(in: language) }
     public var headers: HTTPFields { [.retryAfter: "1"] }
 }

@@ -41,7 +41,7 @@ public struct DefaultErrorPage: ErrorPageController {
     /// quote what the visitor sent (an unknown `?lang=`): its control characters are dropped.
     public func render(_ error: any HTTPResponseError, in context: RequestContext) -> Page {
         let reason = Self.reason(of: error.status, in: context.language)
-        let model = ErrorPageModel(status: error.status.code, reason: reason, message: ControlCharacters.removed(from: error.publicMessage(in: context.language)),
+        let model = ErrorPageModel(status: error.status.code, reason: reason, message: ControlCharacters.removed(from: error.localizedMessage(in: context.language)),
                                    link: (error as? LinkedError)?.link)
         return Page(title: "\(error.status.code) \(reason)", body: context.render(ErrorPageView.self, model), status: error.status)
     }
@@ -56,10 +56,13 @@ public struct DefaultErrorPage: ErrorPageController {
         case 405: Messages.status405
         case 409: Messages.status409
         case 413: Messages.status413
+        case 414: Messages.status414
         case 415: Messages.status415
         case 422: Messages.status422
         case 429: Messages.status429
+        case 431: Messages.status431
         case 500: Messages.status500
+        case 501: Messages.status501
         case 503: Messages.status503
         default: nil
         }

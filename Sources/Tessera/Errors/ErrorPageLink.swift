@@ -25,7 +25,7 @@ public struct ErrorPageLink: Sendable, Equatable {
 ///     throw refusal.linking(to: ErrorPageLink("Back to order #\(id)", url: OrdersRoutes.order.path(id)))
 /// }
 /// ```
-public struct LinkedError: HTTPResponseError {
+public struct LinkedError: LocalizedResponseError {
     /// The error as it was thrown.
     public var error: any HTTPResponseError
     /// The way back, shown on the error page.
@@ -42,7 +42,7 @@ public struct LinkedError: HTTPResponseError {
     /// The carried error's message.
     public var publicMessage: String { error.publicMessage }
     /// The carried error's message in `language`.
-    public func publicMessage(in language: Language) -> String { error.publicMessage(in: language) }
+    public func publicMessage(in language: Language) -> String { error.localizedMessage(in: language) }
     /// The carried error's header fields.
     public var headers: HTTPFields { error.headers }
 }

@@ -2,6 +2,12 @@ import TesseraHTTP
 import TesseraViews
 
 extension HTTPError {
+    /// An error answered with `status` whose message is a catalog's
+    /// (`Messages.noSuchOrder.text(["id": id])`): its page is in the visitor's language.
+    public init(_ status: HTTPResponse.Status, _ text: LocalizedText, headers: HTTPFields = [:]) {
+        self.init(status, words: CatalogWords(text: text), headers: headers)
+    }
+
     /// The 404 of an address nothing answers, in the visitor's language. Also what a part of the
     /// site that must not be known to a visitor (the back office, to a shopper) answers: the
     /// same page, word for word, in every language, so it gives nothing away.

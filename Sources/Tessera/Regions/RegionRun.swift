@@ -9,10 +9,9 @@ enum RegionRunner {
     /// required one fails the page with a 503 and `Retry-After`, like ``DatabaseUnavailable``:
     /// a slow part behind the page (a stalled database, an overloaded service) is not a fault
     /// of the request or the code, and the next attempt may well succeed.
-    struct DeadlinePassed: HTTPResponseError, CustomStringConvertible {
+    struct DeadlinePassed: LocalizedResponseError, CustomStringConvertible {
         let deadline: Duration
         var status: HTTPResponse.Status { .serviceUnavailable }
-        var publicMessage: String { publicMessage(in: .english) }
         func publicMessage(in language: Language) -> String { Messages.errorTooSlow.string(in: language) }
         var headers: HTTPFields { [.retryAfter: "5"] }
         var description: String { "the region did not answer within \(deadline)" }

@@ -1,5 +1,4 @@
 import HTTPTypes
-import TesseraViews
 
 /// A status and a message for the visitor: the error to throw when nothing more specific fits.
 ///
@@ -13,33 +12,29 @@ public struct HTTPError: HTTPResponseError, Equatable {
     /// Fields the answer must carry, such as `Allow` for a 405.
     public var headers: HTTPFields
 
-    /// The message's words in every language, when it came from a catalog.
-    private let text: LocalizedText?
+    /// The message's words for the framework to say in the visitor's language: a catalog's, or
+    /// a ``ServerRefusal``; `nil` when the message is the same in every language.
+    public let words: (any TranslatedWords)?
 
     /// An error answered with `status`; the message defaults to the reason phrase.
     public init(_ status: HTTPResponse.Status, message: String? = nil, headers: HTTPFields = [:]) {
         self.status = status
         self.message = message ?? status.reasonPhrase
         self.headers = headers
-        self.text = nil
+        self.words = nil
     }
 
-    /// An error answered with `status` whose message is a catalog's
-    /// (`Messages.noSuchOrder.text(["id": id])`): its page is in the visitor's language.
-    public init(_ status: HTTPResponse.Status, _ text: LocalizedText, headers: HTTPFields = [:]) {
+    /// An error answered with `status` whose message is `words`: in English here, in the
+    /// visitor's language on the framework's error pages.
+    public init(_ status: HTTPResponse.Status, words: some TranslatedWords, headers: HTTPFields = [:]) {
         self.status = status
-        self.message = text.string(in: .english)
+        self.message = words.english
         self.headers = headers
-        self.text = text
+        self.words = words
     }
 
     /// The message, shown as it is.
     public var publicMessage: String { message }
-
-    /// The catalog's words in `language`, or the message.
-    public func publicMessage(in language: Language) -> String {
-        text?.string(in: language) ?? message
-    }
 
     /// The same status, message and fields.
     public static func == (left: HTTPError, right: HTTPError) -> Bool {

@@ -1,5 +1,5 @@
+import Foundation
 import HTTPTypes
-import TesseraViews
 
 /// Answers what went wrong: an error the server found itself (a 413 before the body was read, a
 /// 400 for a bad target) or anything the responder threw.
@@ -22,15 +22,10 @@ public struct PlainErrorResponder: HTTPErrorResponder {
     public func response(for error: any Error, to request: Request) async -> Response {
         let answer = ThrownError.answer(for: error)
         if AcceptHeader(request.headers[.accept]).prefersJSON { return .json(answer) }
-        var page = HTMLOutput(capacity: 512)
-        page.write(static: "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>")
-        page.text("\(answer.status.code) \(answer.status.reasonPhrase)")
-        page.write(static: "</title></head>\n<body><main><h1>")
-        page.text("\(answer.status.code) \(answer.status.reasonPhrase)")
-        page.write(static: "</h1><p>")
-        page.text(ControlCharacters.removed(from: answer.publicMessage))
-        page.write(static: "</p></main></body></html>\n")
-        var response = Response.html(page.bytes, status: answer.status)
+        let title = ErrorText.html("\(answer.status.code) \(answer.status.reasonPhrase)")
+        let page = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>\(title)</title></head>\n"
+            + "<body><main><h1>\(title)</h1><p>\(ErrorText.html(ControlCharacters.removed(from: answer.publicMessage)))</p></main></body></html>\n"
+        var response = Response.html(Array(page.utf8), status: answer.status)
         response.headers.append(contentsOf: answer.headers)
         return response
     }
@@ -51,7 +46,7 @@ extension Response {
 }
 
 /// The JSON error shape shared by every error answer: `{"error": {"message": "…", "status": 404}}`,
-/// encoded by the same escaper as the templates' `json` filter, so it is safe to embed in HTML too.
+/// escaped as the templates' `json` filter escapes, so it is safe to embed in HTML too.
 public enum ErrorJSON {
     private struct Body: Encodable {
         struct Detail: Encodable {
@@ -63,6 +58,44 @@ public enum ErrorJSON {
 
     /// The body for `status` and `message`.
     public static func encode(status: Int, message: String) -> String {
-        ScriptJSON(Body(error: Body.Detail(status: status, message: message))).encoded
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let json = (try? encoder.encode(Body(error: Body.Detail(status: status, message: message)))) ?? Data("null".utf8)
+        return ErrorText.scriptSafe(String(decoding: json, as: UTF8.self))
+    }
+}
+
+/// The escapes an error's text needs on the server's own pages, which use no view layer.
+enum ErrorText {
+    /// `text` inside an HTML element or attribute.
+    static func html(_ text: String) -> String {
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
+
+    /// JSON text that cannot end a `<script>` element or a line of JavaScript.
+    static func scriptSafe(_ json: String) -> String {
+        var safe = ""
+        for scalar in json.unicodeScalars {
+            switch scalar {
+            case "<": safe += "\\u003c"
+            case ">": safe += "\\u003e"
+            case "&": safe += "\\u0026"
+            case "\u{2028}": safe += "\\u2028"
+            case "\u{2029}": safe += "\\u2029"
+            default: safe.unicodeScalars.append(scalar)
+            }
+        }
+        return safe
     }
 }

@@ -1,5 +1,4 @@
 import HTTPTypes
-import TesseraViews
 
 /// An error that knows how it is answered over HTTP: the one error protocol of Tessera.
 ///
@@ -11,12 +10,9 @@ public protocol HTTPResponseError: Error, Sendable {
     /// The status of the answer.
     var status: HTTPResponse.Status { get }
     /// What the visitor is told. It is shown as it is, so it must never carry internals. In
-    /// English: logs, JSON clients, and pages in a language the error has no words for.
+    /// English: logs, JSON clients, and pages in a language the error has no words for; the
+    /// framework's `LocalizedResponseError` says it in the visitor's language too.
     var publicMessage: String { get }
-    /// What the visitor is told in `language`, which an error page asks for. The default is
-    /// ``publicMessage``; an error whose words are in a message catalog says them in the
-    /// visitor's language, so that a German shopper's 404 page is German throughout.
-    func publicMessage(in language: Language) -> String
     /// Fields the answer must carry, such as `Allow` for a 405 or `Location` for a redirect.
     var headers: HTTPFields { get }
 }
@@ -24,9 +20,6 @@ public protocol HTTPResponseError: Error, Sendable {
 extension HTTPResponseError {
     /// No extra fields, unless the error says otherwise.
     public var headers: HTTPFields { [:] }
-
-    /// ``publicMessage``, the same in every language, unless the error says otherwise.
-    public func publicMessage(in language: Language) -> String { publicMessage }
 }
 
 /// The one place where anything thrown while answering a request becomes an answer.

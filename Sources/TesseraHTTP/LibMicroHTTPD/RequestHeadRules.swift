@@ -20,10 +20,10 @@ enum TransferEncoding {
     static func check(_ values: [String]) -> HTTPError? {
         guard let value = values.first else { return nil }
         guard values.count == 1 else {
-            return HTTPError(.badRequest, message: "A request may carry only one Transfer-Encoding header.")
+            return HTTPError(.transferEncodingRepeated)
         }
         guard value[...].trimmingSpaces().lowercased() == "chunked" else {
-            return HTTPError(.notImplemented, message: "Only the chunked transfer coding is supported.")
+            return HTTPError(.transferCodingUnsupported)
         }
         return nil
     }
@@ -34,7 +34,7 @@ enum ContentLength {
     enum Verdict: Equatable {
         case absent
         case length(Int)
-        case invalid(String)
+        case invalid(ServerRefusal)
     }
 
     /// Every `Content-Length` value (a header may also carry a comma-separated list) must be the
@@ -42,20 +42,20 @@ enum ContentLength {
     static func check(_ values: [String], hasTransferEncoding: Bool) -> Verdict {
         guard !values.isEmpty else { return .absent }
         if hasTransferEncoding {
-            return .invalid("A request may not carry both Content-Length and Transfer-Encoding.")
+            return .invalid(.contentLengthWithTransferEncoding)
         }
         var lengths = Set<Int>()
         for value in values {
             for item in value.split(separator: ",", omittingEmptySubsequences: false) {
                 let digits = item.trimmingSpaces()
                 guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit), let length = Int(digits) else {
-                    return .invalid("The Content-Length header is not a number.")
+                    return .invalid(.contentLengthNotANumber)
                 }
                 lengths.insert(length)
             }
         }
         guard lengths.count == 1, let length = lengths.first else {
-            return .invalid("The request carries conflicting Content-Length headers.")
+            return .invalid(.contentLengthConflicting)
         }
         return .length(length)
     }

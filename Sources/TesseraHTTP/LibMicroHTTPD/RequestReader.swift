@@ -100,9 +100,9 @@ enum RequestReader {
     private static func bodyTooLarge(_ context: ConnectionRequest) -> HTTPError {
         if context.isUpload {
             let megabytes = context.core.limits.maxUploadBytes / (1024 * 1024)
-            return HTTPError(.contentTooLarge, message: "The upload is larger than \(megabytes) MB, the most this site takes.")
+            return HTTPError(.uploadTooLarge(megabytes: megabytes))
         }
-        return HTTPError(.contentTooLarge, message: "The request body is larger than \(context.core.limits.maxBodyBytes) bytes.")
+        return HTTPError(.bodyTooLarge(bytes: context.core.limits.maxBodyBytes))
     }
 
     /// Adds `upload` to the request's spooled body, first moving what arrived in memory there;
@@ -118,7 +118,7 @@ enum RequestReader {
             try context.spool?.append(upload)
             return nil
         } catch {
-            return HTTPError(.serviceUnavailable, message: "The upload cannot be stored just now. Please try again.", headers: [.retryAfter: "5"])
+            return HTTPError(.uploadNotStored, headers: [.retryAfter: "5"])
         }
     }
 
@@ -174,7 +174,7 @@ enum RequestReader {
     /// The head's own rules; the error to answer with at once, if any.
     private static func checkHead(_ context: ConnectionRequest, method: UnsafePointer<CChar>?, url: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?) -> HTTPError? {
         guard let method, let url, let version else {
-            return HTTPError(.badRequest, message: "The request line is malformed.")
+            return HTTPError(.requestLineMalformed)
         }
         var head = HeadCollector(layout: HeadLayout(method: method, target: url, targetByteCount: context.targetByteCount, targetHasSpace: context.targetHasSpace, version: version))
         withUnsafeMutablePointer(to: &head) { pointer in
@@ -185,7 +185,7 @@ enum RequestReader {
         guard let known = SupportedMethod.match(method) else {
             let name = String(cString: method)
             if let parsed = HTTPRequest.Method(name) { context.method = parsed }
-            return HTTPError(.notImplemented, message: "The method \(name.isEmpty ? "(none)" : name) is not supported.")
+            return HTTPError(.methodNotSupported(name))
         }
         context.method = known
         let headByteCount = tessera_mhd_header_size(context.connection)
@@ -193,22 +193,22 @@ enum RequestReader {
         if headByteCount > limit {
             // libmicrohttpd's own limit is its memory pool, a little larger; this one is exact.
             return context.targetByteCount > limit
-                ? HTTPError(.uriTooLong, message: "The URL is longer than \(limit) bytes.")
-                : HTTPError(.requestHeaderFieldsTooLarge, message: "The request's headers are larger than \(limit) bytes.")
+                ? HTTPError(.urlTooLong(limit: limit))
+                : HTTPError(.headersTooLarge(limit: limit))
         }
         if head.hasInvalidField {
-            return HTTPError(.badRequest, message: "A header field name is not valid.")
+            return HTTPError(.headerNameInvalid)
         }
         if head.hasInvalidValue {
-            return HTTPError(.badRequest, message: "A header field value contains a control character.")
+            return HTTPError(.headerValueControlCharacter)
         }
         if !head.layout.isStrict(headByteCount: headByteCount) {
-            return HTTPError(.badRequest, message: "The request line must have single spaces, and header values no NUL characters.")
+            return HTTPError(.requestLineSpacing)
         }
         let isHTTP11 = strcmp(version, "HTTP/1.1") == 0
         context.isHTTP11 = isHTTP11
         if head.hostCount > 1 || (isHTTP11 && head.hostCount == 0) {
-            return HTTPError(.badRequest, message: "An HTTP/1.1 request must carry exactly one Host header.")
+            return HTTPError(.hostHeader)
         }
         if let error = TransferEncoding.check(head.transferEncodings) {
             return error
@@ -220,8 +220,8 @@ enum RequestReader {
         }
         context.isUpload = MediaTypeHeader(context.headers[.contentType] ?? "").essence == "multipart/form-data"
         switch ContentLength.check(head.contentLengths, hasTransferEncoding: !head.transferEncodings.isEmpty) {
-        case .invalid(let message):
-            return HTTPError(.badRequest, message: message)
+        case .invalid(let refusal):
+            return HTTPError(refusal)
         case .length(let length):
             context.declaredLength = length
         case .absent:
@@ -235,8 +235,7 @@ enum RequestReader {
     private static func checkFraming(_ context: ConnectionRequest) -> Verdict {
         let limits = context.core.limits
         if context.open?.isOverCap == true {
-            return .refuseAfterBody(HTTPError(.serviceUnavailable, message: "The server has too many connections open. Please try again in a moment.",
-                                              headers: [.retryAfter: "5"]), declaredLength: context.declaredLength, drainLimit: Drain.overCapLimit(context))
+            return .refuseAfterBody(HTTPError(.tooManyConnections, headers: [.retryAfter: "5"]), declaredLength: context.declaredLength, drainLimit: Drain.overCapLimit(context))
         }
         switch context.declaredLength {
         case .some(let length) where length > (context.isUpload ? limits.maxUploadBytes : limits.maxBodyBytes):

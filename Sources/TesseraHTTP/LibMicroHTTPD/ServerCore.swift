@@ -42,7 +42,7 @@ final class ServerCore: Sendable {
     func enforceDeadlines() {
         let overdue = waiting.waiting(since: .now - limits.responseTimeout)
         for connection in overdue {
-            connection.expire(reason: HTTPError(.serviceUnavailable, message: "The server took too long to answer."))
+            connection.expire(reason: HTTPError(.tooSlow))
         }
         let (seconds, attoseconds) = limits.headTimeout.components
         let cutoff = MonotonicClock.nanoseconds() - (seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
