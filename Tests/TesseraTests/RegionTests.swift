@@ -109,6 +109,19 @@ import TesseraTesting
         try await server.stop()
     }
 
+    @Test func aStreamedPageAndABufferedOneAreTheSameBytes() async throws {
+        // One assembly writes both; a region that fails and one that waits are in each.
+        let server = try await Self.start()
+        let streamed = try await RouterTests.get(server.port, "/pages/4?slowMs=300&failFast")
+        let buffered = try await RouterTests.get(server.port, "/pages/4?slowMs=300&failFast&buffered")
+        #expect(streamed.status == 200 && buffered.status == 200)
+        #expect(streamed.header("transfer-encoding") == "chunked", "the slow region makes it stream")
+        #expect(buffered.header("content-length") == "\(buffered.body.count)")
+        #expect(streamed.text.contains("data-region-failed") && streamed.text.contains("slow content"))
+        #expect(streamed.body == buffered.body)
+        try await server.stop()
+    }
+
     @Test func formsRenderedByARegionChildCarryTheCSRFField() async throws {
         let server = try await Self.start()
         // Buffered, and streamed: the region's form is rendered after the headers went out, and

@@ -53,10 +53,31 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     /// Answers a request through the middleware chain and, at its end, the router: at once when
     /// its handler does not wait, or else with the work left for a task.
     public func answer(_ request: Request) -> HTTPAnswer {
+        run(request, through: middleware, to: .router(router))
+    }
+
+    /// The one runner of the chain, for both entry points: `steps` in order, then `end`, then the
+    /// way out. What a request waits for is its database's patience and meter, bound here.
+    private func run(_ request: Request, through steps: [any Middleware], to end: ChainEnd) -> HTTPAnswer {
         var context = RequestContext(request: request, application: parts)
         context.databasePatience = databasePatience.map { DatabasePatience(limit: $0) }
         if measuresDatabaseTime { context.databaseTime = DatabaseTime() }
-        return Self.withDatabaseValues(of: context) { answer(in: context) }
+        return Self.withDatabaseValues(of: context) {
+            var run = MiddlewareRun(appSteps: steps)
+            switch Self.advance(&run, &context, to: end) {
+            case .finished(let outcome):
+                return Self.settle(run, outcome, context)
+            case let next:
+                return Self.pending(run, context, next, to: end)
+            }
+        }
+    }
+
+    /// What a request reaches once the app's steps hand it on: the router and a route, or, for a
+    /// request the server refused, the refusal, answered as if a route had thrown it.
+    private enum ChainEnd: Sendable {
+        case router(Router)
+        case failure(any Error)
     }
 
     /// Runs `body` with the request's ``DatabaseTime`` and ``DatabasePatience`` bound, when it
@@ -81,17 +102,6 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
         }
     }
 
-    private func answer(in context: RequestContext) -> HTTPAnswer {
-        var context = context
-        var run = MiddlewareRun(appSteps: middleware)
-        switch Self.advance(&run, &context, router: router) {
-        case .finished(let outcome):
-            return Self.settle(run, outcome, context)
-        case let next:
-            return Self.pending(run, context, next, router: router)
-        }
-    }
-
     /// Where a request's way in stopped.
     private enum Progress {
         /// The handler (or a step) answered, or something threw.
@@ -105,13 +115,18 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     /// Goes in as far as it can without waiting: the app's steps, the router, the route's steps
     /// and a handler that does not wait. Called again after a step's wait, it resumes where it
     /// stopped: before routing while no route matched yet, else in the route's steps.
-    private static func advance(_ run: inout MiddlewareRun, _ context: inout RequestContext, router: Router) -> Progress {
+    private static func advance(_ run: inout MiddlewareRun, _ context: inout RequestContext, to end: ChainEnd) -> Progress {
         do {
             if context.route == nil {
                 switch try run.enterAppSteps(&context) {
                 case .handedOn: break
                 case .answered(let early): return .finished(.success(early))
                 case .waiting(let work): return .stepWaits(work)
+                }
+                let router: Router
+                switch end {
+                case .failure(let refusal): return .finished(.failure(refusal))
+                case .router(let routes): router = routes
                 }
                 switch try router.match(context.request) {
                 case .route(let entry, let captures):
@@ -147,37 +162,16 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     /// A request the server refused before the app ran (or an error no step recovered from):
     /// answered by the steps that shape every answer, as if the route had thrown `error`.
     public func response(for error: any Error, to request: Request) async -> Response {
-        var context = RequestContext(request: request, application: parts)
-        var run = MiddlewareRun(appSteps: rejectedRequestSteps)
-        var outcome: Result<Response, any Error>
-        entering: while true {
-            do {
-                switch try run.enterAppSteps(&context) {
-                case .handedOn:
-                    outcome = .failure(error)
-                    break entering
-                case .answered(let early):
-                    outcome = .success(early)
-                    break entering
-                case .waiting(let work):
-                    if let early = try await work(&context) {
-                        outcome = .success(early)
-                        break entering
-                    }
-                    run.handedOn()
-                }
-            } catch {
-                outcome = .failure(error)
-                break entering
-            }
-        }
         do {
-            return try run.exit(with: outcome, context: context)
+            switch run(request, through: rejectedRequestSteps, to: .failure(error)) {
+            case .ready(let response): return response
+            case .pending(let work): return try await work()
+            }
         } catch {
             // No error step in the chain: the plain page, still through the one mapping.
             let revealing = parts.developmentMode
             let answer = HTTPError.inLanguages(ThrownError.answer(for: error, revealingDetails: revealing), for: error, revealingDetails: revealing)
-            return parts.errorPages.response(for: answer, in: context)
+            return parts.errorPages.response(for: answer, in: RequestContext(request: request, application: parts))
         }
     }
 
@@ -194,14 +188,14 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
 
     /// The rest, for a request that must wait (for a step or its handler): run in the server's
     /// task, which goes on going in after each wait, then the way out.
-    private static func pending(_ run: MiddlewareRun, _ context: RequestContext, _ progress: Progress, router: Router) -> HTTPAnswer {
+    private static func pending(_ run: MiddlewareRun, _ context: RequestContext, _ progress: Progress, to end: ChainEnd) -> HTTPAnswer {
         .pending {
-            // The task runs later, outside the bindings `answer` made: bind them again.
-            try await withDatabaseValues(of: context) { try await finish(run, context, progress, router: router) }
+            // The task runs later, outside the bindings `run` made: bind them again.
+            try await withDatabaseValues(of: context) { try await finish(run, context, progress, to: end) }
         }
     }
 
-    private static func finish(_ run: MiddlewareRun, _ context: RequestContext, _ progress: Progress, router: Router) async throws -> Response {
+    private static func finish(_ run: MiddlewareRun, _ context: RequestContext, _ progress: Progress, to end: ChainEnd) async throws -> Response {
         var run = run, context = context, progress = progress
         while true {
             switch progress {
@@ -213,7 +207,7 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
                         progress = .finished(.success(early))
                     } else {
                         run.handedOn()
-                        progress = advance(&run, &context, router: router)
+                        progress = advance(&run, &context, to: end)
                     }
                 } catch {
                     progress = .finished(.failure(error))

@@ -62,40 +62,40 @@ enum PageRenderer {
         // again later for the page's stream, may show a form after that: such pages draw the
         // token now, so its cookie goes with the head.
         if streamed || regions.contains(where: \.isLive) { _ = context.formToken }
+        let assembly = Assembly(document: document, byName: byName, running: running, liveCount: regions.count(where: \.isLive), context: context)
         if !streamed {
-            var assembled = HTMLOutput(capacity: document.bytes.count + 4096)
-            var cursor = 0
-            var shown: [LiveStreamMarker.Shown] = []
-            for slot in document.regions {
-                assembled.write(trusted: document.bytes[cursor..<slot.offset])
-                cursor = slot.offset
-                if slot.name == LiveStreamMarker.slot {
-                    assert(shown.count == regions.count(where: \.isLive), "the live-stream element comes after every live region, once")
-                    LiveStreamMarker.write(shown, into: &assembled)
-                    continue
-                }
-                guard let (_, region, isLive) = byName[slot.name], let run = running[slot.name] else { continue }
-                let version = RegionRunner.write(await run.outcome(), of: region, named: slot.name, live: isLive,
-                                                 into: &assembled, in: context)
-                if isLive, let source = region.source { shown.append(.init(source: source, version: version)) }
-            }
-            assembled.write(trusted: document.bytes[cursor...])
-            response.body = .bytes(assembled.bytes)
+            var page = BufferedPage(output: HTMLOutput(capacity: document.bytes.count + 4096))
+            try await assembly.write(into: &page)
+            response.body = .bytes(page.output.bytes)
             return response
         }
-
         response.body = .stream { writer in
+            var page = StreamedPage(writer: writer)
+            try await assembly.write(into: &page)
+        }
+        return response
+    }
+
+    /// The document with its regions in their slots, in document order, the one way for a
+    /// buffered page and a streamed one: each region's outcome as it comes (a stream sends what
+    /// it has before waiting), the live-stream element after the last live region.
+    struct Assembly: Sendable {
+        let document: HTMLOutput
+        let byName: [String: (name: String, region: Region, isLive: Bool)]
+        let running: [String: RegionRun]
+        let liveCount: Int
+        let context: RequestContext
+
+        func write(into page: inout some PageSink) async throws {
             do {
                 var cursor = 0
                 var shown: [LiveStreamMarker.Shown] = []
                 for slot in document.regions {
-                    try await writer.write(Array(document.bytes[cursor..<slot.offset]))
+                    try await page.write(document: document.bytes[cursor..<slot.offset])
                     cursor = slot.offset
                     if slot.name == LiveStreamMarker.slot {
-                        assert(shown.count == regions.count(where: \.isLive), "the live-stream element comes after every live region, once")
-                        var marker = HTMLOutput(capacity: 256)
-                        LiveStreamMarker.write(shown, into: &marker)
-                        try await writer.write(marker.bytes)
+                        assert(shown.count == liveCount, "the live-stream element comes after every live region, once")
+                        try await page.write { LiveStreamMarker.write(shown, into: &$0) }
                         continue
                     }
                     guard let (_, region, isLive) = byName[slot.name], let run = running[slot.name] else { continue }
@@ -105,20 +105,19 @@ enum PageRenderer {
                     if let ready = run.finishedOutcome {
                         outcome = ready
                     } else {
-                        try await writer.flush()
+                        try await page.beforeWaiting()
                         outcome = await run.outcome()
                     }
-                    var piece = HTMLOutput(capacity: 1024)
-                    let version = RegionRunner.write(outcome, of: region, named: slot.name, live: isLive, into: &piece, in: context)
+                    let version = try await page.write {
+                        RegionRunner.write(outcome, of: region, named: slot.name, live: isLive, into: &$0, in: context)
+                    }
                     if isLive, let source = region.source { shown.append(.init(source: source, version: version)) }
-                    try await writer.write(piece.bytes)
                 }
-                try await writer.write(Array(document.bytes[cursor...]))
+                try await page.write(document: document.bytes[cursor...])
             } catch {
                 running.values.forEach { $0.cancel() }
                 throw error
             }
         }
-        return response
     }
 }
