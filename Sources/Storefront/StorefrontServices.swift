@@ -26,9 +26,9 @@ struct StorefrontServices {
 
     /// - Parameter photoFolder: where the photos' variants are kept (`DATA_DIR/photos`).
     init(database: any DatabaseWriter, topics: any TopicPublisher, mailSender: MailAddress? = nil, relyingParty: PasskeyRelyingParty = .localhost,
-         photoFolder: String = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-photos").path, images: ImageProcessor = ImageProcessor()) {
+         photoFolder: String = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-photos").path) {
         catalog = CatalogService(store: SQLiteCatalogStore(database: database), topics: topics)
-        photos = PhotoService(store: SQLitePhotoStore(database: database, folder: photoFolder), images: images, catalog: catalog, topics: topics)
+        photos = PhotoService(store: SQLitePhotoStore(database: database, folder: photoFolder), catalog: catalog, topics: topics)
         accounts = AccountsService(store: SQLiteAccountsStore(database: database))
         passkeys = PasskeyService(relyingParty: relyingParty, store: SQLitePasskeyStore(database: database), accounts: accounts)
         cart = CartService(store: SQLiteCartStore(database: database), catalog: catalog)
@@ -39,9 +39,9 @@ struct StorefrontServices {
     }
 
     init(postgres connections: PostgresConnections, topics: any TopicPublisher, mailSender: MailAddress? = nil,
-         relyingParty: PasskeyRelyingParty = .localhost, images: ImageProcessor = ImageProcessor()) {
+         relyingParty: PasskeyRelyingParty = .localhost) {
         catalog = CatalogService(store: PostgresCatalogStore(connections: connections), topics: topics)
-        photos = PhotoService(store: PostgresPhotoStore(connections: connections), images: images, catalog: catalog, topics: topics)
+        photos = PhotoService(store: PostgresPhotoStore(connections: connections), catalog: catalog, topics: topics)
         accounts = AccountsService(store: PostgresAccountsStore(connections: connections))
         passkeys = PasskeyService(relyingParty: relyingParty, store: PostgresPasskeyStore(connections: connections), accounts: accounts)
         cart = CartService(store: PostgresCartStore(connections: connections), catalog: catalog)

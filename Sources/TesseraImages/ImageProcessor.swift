@@ -6,10 +6,11 @@ import Tessera
 /// show (JPEG and WebP, at the widths a `srcset` offers, without metadata), and draws demo
 /// photos.
 ///
-/// libvips decodes and encodes on ``pool``, a thread of its own by default, never on the
-/// threads that serve pages; an image is read from a spooled file's path, so an upload written
-/// to disk as it arrived is never copied into memory.
-public struct ImageProcessor: Sendable {
+/// libvips decodes and encodes on one thread of its own, never on the threads that serve pages;
+/// an image is read from a spooled file's path, so an upload written to disk as it arrived is
+/// never copied into memory. There is one processor per process, ``shared``, and so one libvips
+/// thread: no init is public, so a second cannot be made by accident.
+public final class ImageProcessor: Sendable {
     /// What an image may be.
     public struct Limits: Sendable {
         /// Width times height: 40 megapixels by default, more than any phone camera makes.
@@ -34,22 +35,22 @@ public struct ImageProcessor: Sendable {
         public let height: Int
     }
 
-    let pool: WorkerPool
-    public let limits: Limits
+    /// The process's image processor, made (with its thread, and libvips started) when first used.
+    public static let shared = ImageProcessor()
 
-    /// - Parameter pool: where libvips runs; one thread and 32 waiting jobs by default.
-    public init(pool: WorkerPool = WorkerPool(name: "images", threads: 1, queueLimit: 32), limits: Limits = Limits()) {
+    /// The one thread libvips runs on, with 32 jobs waiting at most.
+    private let pool: WorkerPool
+
+    private init() {
         precondition(tessera_images_start() == 0, "libvips did not start")
-        self.pool = pool
-        self.limits = limits
+        pool = WorkerPool(name: "images", threads: 1, queueLimit: 32)
     }
 
     /// Checks the image in `file`: a JPEG, PNG or WebP by its first bytes and by libvips's
-    /// reading of its header, within ``limits``. Only the header is read: a decompression bomb is
+    /// reading of its header, within `limits`. Only the header is read: a decompression bomb is
     /// refused before a pixel of it is decoded.
-    public func inspect(_ file: SpooledFile) async throws -> Inspection {
+    public func inspect(_ file: SpooledFile, within limits: Limits = Limits()) async throws -> Inspection {
         guard let format = ImageFormat(sniffing: try file.read(at: 0, count: 16)) else { throw ImageError.notAnImage }
-        let limits = self.limits
         return try await pool.run {
             // libvips opens the file by its descriptor's path: `file` is held open by this closure.
             let path = file.path

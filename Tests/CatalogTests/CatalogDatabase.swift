@@ -61,7 +61,7 @@ final class CatalogDatabase: Sendable {
     private init(store: any CatalogStore, photoStore: any PhotoStore, sqlite: (pool: DatabasePool, folder: URL)?, postgres: PostgresTestDatabase?) {
         self.store = store
         self.service = CatalogService(store: store, topics: LiveRegions())
-        self.photos = PhotoService(store: photoStore, images: ImageProcessor(), catalog: service, topics: LiveRegions())
+        self.photos = PhotoService(store: photoStore, catalog: service, topics: LiveRegions())
         self.sqlite = sqlite
         self.postgres = postgres
     }

@@ -9,7 +9,7 @@ import TesseraTesting
 /// their bytes, a decompression bomb refused from its header, a truncated JPEG refused, metadata
 /// (EXIF with a GPS position) left out of every variant, sizes never enlarged.
 @Suite struct ImageProcessorTests {
-    let images = ImageProcessor()
+    let images = ImageProcessor.shared
 
     /// `bytes` in a spooled file, as an upload arrives: its path is what libvips opens.
     func spooled(_ bytes: [UInt8]) throws -> SpooledFile {

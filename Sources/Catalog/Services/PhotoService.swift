@@ -9,15 +9,15 @@ import TesseraImages
 /// product's topic, so open product pages show it at once.
 public struct PhotoService: Sendable {
     let store: any PhotoStore
-    let images: ImageProcessor
+    /// libvips's one thread in this process.
+    let images = ImageProcessor.shared
     let catalog: CatalogService
     let topics: any TopicPublisher
     /// What pages show, kept in memory: see ``PhotoShelf``.
     let shelf: PhotoShelf
 
-    public init(store: any PhotoStore, images: ImageProcessor, catalog: CatalogService, topics: any TopicPublisher) {
+    public init(store: any PhotoStore, catalog: CatalogService, topics: any TopicPublisher) {
         self.store = store
-        self.images = images
         self.catalog = catalog
         self.topics = topics
         shelf = PhotoShelf(keeping: store.isOnlyWriter)

@@ -2,14 +2,15 @@ import Foundation
 import Testing
 import TesseraTesting
 
-/// The fixture package `Tests/Fixtures/SharedRegions`: a shared region that reads the visitor
-/// (session, header, cookie, query, a middleware's value, the form token) must not compile.
+/// The fixture package `Tests/Fixtures/RulesInTypes`: a shared region that reads the visitor
+/// (session, header, cookie, query, a middleware's value, the form token), or a second image
+/// processor (a second libvips thread), must not compile.
 ///
 /// Each target is type-checked with the flags SwiftPM gave this package's own `BackOffice`
 /// module, which imports Tessera the same way, against the modules the suites were built with:
 /// building the fixture as a package of its own would compile Tessera and swift-crypto again,
 /// minutes on two cores, for the same verdict.
-@Suite struct SharedRegionFixtureTests {
+@Suite struct RulesInTypesFixtureTests {
     static let packageRoot: URL = {
         var url = URL(fileURLWithPath: #filePath)
         while !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
@@ -18,7 +19,7 @@ import TesseraTesting
         return url
     }()
 
-    static let fixture = packageRoot.appendingPathComponent("Tests/Fixtures/SharedRegions")
+    static let fixture = packageRoot.appendingPathComponent("Tests/Fixtures/RulesInTypes")
 
     /// The compiler and the search paths of a module of this package that imports Tessera, from
     /// SwiftPM's build manifest: the module search path, the C modules' maps and headers.
@@ -51,7 +52,7 @@ import TesseraTesting
         return try await CommandOutput.of(arguments + ["-module-name", target, "-module-cache-path", cache, source])
     }
 
-    @Test func aSharedRegionThatReadsTheVisitorDoesNotCompile() async throws {
+    @Test func breakingARuleDoesNotCompile() async throws {
         let arguments = try Self.compilerArguments()
         let fine = try await Self.typecheck("Fine", with: arguments)
         #expect(fine.status == 0, "the fixture's allowed uses must compile:\n\(fine.output)")
@@ -70,5 +71,11 @@ import TesseraTesting
             #expect(result.output.contains("Sources/\(target)/Region.swift:11:"), "\(target): \(result.output)")
             #expect(result.output.contains(message), "\(target): \(result.output)")
         }
+
+        let secondProcessor = try await Self.typecheck("SecondImageProcessor", with: arguments)
+        #expect(secondProcessor.status != 0, "a second image processor was made")
+        #expect(secondProcessor.output.contains("Sources/SecondImageProcessor/Region.swift:6:"), "\(secondProcessor.output)")
+        #expect(secondProcessor.output.contains("'ImageProcessor' initializer is inaccessible due to 'private' protection level"),
+                "\(secondProcessor.output)")
     }
 }

@@ -1,0 +1,14 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Rules the compiler holds: each target but `Fine` breaks one and must fail to compile (a
+// shared region that reads the visitor, a second image processor). `RulesInTypesFixtureTests`
+// type-checks them against the Tessera the suites were built with.
+let package = Package(
+    name: "RulesInTypes",
+    platforms: [.macOS("26.0")],
+    dependencies: [.package(name: "Tessera", path: "../../..")],
+    targets: ["Fine", "ReadsSession", "ReadsHeader", "ReadsCookie", "ReadsQuery", "ReadsValue", "ReadsFormToken", "SecondImageProcessor"].map {
+        .target(name: $0, dependencies: [.product(name: "Tessera", package: "Tessera"), .product(name: "TesseraViews", package: "Tessera"), .product(name: "TesseraImages", package: "Tessera")])
+    }
+)
