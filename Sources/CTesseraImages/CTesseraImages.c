@@ -28,11 +28,24 @@ static int failed(char *error, size_t error_size) {
     return -1;
 }
 
-int tessera_image_probe(const char *path, int *width, int *height, char *loader, size_t loader_size, char *error, size_t error_size) {
-    const char *name = vips_foreign_find_load(path);
+// The image at `path`, or else in `buffer`, read in one pass; `fail_on_truncated` refuses a cut file.
+static VipsImage *open_image(const char *path, const void *buffer, size_t buffer_size, int fail_on_truncated) {
+    if (path) {
+        return fail_on_truncated
+            ? vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL)
+            : vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    }
+    return fail_on_truncated
+        ? vips_image_new_from_buffer(buffer, buffer_size, "", "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL)
+        : vips_image_new_from_buffer(buffer, buffer_size, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+}
+
+int tessera_image_probe(const char *path, const void *buffer, size_t buffer_size, int *width, int *height,
+                        char *loader, size_t loader_size, char *error, size_t error_size) {
+    const char *name = path ? vips_foreign_find_load(path) : vips_foreign_find_load_buffer(buffer, buffer_size);
     if (!name) return failed(error, error_size);
     snprintf(loader, loader_size, "%s", name);
-    VipsImage *image = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    VipsImage *image = open_image(path, buffer, buffer_size, 0);
     if (!image) return failed(error, error_size);
     *width = vips_image_get_width(image);
     *height = vips_image_get_height(image);
@@ -40,9 +53,9 @@ int tessera_image_probe(const char *path, int *width, int *height, char *loader,
     return 0;
 }
 
-int tessera_image_variant(const char *path, int width, int format, int quality,
+int tessera_image_variant(const char *path, const void *buffer, size_t buffer_size, int width, int format, int quality,
                           void **out, size_t *out_size, int *out_width, int *out_height, char *error, size_t error_size) {
-    VipsImage *image = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
+    VipsImage *image = open_image(path, buffer, buffer_size, 1);
     if (!image) return failed(error, error_size);
     VipsImage *shrunk = NULL;
     // `width` wide whatever the height (a portrait photo too), never enlarged, in sRGB: a photo

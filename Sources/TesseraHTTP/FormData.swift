@@ -16,27 +16,17 @@ public struct FormData: Sendable {
     ///
     /// No browser sends a NUL in a text field, and no store can keep one as text (PostgreSQL
     /// refuses it outright, which would be a 500), so it is refused here, once, for every form.
-    public init(body: [UInt8], contentType: String?) throws(HTTPError) {
-        try self.init(body: body, spooled: nil, contentType: contentType)
-    }
-
-    /// Decodes a body that is in memory (`body`) or was written to disk as it arrived (`spooled`,
-    /// a large `multipart/form-data` upload), as ``init(body:contentType:)`` does.
-    init(body: [UInt8], spooled: SpooledFile?, contentType: String?) throws(HTTPError) {
+    /// A body in memory or written to disk as it arrived (a large `multipart/form-data` upload).
+    public init(body: RequestBody, contentType: String?) throws(HTTPError) {
         let mediaType = MediaTypeHeader(contentType ?? "")
-        switch mediaType.essence {
-        case "application/x-www-form-urlencoded" where spooled == nil:
-            self.init(fields: try QueryParameters(parsing: body))
-        case "multipart/form-data":
+        switch (mediaType.essence, body) {
+        case ("application/x-www-form-urlencoded", .memory(let bytes)):
+            self.init(fields: try QueryParameters(parsing: bytes))
+        case ("multipart/form-data", _):
             guard let boundary = mediaType.parameters["boundary"], !boundary.isEmpty, boundary.utf8.count <= 70 else {
                 throw HTTPError(.multipartNoBoundary)
             }
-            let parser = MultipartParser(boundary: boundary)
-            if let spooled {
-                self = try parser.parse(spooled)
-            } else {
-                self = try parser.parse(body)
-            }
+            self = try MultipartParser(boundary: boundary).parse(body)
         default:
             throw HTTPError(.formMediaType)
         }

@@ -82,7 +82,7 @@ public struct HTTPServerLimits: Sendable {
     /// reading, and by counting for chunked bodies; except for uploads (``maxUploadBytes``).
     public var maxBodyBytes: Int
     /// The largest `multipart/form-data` body: one over ``maxBodyBytes`` is written to a
-    /// temporary file as it arrives (``Request/spooledBody``), so ten large uploads at once take
+    /// temporary file as it arrives (``RequestBody/spooled(_:)``), so ten large uploads at once take
     /// disk, not memory; 413 above this. 25 MiB by default.
     public var maxUploadBytes: Int
 

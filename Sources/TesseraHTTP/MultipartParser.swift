@@ -20,12 +20,8 @@ struct MultipartParser {
         delimiter = Array("--\(boundary)".utf8)
     }
 
-    func parse(_ body: [UInt8]) throws(HTTPError) -> FormData {
-        try parse(Reader(source: .memory(body), pieceSize: pieceSize))
-    }
-
-    func parse(_ body: SpooledFile) throws(HTTPError) -> FormData {
-        try parse(Reader(source: .spooled(body), pieceSize: pieceSize))
+    func parse(_ body: RequestBody) throws(HTTPError) -> FormData {
+        try parse(Reader(source: body, pieceSize: pieceSize))
     }
 
     private func parse(_ reader: Reader) throws(HTTPError) -> FormData {
@@ -63,7 +59,7 @@ struct MultipartParser {
             }
             if let fileName = disposition.parameters["filename"] {
                 guard files.count < maxFiles else { throw HTTPError(.multipartTooManyFiles(max: maxFiles)) }
-                let contents: UploadedFile.Contents
+                let contents: RequestBody
                 if reader.isSpooled {
                     let file: SpooledFile
                     do { file = try SpooledFile() } catch { throw HTTPError(.uploadNotStored) }
@@ -110,18 +106,13 @@ struct MultipartParser {
 
     /// The body, a piece at a time, with what has been read but not yet consumed.
     struct Reader {
-        enum Source {
-            case memory([UInt8])
-            case spooled(SpooledFile)
-        }
-
-        let source: Source
+        let source: RequestBody
         let pieceSize: Int
         private var buffer: [UInt8] = []
         private var position = 0
         private var sourceOffset = 0
 
-        init(source: Source, pieceSize: Int) {
+        init(source: RequestBody, pieceSize: Int) {
             self.source = source
             self.pieceSize = pieceSize
         }

@@ -1,4 +1,5 @@
 import HTTPTypes
+import Synchronization
 
 /// One HTTP request, fully read, with its path already decoded and validated.
 ///
@@ -23,13 +24,15 @@ public struct Request: Sendable {
     public var clientAddress: IPAddress?
     /// Whether the client reached the site over HTTPS, as a trusted TLS-terminating proxy says.
     public var isSecure: Bool
-    /// The whole body, read within the server's limit before the handler runs; empty when the
-    /// body was written to disk instead (``spooledBody``).
-    public var body: [UInt8]
-    /// A `multipart/form-data` body larger than ``HTTPServerLimits/maxBodyBytes``, written to a
-    /// temporary file as it arrived (up to ``HTTPServerLimits/maxUploadBytes``): ``form()``
-    /// reads it in pieces, and its files stay on disk.
-    public var spooledBody: SpooledFile?
+    /// The whole body, read within the server's limit before the handler runs: in memory, or, for
+    /// a `multipart/form-data` body larger than ``HTTPServerLimits/maxBodyBytes``, written to a
+    /// temporary file as it arrived (up to ``HTTPServerLimits/maxUploadBytes``), which
+    /// ``form()`` reads in pieces, its files staying on disk.
+    public var body: RequestBody {
+        didSet { parsedForm = ParsedForm() }
+    }
+    /// The form read from ``body``, once: the CSRF check and the handler both ask for it.
+    private var parsedForm = ParsedForm()
     /// The id on every log line of this request, sent back as `X-Request-ID` (``RequestID``);
     /// empty for a request made by hand.
     public var id: String
@@ -44,12 +47,10 @@ public struct Request: Sendable {
         remoteAddress: IPAddress? = nil,
         clientAddress: IPAddress? = nil,
         isSecure: Bool = false,
-        body: [UInt8] = [],
-        spooledBody: SpooledFile? = nil,
+        body: RequestBody = .empty,
         id: String = ""
     ) {
         self.id = id
-        self.spooledBody = spooledBody
         self.method = method
         self.path = path
         self.target = target ?? path
@@ -71,12 +72,28 @@ public struct Request: Sendable {
     /// The files of a small body stay in memory; those of a spooled one stay on disk. Either
     /// way they are put in place only when the handler asks, with ``UploadedFile/write(into:)``.
     ///
-    /// A spooled body is parsed once, however often it is asked for (the CSRF check, then the
-    /// handler): its files are copied out of it only then.
+    /// The body is parsed once for its content type, however often it is asked for (the CSRF
+    /// check, then the handler): a spooled body's files are copied out of it only then.
     public func form() throws(HTTPError) -> FormData {
-        guard let spooledBody else { return try FormData(body: body, contentType: headers[.contentType]) }
         let contentType = headers[.contentType]
-        return try spooledBody.parsedForm { () throws(HTTPError) in try FormData(body: [], spooled: spooledBody, contentType: contentType) }
+        let body = self.body
+        return try parsedForm.form(for: contentType) { () throws(HTTPError) in try FormData(body: body, contentType: contentType) }
+    }
+
+    /// The form a request's body was read as, kept by every copy of the request until its body
+    /// changes (a new one then), for the content type it was read with.
+    private final class ParsedForm: Sendable {
+        private let kept = Mutex<(contentType: String?, form: Result<FormData, HTTPError>)?>(nil)
+
+        func form(for contentType: String?, _ parse: () throws(HTTPError) -> FormData) throws(HTTPError) -> FormData {
+            let result = kept.withLock { kept in
+                if let kept, kept.contentType == contentType { return kept.form }
+                let form: Result<FormData, HTTPError> = Result { () throws(HTTPError) in try parse() }
+                kept = (contentType, form)
+                return form
+            }
+            return try result.get()
+        }
     }
 }
 
@@ -88,6 +105,6 @@ extension Request {
     /// Throws the same 400 as the server for a target it refuses (`%2F`, `..`, bad UTF-8).
     public init(method: HTTPRequest.Method, target: String, headers: RequestHeaders = [:], body: [UInt8] = []) throws(HTTPError) {
         let parsed = try RequestTarget.parse(target)
-        self.init(method: method, path: parsed.path, target: target, query: parsed.query, headers: headers, body: body)
+        self.init(method: method, path: parsed.path, target: target, query: parsed.query, headers: headers, body: .memory(body))
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
-/// A file received in a `multipart/form-data` body: in memory when the body was small, in a
-/// ``SpooledFile`` when the body was large enough to be written to disk as it arrived
-/// (``HTTPServerLimits/maxUploadBytes``). Either way its bytes are read through this type.
+/// A file received in a `multipart/form-data` body: its bytes (``contents``) in memory when the
+/// body was small, in a ``SpooledFile`` when the body was large enough to be written to disk as
+/// it arrived (``HTTPServerLimits/maxUploadBytes``).
 public struct UploadedFile: Sendable {
     /// The form field it was sent in.
     public var fieldName: String
@@ -10,14 +10,8 @@ public struct UploadedFile: Sendable {
     public var clientFileName: String
     /// The type the client claimed, if any: a claim, not a fact.
     public var contentType: String?
-    /// Where the bytes are.
-    public let contents: Contents
-
-    /// Where an uploaded file's bytes are kept.
-    public enum Contents: Sendable {
-        case memory([UInt8])
-        case spooled(SpooledFile)
-    }
+    /// The bytes, wherever they are kept.
+    public let contents: RequestBody
 
     /// A file as the multipart parser found it, in memory (and for tests).
     public init(fieldName: String, clientFileName: String, contentType: String?, bytes: [UInt8]) {
@@ -25,7 +19,7 @@ public struct UploadedFile: Sendable {
     }
 
     /// A file as the multipart parser found it.
-    public init(fieldName: String, clientFileName: String, contentType: String?, contents: Contents) {
+    public init(fieldName: String, clientFileName: String, contentType: String?, contents: RequestBody) {
         self.fieldName = fieldName
         self.clientFileName = clientFileName
         self.contentType = contentType
@@ -33,27 +27,16 @@ public struct UploadedFile: Sendable {
     }
 
     /// How many bytes it has.
-    public var size: Int {
-        switch contents {
-        case .memory(let bytes): bytes.count
-        case .spooled(let file): file.size
-        }
-    }
+    public var size: Int { contents.count }
 
     /// The first `count` bytes (fewer when the file is shorter): enough to tell its type.
     public func prefix(_ count: Int) throws -> [UInt8] {
-        switch contents {
-        case .memory(let bytes): Array(bytes.prefix(count))
-        case .spooled(let file): try file.read(at: 0, count: count)
-        }
+        try contents.prefix(count)
     }
 
     /// All of it, in memory: for files known to be small, such as those of a small form.
     public func bytes() throws -> [UInt8] {
-        switch contents {
-        case .memory(let bytes): bytes
-        case .spooled(let file): try file.readAll()
-        }
+        try contents.bytes()
     }
 
     /// The client's file name reduced to something safe to create in a folder: its last path
@@ -77,18 +60,7 @@ public struct UploadedFile: Sendable {
             throw HTTPError(.fileNameUnusable)
         }
         let destination = directory.appendingPathComponent(name, isDirectory: false)
-        switch contents {
-        case .spooled(let file):
-            try file.copy(to: destination.path)
-        case .memory(let bytes):
-            let descriptor = open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else {
-                throw CocoaError(errno == EEXIST ? .fileWriteFileExists : .fileWriteUnknown)
-            }
-            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-            try handle.write(contentsOf: bytes)
-            try handle.close()
-        }
+        try contents.copy(to: destination.path)
         return destination
     }
 }

@@ -7,8 +7,8 @@ import Tessera
 /// photos.
 ///
 /// libvips decodes and encodes on one thread of its own, never on the threads that serve pages;
-/// an image is read from a spooled file's path, so an upload written to disk as it arrived is
-/// never copied into memory. There is one processor per process, ``shared``, and so one libvips
+/// an image spooled to disk is read from its file's path, so an upload written to disk as it
+/// arrived is never copied into memory, and a small one is read where it is, in memory. There is one processor per process, ``shared``, and so one libvips
 /// thread: no init is public, so a second cannot be made by accident.
 public final class ImageProcessor: Sendable {
     /// What an image may be.
@@ -46,18 +46,18 @@ public final class ImageProcessor: Sendable {
         pool = WorkerPool(name: "images", threads: 1, queueLimit: 32)
     }
 
-    /// Checks the image in `file`: a JPEG, PNG or WebP by its first bytes and by libvips's
-    /// reading of its header, within `limits`. Only the header is read: a decompression bomb is
-    /// refused before a pixel of it is decoded.
-    public func inspect(_ file: SpooledFile, within limits: Limits = Limits()) async throws -> Inspection {
-        guard let format = ImageFormat(sniffing: try file.read(at: 0, count: 16)) else { throw ImageError.notAnImage }
+    /// Checks the `image`: a JPEG, PNG or WebP by its first bytes and by libvips's reading of its
+    /// header, within `limits`. Only the header is read: a decompression bomb is refused before a
+    /// pixel of it is decoded.
+    public func inspect(_ image: RequestBody, within limits: Limits = Limits()) async throws -> Inspection {
+        guard let format = ImageFormat(sniffing: try image.prefix(16)) else { throw ImageError.notAnImage }
         return try await pool.run {
-            // libvips opens the file by its descriptor's path: `file` is held open by this closure.
-            let path = file.path
             var width: Int32 = 0, height: Int32 = 0
             var loader = [CChar](repeating: 0, count: 64)
             var error = [CChar](repeating: 0, count: 512)
-            guard tessera_image_probe(path, &width, &height, &loader, loader.count, &error, error.count) == 0 else {
+            guard Self.withSource(image, { path, buffer, size in
+                tessera_image_probe(path, buffer, size, &width, &height, &loader, loader.count, &error, error.count)
+            }) == 0 else {
                 throw ImageError.notAnImage
             }
             // libvips must read it as the same kind the bytes say.
@@ -72,20 +72,21 @@ public final class ImageProcessor: Sendable {
         }
     }
 
-    /// The image in `file`, upright, at most `width` pixels wide (never enlarged), as `format`
+    /// The `image`, upright, at most `width` pixels wide (never enlarged), as `format`
     /// at `quality` (1–100), with no metadata: no EXIF, no GPS position, no camera serial. (A
     /// WebP from libvips 8.14 still carries a minimal EXIF block it writes itself: resolution
     /// and orientation, nothing about who took the photo or where.)
     /// A damaged or truncated image is ``ImageError/damaged(_:)``.
-    public func variant(of file: SpooledFile, width: Int, format: VariantFormat, quality: Int = 80) async throws -> Encoded {
+    public func variant(of image: RequestBody, width: Int, format: VariantFormat, quality: Int = 80) async throws -> Encoded {
         try await pool.run {
-            let path = file.path
             var bytes: UnsafeMutableRawPointer?
             var size = 0
             var outWidth: Int32 = 0, outHeight: Int32 = 0
             var error = [CChar](repeating: 0, count: 512)
-            guard tessera_image_variant(path, Int32(width), format == .webp ? 1 : 0, Int32(quality), &bytes, &size, &outWidth, &outHeight,
-                                        &error, error.count) == 0, let bytes else {
+            guard Self.withSource(image, { path, buffer, length in
+                tessera_image_variant(path, buffer, length, Int32(width), format == .webp ? 1 : 0, Int32(quality), &bytes, &size, &outWidth, &outHeight,
+                                      &error, error.count)
+            }) == 0, let bytes else {
                 throw ImageError.damaged(Self.text(error).trimmingCharacters(in: .whitespacesAndNewlines))
             }
             defer { tessera_image_free(bytes) }
@@ -105,6 +106,15 @@ public final class ImageProcessor: Sendable {
             }
             defer { tessera_image_free(bytes) }
             return Array(UnsafeRawBufferPointer(start: bytes, count: size))
+        }
+    }
+
+    /// Calls `call` with what libvips reads the image from: a spooled file's path (the file held
+    /// open by `image` meanwhile), or the bytes in memory.
+    private static func withSource(_ image: RequestBody, _ call: (UnsafePointer<CChar>?, UnsafeRawPointer?, Int) -> Int32) -> Int32 {
+        switch image {
+        case .spooled(let file): file.path.withCString { call($0, nil, 0) }
+        case .memory(let bytes): bytes.withUnsafeBytes { call(nil, $0.baseAddress, $0.count) }
         }
     }
 

@@ -99,6 +99,20 @@ public final class RawHTTPClient: @unchecked Sendable {
         return true
     }
 
+    /// ``sendUnlessRefused(_:)`` for `count` copies of `byte`, sent from one buffer of a
+    /// megabyte: a test that sends 50 MB must not hold 50 MB, or a test that measures memory
+    /// beside it in this process sees it.
+    public func sendUnlessRefused(repeating byte: UInt8, count: Int) -> Bool {
+        let piece = [UInt8](repeating: byte, count: min(count, 1 << 20))
+        var left = count
+        while left > 0 {
+            let size = min(left, piece.count)
+            guard sendUnlessRefused(size == piece.count ? piece : Array(piece[..<size])) else { return false }
+            left -= size
+        }
+        return true
+    }
+
     /// Reads one response. `head` is for answers to HEAD, which carry no body whatever they say.
     public func readReply(head: Bool = false) throws -> TestResponse {
         var reply = try readHead()

@@ -118,7 +118,7 @@ import TesseraTesting
             let (huge, sentWhole) = try await onThread { [port = shop.port, cookie = staff.cookie ?? ""] in
                 let client = try RawHTTPClient(port: port, timeout: 30)
                 try client.send("POST /admin/products/5/photos HTTP/1.1\r\nHost: localhost\r\nAccept: text/html\r\nCookie: \(cookie)\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: \(50 * 1024 * 1024)\r\n\r\n")
-                let whole = client.sendUnlessRefused([UInt8](repeating: 0x2D, count: 50 * 1024 * 1024))
+                let whole = client.sendUnlessRefused(repeating: 0x2D, count: 50 * 1024 * 1024)
                 return (try client.readReply(), whole)
             }
             #expect(sentWhole)

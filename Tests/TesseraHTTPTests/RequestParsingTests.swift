@@ -120,16 +120,16 @@ import Testing
         ("--b\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nA\u{0}B\r\n--b--\r\n", "multipart/form-data; boundary=b"),
     ])
     func aNulInAFieldIsABadRequest(body: String, contentType: String) {
-        #expect(throws: HTTPError.self) { try FormData(body: Array(body.utf8), contentType: contentType) }
+        #expect(throws: HTTPError.self) { try FormData(body: .memory(Array(body.utf8)), contentType: contentType) }
         do {
-            _ = try FormData(body: Array(body.utf8), contentType: contentType)
+            _ = try FormData(body: .memory(Array(body.utf8)), contentType: contentType)
         } catch {
             #expect(error.status == .badRequest && error.message.contains("NUL"))
         }
     }
 
     @Test func otherControlCharactersAndUnicodeStayText() throws {
-        let form = try FormData(body: Array("note=line%0Aother%09tab&name=%C3%89lodie".utf8), contentType: "application/x-www-form-urlencoded")
+        let form = try FormData(body: .memory(Array("note=line%0Aother%09tab&name=%C3%89lodie".utf8)), contentType: "application/x-www-form-urlencoded")
         #expect(form["note"] == "line\nother\ttab" && form["name"] == "Élodie")
     }
 }

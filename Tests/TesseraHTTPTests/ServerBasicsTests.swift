@@ -28,7 +28,7 @@ import TesseraTesting
                 "remote=\(request.remoteAddress?.description ?? "-")",
                 "client=\(request.clientAddress?.description ?? "-")",
                 "secure=\(request.isSecure)",
-                "body=\(String(decoding: request.body, as: UTF8.self))",
+                "body=\(String(decoding: (try? request.body.bytes()) ?? [], as: UTF8.self))",
             ]
             return .text(lines.joined(separator: "\n"))
         }

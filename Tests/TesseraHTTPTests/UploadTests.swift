@@ -31,11 +31,11 @@ import TesseraTesting
         let body = Self.body(files: [("a.jpg", first), ("empty.jpg", []), ("b.jpg", Self.tricky + [1, 2, 3])])
         let spooled = try SpooledFile()
         try spooled.append(body)
-        let inMemory = try MultipartParser(boundary: Self.boundary).parse(body)
+        let inMemory = try MultipartParser(boundary: Self.boundary).parse(.memory(body))
         for pieceSize in [1, 7, 64, 4096] {
             var parser = MultipartParser(boundary: Self.boundary)
             parser.pieceSize = pieceSize
-            let parsed = try parser.parse(spooled)
+            let parsed = try parser.parse(.spooled(spooled))
             #expect(parsed["title"] == "Lamp ☀")
             #expect(parsed.files.map(\.clientFileName) == ["a.jpg", "empty.jpg", "b.jpg"])
             for (file, expected) in zip(parsed.files, inMemory.files) {
@@ -53,7 +53,7 @@ import TesseraTesting
         for body in [manyFiles, fields] {
             let spooled = try SpooledFile()
             try spooled.append(body)
-            let error = #expect(throws: HTTPError.self) { try MultipartParser(boundary: Self.boundary).parse(spooled) }
+            let error = #expect(throws: HTTPError.self) { try MultipartParser(boundary: Self.boundary).parse(.spooled(spooled)) }
             #expect(error?.status == .contentTooLarge)
         }
     }
@@ -61,7 +61,7 @@ import TesseraTesting
     @Test func aSpooledBodyIsParsedOnceHoweverOftenItsFormIsRead() throws {
         let spooled = try SpooledFile()
         try spooled.append(Self.body(files: [("a.jpg", [1, 2, 3])]))
-        let request = Request(method: .post, path: "/upload", headers: [.contentType: "multipart/form-data; boundary=\(Self.boundary)"], spooledBody: spooled)
+        let request = Request(method: .post, path: "/upload", headers: [.contentType: "multipart/form-data; boundary=\(Self.boundary)"], body: .spooled(spooled))
         guard case .spooled(let first) = try request.form().files[0].contents, case .spooled(let second) = try request.form().files[0].contents else {
             Issue.record("not spooled")
             return
@@ -73,7 +73,7 @@ import TesseraTesting
         let body = Self.body(files: [("a.jpg", [UInt8](repeating: 9, count: 10_000))])
         let spooled = try SpooledFile()
         try spooled.append(body.prefix(8_000))
-        #expect(throws: HTTPError.self) { try MultipartParser(boundary: Self.boundary).parse(spooled) }
+        #expect(throws: HTTPError.self) { try MultipartParser(boundary: Self.boundary).parse(.spooled(spooled)) }
     }
 
     /// The resident memory of this process, from /proc.
@@ -93,7 +93,7 @@ import TesseraTesting
         let limits = HTTPServerLimits(idleTimeout: .seconds(300), headTimeout: .seconds(300), bodyReadTimeout: .seconds(300),
                                       responseTimeout: .seconds(300), maxUploadBytes: 25 * 1024 * 1024)
         let server = try await TestServer.start(threads: 4, limits: limits, responder: ClosureResponder { request in
-            guard request.spooledBody != nil, request.body.isEmpty else { return .text("not spooled", status: .internalServerError) }
+            guard case .spooled = request.body else { return .text("not spooled", status: .internalServerError) }
             guard let file = try request.form().file("photo"), case .spooled(let spooled) = file.contents else {
                 return .text("no spooled file", status: .badRequest)
             }
@@ -167,7 +167,7 @@ import TesseraTesting
         let sentWhole = try await onThread {
             let client = try RawHTTPClient(port: port, timeout: 30)
             try client.send(head + "Content-Length: \(50 * 1024 * 1024)\r\n\r\n")
-            let whole = client.sendUnlessRefused([UInt8](repeating: 65, count: 50 * 1024 * 1024))
+            let whole = client.sendUnlessRefused(repeating: 65, count: 50 * 1024 * 1024)
             return (whole, try client.readReply())
         }
         #expect(sentWhole.0, "the server read the whole body before it answered")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Tessera
-import TesseraHTTP
+@testable import TesseraHTTP
 import TesseraImages
 import TesseraTesting
 
@@ -11,11 +11,10 @@ import TesseraTesting
 @Suite struct ImageProcessorTests {
     let images = ImageProcessor.shared
 
-    /// `bytes` in a spooled file, as an upload arrives: its path is what libvips opens.
-    func spooled(_ bytes: [UInt8]) throws -> SpooledFile {
-        let file = try SpooledFile()
-        try file.append(bytes)
-        return file
+    /// `bytes` as a small upload arrives, in memory (a large one's spooled file is read by its
+    /// path: `aSpooledImageIsReadByItsPathAsTheSameImage`).
+    func spooled(_ bytes: [UInt8]) throws -> RequestBody {
+        .memory(bytes)
     }
 
     func demo(width: Int = 1280, height: Int = 960) async throws -> [UInt8] {
@@ -101,5 +100,15 @@ import TesseraTesting
             let error = await #expect(throws: ImageError.self) { try await images.inspect(bomb) }
             #expect(error == .tooManyPixels(width: width, height: height))
         }
+    }
+
+    @Test func aSpooledImageIsReadByItsPathAsTheSameImage() async throws {
+        let photo = try await demo(width: 800, height: 600)
+        let file = try SpooledFile()
+        try file.append(photo)
+        let fromDisk = try await images.variant(of: .spooled(file), width: 320, format: .jpeg)
+        let fromMemory = try await images.variant(of: .memory(photo), width: 320, format: .jpeg)
+        #expect(try await images.inspect(.spooled(file)) == images.inspect(.memory(photo)))
+        #expect(fromDisk.bytes == fromMemory.bytes && fromDisk.width == 320)
     }
 }

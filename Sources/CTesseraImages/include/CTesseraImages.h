@@ -9,14 +9,16 @@
 /// Starts libvips once per process: no operation cache, one worker thread per operation.
 int tessera_images_start(void);
 
-/// Reads only the header of the image at `path`: its size and libvips's loader for it.
-int tessera_image_probe(const char *path, int *width, int *height, char *loader, size_t loader_size, char *error, size_t error_size);
+/// Reads only the header of the image at `path` (or, when `path` is NULL, of the `buffer_size`
+/// bytes at `buffer`): its size and libvips's loader for it.
+int tessera_image_probe(const char *path, const void *buffer, size_t buffer_size, int *width, int *height,
+                        char *loader, size_t loader_size, char *error, size_t error_size);
 
-/// Decodes the image at `path` (failing on a truncated file), turns it upright, shrinks it to at
+/// Decodes the image at `path` (or in `buffer`, as for the probe) (failing on a truncated file), turns it upright, shrinks it to at
 /// most `width` pixels wide, and encodes it as JPEG (`format` 0) or WebP (1) at `quality`, with
 /// every piece of metadata (EXIF, GPS, XMP, ICC) left out. `*out` is freed with
 /// `tessera_image_free`.
-int tessera_image_variant(const char *path, int width, int format, int quality,
+int tessera_image_variant(const char *path, const void *buffer, size_t buffer_size, int width, int format, int quality,
                           void **out, size_t *out_size, int *out_width, int *out_height, char *error, size_t error_size);
 
 /// Draws a demo photo: a diagonal gradient from one colour to another with a disc in a third,

@@ -28,14 +28,7 @@ public struct PhotoService: Sendable {
     @discardableResult
     public func add(_ file: UploadedFile, to productID: Int) async throws -> ProductPhoto {
         _ = try await catalog.product(id: productID)
-        let source: SpooledFile
-        switch file.contents {
-        case .spooled(let spooled): source = spooled
-        case .memory(let bytes):
-            source = try SpooledFile()
-            try source.append(bytes)
-        }
-        return try await add(source, to: productID)
+        return try await add(file.contents, to: productID)
     }
 
     /// The first photo's links of each of these products that has one, for the pages that show
@@ -59,8 +52,7 @@ public struct PhotoService: Sendable {
         // Only a demo photo some product lists: anyone may ask, so nothing else is ever drawn.
         guard let productID = Self.demoProductID(name.fingerprint), Self.demoFingerprint(productID) == name.fingerprint,
               try await store.hasPhoto(productID: productID, fingerprint: name.fingerprint) else { return nil }
-        let source = try SpooledFile()
-        try source.append(try await drawDemoPhoto(productID))
+        let source = RequestBody.memory(try await drawDemoPhoto(productID))
         let encoded = try await images.variant(of: source, width: name.width, format: name.format, quality: Self.quality(of: name.format))
         try await store.addVariant(name, bytes: encoded.bytes)
         return .bytes(encoded.bytes)
@@ -92,8 +84,7 @@ public struct PhotoService: Sendable {
         let names = ProductPhoto.widths.flatMap { width in VariantFormat.allCases.map { photo.variant(width: width, format: $0) } }
         let missing = try await store.missingVariants(among: names)
         guard !missing.isEmpty else { return }
-        let source = try SpooledFile()
-        try source.append(try await drawDemoPhoto(photo.productID))
+        let source = RequestBody.memory(try await drawDemoPhoto(photo.productID))
         for name in names where missing.contains(name) {
             let encoded = try await images.variant(of: source, width: name.width, format: name.format, quality: Self.quality(of: name.format))
             try await store.addVariant(name, bytes: encoded.bytes)
@@ -124,7 +115,7 @@ public struct PhotoService: Sendable {
                                           to: Self.rgb(hue: hue + 40, lightness: 0.75), disc: Self.rgb(hue: hue + 180, lightness: 0.9))
     }
 
-    private func add(_ source: SpooledFile, to productID: Int) async throws -> ProductPhoto {
+    private func add(_ source: RequestBody, to productID: Int) async throws -> ProductPhoto {
         _ = try await images.inspect(source)
         var variants: [PhotoVariantName: [UInt8]] = [:]
         var largest: ImageProcessor.Encoded?
@@ -145,10 +136,10 @@ public struct PhotoService: Sendable {
     }
 
     /// The first 16 hex digits of the file's SHA-256, read in pieces.
-    static func fingerprint(of file: SpooledFile) throws -> String {
+    static func fingerprint(of file: RequestBody) throws -> String {
         var hash = SHA256()
         var offset = 0
-        while offset < file.size {
+        while offset < file.count {
             let piece = try file.read(at: offset, count: 1 << 16)
             hash.update(data: piece)
             offset += piece.count

@@ -124,8 +124,7 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
             remoteAddress: remoteAddress,
             clientAddress: client,
             isSecure: isSecure,
-            body: body,
-            spooledBody: spool,
+            body: spool.map(RequestBody.spooled) ?? .memory(body),
             id: requestID
         )
     }
