@@ -53,6 +53,7 @@ struct ServeCommand: AsyncParsableCommand {
         let services = storage.services
         var app = ApplicationBuilder()
         app.live = storage.live
+        app.regionCache = settings.makeRegionCache()
         app.databasePatience = databaseTimeout
         // Order confirmations: checkout queues them in the database, this sends them.
         app.services.append(MailOutboxWorker(outbox: services.mailOutbox, transport: mail.transport, logger: logger))

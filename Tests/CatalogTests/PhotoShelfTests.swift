@@ -67,14 +67,16 @@ import Testing
         #expect(reads.count == 4, "dropped when the listener stopped")
     }
 
-    @Test func aFullShelfStartsOver() async {
+    @Test func aFullShelfLetsItsOldestGo() async {
         let shelf = PhotoShelf(keeping: true)
         let reads = Reads([:])
         _ = await shelf.links(of: Array(1...PhotoShelf.limit)) { reads.load($0) }
         _ = await shelf.links(of: [1]) { reads.load($0) }
         #expect(reads.count == 1)
         _ = await shelf.links(of: [PhotoShelf.limit + 1]) { reads.load($0) }
+        _ = await shelf.links(of: [2, PhotoShelf.limit]) { reads.load($0) }
+        #expect(reads.count == 2, "the newer products stay")
         _ = await shelf.links(of: [1]) { reads.load($0) }
-        #expect(reads.count == 3, "the shelf was emptied to take the new product")
+        #expect(reads.count == 3, "the oldest went to make room")
     }
 }

@@ -19,84 +19,85 @@ import Testing
     static let order = TopicFamily<Int>("order")
 
     @Test func aFragmentIsKeptUntilOneOfItsTopicsIsPublished() {
-        let cache = RegionCache()
-        cache.store(Self.html("three"), for: "detail.3 en", topics: [Self.product(3)], since: cache.generation)
-        cache.store(Self.html("four"), for: "detail.4 en", topics: [Self.product(4)], since: cache.generation)
-        #expect(cache.fragment(for: "detail.3 en")?.bytes == Self.html("three").bytes)
-        #expect(cache.fragment(for: "detail.3 de") == nil, "another language is another fragment")
+        let cache = RegionCache.regions()
+        cache.store(Self.html("three"), for: "detail.3 en", until: [Self.product(3)], since: cache.generation)
+        cache.store(Self.html("four"), for: "detail.4 en", until: [Self.product(4)], since: cache.generation)
+        #expect(cache.value(for: "detail.3 en")?.bytes == Self.html("three").bytes)
+        #expect(cache.value(for: "detail.3 de") == nil, "another language is another fragment")
 
         cache.invalidate([Self.order(3), Self.product(5)])
         #expect(cache.count == 2, "other topics leave both")
         cache.invalidate([Self.product(3)])
-        #expect(cache.fragment(for: "detail.3 en") == nil)
-        #expect(cache.fragment(for: "detail.4 en") != nil)
+        #expect(cache.value(for: "detail.3 en") == nil)
+        #expect(cache.value(for: "detail.4 en") != nil)
     }
 
     @Test func aFamilysAnyTopicHearsEveryKeyAndAPublishedFamilyEndsEveryKey() {
-        let cache = RegionCache()
-        cache.store(Self.html("related"), for: "related.3 en", topics: [Self.product.any], since: cache.generation)
-        cache.store(Self.html("detail"), for: "detail.3 en", topics: [Self.product(3)], since: cache.generation)
-        cache.store(Self.html("order"), for: "order.1 en", topics: [Self.order(1)], since: cache.generation)
+        let cache = RegionCache.regions()
+        cache.store(Self.html("related"), for: "related.3 en", until: [Self.product.any], since: cache.generation)
+        cache.store(Self.html("detail"), for: "detail.3 en", until: [Self.product(3)], since: cache.generation)
+        cache.store(Self.html("order"), for: "order.1 en", until: [Self.order(1)], since: cache.generation)
         cache.invalidate([Self.product(7)])
-        #expect(cache.fragment(for: "related.3 en") == nil, "a list of products hears any product")
-        #expect(cache.fragment(for: "detail.3 en") != nil)
+        #expect(cache.value(for: "related.3 en") == nil, "a list of products hears any product")
+        #expect(cache.value(for: "detail.3 en") != nil)
 
         cache.invalidate([Self.product.any])
-        #expect(cache.fragment(for: "detail.3 en") == nil, "every product changed")
-        #expect(cache.fragment(for: "order.1 en") != nil)
+        #expect(cache.value(for: "detail.3 en") == nil, "every product changed")
+        #expect(cache.value(for: "order.1 en") != nil)
     }
 
     @Test func aRenderThatRanWhileATopicWasPublishedIsNotKept() {
-        let cache = RegionCache()
+        let cache = RegionCache.regions()
         let before = cache.generation
         // The render read the old state; meanwhile a change committed and was published.
         cache.invalidate([Self.product(3)])
-        cache.store(Self.html("stale"), for: "detail.3 en", topics: [Self.product(3)], since: before)
-        #expect(cache.fragment(for: "detail.3 en") == nil)
-        cache.store(Self.html("fresh"), for: "detail.3 en", topics: [Self.product(3)], since: cache.generation)
-        #expect(cache.fragment(for: "detail.3 en") != nil)
+        cache.store(Self.html("stale"), for: "detail.3 en", until: [Self.product(3)], since: before)
+        #expect(cache.value(for: "detail.3 en") == nil)
+        cache.store(Self.html("fresh"), for: "detail.3 en", until: [Self.product(3)], since: cache.generation)
+        #expect(cache.value(for: "detail.3 en") != nil)
     }
 
     @Test func theOldestGoFirstWhenRoomIsNeededAndAFragmentTooLargeIsNotKept() {
         // Each fragment takes 300 bytes of HTML, its key (8) and 64 of bookkeeping: 372. Eight
         // fit in 3,200 bytes, and each may take an eighth of them (400).
-        let cache = RegionCache(configuration: RegionCache.Configuration(maxBytes: 3_200))
+        let cache = RegionCache.regions(maxBytes: 3_200)
         let fragment = Self.html(String(repeating: "x", count: 300))
-        for id in 1...8 { cache.store(fragment, for: "detail.\(id)", topics: [Self.product(id)], since: cache.generation) }
+        for id in 1...8 { cache.store(fragment, for: "detail.\(id)", until: [Self.product(id)], since: cache.generation) }
         #expect(cache.count == 8)
-        cache.store(fragment, for: "detail.9", topics: [Self.product(9)], since: cache.generation)
+        cache.store(fragment, for: "detail.9", until: [Self.product(9)], since: cache.generation)
         #expect(cache.count == 8)
-        #expect(cache.fragment(for: "detail.1") == nil, "the oldest went")
-        #expect(cache.fragment(for: "detail.2") != nil && cache.fragment(for: "detail.9") != nil)
+        #expect(cache.value(for: "detail.1") == nil, "the oldest went")
+        #expect(cache.value(for: "detail.2") != nil && cache.value(for: "detail.9") != nil)
         cache.invalidate([Self.product(1)])  // its topic is no longer filed: nothing to end
         #expect(cache.count == 8)
 
-        let small = RegionCache(configuration: RegionCache.Configuration(maxBytes: 2_000))
-        small.store(fragment, for: "detail.1", topics: [], since: small.generation)
+        let small = RegionCache.regions(maxBytes: 2_000)
+        small.store(fragment, for: "detail.1", until: [], since: small.generation)
         #expect(small.count == 0, "one fragment may take an eighth of the room")
     }
 
     @Test func aFragmentOlderThanMaxAgeIsRenderedAgain() async throws {
-        let cache = RegionCache(configuration: RegionCache.Configuration(maxAge: .milliseconds(50)))
-        cache.store(Self.html("kept"), for: "detail.1", topics: [], since: cache.generation)
-        #expect(cache.fragment(for: "detail.1") != nil)
+        let cache = RegionCache.regions(maxAge: .milliseconds(50))
+        cache.store(Self.html("kept"), for: "detail.1", until: [], since: cache.generation)
+        #expect(cache.value(for: "detail.1") != nil)
         try await Task.sleep(for: .milliseconds(120))
-        #expect(cache.fragment(for: "detail.1") == nil)
+        #expect(cache.value(for: "detail.1") == nil)
         #expect(cache.count == 0)
     }
 
     @Test func nothingIsKeptWhileChangesCannotBeHeard() {
-        let cache = RegionCache(keeping: false)
-        cache.store(Self.html("kept"), for: "detail.1", topics: [], since: cache.generation)
+        let cache = RegionCache.regions()
+        cache.stopKeeping()
+        cache.store(Self.html("kept"), for: "detail.1", until: [], since: cache.generation)
         #expect(cache.count == 0, "a bus that has not started listening")
         cache.startKeeping()
-        cache.store(Self.html("kept"), for: "detail.1", topics: [], since: cache.generation)
+        cache.store(Self.html("kept"), for: "detail.1", until: [], since: cache.generation)
         #expect(cache.count == 1)
         let before = cache.generation
         cache.stopKeeping()
         #expect(cache.count == 0, "what was kept may miss a change from now on")
         cache.startKeeping()
-        cache.store(Self.html("stale"), for: "detail.1", topics: [], since: before)
+        cache.store(Self.html("stale"), for: "detail.1", until: [], since: before)
         #expect(cache.count == 0, "a render begun before the interruption is not kept")
     }
 
@@ -185,10 +186,11 @@ import Testing
     /// What no error step knows: a fault of the server.
     struct LedgerUnreadable: Error {}
 
-    static func app(_ prices: Prices, cache: RegionCache.Configuration = RegionCache.Configuration()) throws -> (Application, LiveRegions) {
-        let live = LiveRegions(configuration: LiveRegions.Configuration(regionCache: cache))
+    static func app(_ prices: Prices, cache: RegionCache = .regions()) throws -> (Application, LiveRegions) {
+        let live = LiveRegions()
         var app = ApplicationBuilder()
         app.live = live
+        app.regionCache = cache
         app.routes.page(Routes.page) { id, _ in PricePage(prices: prices, id: id) }
         app.routes.sharedFragment(Routes.value) { id in PriceRegion(prices: prices, id: id) }
         app.routes.action(Routes.fault) { _, _ in throw LedgerUnreadable() }
@@ -245,9 +247,9 @@ import Testing
     }
 
     @Test func replacedFragmentsLeaveNoBookkeepingBehind() {
-        let cache = RegionCache()
+        let cache = RegionCache.regions()
         for round in 1...10_000 {
-            cache.store(Self.html("round \(round)"), for: "detail.1", topics: [Self.product(1)], since: cache.generation)
+            cache.store(Self.html("round \(round)"), for: "detail.1", until: [Self.product(1)], since: cache.generation)
         }
         #expect(cache.count == 1)
         #expect(cache.queuedArrivals <= 2 + 64 + 1, "\(cache.queuedArrivals) arrivals queued for one fragment")
@@ -268,7 +270,7 @@ import Testing
 
     @Test func withTheCacheOffEveryRequestRendersTheRegion() async throws {
         let prices = Prices()
-        let (application, _) = try Self.app(prices, cache: RegionCache.Configuration(maxBytes: 0))
+        let (application, _) = try Self.app(prices, cache: .regions(maxBytes: 0))
         try await application.test { client in
             for render in 1...3 {
                 let page = try await client.send("/prices/1", headers: ["Cookie": "visitor=alice"])

@@ -46,11 +46,11 @@ import Tessera
 
     @Test func theRegionCacheSizeIsInMegabytesAndZeroTurnsItOff() throws {
         let defaults = try ServerOptions.parse([]).resolve(environment: [:])
-        #expect(defaults.liveConfiguration.regionCache.maxBytes == 8 << 20)
+        #expect(defaults.makeRegionCache().limits.maxCost == 8 << 20)
         let off = try ServerOptions.parse([]).resolve(environment: ["REGION_CACHE_MB": "0"])
-        #expect(off.liveConfiguration.regionCache.maxBytes == 0)
+        #expect(off.makeRegionCache().limits.maxCost == 0 && !off.makeRegionCache().isOn)
         let flag = try ServerOptions.parse(["--region-cache-mb", "64"]).resolve(environment: ["REGION_CACHE_MB": "1"])
-        #expect(flag.liveConfiguration.regionCache.maxBytes == 64 << 20, "the flag wins over the environment")
+        #expect(flag.makeRegionCache().limits.maxCost == 64 << 20, "the flag wins over the environment")
     }
 
     @Test func invalidValuesAreRefused() throws {

@@ -1,5 +1,6 @@
 import GRDB
 import Synchronization
+import Tessera
 
 /// What every listing needs and writes almost never change: the categories, and how many
 /// products each one has.
@@ -30,82 +31,55 @@ struct CatalogSummary: Sendable {
 /// the last commit is never kept. Only commits through this process's writer, or announced,
 /// are seen: another process writing the SQLite file (the `sqlite3` shell) is not.
 final class CatalogSummaryCache: Sendable {
-    private struct State {
-        var summary: CatalogSummary?
-        /// Bumped by every commit that changes the summary.
-        var generation = 0
-        /// Whether the writer's open transaction has changed the summary.
-        var pendingChange = false
-        /// Whether a summary read now may be kept: not while changes cannot be heard of.
-        var keeps: Bool
-    }
-
-    private let state: Mutex<State>
+    /// The one key and topic the summary is kept under.
+    private static let topic = Topic(name: "catalog-summary")
+    private let cache: TopicCache<Int, CatalogSummary>
+    /// Whether the writer's open transaction has changed the summary (SQLite).
+    private let pendingChange = Mutex(false)
 
     /// - Parameter keeping: whether to keep summaries from the start; a cache whose
     ///   invalidations come from a listener starts keeping once it listens.
     init(keeping: Bool = true) {
-        state = Mutex(State(keeps: keeping))
+        cache = TopicCache(keeping: keeping)
     }
 
     /// The summary when one is kept: a caller that finds it needs no read at all.
-    var kept: CatalogSummary? {
-        state.withLock { $0.summary }
-    }
+    var kept: CatalogSummary? { cache.value(for: 0) }
 
     /// Which commits the cache has seen; take it before starting the read that may fill it.
-    var generation: Int {
-        state.withLock { $0.generation }
-    }
+    var generation: TopicCache<Int, CatalogSummary>.Generation { cache.generation }
 
     /// The summary, read through `load` when none is kept; kept only if no commit changed it
     /// since `generation` was taken.
-    func summary(since generation: Int, load: () async throws -> CatalogSummary) async rethrows -> CatalogSummary {
+    func summary(since generation: TopicCache<Int, CatalogSummary>.Generation, load: () async throws -> CatalogSummary) async rethrows -> CatalogSummary {
         if let kept { return kept }
         let summary = try await load()
-        keep(summary, since: generation)
+        cache.store(summary, for: 0, until: [Self.topic], since: generation)
         return summary
     }
 
     /// `summary(since:load:)` for a synchronous read (SQLite's, inside its read).
-    func summary(since generation: Int, load: () throws -> CatalogSummary) rethrows -> CatalogSummary {
+    func summary(since generation: TopicCache<Int, CatalogSummary>.Generation, load: () throws -> CatalogSummary) rethrows -> CatalogSummary {
         if let kept { return kept }
         let summary = try load()
-        keep(summary, since: generation)
+        cache.store(summary, for: 0, until: [Self.topic], since: generation)
         return summary
-    }
-
-    private func keep(_ summary: CatalogSummary, since generation: Int) {
-        state.withLock { state in
-            if state.keeps, state.generation == generation { state.summary = summary }
-        }
     }
 
     /// A commit changed the summary: drop it.
     func invalidate() {
-        state.withLock { state in
-            state.generation += 1
-            state.summary = nil
-        }
+        cache.invalidate([Self.topic])
     }
 
     /// Changes may go unheard from now on: keep nothing until ``startKeeping()``.
     func stopKeeping() {
-        state.withLock { state in
-            state.keeps = false
-            state.generation += 1
-            state.summary = nil
-        }
+        cache.stopKeeping()
     }
 
     /// Changes are heard again: what was kept before may be stale, what is read from now on
     /// may be kept.
     func startKeeping() {
-        state.withLock { state in
-            state.keeps = true
-            state.generation += 1
-            state.summary = nil
-        }
+        cache.startKeeping()
     }
 }
 
@@ -122,20 +96,20 @@ extension CatalogSummaryCache: TransactionObserver {
     }
 
     func databaseDidChange(with event: DatabaseEvent) {
-        state.withLock { $0.pendingChange = true }
+        pendingChange.withLock { $0 = true }
         // One change is enough to know; a seed of 100,000 products need not call again.
         stopObservingDatabaseChangesUntilNextTransaction()
     }
 
     func databaseDidCommit(_ db: Database) {
-        let changed = state.withLock { state in
-            defer { state.pendingChange = false }
-            return state.pendingChange
+        let changed = pendingChange.withLock { pending in
+            defer { pending = false }
+            return pending
         }
         if changed { invalidate() }
     }
 
     func databaseDidRollback(_ db: Database) {
-        state.withLock { $0.pendingChange = false }
+        pendingChange.withLock { $0 = false }
     }
 }

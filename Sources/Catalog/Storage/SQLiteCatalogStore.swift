@@ -1,4 +1,5 @@
 import GRDB
+import Tessera
 import TesseraSQLite
 
 /// The catalog in SQLite, through GRDB. Every value goes in as a bound argument, every statement
@@ -349,7 +350,7 @@ public struct SQLiteCatalogStore: CatalogStore {
 
     /// The categories and their counts, from memory unless a write changed them since;
     /// `generation` is the cache's, taken before this read began.
-    private func summary(_ db: Database, since generation: Int) throws -> CatalogSummary {
+    private func summary(_ db: Database, since generation: TopicCache<Int, CatalogSummary>.Generation) throws -> CatalogSummary {
         try summaryCache.summary(since: generation) {
             var counts: [Int: Int] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT categoryID, COUNT(*) FROM product GROUP BY categoryID") {

@@ -37,6 +37,12 @@ public struct ApplicationBuilder: Sendable {
     /// object. `nil`, the default, renders every region once, as before.
     public var live: LiveRegions?
 
+    /// The shared regions' fragments, kept until a topic they show is published: the app owns
+    /// the cache, and its ``live`` regions tell it of every publication (without them it is not
+    /// used, since nothing would). 8 MB for a minute each by default; `.regions(maxBytes: 0)`
+    /// renders every shared region for every request.
+    public var regionCache: RegionCache = .regions()
+
     /// What the modules need running beside the server for as long as it serves (a listener
     /// that keeps a copy in memory current, say), started and stopped with it by
     /// ``ApplicationRunner``.
@@ -90,10 +96,12 @@ public struct ApplicationBuilder: Sendable {
         }
         let router = try routes.build(routeMiddleware: routeMiddleware)
         let recordsMetrics = middleware.contains { $0 is MetricsMiddleware }
+        if let live, regionCache.isOn { live.follow(regionCache) }
         let parts = ApplicationParts(
             layout: layout, regions: regions, errorPages: ErrorPageRenderer(controllers: errorPages),
             logger: logger, developmentMode: developmentMode,
-            regionMetrics: recordsMetrics ? RegionMetrics() : nil, assets: assets, siteURL: siteURL, live: live
+            regionMetrics: recordsMetrics ? RegionMetrics() : nil, assets: assets, siteURL: siteURL, live: live,
+            regionCache: live != nil && regionCache.isOn ? regionCache : nil
         )
         let application = Application(parts: parts, router: router, middleware: middleware, measuresDatabaseTime: recordsMetrics,
                                       databasePatience: databasePatience, serverState: serverState, services: services)

@@ -19,10 +19,13 @@ final class ApplicationParts: Sendable {
     let siteURL: SiteURL?
     /// Live regions, when the app has them: pages then mark their live regions and their stream.
     let live: LiveRegions?
+    /// Shared regions' fragments, when something tells the cache what is published (``live``).
+    let regionCache: RegionCache?
 
     init(layout: any PageLayout, regions: RegionRegistry, errorPages: ErrorPageRenderer, logger: Logger, developmentMode: Bool,
-         regionMetrics: RegionMetrics?, assets: AssetURLs, siteURL: SiteURL?, live: LiveRegions?) {
+         regionMetrics: RegionMetrics?, assets: AssetURLs, siteURL: SiteURL?, live: LiveRegions?, regionCache: RegionCache?) {
         self.live = live
+        self.regionCache = regionCache
         self.assets = assets
         self.siteURL = siteURL
         self.regionMetrics = regionMetrics

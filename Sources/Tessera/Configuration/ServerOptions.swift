@@ -207,11 +207,15 @@ public struct ServerSettings: Sendable {
     /// Megabytes of shared regions' HTML kept (``RegionCache``); 0 keeps none.
     public var regionCacheMegabytes: Int
 
-    /// The live regions' limits and the region cache's size from these settings; a heartbeat
-    /// well inside the server's idle and response timeouts.
+    /// The live regions' limits from these settings; a heartbeat well inside the server's idle
+    /// and response timeouts.
     public var liveConfiguration: LiveRegions.Configuration {
-        LiveRegions.Configuration(maxStreamsPerClient: liveStreamsPerClient,
-                                  regionCache: RegionCache.Configuration(maxBytes: regionCacheMegabytes << 20))
+        LiveRegions.Configuration(maxStreamsPerClient: liveStreamsPerClient)
+    }
+
+    /// The shared regions' cache of ``regionCacheMegabytes``, for ``ApplicationBuilder/regionCache``.
+    public func makeRegionCache() -> RegionCache {
+        .regions(maxBytes: regionCacheMegabytes << 20)
     }
 
     /// What the HTTP server needs from these settings, with ``SecurityHeaders/defaults`` on every

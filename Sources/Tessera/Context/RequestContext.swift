@@ -30,7 +30,7 @@ public struct RequestContext: Sendable {
     var values: RequestValues
     /// The ``RegionCache``'s generation when the page began loading, before its model was read:
     /// a shared region rendered from that model is kept only if nothing was published since.
-    var regionCacheGeneration: Int?
+    var regionCacheGeneration: RegionCache.Generation?
 
     init(request: Request, application: ApplicationParts) {
         self.languageChoice = nil

@@ -2,8 +2,8 @@ import TesseraHTTP
 import TesseraViews
 
 /// An error whose words are in a message catalog: its page is in the visitor's language, so a
-/// German shopper's 409 is German throughout. Its ``HTTPResponseError/publicMessage`` is the
-/// English, for logs and JSON clients.
+/// German shopper's 409 is German throughout. Its `publicMessage` is the English, for logs and
+/// JSON clients.
 public protocol LocalizedResponseError: HTTPResponseError {
     /// What the visitor is told in `language`.
     func publicMessage(in language: Language) -> String
@@ -16,7 +16,7 @@ extension LocalizedResponseError {
 
 extension HTTPResponseError {
     /// What the visitor is told in `language`: a ``LocalizedResponseError``'s own words, an
-    /// ``HTTPError``'s catalog words or ``ServerRefusal``, else the English message.
+    /// `HTTPError`'s catalog words or `ServerRefusal`, else the English message.
     public func localizedMessage(in language: Language) -> String {
         if let localized = self as? any LocalizedResponseError { return localized.publicMessage(in: language) }
         switch (self as? HTTPError)?.words {
@@ -27,7 +27,7 @@ extension HTTPResponseError {
     }
 }
 
-/// A catalog's message as an ``HTTPError``'s words.
+/// A catalog's message as an `HTTPError`'s words.
 struct CatalogWords: TranslatedWords {
     let text: LocalizedText
     var english: String { text.string(in: .english) }

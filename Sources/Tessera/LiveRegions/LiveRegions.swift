@@ -33,21 +33,15 @@ public final class LiveRegions: TopicPublisher, Service {
         public var maxStreamsPerClient: Int
         /// Regions one stream may watch; a page has a handful.
         public var maxRegionsPerStream: Int
-        /// How much of the shared regions' HTML is kept, and for how long (``RegionCache``); it
-        /// works whether or not this instance serves streams.
-        public var regionCache: RegionCache.Configuration
 
         /// The defaults: a heartbeat every 10 s, a full refresh every minute, 16 streams per
-        /// client address (0: none, live regions off), 16 regions per stream, 8 MB of shared
-        /// regions kept for up to a minute.
+        /// client address (0: none, live regions off), 16 regions per stream.
         public init(heartbeat: Duration = .seconds(10), heartbeatsPerRefresh: Int = 6,
-                    maxStreamsPerClient: Int = 16, maxRegionsPerStream: Int = 16,
-                    regionCache: RegionCache.Configuration = RegionCache.Configuration()) {
+                    maxStreamsPerClient: Int = 16, maxRegionsPerStream: Int = 16) {
             self.heartbeat = heartbeat
             self.heartbeatsPerRefresh = max(1, heartbeatsPerRefresh)
             self.maxStreamsPerClient = max(0, maxStreamsPerClient)
             self.maxRegionsPerStream = maxRegionsPerStream
-            self.regionCache = regionCache
         }
     }
 
@@ -59,8 +53,9 @@ public final class LiveRegions: TopicPublisher, Service {
     /// Whether this instance serves streams: pages mark their live regions only when it does.
     public var servesStreams: Bool { configuration.maxStreamsPerClient > 0 }
     let hub = LiveHub()
-    /// The shared regions' fragments, dropped by the topics published here and on the bus.
-    public let regionCache: RegionCache
+    /// What keeps values until topics are published (the app's ``RegionCache``, a store's
+    /// caches): told of every topic published here and on the bus.
+    private let followers = Mutex<[any TopicFollower]>([])
     private let bus: (any TopicBus)?
     private let outbox: AsyncStream<[Topic]>.Continuation
     private let outgoing: AsyncStream<[Topic]>
@@ -70,11 +65,17 @@ public final class LiveRegions: TopicPublisher, Service {
     /// Live regions within this process, or across instances through `bus`.
     public init(configuration: Configuration = Configuration(), bus: (any TopicBus)? = nil, logger: Logger = Logger(label: "tessera.live")) {
         self.configuration = configuration
-        // With a bus, the other instances' changes are heard only once it listens.
-        self.regionCache = RegionCache(configuration: configuration.regionCache, keeping: bus == nil)
         self.bus = bus
         self.logger = logger
         (outgoing, outbox) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+    }
+
+    /// Tells `follower` of every topic published from now on, here and, through the bus, on the
+    /// other instances. With a bus, the others' changes are heard only once it listens: the
+    /// follower keeps nothing until then, nor while the bus is interrupted.
+    public func follow(_ follower: some TopicFollower) {
+        if bus != nil { follower.stopKeeping() }
+        followers.withLock { $0.append(follower) }
     }
 
     /// Open streams on this instance.
@@ -84,7 +85,7 @@ public final class LiveRegions: TopicPublisher, Service {
     /// instances. Call it after the change is committed.
     public func publish(_ topics: [Topic]) {
         guard !topics.isEmpty else { return }
-        regionCache.invalidate(topics)
+        for follower in followers.withLock({ $0 }) { follower.invalidate(topics) }
         hub.deliver(topics)
         if bus != nil { outbox.yield(topics) }
     }
@@ -97,20 +98,21 @@ public final class LiveRegions: TopicPublisher, Service {
                 group.addTask {
                     for await topics in self.outgoing { await bus.send(topics) }
                 }
-                // An instance with no streams and no cache has nobody to tell: it only sends.
-                if servesStreams || configuration.regionCache.maxBytes > 0 {
-                    let (hub, cache) = (self.hub, self.regionCache)
+                // An instance with no streams and nothing kept has nobody to tell: it only sends.
+                let followers = self.followers.withLock { $0 }
+                if servesStreams || !followers.isEmpty {
+                    let hub = self.hub
                     group.addTask {
                         await bus.listen(
                             deliver: { topics in
-                                cache.invalidate(topics)
+                                for follower in followers { follower.invalidate(topics) }
                                 hub.deliver(topics)
                             },
                             resynchronize: {
-                                cache.startKeeping()
+                                for follower in followers { follower.startKeeping() }
                                 hub.refreshAll()
                             },
-                            interrupted: { cache.stopKeeping() }
+                            interrupted: { for follower in followers { follower.stopKeeping() } }
                         )
                     }
                 }

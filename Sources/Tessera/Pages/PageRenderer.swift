@@ -18,7 +18,7 @@ enum PageRenderer {
     static func respond(with controller: some PageController, in request: RequestContext) async throws -> Response {
         // Before the model is read: its regions may be rendered from it, and kept.
         var started = request
-        started.regionCacheGeneration = request.application.live?.regionCache.generation
+        started.regionCacheGeneration = request.application.regionCache?.generation
         let context = started
         let model = try await controller.load(context)
         if let encodable = model as? any Encodable, AcceptHeader(context.request.headers[.accept]).prefersJSON {

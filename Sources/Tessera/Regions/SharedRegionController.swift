@@ -32,16 +32,17 @@ extension SharedRegionController {
     /// have handed the region.
     func fragment(in context: RequestContext) async throws -> (html: HTMLOutput, cached: Bool) {
         let shared = SharedRegionContext(context)
-        guard let cache = context.application.live?.regionCache, cache.configuration.maxBytes > 0 else {
-            return (try await render(in: shared), false)
-        }
+        guard let cache = context.application.regionCache else { return (try await render(in: shared), false) }
         let caching = self.caching
         let languageKey = caching.key + " " + context.language.code
-        if let kept = cache.fragment(for: languageKey) { return (kept, true) }
+        if let kept = cache.value(for: languageKey) { return (kept, true) }
         // Taken before the page read the model the region may be handed (`.loaded(product)`).
         let generation = context.regionCacheGeneration ?? cache.generation
         let html = try await render(in: shared)
-        cache.store(html, for: languageKey, topics: caching.topics, since: generation)
+        // A copy of its own size: a view's output reserves more than it writes.
+        var kept = html.emptyCopy(capacity: html.bytes.count)
+        kept.write(html)
+        cache.store(kept, for: languageKey, until: caching.topics, since: generation)
         return (html, false)
     }
 }
