@@ -13,7 +13,7 @@ import PackageDescription
 /// - `Tessera`: the framework an app uses: the application and its middleware chain, routing,
 ///   page and region controllers, sessions, forms, languages, error pages, static files.
 /// - `TesseraMail`: mail through an outbox and SMTP (SwiftNIO); `TesseraPasskeys`: WebAuthn
-///   passkeys. Each on Tessera, so an app that needs neither links neither.
+///   passkeys. Each on Tessera, which links neither (nor NIO).
 /// - `TesseraSQLite`, `TesseraPostgres`: an app's database, and the mail outbox kept in it;
 ///   `TesseraImages`: photos through libvips.
 /// - `TesseraTesting`: in-process and live testing of an app, for apps and for these tests.

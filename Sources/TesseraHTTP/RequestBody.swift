@@ -30,7 +30,7 @@ public enum RequestBody: Sendable {
         switch self {
         case .memory(let bytes):
             let start = min(max(0, offset), bytes.count)
-            return Array(bytes[start..<min(bytes.count, start + max(0, count))])
+            return Array(bytes[start..<(start + min(bytes.count - start, max(0, count)))])
         case .spooled(let file):
             return try file.read(at: offset, count: count)
         }

@@ -6,10 +6,12 @@ import Tessera
 /// show (JPEG and WebP, at the widths a `srcset` offers, without metadata), and draws demo
 /// photos.
 ///
-/// libvips decodes and encodes on one thread of its own, never on the threads that serve pages;
-/// an image spooled to disk is read from its file's path, so an upload written to disk as it
-/// arrived is never copied into memory, and a small one is read where it is, in memory. There is one processor per process, ``shared``, and so one libvips
-/// thread: no init is public, so a second cannot be made by accident.
+/// libvips decodes and encodes on one thread of its own, never on the threads that serve pages.
+/// An image spooled to disk is read from its file's path, so an upload written to disk as it
+/// arrived is never copied into memory; a small one is read where it is, in memory.
+///
+/// There is one processor per process, ``shared``, and so one libvips thread: no init is public,
+/// so a second cannot be made by accident.
 public final class ImageProcessor: Sendable {
     /// What an image may be.
     public struct Limits: Sendable {

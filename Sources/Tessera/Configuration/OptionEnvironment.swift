@@ -13,9 +13,9 @@ public struct OptionEnvironment: Sendable {
         self.variables = variables
     }
 
-    /// The flag, else the variable when set and not empty, else `nil`.
+    /// The flag, else the variable, else `nil`; either one empty counts as not given.
     public func string(_ flag: String?, _ variable: String) -> String? {
-        flag ?? variables[variable].flatMap { $0.isEmpty ? nil : $0 }
+        (flag ?? variables[variable]).flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The flag, else the variable read by `parse`, else `fallback`. A variable `parse` cannot

@@ -4,7 +4,7 @@ import TesseraViews
 extension ServerRefusal {
     /// The refusal's words from the framework's catalog, in every language it has. A case
     /// without its message here fails the build; `english` and the catalog's English agree
-    /// (`ErrorLanguageTests`).
+    /// (`ServerRefusalLanguageTests`).
     var text: LocalizedText {
         switch self {
         case .requestLineMalformed: Messages.refusalRequestLine.text()

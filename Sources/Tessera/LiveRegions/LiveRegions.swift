@@ -54,8 +54,10 @@ public final class LiveRegions: TopicPublisher, Service {
     public var servesStreams: Bool { configuration.maxStreamsPerClient > 0 }
     let hub = LiveHub()
     /// What keeps values until topics are published (the app's ``RegionCache``, a store's
-    /// caches): told of every topic published here and on the bus.
-    private let followers = Mutex<[any TopicFollower]>([])
+    /// caches), told of every topic published here and on the bus; and whether the bus hears.
+    private let followers = Mutex<(all: [any TopicFollower], bus: BusState)>(([], .notListening))
+
+    private enum BusState { case notListening, hearing }
     private let bus: (any TopicBus)?
     private let outbox: AsyncStream<[Topic]>.Continuation
     private let outgoing: AsyncStream<[Topic]>
@@ -72,11 +74,18 @@ public final class LiveRegions: TopicPublisher, Service {
 
     /// Tells `follower` of every topic published from now on, here and, through the bus, on the
     /// other instances. With a bus, the others' changes are heard only once it listens: the
-    /// follower keeps nothing until then, nor while the bus is interrupted.
+    /// follower keeps nothing until then, nor while the bus is interrupted. Follow before
+    /// ``run()`` starts (``ApplicationBuilder/build(layout:middleware:routeMiddleware:logger:developmentMode:)``
+    /// does): an instance with no streams and no followers then does not listen at all.
     public func follow(_ follower: some TopicFollower) {
-        if bus != nil { follower.stopKeeping() }
-        followers.withLock { $0.append(follower) }
+        let hearing = followers.withLock { followers in
+            if !followers.all.contains(where: { $0 === follower }) { followers.all.append(follower) }
+            return followers.bus == .hearing
+        }
+        if bus != nil && !hearing { follower.stopKeeping() }
     }
+
+    private var currentFollowers: [any TopicFollower] { followers.withLock { $0.all } }
 
     /// Open streams on this instance.
     public var openStreams: Int { hub.count }
@@ -85,7 +94,7 @@ public final class LiveRegions: TopicPublisher, Service {
     /// instances. Call it after the change is committed.
     public func publish(_ topics: [Topic]) {
         guard !topics.isEmpty else { return }
-        for follower in followers.withLock({ $0 }) { follower.invalidate(topics) }
+        for follower in currentFollowers { follower.invalidate(topics) }
         hub.deliver(topics)
         if bus != nil { outbox.yield(topics) }
     }
@@ -99,20 +108,19 @@ public final class LiveRegions: TopicPublisher, Service {
                     for await topics in self.outgoing { await bus.send(topics) }
                 }
                 // An instance with no streams and nothing kept has nobody to tell: it only sends.
-                let followers = self.followers.withLock { $0 }
-                if servesStreams || !followers.isEmpty {
+                if servesStreams || !currentFollowers.isEmpty {
                     let hub = self.hub
                     group.addTask {
                         await bus.listen(
                             deliver: { topics in
-                                for follower in followers { follower.invalidate(topics) }
+                                for follower in self.currentFollowers { follower.invalidate(topics) }
                                 hub.deliver(topics)
                             },
                             resynchronize: {
-                                for follower in followers { follower.startKeeping() }
+                                for follower in self.hearing(.hearing) { follower.startKeeping() }
                                 hub.refreshAll()
                             },
-                            interrupted: { for follower in followers { follower.stopKeeping() } }
+                            interrupted: { for follower in self.hearing(.notListening) { follower.stopKeeping() } }
                         )
                     }
                 }
@@ -122,6 +130,14 @@ public final class LiveRegions: TopicPublisher, Service {
             self.hub.close()
             self.outbox.finish()
             group.cancelAll()
+        }
+    }
+
+    /// Records whether the bus hears, and returns the followers to tell.
+    private func hearing(_ state: BusState) -> [any TopicFollower] {
+        followers.withLock { followers in
+            followers.bus = state
+            return followers.all
         }
     }
 

@@ -3,7 +3,8 @@ import TesseraViews
 /// A child controller whose fragment is the same for every visitor in a language, such as a
 /// product's description: kept by the app's ``RegionCache`` until one of its ``caching``'s topics
 /// is published, and handed to everyone. It renders from a ``SharedRegionContext``, which holds
-/// nothing of the visitor, so a region that would show one visitor's data to all cannot compile.
+/// nothing of the visitor, so reading the visitor there does not compile. What the page hands
+/// its initialiser is shared too: give it the route's parameters, a loaded model and services.
 public protocol SharedRegionController: Sendable {
     /// Renders the fragment that every visitor in `context`'s language gets.
     func render(in context: SharedRegionContext) async throws -> HTMLOutput
