@@ -29,10 +29,11 @@ public struct Request: Sendable {
     /// temporary file as it arrived (up to ``HTTPServerLimits/maxUploadBytes``), which
     /// ``form()`` reads in pieces, its files staying on disk.
     public var body: RequestBody {
-        didSet { parsedForm = ParsedForm() }
+        didSet { parsedForm = ParsedForm(for: body) }
     }
-    /// The form read from ``body``, once: the CSRF check and the handler both ask for it.
-    private var parsedForm = ParsedForm()
+    /// The form read from ``body``, once: the CSRF check and the handler both ask for it. None
+    /// for a request without a body, most of them, which then costs nothing.
+    private var parsedForm: ParsedForm?
     /// The id on every log line of this request, sent back as `X-Request-ID` (``RequestID``);
     /// empty for a request made by hand.
     public var id: String
@@ -60,6 +61,7 @@ public struct Request: Sendable {
         self.clientAddress = clientAddress ?? remoteAddress
         self.isSecure = isSecure
         self.body = body
+        self.parsedForm = ParsedForm(for: body)
     }
 
     /// The request's cookies, parsed from every `Cookie` header.
@@ -77,6 +79,7 @@ public struct Request: Sendable {
     public func form() throws(HTTPError) -> FormData {
         let contentType = headers[.contentType]
         let body = self.body
+        guard let parsedForm else { return try FormData(body: body, contentType: contentType) }
         return try parsedForm.form(for: contentType) { () throws(HTTPError) in try FormData(body: body, contentType: contentType) }
     }
 
@@ -84,6 +87,11 @@ public struct Request: Sendable {
     /// changes (a new one then), for the content type it was read with.
     private final class ParsedForm: Sendable {
         private let kept = Mutex<(contentType: String?, form: Result<FormData, HTTPError>)?>(nil)
+
+        /// A place for `body`'s form; none for an empty body, whose form costs nothing to read.
+        init?(for body: RequestBody) {
+            if body.isEmpty { return nil }
+        }
 
         func form(for contentType: String?, _ parse: () throws(HTTPError) -> FormData) throws(HTTPError) -> FormData {
             let result = kept.withLock { kept in

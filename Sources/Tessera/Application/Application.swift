@@ -62,14 +62,18 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
         var context = RequestContext(request: request, application: parts)
         context.databasePatience = databasePatience.map { DatabasePatience(limit: $0) }
         if measuresDatabaseTime { context.databaseTime = DatabaseTime() }
-        return Self.withDatabaseValues(of: context) {
-            var run = MiddlewareRun(appSteps: steps)
-            switch Self.advance(&run, &context, to: end) {
-            case .finished(let outcome):
-                return Self.settle(run, outcome, context)
-            case let next:
-                return Self.pending(run, context, next, to: end)
-            }
+        return Self.withDatabaseValues(of: context) { Self.enter(context, through: steps, to: end) }
+    }
+
+    /// Goes in as far as it can without waiting, then out, or hands the rest to a task.
+    private static func enter(_ context: RequestContext, through steps: [any Middleware], to end: ChainEnd) -> HTTPAnswer {
+        var context = context
+        var run = MiddlewareRun(appSteps: steps)
+        switch advance(&run, &context, to: end) {
+        case .finished(let outcome):
+            return settle(run, outcome, context)
+        case let next:
+            return pending(run, context, next, to: end)
         }
     }
 

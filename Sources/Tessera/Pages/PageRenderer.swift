@@ -62,6 +62,11 @@ enum PageRenderer {
         // again later for the page's stream, may show a form after that: such pages draw the
         // token now, so its cookie goes with the head.
         if streamed || regions.contains(where: \.isLive) { _ = context.formToken }
+        if document.regions.isEmpty {
+            // Nothing to fill in: the document is the page.
+            response.body = .bytes(document.bytes)
+            return response
+        }
         let assembly = Assembly(document: document, byName: byName, running: running, liveCount: regions.count(where: \.isLive), context: context)
         if !streamed {
             var page = BufferedPage(output: HTMLOutput(capacity: document.bytes.count + 4096))
