@@ -13,19 +13,23 @@ import TesseraSQLite
 /// Reads, awaited or not, run on the caller's thread through an ``InlineReader``: for reads
 /// that take microseconds, GRDB's hop to a reader's queue and back (and the connection's
 /// suspend and resume it forces on libmicrohttpd) cost more than the reads. They never wait for
-/// the writer, nor for another process's write lock (WAL). Writes still go through the pool's
-/// writer queue, one transaction at a time, awaited without blocking a thread, and a request
-/// waits for one until its ``DatabasePatience`` at most: past it (another process holding the
-/// write lock, a queue of writes behind it), the write is cancelled (GRDB rolls it back, or
-/// never starts it) and the request is a ``DatabaseUnavailable``, a 503. A write that finds the
-/// file locked by another process waits for it until its request's deadline (``FileLockWait``),
-/// so the writes queued behind it are not held past theirs, and then is unavailable too.
+/// the writer, nor for another process's write lock (WAL). Writes take turns (``WriterTurns``),
+/// then go through the pool's writer queue, one transaction at a time, awaited without blocking
+/// a thread, and a request waits for one until its ``DatabasePatience`` at most: past it
+/// (another process holding the write lock, a line of writes ahead of it), the write leaves the
+/// line or is rolled back, and the request is a ``DatabaseUnavailable``, a 503. A write that
+/// finds the file locked by another process waits for it until its request's deadline
+/// (``FileLockWait``), or five seconds outside a request (the mail worker's), and then is
+/// unavailable too.
 final class MeasuredDatabase: DatabaseWriter {
     let pool: DatabasePool
     private let reader: InlineReader
     /// The writer's busy handler (``StorefrontDatabase/open(dataDirectory:lockWait:catalog:demoPhotos:)``):
     /// each write waits for another process's lock until its request's deadline.
     private let lockWait: FileLockWait
+
+    /// Where async writes wait for the writer, so a request leaves at its deadline.
+    let turns = WriterTurns()
 
     init(_ pool: DatabasePool, lockWait: FileLockWait) {
         self.pool = pool
@@ -94,17 +98,22 @@ final class MeasuredDatabase: DatabaseWriter {
 
     func writeWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
         try await DatabaseTime.measure {
-            try await DatabasePatience.call { [pool, lockWait] deadline in
+            try await DatabasePatience.call { [pool, lockWait, turns] deadline in
                 guard let deadline else {
-                    return try await Self.lockedIsUnavailable { try await pool.writeWithoutTransaction { db in try lockWait.during({ try updates(db) }, deadline: nil) } }
+                    return try await turns.inTurn {
+                        try await Self.lockedIsUnavailable { try await pool.writeWithoutTransaction { db in try lockWait.during({ try updates(db) }, deadline: nil) } }
+                    }
                 }
-                // The write and the deadline race; the first to end cancels the other. GRDB honours
-                // the cancellation: a write still queued never starts, one running is rolled back.
+                // The write and the deadline race; the first to end cancels the other. A write
+                // waiting for its turn leaves the line at once; GRDB rolls back one running. The
+                // one writing waits for a lock no longer than this deadline (`lockWait`).
                 return try await withoutActuallyEscaping(updates) { updates in
                     try await withThrowingTaskGroup(of: T.self) { group in
                         group.addTask {
-                            try await Self.lockedIsUnavailable {
-                                try await pool.writeWithoutTransaction { db in try lockWait.during({ try updates(db) }, deadline: deadline) }
+                            try await turns.inTurn {
+                                try await Self.lockedIsUnavailable {
+                                    try await pool.writeWithoutTransaction { db in try lockWait.during({ try updates(db) }, deadline: deadline) }
+                                }
                             }
                         }
                         group.addTask {
@@ -139,7 +148,7 @@ final class MeasuredDatabase: DatabaseWriter {
     }
 
     func barrierWriteWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
-        try await DatabaseTime.measure { try await pool.barrierWriteWithoutTransaction(updates) }
+        try await DatabaseTime.measure { try await turns.inTurn { try await pool.barrierWriteWithoutTransaction(updates) } }
     }
 
     func asyncBarrierWriteWithoutTransaction(_ updates: @escaping @Sendable (Result<Database, Error>) -> Void) {

@@ -258,6 +258,8 @@ class DatabaseStallTest(unittest.TestCase):
             self.assertIn(status, (200, 303, 503) + ((422,) if path.startswith("POST") else ()), f"{path}: {status}")
             if status == 503:
                 self.assertEqual(retry_after, "5", f"{path}: a 503 says when to come back")
+        slowest = max(load.answers, key=lambda answer: answer[1])
+        print(f"  the slowest answer: {slowest[2]}, {slowest[1]:.2f} s (status {slowest[3]})")
         statuses = {status for _, _, _, status, _ in during}
         for status in needs_database_statuses:
             self.assertIn(status, statuses, f"a page answered {status} during the stall")
