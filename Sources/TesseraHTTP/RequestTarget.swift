@@ -4,7 +4,10 @@
 /// Because of that, a few encodings are refused outright instead of being passed on:
 /// - `%2F` (an encoded `/`): after decoding it would be indistinguishable from a real separator;
 /// - `%00` (NUL): C APIs below would truncate the path at it;
-/// - `.` and `..` segments, encoded or not: they have no meaning in a route, and only matter to traversal.
+/// - `.` and `..` segments, encoded or not: they have no meaning in a route, and only matter to traversal;
+/// - an escaped letter, digit or `-._~` (`%61` for `a`): RFC 3986 makes it the same address as the
+///   plain one, so a cache would keep one resource under two keys. Every address has one spelling;
+///   this one is a 404.
 struct RequestTarget: Equatable {
     var path: String
     var query: QueryParameters
@@ -57,6 +60,21 @@ struct RequestTarget: Equatable {
         return previous != UInt8(ascii: ".")  // a trailing `.` may be a trailing dot segment
     }
 
+    /// Whether `segment` has an escape for a character RFC 3986 calls unreserved, which is never escaped.
+    private static func escapesUnreservedCharacter(_ segment: some Collection<UInt8>) -> Bool {
+        var bytes = segment.makeIterator()
+        while let byte = bytes.next() {
+            guard byte == UInt8(ascii: "%") else { continue }
+            // The decoder has already refused a malformed escape.
+            guard let high = bytes.next().flatMap(PercentDecoding.hexValue), let low = bytes.next().flatMap(PercentDecoding.hexValue) else { return false }
+            switch Character(Unicode.Scalar(high << 4 | low)) {
+            case "a"..."z", "A"..."Z", "0"..."9", "-", ".", "_", "~": return true
+            default: continue
+            }
+        }
+        return false
+    }
+
     static func parse(_ raw: some BidirectionalCollection<UInt8>) throws(HTTPError) -> RequestTarget {
         guard raw.first == UInt8(ascii: "/") else {
             throw HTTPError(.targetNotAPath)
@@ -82,6 +100,9 @@ struct RequestTarget: Equatable {
             }
             if segment == "." || segment == ".." {
                 throw HTTPError(.pathDotSegment)
+            }
+            if escapesUnreservedCharacter(rawSegment) {
+                throw HTTPError(.pathNeedlessEscape)
             }
             segments.append(segment)
         }

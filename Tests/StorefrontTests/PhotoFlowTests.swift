@@ -48,7 +48,11 @@ import TesseraTesting
             let url = try #require(Self.photoURLs(try await visitor.send("/products/7/detail")).first)
             #expect(try await visitor.send(url).status == 200)
             let name = url.dropFirst("/photos/".count)
+            let escapedFirst = "%" + String(name.utf8.first!, radix: 16)
             for (alias, status) in [("/photos//\(name)", 404), ("//photos/\(name)", 404), ("/photos/\(name)/", 404), ("/photos/\(name)//", 404),
+                                    ("/photos/\(name.replacingOccurrences(of: "-", with: "--"))", 404), ("/photos/-\(name)", 404),
+                                    ("/photos/\(name.replacingOccurrences(of: ".", with: ".."))", 404), ("/photos/\(name).", 404),
+                                    ("/photos/\(escapedFirst)\(name.dropFirst())", 404), ("/ph%6Ftos/\(name)", 404),
                                     ("/photos/./\(name)", 400), ("/photos/%2F\(name)", 400)] {
                 let reply = try await onThread { [port = shop.port] in try RawHTTPClient.request(port: port, alias) }
                 #expect(reply.status == status, "\(alias)")

@@ -9,7 +9,7 @@ import TesseraViews
         .requestLineMalformed, .methodNotSupported("BREW"), .methodNotSupported(""), .urlTooLong(limit: 8192), .headersTooLarge(limit: 8192),
         .headerNameInvalid, .headerValueControlCharacter, .requestLineSpacing, .hostHeader, .transferEncodingRepeated,
         .transferCodingUnsupported, .contentLengthWithTransferEncoding, .contentLengthNotANumber, .contentLengthConflicting,
-        .targetNotAPath, .pathNotUTF8, .pathEncodedSlash, .pathNUL, .pathDotSegment, .queryNotUTF8, .tooManyConnections,
+        .targetNotAPath, .pathNotUTF8, .pathEncodedSlash, .pathNUL, .pathDotSegment, .pathNeedlessEscape, .queryNotUTF8, .tooManyConnections,
         .bodyTooLarge(bytes: 1_048_576), .uploadTooLarge(megabytes: 25), .uploadNotStored, .uploadNotRead, .tooSlow, .shuttingDown,
         .formMediaType, .formNUL, .multipartNoBoundary, .multipartMalformed("a part is not closed"), .multipartTooManyParts,
         .multipartTooManyFiles(max: 8), .multipartTextTooLarge, .fileNameUnusable,

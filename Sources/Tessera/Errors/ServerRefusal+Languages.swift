@@ -25,6 +25,7 @@ extension ServerRefusal {
         case .pathEncodedSlash: Messages.refusalPathEncodedSlash.text()
         case .pathNUL: Messages.refusalPathNul.text()
         case .pathDotSegment: Messages.refusalPathDotSegment.text()
+        case .pathNeedlessEscape: Messages.refusalPathNeedlessEscape.text()
         case .queryNotUTF8: Messages.refusalQueryUtf8.text()
         case .tooManyConnections: Messages.refusalTooManyConnections.text()
         case .bodyTooLarge(let bytes): Messages.refusalBodyTooLarge.text(["bytes": bytes])

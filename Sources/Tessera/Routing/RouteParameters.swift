@@ -26,10 +26,12 @@ public struct RouteCaptures: Sendable {
         self.values = values[...]
     }
 
-    /// The next segment as a `Value`; `nil` when none is left or it does not parse.
+    /// The next segment as a `Value`; `nil` when none is left, it does not parse, or it is not
+    /// the value's own spelling (`-640.webp` where the value writes `640.webp`): each value has
+    /// one URL, so a cache never keeps it under two.
     public mutating func next<Value: PathParameter>(_: Value.Type = Value.self) -> Value? {
-        guard let value = values.popFirst() else { return nil }
-        return Value(pathSegment: value)
+        guard let segment = values.popFirst(), let value = Value(pathSegment: segment), value.pathSegment == segment else { return nil }
+        return value
     }
 }
 
@@ -70,12 +72,10 @@ extension PathParameter {
 }
 
 extension Int: PathParameter {
-    /// Digits only, so `/products/+1` and `/products/01` do not alias `/products/1`.
+    /// A decimal number; a route matches only its own spelling, so `/products/+1` and
+    /// `/products/01` are not `/products/1`.
     public init?(pathSegment: String) {
-        guard let first = pathSegment.first, first.isASCII, first.isNumber || (first == "-" && pathSegment.count > 1),
-              pathSegment == "0" || !pathSegment.hasPrefix("0"),
-              let value = Int(pathSegment), String(value) == pathSegment
-        else { return nil }
+        guard let value = Int(pathSegment) else { return nil }
         self = value
     }
 
@@ -95,7 +95,7 @@ extension String: PathParameter {
 }
 
 extension UUID: PathParameter {
-    /// A UUID, in upper or lower case.
+    /// A UUID; a route matches only its own spelling, in lower case.
     public init?(pathSegment: String) {
         guard let value = UUID(uuidString: pathSegment) else { return nil }
         self = value

@@ -22,6 +22,7 @@ public enum ServerRefusal: TranslatedWords, Equatable {
     case pathEncodedSlash
     case pathNUL
     case pathDotSegment
+    case pathNeedlessEscape
     case queryNotUTF8
     case tooManyConnections
     case bodyTooLarge(bytes: Int)
@@ -48,6 +49,7 @@ public enum ServerRefusal: TranslatedWords, Equatable {
         case .bodyTooLarge, .uploadTooLarge, .multipartTooManyParts, .multipartTooManyFiles, .multipartTextTooLarge: .contentTooLarge
         case .tooManyConnections, .uploadNotStored, .uploadNotRead, .tooSlow, .shuttingDown: .serviceUnavailable
         case .formMediaType: .unsupportedMediaType
+        case .pathNeedlessEscape: .notFound
         default: .badRequest
         }
     }
@@ -73,6 +75,7 @@ public enum ServerRefusal: TranslatedWords, Equatable {
         case .pathEncodedSlash: "The path contains an encoded “/”."
         case .pathNUL: "The path contains a NUL byte."
         case .pathDotSegment: "The path contains a “.” or “..” segment."
+        case .pathNeedlessEscape: "Nothing is here: this address escapes a letter, digit or “-._~”, which are always written plainly."
         case .queryNotUTF8: "The query string is not valid percent-encoded UTF-8."
         case .tooManyConnections: "The server has too many connections open. Please try again in a moment."
         case .bodyTooLarge(let bytes): "The request body is larger than \(bytes) bytes."
