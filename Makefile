@@ -8,9 +8,11 @@ export PKG_CONFIG_PATH := $(CURDIR)/.build-deps/libmicrohttpd/lib/pkgconfig$(if 
 deps:
 	@scripts/install-deps.sh build
 
-## Build and start the storefront on http://localhost:8080 (PORT, HOST, DATA_DIR … override).
+## Build, seed the demo shop (its photos are drawn once, by `storefront seed`), and start the
+## storefront on http://localhost:8080 (PORT, HOST, DATA_DIR … override).
 run: deps
 	$(SWIFT) build -c release --product storefront
+	.build/release/storefront seed
 	.build/release/storefront
 
 ## The storefront for working on it: every saved change under Sources/, Views/ or Public/ is
@@ -23,7 +25,7 @@ dev: deps
 ## as instances that share one database run; Ctrl-C stops the server, then the cluster is deleted.
 run-postgres: deps
 	$(SWIFT) build -c release --product storefront
-	scripts/with-postgres.sh sh -c 'DATABASE_URL="$$TESSERA_POSTGRES_URL" SESSION_SECRET="$${SESSION_SECRET:-$$(od -An -N32 -tx1 /dev/urandom | tr -d " \n")}" exec .build/release/storefront'
+	scripts/with-postgres.sh sh -c 'export DATABASE_URL="$$TESSERA_POSTGRES_URL" SESSION_SECRET="$${SESSION_SECRET:-$$(od -An -N32 -tx1 /dev/urandom | tr -d " \n")}" && .build/release/storefront seed && exec .build/release/storefront'
 
 ## Build everything and run every test: the Swift suites (the stores' conformance suites on
 ## SQLite and on a throwaway PostgreSQL cluster; scripts/swift-test.sh repeats any failure at the

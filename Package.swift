@@ -211,6 +211,7 @@ let package = Package(
                 "BackOffice",
                 "TesseraSQLite",
                 "TesseraPostgres",
+                "TesseraImages",
                 "Catalog",
                 "Accounts",
                 "Orders",

@@ -18,7 +18,7 @@ url=${URL:-/products/1}
 work=$(mktemp -d)
 trap 'pkill -f "release/storefront" || true; rm -rf "$work"' EXIT
 start() { # binary port [settings…]
-  (cd "$(dirname "$(dirname "$(dirname "$1")")")" && env PORT=$2 HOST=127.0.0.1 DATA_DIR=$work/$2 LOG_LEVEL=warning DEMO_PHOTOS=on-request "${@:3}" "$1" > $work/$2.log 2>&1 &)
+  (cd "$(dirname "$(dirname "$(dirname "$1")")")" && env PORT=$2 HOST=127.0.0.1 DATA_DIR=$work/$2 LOG_LEVEL=warning "${@:3}" "$1" > $work/$2.log 2>&1 &)
   for _ in $(seq 100); do curl -sf -o /dev/null http://127.0.0.1:$2/healthz && break; sleep 0.1; done
   curl -sf http://127.0.0.1:$2$url > $work/page-$2.html
   # The photos' variants drawn once, as on a shop that has served them before.

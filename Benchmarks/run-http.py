@@ -312,8 +312,7 @@ def catalog_sizes(servers):
     for index, count in enumerate((40, 10_000, 100_000)):
         data = tempfile.mkdtemp(prefix=f"tessera-bench-{count}-")
         atexit.register(shutil.rmtree, data, ignore_errors=True)
-        if count > 40:
-            run([".build/release/storefront", "seed", "--products", str(count), "--data-dir", data])
+        run([".build/release/storefront", "seed", "--data-dir", data] + (["--products", str(count)] if count > 40 else []))
         port = 18610 + index  # its own ports: the PostgreSQL part's servers may still be up
         server = start([".build/release/storefront"], port, probe="/healthz", DATA_DIR=data)
         servers.append(server)
@@ -400,6 +399,7 @@ def storefront_pages(servers):
     `/healthz` in the same round: what a page costs beyond the HTTP path."""
     data = tempfile.mkdtemp(prefix="tessera-bench-shop-")
     atexit.register(shutil.rmtree, data, ignore_errors=True)
+    run([".build/release/storefront", "seed", "--data-dir", data])
     servers.append(start([".build/release/storefront"], 18093, probe="/healthz", DATA_DIR=data))
     base = "http://127.0.0.1:18093"
     cookie = signed_in_cookie(base, "ada@example.com", "ada-lovelace-1815")
@@ -443,6 +443,8 @@ def postgres_pages(servers):
     data = tempfile.mkdtemp(prefix="tessera-bench-shop-")
     atexit.register(shutil.rmtree, data, ignore_errors=True)
     secret = "bench-" + "s" * 40
+    run([".build/release/storefront", "seed", "--data-dir", data + "/sqlite"])
+    run([".build/release/storefront", "seed"], env=dict(os.environ, DATABASE_URL=cluster.url))
     servers.append(start([".build/release/storefront"], 18094, probe="/healthz", DATA_DIR=data + "/sqlite", SESSION_SECRET=secret))
     servers.append(start([".build/release/storefront"], 18095, probe="/readyz", DATA_DIR=data + "/postgres",
                          DATABASE_URL=cluster.url, SESSION_SECRET=secret))

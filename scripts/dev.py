@@ -98,6 +98,9 @@ class Server:
         environment = dict(os.environ, PORT=str(self.port), DATA_DIR=str(self.data),
                            TESSERA_DEV_BUILD=build_name, TESSERA_DEV_STATUS=str(STATUS))
         environment.setdefault("LOG_LEVEL", "notice")
+        if not (self.data / "storefront.sqlite").exists():
+            # A new data folder: the demo shop with its photos, which only `storefront seed` draws.
+            subprocess.run([str(ROOT / ".build/debug/storefront"), "seed"], cwd=ROOT, env=environment, stdout=subprocess.DEVNULL)
         self.process = subprocess.Popen([str(ROOT / ".build/debug/storefront")], cwd=ROOT, env=environment)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

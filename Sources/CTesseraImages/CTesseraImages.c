@@ -95,35 +95,14 @@ int tessera_image_variant(const char *path, const void *buffer, size_t buffer_si
     return result ? failed(error, error_size) : 0;
 }
 
-int tessera_image_demo(int width, int height, unsigned from, unsigned to, unsigned disc,
-                       void **out, size_t *out_size, char *error, size_t error_size) {
-    // A 2×2 image, top-left `from`, bottom-right `to`, the others halfway; stretched with a
-    // linear kernel into a smooth diagonal gradient.
-    unsigned char corners[12];
-    for (int channel = 0; channel < 3; channel++) {
-        int shift = 16 - 8 * channel;
-        unsigned char a = (from >> shift) & 0xFF, b = (to >> shift) & 0xFF;
-        corners[channel] = a;
-        corners[3 + channel] = corners[6 + channel] = (unsigned char)((a + b) / 2);
-        corners[9 + channel] = b;
-    }
-    VipsImage *seed = vips_image_new_from_memory_copy(corners, sizeof corners, 2, 2, 3, VIPS_FORMAT_UCHAR);
-    if (!seed) return failed(error, error_size);
-    VipsImage *stretched = NULL;
-    int result = vips_resize(seed, &stretched, (double)width / 2, "vscale", (double)height / 2, "kernel", VIPS_KERNEL_LINEAR, NULL);
-    g_object_unref(seed);
-    if (result) return failed(error, error_size);
-    VipsImage *canvas = vips_image_copy_memory(stretched);
-    g_object_unref(stretched);
-    if (!canvas) return failed(error, error_size);
-    double ink[3] = {(disc >> 16) & 0xFF, (disc >> 8) & 0xFF, disc & 0xFF};
-    int radius = (width < height ? width : height) / 4;
-    if (vips_draw_circle(canvas, ink, 3, width * 3 / 5, height / 2, radius, "fill", TRUE, NULL)) {
-        g_object_unref(canvas);
-        return failed(error, error_size);
-    }
-    result = vips_jpegsave_buffer(canvas, out, out_size, "Q", 88, NULL);
-    g_object_unref(canvas);
+int tessera_image_encode_rgb(const void *pixels, int width, int height, int format, int quality,
+                             void **out, size_t *out_size, char *error, size_t error_size) {
+    VipsImage *image = vips_image_new_from_memory(pixels, (size_t)width * height * 3, width, height, 3, VIPS_FORMAT_UCHAR);
+    if (!image) return failed(error, error_size);
+    int result = format == 1
+        ? vips_webpsave_buffer(image, out, out_size, "Q", quality, NULL)
+        : vips_jpegsave_buffer(image, out, out_size, "Q", quality, NULL);
+    g_object_unref(image);
     return result ? failed(error, error_size) : 0;
 }
 

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Catalog
 import Foundation
 import Tessera
 import TesseraPostgres
@@ -17,15 +16,6 @@ struct DatabaseOptions: ParsableArguments {
     @Option(name: .customLong("database-timeout"),
             help: "Seconds a request may wait for the database in all (connections, locks, answers) before it is a 503. [env: DATABASE_TIMEOUT] (default: 2)")
     var timeout: String?
-
-    @Option(name: .customLong("demo-photos"),
-            help: "When the demo photos are drawn: seed (at start, whatever is missing) or on-request (each the first time a page asks). [env: DEMO_PHOTOS] (default: seed)")
-    var demoPhotos: String?
-
-    /// When the demo photos are drawn, from `--demo-photos` or `DEMO_PHOTOS`.
-    func demoPhotoDrawing(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> DemoPhotos {
-        try DemoPhotos.resolve(demoPhotos, environment: environment)
-    }
 
     /// How long a request waits for its database, from `--database-timeout` or
     /// `DATABASE_TIMEOUT`: seconds, from 0.1 to 60.
@@ -45,28 +35,18 @@ struct DatabaseOptions: ParsableArguments {
         case postgres(url: String, poolSize: Int)
     }
 
-    /// Flags win over variables. PostgreSQL needs `SESSION_SECRET`: every instance must sign and
-    /// check session cookies with one secret, and a secret made in one instance's data folder
-    /// would sign its visitors out on every other.
-    func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Choice {
+    /// Flags win over variables. A server on PostgreSQL (`forServing`) needs `SESSION_SECRET`:
+    /// every instance must sign and check session cookies with one secret, and a secret made in
+    /// one instance's data folder would sign its visitors out on every other.
+    func resolve(forServing: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Choice {
         let options = OptionEnvironment(environment)
         guard let url = options.string(databaseURL, "DATABASE_URL") else { return .sqlite }
         let size = try options.value(poolSize, "DATABASE_POOL_SIZE", default: 10) { Int($0) }
         guard (2...500).contains(size) else { throw ValidationError("The database pool size must be between 2 and 500.") }
+        guard forServing else { return .postgres(url: url, poolSize: size) }
         guard let secret = environment["SESSION_SECRET"], !secret.isEmpty else {
             throw ValidationError("DATABASE_URL needs SESSION_SECRET: instances that share a database must sign sessions with one secret.")
         }
         return .postgres(url: url, poolSize: size)
-    }
-}
-
-extension DemoPhotos {
-    /// The flag's value, else `DEMO_PHOTOS`, else ``drawnAtSeed``: for `serve` and `seed`.
-    static func resolve(_ option: String?, environment: [String: String]) throws -> DemoPhotos {
-        guard let raw = OptionEnvironment(environment).string(option, "DEMO_PHOTOS") else { return .drawnAtSeed }
-        guard let choice = DemoPhotos(rawValue: raw) else {
-            throw ValidationError("\(option == nil ? "DEMO_PHOTOS" : "--demo-photos")=\(raw.prefix(40)) is not valid: give \(allCases.map(\.rawValue).joined(separator: " or ")).")
-        }
-        return choice
     }
 }

@@ -1,41 +1,76 @@
 import ArgumentParser
 import Catalog
 import Foundation
+import Logging
 import Tessera
+import TesseraPostgres
 
-/// `storefront seed --products N`: a new data directory with a large catalog (the 40 demo
-/// products first, then generated ones, the same for every run), and the demo accounts and
-/// orders as on a first start. For measuring how the pages hold up as the catalog grows.
+/// `storefront seed`: the demo shop, ready to show, in the database the server uses (SQLite in
+/// the data directory, or PostgreSQL at `DATABASE_URL`). A new database gets the demo catalog,
+/// accounts and orders, as a first start does; every demo product without a photo gets its demo
+/// photo (``DemoPhotos``), which nothing else draws. Run again, it adds only what is missing.
+///
+/// `--products N` fills a new SQLite data directory with a catalog of N products instead (the
+/// 40 demo products first, then generated ones, the same every run): for measuring how the
+/// pages hold up as the catalog grows.
 struct SeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seed",
-        abstract: "Fill a new data directory with a catalog of N products and the demo accounts and orders."
+        abstract: "Add the demo shop's data and photos to the database, or fill a new data directory with N products."
     )
 
-    @Option(help: "How many products, from 40 (the demo catalog) to 1,000,000.")
-    var products: Int
+    @Option(help: "A new SQLite data directory with this many products, from 40 (the demo catalog) to 1,000,000.")
+    var products: Int?
 
-    @Option(name: .customLong("data-dir"), help: "The new data directory. [env: DATA_DIR] (default: ./data)")
+    @Option(name: .customLong("data-dir"), help: "The data directory. [env: DATA_DIR] (default: ./data)")
     var dataDirectory: String?
 
-    @Option(name: .customLong("demo-photos"), help: "seed (draw the demo photos now) or on-request. [env: DEMO_PHOTOS] (default: seed)")
-    var demoPhotos: String?
+    @OptionGroup var databaseOptions: DatabaseOptions
 
     func run() async throws {
         let folder = ServerOptions.dataDirectory(dataDirectory)
-        let count = products
-        let drawing = try await UsageError.reported {
+        let (choice, count) = try await UsageError.reported {
+            let choice = try databaseOptions.resolve(forServing: false)
+            guard let count = products else { return (choice, nil as Int?) }
+            guard choice == .sqlite else {
+                throw ValidationError("--products fills a new SQLite data directory; leave DATABASE_URL unset.")
+            }
             guard (40...1_000_000).contains(count) else {
                 throw ValidationError("--products \(count) must be from 40 to 1000000.")
             }
             guard !FileManager.default.fileExists(atPath: StorefrontDatabase.file(in: folder).path) else {
                 throw ValidationError("DATA_DIR \(folder) already has a database; seed a new folder.")
             }
-            return try DemoPhotos.resolve(demoPhotos, environment: ProcessInfo.processInfo.environment)
+            return (choice, count)
         }
         let started = ContinuousClock.now
-        let database = try await StorefrontDatabase.open(dataDirectory: folder, catalog: CatalogSeed.generated(count: count), demoPhotos: drawing)
-        try database.close()
-        print("seeded \(count) products in \(folder) in \(ContinuousClock.now - started)")
+        let photos: Int
+        switch choice {
+        case .sqlite:
+            let database = try await StorefrontDatabase.open(dataDirectory: folder, catalog: count.map { CatalogSeed.generated(count: $0) } ?? CatalogSeed.products)
+            photos = try await DemoPhotos.add(to: CatalogSeed.products.map(\.id), through: StorefrontServices(
+                database: database, topics: LiveRegions(), photoFolder: StorefrontDatabase.photoFolder(in: folder)).photos)
+            try database.close()
+        case .postgres(let text, _):
+            photos = try await UnavailableAtStart.reported {
+                let url: PostgresURL
+                do {
+                    url = try PostgresURL(text)
+                } catch {
+                    throw UnavailableAtStart(message: "\(error)")
+                }
+                let connections = PostgresConnections(url: url, size: 2, logger: Logger(label: "seed"))
+                do {
+                    let added = try await StorefrontPostgres.seedDemoShop(connections)
+                    await connections.shutdown()
+                    return added
+                } catch {
+                    await connections.shutdown()
+                    throw UnavailableAtStart(message: "cannot seed the database at \(url): \(DatabaseUnavailable(error).reason)")
+                }
+            }
+        }
+        let place = choice == .sqlite ? folder : "the PostgreSQL database"
+        print("seeded \(count.map { "\($0) products in " } ?? "the demo shop in ")\(place), \(photos) demo photos added, in \(ContinuousClock.now - started)")
     }
 }

@@ -25,15 +25,14 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var passkeyOptions: PasskeyOptions
 
     func run() async throws {
-        let (settings, secret, databaseChoice, databaseTimeout, demoPhotos, mail, relyingParty) = try await UsageError.reported {
+        let (settings, secret, databaseChoice, databaseTimeout, mail, relyingParty) = try await UsageError.reported {
             let settings = try options.resolve()
             let databaseChoice = try databaseOptions.resolve()
             let databaseTimeout = try databaseOptions.requestTimeout()
-            let demoPhotos = try databaseOptions.demoPhotoDrawing()
             let mail = try mailOptions.resolve(dataDirectory: settings.dataDirectory)
             let relyingParty = try passkeyOptions.resolve(publicURL: settings.publicURL)
             do {
-                return (settings, try SessionConfiguration.loadSecret(dataDirectory: settings.dataDirectory), databaseChoice, databaseTimeout, demoPhotos, mail, relyingParty)
+                return (settings, try SessionConfiguration.loadSecret(dataDirectory: settings.dataDirectory), databaseChoice, databaseTimeout, mail, relyingParty)
             } catch let short as SessionConfiguration.SecretTooShort {
                 throw ValidationError(short.description)
             }
@@ -45,7 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "storefront")
         let storage = try await UnavailableAtStart.reported {
-            try await StorefrontStorage.open(databaseChoice, dataDirectory: settings.dataDirectory, demoPhotos: demoPhotos, liveConfiguration: settings.liveConfiguration,
+            try await StorefrontStorage.open(databaseChoice, dataDirectory: settings.dataDirectory, liveConfiguration: settings.liveConfiguration,
                                          mailSender: mail.sender, relyingParty: relyingParty, logger: logger)
         }
 

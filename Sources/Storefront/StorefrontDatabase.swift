@@ -8,7 +8,7 @@ import TesseraSQLite
 
 /// The storefront's SQLite database in the data directory: WAL mode (GRDB's `DatabasePool`),
 /// every module's versioned migrations, and the demo data on the first run (the first demo user
-/// gets an order in every status).
+/// gets an order in every status). The demo photos are the seed command's (``DemoPhotos``).
 enum StorefrontDatabase {
     /// The database file in a data directory: what the server opens, `seed` creates and `backup`
     /// copies.
@@ -25,9 +25,7 @@ enum StorefrontDatabase {
     ///   - lockWait: how long a write waits for another process's lock on the file.
     ///   - catalog: the products a new database starts with; by default the 40 of the demo
     ///     catalog. An existing catalog is never changed.
-    ///   - demoPhotos: whether the demo products' photos are drawn now or when first shown.
-    static func open(dataDirectory: String, lockWait: FileLockWait = FileLockWait(), catalog: [Product] = CatalogSeed.products,
-                     demoPhotos: DemoPhotos = .drawnAtSeed) async throws -> DatabasePool {
+    static func open(dataDirectory: String, lockWait: FileLockWait = FileLockWait(), catalog: [Product] = CatalogSeed.products) async throws -> DatabasePool {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         var configuration = Configuration()
         // Another process holding the file's write lock (the sqlite3 shell, a backup) makes a
@@ -45,9 +43,6 @@ enum StorefrontDatabase {
         SQLiteMailOutbox.registerMigrations(in: &migrator)
         try migrator.migrate(database)
         try await CatalogSeed.insert(catalog, into: database)
-        // The demo products' photos, drawn by libvips into the data directory's photo folder.
-        try await StorefrontServices(database: database, topics: LiveRegions(), photoFolder: photoFolder(in: dataDirectory))
-            .photos.addDemoPhotos(for: CatalogSeed.products.map(\.id), demoPhotos)
         let accounts = SQLiteAccountsStore(database: database)
         try await AccountsSeed.seedIfEmpty(accounts)
         if let demoUser = try await accounts.user(email: AccountsSeed.users[0].email) {

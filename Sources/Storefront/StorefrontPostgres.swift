@@ -23,19 +23,30 @@ enum StorefrontPostgres {
     /// Migrates the database and seeds an empty one with `catalog` (by default the 40 demo
     /// products), the demo accounts and the first demo user's orders. Instances that start
     /// together take turns (an advisory lock), so the demo data is seeded once.
-    static func prepare(_ connections: PostgresConnections, catalog: [Product] = CatalogSeed.products, demoPhotos: DemoPhotos = .drawnAtSeed) async throws {
+    static func prepare(_ connections: PostgresConnections, catalog: [Product] = CatalogSeed.products) async throws {
         try await connections.withAdvisoryLock(seedLock) {
             try await migrator.migrate(connections)
-            try await seed(connections, catalog: catalog, demoPhotos: demoPhotos)
+            try await seed(connections, catalog: catalog)
+        }
+    }
+
+    /// ``prepare(_:catalog:)``, then a demo photo for each demo product that has none, under the
+    /// same lock: seeds run at once on several machines add each photo once. Returns how many
+    /// it added.
+    static func seedDemoShop(_ connections: PostgresConnections) async throws -> Int {
+        try await connections.withAdvisoryLock(seedLock) {
+            try await migrator.migrate(connections)
+            try await seed(connections, catalog: CatalogSeed.products)
+            return try await DemoPhotos.add(to: CatalogSeed.products.map(\.id),
+                                            through: StorefrontServices(postgres: connections, topics: LiveRegions()).photos)
         }
     }
 
     /// The advisory lock instances take to prepare the database.
     static let seedLock: Int64 = 0x7365_6564 // "seed"
 
-    private static func seed(_ connections: PostgresConnections, catalog: [Product], demoPhotos: DemoPhotos) async throws {
+    private static func seed(_ connections: PostgresConnections, catalog: [Product]) async throws {
         try await PostgresCatalogStore(connections: connections).insertIfEmpty(catalog, categories: CatalogSeed.categories)
-        try await StorefrontServices(postgres: connections, topics: LiveRegions()).photos.addDemoPhotos(for: CatalogSeed.products.map(\.id), demoPhotos)
         let accounts = PostgresAccountsStore(connections: connections)
         try await AccountsSeed.seedIfEmpty(accounts)
         if let demoUser = try await accounts.user(email: AccountsSeed.users[0].email) {

@@ -18,12 +18,12 @@ struct StorefrontStorage {
     let readiness: any ReadinessCheck
     let close: @Sendable () async -> Void
 
-    static func open(_ choice: DatabaseOptions.Choice, dataDirectory: String, demoPhotos: DemoPhotos, liveConfiguration: LiveRegions.Configuration,
+    static func open(_ choice: DatabaseOptions.Choice, dataDirectory: String, liveConfiguration: LiveRegions.Configuration,
                      mailSender: MailAddress?, relyingParty: PasskeyRelyingParty, logger: Logger) async throws -> StorefrontStorage {
         switch choice {
         case .sqlite:
             let lockWait = FileLockWait()
-            let database = MeasuredDatabase(try await StorefrontDatabase.open(dataDirectory: dataDirectory, lockWait: lockWait, demoPhotos: demoPhotos), lockWait: lockWait)
+            let database = MeasuredDatabase(try await StorefrontDatabase.open(dataDirectory: dataDirectory, lockWait: lockWait), lockWait: lockWait)
             let live = LiveRegions(configuration: liveConfiguration, logger: logger)
             return StorefrontStorage(services: StorefrontServices(database: database, topics: live, mailSender: mailSender, relyingParty: relyingParty,
                                                                                photoFolder: StorefrontDatabase.photoFolder(in: dataDirectory)), live: live,
@@ -37,7 +37,7 @@ struct StorefrontStorage {
             }
             let connections = PostgresConnections(url: url, size: poolSize, logger: logger)
             do {
-                try await StorefrontPostgres.prepare(connections, demoPhotos: demoPhotos)
+                try await StorefrontPostgres.prepare(connections)
             } catch {
                 // Unreachable, or reachable but refusing (a missing database, no rights on the
                 // schema): either way this instance cannot serve.

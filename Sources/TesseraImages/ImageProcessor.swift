@@ -3,8 +3,7 @@ import Foundation
 import Tessera
 
 /// Images for the web, through libvips: checks what users upload, makes the variants pages
-/// show (JPEG and WebP, at the widths a `srcset` offers, without metadata), and draws demo
-/// photos.
+/// show (JPEG and WebP, at the widths a `srcset` offers, without metadata).
 ///
 /// libvips decodes and encodes on one thread of its own, never on the threads that serve pages.
 /// An image spooled to disk is read from its file's path, so an upload written to disk as it
@@ -96,14 +95,16 @@ public final class ImageProcessor: Sendable {
         }
     }
 
-    /// A demo photo, `width` × `height`, as JPEG: a diagonal gradient between two colours with
-    /// a disc of a third (0xRRGGBB each). Seed data draws its photos with it, so nothing is downloaded.
-    public func demoPhoto(width: Int, height: Int, from: UInt32, to: UInt32, disc: UInt32) async throws -> [UInt8] {
-        try await pool.run {
+    /// `width` × `height` pixels of 8-bit RGB (three bytes each, row after row) as `format` at
+    /// `quality`: an image painted in code (seed data, a test's picture) made into a file.
+    public func encode(rgb pixels: [UInt8], width: Int, height: Int, as format: VariantFormat, quality: Int = 88) async throws -> [UInt8] {
+        precondition(width > 0 && height > 0 && pixels.count == width * height * 3, "three bytes for each of width × height pixels")
+        return try await pool.run {
             var bytes: UnsafeMutableRawPointer?
             var size = 0
             var error = [CChar](repeating: 0, count: 512)
-            guard tessera_image_demo(Int32(width), Int32(height), from, to, disc, &bytes, &size, &error, error.count) == 0, let bytes else {
+            guard pixels.withUnsafeBytes({ tessera_image_encode_rgb($0.baseAddress, Int32(width), Int32(height), format == .webp ? 1 : 0, Int32(quality),
+                                                                    &bytes, &size, &error, error.count) }) == 0, let bytes else {
                 throw ImageError.damaged(Self.text(error))
             }
             defer { tessera_image_free(bytes) }

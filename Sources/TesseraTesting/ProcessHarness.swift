@@ -89,12 +89,15 @@ public final class ProcessHarness: @unchecked Sendable {
         case logNotFound(pattern: String, log: String)
         /// The program was asked to stop and did not exit in time.
         case didNotExit(log: String)
+        /// The program ended with a status other than 0.
+        case failed(status: Int32, log: String)
 
         /// The reason and the log, as the test failure shows them.
         public var description: String {
             switch self {
             case .logNotFound(let pattern, let log): "“\(pattern)” never appeared in the log:\n\(log)"
             case .didNotExit(let log): "the process did not exit; its log:\n\(log)"
+            case .failed(let status, let log): "the process exited with status \(status); its log:\n\(log)"
             }
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A `storefront` process on a new data directory, for one test: starting it migrates and seeds
-/// the database; it is stopped with SIGTERM afterwards, and must exit 0.
+/// the database (without photos, unless `storefront seed` ran first); it is stopped with SIGTERM
+/// afterwards, and must exit 0.
 public struct TestStorefront: Sendable {
     /// The port the storefront process listens on.
     public let port: Int
@@ -17,18 +18,20 @@ public struct TestStorefront: Sendable {
     /// Starts the storefront on a new data directory, with `environment` added to its settings,
     /// runs `body`, then stops it with SIGTERM and fails unless it exits 0; the data directory is
     /// removed either way.
-    /// - Parameter startup: how long it may take to listen; seeding the demo photos
-    ///   (`DEMO_PHOTOS=seed`) on a machine busy with other suites takes longer than the default.
-    public static func run(environment: [String: String] = [:], startup: Duration = .seconds(20),
+    /// - Parameters:
+    ///   - seeded: whether `storefront seed` fills the data directory first, demo photos and all.
+    ///   - startup: how long it may take to listen.
+    public static func run(environment: [String: String] = [:], seeded: Bool = false, startup: Duration = .seconds(20),
                            _ body: (TestStorefront) async throws -> Void) async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-shop-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
+        let settings = ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": data.path, "LOG_LEVEL": "notice"].merging(environment) { _, given in given }
+        if seeded {
+            try FileManager.default.copyItem(at: try await SeededDataDirectory.shared.folder(), to: data)
+        }
         let harness = try ProcessHarness(
             product: "storefront",
-            // Demo photos drawn when a page asks: a suite starts dozens of storefronts, most of which
-            // show no photo (a test of the seed's drawing sets DEMO_PHOTOS=seed).
-            environment: ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": data.path, "LOG_LEVEL": "notice", "DEMO_PHOTOS": "on-request"]
-                .merging(environment) { _, given in given },
+            environment: settings,
             workingDirectory: ProcessHarness.packageRoot
         )
         do {
@@ -39,6 +42,30 @@ public struct TestStorefront: Sendable {
             throw error
         }
         harness.signal(SIGTERM)
-        guard try await harness.waitForExit() == 0 else { throw ProcessHarness.HarnessError.didNotExit(log: harness.log) }
+        let status = try await harness.waitForExit()
+        guard status == 0 else { throw ProcessHarness.HarnessError.failed(status: status, log: harness.log) }
+    }
+}
+
+/// One data directory that `storefront seed` filled, made once per test process and copied for
+/// each storefront that asks for the demo photos: seeding draws 40 photos, a copy takes
+/// milliseconds.
+private actor SeededDataDirectory {
+    static let shared = SeededDataDirectory()
+
+    private var made: Task<URL, any Error>?
+
+    func folder() async throws -> URL {
+        if let made { return try await made.value }
+        let making = Task {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-seeded-\(UUID().uuidString)")
+            let seed = try ProcessHarness(product: "storefront", environment: ["DATA_DIR": folder.path, "LOG_LEVEL": "notice"], arguments: ["seed"],
+                                          workingDirectory: ProcessHarness.packageRoot)
+            let status = try await seed.waitForExit(timeout: .seconds(300))
+            guard status == 0 else { throw ProcessHarness.HarnessError.failed(status: status, log: seed.log) }
+            return folder
+        }
+        made = making
+        return try await making.value
     }
 }

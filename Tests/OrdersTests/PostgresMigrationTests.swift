@@ -28,7 +28,7 @@ import Testing
     @Test func instancesStartingTogetherMigrateOnce() async throws {
         try await withInstances(4) { pools in
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for pool in pools { group.addTask { try await StorefrontPostgres.prepare(pool, demoPhotos: .drawnWhenAsked) } }
+                for pool in pools { group.addTask { try await StorefrontPostgres.prepare(pool) } }
                 try await group.waitForAll()
             }
             let applied = try await pools[0].read { connection in
@@ -42,25 +42,31 @@ import Testing
         }
     }
 
-    /// The demo seed's photos on PostgreSQL: drawn once by the first instance, in the database
-    /// for every instance; one that starts later finds them all, and one whose seed was cut
-    /// short draws only what is missing.
-    @Test func theDemoPhotosAreDrawnOnceIntoTheDatabase() async throws {
+    /// `storefront seed` on PostgreSQL: two seeds at once add each demo photo once, into the
+    /// database every instance reads; a seed run again adds only a photo that is missing. An
+    /// instance's start draws none.
+    @Test func theSeedAddsEachDemoPhotoOnceIntoTheDatabase() async throws {
         try await withInstances(2) { pools in
-            func variants() async throws -> [String] {
+            func photos() async throws -> [String] {
                 try await pools[0].read { connection in
-                    try connection.rows("SELECT name FROM photo_variant ORDER BY name").map { try $0.decode(String.self) }
+                    try connection.rows("SELECT product_id::text || ':' || fingerprint FROM product_photo ORDER BY product_id").map { try $0.decode(String.self) }
                 }
             }
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for pool in pools { group.addTask { try await StorefrontPostgres.prepare(pool, demoPhotos: .drawnAtSeed) } }
-                try await group.waitForAll()
+            func variants() async throws -> Int {
+                try await pools[0].query("SELECT count(*)::int FROM photo_variant").first?.decode(Int.self) ?? -1
             }
-            let drawn = try await variants()
-            #expect(drawn.count == 240 && drawn.allSatisfy { $0.hasPrefix("de30") }, "six variants of each of the 40 demo photos: \(drawn.count)")
-            _ = try await pools[0].query("DELETE FROM photo_variant WHERE name LIKE 'de30000000000007-%'")
-            try await StorefrontPostgres.prepare(pools[1], demoPhotos: .drawnAtSeed)
-            #expect(try await variants() == drawn, "the six missing ones drawn again, nothing else")
+            try await StorefrontPostgres.prepare(pools[0])
+            #expect(try await photos().isEmpty, "a start draws no photo")
+            let added = try await withThrowingTaskGroup(of: Int.self) { group in
+                for pool in pools { group.addTask { try await StorefrontPostgres.seedDemoShop(pool) } }
+                return try await group.reduce(0, +)
+            }
+            let seeded = try await photos()
+            #expect(added == 40 && seeded.count == 40, "one photo for each of the 40 demo products: \(added), \(seeded.count)")
+            #expect(try await variants() == 240, "six variants of each")
+            _ = try await pools[0].query("DELETE FROM product_photo WHERE product_id = 7")
+            #expect(try await StorefrontPostgres.seedDemoShop(pools[1]) == 1)
+            #expect(try await photos() == seeded, "the missing one added again, the same picture; nothing else")
         }
     }
 }

@@ -11,7 +11,7 @@ import TesseraTesting
     /// (the copy reads beside the checkouts, and a busy machine slows both).
     static func startStorefront(data: URL) throws -> ProcessHarness {
         try ProcessHarness(product: "storefront", environment: ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": data.path, "LOG_LEVEL": "notice",
-                                                                "DEMO_PHOTOS": "on-request", "DATABASE_TIMEOUT": "60"],
+                                                                "DATABASE_TIMEOUT": "60"],
                            workingDirectory: ProcessHarness.packageRoot)
     }
 

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TesseraTesting
 
-/// Product photos on a real storefront: the demo products' photos are drawn when the demo shop
-/// is seeded (or, as the other tests here have it, when first asked for); staff upload one on `/admin/products`; the product page shows it as a `<picture>` with
+/// Product photos on a real storefront: `storefront seed` adds the demo products' photos (the
+/// server draws none); staff upload one on `/admin/products`; the product page shows it as a `<picture>` with
 /// WebP and JPEG `srcset`s; its variants are immutable files without the EXIF the upload had.
 /// What is not a whole image of a sane size gets a 4xx page, and nothing is stored.
 @Suite(.serialized) struct PhotoFlowTests {
@@ -22,12 +22,20 @@ import TesseraTesting
         return urls.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
     }
 
-    @Test func theDemoSeedDrawsEveryVariantBeforeTheShopServes() async throws {
-        try await TestStorefront.run(environment: ["DEMO_PHOTOS": "seed"], startup: .seconds(180)) { shop in
+    @Test func theSeedAddsEveryDemoPhotoAndTheServerDrawsNone() async throws {
+        // Without the seed command, the demo shop has no photos, and asking for one draws nothing.
+        try await TestStorefront.run { shop in
+            let visitor = TestClient(port: shop.port)
+            let detail = try await visitor.send("/products/7/detail")
+            #expect(detail.status == 200 && Self.photoURLs(detail).isEmpty)
+            let folder = shop.dataDirectory.appendingPathComponent("photos")
+            #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).isEmpty, "the server drew a photo")
+        }
+        try await TestStorefront.run(seeded: true) { shop in
             // Looked at before any request: six variants (three widths, WebP and JPEG) of each of
             // the 40 demo products' photos are files already.
             let folder = shop.dataDirectory.appendingPathComponent("photos")
-            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("de30") }
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             #expect(files.count == 240, "\(files.count) variants")
             let visitor = TestClient(port: shop.port)
             let urls = Self.photoURLs(try await visitor.send("/products/7/detail"))
@@ -36,17 +44,12 @@ import TesseraTesting
                 let variant = try await visitor.send(url)
                 let file = try #require(FileManager.default.contents(atPath: folder.appendingPathComponent(String(url.dropFirst("/photos/".count))).path))
                 #expect(variant.status == 200 && variant.body == Array(file), "\(url) is the file the seed drew")
+                #expect(variant.header("cache-control") == "public, max-age=31536000, immutable")
             }
-        }
-        try await TestStorefront.run(environment: ["DEMO_PHOTOS": "on-request"]) { shop in
-            let folder = shop.dataDirectory.appendingPathComponent("photos")
-            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-            #expect(files.isEmpty, "on request, nothing is drawn before a page asks: \(files.count)")
-            // Exactly one spelling serves a photo: extra separators are a 404, not an alias a cache
-            // would keep for good; dot segments and an encoded slash are refused before routing (400).
-            let visitor = TestClient(port: shop.port)
-            let url = try #require(Self.photoURLs(try await visitor.send("/products/7/detail")).first)
-            #expect(try await visitor.send(url).status == 200)
+            // Exactly one spelling serves a photo: extra separators and needless escapes are a 404,
+            // not an alias a cache would keep for good; dot segments and an encoded slash are
+            // refused before routing (400).
+            let url = try #require(urls.first { $0.hasSuffix("-640.webp") })
             let name = url.dropFirst("/photos/".count)
             let escapedFirst = "%" + String(name.utf8.first!, radix: 16)
             for (alias, status) in [("/photos//\(name)", 404), ("//photos/\(name)", 404), ("/photos/\(name)/", 404), ("/photos/\(name)//", 404),
@@ -62,9 +65,9 @@ import TesseraTesting
     }
 
     @Test func staffUploadAPhotoAndTheProductPageShowsItWithoutItsMetadata() async throws {
-        try await TestStorefront.run { shop in
+        try await TestStorefront.run(seeded: true) { shop in
             let visitor = TestClient(port: shop.port)
-            // The demo photo: drawn on the first request, a file from then on.
+            // The demo photo the seed added.
             let before = try await visitor.send("/products/3/detail")
             #expect(before.text.contains("<picture data-photo>"))
             let demo = try #require(Self.photoURLs(before).first { $0.hasSuffix("-640.jpg") })
@@ -100,7 +103,7 @@ import TesseraTesting
     }
 
     @Test func whatIsNotAWholeImageOfASaneSizeIsA4xxPageAndNothingIsStored() async throws {
-        try await TestStorefront.run { shop in
+        try await TestStorefront.run(seeded: true) { shop in
             let staff = TestClient(port: shop.port)
             #expect(try await staff.submit(from: "/login", to: "/login", form: "email=sam%40example.com&password=sam-staff-2026").status == 303)
             let visitor = TestClient(port: shop.port)

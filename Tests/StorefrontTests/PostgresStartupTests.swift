@@ -10,7 +10,7 @@ import TesseraTesting
 
     func start(_ extra: [String: String]) throws -> ProcessHarness {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-data-\(UUID().uuidString)")
-        let environment = ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": data.path, "LOG_LEVEL": "info", "DEMO_PHOTOS": "on-request"].merging(extra) { $1 }
+        let environment = ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": data.path, "LOG_LEVEL": "info"].merging(extra) { $1 }
         return try ProcessHarness(product: "storefront", environment: environment, workingDirectory: ProcessHarness.packageRoot)
     }
 

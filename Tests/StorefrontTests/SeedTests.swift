@@ -3,10 +3,11 @@ import GRDB
 import Testing
 import TesseraTesting
 
-/// `storefront seed --products N`: a new data directory with a large catalog, the same every time.
+/// `storefront seed`: the demo shop's photos, added once; `--products N`: a new data directory
+/// with a large catalog, the same every time, that pages by keyset.
 @Suite struct SeedTests {
     static func seed(_ arguments: [String], dataDirectory: URL) async throws -> (status: Int32, log: String) {
-        let run = try ProcessHarness(product: "storefront", environment: ["DATA_DIR": dataDirectory.path, "DEMO_PHOTOS": "on-request"], arguments: ["seed"] + arguments)
+        let run = try ProcessHarness(product: "storefront", environment: ["DATA_DIR": dataDirectory.path], arguments: ["seed"] + arguments)
         return (try await run.waitForExit(timeout: .seconds(120)), run.log)
     }
 
@@ -38,20 +39,28 @@ import TesseraTesting
         #expect(orders == 6 && users == 4, "the demo orders and accounts")
         #expect(staff == "sam@example.com", "one of them staff's")
         #expect(indexed == 2000, "every product is searchable")
+        let photos = try FileManager.default.contentsOfDirectory(atPath: first.appendingPathComponent("photos").path)
+        #expect(photos.count == 240, "six variants of each demo product's photo: \(photos.count)")
+
+        // Plain `seed` on a seeded folder adds only what is missing: nothing.
+        let topUp = try await Self.seed([], dataDirectory: first)
+        #expect(topUp.status == 0 && topUp.log.contains(", 0 demo photos added"), "\(topUp.log)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: first.appendingPathComponent("photos").path).count == 240)
 
         // Again on the same folder, or too few products: refused with one line and exit 64.
         let again = try await Self.seed(["--products", "2000"], dataDirectory: first)
         #expect(again.status == 64 && again.log.contains("already has a database"), "\(again.log)")
         let few = try await Self.seed(["--products", "39"], dataDirectory: root.appendingPathComponent("third"))
         #expect(few.status == 64 && few.log.contains("--products 39"), "\(few.log)")
+        let elsewhere = try await Self.seed(["--products", "100", "--database-url", "postgres://nobody@127.0.0.1:1/x"], dataDirectory: root.appendingPathComponent("fourth"))
+        #expect(elsewhere.status == 64 && elsewhere.log.contains("new SQLite data directory"), "\(elsewhere.log)")
+
+        try await Self.pagesByKeyset(first)
     }
 
     /// 2,000 products: 167 pages, reached by keyset links, never by a deep offset.
-    @Test func aLargeCatalogPagesByKeyset() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-seed-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
-        #expect(try await Self.seed(["--products", "2000"], dataDirectory: root).status == 0)
-        let server = try ProcessHarness(product: "storefront", environment: ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": root.path, "LOG_LEVEL": "notice", "DEMO_PHOTOS": "on-request"])
+    static func pagesByKeyset(_ root: URL) async throws {
+        let server = try ProcessHarness(product: "storefront", environment: ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": root.path, "LOG_LEVEL": "notice"])
         let port = try await server.waitForPort()
         func get(_ target: String) async throws -> TestResponse { try await onThread { try RawHTTPClient.request(port: port, target) } }
         func link(_ reply: TestResponse, _ pattern: Regex<(Substring, Substring)>) throws -> String {

@@ -7,7 +7,7 @@ import TesseraTesting
 @Suite(.serialized) struct StorefrontProcessTests {
     func start(_ extra: [String: String] = [:], launcher: [String] = []) throws -> ProcessHarness {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-data-\(UUID().uuidString)")
-        let environment = ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": data.path, "LOG_LEVEL": "info", "DEMO_PHOTOS": "on-request"].merging(extra) { $1 }
+        let environment = ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": data.path, "LOG_LEVEL": "info"].merging(extra) { $1 }
         return try ProcessHarness(product: "storefront", environment: environment, launcher: launcher, workingDirectory: ProcessHarness.packageRoot)
     }
 
@@ -211,7 +211,6 @@ import TesseraTesting
         (["DATABASE_TIMEOUT": "soon"], "DATABASE_TIMEOUT=soon is not valid"),
         (["DATABASE_TIMEOUT": "0"], "DATABASE_TIMEOUT=0 is not valid"),
         (["DATABASE_TIMEOUT": "600"], "from 0.1 to 60"),
-        (["DEMO_PHOTOS": "later"], "DEMO_PHOTOS=later is not valid: give seed or on-request"),
         (["SMTP_URL": "https://mail.example.com"], "only smtp:// is supported"),
         (["MAIL_FROM": "nobody"], "MAIL_FROM=nobody is not an address"),
         (["PASSKEY_RP_ID": "127.0.0.1"], "PASSKEY_RP_ID=127.0.0.1 is not a domain name"),

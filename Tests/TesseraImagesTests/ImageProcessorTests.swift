@@ -17,8 +17,19 @@ import TesseraTesting
         .memory(bytes)
     }
 
+    /// A JPEG of `width` × `height` with something in it: a diagonal gradient, red across and
+    /// blue down.
     func demo(width: Int = 1280, height: Int = 960) async throws -> [UInt8] {
-        try await images.demoPhoto(width: width, height: height, from: 0x1D4E89, to: 0xF4A259, disc: 0xF2F2F2)
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let at = (y * width + x) * 3
+                pixels[at] = UInt8(x * 255 / width)
+                pixels[at + 1] = 96
+                pixels[at + 2] = UInt8(y * 255 / height)
+            }
+        }
+        return try await images.encode(rgb: pixels, width: width, height: height, as: .jpeg)
     }
 
     @Test func formatsAreToldByTheirBytesNotTheirNames() throws {

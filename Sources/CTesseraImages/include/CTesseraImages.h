@@ -21,10 +21,10 @@ int tessera_image_probe(const char *path, const void *buffer, size_t buffer_size
 int tessera_image_variant(const char *path, const void *buffer, size_t buffer_size, int width, int format, int quality,
                           void **out, size_t *out_size, int *out_width, int *out_height, char *error, size_t error_size);
 
-/// Draws a demo photo: a diagonal gradient from one colour to another with a disc in a third,
-/// encoded as JPEG. Colours are 0xRRGGBB.
-int tessera_image_demo(int width, int height, unsigned from, unsigned to, unsigned disc,
-                       void **out, size_t *out_size, char *error, size_t error_size);
+/// Encodes `width` × `height` pixels of 8-bit RGB, row after row, as JPEG (`format` 0) or WebP
+/// (1) at `quality`. `*out` is freed with `tessera_image_free`.
+int tessera_image_encode_rgb(const void *pixels, int width, int height, int format, int quality,
+                             void **out, size_t *out_size, char *error, size_t error_size);
 
 void tessera_image_free(void *bytes);
 

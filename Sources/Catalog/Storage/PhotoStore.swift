@@ -10,14 +10,6 @@ public protocol PhotoStore: Sendable {
     func add(_ photo: ProductPhoto, variants: [PhotoVariantName: [UInt8]]) async throws
     /// One variant's bytes, or `nil` when it has not been made.
     func variant(_ name: PhotoVariantName) async throws -> StoredVariant?
-    /// Keeps one variant made after its photo was listed: a demo photo's, drawn by the seed or
-    /// when first asked for.
-    func addVariant(_ name: PhotoVariantName, bytes: [UInt8]) async throws
-    /// Which of these variants are not kept yet, asked by name without reading any bytes: what
-    /// the demo seed still has to draw, checked on every start.
-    func missingVariants(among names: [PhotoVariantName]) async throws -> Set<PhotoVariantName>
-    /// Whether the product lists the photo with this fingerprint.
-    func hasPhoto(productID: Int, fingerprint: String) async throws -> Bool
     /// Whether every change to the photos is made through this store in this process (SQLite),
     /// so that what was read can be kept until this process changes it.
     var isOnlyWriter: Bool { get }
@@ -100,19 +92,4 @@ public struct SQLitePhotoStore: PhotoStore {
         return FileManager.default.fileExists(atPath: path) ? .file(path: path) : nil
     }
 
-    public func missingVariants(among names: [PhotoVariantName]) async throws -> Set<PhotoVariantName> {
-        Set(names.filter { !FileManager.default.fileExists(atPath: URL(fileURLWithPath: folder).appendingPathComponent($0.pathSegment).path) })
-    }
-
-    public func addVariant(_ name: PhotoVariantName, bytes: [UInt8]) async throws {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try Data(bytes).write(to: URL(fileURLWithPath: folder).appendingPathComponent(name.pathSegment), options: .atomic)
-    }
-
-    public func hasPhoto(productID: Int, fingerprint: String) async throws -> Bool {
-        try await database.unsafeRead { db in
-            try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM productPhoto WHERE productID = ? AND fingerprint = ?)"),
-                              arguments: [productID, fingerprint]) ?? false
-        }
-    }
 }

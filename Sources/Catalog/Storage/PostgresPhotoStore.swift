@@ -77,26 +77,6 @@ public struct PostgresPhotoStore: PhotoStore {
         }
     }
 
-    public func addVariant(_ name: PhotoVariantName, bytes: [UInt8]) async throws {
-        _ = try await connections.query("""
-            INSERT INTO photo_variant (name, bytes) VALUES (\(name.pathSegment), \(ByteBuffer(bytes: bytes))) ON CONFLICT (name) DO NOTHING
-            """)
-    }
-
-    public func missingVariants(among names: [PhotoVariantName]) async throws -> Set<PhotoVariantName> {
-        var kept: Set<String> = []
-        for row in try await connections.query("SELECT name FROM photo_variant WHERE name = ANY(\(names.map(\.pathSegment)))") {
-            kept.insert(try row.decode(String.self))
-        }
-        return Set(names.filter { !kept.contains($0.pathSegment) })
-    }
-
-    public func hasPhoto(productID: Int, fingerprint: String) async throws -> Bool {
-        try await connections.query("""
-            SELECT EXISTS (SELECT 1 FROM product_photo WHERE product_id = \(productID) AND fingerprint = \(fingerprint))
-            """).first?.decode(Bool.self) ?? false
-    }
-
     public func variant(_ name: PhotoVariantName) async throws -> StoredVariant? {
         try await connections.query("SELECT bytes FROM photo_variant WHERE name = \(name.pathSegment)").first
             .map { .bytes(Array(buffer: try $0.decode(ByteBuffer.self))) }
