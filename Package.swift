@@ -4,12 +4,12 @@ import PackageDescription
 /// Tessera: a server-rendered Swift web framework on libmicrohttpd, and the storefront built with it.
 ///
 /// Layout, from the bottom up:
-/// - `CMicroHTTPD`, `CTesseraShim`: the C library and the few calls Swift cannot make directly;
-///   `CZlib`: zlib, for gzip.
+/// - `CMicroHTTPD`, `CTesseraShim`: libmicrohttpd and the few calls Swift cannot make directly;
+///   `CZlib`: zlib, for gzip; `CVips`, `CTesseraImages`: libvips, for photos.
 /// - `TesseraViews`: the runtime of typed views; `TesseraViewsPlugin` compiles `Views/` into them
 ///   with `tessera-views` (`TesseraTemplateCompiler`).
-/// - `TesseraHTTP`: the HTTP server, requests, responses and the error protocol. Every C type
-///   stops here.
+/// - `TesseraHTTP`: the HTTP server, requests, responses and the error protocol. libmicrohttpd's
+///   types stop here.
 /// - `Tessera`: the framework an app uses: the application and its middleware chain, routing,
 ///   page and region controllers, sessions, forms, languages, error pages, static files.
 /// - `TesseraMail`: mail through an outbox and SMTP (SwiftNIO); `TesseraPasskeys`: WebAuthn
@@ -153,6 +153,8 @@ let package = Package(
             dependencies: [
                 "TesseraHTTP", "Tessera", "TesseraMail",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -106,8 +106,11 @@ import Testing
         }
     }
 
-    @Test func errorJSONEscapes() {
-        #expect(ErrorJSON.encode(status: 400, message: "bad \"x\"\n<script>") == #"{"error":{"message":"bad \"x\"\n\u003cscript\u003e","status":400}}"#)
+    @Test func errorJSONIsJSONThatNoBrowserReadsAsAPage() {
+        #expect(ErrorJSON.encode(status: 400, message: "bad \"x\"\n<script>") == #"{"error":{"message":"bad \"x\"\n<script>","status":400}}"#)
+        let response = Response.json(HTTPError(.badRequest, message: "bad"))
+        #expect(response.headers[.contentType] == "application/json; charset=utf-8")
+        #expect(response.headers[.xContentTypeOptions] == "nosniff")
     }
 }
 

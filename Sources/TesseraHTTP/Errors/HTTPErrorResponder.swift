@@ -33,11 +33,11 @@ public struct PlainErrorResponder: HTTPErrorResponder {
 
 extension Response {
     /// The JSON answer to an error, the same everywhere: `{"error": {"status": 404, "message": "…"}}`,
-    /// with the error's own header fields.
+    /// with the error's own header fields. `nosniff`: a browser reads it as JSON, never as a page.
     public static func json(_ error: some HTTPResponseError) -> Response {
         var response = Response(
             status: error.status,
-            headers: [.contentType: "application/json; charset=utf-8"],
+            headers: [.contentType: "application/json; charset=utf-8", .xContentTypeOptions: "nosniff"],
             body: .bytes(Array(ErrorJSON.encode(status: error.status.code, message: ControlCharacters.removed(from: error.publicMessage)).utf8))
         )
         response.headers.append(contentsOf: error.headers)
@@ -45,8 +45,7 @@ extension Response {
     }
 }
 
-/// The JSON error shape shared by every error answer: `{"error": {"message": "…", "status": 404}}`,
-/// escaped as the templates' `json` filter escapes, so it is safe to embed in HTML too.
+/// The JSON error shape shared by every error answer: `{"error": {"message": "…", "status": 404}}`.
 public enum ErrorJSON {
     private struct Body: Encodable {
         struct Detail: Encodable {
@@ -61,11 +60,12 @@ public enum ErrorJSON {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let json = (try? encoder.encode(Body(error: Body.Detail(status: status, message: message)))) ?? Data("null".utf8)
-        return ErrorText.scriptSafe(String(decoding: json, as: UTF8.self))
+        return String(decoding: json, as: UTF8.self)
     }
 }
 
-/// The escapes an error's text needs on the server's own pages, which use no view layer.
+/// The escape an error's text needs on the server's own page: this layer has no views, and
+/// their escaping (TesseraViews' `HTMLEscaping`) sits above it.
 enum ErrorText {
     /// `text` inside an HTML element or attribute.
     static func html(_ text: String) -> String {
@@ -81,21 +81,5 @@ enum ErrorText {
             }
         }
         return escaped
-    }
-
-    /// JSON text that cannot end a `<script>` element or a line of JavaScript.
-    static func scriptSafe(_ json: String) -> String {
-        var safe = ""
-        for scalar in json.unicodeScalars {
-            switch scalar {
-            case "<": safe += "\\u003c"
-            case ">": safe += "\\u003e"
-            case "&": safe += "\\u0026"
-            case "\u{2028}": safe += "\\u2028"
-            case "\u{2029}": safe += "\\u2029"
-            default: safe.unicodeScalars.append(scalar)
-            }
-        }
-        return safe
     }
 }
