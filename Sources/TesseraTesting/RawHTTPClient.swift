@@ -69,6 +69,33 @@ public final class RawHTTPClient: @unchecked Sendable {
         close(descriptor)
     }
 
+    /// Waits until the server's end of this connection has taken in everything sent so far, as
+    /// the kernel counts it (`/proc/net/tcp`'s receive queue): half a request is then in the
+    /// server's hands, not still in a buffer on its way. Throws ``Failure/timeout`` after `limit`.
+    public func waitUntilServerHasRead(within limit: Duration = .seconds(60)) throws {
+        func address(_ get: (Int32, UnsafeMutablePointer<sockaddr>, UnsafeMutablePointer<socklen_t>) -> Int32) -> String {
+            var address = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { get(descriptor, $0, &length) } }
+            // As /proc/net/tcp writes it: the address in the host's byte order, the port in hex.
+            return String(format: "%08X:%04X", address.sin_addr.s_addr, UInt16(bigEndian: address.sin_port))
+        }
+        let (client, server) = (address(getsockname), address(getpeername))
+        let givingUp = ContinuousClock.now + limit
+        while ContinuousClock.now < givingUp {
+            // Read to its end: a /proc file says its size is 0.
+            let table = String(decoding: (try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/net/tcp")).readToEnd()) ?? Data(), as: UTF8.self)
+            for line in table.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: " ")
+                // The server's socket: its local address is the server's, its remote ours.
+                guard fields.count > 4, fields[1] == server, fields[2] == client else { continue }
+                if fields[4].split(separator: ":").last.flatMap({ Int($0, radix: 16) }) == 0 { return }
+            }
+            usleep(2_000)
+        }
+        throw Failure.timeout
+    }
+
     /// Sends `text` as UTF-8, exactly as written: nothing is added or fixed.
     public func send(_ text: String) throws {
         try send(Array(text.utf8))

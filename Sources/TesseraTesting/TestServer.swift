@@ -8,6 +8,8 @@ public import TesseraHTTP
 public struct TestServer: Sendable {
     /// The ephemeral loopback port the server listens on.
     public let port: Int
+    /// The server's phase and its open connections, as the app's readiness sees them.
+    public let state: HTTPServerState
     private let group: ServiceGroup
     private let running: Task<Void, any Error>
 
@@ -23,6 +25,7 @@ public struct TestServer: Sendable {
         errorResponder: some HTTPErrorResponder = PlainErrorResponder(),
         services: [any Service] = []
     ) async throws -> TestServer {
+        let state = HTTPServerState()
         var logger = Logger(label: "test")
         logger.logLevel = ProcessInfo.processInfo.environment["TESSERA_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
@@ -32,6 +35,7 @@ public struct TestServer: Sendable {
             responder: responder,
             errorResponder: errorResponder,
             logger: logger,
+            state: state,
             onServerRunning: { port in portContinuation.yield(port) }
         )
         // After the server, as ApplicationRunner orders them: a shutdown reaches them first.
@@ -39,7 +43,7 @@ public struct TestServer: Sendable {
         let running = Task { try await group.run() }
         var iterator = portStream.makeAsyncIterator()
         guard let port = await iterator.next() else { throw CancellationError() }
-        return TestServer(port: port, group: group, running: running)
+        return TestServer(port: port, state: state, group: group, running: running)
     }
 
     /// Starts a server whose every request is answered by `handler`, for HTTP-layer tests.

@@ -26,9 +26,7 @@ public struct TestStorefront: Sendable {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-shop-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
         let settings = ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": data.path, "LOG_LEVEL": "notice"].merging(environment) { _, given in given }
-        if seeded {
-            try FileManager.default.copyItem(at: try await SeededDataDirectory.shared.folder(), to: data)
-        }
+        if seeded { try await seed(data) }
         let harness = try ProcessHarness(
             product: "storefront",
             environment: settings,
@@ -44,6 +42,12 @@ public struct TestStorefront: Sendable {
         harness.signal(SIGTERM)
         let status = try await harness.waitForExit()
         guard status == 0 else { throw ProcessHarness.HarnessError.failed(status: status, log: harness.log) }
+    }
+
+    /// Makes `folder` (which must not exist) a data directory `storefront seed` filled: the demo
+    /// shop with its photos, copied from one seeded once per test process.
+    public static func seed(_ folder: URL) async throws {
+        try FileManager.default.copyItem(at: try await SeededDataDirectory.shared.folder(), to: folder)
     }
 }
 

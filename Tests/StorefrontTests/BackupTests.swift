@@ -65,11 +65,21 @@ import TesseraTesting
                 }
             }
             group.addTask {
-                while burst.placed.load(ordering: .relaxed) < 20 { try await Task.sleep(for: .milliseconds(20)) }
+                // Counts of orders, not a clock; a burst that places none fails in minutes, not never.
+                func waitUntilPlaced(_ count: Int) async throws {
+                    let givingUp = ContinuousClock.now + .seconds(300)
+                    while burst.placed.load(ordering: .relaxed) < count {
+                        guard ContinuousClock.now < givingUp else {
+                            burst.stop.store(true, ordering: .relaxed)
+                            throw CheckoutsStopped(placed: burst.placed.load(ordering: .relaxed), awaited: count)
+                        }
+                        try await Task.sleep(for: .milliseconds(20))
+                    }
+                }
+                try await waitUntilPlaced(20)
                 let outcome = try await Self.backup(data: data, to: backupPath)
                 // Checkouts go on after the copy too.
-                let afterCopy = burst.placed.load(ordering: .relaxed)
-                while burst.placed.load(ordering: .relaxed) < afterCopy + 5 { try await Task.sleep(for: .milliseconds(20)) }
+                try await waitUntilPlaced(burst.placed.load(ordering: .relaxed) + 5)
                 burst.stop.store(true, ordering: .relaxed)
                 return outcome
             }
@@ -95,20 +105,21 @@ import TesseraTesting
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-backup-\(UUID().uuidString)")
         let restored = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-restored-\(UUID().uuidString)")
         defer { for folder in [data, restored] { try? FileManager.default.removeItem(at: folder) } }
+        try await TestStorefront.seed(data)
         let storefront = try Self.startStorefront(data: data)
         let port = try await storefront.waitForPort()
         let page = try await onThread { try RawHTTPClient.request(port: port, "/products/1") }
         let found = try #require(page.text.firstMatch(of: /\/photos\/([0-9a-f]{16}-\d+\.(?:webp|jpg))/))
         let (photoURL, photoFile) = (String(found.0), String(found.1))
-        let drawn = try await onThread { try RawHTTPClient.request(port: port, photoURL) }
-        #expect(drawn.status == 200 && drawn.body.count > 100)
+        let original = try await onThread { try RawHTTPClient.request(port: port, photoURL) }
+        #expect(original.status == 200 && original.body.count > 100)
 
         let backup = data.appendingPathComponent("b.sqlite").path
         let (status, log) = try await Self.backup(data: data, to: backup)
         #expect(status == 0, "\(log)")
         #expect(log.contains("photo files to \(backup)-photos"), "\(log)")
         let copied = try Data(contentsOf: URL(fileURLWithPath: "\(backup)-photos/\(photoFile)"))
-        #expect(Array(copied) == drawn.body)
+        #expect(Array(copied) == original.body)
         storefront.signal(SIGTERM)
         #expect(try await storefront.waitForExit() == 0)
 
@@ -119,7 +130,7 @@ import TesseraTesting
         let again = try Self.startStorefront(data: restored)
         let restoredPort = try await again.waitForPort()
         let served = try await onThread { try RawHTTPClient.request(port: restoredPort, photoURL) }
-        #expect(served.status == 200 && served.body == drawn.body)
+        #expect(served.status == 200 && served.body == original.body)
         again.signal(SIGTERM)
         #expect(try await again.waitForExit() == 0)
     }
@@ -159,4 +170,11 @@ import TesseraTesting
         storefront.signal(SIGTERM)
         #expect(try await storefront.waitForExit() == 0)
     }
+}
+
+/// The burst stopped placing orders: what a failing backup test reports instead of hanging.
+private struct CheckoutsStopped: Error, CustomStringConvertible {
+    let placed: Int
+    let awaited: Int
+    var description: String { "the shoppers placed \(placed) orders, and \(awaited) were awaited" }
 }

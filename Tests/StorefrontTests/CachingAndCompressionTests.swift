@@ -22,7 +22,7 @@ import TesseraTesting
     }
 
     @Test func pagesAreGzippedForBrowsersAndStaticFilesAreFingerprinted() async throws {
-        try await TestStorefront.run { shop in
+        try await TestStorefront.run(seeded: true) { shop in
             let plain = try await shop.get("/")
             let port = shop.port
             let gzipped = try await onThread { try RawHTTPClient.request(port: port, "/", headers: ["Accept-Encoding": "gzip, deflate, br"]) }

@@ -70,7 +70,7 @@ import TesseraTesting
         let client = try RawHTTPClient(port: port)
         // The request is in flight: its first line is in, its headers are still coming.
         try client.send("GET /healthz HTTP/1.1\r\n")
-        try await Task.sleep(for: .milliseconds(200))
+        try await onThread { try client.waitUntilServerHasRead() }
         storefront.signal(SIGTERM)
         _ = try await storefront.waitForLog("shutting down")
         try await Task.sleep(for: .milliseconds(300))

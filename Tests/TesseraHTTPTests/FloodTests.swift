@@ -72,9 +72,12 @@ import TesseraTesting
     @Test func aConnectionOverTheCapIsAnswered503() async throws {
         let server = try await TestServer.start(limits: Self.limits) { _ in .text("ok") }
         let port = server.port
+        let state = server.state
         let (refusal, others) = try await onThread {
             let holding = try (0..<8).map { _ in try RawHTTPClient(port: port, from: "127.0.0.7") }
-            Thread.sleep(forTimeInterval: 0.2)
+            // The server has taken all eight in (it counts them), so the ninth is over the cap.
+            let givingUp = ContinuousClock.now + .seconds(60)
+            while state.openConnections < 8, ContinuousClock.now < givingUp { usleep(2_000) }
             let over = try RawHTTPClient(port: port, from: "127.0.0.7")
             try over.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
             let refusal = try over.readReply()

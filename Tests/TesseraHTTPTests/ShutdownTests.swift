@@ -29,13 +29,17 @@ import TesseraTesting
     }
 
     @Test func requestStillWaitingAfterGraceGets503() async throws {
+        let (started, signalStarted) = AsyncStream<Void>.makeStream()
         let server = try await TestServer.start(shutdownGrace: .milliseconds(200), responder: ClosureResponder { _ in
+            signalStarted.yield()
             try await Task.sleep(for: .seconds(30))
             return .text("never")
         })
         let port = server.port
         async let reply = onThread { try RawHTTPClient.request(port: port, "/forever") }
-        try await Task.sleep(for: .milliseconds(200))
+        // Stopped once the handler runs: the request is in flight, not still on its way.
+        var iterator = started.makeAsyncIterator()
+        _ = await iterator.next()
         try await server.stop()
         #expect(try await reply.status == 503)
     }

@@ -45,14 +45,35 @@ enum ShopRegions {
     static let purchases = RegionKey<Int>("shop.page.purchases")
 }
 
-/// A child that renders a fixed text after a delay, or fails.
+/// Doors a region waits at until a test opens them, by name: a test of what is sent before a
+/// slow region ends holds that region for as long as it looks, instead of racing a clock.
+actor RegionGates {
+    static let shared = RegionGates()
+
+    private var opened: Set<String> = []
+    private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
+
+    func wait(for name: String) async {
+        guard !opened.contains(name) else { return }
+        await withCheckedContinuation { waiting[name, default: []].append($0) }
+    }
+
+    func open(_ name: String) {
+        opened.insert(name)
+        for continuation in waiting.removeValue(forKey: name) ?? [] { continuation.resume() }
+    }
+}
+
+/// A child that renders a fixed text after a delay, or once its gate is open, or fails.
 struct SleepyRegion: RegionController {
     var text: String
     var delay: Duration = .zero
+    var gate: String?
     var fails = false
 
     func render(in context: RequestContext) async throws -> HTMLOutput {
         if delay > .zero { try await Task.sleep(for: delay) }
+        if let gate { await RegionGates.shared.wait(for: gate) }
         struct ChildFailure: Error {}
         if fails { throw ChildFailure() }
         var output = HTMLOutput()
@@ -69,7 +90,8 @@ struct SleepyRegion: RegionController {
     }
 }
 
-/// Knobs for the page, read from the query: `slowMs`, `failFast`, `requireSlow`, `buffered`.
+/// Knobs for the page, read from the query: `slowMs`, `slowGate` (the slow region waits for that
+/// gate of ``RegionGates``), `failFast`, `requireSlow`, `buffered`.
 struct RegionPageController: PageController {
     let id: Int
 
@@ -95,7 +117,7 @@ struct RegionPageController: PageController {
         }
         return RegionPageView.Regions(
             fast: Region(source: ShopRoutes.fast.path(id), controller: SleepyRegion(text: "fast <content>", delay: .milliseconds(300), fails: query["failFast"] != nil)),
-            slow: Region(source: ShopRoutes.slow.path(id), controller: SleepyRegion(text: "slow content", delay: slow),
+            slow: Region(source: ShopRoutes.slow.path(id), controller: SleepyRegion(text: "slow content", delay: slow, gate: query["slowGate"]),
                          deadline: .milliseconds(Int(query["deadlineMs"] ?? "5000") ?? 5000), isRequired: query["requireSlow"] != nil),
             purchases: context.regions.region(providedFor: ShopRegions.purchases, input: id, in: context)
         )

@@ -44,8 +44,8 @@ import Testing
                 }
             }
         }
-        while gate.started.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(5)) }
-        try await Task.sleep(for: .milliseconds(50))  // let the other two reach the queue
+        // The first runs and the other two wait in the queue: what the pool says, not a pause.
+        while gate.started.load(ordering: .relaxed) == 0 || pool.queuedJobs < 2 { try await Task.sleep(for: .milliseconds(5)) }
         let refusal = await #expect(throws: WorkerPoolFull.self) { try await pool.run { 1 } }
         #expect(refusal?.status == .serviceUnavailable)
         #expect(refusal?.headers[.retryAfter] == "1")

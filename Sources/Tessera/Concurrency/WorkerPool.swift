@@ -44,6 +44,9 @@ public final class WorkerPool: Sendable {
         shared.stop()
     }
 
+    /// How many jobs wait for a thread now, besides those running.
+    public var queuedJobs: Int { shared.queuedJobs }
+
     /// Runs `work` on one of the pool's threads and returns its result; throws
     /// ``WorkerPoolFull`` at once when the queue is full.
     public func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
@@ -66,6 +69,12 @@ public final class WorkerPool: Sendable {
 
         init(queueLimit: Int) {
             self.queueLimit = queueLimit
+        }
+
+        var queuedJobs: Int {
+            condition.lock()
+            defer { condition.unlock() }
+            return jobs.count
         }
 
         /// Queues `job` unless as many are already waiting for a thread as the limit allows.
