@@ -171,7 +171,7 @@ import TesseraTesting
     @Test func connectionsOverTheCapPerClientAddressGetA503() async throws {
         let server = try await TestServer.start(limits: HTTPServerLimits(maxConnectionsPerIP: 2), Self.okHandler)
         let port = server.port
-        let (refusal, trailing, bodyRefusal) = try await onThread {
+        let (refusal, trailing, bodyRefusal, photoRefusal) = try await onThread {
             let first = try RawHTTPClient(port: port)
             let second = try RawHTTPClient(port: port)
             for client in [first, second] {
@@ -189,10 +189,15 @@ import TesseraTesting
             try uploader.send("POST /ok HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: 900000\r\n\r\n")
             let whole = uploader.sendUnlessRefused([UInt8](repeating: 1, count: 900_000))
             let bodyRefusal = (whole, try uploader.readReply().status)
+            // So is a browser's photo, within the upload limit: the 503 page, not a reset.
+            let photo = try RawHTTPClient(port: port, timeout: 30)
+            try photo.send("POST /ok HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: \(20 * 1024 * 1024)\r\n\r\n")
+            let photoSent = photo.sendUnlessRefused(repeating: 0x2D, count: 20 * 1024 * 1024)
+            let photoRefusal = (photoSent, try photo.readReply().status)
             // The two kept-alive connections still work, and so does a new one once one closes.
             try first.send("GET /ok HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             _ = try first.readReply()
-            return (refusal, trailing, bodyRefusal)
+            return (refusal, trailing, bodyRefusal, photoRefusal)
         }
         // Once the server has let the closed one go (it counts its connections), a new one is served.
         let givingUp = ContinuousClock.now + .seconds(60)
@@ -206,6 +211,7 @@ import TesseraTesting
         #expect(refusal.header("connection") == "close")
         #expect(trailing.isEmpty, "one answer, then the connection closes")
         #expect(bodyRefusal.0 && bodyRefusal.1 == 503)
+        #expect(photoRefusal.0 && photoRefusal.1 == 503, "a 20 MB upload over the cap is read and answered")
         #expect(afterwards == 200)
         try await server.stop()
     }

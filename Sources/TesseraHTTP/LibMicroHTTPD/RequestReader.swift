@@ -141,10 +141,11 @@ enum RequestReader {
             4 * (context.isUpload ? context.core.limits.maxUploadBytes : context.core.limits.maxBodyBytes) + 1_048_576
         }
 
-        /// For a connection over a cap, the in-memory body limit: such a connection is kept as
-        /// briefly as can be, since it holds one of the few places past the cap.
+        /// For a connection over a cap, the most the request could have sent had it been let in
+        /// (an upload's limit, or a form's): a browser at the cap uploading a photo gets the 503
+        /// page, and a body larger than any the site takes is not read.
         static func overCapLimit(_ context: ConnectionRequest) -> Int {
-            context.core.limits.maxBodyBytes
+            context.isUpload ? context.core.limits.maxUploadBytes : context.core.limits.maxBodyBytes
         }
 
         /// Whether to read a body of `declaredLength` (chunked when `nil`) before answering:
