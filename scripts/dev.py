@@ -92,15 +92,19 @@ class Server:
 
     def __init__(self, port, data):
         self.port, self.data, self.process = port, data, None
+        self.seeded = False
 
     def restart(self, build_name):
         self.stop()
         environment = dict(os.environ, PORT=str(self.port), DATA_DIR=str(self.data),
                            TESSERA_DEV_BUILD=build_name, TESSERA_DEV_STATUS=str(STATUS))
         environment.setdefault("LOG_LEVEL", "notice")
-        if not (self.data / "storefront.sqlite").exists():
+        if not self.seeded and not environment.get("DATABASE_URL") and not (self.data / "storefront.sqlite").exists():
             # A new data folder: the demo shop with its photos, which only `storefront seed` draws.
-            subprocess.run([str(ROOT / ".build/debug/storefront"), "seed"], cwd=ROOT, env=environment, stdout=subprocess.DEVNULL)
+            seed = subprocess.run([str(ROOT / ".build/debug/storefront"), "seed"], cwd=ROOT, env=environment, stdout=subprocess.DEVNULL)
+            if seed.returncode != 0:
+                log(f"storefront seed exited with status {seed.returncode}; serving without the demo photos")
+        self.seeded = True
         self.process = subprocess.Popen([str(ROOT / ".build/debug/storefront")], cwd=ROOT, env=environment)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

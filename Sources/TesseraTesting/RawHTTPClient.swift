@@ -70,8 +70,9 @@ public final class RawHTTPClient: @unchecked Sendable {
     }
 
     /// Waits until the server's end of this connection has taken in everything sent so far, as
-    /// the kernel counts it (`/proc/net/tcp`'s receive queue): half a request is then in the
-    /// server's hands, not still in a buffer on its way. Throws ``Failure/timeout`` after `limit`.
+    /// the kernel counts it in `/proc/net/tcp` (IPv4): nothing left unacknowledged on this side,
+    /// nothing unread on the server's. Half a request is then in the server's hands, not still in
+    /// a buffer on its way. Throws ``Failure/timeout`` after `limit`.
     public func waitUntilServerHasRead(within limit: Duration = .seconds(60)) throws {
         func address(_ get: (Int32, UnsafeMutablePointer<sockaddr>, UnsafeMutablePointer<socklen_t>) -> Int32) -> String {
             var address = sockaddr_in()
@@ -85,12 +86,17 @@ public final class RawHTTPClient: @unchecked Sendable {
         while ContinuousClock.now < givingUp {
             // Read to its end: a /proc file says its size is 0.
             let table = String(decoding: (try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/net/tcp")).readToEnd()) ?? Data(), as: UTF8.self)
+            // Each socket's queues, "transmit:receive" in hex: ours by our address first, the server's by its.
+            var sent: Int?, unread: Int?
             for line in table.split(separator: "\n").dropFirst() {
                 let fields = line.split(separator: " ")
-                // The server's socket: its local address is the server's, its remote ours.
-                guard fields.count > 4, fields[1] == server, fields[2] == client else { continue }
-                if fields[4].split(separator: ":").last.flatMap({ Int($0, radix: 16) }) == 0 { return }
+                guard fields.count > 4 else { continue }
+                let queues = fields[4].split(separator: ":").map { Int($0, radix: 16) }
+                guard queues.count == 2 else { continue }
+                if fields[1] == client, fields[2] == server { sent = queues[0] }
+                if fields[1] == server, fields[2] == client { unread = queues[1] }
             }
+            if sent == 0, unread == 0 { return }
             usleep(2_000)
         }
         throw Failure.timeout

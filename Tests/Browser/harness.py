@@ -11,6 +11,7 @@ scripts/browser-test.sh passes, through the environment:
   SCREENSHOT_DIR     where screenshots go (by default .build/browser-screenshots)
   AXE_SOURCE         axe-core's axe.min.js, pinned and checked by the script
 """
+import atexit
 import base64
 import json
 import os
@@ -69,10 +70,11 @@ _seeded = {}
 
 
 def seeded_data_directory():
-    """A data directory `storefront seed` filled, made once per run: seeding draws 40 photos, a
-    copy of it takes milliseconds."""
+    """A data directory `storefront seed` filled, made once per run and removed at exit:
+    seeding draws 40 photos, a copy of it takes milliseconds."""
     if "folder" not in _seeded:
         folder = tempfile.mkdtemp(prefix="tessera-browser-seeded-")
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
         subprocess.run([str(BINARY), "seed"], cwd=ROOT, env=dict(os.environ, DATA_DIR=folder, LOG_LEVEL="warning"),
                        check=True, stdout=subprocess.DEVNULL, timeout=300)
         _seeded["folder"] = folder
@@ -107,7 +109,6 @@ class DevServer:
 
     def start(self):
         self.data = tempfile.mkdtemp(prefix="tessera-dev-")
-        shutil.copytree(seeded_data_directory(), self.data, dirs_exist_ok=True)
         port = free_port()
         self.base = f"http://127.0.0.1:{port}"
         env = dict(os.environ, PORT=str(port), HOST="127.0.0.1", DATA_DIR=self.data, LOG_LEVEL="warning")

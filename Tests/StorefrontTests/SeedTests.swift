@@ -8,7 +8,7 @@ import TesseraTesting
 @Suite struct SeedTests {
     static func seed(_ arguments: [String], dataDirectory: URL) async throws -> (status: Int32, log: String) {
         let run = try ProcessHarness(product: "storefront", environment: ["DATA_DIR": dataDirectory.path], arguments: ["seed"] + arguments)
-        return (try await run.waitForExit(timeout: .seconds(120)), run.log)
+        return (try await run.waitForExit(timeout: .seconds(300)), run.log)
     }
 
     static func names(in folder: URL) throws -> [String] {

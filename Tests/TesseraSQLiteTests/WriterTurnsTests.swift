@@ -96,6 +96,6 @@ private func waitUntil(_ condition: () -> Bool, sourceLocation: SourceLocation =
             Issue.record("what the test waited for never happened", sourceLocation: sourceLocation)
             return
         }
-        await Task.yield()
+        try? await Task.sleep(for: .milliseconds(1))
     }
 }

@@ -52,6 +52,12 @@ public struct SQLitePhotoStore: PhotoStore {
                 )
                 """)
         }
+        // Demo photos an older server listed by a made-up fingerprint (`de30…`) and drew when
+        // first asked for: nothing draws them any more, so their listings go, and
+        // `storefront seed` adds the demo photos again as uploads.
+        migrator.registerMigration("catalog.v6.forget-drawn-demo-photos") { db in
+            try db.execute(sql: "DELETE FROM productPhoto WHERE fingerprint LIKE 'de30%'")
+        }
     }
 
     public func photos(of productIDs: [Int]) async throws -> [Int: [ProductPhoto]] {

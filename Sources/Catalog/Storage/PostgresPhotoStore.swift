@@ -46,6 +46,13 @@ public struct PostgresPhotoStore: PhotoStore {
             """,
             "CREATE TABLE photo_variant (name text PRIMARY KEY, bytes bytea NOT NULL)",
         ])
+        // Demo photos an older server listed by a made-up fingerprint (`de30…`) and drew when
+        // first asked for: nothing draws them any more, so they go, and `storefront seed` adds
+        // the demo photos again as uploads.
+        migrator.register("catalog.v5.forget-drawn-demo-photos", [
+            "DELETE FROM product_photo WHERE fingerprint LIKE 'de30%'",
+            "DELETE FROM photo_variant WHERE name LIKE 'de30%'",
+        ])
     }
 
     public func photos(of productIDs: [Int]) async throws -> [Int: [ProductPhoto]] {

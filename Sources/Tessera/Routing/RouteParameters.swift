@@ -50,8 +50,9 @@ public protocol PathParameter: RouteParameters {
     /// The value in one decoded path segment, or `nil` when it does not parse, so that the route
     /// does not match.
     init?(pathSegment: String)
-    /// The value as one path segment, before percent-encoding; parsing it back gives the same
-    /// value.
+    /// The value as one path segment, before percent-encoding: its one spelling. Parsing it back
+    /// gives the same value, and a route matches a segment only when it is this spelling, so a
+    /// type that accepts several spellings still has one URL per value.
     var pathSegment: String { get }
 }
 
