@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A `multipart/form-data` parser (RFC 7578) that reads its body in pieces, so a body written to
 /// disk as it arrived (``SpooledFile``) is never held in memory: each file it carries is copied
 /// into a spooled file of its own as the parser goes. A body in memory (a small form) is parsed
@@ -142,9 +146,9 @@ struct MultipartParser {
         /// `false` when the body ends first.
         mutating func scan(to pattern: [UInt8], drain: (ArraySlice<UInt8>) throws(HTTPError) -> Void) throws(HTTPError) -> Bool {
             while true {
-                if let found = buffer[position...].firstRange(of: pattern) {
-                    try drain(buffer[position..<found.lowerBound])
-                    position = found.lowerBound
+                if let found = Self.firstIndex(of: pattern, in: buffer[position...]) {
+                    try drain(buffer[position..<found])
+                    position = found
                     return true
                 }
                 let safeEnd = max(position, buffer.count - (pattern.count - 1))
@@ -153,6 +157,25 @@ struct MultipartParser {
                     position = safeEnd
                 }
                 guard try fill() else { return false }
+            }
+        }
+
+        /// Where `pattern` first starts in `bytes`: `memchr` for its first byte, then one compare.
+        /// The generic `firstRange(of:)` walked collection indices, seconds for a 20 MB upload.
+        static func firstIndex(of pattern: [UInt8], in bytes: ArraySlice<UInt8>) -> Int? {
+            guard let first = pattern.first else { return bytes.startIndex }
+            guard bytes.count >= pattern.count else { return nil }
+            return bytes.withUnsafeBytes { haystack in
+                pattern.withUnsafeBytes { needle in
+                    var start = 0
+                    while haystack.count - start >= needle.count {
+                        guard let hit = memchr(haystack.baseAddress! + start, Int32(first), haystack.count - start - needle.count + 1) else { return nil }
+                        let offset = haystack.baseAddress!.distance(to: UnsafeRawPointer(hit))
+                        if memcmp(hit, needle.baseAddress!, needle.count) == 0 { return bytes.startIndex + offset }
+                        start = offset + 1
+                    }
+                    return nil
+                }
             }
         }
 
