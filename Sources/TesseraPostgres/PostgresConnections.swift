@@ -333,7 +333,8 @@ public final class PostgresConnections: Sendable {
 
     /// A connection not to use again: closed, and its slot to the next caller waiting.
     private func abandon(_ connection: PostgresConnection) {
-        connection.close().whenComplete { _ in }
+        // Kept until its close completes: PostgresNIO traps on a connection freed still open.
+        connection.close().whenComplete { _ in withExtendedLifetime(connection) {} }
         closed()
     }
 
