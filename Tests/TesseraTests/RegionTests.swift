@@ -130,10 +130,27 @@ import TesseraTesting
         let server = try await Self.start()
         // Buffered, and streamed: the region's form is rendered after the headers went out, and
         // still carries the token the new session cookie holds.
-        for target in ["/form-region", "/form-region?streamed"] {
-            let reply = try await RouterTests.get(server.port, target)
+        for streamed in [false, true] {
+            let gate = UUID().uuidString
+            let target = "/form-region?gate=\(gate)" + (streamed ? "&streamed" : "")
+            let reply: TestResponse
+            if streamed {
+                // The region waits until the head has come: a page whose every region had
+                // answered would go out in one piece (with a Content-Length), and be no test.
+                reply = try await onThread { [port = server.port] in
+                    let client = try RawHTTPClient(port: port)
+                    try client.send("GET \(target) HTTP/1.1\r\nHost: x\r\n\r\n")
+                    var head = try client.readHead()
+                    Task { await RegionGates.shared.open(gate) }
+                    head.body = try client.readBody(after: head)
+                    return head
+                }
+            } else {
+                await RegionGates.shared.open(gate)
+                reply = try await RouterTests.get(server.port, target)
+            }
             #expect(reply.status == 200)
-            #expect((reply.header("transfer-encoding") == "chunked") == target.hasSuffix("streamed"), "\(target)")
+            #expect((reply.header("transfer-encoding") == "chunked") == streamed, "\(target)")
             let field = #"<div data-region="form"><form method="post" action="/signup"><input type="hidden" name="_csrf" value=""#
             #expect(reply.text.contains(field), "\(target)")
             let token = try #require(reply.csrfToken)

@@ -22,8 +22,12 @@ enum ShopRoutes {
 
 /// A region whose child renders a form, like the storefront's add-to-cart region.
 struct FormRegion: RegionController {
+    /// A ``RegionGates`` gate it waits at, when the test holds it until the page's head is out.
+    var gate: String?
+
     func render(in context: RequestContext) async throws -> HTMLOutput {
-        try await Task.sleep(for: .milliseconds(10))  // rendered after a real suspension, on another task
+        // Rendered after a real suspension, on another task.
+        if let gate { await RegionGates.shared.wait(for: gate) } else { try await Task.sleep(for: .milliseconds(10)) }
         return context.render(RegionFormView.self, "Add to cart")
     }
 }
@@ -36,7 +40,7 @@ struct FormRegionPage: PageController {
     }
 
     func regions(for title: String, in context: RequestContext) -> FormPageView.Regions<Region> {
-        FormPageView.Regions(form: Region(source: nil, controller: FormRegion()))
+        FormPageView.Regions(form: Region(source: nil, controller: FormRegion(gate: context.request.query["gate"])))
     }
 }
 
