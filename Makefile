@@ -28,23 +28,26 @@ run-postgres: deps
 	scripts/with-postgres.sh sh -c 'export DATABASE_URL="$$TESSERA_POSTGRES_URL" SESSION_SECRET="$${SESSION_SECRET:-$$(od -An -N32 -tx1 /dev/urandom | tr -d " \n")}" && .build/release/storefront seed && exec .build/release/storefront'
 
 ## Build everything and run every test: the Swift suites (the stores' conformance suites on
-## SQLite and on a throwaway PostgreSQL cluster; scripts/swift-test.sh repeats any failure at the
-## end), the documentation build (a broken symbol link fails it), the Getting Started app
+## SQLite and on a throwaway PostgreSQL cluster; scripts/swift-test.sh prints any failure again at
+## the end), the documentation build (a broken symbol link fails it), the Getting Started app
 ## (Examples/GettingStarted, its own package, built and tested), the order e-mail test (a real
-## SMTP server on loopback), the real-browser test, the container test (the image, run by podman), the scale-out test (three instances on PostgreSQL
-## behind nginx), the stall test (the database stops for 3 s under load), then the soak (1,000
-## connections for 30 s: no errors, memory back near idle).
+## SMTP server on loopback), the real-browser test, the container test (the image, run by
+## podman), the scale-out test (three instances on PostgreSQL behind nginx), the stall test (the
+## database stops for 3 s under load), then the soak (1,000 connections for 30 s: no errors,
+## memory back near idle). Each step says how long it took (scripts/timed.sh, .build/test-steps.log).
 test: deps
-	$(SWIFT) build --build-tests
-	SWIFT=$(SWIFT) scripts/swift-test.sh
-	$(MAKE) docs
-	scripts/example-test.sh
-	scripts/mail-test.sh
-	scripts/browser-test.sh
-	scripts/container-test.sh
-	scripts/scale-out-test.sh
-	scripts/stall-test.sh
-	$(MAKE) soak
+	@rm -f .build/test-steps.log
+	scripts/timed.sh $(SWIFT) build --build-tests
+	SWIFT=$(SWIFT) scripts/timed.sh scripts/swift-test.sh
+	scripts/timed.sh $(MAKE) docs
+	scripts/timed.sh scripts/example-test.sh
+	scripts/timed.sh scripts/mail-test.sh
+	scripts/timed.sh scripts/browser-test.sh
+	scripts/timed.sh scripts/container-test.sh
+	scripts/timed.sh scripts/scale-out-test.sh
+	scripts/timed.sh scripts/stall-test.sh
+	scripts/timed.sh $(MAKE) soak
+	@cat .build/test-steps.log
 
 ## The Swift suites N times in a row (20 unless N is given), to find a flaky test before CI does;
 ## LOADED=1 keeps one core busy with another process meanwhile, as on a shared CI host. Each
