@@ -30,20 +30,24 @@ enum StorefrontPostgres {
         }
     }
 
-    /// ``prepare(_:catalog:)``, then a demo photo for each demo product that has none, under the
-    /// same lock: seeds run at once on several machines add each photo once. Returns how many
-    /// it added.
+    /// ``prepare(_:catalog:)``, then a demo photo for each demo product that has none, under a
+    /// lock of its own: seeds run at once on several machines add each photo once, and an
+    /// instance that starts meanwhile does not wait for the painting. Returns how many it added.
     static func seedDemoShop(_ connections: PostgresConnections) async throws -> Int {
-        try await connections.withAdvisoryLock(seedLock) {
-            try await migrator.migrate(connections)
-            try await seed(connections, catalog: CatalogSeed.products)
-            return try await DemoPhotos.add(to: CatalogSeed.products.map(\.id),
-                                            through: StorefrontServices(postgres: connections, topics: LiveRegions()).photos)
+        try await prepare(connections)
+        return try await connections.withAdvisoryLock(photoLock, waitingAtMost: photoPatience) {
+            try await DemoPhotos.add(to: CatalogSeed.products.map(\.id),
+                                     through: StorefrontServices(postgres: connections, topics: LiveRegions()).photos)
         }
     }
 
     /// The advisory lock instances take to prepare the database.
     static let seedLock: Int64 = 0x7365_6564 // "seed"
+    /// The advisory lock seeds take to add the demo photos.
+    static let photoLock: Int64 = 0x7068_6f74 // "phot"
+    /// How long a seed waits for another seed's photos: painting and encoding 240 variants takes
+    /// tens of seconds, and minutes on a busy machine; a seed that dies frees the lock at once.
+    static let photoPatience: Duration = .seconds(30 * 60)
 
     private static func seed(_ connections: PostgresConnections, catalog: [Product]) async throws {
         try await PostgresCatalogStore(connections: connections).insertIfEmpty(catalog, categories: CatalogSeed.categories)

@@ -153,15 +153,17 @@ public final class PostgresConnections: Sendable {
     }
 
     /// Runs `body` while this process holds the advisory lock `key`: instances that do the same
-    /// take turns (each waits up to ``lockPatience``). The lock is held on a connection of its
-    /// own for as long as `body` runs, so `body` may use the pool as usual (the pool needs at
-    /// least two connections).
-    public func withAdvisoryLock<T: Sendable>(_ key: Int64, _ body: () async throws -> T) async throws -> T {
+    /// take turns, each waiting up to `patience` for the one before it, which should be longer
+    /// than that one's `body` takes. The lock is held on a connection of its own for as long as
+    /// `body` runs, so `body` may use the pool as usual (the pool needs at least two connections).
+    public func withAdvisoryLock<T: Sendable>(
+        _ key: Int64, waitingAtMost patience: Duration = lockPatience, _ body: () async throws -> T
+    ) async throws -> T {
         precondition(size > 1, "the lock holds a connection while the body uses another")
-        let holder = try await lease(until: .now + Self.lockPatience)
+        let holder = try await lease(until: .now + patience)
         do {
             _ = try await threads.runIfActive {
-                try self.blocking(holder, timeout: Self.lockPatience).execute("SELECT pg_advisory_lock(\(key))")
+                try self.blocking(holder, timeout: patience).execute("SELECT pg_advisory_lock(\(key))")
             }
         } catch {
             keepOrClose(holder, after: error)
@@ -186,7 +188,8 @@ public final class PostgresConnections: Sendable {
         return try outcome.get()
     }
 
-    /// How long an instance waits for another's advisory lock: the other may be migrating.
+    /// How long an instance waits for another's advisory lock by default: the other may be
+    /// migrating, which takes seconds.
     public static let lockPatience: Duration = .seconds(120)
 
     /// Closes the idle connections and stops the threads; work still running finishes first.

@@ -42,9 +42,22 @@ import Testing
         }
     }
 
-    /// `storefront seed` on PostgreSQL: a second seed adds nothing, a seed after a photo went
-    /// missing adds only that one, into the database every instance reads. An instance's start
-    /// draws none.
+    /// An instance starts while a seed paints the demo photos on another machine: it does not
+    /// wait for the painting, which holds a lock of its own.
+    @Test func anInstanceStartsWhileASeedAddsPhotos() async throws {
+        try await withInstances(2) { pools in
+            // Were the start to take the same lock, it would wait here until it gave up, and throw.
+            try await pools[0].withAdvisoryLock(StorefrontPostgres.photoLock) {
+                try await StorefrontPostgres.prepare(pools[1])
+            }
+            let products = try await pools[1].query("SELECT count(*)::int FROM product").first?.decode(Int.self)
+            #expect(products == 40, "the start went through while the photo lock was held")
+        }
+    }
+
+    /// `storefront seed` on PostgreSQL: two seeds at once add each demo photo once, into the
+    /// database every instance reads; a seed run again adds only a photo that is missing. An
+    /// instance's start draws none.
     @Test func theSeedAddsEachDemoPhotoOnceIntoTheDatabase() async throws {
         try await withInstances(2) { pools in
             func photos() async throws -> [String] {
@@ -57,8 +70,10 @@ import Testing
             }
             try await StorefrontPostgres.prepare(pools[0])
             #expect(try await photos().isEmpty, "a start draws no photo")
-            // One seed after the other, as two machines' seeds take turns under the lock.
-            let added = try await StorefrontPostgres.seedDemoShop(pools[0]) + StorefrontPostgres.seedDemoShop(pools[1])
+            let added = try await withThrowingTaskGroup(of: Int.self) { group in
+                for pool in pools { group.addTask { try await StorefrontPostgres.seedDemoShop(pool) } }
+                return try await group.reduce(0, +)
+            }
             let seeded = try await photos()
             #expect(added == 40 && seeded.count == 40, "one photo for each of the 40 demo products: \(added), \(seeded.count)")
             #expect(try await variants() == 240, "six variants of each")
