@@ -257,7 +257,10 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "TesseraHTTPTests", dependencies: ["TesseraHTTP", "TesseraTesting"]),
+        .testTarget(name: "TesseraHTTPTests", dependencies: [
+            "TesseraHTTP", "TesseraTesting", .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
         .testTarget(name: "TesseraMailTests", dependencies: ["TesseraMail", "Tessera", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "TesseraPasskeysTests", dependencies: ["TesseraPasskeys", "Tessera", "TesseraTesting", .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(

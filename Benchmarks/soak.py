@@ -6,7 +6,9 @@ memory comes back near its idle level afterwards; prints the latencies.
 Starts the release `storefront` (built as the image builds it) on a new data directory, with
 TRUSTED_PROXIES=127.0.0.1: every connection comes from one address, as behind a balancer, which
 the per-address cap exempts. Signs in as the demo user Ada for the order page. Then `wrk`
-(Debian's) with 2 threads and a script that sends the three pages in turn.
+(Debian's) with 2 threads and a script that sends the three pages in turn. It prints what the
+kernel's listen queues dropped meanwhile, and on failure the server's log (at `notice`, which
+names connections it cut off), so that a failure says where it came from.
 
 Environment: CONNECTIONS (1000), SECONDS (30), PORT (18195).
 Exit status: 0 when it passed, 1 when it did not.
@@ -38,10 +40,11 @@ def build():
 
 
 def start(data):
-    environment = dict(os.environ, PORT=str(PORT), HOST="127.0.0.1", DATA_DIR=data, LOG_LEVEL="warning",
+    environment = dict(os.environ, PORT=str(PORT), HOST="127.0.0.1", DATA_DIR=data, LOG_LEVEL="notice",
                        TRUSTED_PROXIES="127.0.0.1")
+    log = open(os.path.join(data, "server.log"), "w")
     server = subprocess.Popen([".build/release/storefront"], cwd=ROOT, env=environment,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                              stdout=log, stderr=subprocess.STDOUT)
     for _ in range(400):
         try:
             urllib.request.urlopen(BASE + "/readyz", timeout=1).read()
@@ -49,7 +52,8 @@ def start(data):
         except OSError:
             time.sleep(0.05)
     server.kill()
-    sys.exit("the storefront did not start")
+    with open(os.path.join(data, "server.log")) as log:
+        sys.exit("the storefront did not start:\n" + log.read()[-4000:])
 
 
 def sign_in_as_ada():
@@ -71,6 +75,14 @@ def resident_mb(pid, field="VmRSS"):
             if line.startswith(field + ":"):
                 return int(line.split()[1]) / 1024
     return 0.0
+
+
+def listen_queue_drops():
+    """The kernel's count of connections a full listen queue dropped, for every socket."""
+    with open("/proc/net/netstat") as netstat:
+        lines = [line.split() for line in netstat if line.startswith("TcpExt:")]
+    counters = dict(zip(lines[0][1:], map(int, lines[1][1:])))
+    return counters.get("ListenOverflows", 0) + counters.get("ListenDrops", 0)
 
 
 def run_wrk(cookie):
@@ -103,7 +115,9 @@ def main():
                 urllib.request.urlopen(urllib.request.Request(BASE + path, headers={"Cookie": cookie})).read()
             time.sleep(1)
             idle = resident_mb(server.pid)
+            drops_before = listen_queue_drops()
             output = run_wrk(cookie)
+            queue_drops = listen_queue_drops() - drops_before
             peak = resident_mb(server.pid, "VmHWM")
             time.sleep(10)
             settled = resident_mb(server.pid)
@@ -111,6 +125,8 @@ def main():
         finally:
             server.terminate()
             server.wait(timeout=30)
+            with open(os.path.join(data, "server.log")) as log:
+                server_log = log.read()
 
     print(output)
     requests = int(re.search(r"(\d+) requests in", output).group(1))
@@ -122,6 +138,7 @@ def main():
     print(f"{CONNECTIONS} connections, {SECONDS} s: {requests} requests, {rate:.0f}/s, "
           f"socket errors {errors}, non-2xx/3xx {non_2xx}, p50 {latency.get('50')}, p99 {latency.get('99')}")
     print(f"resident memory: idle {idle:.1f} MB, peak {peak:.1f} MB, 10 s after {settled:.1f} MB")
+    print(f"connections a full listen queue dropped meanwhile: {queue_drops}")
 
     failures = []
     if errors or non_2xx:
@@ -131,6 +148,7 @@ def main():
     if not still_serving:
         failures.append("not ready after the load")
     if failures:
+        print("the server's log:\n" + server_log[-4000:])
         print("soak FAILED: " + "; ".join(failures))
         sys.exit(1)
     print("soak passed")

@@ -80,7 +80,9 @@ tessera_daemon *tessera_mhd_start(const tessera_daemon_options *o, char *error, 
   items[n++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT, o->connection_timeout_seconds, NULL};
   items[n++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)o->connection_memory_limit, NULL};
   items[n++] = (struct MHD_OptionItem){MHD_OPTION_LISTEN_BACKLOG_SIZE, o->listen_backlog, NULL};
-  items[n++] = (struct MHD_OptionItem){MHD_OPTION_LISTENING_ADDRESS_REUSE, 1, NULL};
+  // No MHD_OPTION_LISTENING_ADDRESS_REUSE: on Linux it sets SO_REUSEPORT, and a second server on
+  // a taken port would then start and silently take part of its connections. libmicrohttpd's
+  // default, SO_REUSEADDR, still lets a server restart at once on its port.
   items[n++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)o->request_completed, o->request_completed_cls};
   items[n++] = (struct MHD_OptionItem){MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)o->uri_logger, o->uri_logger_cls};
   if (o->connection_notified != NULL)

@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import ServiceLifecycle
 import Testing
 import TesseraHTTP
 import TesseraTesting
@@ -53,6 +55,34 @@ import TesseraTesting
         #expect(plain.text.contains("client=127.0.0.1\n") && plain.text.contains("secure=false"))
         try await proxied.stop()
         #expect(TrustedProxies(list: "127.0.0.1, not-an-address") == nil)
+    }
+
+    /// A second server on a port that one already serves does not start: were it to share the
+    /// port, it would silently take part of the first one's connections.
+    @Test func aServerDoesNotStartOnAPortAnotherServes() async throws {
+        let first = try await TestServer.start(Self.echo)
+        enum Outcome { case started, failed(any Error), returned }
+        let (outcomes, report) = AsyncStream<Outcome>.makeStream()
+        let second = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: first.port),
+                                responder: ClosureResponder(Self.echo), onServerRunning: { _ in report.yield(.started) })
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [second], logger: Logger(label: "second")))
+        Task {
+            do { try await group.run(); report.yield(.returned) } catch { report.yield(.failed(error)) }
+        }
+        var iterator = outcomes.makeAsyncIterator()
+        switch await iterator.next() {
+        case .failed(let error):
+            #expect("\(error)".contains("port in use"), "a start error that names the likely cause: \(error)")
+        case .started:
+            Issue.record("a second server started on a port the first one serves")
+            await group.triggerGracefulShutdown()
+        case .returned, nil:
+            Issue.record("the second server returned without an error")
+        }
+        for _ in 0..<20 {
+            #expect(try await first.assertServing().status == 200, "every connection still reaches the first")
+        }
+        try await first.stop()
     }
 
     @Test func twoRequestsShareOneKeptAliveConnection() async throws {
