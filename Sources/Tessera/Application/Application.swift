@@ -62,12 +62,14 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
         var context = RequestContext(request: request, application: parts)
         context.databasePatience = databasePatience.map { DatabasePatience(limit: $0) }
         if measuresDatabaseTime { context.databaseTime = DatabaseTime() }
-        return Self.withDatabaseValues(of: context) { Self.enter(context, through: steps, to: end) }
+        if context.databaseTime == nil && context.databasePatience == nil {
+            return Self.enter(&context, through: steps, to: end)  // nothing to bind: no closure, no copy
+        }
+        return Self.withDatabaseValues(of: context) { Self.enter(&context, through: steps, to: end) }
     }
 
     /// Goes in as far as it can without waiting, then out, or hands the rest to a task.
-    private static func enter(_ context: RequestContext, through steps: [any Middleware], to end: ChainEnd) -> HTTPAnswer {
-        var context = context
+    private static func enter(_ context: inout RequestContext, through steps: [any Middleware], to end: ChainEnd) -> HTTPAnswer {
         var run = MiddlewareRun(appSteps: steps)
         switch advance(&run, &context, to: end) {
         case .finished(let outcome):
