@@ -15,6 +15,13 @@ public struct TestStorefront: Sendable {
         return try await onThread { try RawHTTPClient.request(port: port, target) }
     }
 
+    /// The settings every test's storefront starts from: an ephemeral port on loopback, the data
+    /// directory, and the longest database patience (60 s). A test about a patient database sets
+    /// its own `DATABASE_TIMEOUT`; any other must not meet the 2 s default on a busy machine.
+    public static func environment(dataDirectory: URL, logLevel: String = "notice") -> [String: String] {
+        ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": dataDirectory.path, "LOG_LEVEL": logLevel, "DATABASE_TIMEOUT": "60"]
+    }
+
     /// Starts the storefront on a new data directory, with `environment` added to its settings,
     /// runs `body`, then stops it with SIGTERM and fails unless it exits 0; the data directory is
     /// removed either way.
@@ -25,7 +32,7 @@ public struct TestStorefront: Sendable {
                            _ body: (TestStorefront) async throws -> Void) async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-shop-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let settings = ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": data.path, "LOG_LEVEL": "notice"].merging(environment) { _, given in given }
+        let settings = Self.environment(dataDirectory: data).merging(environment) { _, given in given }
         if seeded { try await seed(data) }
         let harness = try ProcessHarness(
             product: "storefront",

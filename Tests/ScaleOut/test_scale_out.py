@@ -76,7 +76,7 @@ class Instance:
     def start(self):
         environment = {**os.environ, "HOST": "127.0.0.1", "PORT": str(self.port), "DATA_DIR": str(self.data),
                        "DATABASE_URL": DATABASE_URL, "SESSION_SECRET": SECRET, "LOG_LEVEL": "info",
-                       "TRUSTED_PROXIES": "127.0.0.1"}
+                       "TRUSTED_PROXIES": "127.0.0.1", "DATABASE_TIMEOUT": "60"}
         self.close_log()
         self.log = open(self.log_path, "a")
         self.process = subprocess.Popen([str(BINARY)], env=environment, stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT)

@@ -10,8 +10,7 @@ import TesseraTesting
     /// The test is about consistency, not patience: a request may wait a minute for the database
     /// (the copy reads beside the checkouts, and a busy machine slows both).
     static func startStorefront(data: URL) throws -> ProcessHarness {
-        try ProcessHarness(product: "storefront", environment: ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": data.path, "LOG_LEVEL": "notice",
-                                                                "DATABASE_TIMEOUT": "60"],
+        try ProcessHarness(product: "storefront", environment: TestStorefront.environment(dataDirectory: data),
                            workingDirectory: ProcessHarness.packageRoot)
     }
 

@@ -47,7 +47,7 @@ import TesseraTesting
     @Test func killedThreeTimesMidBurstNothingAcknowledgedIsLost() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-crash-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let environment = ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": data.path, "LOG_LEVEL": "notice"]
+        let environment = TestStorefront.environment(dataDirectory: data)
         let live = data.appendingPathComponent("storefront.sqlite").path
         let acknowledged = Acknowledged()
         var baseline: [Int: Int]?

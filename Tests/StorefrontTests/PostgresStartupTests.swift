@@ -10,7 +10,7 @@ import TesseraTesting
 
     func start(_ extra: [String: String]) throws -> ProcessHarness {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-data-\(UUID().uuidString)")
-        let environment = ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": data.path, "LOG_LEVEL": "info"].merging(extra) { $1 }
+        let environment = TestStorefront.environment(dataDirectory: data, logLevel: "info").merging(extra) { $1 }
         return try ProcessHarness(product: "storefront", environment: environment, workingDirectory: ProcessHarness.packageRoot)
     }
 
@@ -70,7 +70,8 @@ import TesseraTesting
     }
 
     private func outage(of cluster: PrivatePostgresCluster) async throws {
-        let storefront = try start(["DATABASE_URL": cluster.url, "SESSION_SECRET": Self.secret])
+        // The default patience, since the outage must turn into 503s within it.
+        let storefront = try start(["DATABASE_URL": cluster.url, "SESSION_SECRET": Self.secret, "DATABASE_TIMEOUT": "2"])
         defer { if storefront.process.exitStatusIfEnded == nil { storefront.signal(SIGKILL) } }
         let port = try await storefront.waitForPort()
         func get(_ target: String) async throws -> TestResponse {

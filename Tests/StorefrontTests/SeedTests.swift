@@ -60,7 +60,7 @@ import TesseraTesting
 
     /// 2,000 products: 167 pages, reached by keyset links, never by a deep offset.
     static func pagesByKeyset(_ root: URL) async throws {
-        let server = try ProcessHarness(product: "storefront", environment: ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": root.path, "LOG_LEVEL": "notice"])
+        let server = try ProcessHarness(product: "storefront", environment: TestStorefront.environment(dataDirectory: root))
         let port = try await server.waitForPort()
         func get(_ target: String) async throws -> TestResponse { try await onThread { try RawHTTPClient.request(port: port, target) } }
         func link(_ reply: TestResponse, _ pattern: Regex<(Substring, Substring)>) throws -> String {

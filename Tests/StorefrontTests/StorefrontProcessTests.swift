@@ -7,7 +7,7 @@ import TesseraTesting
 @Suite(.serialized) struct StorefrontProcessTests {
     func start(_ extra: [String: String] = [:], launcher: [String] = []) throws -> ProcessHarness {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-data-\(UUID().uuidString)")
-        let environment = ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": data.path, "LOG_LEVEL": "info"].merging(extra) { $1 }
+        let environment = TestStorefront.environment(dataDirectory: data, logLevel: "info").merging(extra) { $1 }
         return try ProcessHarness(product: "storefront", environment: environment, launcher: launcher, workingDirectory: ProcessHarness.packageRoot)
     }
 
