@@ -24,7 +24,7 @@ import TesseraSQLite
 final class MeasuredDatabase: DatabaseWriter {
     let pool: DatabasePool
     private let reader: InlineReader
-    /// The writer's busy handler (``StorefrontDatabase/open(dataDirectory:lockWait:catalog:)``):
+    /// The writer's busy handler (``StorefrontDatabase/open(dataDirectory:lockWait:hasher:catalog:)``):
     /// each write waits for another process's lock until its request's deadline.
     private let lockWait: FileLockWait
 

@@ -26,12 +26,14 @@ struct SeedCommand: AsyncParsableCommand {
     var dataDirectory: String?
 
     @OptionGroup var databaseOptions: DatabaseOptions
+    @OptionGroup var passwordOptions: PasswordOptions
 
     func run() async throws {
         let folder = ServerOptions.dataDirectory(dataDirectory)
-        let (choice, count) = try await UsageError.reported {
+        let (choice, count, hasher) = try await UsageError.reported {
             let choice = try databaseOptions.resolve(forServing: false)
-            guard let count = products else { return (choice, nil as Int?) }
+            let hasher = try passwordOptions.resolve()
+            guard let count = products else { return (choice, nil as Int?, hasher) }
             guard choice == .sqlite else {
                 throw ValidationError("--products fills a new SQLite data directory; leave DATABASE_URL unset.")
             }
@@ -41,13 +43,14 @@ struct SeedCommand: AsyncParsableCommand {
             guard !FileManager.default.fileExists(atPath: StorefrontDatabase.file(in: folder).path) else {
                 throw ValidationError("DATA_DIR \(folder) already has a database; seed a new folder.")
             }
-            return (choice, count)
+            return (choice, count, hasher)
         }
         let started = ContinuousClock.now
         let photos: Int
         switch choice {
         case .sqlite:
-            let database = try await StorefrontDatabase.open(dataDirectory: folder, catalog: count.map { CatalogSeed.generated(count: $0) } ?? CatalogSeed.products)
+            let database = try await StorefrontDatabase.open(dataDirectory: folder, hasher: hasher,
+                                                             catalog: count.map { CatalogSeed.generated(count: $0) } ?? CatalogSeed.products)
             photos = try await DemoPhotos.add(to: CatalogSeed.products.map(\.id), through: StorefrontServices(
                 database: database, topics: LiveRegions(), photoFolder: StorefrontDatabase.photoFolder(in: folder)).photos)
             try database.close()
@@ -61,7 +64,7 @@ struct SeedCommand: AsyncParsableCommand {
                 }
                 let connections = PostgresConnections(url: url, size: 2, logger: Logger(label: "seed"))
                 do {
-                    let added = try await StorefrontPostgres.seedDemoShop(connections)
+                    let added = try await StorefrontPostgres.seedDemoShop(connections, hasher: hasher)
                     await connections.shutdown()
                     return added
                 } catch {

@@ -23,16 +23,19 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var databaseOptions: DatabaseOptions
     @OptionGroup var mailOptions: MailOptions
     @OptionGroup var passkeyOptions: PasskeyOptions
+    @OptionGroup var passwordOptions: PasswordOptions
 
     func run() async throws {
-        let (settings, secret, databaseChoice, databaseTimeout, mail, relyingParty) = try await UsageError.reported {
+        let (settings, secret, databaseChoice, databaseTimeout, mail, relyingParty, hasher) = try await UsageError.reported {
             let settings = try options.resolve()
             let databaseChoice = try databaseOptions.resolve()
             let databaseTimeout = try databaseOptions.requestTimeout()
             let mail = try mailOptions.resolve(dataDirectory: settings.dataDirectory)
             let relyingParty = try passkeyOptions.resolve(publicURL: settings.publicURL)
+            let hasher = try passwordOptions.resolve()
             do {
-                return (settings, try SessionConfiguration.loadSecret(dataDirectory: settings.dataDirectory), databaseChoice, databaseTimeout, mail, relyingParty)
+                return (settings, try SessionConfiguration.loadSecret(dataDirectory: settings.dataDirectory), databaseChoice, databaseTimeout, mail,
+                        relyingParty, hasher)
             } catch let short as SessionConfiguration.SecretTooShort {
                 throw ValidationError(short.description)
             }
@@ -45,7 +48,12 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = Logger(label: "storefront")
         let storage = try await UnavailableAtStart.reported {
             try await StorefrontStorage.open(databaseChoice, dataDirectory: settings.dataDirectory, liveConfiguration: settings.liveConfiguration,
-                                         mailSender: mail.sender, relyingParty: relyingParty, logger: logger)
+                                         mailSender: mail.sender, relyingParty: relyingParty, hasher: hasher, logger: logger)
+        }
+        // After the database opened: a start that fails says why in one line.
+        if hasher.rounds < PasswordOptions.recommendedRounds {
+            logger.warning("password hashes are weaker than recommended: for tests only",
+                           metadata: ["rounds": "\(hasher.rounds)", "recommended": "\(PasswordOptions.recommendedRounds)"])
         }
 
         // The composition root: the only place that knows every module.

@@ -23,9 +23,11 @@ enum StorefrontDatabase {
 
     /// - Parameters:
     ///   - lockWait: how long a write waits for another process's lock on the file.
+    ///   - hasher: hashes the demo accounts' passwords.
     ///   - catalog: the products a new database starts with; by default the 40 of the demo
     ///     catalog. An existing catalog is never changed.
-    static func open(dataDirectory: String, lockWait: FileLockWait = FileLockWait(), catalog: [Product] = CatalogSeed.products) async throws -> DatabasePool {
+    static func open(dataDirectory: String, lockWait: FileLockWait = FileLockWait(), hasher: PasswordHasher,
+                     catalog: [Product] = CatalogSeed.products) async throws -> DatabasePool {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         var configuration = Configuration()
         // Another process holding the file's write lock (the sqlite3 shell, a backup) makes a
@@ -44,7 +46,7 @@ enum StorefrontDatabase {
         try migrator.migrate(database)
         try await CatalogSeed.insert(catalog, into: database)
         let accounts = SQLiteAccountsStore(database: database)
-        try await AccountsSeed.seedIfEmpty(accounts)
+        try await AccountsSeed.seedIfEmpty(accounts, hasher: hasher)
         if let demoUser = try await accounts.user(email: AccountsSeed.users[0].email) {
             try await OrdersSeed.seedIfEmpty(StorefrontServices(database: database, topics: LiveRegions()).orders, userID: demoUser.id, shopperName: demoUser.name)
         }

@@ -22,19 +22,20 @@ enum StorefrontPostgres {
 
     /// Migrates the database and seeds an empty one with `catalog` (by default the 40 demo
     /// products), the demo accounts and the first demo user's orders. Instances that start
-    /// together take turns (an advisory lock), so the demo data is seeded once.
-    static func prepare(_ connections: PostgresConnections, catalog: [Product] = CatalogSeed.products) async throws {
+    /// together take turns (an advisory lock), so the demo data is seeded once. The demo
+    /// passwords are hashed with `hasher`.
+    static func prepare(_ connections: PostgresConnections, hasher: PasswordHasher, catalog: [Product] = CatalogSeed.products) async throws {
         try await connections.withAdvisoryLock(seedLock) {
             try await migrator.migrate(connections)
-            try await seed(connections, catalog: catalog)
+            try await seed(connections, hasher: hasher, catalog: catalog)
         }
     }
 
-    /// ``prepare(_:catalog:)``, then a demo photo for each demo product that has none, under a
+    /// ``prepare(_:hasher:catalog:)``, then a demo photo for each demo product that has none, under a
     /// lock of its own: seeds run at once on several machines add each photo once, and an
     /// instance that starts meanwhile does not wait for the painting. Returns how many it added.
-    static func seedDemoShop(_ connections: PostgresConnections) async throws -> Int {
-        try await prepare(connections)
+    static func seedDemoShop(_ connections: PostgresConnections, hasher: PasswordHasher) async throws -> Int {
+        try await prepare(connections, hasher: hasher)
         return try await connections.withAdvisoryLock(photoLock, waitingAtMost: photoPatience) {
             try await DemoPhotos.add(to: CatalogSeed.products.map(\.id),
                                      through: StorefrontServices(postgres: connections, topics: LiveRegions()).photos)
@@ -49,10 +50,10 @@ enum StorefrontPostgres {
     /// tens of seconds, and minutes on a busy machine; a seed that dies frees the lock at once.
     static let photoPatience: Duration = .seconds(30 * 60)
 
-    private static func seed(_ connections: PostgresConnections, catalog: [Product]) async throws {
+    private static func seed(_ connections: PostgresConnections, hasher: PasswordHasher, catalog: [Product]) async throws {
         try await PostgresCatalogStore(connections: connections).insertIfEmpty(catalog, categories: CatalogSeed.categories)
         let accounts = PostgresAccountsStore(connections: connections)
-        try await AccountsSeed.seedIfEmpty(accounts)
+        try await AccountsSeed.seedIfEmpty(accounts, hasher: hasher)
         if let demoUser = try await accounts.user(email: AccountsSeed.users[0].email) {
             try await OrdersSeed.seedIfEmpty(StorefrontServices(postgres: connections, topics: LiveRegions()).orders, userID: demoUser.id, shopperName: demoUser.name)
         }

@@ -26,10 +26,10 @@ struct StorefrontServices {
 
     /// - Parameter photoFolder: where the photos' variants are kept (`DATA_DIR/photos`).
     init(database: any DatabaseWriter, topics: any TopicPublisher, mailSender: MailAddress? = nil, relyingParty: PasskeyRelyingParty = .localhost,
-         photoFolder: String = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-photos").path) {
+         hasher: PasswordHasher = PasswordHasher(), photoFolder: String = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-photos").path) {
         catalog = CatalogService(store: SQLiteCatalogStore(database: database), topics: topics)
         photos = PhotoService(store: SQLitePhotoStore(database: database, folder: photoFolder), catalog: catalog, topics: topics)
-        accounts = AccountsService(store: SQLiteAccountsStore(database: database))
+        accounts = AccountsService(store: SQLiteAccountsStore(database: database), hasher: hasher)
         passkeys = PasskeyService(relyingParty: relyingParty, store: SQLitePasskeyStore(database: database), accounts: accounts)
         cart = CartService(store: SQLiteCartStore(database: database), catalog: catalog)
         let outbox = SQLiteMailOutbox(database: database)
@@ -39,10 +39,10 @@ struct StorefrontServices {
     }
 
     init(postgres connections: PostgresConnections, topics: any TopicPublisher, mailSender: MailAddress? = nil,
-         relyingParty: PasskeyRelyingParty = .localhost) {
+         relyingParty: PasskeyRelyingParty = .localhost, hasher: PasswordHasher = PasswordHasher()) {
         catalog = CatalogService(store: PostgresCatalogStore(connections: connections), topics: topics)
         photos = PhotoService(store: PostgresPhotoStore(connections: connections), catalog: catalog, topics: topics)
-        accounts = AccountsService(store: PostgresAccountsStore(connections: connections))
+        accounts = AccountsService(store: PostgresAccountsStore(connections: connections), hasher: hasher)
         passkeys = PasskeyService(relyingParty: relyingParty, store: PostgresPasskeyStore(connections: connections), accounts: accounts)
         cart = CartService(store: PostgresCartStore(connections: connections), catalog: catalog)
         let outbox = PostgresMailOutbox(connections: connections)

@@ -1,3 +1,4 @@
+import Accounts
 import Catalog
 import Foundation
 import GRDB
@@ -19,14 +20,15 @@ struct StorefrontStorage {
     let close: @Sendable () async -> Void
 
     static func open(_ choice: DatabaseOptions.Choice, dataDirectory: String, liveConfiguration: LiveRegions.Configuration,
-                     mailSender: MailAddress?, relyingParty: PasskeyRelyingParty, logger: Logger) async throws -> StorefrontStorage {
+                     mailSender: MailAddress?, relyingParty: PasskeyRelyingParty, hasher: PasswordHasher, logger: Logger) async throws -> StorefrontStorage {
         switch choice {
         case .sqlite:
             let lockWait = FileLockWait()
-            let database = MeasuredDatabase(try await StorefrontDatabase.open(dataDirectory: dataDirectory, lockWait: lockWait), lockWait: lockWait)
+            let database = MeasuredDatabase(try await StorefrontDatabase.open(dataDirectory: dataDirectory, lockWait: lockWait, hasher: hasher),
+                                            lockWait: lockWait)
             let live = LiveRegions(configuration: liveConfiguration, logger: logger)
             return StorefrontStorage(services: StorefrontServices(database: database, topics: live, mailSender: mailSender, relyingParty: relyingParty,
-                                                                               photoFolder: StorefrontDatabase.photoFolder(in: dataDirectory)), live: live,
+                                                                               hasher: hasher, photoFolder: StorefrontDatabase.photoFolder(in: dataDirectory)), live: live,
                                      readiness: DatabaseReadiness(database: database), close: {})
         case .postgres(let text, let poolSize):
             let url: PostgresURL
@@ -37,7 +39,7 @@ struct StorefrontStorage {
             }
             let connections = PostgresConnections(url: url, size: poolSize, logger: logger)
             do {
-                try await StorefrontPostgres.prepare(connections)
+                try await StorefrontPostgres.prepare(connections, hasher: hasher)
             } catch {
                 // Unreachable, or reachable but refusing (a missing database, no rights on the
                 // schema): either way this instance cannot serve.
@@ -46,7 +48,8 @@ struct StorefrontStorage {
             }
             logger.info("database: PostgreSQL", metadata: ["url": "\(url)", "pool": "\(poolSize)"])
             let live = LiveRegions(configuration: liveConfiguration, bus: PostgresTopicBus(connections: connections, logger: logger), logger: logger)
-            return StorefrontStorage(services: StorefrontServices(postgres: connections, topics: live, mailSender: mailSender, relyingParty: relyingParty), live: live,
+            return StorefrontStorage(services: StorefrontServices(postgres: connections, topics: live, mailSender: mailSender, relyingParty: relyingParty,
+                                                                  hasher: hasher), live: live,
                                      readiness: PostgresReadiness(connections: connections), close: { await connections.shutdown() })
         }
     }

@@ -16,11 +16,17 @@ public struct TestStorefront: Sendable {
     }
 
     /// The settings every test's storefront starts from: an ephemeral port on loopback, the data
-    /// directory, and the longest database patience (60 s). A test about a patient database sets
-    /// its own `DATABASE_TIMEOUT`; any other must not meet the 2 s default on a busy machine.
+    /// directory, the longest database patience (60 s) and cheap password hashes (1,000 rounds).
+    /// A test about a patient database sets its own `DATABASE_TIMEOUT`; any other must not meet
+    /// the 2 s default on a busy machine, nor a sign-in's 600,000 rounds on a low-priority thread
+    /// that a busy machine starves past the 30 s response deadline.
     public static func environment(dataDirectory: URL, logLevel: String = "notice") -> [String: String] {
-        ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": dataDirectory.path, "LOG_LEVEL": logLevel, "DATABASE_TIMEOUT": "60"]
+        ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": dataDirectory.path, "LOG_LEVEL": logLevel, "DATABASE_TIMEOUT": "60",
+         "PASSWORD_HASH_ROUNDS": Self.passwordHashRounds]
     }
+
+    /// What test storefronts and their seeds hash passwords with.
+    static let passwordHashRounds = "1000"
 
     /// Starts the storefront on a new data directory, with `environment` added to its settings,
     /// runs `body`, then stops it with SIGTERM and fails unless it exits 0; the data directory is
@@ -70,7 +76,8 @@ private actor SeededDataDirectory {
         if let made { return try await made.value }
         let making = Task {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-seeded-\(UUID().uuidString)")
-            let seed = try ProcessHarness(product: "storefront", environment: ["DATA_DIR": folder.path, "LOG_LEVEL": "notice"], arguments: ["seed"],
+            let seed = try ProcessHarness(product: "storefront", environment: ["DATA_DIR": folder.path, "LOG_LEVEL": "notice",
+                                                                                   "PASSWORD_HASH_ROUNDS": TestStorefront.passwordHashRounds], arguments: ["seed"],
                                           workingDirectory: ProcessHarness.packageRoot)
             let status = try await seed.waitForExit(timeout: .seconds(300))
             guard status == 0 else { throw ProcessHarness.HarnessError.failed(status: status, log: seed.log) }

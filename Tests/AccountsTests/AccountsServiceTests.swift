@@ -57,7 +57,8 @@ import Testing
         for malformed in ["", "plain", "pbkdf2-sha256$0$abc$def", "pbkdf2-sha256$99999999$abc$def", "md5$1$a$b", hash + "$extra"] {
             #expect(!Self.hasher.verify("secret", against: malformed), "\(malformed)")
         }
-        // The demo users' precomputed hashes verify with the default cost.
-        #expect(PasswordHasher().verify("ada-lovelace-1815", against: AccountsSeed.users[0].passwordHash))
+        // A placeholder hash (an unknown account's stand-in) has the hasher's rounds, and nothing matches it.
+        #expect(Self.hasher.placeholderHash.hasPrefix("pbkdf2-sha256$1000$"))
+        for guess in ["", "secret", "ada-lovelace-1815"] { #expect(!Self.hasher.verify(guess, against: Self.hasher.placeholderHash)) }
     }
 }

@@ -28,7 +28,7 @@ import Testing
     @Test func instancesStartingTogetherMigrateOnce() async throws {
         try await withInstances(4) { pools in
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for pool in pools { group.addTask { try await StorefrontPostgres.prepare(pool) } }
+                for pool in pools { group.addTask { try await StorefrontPostgres.prepare(pool, hasher: .forTests) } }
                 try await group.waitForAll()
             }
             let applied = try await pools[0].read { connection in
@@ -48,7 +48,7 @@ import Testing
         try await withInstances(2) { pools in
             // Were the start to take the same lock, it would wait here until it gave up, and throw.
             try await pools[0].withAdvisoryLock(StorefrontPostgres.photoLock) {
-                try await StorefrontPostgres.prepare(pools[1])
+                try await StorefrontPostgres.prepare(pools[1], hasher: .forTests)
             }
             let products = try await pools[1].query("SELECT count(*)::int FROM product").first?.decode(Int.self)
             #expect(products == 40, "the start went through while the photo lock was held")
@@ -68,17 +68,17 @@ import Testing
             func variants() async throws -> Int {
                 try await pools[0].query("SELECT count(*)::int FROM photo_variant").first?.decode(Int.self) ?? -1
             }
-            try await StorefrontPostgres.prepare(pools[0])
+            try await StorefrontPostgres.prepare(pools[0], hasher: .forTests)
             #expect(try await photos().isEmpty, "a start draws no photo")
             let added = try await withThrowingTaskGroup(of: Int.self) { group in
-                for pool in pools { group.addTask { try await StorefrontPostgres.seedDemoShop(pool) } }
+                for pool in pools { group.addTask { try await StorefrontPostgres.seedDemoShop(pool, hasher: .forTests) } }
                 return try await group.reduce(0, +)
             }
             let seeded = try await photos()
             #expect(added == 40 && seeded.count == 40, "one photo for each of the 40 demo products: \(added), \(seeded.count)")
             #expect(try await variants() == 240, "six variants of each")
             _ = try await pools[0].query("DELETE FROM product_photo WHERE product_id = 7")
-            #expect(try await StorefrontPostgres.seedDemoShop(pools[1]) == 1)
+            #expect(try await StorefrontPostgres.seedDemoShop(pools[1], hasher: .forTests) == 1)
             #expect(try await photos() == seeded, "the missing one added again, the same picture; nothing else")
         }
     }

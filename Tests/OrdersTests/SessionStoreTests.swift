@@ -14,14 +14,14 @@ import Testing
         let fresh = try await ShopDatabase.make(kind)
         let running = try await ShopDatabase.make(kind)
         do {
-            try await AccountsSeed.seedIfEmpty(fresh.services.accounts.store)
+            try await AccountsSeed.seedIfEmpty(fresh.services.accounts.store, hasher: .forTests)
             #expect(try await fresh.services.accounts.store.user(email: AccountsSeed.staffEmail)?.isStaff == true)
             #expect(try await fresh.services.accounts.store.user(email: "ada@example.com")?.isStaff == false)
 
             // A shop that already runs (Ada is there): its next start adds no published staff password.
             let ada = AccountsSeed.users[0]
-            _ = try await running.services.accounts.store.insert(email: ada.email, name: ada.name, passwordHash: ada.passwordHash, isStaff: false)
-            try await AccountsSeed.seedIfEmpty(running.services.accounts.store)
+            _ = try await running.services.accounts.store.insert(email: ada.email, name: ada.name, passwordHash: try PasswordHasher.forTests.hash(ada.password), isStaff: false)
+            try await AccountsSeed.seedIfEmpty(running.services.accounts.store, hasher: .forTests)
             #expect(try await running.services.accounts.store.user(email: AccountsSeed.staffEmail) == nil)
             #expect(try await running.services.accounts.store.user(email: "grace@example.com") != nil, "the demo shoppers, as before")
         } catch {
@@ -40,7 +40,7 @@ import Testing
         let following = Task { await other.services.accounts.followSessionEnds() }
         do {
             let here = database.services.accounts, there = other.services.accounts
-            try await AccountsSeed.seedIfEmpty(here.store)
+            try await AccountsSeed.seedIfEmpty(here.store, hasher: .forTests)
             let user = try #require(try await here.store.user(email: AccountsSeed.users[0].email))
             let signedIn = Date() - 60
             try await waitUntil("the other instance follows the session ends") { there.sessionEnds.isCurrent }
@@ -86,7 +86,7 @@ import Testing
         let other = try database.anotherInstance()
         do {
             let here = database.services.accounts, there = other.services.accounts
-            try await AccountsSeed.seedIfEmpty(here.store)
+            try await AccountsSeed.seedIfEmpty(here.store, hasher: .forTests)
             let user = try #require(try await here.store.user(email: AccountsSeed.users[0].email))
             let signedIn = Date() - 60
             try await here.endSession("missed", signedInAt: signedIn)

@@ -34,11 +34,11 @@ final class ShopDatabase: Sendable {
             SQLiteCartStore.registerMigrations(in: &migrator)
             SQLiteOrderStore.registerMigrations(in: &migrator)
             try migrator.migrate(pool)
-            return ShopDatabase(kind: kind, services: StorefrontServices(database: pool, topics: topics), topics: topics, sqlite: (pool, folder), postgres: nil)
+            return ShopDatabase(kind: kind, services: StorefrontServices(database: pool, topics: topics, hasher: .forTests), topics: topics, sqlite: (pool, folder), postgres: nil)
         case .postgres:
             let database = try await PostgresTestDatabase.make(migrator: StorefrontPostgres.migrator, poolSize: 8)
             let topics = TopicLog()
-            return ShopDatabase(kind: kind, services: StorefrontServices(postgres: database.connections, topics: topics), topics: topics, sqlite: nil, postgres: database)
+            return ShopDatabase(kind: kind, services: StorefrontServices(postgres: database.connections, topics: topics, hasher: .forTests), topics: topics, sqlite: nil, postgres: database)
         }
     }
 
@@ -63,10 +63,10 @@ final class ShopDatabase: Sendable {
     func anotherInstance() throws -> (services: StorefrontServices, close: @Sendable () async -> Void) {
         if let sqlite {
             let pool = try DatabasePool(path: sqlite.folder.appendingPathComponent("shop.sqlite").path)
-            return (StorefrontServices(database: pool, topics: TopicLog()), {})
+            return (StorefrontServices(database: pool, topics: TopicLog(), hasher: .forTests), {})
         }
         let connections = PostgresConnections(url: postgres!.url, size: 4, logger: PostgresTestCluster.logger)
-        return (StorefrontServices(postgres: connections, topics: TopicLog()), { await connections.shutdown() })
+        return (StorefrontServices(postgres: connections, topics: TopicLog(), hasher: .forTests), { await connections.shutdown() })
     }
 
     /// An order's status as the database has it right now, read on this thread outside any
@@ -92,4 +92,9 @@ final class ShopDatabase: Sendable {
         if let sqlite { try? FileManager.default.removeItem(at: sqlite.folder) }
         await postgres?.remove()
     }
+}
+
+extension PasswordHasher {
+    /// A thousand rounds, not 600,000: these tests are about shops, not about hashing's cost.
+    static let forTests = PasswordHasher(rounds: 1_000)
 }

@@ -76,7 +76,7 @@ class Instance:
     def start(self):
         environment = {**os.environ, "HOST": "127.0.0.1", "PORT": str(self.port), "DATA_DIR": str(self.data),
                        "DATABASE_URL": DATABASE_URL, "SESSION_SECRET": SECRET, "LOG_LEVEL": "info",
-                       "TRUSTED_PROXIES": "127.0.0.1", "DATABASE_TIMEOUT": "60"}
+                       "TRUSTED_PROXIES": "127.0.0.1", "DATABASE_TIMEOUT": "60", "PASSWORD_HASH_ROUNDS": "1000"}
         self.close_log()
         self.log = open(self.log_path, "a")
         self.process = subprocess.Popen([str(BINARY)], env=environment, stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT)
@@ -162,7 +162,7 @@ class ScaleOutTest(unittest.TestCase):
         cls.folder = tempfile.mkdtemp(prefix="tessera-scale-out-")
         cls.instances = [Instance(cls.folder, f"shop{number}") for number in (1, 2, 3)]
         # The demo shop's photos, which only `storefront seed` adds, as an operator would run it once.
-        subprocess.run([str(BINARY), "seed"], cwd=ROOT, env={**os.environ, "DATABASE_URL": DATABASE_URL, "LOG_LEVEL": "warning"},
+        subprocess.run([str(BINARY), "seed"], cwd=ROOT, env={**os.environ, "DATABASE_URL": DATABASE_URL, "LOG_LEVEL": "warning", "PASSWORD_HASH_ROUNDS": "1000"},
                        check=True, stdout=subprocess.DEVNULL, timeout=600)
         try:
             # Started together: the migrations and the demo data happen once between them.

@@ -35,6 +35,8 @@ import TesseraTesting
         let storefront = try start()
         let port = try await storefront.waitForPort()
         #expect(port > 0 && port != 8080)
+        // Test storefronts hash with 1,000 rounds, and the server says that is for tests only.
+        #expect(storefront.log.contains("password hashes are weaker than recommended"), "\(storefront.log)")
 
         let home = try await onThread { try RawHTTPClient.request(port: port, "/") }
         #expect(home.status == 200)
@@ -211,6 +213,8 @@ import TesseraTesting
         (["DATABASE_TIMEOUT": "soon"], "DATABASE_TIMEOUT=soon is not valid"),
         (["DATABASE_TIMEOUT": "0"], "DATABASE_TIMEOUT=0 is not valid"),
         (["DATABASE_TIMEOUT": "600"], "from 0.1 to 60"),
+        (["PASSWORD_HASH_ROUNDS": "lots"], "PASSWORD_HASH_ROUNDS=lots is not valid"),
+        (["PASSWORD_HASH_ROUNDS": "12"], "PASSWORD_HASH_ROUNDS=12 must be from 1000 to 10000000"),
         (["SMTP_URL": "https://mail.example.com"], "only smtp:// is supported"),
         (["MAIL_FROM": "nobody"], "MAIL_FROM=nobody is not an address"),
         (["PASSKEY_RP_ID": "127.0.0.1"], "PASSKEY_RP_ID=127.0.0.1 is not a domain name"),

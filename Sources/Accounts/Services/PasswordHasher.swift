@@ -22,6 +22,12 @@ public struct PasswordHasher: Sendable {
         return "pbkdf2-sha256$\(rounds)$\(Base64URL.encode(salt))$\(Base64URL.encode(key))"
     }
 
+    /// A hash no password matches, at this hasher's rounds: verifying an unknown account's
+    /// attempt against it costs what verifying a real one does, so timing tells no account apart.
+    public var placeholderHash: String {
+        "pbkdf2-sha256$\(rounds)$\(Base64URL.encode([UInt8](repeating: 0, count: 16)))$\(Base64URL.encode([UInt8](repeating: 0, count: 32)))"
+    }
+
     /// Whether `password` matches `stored`, compared in constant time. A malformed hash never matches.
     public func verify(_ password: String, against stored: String) -> Bool {
         let parts = stored.split(separator: "$")
