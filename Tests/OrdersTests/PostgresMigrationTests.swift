@@ -12,7 +12,7 @@ import Testing
     /// `count` instances' connections to a new database, shut down and dropped after `body`.
     func withInstances(_ count: Int, _ body: ([PostgresConnections]) async throws -> Void) async throws {
         let url = try await PostgresTestCluster.newDatabase()
-        let pools = (0..<count).map { _ in PostgresConnections(url: url, size: 2, logger: PostgresTestCluster.logger) }
+        let pools = (0..<count).map { _ in PostgresTestCluster.connections(url, size: 2) }
         do {
             try await body(pools)
         } catch {

@@ -65,7 +65,7 @@ final class ShopDatabase: Sendable {
             let pool = try DatabasePool(path: sqlite.folder.appendingPathComponent("shop.sqlite").path)
             return (StorefrontServices(database: pool, topics: TopicLog(), hasher: .forTests), {})
         }
-        let connections = PostgresConnections(url: postgres!.url, size: 4, logger: PostgresTestCluster.logger)
+        let connections = PostgresTestCluster.connections(postgres!.url, size: 4)
         return (StorefrontServices(postgres: connections, topics: TopicLog(), hasher: .forTests), { await connections.shutdown() })
     }
 

@@ -22,6 +22,13 @@ public enum PostgresTestCluster {
         }
     }
 
+    /// A pool on `url` for a test that is not about patience: a minute to connect and two for a
+    /// statement, not 5 s and 15 s. On a busy 2-core host, with dozens of tests sharing the
+    /// cluster, a search once took longer than 15 s to answer.
+    public static func connections(_ url: PostgresURL, size: Int) -> PostgresConnections {
+        PostgresConnections(url: url, size: size, connectTimeout: .seconds(60), statementTimeout: .seconds(120), logger: logger)
+    }
+
     /// The cluster's URL, from the environment.
     public static func url() throws -> PostgresURL {
         guard let text = ProcessInfo.processInfo.environment["TESSERA_POSTGRES_URL"] else { throw NotConfigured() }
@@ -44,14 +51,14 @@ public enum PostgresTestCluster {
     }
 
     private static func administer(_ url: PostgresURL, _ body: @escaping @Sendable (BlockingConnection) throws -> Void) async throws {
-        let connections = PostgresConnections(url: url, size: 1, logger: logger)
+        let pool = connections(url, size: 1)
         do {
-            try await connections.withoutTransaction(body)
+            try await pool.withoutTransaction(body)
         } catch {
-            await connections.shutdown()
+            await pool.shutdown()
             throw error
         }
-        await connections.shutdown()
+        await pool.shutdown()
     }
 }
 
@@ -63,7 +70,7 @@ public struct PostgresTestDatabase: Sendable {
 
     public static func make(migrator: PostgresMigrator = PostgresMigrator(), poolSize: Int = 4) async throws -> PostgresTestDatabase {
         let url = try await PostgresTestCluster.newDatabase()
-        let database = PostgresTestDatabase(url: url, connections: PostgresConnections(url: url, size: poolSize, logger: PostgresTestCluster.logger))
+        let database = PostgresTestDatabase(url: url, connections: PostgresTestCluster.connections(url, size: poolSize))
         do {
             try await migrator.migrate(database.connections)
         } catch {

@@ -28,7 +28,7 @@ import Testing
 
     @Test func topicsFromOneInstanceReachAnotherWhichCatchesUpAfterItsListenerDrops() async throws {
         let database = try await PostgresTestDatabase.make()
-        let otherPool = PostgresConnections(url: database.url, size: 2, logger: PostgresTestCluster.logger)
+        let otherPool = PostgresTestCluster.connections(database.url, size: 2)
         do {
             let sender = PostgresTopicBus(connections: database.connections, logger: PostgresTestCluster.logger)
             let receiver = PostgresTopicBus(connections: otherPool, logger: PostgresTestCluster.logger)
