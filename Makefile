@@ -1,5 +1,10 @@
 # The two commands: `make run` and `make test`. Each installs what is missing first.
 SWIFT ?= swift
+# Every recipe gets the same environment: SwiftPM recompiles whatever a build tool plugin made
+# when any variable differs from the last build's. So make test calls scripts, not sub-makes
+# (MAKELEVEL would differ), and no step adds a variable of its own before it builds.
+export SWIFT
+unexport MAKEFLAGS MFLAGS MAKEOVERRIDES
 # libmicrohttpd comes from scripts/build-libmicrohttpd.sh (Debian's source with Tessera's patches), not the system.
 export PKG_CONFIG_PATH := $(CURDIR)/.build-deps/libmicrohttpd/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
@@ -38,22 +43,23 @@ run-postgres: deps
 test: deps
 	@rm -f .build/test-steps.log
 	scripts/timed.sh $(SWIFT) build --build-tests
-	SWIFT=$(SWIFT) scripts/timed.sh scripts/swift-test.sh
-	scripts/timed.sh $(MAKE) docs
+	scripts/timed.sh scripts/swift-test.sh
+	scripts/timed.sh scripts/docs.sh
 	scripts/timed.sh scripts/example-test.sh
 	scripts/timed.sh scripts/mail-test.sh
 	scripts/timed.sh scripts/browser-test.sh
 	scripts/timed.sh scripts/container-test.sh
 	scripts/timed.sh scripts/scale-out-test.sh
 	scripts/timed.sh scripts/stall-test.sh
-	scripts/timed.sh $(MAKE) soak
+	@scripts/install-deps.sh bench
+	scripts/timed.sh Benchmarks/soak.py
 	@cat .build/test-steps.log
 
 ## The Swift suites N times in a row (20 unless N is given), to find a flaky test before CI does;
 ## LOADED=1 keeps one core busy with another process meanwhile, as on a shared CI host. Each
 ## run's output is in .build/test-repeat/ (.build/test-repeat-loaded/ when loaded).
 test-repeat: deps
-	SWIFT=$(SWIFT) scripts/test-repeat.sh $(N)
+	scripts/test-repeat.sh $(N)
 
 ## The real-browser test alone (headless Chromium through Selenium); screenshots in .build/.
 browser-test: deps
@@ -96,12 +102,11 @@ soak:
 	@scripts/install-deps.sh bench
 	Benchmarks/soak.py
 
-## The framework's DocC documentation, in .build/docs (and TesseraSQLite's and TesseraPostgres's in
-## .build/docs-TesseraSQLite and .build/docs-TesseraPostgres) (open .build/docs/index.html through a web
-## server, or `docc preview`). Warnings are errors, so a broken symbol link fails; a crash of SwiftPM
-## itself is retried once (scripts/docs.sh).
+## The framework's DocC documentation: one archive per module in .build/docs/<Module>.doccarchive
+## (open its index.html through a web server, or `docc preview`). Warnings are errors, so a broken
+## symbol link fails; a crash of SwiftPM itself is retried once (scripts/docs.sh).
 docs: deps
-	SWIFT=$(SWIFT) scripts/docs.sh
+	scripts/docs.sh
 
 build: deps
 	$(SWIFT) build

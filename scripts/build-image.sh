@@ -8,6 +8,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh image
+# Built before podman's settings enter the environment: SwiftPM replans and recompiles for any
+# change of environment, and the soak builds the same binary without them.
+PKG_CONFIG_PATH="$(pwd)/.build-deps/libmicrohttpd/lib/pkgconfig" \
+  swift build -c release --product storefront --static-swift-stdlib
+mkdir -p .build/image
+# Symbols off: the image carries no debugger, and they are most of the binary's size.
+strip -o .build/image/storefront "$(swift build -c release --show-bin-path)/storefront"
+
 source scripts/podman-env.sh
 
 base=localhost/debian:bookworm-slim
@@ -26,11 +34,6 @@ if ! podman image exists "$base"; then
   rm -rf "$rootfs"
 fi
 
-PKG_CONFIG_PATH="$(pwd)/.build-deps/libmicrohttpd/lib/pkgconfig" \
-  swift build -c release --product storefront --static-swift-stdlib
-mkdir -p .build/image
-# Symbols off: the image carries no debugger, and they are most of the binary's size.
-strip -o .build/image/storefront "$(swift build -c release --show-bin-path)/storefront"
 
 # The docker format: OCI images have no HEALTHCHECK.
 podman build --quiet --format docker -t tessera-storefront \
