@@ -14,7 +14,9 @@ PKG_CONFIG_PATH="$(pwd)/.build-deps/libmicrohttpd/lib/pkgconfig" \
   swift build -c release --product storefront --static-swift-stdlib
 mkdir -p .build/image
 # Symbols off: the image carries no debugger, and they are most of the binary's size.
-strip -o .build/image/storefront "$(swift build -c release --show-bin-path)/storefront"
+# The same flags as the build: a different set makes SwiftPM plan again, and the soak's build of
+# this binary then relinked the views tool and recompiled every template.
+strip -o .build/image/storefront "$(swift build -c release --static-swift-stdlib --show-bin-path)/storefront"
 
 source scripts/podman-env.sh
 
