@@ -90,7 +90,8 @@ class Storefront:
         self.process = subprocess.Popen(
             [str(BINARY)], cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
             env={**os.environ, "HOST": "127.0.0.1", "PORT": str(self.port), "DATA_DIR": str(self.data), "SESSION_SECRET": SECRET,
-                 "LOG_LEVEL": os.environ.get("STALL_LOG_LEVEL", "warning"), "DATABASE_TIMEOUT": str(DEADLINE), **environment})
+                 "LOG_LEVEL": os.environ.get("STALL_LOG_LEVEL", "warning"), "DATABASE_TIMEOUT": str(DEADLINE),
+                 "PASSWORD_HASH_ROUNDS": "1000", **environment})
         deadline = time.monotonic() + 60
         while True:
             probe = Connection(self.port)
