@@ -229,6 +229,7 @@ def core(servers):
     }, reference)
     table("GET /plaintext (medians; vs C is the median of per-round ratios)", results, "vs C")
     goal("/plaintext vs C, pinned", results["Tessera, full pipeline, prepared answer"][2], 0.85)
+    rate_limits(tessera, pinned=None)
 
     fortunes_reference = "C libmicrohttpd /fortunes"
     results = measure({
@@ -262,6 +263,18 @@ def core(servers):
     goal("/db-fortunes on PostgreSQL vs C + libpq", results["Tessera /pg-fortunes (PostgreSQL, a prepared statement per connection)"][2], 0.6)
 
 
+def rate_limits(tessera, pinned):
+    """The prepared answer behind a rate limit (counted in memory, never refusing) against the
+    same answer unlimited, in the same rounds: what a limited route costs. An unlimited route
+    never meets the step, so it pays nothing."""
+    unlimited = "Tessera /plaintext, unlimited"
+    results = measure({unlimited: tessera + "/plaintext", "Tessera /plaintext-limited (RateLimit, memory)": tessera + "/plaintext-limited"},
+                      unlimited, pinned=pinned)
+    placement = "unpinned" if pinned is False else "pinned"
+    table(f"A rate-limited route against the same route unlimited, {placement} (medians; limited / unlimited)", results, "ratio")
+    print(f"rate limit, {placement}: limited / unlimited = {results['Tessera /plaintext-limited (RateLimit, memory)'][2]:.2f}")
+
+
 def unpinned(servers):
     """/plaintext and /fortunes as a new user measures them: both servers side by side with a
     thread per core, wrk beside them, nothing pinned; as many rounds, each its own ratio."""
@@ -271,6 +284,7 @@ def unpinned(servers):
     results = measure({"C /plaintext": c + "/plaintext", "Tessera /plaintext": tessera + "/plaintext"}, "C /plaintext", pinned=False)
     table("GET /plaintext, unpinned (medians; vs C is the median of per-round ratios)", results, "vs C")
     goal("/plaintext vs C, unpinned", results["Tessera /plaintext"][2], 0.85)
+    rate_limits(tessera, pinned=False)
     results = measure({"C /fortunes": c + "/fortunes", "Tessera /fortunes": tessera + "/fortunes"}, "C /fortunes", pinned=False)
     table("GET /fortunes, unpinned (medians; vs C as above)", results, "vs C")
     goal("/fortunes vs C, unpinned", results["Tessera /fortunes"][2], 0.7)

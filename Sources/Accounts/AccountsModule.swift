@@ -10,14 +10,21 @@ public struct AccountsModule: FeatureModule {
     let accounts: AccountsService
     let passkeys: PasskeyService
     let signInObservers: [any SignInObserver]
+    let registrationLimit: RateLimitRule
+
+    /// Registrations one address may make: enough for a household, too few for a bot.
+    public static let defaultRegistrationLimit = RateLimitRule(limit: 10, per: .seconds(3600))
 
     /// - Parameters:
     ///   - accounts: the accounts' service.
     ///   - passkeys: adding passkeys and signing in with them.
     ///   - signInObservers: what other modules do as a shopper signs in.
-    public init(accounts: AccountsService, passkeys: PasskeyService, signInObservers: [any SignInObserver] = []) {
+    ///   - registrationLimit: registrations per client address, counted in the app's rate-limit store.
+    public init(accounts: AccountsService, passkeys: PasskeyService, signInObservers: [any SignInObserver] = [],
+                registrationLimit: RateLimitRule = defaultRegistrationLimit) {
         self.accounts = accounts
         self.passkeys = passkeys
+        self.registrationLimit = registrationLimit
         self.signInObservers = signInObservers
     }
 
@@ -33,7 +40,7 @@ public struct AccountsModule: FeatureModule {
         app.routes.page(AccountsRoutes.account) { _, _ in AccountPageController(accounts: accounts, passkeys: passkeys) }
         app.routes.page(AccountsRoutes.changePassword) { _, _ in PasswordPageController(form: FormState()) }
         let steps = SignInSteps(observers: signInObservers)
-        SignInActions(accounts: accounts, steps: steps).register(in: &app.routes)
+        SignInActions(accounts: accounts, steps: steps, registrationLimit: app.rateLimit("registration", registrationLimit)).register(in: &app.routes)
         PasskeyActions(passkeys: passkeys, accounts: accounts, steps: steps).register(in: &app.routes)
     }
 }

@@ -8,9 +8,15 @@ public struct OrdersModule: FeatureModule {
     let cart: CartService
     let orders: OrderService
     let catalog: CatalogService
+    let checkoutLimit: RateLimitRule
 
-    /// The cart and order pages over their services; `catalog` for the product page's regions Orders fills.
-    public init(cart: CartService, orders: OrderService, catalog: CatalogService) {
+    /// Orders one shopper may place: far above any honest shopper, low enough to stop a script.
+    public static let defaultCheckoutLimit = RateLimitRule(limit: 30, per: .seconds(60))
+
+    /// The cart and order pages over their services; `catalog` for the product page's regions
+    /// Orders fills; `checkoutLimit` for orders placed per signed-in shopper.
+    public init(cart: CartService, orders: OrderService, catalog: CatalogService, checkoutLimit: RateLimitRule = defaultCheckoutLimit) {
+        self.checkoutLimit = checkoutLimit
         self.cart = cart
         self.orders = orders
         self.catalog = catalog
@@ -31,7 +37,7 @@ public struct OrdersModule: FeatureModule {
         }
         app.routes.fragment(OrdersRoutes.orderStatus) { id, _ in OrderStatusRegion(orders: orders, id: id) }
         CartActions(cart: cart, catalog: catalog).register(in: &app.routes)
-        CheckoutActions(orders: orders, cart: cart).register(in: &app.routes)
+        CheckoutActions(orders: orders, cart: cart, limit: app.rateLimit("checkout", checkoutLimit, by: .shopper)).register(in: &app.routes)
         OrderActions(orders: orders).register(in: &app.routes)
 
         app.regions.provide(CatalogRegions.addToCart, source: { OrdersRoutes.addToCartFragment.path($0.id) }) { product, _ in

@@ -24,18 +24,20 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var mailOptions: MailOptions
     @OptionGroup var passkeyOptions: PasskeyOptions
     @OptionGroup var passwordOptions: PasswordOptions
+    @OptionGroup var limitOptions: LimitOptions
 
     func run() async throws {
-        let (settings, secret, databaseChoice, databaseTimeout, mail, relyingParty, hasher) = try await UsageError.reported {
+        let (settings, secret, databaseChoice, databaseTimeout, mail, relyingParty, hasher, limits) = try await UsageError.reported {
             let settings = try options.resolve()
             let databaseChoice = try databaseOptions.resolve()
             let databaseTimeout = try databaseOptions.requestTimeout()
             let mail = try mailOptions.resolve(dataDirectory: settings.dataDirectory)
             let relyingParty = try passkeyOptions.resolve(publicURL: settings.publicURL)
             let hasher = try passwordOptions.resolve()
+            let limits = try limitOptions.resolve()
             do {
                 return (settings, try SessionConfiguration.loadSecret(dataDirectory: settings.dataDirectory), databaseChoice, databaseTimeout, mail,
-                        relyingParty, hasher)
+                        relyingParty, hasher, limits)
             } catch let short as SessionConfiguration.SecretTooShort {
                 throw ValidationError(short.description)
             }
@@ -62,14 +64,16 @@ struct ServeCommand: AsyncParsableCommand {
         app.live = storage.live
         app.regionCache = settings.makeRegionCache()
         app.databasePatience = databaseTimeout
+        app.rateLimitStore = services.rateLimits
         // Order confirmations: checkout queues them in the database, this sends them.
         app.services.append(MailOutboxWorker(outbox: services.mailOutbox, transport: mail.transport, logger: logger))
         logger.info("mail: sent to \(mail.destination)", metadata: ["from": "\(mail.sender)"])
         app.register(HealthModule(checks: [storage.readiness]))
         app.register(CatalogModule(catalog: services.catalog, photos: services.photos))
-        app.register(OrdersModule(cart: services.cart, orders: services.orders, catalog: services.catalog))
+        app.register(OrdersModule(cart: services.cart, orders: services.orders, catalog: services.catalog, checkoutLimit: limits.checkout))
         app.register(BackOfficeModule(orders: services.orders, catalog: services.catalog, photos: services.photos))
-        app.register(AccountsModule(accounts: services.accounts, passkeys: services.passkeys, signInObservers: [CartFollowsShopper(cart: services.cart)]))
+        app.register(AccountsModule(accounts: services.accounts, passkeys: services.passkeys, signInObservers: [CartFollowsShopper(cart: services.cart)],
+                                    registrationLimit: limits.registration))
         app.register(RobotsModule())
         // `make dev` only: pages reload after each rebuild, and show a failed build's errors.
         let development = DevelopmentReload.fromEnvironment()

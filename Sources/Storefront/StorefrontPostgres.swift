@@ -17,6 +17,7 @@ enum StorefrontPostgres {
         PostgresCartStore.registerMigrations(in: &migrator)
         PostgresOrderStore.registerMigrations(in: &migrator)
         PostgresMailOutbox.registerMigrations(in: &migrator)
+        PostgresRateLimitStore.registerMigrations(in: &migrator)
         return migrator
     }
 

@@ -23,13 +23,17 @@ struct StorefrontServices {
     let passkeys: PasskeyService
     let photos: PhotoService
     let mailOutbox: any MailOutbox
+    /// Where the rate limits and the sign-in throttle count: this process's memory on SQLite,
+    /// the database on PostgreSQL, so that every instance shares one count.
+    let rateLimits: any RateLimitStore
 
     /// - Parameter photoFolder: where the photos' variants are kept (`DATA_DIR/photos`).
     init(database: any DatabaseWriter, topics: any TopicPublisher, mailSender: MailAddress? = nil, relyingParty: PasskeyRelyingParty = .localhost,
          hasher: PasswordHasher = PasswordHasher(), photoFolder: String = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-photos").path) {
         catalog = CatalogService(store: SQLiteCatalogStore(database: database), topics: topics)
         photos = PhotoService(store: SQLitePhotoStore(database: database, folder: photoFolder), catalog: catalog, topics: topics)
-        accounts = AccountsService(store: SQLiteAccountsStore(database: database), hasher: hasher)
+        rateLimits = MemoryRateLimitStore()
+        accounts = AccountsService(store: SQLiteAccountsStore(database: database), hasher: hasher, throttle: SignInThrottle(store: rateLimits))
         passkeys = PasskeyService(relyingParty: relyingParty, store: SQLitePasskeyStore(database: database), accounts: accounts)
         cart = CartService(store: SQLiteCartStore(database: database), catalog: catalog)
         let outbox = SQLiteMailOutbox(database: database)
@@ -42,7 +46,8 @@ struct StorefrontServices {
          relyingParty: PasskeyRelyingParty = .localhost, hasher: PasswordHasher = PasswordHasher()) {
         catalog = CatalogService(store: PostgresCatalogStore(connections: connections), topics: topics)
         photos = PhotoService(store: PostgresPhotoStore(connections: connections), catalog: catalog, topics: topics)
-        accounts = AccountsService(store: PostgresAccountsStore(connections: connections), hasher: hasher)
+        rateLimits = PostgresRateLimitStore(connections: connections)
+        accounts = AccountsService(store: PostgresAccountsStore(connections: connections), hasher: hasher, throttle: SignInThrottle(store: rateLimits))
         passkeys = PasskeyService(relyingParty: relyingParty, store: PostgresPasskeyStore(connections: connections), accounts: accounts)
         cart = CartService(store: PostgresCartStore(connections: connections), catalog: catalog)
         let outbox = PostgresMailOutbox(connections: connections)

@@ -74,6 +74,7 @@ struct BenchModule: FeatureModule {
         static let plaintext = Route<NoParameters>("bench.plaintext", .get, "/plaintext")
         static let plaintextBuilt = Route<NoParameters>("bench.plaintext-built", .get, "/plaintext-built")
         static let plaintextSuspending = Route<NoParameters>("bench.plaintext-suspending", .get, "/plaintext-suspending")
+        static let plaintextLimited = Route<NoParameters>("bench.plaintext-limited", .get, "/plaintext-limited")
         static let fortunes = Route<NoParameters>("bench.fortunes", .get, "/fortunes")
         static let databaseFortunes = Route<NoParameters>("bench.db-fortunes", .get, "/db-fortunes")
         static let postgresFortunes = Route<NoParameters>("bench.pg-fortunes", .get, "/pg-fortunes")
@@ -89,6 +90,11 @@ struct BenchModule: FeatureModule {
         app.routes.action(Routes.plaintextSuspending) { _, _ in
             await Task.yield()
             return Self.plaintext.response
+        }
+        // The prepared answer behind a rate limit counted in memory, high enough never to refuse:
+        // what a limited route pays against ``Routes/plaintext``.
+        app.routes.group(app.rateLimit("bench", RateLimitRule(limit: 1_000_000, per: .seconds(1)))) { limited in
+            limited.action(Routes.plaintextLimited) { _, _ in Self.plaintext.response }
         }
         let store = FortuneStore()
         app.routes.page(Routes.fortunes) { _, _ in FortunesPageController(store: store) }

@@ -16,13 +16,15 @@ public struct TestStorefront: Sendable {
     }
 
     /// The settings every test's storefront starts from: an ephemeral port on loopback, the data
-    /// directory, the longest database patience (60 s) and cheap password hashes (1,000 rounds).
-    /// A test about a patient database sets its own `DATABASE_TIMEOUT`; any other must not meet
-    /// the 2 s default on a busy machine, nor a sign-in's 600,000 rounds on a low-priority thread
-    /// that a busy machine starves past the 30 s response deadline.
+    /// directory, the longest database patience (60 s), cheap password hashes (1,000 rounds) and
+    /// rate limits no test reaches by accident (every test shopper comes from 127.0.0.1).
+    /// A test about a patient database sets its own `DATABASE_TIMEOUT`, one about limits its
+    /// own limits; any other must not meet the 2 s default on a busy machine, nor a sign-in's
+    /// 600,000 rounds on a low-priority thread that a busy machine starves past the 30 s
+    /// response deadline.
     public static func environment(dataDirectory: URL, logLevel: String = "notice") -> [String: String] {
         ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": dataDirectory.path, "LOG_LEVEL": logLevel, "DATABASE_TIMEOUT": "60",
-         "PASSWORD_HASH_ROUNDS": Self.passwordHashRounds]
+         "PASSWORD_HASH_ROUNDS": Self.passwordHashRounds, "REGISTRATION_LIMIT": "100000/hour", "CHECKOUT_LIMIT": "100000/minute"]
     }
 
     /// What test storefronts and their seeds hash passwords with.

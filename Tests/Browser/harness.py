@@ -89,7 +89,8 @@ class Storefront:
         shutil.copytree(seeded_data_directory(), self.data, dirs_exist_ok=True)
         port = free_port()
         self.base = f"http://127.0.0.1:{port}"
-        env = dict(os.environ, PORT=str(port), HOST="127.0.0.1", DATA_DIR=self.data, LOG_LEVEL="warning", DATABASE_TIMEOUT="60", PASSWORD_HASH_ROUNDS="1000")
+        env = dict(os.environ, PORT=str(port), HOST="127.0.0.1", DATA_DIR=self.data, LOG_LEVEL="warning", DATABASE_TIMEOUT="60", PASSWORD_HASH_ROUNDS="1000",
+                   REGISTRATION_LIMIT="100000/hour", CHECKOUT_LIMIT="100000/minute")
         self.log = open(Path(self.data) / "storefront.log", "w")
         self.process = subprocess.Popen([str(BINARY)], cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
         wait_until_healthy(self.base, self.process, 30, "the storefront did not start; see " + self.log.name)
@@ -111,7 +112,8 @@ class DevServer:
         self.data = tempfile.mkdtemp(prefix="tessera-dev-")
         port = free_port()
         self.base = f"http://127.0.0.1:{port}"
-        env = dict(os.environ, PORT=str(port), HOST="127.0.0.1", DATA_DIR=self.data, LOG_LEVEL="warning", DATABASE_TIMEOUT="60", PASSWORD_HASH_ROUNDS="1000")
+        env = dict(os.environ, PORT=str(port), HOST="127.0.0.1", DATA_DIR=self.data, LOG_LEVEL="warning", DATABASE_TIMEOUT="60", PASSWORD_HASH_ROUNDS="1000",
+                   REGISTRATION_LIMIT="100000/hour", CHECKOUT_LIMIT="100000/minute")
         self.log_path = Path(self.data) / "dev.log"
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen([str(ROOT / "scripts/dev.py")], cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)

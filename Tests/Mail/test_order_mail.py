@@ -60,7 +60,8 @@ class Storefront:
         self.process = subprocess.Popen(
             [str(BINARY)], cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
             env={**os.environ, "HOST": "127.0.0.1", "PORT": str(self.port), "DATA_DIR": str(self.data), "SESSION_SECRET": SECRET,
-                 "MAIL_FROM": SENDER, "LOG_LEVEL": "info", "DATABASE_TIMEOUT": "60", "PASSWORD_HASH_ROUNDS": "1000", **environment})
+                 "MAIL_FROM": SENDER, "LOG_LEVEL": "info", "DATABASE_TIMEOUT": "60", "PASSWORD_HASH_ROUNDS": "1000",
+                 "REGISTRATION_LIMIT": "100000/hour", "CHECKOUT_LIMIT": "100000/minute", **environment})
         deadline = time.monotonic() + 60
         while True:
             try:

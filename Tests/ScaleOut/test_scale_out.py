@@ -76,7 +76,9 @@ class Instance:
     def start(self):
         environment = {**os.environ, "HOST": "127.0.0.1", "PORT": str(self.port), "DATA_DIR": str(self.data),
                        "DATABASE_URL": DATABASE_URL, "SESSION_SECRET": SECRET, "LOG_LEVEL": "info",
-                       "TRUSTED_PROXIES": "127.0.0.1", "DATABASE_TIMEOUT": "60", "PASSWORD_HASH_ROUNDS": "1000"}
+                       "TRUSTED_PROXIES": "127.0.0.1", "DATABASE_TIMEOUT": "60", "PASSWORD_HASH_ROUNDS": "1000",
+                       # The default registration limit, which test_8 checks; checkouts unlimited for the loaded tests.
+                       "CHECKOUT_LIMIT": "100000/minute"}
         self.close_log()
         self.log = open(self.log_path, "a")
         self.process = subprocess.Popen([str(BINARY)], env=environment, stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT)
@@ -133,9 +135,16 @@ class Nginx:
         self.process.wait(timeout=30)
 
 
-def new_shopper(base, tag):
-    """A newly registered shopper, signed in."""
-    shopper = Shopper(base)
+def new_address():
+    """A client address of its own (TEST-NET-2), as nginx reports it: each shopper comes from
+    somewhere else, as real ones do, so the per-address limits count them apart."""
+    number = uuid.uuid4().int
+    return f"198.51.{number % 250 + 1}.{number // 250 % 250 + 1}"
+
+
+def new_shopper(base, tag, address=None):
+    """A newly registered shopper, signed in, from `address` (by default one of its own)."""
+    shopper = Shopper(base, address or new_address())
     email = f"{tag}-{uuid.uuid4().hex[:10]}@example.com"
     status, _, body = shopper.post("/register", "/register", {"name": tag.title(), "email": email, "password": "long-enough-1"})
     assert status == 303, f"registration answered {status}: {body[:300]}"
@@ -478,6 +487,36 @@ class ScaleOutTest(unittest.TestCase):
         for base in bases:
             status, cache_control, _ = variant(base, uploaded)
             self.assertEqual((status, cache_control), (200, "public, max-age=31536000, immutable"), base)
+
+    def test_8_limits_are_counted_once_for_all_instances(self):
+        """Three instances allow what one allows: the registration limit (10 an hour per
+        address) and the sign-in throttle (5 free guesses per account) count in PostgreSQL."""
+        address = new_address()
+        answers = []
+        served = [instance.served() for instance in self.instances]
+        for number in range(11):
+            shopper = Shopper(self.nginx.base, address)
+            email = f"limit{number}-{uuid.uuid4().hex[:8]}@example.com"
+            status, _, body = shopper.post("/register", "/register", {"name": "Limit", "email": email, "password": "long-enough-1"})
+            answers.append((status, body))
+        self.assertEqual([status for status, _ in answers], [303] * 10 + [429])
+        self.assertIn("Too many requests.", answers[-1][1])
+        self.assertTrue(all(instance.served() > before for instance, before in zip(self.instances, served)),
+                        "the registrations went through every instance")
+        # Another address is not held up by that one.
+        self.assertEqual(new_shopper(self.nginx.base, "neighbour").post("/logout", "/logout", {})[0], 303)
+
+        guesser = Shopper(self.nginx.base, new_address())
+        statuses = [guesser.post("/login", "/login", {"email": "grace@example.com", "password": f"guess-{number}", "next": "/"})[0]
+                    for number in range(6)]
+        self.assertEqual(psql("SELECT hits FROM tessera_rate_limit WHERE key = 'sign-in.account:grace@example.com'"), "6",
+                         "one count for the account, whichever instance each guess reached")
+        # The 6th guess earned a 2 s wait, which the 7th, sent at once, meets.
+        statuses.append(guesser.post("/login", "/login", {"email": "grace@example.com", "password": "guess-6", "next": "/"})[0])
+        print(f"\nshared limits: registrations from one address through 3 instances {[status for status, _ in answers]}; "
+              f"wrong passwords for one account {statuses}", file=sys.stderr)
+        self.assertEqual(statuses, [422] * 6 + [429], "the 7th guess waits, whichever instance counted the 6 before it")
+        self.assertGreaterEqual(int(psql("SELECT count(*) FROM tessera_rate_limit")), 3)
 
 
 if __name__ == "__main__":

@@ -36,10 +36,14 @@ def html_unescape(text):
 class Shopper:
     """A browser's worth of state: the session cookie, and the form token of each page."""
 
-    def __init__(self, base):
+    def __init__(self, base, address=None):
+        """`address`: the client address a proxy in front reports (`X-Forwarded-For`), for a
+        shopper of their own behind nginx; by default the connection's."""
         self.base = base
         self.opener = urllib.request.build_opener(
             urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()), NoRedirects())
+        if address:
+            self.opener.addheaders.append(("X-Forwarded-For", address))
 
     def get(self, path):
         try:

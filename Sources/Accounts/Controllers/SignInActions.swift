@@ -9,23 +9,27 @@ import TesseraViews
 struct SignInActions {
     let accounts: AccountsService
     let steps: SignInSteps
+    /// Registrations per address: a 429 page past it, before the form is read.
+    let registrationLimit: RateLimit
 
     func register(in routes: inout RouterBuilder) {
         let accounts = self.accounts
         let signIn = { @Sendable [steps] (user: User, context: RequestContext) async in await steps.signIn(user, in: context) }
-        routes.action(AccountsRoutes.submitRegistration) { _, context in
-            switch try context.decodeForm(RegisterForm.self) {
-            case .invalid(let state):
-                return try await context.render(RegisterPageController(form: state))
-            case .valid(let form):
-                do {
-                    let user = try await accounts.register(name: form.name, email: form.email, password: form.password)
-                    await signIn(user, context)
-                    context.logger.info("account registered", metadata: ["user_id": "\(user.id)"])
-                    return context.redirect(to: "/", flash: context.localized(Messages.registerWelcome, ["name": user.name]))
-                } catch let refusal as RegistrationError {
-                    let state = FormState(values: ["name": form.name, "email": form.email], errors: ["email": refusal.publicMessage(in: context.language)])
+        routes.group(registrationLimit) { routes in
+            routes.action(AccountsRoutes.submitRegistration) { _, context in
+                switch try context.decodeForm(RegisterForm.self) {
+                case .invalid(let state):
                     return try await context.render(RegisterPageController(form: state))
+                case .valid(let form):
+                    do {
+                        let user = try await accounts.register(name: form.name, email: form.email, password: form.password)
+                        await signIn(user, context)
+                        context.logger.info("account registered", metadata: ["user_id": "\(user.id)"])
+                        return context.redirect(to: "/", flash: context.localized(Messages.registerWelcome, ["name": user.name]))
+                    } catch let refusal as RegistrationError {
+                        let state = FormState(values: ["name": form.name, "email": form.email], errors: ["email": refusal.publicMessage(in: context.language)])
+                        return try await context.render(RegisterPageController(form: state))
+                    }
                 }
             }
         }

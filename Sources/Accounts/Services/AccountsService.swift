@@ -66,14 +66,14 @@ public struct AccountsService: Sendable {
         do {
             matches = try await verify(password, against: user?.passwordHash ?? hasher.placeholderHash)  // same time either way
         } catch {
-            throttle.withdraw(account: email, from: address)
+            try? await throttle.withdraw(account: email, from: address)
             throw error
         }
         guard let user, matches else {
-            throttle.failed(account: email, from: address)
+            try await throttle.failed(account: email, from: address)
             throw SignInError.wrongCredentials
         }
-        throttle.succeeded(account: email, from: address)
+        try await throttle.succeeded(account: email, from: address)
         return user
     }
 
@@ -87,14 +87,14 @@ public struct AccountsService: Sendable {
         do {
             matches = try await verify(current, against: user.passwordHash)
         } catch {
-            throttle.withdraw(account: user.email, from: address)
+            try? await throttle.withdraw(account: user.email, from: address)
             throw error
         }
         guard matches else {
-            throttle.failed(account: user.email, from: address)
+            try await throttle.failed(account: user.email, from: address)
             throw PasswordChangeError.wrongCurrentPassword
         }
-        throttle.succeeded(account: user.email, from: address)
+        try await throttle.succeeded(account: user.email, from: address)
         let hasher = self.hasher
         let hash = try await hash { try hasher.hash(new) }
         try await store.updatePasswordHash(userID: userID, to: hash)

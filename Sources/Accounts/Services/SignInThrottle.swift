@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 import Tessera
 
 /// Slows password guessing down, per account and per client address.
@@ -11,9 +11,9 @@ import Tessera
 /// hour after the last attempt. Accounts get fewer free attempts than addresses, because many
 /// honest people can share one address.
 ///
-/// The counts live in this process: behind a balancer each instance counts its own, which
-/// multiplies the budget by the number of instances but keeps it bounded.
-public final class SignInThrottle: Sendable {
+/// The counts live in a ``RateLimitStore``: in memory for one instance, in the shared database
+/// behind a balancer, so that three instances allow the guesses one allows.
+public struct SignInThrottle: Sendable {
     /// How many attempts are free, and how the wait grows after them.
     public struct Policy: Sendable {
         /// Attempts on one account before the waits start: a shopper who mistypes is never slowed.
@@ -26,8 +26,6 @@ public final class SignInThrottle: Sendable {
         public var longestDelay: Duration
         /// Counts are dropped this long after a key's last attempt.
         public var memory: Duration
-        /// The most keys kept; past it, keys no longer waiting are dropped first.
-        public var maxKeys: Int
         /// How long a refusal waits before it is sent (never longer than the wait itself). A
         /// client guessing one attempt after another is slowed to about one a second, and costs
         /// the server nothing meanwhile: the connection waits, no thread does.
@@ -37,51 +35,63 @@ public final class SignInThrottle: Sendable {
         public init(
             freeAttemptsPerAccount: Int = 5, freeAttemptsPerAddress: Int = 20,
             firstDelay: Duration = .seconds(2), longestDelay: Duration = .seconds(15 * 60),
-            memory: Duration = .seconds(3600), maxKeys: Int = 100_000, refusalPause: Duration = .seconds(1)
+            memory: Duration = .seconds(3600), refusalPause: Duration = .seconds(1)
         ) {
             self.freeAttemptsPerAccount = freeAttemptsPerAccount
             self.freeAttemptsPerAddress = freeAttemptsPerAddress
             self.firstDelay = firstDelay
             self.longestDelay = longestDelay
             self.memory = memory
-            self.maxKeys = maxKeys
             self.refusalPause = refusalPause
+        }
+
+        /// No wait within the free attempts; then `firstDelay`, doubling with each attempt.
+        func delay(after attempts: Int, free: Int) -> TimeInterval {
+            let over = attempts - free
+            guard over > 0 else { return 0 }
+            let doublings = min(over - 1, 30)
+            return min(firstDelay * (1 << doublings), longestDelay).timeInterval
         }
     }
 
-    private enum Key: Hashable {
-        case account(String)
-        case address(IPAddress)
-    }
+    /// One attempt's two counts: its account's and its address's.
+    private struct Keys {
+        let account: String
+        let address: String?
+        var all: [String] { [account] + (address.map { [$0] } ?? []) }
 
-    private struct Count {
-        var attempts = 0
-        var lastAttempt: ContinuousClock.Instant
-        var waitUntil: ContinuousClock.Instant
+        init(account: String, address: IPAddress?) {
+            self.account = "sign-in.account:" + account
+            self.address = address.map { "sign-in.address:\($0)" }
+        }
     }
 
     /// The policy this throttle applies.
     public let policy: Policy
-    private let counts = Mutex<[Key: Count]>([:])
+    /// Where the counts live.
+    public let store: any RateLimitStore
 
-    /// A throttle with its counts in this process's memory.
-    public init(policy: Policy = Policy()) {
+    /// A throttle with its counts in `store`: this process's memory by default.
+    public init(policy: Policy = Policy(), store: any RateLimitStore = MemoryRateLimitStore()) {
         self.policy = policy
+        self.store = store
     }
 
     /// Counts an attempt for `account` from `address`, or throws ``SignInThrottled`` when either
     /// must still wait; a refused attempt is not counted.
-    func admit(account: String, from address: IPAddress?, now: ContinuousClock.Instant = .now) throws {
-        let keys = [Key.account(account)] + (address.map { [Key.address($0)] } ?? [])
-        try counts.withLock { counts in
-            let wait = keys.compactMap { counts[$0]?.waitUntil }.max() ?? now
-            if wait > now { throw SignInThrottled(retryAfter: wait - now) }
-            if counts.count >= policy.maxKeys { forgetIdle(in: &counts, now: now) }
-            for key in keys {
-                var count = counts[key].flatMap { now - $0.lastAttempt < policy.memory ? $0 : nil } ?? Count(lastAttempt: now, waitUntil: now)
-                count.attempts += 1
-                count.lastAttempt = now
-                count.waitUntil = now + delay(after: count.attempts, free: freeAttempts(for: key))
+    func admit(account: String, from address: IPAddress?, now: Date = Date()) async throws {
+        let keys = Keys(account: account, address: address)
+        let policy = self.policy
+        try await store.update(keys.all, now: now) { counts in
+            let wait = keys.all.compactMap { counts[$0]?.blockedUntil }.max() ?? now
+            // Whole milliseconds: the clock's floating-point seconds must not turn 2 s into 3.
+            if wait > now { throw SignInThrottled(retryAfter: .milliseconds(Int64((wait.timeIntervalSince(now) * 1000).rounded()))) }
+            for key in keys.all {
+                var count = counts[key] ?? RateLimitCount(hits: 0, lastHit: now, expires: now)
+                count.hits += 1
+                count.lastHit = now
+                count.blockedUntil = now + policy.delay(after: count.hits, free: Self.freeAttempts(for: key, in: keys, policy))
+                count.expires = max(count.blockedUntil, now + policy.memory.timeInterval)
                 counts[key] = count
             }
         }
@@ -90,7 +100,7 @@ public final class SignInThrottle: Sendable {
     /// ``admit(account:from:now:)``, with a refusal sent only after ``Policy/refusalPause``.
     func admitOrPause(account: String, from address: IPAddress?) async throws {
         do {
-            try admit(account: account, from: address)
+            try await admit(account: account, from: address)
         } catch let refusal as SignInThrottled {
             try? await Task.sleep(for: min(policy.refusalPause, .seconds(refusal.retryAfterSeconds)))
             throw refusal
@@ -98,66 +108,49 @@ public final class SignInThrottle: Sendable {
     }
 
     /// The password was right: the account's count is cleared, and the address gets its attempt back.
-    func succeeded(account: String, from address: IPAddress?) {
-        counts.withLock { counts in
-            counts[.account(account)] = nil
-            if let address, var count = counts[.address(address)] {
-                count.attempts -= 1
-                count.waitUntil = count.lastAttempt + delay(after: count.attempts, free: policy.freeAttemptsPerAddress)
-                counts[.address(address)] = count.attempts > 0 ? count : nil
-            }
+    func succeeded(account: String, from address: IPAddress?, now: Date = Date()) async throws {
+        let keys = Keys(account: account, address: address)
+        let policy = self.policy
+        try await store.update(keys.all, now: now) { counts in
+            counts[keys.account] = nil
+            if let address = keys.address { Self.takeBack(address, in: &counts, free: policy.freeAttemptsPerAddress, policy) }
         }
     }
 
     /// The password was wrong: the wait the attempt earned starts now, when the guesser learns
     /// the answer, not when the attempt was admitted. Otherwise a slow hash (a busy pool) would
     /// use the wait up before the guesser even saw the refusal.
-    func failed(account: String, from address: IPAddress?, now: ContinuousClock.Instant = .now) {
-        counts.withLock { counts in
-            for key in [Key.account(account)] + (address.map { [Key.address($0)] } ?? []) {
+    func failed(account: String, from address: IPAddress?, now: Date = Date()) async throws {
+        let keys = Keys(account: account, address: address)
+        let policy = self.policy
+        try await store.update(keys.all, now: now) { counts in
+            for key in keys.all {
                 guard var count = counts[key] else { continue }
-                count.waitUntil = max(count.waitUntil, now + delay(after: count.attempts, free: freeAttempts(for: key)))
+                count.blockedUntil = max(count.blockedUntil, now + policy.delay(after: count.hits, free: Self.freeAttempts(for: key, in: keys, policy)))
+                count.expires = max(count.expires, count.blockedUntil)
                 counts[key] = count
             }
         }
     }
 
     /// The attempt was never judged (the hashing pool was full): it is taken back.
-    func withdraw(account: String, from address: IPAddress?) {
-        counts.withLock { counts in
-            for key in [Key.account(account)] + (address.map { [Key.address($0)] } ?? []) {
-                guard var count = counts[key] else { continue }
-                count.attempts -= 1
-                count.waitUntil = count.lastAttempt + delay(after: count.attempts, free: freeAttempts(for: key))
-                counts[key] = count.attempts > 0 ? count : nil
-            }
+    func withdraw(account: String, from address: IPAddress?, now: Date = Date()) async throws {
+        let keys = Keys(account: account, address: address)
+        let policy = self.policy
+        try await store.update(keys.all, now: now) { counts in
+            for key in keys.all { Self.takeBack(key, in: &counts, free: Self.freeAttempts(for: key, in: keys, policy), policy) }
         }
     }
 
-    /// How many accounts and addresses are counted now.
-    var trackedKeys: Int { counts.withLock { $0.count } }
-
-    private func freeAttempts(for key: Key) -> Int {
-        switch key {
-        case .account: policy.freeAttemptsPerAccount
-        case .address: policy.freeAttemptsPerAddress
-        }
+    /// One attempt fewer for `key`, and the wait it would have earned without it.
+    private static func takeBack(_ key: String, in counts: inout [String: RateLimitCount], free: Int, _ policy: Policy) {
+        guard var count = counts[key] else { return }
+        count.hits -= 1
+        count.blockedUntil = count.lastHit + policy.delay(after: count.hits, free: free)
+        counts[key] = count.hits > 0 ? count : nil
     }
 
-    /// No wait within the free attempts; then `firstDelay`, doubling with each attempt.
-    private func delay(after attempts: Int, free: Int) -> Duration {
-        let over = attempts - free
-        guard over > 0 else { return .zero }
-        let doublings = min(over - 1, 30)
-        return min(policy.firstDelay * (1 << doublings), policy.longestDelay)
-    }
-
-    private func forgetIdle(in counts: inout [Key: Count], now: ContinuousClock.Instant) {
-        counts = counts.filter { $0.value.waitUntil > now && now - $0.value.lastAttempt < policy.memory }
-        guard counts.count >= policy.maxKeys else { return }
-        // Still full of waiting keys: keep the most recent half, so a flood of new keys cannot
-        // wipe out the waits it is trying to escape.
-        let recent = counts.sorted { $0.value.lastAttempt > $1.value.lastAttempt }.prefix(policy.maxKeys / 2)
-        counts = Dictionary(uniqueKeysWithValues: recent.map { ($0.key, $0.value) })
+    private static func freeAttempts(for key: String, in keys: Keys, _ policy: Policy) -> Int {
+        key == keys.account ? policy.freeAttemptsPerAccount : policy.freeAttemptsPerAddress
     }
 }

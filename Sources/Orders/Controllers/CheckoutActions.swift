@@ -7,10 +7,16 @@ import TesseraViews
 struct CheckoutActions {
     let orders: OrderService
     let cart: CartService
+    /// Orders per shopper: a 429 page past it, before anything is read.
+    let limit: RateLimit
 
     func register(in routes: inout RouterBuilder) {
         let orders = self.orders
         let cart = self.cart
+        routes.group(limit) { routes in placeOrder(in: &routes, orders: orders, cart: cart) }
+    }
+
+    private func placeOrder(in routes: inout RouterBuilder, orders: OrderService, cart: CartService) {
         routes.action(OrdersRoutes.placeOrder) { _, context in
             let shopper = try SignedInShopper.require(context, returningTo: OrdersRoutes.checkout.path)
             do {

@@ -54,6 +54,16 @@ public struct ApplicationBuilder: Sendable {
     /// costs a visitor about this long, not the stall's length.
     public var databasePatience: Duration?
 
+    /// Where the app's ``RateLimit``s count: this process's memory by default; a store in the
+    /// shared database when several instances serve, so that they allow together what one allows.
+    public var rateLimitStore: any RateLimitStore = MemoryRateLimitStore()
+
+    /// A step for a route ``RouterBuilder/group(_:routes:)`` that allows `rule`'s requests per
+    /// window for each `key`, counted in ``rateLimitStore``.
+    public func rateLimit(_ name: String, _ rule: RateLimitRule, by key: RateLimitKey = .clientAddress) -> RateLimit {
+        RateLimit(name, rule, by: key, store: rateLimitStore)
+    }
+
     /// An empty builder: no routes or regions yet, and the default error page for every status.
     public init() {}
 

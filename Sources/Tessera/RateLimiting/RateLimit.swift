@@ -1,0 +1,72 @@
+import Foundation
+
+/// A limit on a group of routes, such as "registration: 10 an hour per address": Rails'
+/// `rate_limit to:, within:, by:` and ASP.NET Core's fixed-window limiter, as a middleware step
+/// for ``RouterBuilder/group(_:routes:)``.
+///
+/// Each key's window starts at its first request; the request past the limit is answered with
+/// ``RateLimited`` (429, `Retry-After`, a page in the visitor's language) before its route runs.
+/// Only the group's routes meet the step, so an unlimited page pays nothing for it.
+public struct RateLimit: Middleware {
+    /// Names the limit in its keys and logs, so two limits never share a count.
+    public let name: String
+    /// How many requests per window.
+    public let rule: RateLimitRule
+    /// Whose requests are counted together.
+    public let key: RateLimitKey
+    /// Where the counts live: in memory, or shared by every instance.
+    public let store: any RateLimitStore
+
+    /// `rule`'s requests per window for each `key`, counted in `store`.
+    public init(_ name: String, _ rule: RateLimitRule, by key: RateLimitKey, store: any RateLimitStore) {
+        self.name = name
+        self.rule = rule
+        self.key = key
+        self.store = store
+    }
+
+    public func before(_ context: inout RequestContext) throws -> StepOutcome {
+        guard let subject = key.subject(context) else { return .next }
+        return .wait { [self] context in
+            do {
+                try await count("\(name):\(subject)", now: Date())
+            } catch let refusal as RateLimited {
+                context.logger.notice("rate limited", metadata: ["limit": "\(name)", "retry_after": "\(refusal.retryAfterSeconds)"])
+                throw refusal
+            }
+            return nil
+        }
+    }
+
+    /// Counts one request for `storeKey`, or throws ``RateLimited`` when its window is full.
+    func count(_ storeKey: String, now: Date) async throws {
+        let limit = rule.limit
+        let window = rule.window.timeInterval
+        try await store.update([storeKey], now: now) { counts in
+            guard var count = counts[storeKey] else {
+                counts[storeKey] = RateLimitCount(hits: 1, lastHit: now, expires: now + window)
+                return
+            }
+            guard count.hits < limit else { throw RateLimited(retryAfter: count.expires.timeIntervalSince(now)) }
+            count.hits += 1
+            count.lastHit = now
+            counts[storeKey] = count
+        }
+    }
+}
+
+/// Whose requests a ``RateLimit`` counts together.
+public struct RateLimitKey: Sendable {
+    /// The key of a request, or `nil` to let it pass uncounted.
+    public let subject: @Sendable (RequestContext) -> String?
+
+    /// Requests with the same `subject` share a count.
+    public init(_ subject: @escaping @Sendable (RequestContext) -> String?) {
+        self.subject = subject
+    }
+
+    /// The client's address (behind a trusted proxy, the one it reports).
+    public static let clientAddress = RateLimitKey { context in
+        (context.request.clientAddress ?? context.request.remoteAddress).map { "address:\($0)" } ?? "address:unknown"
+    }
+}
