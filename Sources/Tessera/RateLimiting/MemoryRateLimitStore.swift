@@ -3,7 +3,7 @@ import Synchronization
 
 /// Counts in this process's memory: for one instance (the storefront on SQLite), and for tests.
 /// Behind a balancer each instance would count its own; use a shared store there.
-public final class MemoryRateLimitStore: RateLimitStore {
+public final class MemoryRateLimitStore: ImmediateRateLimitStore {
     private let counts = Mutex<[String: RateLimitCount]>([:])
     /// The most keys kept; past it, expired keys are dropped, then the least recently hit.
     public let maxKeys: Int
@@ -14,11 +14,8 @@ public final class MemoryRateLimitStore: RateLimitStore {
         self.maxKeys = maxKeys
     }
 
-    public func update<Result: Sendable>(
-        _ keys: [String], now: Date,
-        _ change: @escaping @Sendable (inout [String: RateLimitCount]) throws -> Result
-    ) async throws -> Result {
-        // A lock held for the length of `change`, which never waits.
+    /// A lock held for the length of `change`, which never waits.
+    public func updateNow<Result>(_ keys: [String], now: Date, _ change: (inout [String: RateLimitCount]) throws -> Result) throws -> Result {
         try counts.withLock { counts in
             var live: [String: RateLimitCount] = [:]
             for key in keys { if let count = counts[key], count.expires > now { live[key] = count } }

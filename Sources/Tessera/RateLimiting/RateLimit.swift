@@ -16,6 +16,8 @@ public struct RateLimit: Middleware {
     public let key: RateLimitKey
     /// Where the counts live: in memory, or shared by every instance.
     public let store: any RateLimitStore
+    /// The store again when it answers at once: then the step decides without a task.
+    private let immediateStore: (any ImmediateRateLimitStore)?
 
     /// `rule`'s requests per window for each `key`, counted in `store`.
     public init(_ name: String, _ rule: RateLimitRule, by key: RateLimitKey, store: any RateLimitStore) {
@@ -23,35 +25,53 @@ public struct RateLimit: Middleware {
         self.rule = rule
         self.key = key
         self.store = store
+        immediateStore = store as? any ImmediateRateLimitStore
     }
 
     public func before(_ context: inout RequestContext) throws -> StepOutcome {
         guard let subject = key.subject(context) else { return .next }
-        return .wait { [self] context in
-            do {
-                try await count("\(name):\(subject)", now: Date())
-            } catch let refusal as RateLimited {
-                context.logger.notice("rate limited", metadata: ["limit": "\(name)", "retry_after": "\(refusal.retryAfterSeconds)"])
-                throw refusal
+        let storeKey = "\(name):\(subject)"
+        guard let immediateStore else {
+            return .wait { [self] context in
+                try await count(storeKey, now: Date(), in: context)
+                return nil
             }
-            return nil
+        }
+        let now = Date()
+        do {
+            try immediateStore.updateNow([storeKey], now: now) { try count(storeKey, in: &$0, now: now) }
+        } catch let refusal as RateLimited {
+            log(refusal, in: context)
+            throw refusal
+        }
+        return .next
+    }
+
+    /// Counts one request for `storeKey` at `now` in the store, as ``before(_:)`` does, or
+    /// throws ``RateLimited``, logged in `context` when there is one.
+    func count(_ storeKey: String, now: Date, in context: RequestContext? = nil) async throws {
+        do {
+            try await store.update([storeKey], now: now) { try count(storeKey, in: &$0, now: now) }
+        } catch let refusal as RateLimited {
+            if let context { log(refusal, in: context) }
+            throw refusal
         }
     }
 
-    /// Counts one request for `storeKey`, or throws ``RateLimited`` when its window is full.
-    func count(_ storeKey: String, now: Date) async throws {
-        let limit = rule.limit
-        let window = rule.window.timeInterval
-        try await store.update([storeKey], now: now) { counts in
-            guard var count = counts[storeKey] else {
-                counts[storeKey] = RateLimitCount(hits: 1, lastHit: now, expires: now + window)
-                return
-            }
-            guard count.hits < limit else { throw RateLimited(retryAfter: count.expires.timeIntervalSince(now)) }
-            count.hits += 1
-            count.lastHit = now
-            counts[storeKey] = count
+    /// Counts one request for `storeKey` in `counts`, or throws ``RateLimited`` when its window is full.
+    private func count(_ storeKey: String, in counts: inout [String: RateLimitCount], now: Date) throws {
+        guard var count = counts[storeKey] else {
+            counts[storeKey] = RateLimitCount(hits: 1, lastHit: now, expires: now + rule.window.timeInterval)
+            return
         }
+        guard count.hits < rule.limit else { throw RateLimited(retryAfter: count.expires.timeIntervalSince(now)) }
+        count.hits += 1
+        count.lastHit = now
+        counts[storeKey] = count
+    }
+
+    private func log(_ refusal: RateLimited, in context: RequestContext) {
+        context.logger.notice("rate limited", metadata: ["limit": "\(name)", "retry_after": "\(refusal.retryAfterSeconds)"])
     }
 }
 
