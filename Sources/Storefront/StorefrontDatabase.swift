@@ -26,6 +26,31 @@ enum StorefrontDatabase {
     ///   - hasher: hashes the demo accounts' passwords.
     ///   - catalog: the products a new database starts with; by default the 40 of the demo
     ///     catalog. An existing catalog is never changed.
+    /// Every module's migrations, in the order they were added.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        SQLiteCatalogStore.registerMigrations(in: &migrator)
+        SQLitePhotoStore.registerMigrations(in: &migrator)
+        SQLiteAccountsStore.registerMigrations(in: &migrator)
+        SQLitePasskeyStore.registerMigrations(in: &migrator)
+        SQLiteCartStore.registerMigrations(in: &migrator)
+        SQLiteOrderStore.registerMigrations(in: &migrator)
+        SQLiteMailOutbox.registerMigrations(in: &migrator)
+        return migrator
+    }
+
+    /// Applies the migrations the database in `dataDirectory` lacks (making it if missing), and
+    /// nothing else: no demo data. Returns their names.
+    static func migrate(dataDirectory: String) throws -> [String] {
+        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        let database = try DatabaseQueue(path: file(in: dataDirectory).path)
+        let migrator = self.migrator
+        let before = try database.read { try migrator.appliedIdentifiers($0) }
+        try migrator.migrate(database)
+        try database.close()
+        return migrator.migrations.filter { !before.contains($0) }
+    }
+
     static func open(dataDirectory: String, lockWait: FileLockWait = FileLockWait(), hasher: PasswordHasher,
                      catalog: [Product] = CatalogSeed.products) async throws -> DatabasePool {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
@@ -35,14 +60,6 @@ enum StorefrontDatabase {
         // once as a 500.
         configuration.busyMode = lockWait.busyMode
         let database = try DatabasePool(path: file(in: dataDirectory).path, configuration: configuration)
-        var migrator = DatabaseMigrator()
-        SQLiteCatalogStore.registerMigrations(in: &migrator)
-        SQLitePhotoStore.registerMigrations(in: &migrator)
-        SQLiteAccountsStore.registerMigrations(in: &migrator)
-        SQLitePasskeyStore.registerMigrations(in: &migrator)
-        SQLiteCartStore.registerMigrations(in: &migrator)
-        SQLiteOrderStore.registerMigrations(in: &migrator)
-        SQLiteMailOutbox.registerMigrations(in: &migrator)
         try migrator.migrate(database)
         try await CatalogSeed.insert(catalog, into: database)
         let accounts = SQLiteAccountsStore(database: database)

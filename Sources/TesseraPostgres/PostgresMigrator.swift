@@ -21,19 +21,24 @@ public struct PostgresMigrator: Sendable {
     /// The names of the registered migrations, in order.
     public var names: [String] { migrations.map(\.name) }
 
-    /// Applies the registered migrations that `connections`' database has not seen yet.
-    public func migrate(_ connections: PostgresConnections) async throws {
+    /// Applies the registered migrations that `connections`' database has not seen yet, and
+    /// returns their names. Migrations the database has and this list lacks (a newer release's,
+    /// during a rolling deploy) are left alone.
+    @discardableResult
+    public func migrate(_ connections: PostgresConnections) async throws -> [String] {
         let migrations = self.migrations
-        try await connections.write { connection in
+        return try await connections.write { connection in
             try connection.execute("SELECT pg_advisory_xact_lock(\(Self.lockKey))")
             try connection.execute("CREATE TABLE IF NOT EXISTS tessera_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
             let applied = Set(try connection.rows("SELECT name FROM tessera_migration").map { try $0.decode(String.self) })
-            for migration in migrations where !applied.contains(migration.name) {
+            let missing = migrations.filter { !applied.contains($0.name) }
+            for migration in missing {
                 for statement in migration.statements {
                     try connection.execute(PostgresQuery(unsafeSQL: statement))
                 }
                 try connection.execute("INSERT INTO tessera_migration (name) VALUES (\(migration.name))")
             }
+            return missing.map(\.name)
         }
     }
 
