@@ -12,6 +12,7 @@ import http.client
 import http.cookiejar
 import os
 import re
+import shlex
 import shutil
 import signal
 import socket
@@ -73,16 +74,39 @@ class Instance:
         self.process = None
         self.log = None
 
+    def settings(self):
+        return {"HOST": "127.0.0.1", "PORT": str(self.port), "DATA_DIR": str(self.data),
+                "DATABASE_URL": DATABASE_URL, "SESSION_SECRET": SECRET, "LOG_LEVEL": "info",
+                "TRUSTED_PROXIES": "127.0.0.1", "DATABASE_TIMEOUT": "60", "PASSWORD_HASH_ROUNDS": "1000",
+                # The default registration limit, which test_8 checks; checkouts unlimited for the loaded tests.
+                "CHECKOUT_LIMIT": "100000/minute",
+                # As deploy/compose.yaml's 5 s: after SIGTERM an instance serves on while nginx's reload takes hold.
+                "DRAIN_DELAY": "2"}
+
+    @property
+    def pid_path(self):
+        return self.data / "pid"
+
     def start(self):
-        environment = {**os.environ, "HOST": "127.0.0.1", "PORT": str(self.port), "DATA_DIR": str(self.data),
-                       "DATABASE_URL": DATABASE_URL, "SESSION_SECRET": SECRET, "LOG_LEVEL": "info",
-                       "TRUSTED_PROXIES": "127.0.0.1", "DATABASE_TIMEOUT": "60", "PASSWORD_HASH_ROUNDS": "1000",
-                       # The default registration limit, which test_8 checks; checkouts unlimited for the loaded tests.
-                       "CHECKOUT_LIMIT": "100000/minute"}
         self.close_log()
         self.log = open(self.log_path, "a")
-        self.process = subprocess.Popen([str(BINARY)], env=environment, stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT)
+        self.process = subprocess.Popen([str(BINARY)], env={**os.environ, **self.settings()}, stdout=self.log, stderr=subprocess.STDOUT, cwd=ROOT)
+        self.pid_path.write_text(str(self.process.pid))
         wait_for(f"http://127.0.0.1:{self.port}/readyz")
+
+    def start_command(self):
+        """A shell command that starts the instance in the background, as a supervisor would,
+        for deploy/rolling-deploy.sh."""
+        settings = " ".join(f"{name}={shlex.quote(value)}" for name, value in self.settings().items())
+        return (f"cd {shlex.quote(str(ROOT))} && {settings} setsid {shlex.quote(str(BINARY))} >> {shlex.quote(str(self.log_path))} 2>&1 "
+                f"< /dev/null & echo $! > {shlex.quote(str(self.pid_path))}")
+
+    def stop_command(self):
+        """A shell command that sends SIGTERM and returns once the process is gone (or a zombie
+        of this test's, which has exited)."""
+        pid = f"$(cat {shlex.quote(str(self.pid_path))})"
+        return (f"pid={pid}; kill -TERM $pid; while kill -0 $pid 2>/dev/null && "
+                f"[ \"$(cut -d' ' -f3 /proc/$pid/stat 2>/dev/null)\" != Z ]; do sleep 0.05; done")
 
     def kill(self):
         self.process.send_signal(signal.SIGKILL)
@@ -93,6 +117,8 @@ class Instance:
         if self.process and self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             self.process.wait(timeout=30)
+        if self.pid_path.exists() and (not self.process or int(self.pid_path.read_text()) != self.process.pid):
+            subprocess.run(["sh", "-c", self.stop_command()], timeout=30)  # started by the deploy script
         self.close_log()
 
     def close_log(self):
@@ -124,6 +150,7 @@ class Nginx:
         self.process = subprocess.Popen(["nginx", "-c", str(self.folder / "nginx.conf"), "-p", str(self.folder)],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
         self.base = f"http://127.0.0.1:{self.port}"
+        self.reload_command = f"nginx -s reload -c {shlex.quote(str(self.folder / 'nginx.conf'))} -p {shlex.quote(str(self.folder))}"
         try:
             wait_for(self.base + "/healthz")
         except BaseException:
@@ -490,33 +517,148 @@ class ScaleOutTest(unittest.TestCase):
 
     def test_8_limits_are_counted_once_for_all_instances(self):
         """Three instances allow what one allows: the registration limit (10 an hour per
-        address) and the sign-in throttle (5 free guesses per account) count in PostgreSQL."""
+        address) and the sign-in throttle (5 free guesses per account) count in PostgreSQL.
+        The requests go to the instances in turn, as a balancer spreads them (each believes
+        the forwarded address: 127.0.0.1 is a trusted proxy), and the last through nginx."""
+        bases = [f"http://127.0.0.1:{instance.port}" for instance in self.instances]
+        for instance in self.instances:  # all three, even after a failed test_5
+            if instance.process.poll() is not None:
+                instance.start()
         address = new_address()
         answers = []
-        served = [instance.served() for instance in self.instances]
         for number in range(11):
-            shopper = Shopper(self.nginx.base, address)
+            shopper = Shopper(bases[number % 3] if number < 10 else self.nginx.base, address)
             email = f"limit{number}-{uuid.uuid4().hex[:8]}@example.com"
             status, _, body = shopper.post("/register", "/register", {"name": "Limit", "email": email, "password": "long-enough-1"})
             answers.append((status, body))
         self.assertEqual([status for status, _ in answers], [303] * 10 + [429])
         self.assertIn("Too many requests.", answers[-1][1])
-        self.assertTrue(all(instance.served() > before for instance, before in zip(self.instances, served)),
-                        "the registrations went through every instance")
         # Another address is not held up by that one.
         self.assertEqual(new_shopper(self.nginx.base, "neighbour").post("/logout", "/logout", {})[0], 303)
 
-        guesser = Shopper(self.nginx.base, new_address())
-        statuses = [guesser.post("/login", "/login", {"email": "grace@example.com", "password": f"guess-{number}", "next": "/"})[0]
-                    for number in range(6)]
+        guess_address = new_address()
+        statuses = [Shopper(bases[number % 3], guess_address).post(
+            "/login", "/login", {"email": "grace@example.com", "password": f"guess-{number}", "next": "/"})[0] for number in range(6)]
         self.assertEqual(psql("SELECT hits FROM tessera_rate_limit WHERE key = 'sign-in.account:grace@example.com'"), "6",
                          "one count for the account, whichever instance each guess reached")
         # The 6th guess earned a 2 s wait, which the 7th, sent at once, meets.
-        statuses.append(guesser.post("/login", "/login", {"email": "grace@example.com", "password": "guess-6", "next": "/"})[0])
+        statuses.append(Shopper(self.nginx.base, guess_address).post(
+            "/login", "/login", {"email": "grace@example.com", "password": "guess-6", "next": "/"})[0])
         print(f"\nshared limits: registrations from one address through 3 instances {[status for status, _ in answers]}; "
               f"wrong passwords for one account {statuses}", file=sys.stderr)
         self.assertEqual(statuses, [422] * 6 + [429], "the 7th guess waits, whichever instance counted the 6 before it")
-        self.assertGreaterEqual(int(psql("SELECT count(*) FROM tessera_rate_limit")), 3)
+
+    def test_9_a_rolling_deploy_under_load_drops_nothing(self):
+        """deploy/rolling-deploy.sh replaces the three instances one at a time while 8 clients
+        browse, sign in, fill carts and check out, and a live page follows its stream through
+        nginx. Every answer is counted: none fails, no order is lost or placed twice, nobody is
+        signed out, and the live page reconnects and catches up."""
+        for instance in self.instances:
+            if instance.process.poll() is not None and int(instance.pid_path.read_text()) == instance.process.pid:
+                instance.start()
+        product = 14
+        psql(f"UPDATE product SET stock = 100000 WHERE id = {product}")
+        buyers = [new_shopper(self.nginx.base, f"roller{number}") for number in range(4)]
+        browsers = [new_shopper(self.nginx.base, f"browser{number}") for number in range(4)]
+        stop = threading.Event()
+        lock = threading.Lock()
+        counts = {"answers": 0, "failures": [], "signed_out": 0}
+        acknowledged = []
+
+        def record(method, path, call, expected):
+            try:
+                answer = call()
+            except (OSError, http.client.HTTPException) as error:
+                answer = (repr(error),)
+            with lock:
+                counts["answers"] += 1
+                if answer[0] != expected:
+                    counts["failures"].append((method, path, answer[0]))
+            return answer
+
+        def buy(shopper):
+            while not stop.is_set():
+                record("GET", f"/products/{product}", lambda: shopper.get(f"/products/{product}"), 200)
+                record("POST", "/cart/items", lambda: shopper.post(f"/products/{product}", "/cart/items",
+                                                                   {"productID": str(product), "quantity": "1"}), 303)
+                answer = record("POST", "/checkout", lambda: shopper.post("/checkout", "/checkout", {}), 303)
+                if answer[0] == 303 and re.fullmatch(r"/orders/\d+", answer[1] or ""):
+                    with lock:
+                        acknowledged.append(int(answer[1].rsplit("/", 1)[1]))
+
+        def browse(shopper):
+            while not stop.is_set():
+                for path in ("/", f"/products/{product}", "/?q=lamp", "/account"):
+                    answer = record("GET", path, lambda: shopper.get(path), 200)
+                    if path == "/account" and answer[0] == 303:
+                        with lock:
+                            counts["signed_out"] += 1
+
+        # The live page: its stream through nginx, reopened as EventSource does when cut.
+        watcher = Shopper(self.nginx.base, new_address())
+        _, page = watcher.get(f"/products/{product}")
+        stream_url = html.unescape(re.search(r'data-live-stream="([^"]+)"', page).group(1))
+        live = {"connections": 0, "stock": None}
+
+        def follow():
+            while not live.get("done"):
+                try:
+                    with watcher.opener.open(self.nginx.base + stream_url, timeout=15) as reply:
+                        live["connections"] += 1
+                        for line in reply:  # a heartbeat at least every 10 s
+                            found = re.search(rb'data-stock="(\d+)"', line)
+                            if found:
+                                live["stock"] = int(found.group(1))
+                            if live.get("done"):
+                                return
+                except (OSError, http.client.HTTPException):
+                    time.sleep(0.2)  # EventSource's retry
+
+        instances = " ".join(f"{instance.name}=127.0.0.1:{instance.port}" for instance in self.instances)
+        commands = {"MIGRATE": f"{shlex.quote(str(BINARY))} migrate",
+                    "RELOAD_NGINX": self.nginx.reload_command,
+                    "CHECK_READY": 'curl -fsS -o /dev/null "http://$ADDRESS/readyz"'}
+        for instance in self.instances:
+            commands[f"START_{instance.name}"] = instance.start_command()
+            commands[f"STOP_{instance.name}"] = instance.stop_command()
+        environment = {**os.environ, **commands, "DATABASE_URL": DATABASE_URL,
+                       "START_INSTANCE": 'eval "$(printenv START_$INSTANCE)"', "STOP_INSTANCE": 'eval "$(printenv STOP_$INSTANCE)"'}
+        with ThreadPoolExecutor(max_workers=9) as pool:
+            workers = [pool.submit(buy, shopper) for shopper in buyers] + [pool.submit(browse, shopper) for shopper in browsers]
+            follower = pool.submit(follow)
+            time.sleep(1)
+            deploy = subprocess.run(["deploy/rolling-deploy.sh", str(self.nginx.folder / "nginx.conf")] + instances.split(),
+                                    cwd=ROOT, env=environment, capture_output=True, text=True, timeout=300)
+            time.sleep(1)
+            stop.set()
+            for worker in workers:
+                worker.result()
+            live["final"] = int(psql(f"SELECT stock FROM product WHERE id = {product}"))
+            deadline = time.monotonic() + 15
+            while live["stock"] != live["final"] and time.monotonic() < deadline:
+                time.sleep(0.1)
+            live["done"] = True
+        self.assertEqual(deploy.returncode, 0, deploy.stdout + deploy.stderr)
+        self.assertIn("done: 3 instances replaced", deploy.stdout)
+        pids = [int(instance.pid_path.read_text()) for instance in self.instances]
+        self.assertTrue(all(pid != instance.process.pid for pid, instance in zip(pids, self.instances)), "every instance was replaced")
+
+        emails = ",".join(f"'{shopper.email}'" for shopper in buyers)
+        placed = [int(row) for row in psql(f"SELECT o.id FROM customer_order o JOIN shop_user u ON u.id = o.user_id "
+                                            f"WHERE u.email IN ({emails})").split()]
+        lost = sorted(set(acknowledged) - set(placed))
+        doubled = len(placed) - len(set(acknowledged))
+        print(f"\nrolling deploy: {counts['answers']} answers, {len(counts['failures'])} failed, {len(acknowledged)} orders "
+              f"acknowledged, {len(lost)} lost, {doubled} doubled, {counts['signed_out']} signed out; live page: "
+              f"{live['connections']} stream connections, stock {live['stock']} of {live['final']}", file=sys.stderr)
+        self.assertEqual(counts["failures"], [])
+        self.assertGreater(counts["answers"], 200)
+        self.assertGreater(len(acknowledged), 10)
+        self.assertEqual(lost, [], "every acknowledged order is in the database")
+        self.assertEqual(doubled, 0, "no order beyond the acknowledged ones")
+        self.assertEqual(counts["signed_out"], 0)
+        self.assertGreaterEqual(live["connections"], 2, "the live page's stream was cut with its instance, and reopened")
+        self.assertEqual(live["stock"], live["final"], "the live page caught up with the stock")
 
 
 if __name__ == "__main__":
