@@ -20,7 +20,7 @@
 #   RELOAD_NGINX    default: podman compose exec -T nginx nginx -s reload
 #   STOP_INSTANCE   default: podman compose stop -t 30 "$INSTANCE"    (must return once it exited)
 #   START_INSTANCE  default: podman compose up -d --no-deps "$INSTANCE"
-#   CHECK_READY     default: podman compose exec -T nginx curl -fsS -o /dev/null "http://$ADDRESS/readyz"
+#   CHECK_READY     default: podman compose exec -T nginx curl -fsS --max-time 2 -o /dev/null "http://$ADDRESS/readyz"
 #   READY_TIMEOUT   seconds a new instance has to become ready, default 120
 set -euo pipefail
 
@@ -43,18 +43,27 @@ MIGRATE=${MIGRATE:-podman compose run --rm shop1 migrate}
 RELOAD_NGINX=${RELOAD_NGINX:-podman compose exec -T nginx nginx -s reload}
 STOP_INSTANCE=${STOP_INSTANCE:-'podman compose stop -t 30 "$INSTANCE"'}
 START_INSTANCE=${START_INSTANCE:-'podman compose up -d --no-deps "$INSTANCE"'}
-CHECK_READY=${CHECK_READY:-'podman compose exec -T nginx curl -fsS -o /dev/null "http://$ADDRESS/readyz"'}
+CHECK_READY=${CHECK_READY:-'podman compose exec -T nginx curl -fsS --max-time 2 -o /dev/null "http://$ADDRESS/readyz"'}
 READY_TIMEOUT=${READY_TIMEOUT:-120}
 
 say() { echo "rolling-deploy: $(date -u +%H:%M:%S) $*"; }
 
-# Rewrites the file in place (not a new file): a container that mounts it sees the change.
+# Rewrites the file in place (not a new file): a container that mounts it sees the change. The
+# server line must end in `;` (no comment after it); the edit is checked before nginx reloads.
 set_down() {
-    local address=${1//./\\.} down=$2 edited
+    local address=${1//./\\.} down=$2 edited line
     edited=$(sed -E "/^[[:space:]]*server[[:space:]]+$address([[:space:]]|;)/{s/[[:space:]]+down;/;/; $([ "$down" = 1 ] && echo 's/;[[:space:]]*$/ down;/')}" "$conf")
+    line=$(printf '%s\n' "$edited" | grep -E "^[[:space:]]*server[[:space:]]+$address([[:space:]]|;)")
+    case $down:$line in
+        1:*" down;") ;;
+        0:*" down;"*|1:*) echo "rolling-deploy: could not $([ "$down" = 1 ] && echo mark || echo unmark) '$line' in $conf" >&2; exit 1 ;;
+    esac
     printf '%s\n' "$edited" > "$conf"
     sh -c "$RELOAD_NGINX"
 }
+
+# Whatever step fails, the operator learns which instance was left where.
+trap 'status=$?; [ $status -eq 0 ] || say "stopped at ${INSTANCE:-the migration} (exit $status): check that instance, and its line in $conf"' EXIT
 
 say "migrating"
 sh -c "$MIGRATE"

@@ -33,7 +33,8 @@ struct MigrateCommand: AsyncParsableCommand {
                 } catch {
                     throw UnavailableAtStart(message: "\(error)")
                 }
-                let connections = PostgresConnections(url: url, size: 2, logger: Logger(label: "migrate"))
+                // A migration may take minutes (a backfill): not a page's 15 s.
+                let connections = PostgresConnections(url: url, size: 2, statementTimeout: .seconds(3600), logger: Logger(label: "migrate"))
                 do {
                     let applied = try await StorefrontPostgres.migrator.migrate(connections)
                     await connections.shutdown()

@@ -71,7 +71,8 @@ public struct PostgresRateLimitStore: RateLimitStore {
             }
             return result
         }
-        if Int.random(in: 0..<Self.sweepEvery) == 0 { try await sweep(now: now) }
+        // The count is committed: a sweep that fails is tried again by a later update.
+        if Int.random(in: 0..<Self.sweepEvery) == 0 { try? await sweep(now: now) }
         return result
     }
 

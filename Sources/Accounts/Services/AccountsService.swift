@@ -63,6 +63,8 @@ public struct AccountsService: Sendable {
         try await throttle.admitOrPause(account: email, from: address)
         let user = try await store.user(email: email)
         let matches: Bool
+        // Once admitted, the verdict stands whatever the counts' store says after it: one that
+        // fails now (its database away) leaves at most this attempt counted as admitted.
         do {
             matches = try await verify(password, against: user?.passwordHash ?? hasher.placeholderHash)  // same time either way
         } catch {
@@ -70,10 +72,10 @@ public struct AccountsService: Sendable {
             throw error
         }
         guard let user, matches else {
-            try await throttle.failed(account: email, from: address)
+            try? await throttle.failed(account: email, from: address)
             throw SignInError.wrongCredentials
         }
-        try await throttle.succeeded(account: email, from: address)
+        try? await throttle.succeeded(account: email, from: address)
         return user
     }
 
@@ -91,10 +93,10 @@ public struct AccountsService: Sendable {
             throw error
         }
         guard matches else {
-            try await throttle.failed(account: user.email, from: address)
+            try? await throttle.failed(account: user.email, from: address)
             throw PasswordChangeError.wrongCurrentPassword
         }
-        try await throttle.succeeded(account: user.email, from: address)
+        try? await throttle.succeeded(account: user.email, from: address)
         let hasher = self.hasher
         let hash = try await hash { try hasher.hash(new) }
         try await store.updatePasswordHash(userID: userID, to: hash)

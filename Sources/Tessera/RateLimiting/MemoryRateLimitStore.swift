@@ -5,7 +5,8 @@ import Synchronization
 /// Behind a balancer each instance would count its own; use a shared store there.
 public final class MemoryRateLimitStore: ImmediateRateLimitStore {
     private let counts = Mutex<[String: RateLimitCount]>([:])
-    /// The most keys kept; past it, expired keys are dropped, then the least recently hit.
+    /// The most keys kept; past it, expired keys are dropped, then those not refused, least
+    /// recently hit first.
     public let maxKeys: Int
 
     /// An empty store that keeps at most `maxKeys` keys, so a flood of new keys cannot fill memory.
@@ -32,9 +33,12 @@ public final class MemoryRateLimitStore: ImmediateRateLimitStore {
     private func forgetOld(in counts: inout [String: RateLimitCount], now: Date) {
         counts = counts.filter { $0.value.expires > now }
         guard counts.count > maxKeys else { return }
-        // Still full of live keys: keep the most recent half, so a flood of new keys cannot
-        // wipe out the waits it is trying to escape.
-        let recent = counts.sorted { $0.value.lastHit > $1.value.lastHit }.prefix(maxKeys / 2)
-        counts = Dictionary(uniqueKeysWithValues: recent.map { ($0.key, $0.value) })
+        // Still full of live keys: keep half, the keys still refused first, then the most
+        // recent, so that a flood of new keys cannot wipe out the waits it is trying to escape.
+        let kept = counts.sorted { a, b in
+            let (aBlocked, bBlocked) = (a.value.blockedUntil > now, b.value.blockedUntil > now)
+            return aBlocked != bBlocked ? aBlocked : a.value.lastHit > b.value.lastHit
+        }.prefix(maxKeys / 2)
+        counts = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
     }
 }
