@@ -22,12 +22,14 @@ Environment: ROUNDS (5), DURATION seconds per round (5), CONNECTIONS (64), PIN (
 THREADS (server threads when not pinned; default: cores), WRK_THREADS (1).
 """
 import atexit
+import http.server
 import os
 import re
 import shutil
 import statistics
 import subprocess
 import sys
+import threading
 import time
 import tempfile
 import urllib.parse
@@ -176,7 +178,7 @@ def table(title, results, versus="vs ref"):
 def main():
     build()
     parts = {"core": core, "unpinned": unpinned, "storefront": storefront_pages, "live": live_regions,
-             "postgres": postgres_pages, "catalog": catalog_sizes}
+             "postgres": postgres_pages, "catalog": catalog_sizes, "tracing": tracing_cost}
     # `run-http.py storefront catalog`: only those parts, after the build.
     chosen = sys.argv[1:] or list(parts)
     unknown = [name for name in chosen if name not in parts]
@@ -313,6 +315,54 @@ def follow_link(base, path, pattern):
 def resident_mb(process):
     with open(f"/proc/{process.pid}/status") as status:
         return int(re.search(r"VmRSS:\s+(\d+) kB", status.read()).group(1)) / 1024
+
+
+class OTLPSink(http.server.ThreadingHTTPServer):
+    """An OTLP/HTTP endpoint on loopback that takes every export and drops it, as a collector
+    that keeps up would: what tracing costs the server is what is measured."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            self.server.exports += 1
+            self.send_response(200)
+            self.send_header("Content-Type", "application/x-protobuf")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    def __init__(self):
+        self.exports = 0
+        super().__init__(("127.0.0.1", 0), self.Handler)
+        threading.Thread(target=self.serve_forever, daemon=True).start()
+
+
+def tracing_cost(servers):
+    """The storefront's product page traced (spans for the request, its regions and its reads,
+    exported over OTLP/HTTP to a sink on loopback) against the same page untraced, on one seeded
+    data directory, in the same rounds; pinned, then unpinned."""
+    sink = OTLPSink()
+    data = tempfile.mkdtemp(prefix="tessera-bench-tracing-")
+    atexit.register(shutil.rmtree, data, ignore_errors=True)
+    run([".build/release/storefront", "seed", "--data-dir", data])
+    untraced, traced = "product page, no OTEL_* settings", "product page, traced, exported over OTLP/HTTP"
+    for pinned in (None, False):
+        placement = "unpinned" if pinned is False else "pinned"
+        plain = start([".build/release/storefront"], 18710, pinned=pinned, probe="/healthz", DATA_DIR=data)
+        servers.append(plain)
+        tracing = start([".build/release/storefront"], 18711, pinned=pinned, probe="/healthz", DATA_DIR=data,
+                        OTEL_EXPORTER_OTLP_ENDPOINT=f"http://127.0.0.1:{sink.server_address[1]}")
+        servers.append(tracing)
+        results = measure({untraced: "http://127.0.0.1:18710/products/20", traced: "http://127.0.0.1:18711/products/20"},
+                          untraced, pinned=pinned)
+        table(f"Tracing on against off, the storefront's product page, {placement} (medians; traced / untraced)", results, "ratio")
+        print(f"tracing, {placement}: traced / untraced = {results[traced][2]:.2f} ({sink.exports} exports received)")
+        for server in (plain, tracing):
+            server.terminate()
+            server.wait()
+            servers.remove(server)
 
 
 def catalog_sizes(servers):

@@ -1,6 +1,7 @@
 import GRDB
 import Tessera
 import TesseraSQLite
+import Tracing
 
 /// The storefront's database as the feature modules see it: the GRDB pool, with the time of
 /// every call added to the current request's ``DatabaseTime``, for the
@@ -46,12 +47,20 @@ final class MeasuredDatabase: DatabaseWriter {
 
     @_disfavoredOverload
     func read<T>(_ value: (Database) throws -> T) throws -> T {
-        try DatabaseTime.measure { try reader.read(value) }
+        try Self.traced("db.read") { try DatabaseTime.measure { try reader.read(value) } }
     }
 
     func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
         try Task.checkCancellation()
-        return try DatabaseTime.measure { try reader.read(value) }
+        return try Self.traced("db.read") { try DatabaseTime.measure { try reader.read(value) } }
+    }
+
+    /// A client span for one call in a traced request (``RequestTracing``); nothing otherwise.
+    private static func traced<T>(_ name: String, _ call: () throws -> T) rethrows -> T {
+        try RequestTracing.withChildSpan(name, ofKind: .client) { span in
+            span?.attributes["db.system.name"] = "sqlite"
+            return try call()
+        }
     }
 
     func asyncRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
@@ -97,6 +106,13 @@ final class MeasuredDatabase: DatabaseWriter {
     }
 
     func writeWithoutTransaction<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
+        try await RequestTracing.withChildSpan("db.write", ofKind: .client) { span in
+            span?.attributes["db.system.name"] = "sqlite"
+            return try await measuredWrite(updates)
+        }
+    }
+
+    private func measuredWrite<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
         try await DatabaseTime.measure {
             try await DatabasePatience.call { [pool, lockWait, turns] deadline in
                 guard let deadline else {

@@ -43,6 +43,9 @@ struct ServeCommand: AsyncParsableCommand {
             }
         }
         settings.bootstrapLogging()
+        let tracing = try await UsageError.reported {
+            try StorefrontTracing.bootstrap(environment: ProcessInfo.processInfo.environment, logger: Logger(label: "storefront.tracing"))
+        }
         let metricsRegistry = PrometheusCollectorRegistry()
         if settings.metricsPort != nil {
             MetricsSystem.bootstrap(PrometheusMetricsFactory.storefront(registry: metricsRegistry))
@@ -65,6 +68,12 @@ struct ServeCommand: AsyncParsableCommand {
         app.regionCache = settings.makeRegionCache()
         app.databasePatience = databaseTimeout
         app.rateLimitStore = services.rateLimits
+        if let tracing {
+            // First among the services, so that it stops last and exports the last spans.
+            app.services.insert(tracing, at: 0)
+            app.tracing = true
+            logger.info("traces: exported over OTLP/HTTP (OTEL_* settings)")
+        }
         // Order confirmations: checkout queues them in the database, this sends them.
         app.services.append(MailOutboxWorker(outbox: services.mailOutbox, transport: mail.transport, logger: logger))
         logger.info("mail: sent to \(mail.destination)", metadata: ["from": "\(mail.sender)"])

@@ -15,6 +15,9 @@ public struct Response: Sendable {
     public var body: ResponseBody {
         didSet { isPreparedAsIs = false }
     }
+    /// The trace this answer belongs to, when the app traces: the access log line carries it
+    /// (`trace_id`), as the request's other lines do. Not sent.
+    public var traceID: String?
     /// True while this is a ``PreparedResponse``'s answer with its headers untouched, so the
     /// server can send the response it built once. Cheaper than comparing the headers.
     private(set) var isPreparedAsIs = false

@@ -2,6 +2,7 @@ import Logging
 import Metrics
 import ServiceLifecycle
 import Tessera
+import Tracing
 
 /// Sends the outbox's mail through a transport, one at a time, beside the server: add it to
 /// `ApplicationBuilder.services`.
@@ -65,7 +66,13 @@ public struct MailOutboxWorker: Service {
         }
         let metadata: Logger.Metadata = ["message-id": "\(claimed.mail.messageID)", "attempt": "\(claimed.attempts)"]
         do {
-            try await transport.send(claimed.mail)
+            // A span per mail sent, a trace of its own: it goes out after the order's request
+            // ended. Without a bootstrapped tracer it is the no-op one's.
+            try await withSpan("mail.send", ofKind: .client) { span in
+                span.attributes["tessera.mail.message_id"] = claimed.mail.messageID
+                span.attributes["tessera.mail.attempt"] = claimed.attempts
+                try await transport.send(claimed.mail)
+            }
         } catch {
             Counter(label: "tessera_mail_failures_total").increment()
             let smtpError = error as? SMTPError

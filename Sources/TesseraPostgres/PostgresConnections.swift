@@ -2,6 +2,7 @@ import NIOCore
 import NIOPosix
 import PostgresNIO
 import Synchronization
+import Tracing
 import Tessera
 
 /// A bounded pool of PostgreSQL connections.
@@ -72,7 +73,21 @@ public final class PostgresConnections: Sendable {
 
     /// The rows of one statement, run on its own (its own snapshot, no transaction), in this
     /// task: the way a page reads.
+    ///
+    /// In a traced request it is a client span whose `traceparent` goes along as a leading SQL
+    /// comment, so `pg_stat_activity` and the server's log show which trace a slow query is in.
     public func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        try await RequestTracing.withChildSpan("db.query", ofKind: .client) { span in
+            guard let span else { return try await untracedQuery(query) }
+            var query = query
+            span.attributes["db.system.name"] = "postgresql"
+            span.attributes["db.query.text"] = query.sql
+            if let traceparent = RequestTracing.traceparent(of: span) { query.sql = "/*traceparent='\(traceparent)'*/ " + query.sql }
+            return try await untracedQuery(query)
+        }
+    }
+
+    private func untracedQuery(_ query: PostgresQuery) async throws -> [PostgresRow] {
         try await withinPatience { deadline in
             let connection = try await lease(until: deadline)
             let answer: EventLoopFuture<PostgresQueryResult> = connection.query(query, logger: logger)
@@ -107,7 +122,17 @@ public final class PostgresConnections: Sendable {
     /// so the server parses and plans it once per connection, not per request. The way a hot
     /// page reads. A statement still running at the request's deadline is ended with its
     /// connection, which is dropped.
+    /// In a traced request it is a client span that names the statement (a prepared
+    /// statement's text is fixed, so it carries no comment).
     public func execute<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
+        try await RequestTracing.withChildSpan("db.execute", ofKind: .client) { span in
+            span?.attributes["db.system.name"] = "postgresql"
+            span?.attributes["db.query.text"] = Statement.sql
+            return try await untracedExecute(statement)
+        }
+    }
+
+    private func untracedExecute<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
         try await withinPatience { deadline in
             let connection = try await lease(until: deadline)
             let overdue = connection.eventLoop.scheduleTask(in: TimeAmount(deadline - .now)) { connection.close().whenComplete { _ in } }
@@ -207,6 +232,13 @@ public final class PostgresConnections: Sendable {
     /// its patience at most; past that, the work goes on without it and gives its connection
     /// back when it ends.
     private func onThread<T: Sendable>(_ body: @escaping @Sendable (BlockingConnection) throws -> T) async throws -> T {
+        try await RequestTracing.withChildSpan("db.transaction", ofKind: .client) { span in
+            span?.attributes["db.system.name"] = "postgresql"
+            return try await untracedOnThread(body)
+        }
+    }
+
+    private func untracedOnThread<T: Sendable>(_ body: @escaping @Sendable (BlockingConnection) throws -> T) async throws -> T {
         try await withinPatience { deadline in
             let connection = try await lease(until: deadline)
             let work = Task {

@@ -1,5 +1,6 @@
 import Logging
 import ServiceLifecycle
+import Tracing
 
 /// A Tessera app, ready to serve: the middleware chain around the router.
 ///
@@ -21,8 +22,9 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     public let serverState: HTTPServerState
 
     init(parts: ApplicationParts, router: Router, middleware: [any Middleware], measuresDatabaseTime: Bool, databasePatience: Duration?,
-         serverState: HTTPServerState, services: [any Service]) {
+         traces: Bool, serverState: HTTPServerState, services: [any Service]) {
         self.databasePatience = databasePatience
+        self.traces = traces
         self.serverState = serverState
         self.moduleServices = services
         self.parts = parts
@@ -37,6 +39,8 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     private let measuresDatabaseTime: Bool
     /// How long each request may wait for its database in all (``DatabasePatience``), if the app says.
     private let databasePatience: Duration?
+    /// Whether each request gets a server span (``ApplicationBuilder/tracing``).
+    private let traces: Bool
 
     /// What the modules registered to run beside the server (``ApplicationBuilder/services``).
     private let moduleServices: [any Service]
@@ -53,13 +57,43 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     /// Answers a request through the middleware chain and, at its end, the router: at once when
     /// its handler does not wait, or else with the work left for a task.
     public func answer(_ request: Request) -> HTTPAnswer {
-        run(request, through: middleware, to: .router(router))
+        guard traces else { return run(request, through: middleware, to: .router(router)) }
+        return traced(request) { run(request, through: middleware, to: .router(router), trace: $0) }
+    }
+
+    /// Runs `answer` in the request's server span, bound as the current context (for its
+    /// regions' and database calls' spans), and ends the span with the answer, however late.
+    private func traced(_ request: Request, _ answer: (RequestTrace) -> HTTPAnswer) -> HTTPAnswer {
+        let trace = RequestTrace(span: RequestTracing.startRequestSpan(for: request))
+        let span = trace.span
+        switch InstrumentationContext.withValue(span.context, operation: { answer(trace) }) {
+        case .ready(var response):
+            RequestTracing.end(span, with: &response)
+            response.traceID = trace.traceID
+            return .ready(response)
+        case .pending(let work):
+            return .pending {
+                try await InstrumentationContext.withValue(span.context) {
+                    do {
+                        var response = try await work()
+                        RequestTracing.end(span, with: &response)
+                        response.traceID = trace.traceID
+                        return response
+                    } catch {
+                        span.recordError(error)
+                        RequestTracing.end(span, status: .internalServerError)
+                        throw error
+                    }
+                }
+            }
+        }
     }
 
     /// The one runner of the chain, for both entry points: `steps` in order, then `end`, then the
     /// way out. What a request waits for is its database's patience and meter, bound here.
-    private func run(_ request: Request, through steps: [any Middleware], to end: ChainEnd) -> HTTPAnswer {
+    private func run(_ request: Request, through steps: [any Middleware], to end: ChainEnd, trace: RequestTrace? = nil) -> HTTPAnswer {
         var context = RequestContext(request: request, application: parts)
+        context.trace = trace
         context.databasePatience = databasePatience.map { DatabasePatience(limit: $0) }
         if measuresDatabaseTime { context.databaseTime = DatabaseTime() }
         if context.databaseTime == nil && context.databasePatience == nil {
@@ -137,6 +171,10 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
                 switch try router.match(context.request) {
                 case .route(let entry, let captures):
                     context.route = MatchedRoute(entry: entry, captures: captures)
+                    if let span = context.trace?.span {
+                        span.operationName = "\(context.request.method.rawValue) \(entry.pattern)"
+                        span.attributes["http.route"] = "\(entry.pattern)"
+                    }
                 case .fallback(let responder):
                     return .handlerWaits { context in try await responder.respond(to: context.request) }
                 }

@@ -54,6 +54,11 @@ public struct ApplicationBuilder: Sendable {
     /// costs a visitor about this long, not the stall's length.
     public var databasePatience: Duration?
 
+    /// Whether every request gets a server span, named after its route, with its regions and
+    /// database calls as children, through swift-distributed-tracing's bootstrapped tracer
+    /// (``RequestTracing``). Off by default: then no span is made at all.
+    public var tracing = false
+
     /// Where the app's ``RateLimit``s count: this process's memory by default; a store in the
     /// shared database when several instances serve, so that they allow together what one allows.
     public var rateLimitStore: any RateLimitStore = MemoryRateLimitStore()
@@ -114,7 +119,7 @@ public struct ApplicationBuilder: Sendable {
             regionCache: live != nil && regionCache.isOn ? regionCache : nil
         )
         let application = Application(parts: parts, router: router, middleware: middleware, measuresDatabaseTime: recordsMetrics,
-                                      databasePatience: databasePatience, serverState: serverState, services: services)
+                                      databasePatience: databasePatience, traces: tracing, serverState: serverState, services: services)
         live?.bind(application)
         return application
     }

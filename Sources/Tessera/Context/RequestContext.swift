@@ -31,6 +31,8 @@ public struct RequestContext: Sendable {
     /// The ``RegionCache``'s generation when the page began loading, before its model was read:
     /// a shared region rendered from that model is kept only if nothing was published since.
     var regionCacheGeneration: RegionCache.Generation?
+    /// The request's server span, when the app traces (``ApplicationBuilder/tracing``).
+    var trace: RequestTrace?
 
     init(request: Request, application: ApplicationParts) {
         self.languageChoice = nil
@@ -40,6 +42,7 @@ public struct RequestContext: Sendable {
         self.databasePatience = nil
         self.values = RequestValues()
         self.regionCacheGeneration = nil
+        self.trace = nil
     }
 
     /// The request as the server read it, or as a middleware rewrote it.
@@ -49,13 +52,15 @@ public struct RequestContext: Sendable {
     }
 
     /// The app's logger with the request's id (`request_id`) on every line, as the access log
-    /// line has it; a middleware may hand on one with more metadata. Made when first asked for,
+    /// line has it, and its trace's (`trace_id`) when traced; a middleware may hand on one with
+    /// more metadata. Made when first asked for,
     /// so a request that logs nothing pays nothing.
     public var logger: Logger {
         get {
             if let logger = core.logger { return logger }
             var logger = application.logger
             if !core.request.id.isEmpty { logger[metadataKey: "request_id"] = "\(core.request.id)" }
+            if let traceID = trace?.traceID { logger[metadataKey: "trace_id"] = "\(traceID)" }
             return logger
         }
         set { core = Core(request: core.request, logger: newValue, application: core.application) }

@@ -92,11 +92,15 @@ public final class LiveRegions: TopicPublisher, Service {
 
     /// Tells every page open on a region that depends on one of `topics`, here and on the other
     /// instances. Call it after the change is committed.
+    /// In a traced request it is a span of its own, with the topics.
     public func publish(_ topics: [Topic]) {
         guard !topics.isEmpty else { return }
-        for follower in currentFollowers { follower.invalidate(topics) }
-        hub.deliver(topics)
-        if bus != nil { outbox.yield(topics) }
+        RequestTracing.withChildSpan("live.publish") { span in
+            span?.attributes["tessera.topics"] = topics.map(\.name).joined(separator: " ")
+            for follower in currentFollowers { follower.invalidate(topics) }
+            hub.deliver(topics)
+            if bus != nil { outbox.yield(topics) }
+        }
     }
 
     /// Heartbeats and the bus until a graceful shutdown, then ends every stream.

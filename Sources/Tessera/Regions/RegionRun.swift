@@ -2,6 +2,7 @@ import Logging
 import Synchronization
 import TesseraHTTP
 import TesseraViews
+import Tracing
 
 /// Runs one child controller within its deadline, and writes its region.
 enum RegionRunner {
@@ -68,15 +69,23 @@ final class RegionRun: Sendable {
     private let name: String
     private let startedAt = ContinuousClock.now
     private let metrics: RegionMetrics?
+    /// The region's span, a child of the page's, when the request is traced: regions that run
+    /// at once show as overlapping children.
+    private let span: (any Span)?
 
     init(_ region: Region, named name: String, in context: RequestContext) {
         self.name = name
         self.metrics = context.application.regionMetrics
-        let task = Task.immediate { [self] in
+        self.span = RequestTracing.startChildSpan("region \(name)")
+        let task = Task.immediate { [self, span] in
             let outcome: Result<HTMLOutput, any Error>
             var cached = false
             do {
-                let fragment = try await region.fragment(in: context)
+                let fragment = if let span {
+                    try await InstrumentationContext.withValue(span.context) { try await region.fragment(in: context) }
+                } else {
+                    try await region.fragment(in: context)
+                }
                 (outcome, cached) = (.success(fragment.html), fragment.cached)
             } catch {
                 outcome = .failure(error)
@@ -133,6 +142,11 @@ final class RegionRun: Sendable {
         guard let pending else { return false }
         pending.timer?.cancel()
         metrics?.record(region: name, outcome: outcome, cached: cached, since: startedAt)
+        if let span {
+            span.attributes["tessera.region.cached"] = cached
+            if case .failure(let error) = outcome { span.recordError(error) }
+            span.end()
+        }
         for waiter in pending.waiters { waiter.resume(returning: outcome) }
         return true
     }

@@ -14,6 +14,7 @@ enum AccessLog {
         let method = context.hasHead ? context.method.rawValue : "-"
         var metadata: Logger.Metadata = [:]
         if !context.requestID.isEmpty { metadata["request_id"] = "\(context.requestID)" }
+        if let traceID = context.answeredTraceID { metadata["trace_id"] = "\(traceID)" }
         if let remote = context.remoteAddress { metadata["remote"] = "\(remote)" }
         if !completedNormally { metadata["aborted"] = "true" }
         logger.info(

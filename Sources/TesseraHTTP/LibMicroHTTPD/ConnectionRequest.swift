@@ -89,6 +89,8 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
     // For the access log.
     private var answeredStatus: Int?
     private var answeredBytes: Int64 = 0
+    /// The trace the answer belongs to, for the access log line.
+    private(set) var answeredTraceID: String?
     private var answeredStream: StreamedBody?
 
     init(core: ServerCore, connection: OpaquePointer, open: OpenConnection?, target: String, targetByteCount: Int, targetHasSpace: Bool) {
@@ -228,6 +230,7 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
     /// Hands `response` to libmicrohttpd. Called exactly once, either inline in the access callback
     /// or while the connection is suspended, which are the two moments the library allows it.
     private func queue(_ response: Response) {
+        answeredTraceID = response.traceID
         let isShuttingDown = core.isShuttingDown.load(ordering: .relaxed)
         // A reused prepared answer is the same bytes for every client, so it cannot carry a
         // new id; a client that sent its own gets it back on an answer built for it.

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Logging
+import OTel
+import ServiceLifecycle
+import Tessera
+
+/// Traces, exported over OTLP/HTTP with swift-otel when the standard OpenTelemetry variables ask
+/// for them: an OTLP endpoint (`OTEL_EXPORTER_OTLP_ENDPOINT`, or its `_TRACES_` form), or
+/// `OTEL_TRACES_EXPORTER=otlp`. The rest of the `OTEL_*` variables (`OTEL_SERVICE_NAME`, the
+/// sampler, the batch processor, headers) are swift-otel's to read. Without them nothing is
+/// bootstrapped, and the app makes no span at all.
+enum StorefrontTracing {
+    /// Whether `environment` asks for traces.
+    static func isRequested(in environment: [String: String]) -> Bool {
+        func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0.lowercased() } }
+        if value("OTEL_SDK_DISABLED") == "true" || value("OTEL_TRACES_EXPORTER") == "none" { return false }
+        return value("OTEL_TRACES_EXPORTER") == "otlp" || value("OTEL_EXPORTER_OTLP_ENDPOINT") != nil
+            || value("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != nil
+    }
+
+    /// Bootstraps the process's tracer, once, and returns the exporter's service, to run beside
+    /// the server; `nil` when `environment` does not ask for traces. A value swift-otel cannot
+    /// use, or a protocol other than `http/protobuf` (the only one built in), is a usage error.
+    static func bootstrap(environment: [String: String], logger: Logger) throws -> (any Service)? {
+        guard isRequested(in: environment) else { return nil }
+        for name in ["OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"] {
+            if let value = environment[name], !value.isEmpty, value != "http/protobuf" {
+                throw ValidationError("\(name)=\(value) is not supported: the storefront exports traces over http/protobuf.")
+            }
+        }
+        var configuration = OTel.Configuration.default
+        configuration.serviceName = "storefront"
+        configuration.diagnosticLogger = .custom(logger)
+        configuration.logs.enabled = false
+        configuration.metrics.enabled = false
+        configuration.traces.enabled = true
+        do {
+            return try OTel.bootstrap(configuration: configuration, environment: environment)
+        } catch {
+            throw ValidationError("OTEL_* settings: \(error)")
+        }
+    }
+}

@@ -1,0 +1,196 @@
+"""One product page's trace, as an OTLP receiver on loopback gets it from the storefront on
+PostgreSQL: the request's server span continues the caller's traceparent and is named after its
+route, its regions are children that overlap in time, their database calls are theirs, the
+traceparent reaches PostgreSQL in a comment, and the request's log lines carry the trace id.
+
+Run by scripts/trace-test.sh (make test), inside scripts/with-postgres.sh. The receiver decodes
+with the official opentelemetry-proto package (Debian has no OpenTelemetry Collector).
+"""
+import gzip
+import http.server
+import json
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+import urllib.request
+from pathlib import Path
+
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest, ExportTraceServiceResponse
+from opentelemetry.proto.trace.v1.trace_pb2 import Span
+
+ROOT = Path(__file__).resolve().parents[2]
+BINARY = Path(os.environ.get("STOREFRONT_BINARY", ROOT / ".build/debug/storefront"))
+CLUSTER_URL = os.environ["TESSERA_POSTGRES_URL"]
+CLUSTER_LOG = Path(os.environ["TESSERA_POSTGRES_CLUSTER"]) / "log"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def psql(url, sql):
+    return subprocess.run(["psql", url, "-v", "ON_ERROR_STOP=1", "-tAc", sql], capture_output=True, text=True, check=True).stdout.strip()
+
+
+class Receiver(http.server.ThreadingHTTPServer):
+    """OTLP/HTTP's traces endpoint: every span it was sent, decoded."""
+
+    def __init__(self):
+        self.spans = []
+        self.lock = threading.Lock()
+        super().__init__(("127.0.0.1", 0), ReceiverHandler)
+
+    def spans_of(self, trace_id):
+        with self.lock:
+            return [span for span in self.spans if span["trace_id"] == trace_id]
+
+
+class ReceiverHandler(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        if self.headers.get("Content-Encoding") == "gzip":
+            body = gzip.decompress(body)
+        if self.path != "/v1/traces" or self.headers.get("Content-Type") != "application/x-protobuf":
+            self.send_error(415)
+            return
+        export = ExportTraceServiceRequest()
+        export.ParseFromString(body)
+        with self.server.lock:
+            for resource in export.resource_spans:
+                service = next((a.value.string_value for a in resource.resource.attributes if a.key == "service.name"), None)
+                for scope in resource.scope_spans:
+                    for span in scope.spans:
+                        self.server.spans.append({
+                            "service": service, "trace_id": span.trace_id.hex(), "span_id": span.span_id.hex(),
+                            "parent": span.parent_span_id.hex(), "name": span.name, "kind": span.kind,
+                            "start": span.start_time_unix_nano, "end": span.end_time_unix_nano,
+                            "attributes": {a.key: getattr(a.value, a.value.WhichOneof("value")) for a in span.attributes},
+                        })
+        reply = ExportTraceServiceResponse().SerializeToString()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-protobuf")
+        self.send_header("Content-Length", str(len(reply)))
+        self.end_headers()
+        self.wfile.write(reply)
+
+    def log_message(self, *args):
+        pass
+
+
+class TraceTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.receiver = Receiver()
+        threading.Thread(target=cls.receiver.serve_forever, daemon=True).start()
+        cls.database = "trace_" + secrets.token_hex(6)
+        psql(CLUSTER_URL, f"CREATE DATABASE {cls.database}")
+        # Every statement in the cluster's log, to find the one carrying the trace.
+        psql(CLUSTER_URL, f"ALTER DATABASE {cls.database} SET log_statement = 'all'")
+        cls.url = CLUSTER_URL.rsplit("/", 1)[0] + "/" + cls.database
+        cls.folder = tempfile.mkdtemp(prefix="tessera-trace-")
+        cls.port = free_port()
+        cls.log_path = Path(cls.folder) / "storefront.log"
+        cls.log = open(cls.log_path, "w")
+        environment = {**os.environ, "HOST": "127.0.0.1", "PORT": str(cls.port), "DATA_DIR": cls.folder, "DATABASE_URL": cls.url,
+                       "SESSION_SECRET": "t" * 40, "LOG_FORMAT": "json", "LOG_LEVEL": "info", "DATABASE_TIMEOUT": "60",
+                       "PASSWORD_HASH_ROUNDS": "1000",
+                       "OTEL_EXPORTER_OTLP_ENDPOINT": f"http://127.0.0.1:{cls.receiver.server_address[1]}",
+                       "OTEL_SERVICE_NAME": "tessera-trace-test", "OTEL_BSP_SCHEDULE_DELAY": "100"}
+        cls.process = subprocess.Popen([str(BINARY)], env=environment, stdout=cls.log, stderr=subprocess.STDOUT, cwd=ROOT)
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{cls.port}/readyz", timeout=2):
+                    break
+            except OSError:
+                if cls.process.poll() is not None or time.monotonic() > deadline:
+                    cls.tearDownClass()
+                    raise AssertionError("the storefront did not start: " + cls.log_path.read_text()[-2000:])
+                time.sleep(0.2)
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.process.poll() is None:
+            cls.process.terminate()
+            cls.process.wait(timeout=30)
+        cls.log.close()
+        cls.receiver.shutdown()
+        psql(CLUSTER_URL, f"DROP DATABASE IF EXISTS {cls.database} WITH (FORCE)")
+
+    def get(self, path, headers):
+        request = urllib.request.Request(f"http://127.0.0.1:{self.port}{path}", headers=headers)
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            return reply.status, reply.read()
+
+    def test_a_product_pages_trace_tree(self):
+        trace_id, caller_span = secrets.token_hex(16), secrets.token_hex(8)
+        status, _ = self.get("/products/3", {"traceparent": f"00-{trace_id}-{caller_span}-01"})
+        self.assertEqual(status, 200)
+        deadline = time.monotonic() + 30
+        while not any(span["kind"] == Span.SPAN_KIND_SERVER for span in self.receiver.spans_of(trace_id)):
+            self.assertLess(time.monotonic(), deadline, "no server span reached the receiver")
+            time.sleep(0.1)
+        time.sleep(0.5)  # children end before their page; a batch may still be on its way
+        spans = self.receiver.spans_of(trace_id)
+        [page] = [span for span in spans if span["kind"] == Span.SPAN_KIND_SERVER]
+        self.assertEqual(page["name"], "GET /products/{id}")
+        self.assertEqual(page["parent"], caller_span, "the caller's traceparent is continued")
+        self.assertEqual(page["service"], "tessera-trace-test")
+        self.assertEqual(page["attributes"].get("http.route"), "/products/{id}")
+        self.assertEqual(page["attributes"].get("http.response.status_code"), 200)
+
+        regions = [span for span in spans if span["name"].startswith("region ") and span["parent"] == page["span_id"]]
+        self.assertGreaterEqual(len(regions), 2, [span["name"] for span in spans])
+        overlapping = [(a["name"], b["name"]) for a in regions for b in regions
+                       if a is not b and a["start"] < b["end"] and b["start"] < a["end"]]
+        self.assertTrue(overlapping, "the page's regions run at once: " + json.dumps(
+            [(r["name"], r["start"] - page["start"], r["end"] - page["start"]) for r in regions]))
+        for region in regions:
+            self.assertTrue(page["start"] <= region["start"] and region["end"] <= page["end"], region["name"])
+
+        region_ids = {region["span_id"] for region in regions}
+        database = [span for span in spans if span["name"].startswith("db.") and span["parent"] in region_ids]
+        self.assertTrue(database, "the regions' database calls are their children: " + json.dumps([(s["name"], s["parent"]) for s in spans]))
+        self.assertTrue(all(span["kind"] == Span.SPAN_KIND_CLIENT and span["attributes"].get("db.system.name") == "postgresql"
+                            for span in database))
+        queries = [span for span in database if span["name"] == "db.query"]
+        print(f"\ntrace of GET /products/3: {len(spans)} spans, {len(regions)} regions ({len(overlapping) // 2} overlapping pairs), "
+              f"{len(database)} database calls under them ({', '.join(sorted(span['name'] for span in database))})", file=sys.stderr)
+
+        # A statement carried the trace to PostgreSQL, as a comment its log shows.
+        self.assertTrue(queries, "a plain query among the page's calls: " + json.dumps([s["name"] for s in database]))
+        deadline = time.monotonic() + 10
+        while f"traceparent='00-{trace_id}-" not in CLUSTER_LOG.read_text(errors="replace"):
+            self.assertLess(time.monotonic(), deadline, "no statement in the cluster's log carried the trace")
+            time.sleep(0.1)
+
+        # Every log line of the request has its trace id, the access line too.
+        lines = [json.loads(line) for line in self.log_path.read_text().splitlines() if line.startswith("{")]
+        access = [line for line in lines if "GET /products/3 200" in line.get("message", "")]
+        self.assertTrue(access, "the access line")
+        self.assertTrue(all(line.get("trace_id") == trace_id for line in access), access)
+
+    def test_a_request_without_a_traceparent_starts_a_trace_of_its_own(self):
+        status, _ = self.get("/", {})
+        self.assertEqual(status, 200)
+        deadline = time.monotonic() + 30
+        while True:
+            pages = [span for span in self.receiver.spans if span["name"] == "GET /" and span["kind"] == Span.SPAN_KIND_SERVER]
+            if pages:
+                break
+            self.assertLess(time.monotonic(), deadline, "no span for GET /")
+            time.sleep(0.1)
+        self.assertEqual(pages[-1]["parent"], "", "a root span")
+        self.assertEqual(len(pages[-1]["trace_id"]), 32)
+
+
+if __name__ == "__main__":
+    unittest.main()
