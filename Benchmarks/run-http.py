@@ -352,14 +352,20 @@ def tracing_cost(servers):
         placement = "unpinned" if pinned is False else "pinned"
         plain = start([".build/release/storefront"], 18710, pinned=pinned, probe="/healthz", DATA_DIR=data)
         servers.append(plain)
+        endpoint = f"http://127.0.0.1:{sink.server_address[1]}"
         tracing = start([".build/release/storefront"], 18711, pinned=pinned, probe="/healthz", DATA_DIR=data,
-                        OTEL_EXPORTER_OTLP_ENDPOINT=f"http://127.0.0.1:{sink.server_address[1]}")
+                        OTEL_EXPORTER_OTLP_ENDPOINT=endpoint)
         servers.append(tracing)
-        results = measure({untraced: "http://127.0.0.1:18710/products/20", traced: "http://127.0.0.1:18711/products/20"},
-                          untraced, pinned=pinned)
+        sampling = start([".build/release/storefront"], 18712, pinned=pinned, probe="/healthz", DATA_DIR=data,
+                         OTEL_EXPORTER_OTLP_ENDPOINT=endpoint, OTEL_TRACES_SAMPLER="parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG="0.1")
+        servers.append(sampling)
+        sampled = "product page, traced, 1 trace in 10 sampled"
+        results = measure({untraced: "http://127.0.0.1:18710/products/20", traced: "http://127.0.0.1:18711/products/20",
+                           sampled: "http://127.0.0.1:18712/products/20"}, untraced, pinned=pinned)
         table(f"Tracing on against off, the storefront's product page, {placement} (medians; traced / untraced)", results, "ratio")
-        print(f"tracing, {placement}: traced / untraced = {results[traced][2]:.2f} ({sink.exports} exports received)")
-        for server in (plain, tracing):
+        print(f"tracing, {placement}: traced / untraced = {results[traced][2]:.2f}, sampled 1 in 10 = {results[sampled][2]:.2f} "
+              f"({sink.exports} exports received)")
+        for server in (plain, tracing, sampling):
             server.terminate()
             server.wait()
             servers.remove(server)
