@@ -68,9 +68,7 @@ struct ServeCommand: AsyncParsableCommand {
         app.regionCache = settings.makeRegionCache()
         app.databasePatience = databaseTimeout
         app.rateLimitStore = services.rateLimits
-        if let tracing {
-            // First among the services, so that it stops last and exports the last spans.
-            app.services.insert(tracing, at: 0)
+        if tracing != nil {
             app.tracing = true
             logger.info("traces: exported over OTLP/HTTP (OTEL_* settings)")
         }
@@ -118,7 +116,9 @@ struct ServeCommand: AsyncParsableCommand {
         )
         let metrics = PrometheusEndpoint(registry: metricsRegistry, server: application.serverState)
         do {
-            try await ApplicationRunner.run(settings: settings, application: application, metrics: metrics, logger: logger)
+            // The exporter stops after the server, so the drained requests' spans go out too.
+            try await ApplicationRunner.run(settings: settings, application: application, metrics: metrics,
+                                            outliving: tracing.map { [$0] } ?? [], logger: logger)
         } catch {
             await storage.close()
             throw error

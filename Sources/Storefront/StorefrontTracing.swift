@@ -3,6 +3,7 @@ import Logging
 import OTel
 import ServiceLifecycle
 import Tessera
+import Tracing
 
 /// Traces, exported over OTLP/HTTP with swift-otel when the standard OpenTelemetry variables ask
 /// for them: an OTLP endpoint (`OTEL_EXPORTER_OTLP_ENDPOINT`, or its `_TRACES_` form), or
@@ -19,8 +20,9 @@ enum StorefrontTracing {
     }
 
     /// Bootstraps the process's tracer, once, and returns the exporter's service, to run beside
-    /// the server; `nil` when `environment` does not ask for traces. A value swift-otel cannot
-    /// use, or a protocol other than `http/protobuf` (the only one built in), is a usage error.
+    /// the server; `nil` when `environment` does not ask for traces. A protocol other than
+    /// `http/protobuf` (the only one built in) is a usage error. Only the tracer is set up:
+    /// logs and metrics stay the storefront's own, whatever `OTEL_SDK_DISABLED` says.
     static func bootstrap(environment: [String: String], logger: Logger) throws -> (any Service)? {
         guard isRequested(in: environment) else { return nil }
         for name in ["OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"] {
@@ -34,10 +36,14 @@ enum StorefrontTracing {
         configuration.logs.enabled = false
         configuration.metrics.enabled = false
         configuration.traces.enabled = true
+        let backend: (factory: any Tracer, service: any Service)
         do {
-            return try OTel.bootstrap(configuration: configuration, environment: environment)
+            // swift-otel reads the process's OTEL_* variables here, as the specification says.
+            backend = try OTel.makeTracingBackend(configuration: configuration)
         } catch {
             throw ValidationError("OTEL_* settings: \(error)")
         }
+        InstrumentationSystem.bootstrap(backend.factory)
+        return backend.service
     }
 }

@@ -80,8 +80,11 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
                         response.traceID = trace.traceID
                         return response
                     } catch {
+                        // The answer is made later, from the error (a 503, a 404 …): the span
+                        // records the error, not a status it cannot know.
                         span.recordError(error)
-                        RequestTracing.end(span, status: .internalServerError)
+                        span.setStatus(SpanStatus(code: .error))
+                        span.end()
                         throw error
                     }
                 }

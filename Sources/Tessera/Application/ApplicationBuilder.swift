@@ -56,7 +56,8 @@ public struct ApplicationBuilder: Sendable {
 
     /// Whether every request gets a server span, named after its route, with its regions and
     /// database calls as children, through swift-distributed-tracing's bootstrapped tracer
-    /// (``RequestTracing``). Off by default: then no span is made at all.
+    /// (``RequestTracing``). Off by default: then no request, region or database call makes a
+    /// span (TesseraMail's worker traces each mail it sends whenever a tracer is bootstrapped).
     public var tracing = false
 
     /// Where the app's ``RateLimit``s count: this process's memory by default; a store in the

@@ -13,10 +13,13 @@ public enum ApplicationRunner {
     ///   - application: the app; its ``Application/serverState`` reports the server's phase.
     ///   - metrics: the responder for `/metrics`, served on ``ServerSettings/metricsPort`` when
     ///     that is set, by a server of its own: the public port never shows metrics.
+    ///   - outliving: what must stop after the servers, such as a trace exporter, which then
+    ///     still exports the spans of the requests the drain finished.
     ///   - logger: where the servers log.
-    public static func run(settings: ServerSettings, application: Application, metrics: (any HTTPResponder)? = nil, logger: Logger) async throws {
+    public static func run(settings: ServerSettings, application: Application, metrics: (any HTTPResponder)? = nil,
+                           outliving: [any Service] = [], logger: Logger) async throws {
         try await run(settings: settings, responder: application, errorResponder: application, state: application.serverState, metrics: metrics,
-                      services: application.services, logger: logger)
+                      services: application.services, outliving: outliving, logger: logger)
     }
 
     /// Serves any responder, for programs that use the HTTP layer without the framework's pipeline.
@@ -28,6 +31,7 @@ public enum ApplicationRunner {
     ///   - state: where the server reports its phase and connections, for readiness and metrics.
     ///   - metrics: the responder for `/metrics` on ``ServerSettings/metricsPort``, if any.
     ///   - services: what runs beside the servers, such as the app's ``LiveRegions``.
+    ///   - outliving: what must stop after the servers, such as a trace exporter.
     ///   - logger: where the servers log.
     public static func run(
         settings: ServerSettings,
@@ -36,15 +40,18 @@ public enum ApplicationRunner {
         state: HTTPServerState = HTTPServerState(),
         metrics: (any HTTPResponder)? = nil,
         services: [any Service] = [],
+        outliving: [any Service] = [],
         logger: Logger
     ) async throws {
-        var group: [any Service] = [HTTPServer(
+        // A group stops its services last to first: these stop after the servers.
+        var group: [any Service] = outliving
+        group.append(HTTPServer(
             configuration: settings.httpConfiguration,
             responder: responder,
             errorResponder: errorResponder,
             logger: logger,
             state: state
-        )]
+        ))
         if let metrics, let port = settings.metricsPort {
             let configuration = HTTPServerConfiguration(host: settings.host, port: port, threads: 1, shutdownGracePeriod: .seconds(1))
             group.append(HTTPServer(configuration: configuration, responder: metrics, logger: logger, name: "metrics"))

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Tracing
 
 /// The spans of a traced request, through swift-distributed-tracing's bootstrapped tracer.
@@ -29,12 +30,12 @@ public enum RequestTracing {
         return startSpan(name, context: parent, ofKind: kind)
     }
 
-    /// `span`'s W3C `traceparent`, for carrying the trace to another system (a comment on a
-    /// PostgreSQL statement, say); `nil` when the tracer writes none.
+    /// `span`'s W3C `traceparent`, well formed, for carrying the trace to another system (a
+    /// comment on a PostgreSQL statement, say); `nil` when the tracer writes none.
     public static func traceparent(of span: any Span) -> String? {
         var carrier: [String: String] = [:]
         InstrumentationSystem.instrument.inject(span.context, into: &carrier, using: DictionaryInjector())
-        return carrier["traceparent"]
+        return carrier["traceparent"].flatMap { isWellFormed(traceparent: $0) ? $0 : nil }
     }
 
     /// The trace id in a `traceparent` (`00-<trace id>-<span id>-<flags>`), for log lines.
@@ -43,10 +44,16 @@ public enum RequestTracing {
         return parts.count == 4 && parts[1].count == 32 ? parts[1] : nil
     }
 
-    /// Starts the server span of `request`, continuing its `traceparent` when it has one.
+    /// Starts the server span of `request`, continuing its `traceparent` when it is well formed.
+    /// Only that header and `tracestate` reach the tracer, so that a tracer that logs what it
+    /// could not read never logs a visitor's cookies.
     static func startRequestSpan(for request: Request) -> any Span {
         var context = InstrumentationContext.topLevel
-        InstrumentationSystem.instrument.extract(request.headers, into: &context, using: HeaderExtractor())
+        if let traceparent = request.headers[HTTPField.Name("traceparent")!], isWellFormed(traceparent: traceparent) {
+            var carrier = ["traceparent": traceparent]
+            if let state = request.headers[HTTPField.Name("tracestate")!], state.utf8.count <= 512 { carrier["tracestate"] = state }
+            InstrumentationSystem.instrument.extract(carrier, into: &context, using: DictionaryExtractor())
+        }
         let span = startSpan(request.method.rawValue, context: context, ofKind: .server)
         span.attributes["http.request.method"] = request.method.rawValue
         span.attributes["url.path"] = request.path
@@ -59,16 +66,36 @@ public enum RequestTracing {
     static func end(_ span: any Span, with response: inout Response) {
         let status = response.status
         guard case .stream(let write) = response.body else { return end(span, status: status) }
+        let ending = SpanEnding(span: span, status: status)
         response.body = .stream { writer in
             do {
                 try await write(writer)
-                end(span, status: status)
+                ending.end()
             } catch {
                 span.recordError(error)
-                end(span, status: status)
+                ending.end()
                 throw error
             }
         }
+    }
+
+    /// Ends a streamed page's span once: when its stream ends, or, for a stream that never runs
+    /// (a request given up at its deadline), when the stream is let go.
+    private final class SpanEnding: Sendable {
+        let span: any Span
+        let status: HTTPResponse.Status
+        private let ended = Atomic(false)
+
+        init(span: any Span, status: HTTPResponse.Status) {
+            self.span = span
+            self.status = status
+        }
+
+        func end() {
+            if !ended.exchange(true, ordering: .relaxed) { RequestTracing.end(span, status: status) }
+        }
+
+        deinit { end() }
     }
 
     /// Ends a request's span with the status it answered.
@@ -78,9 +105,16 @@ public enum RequestTracing {
         span.end()
     }
 
-    private struct HeaderExtractor: Extractor {
-        func extract(key: String, from headers: RequestHeaders) -> String? {
-            HTTPField.Name(key).flatMap { headers[$0] }
+    /// `00-<32 hex>-<16 hex>-<2 hex>`, lowercase, as W3C Trace Context writes it.
+    static func isWellFormed(traceparent: String) -> Bool {
+        let parts = traceparent.split(separator: "-", omittingEmptySubsequences: false)
+        return parts.map(\.utf8.count) == [2, 32, 16, 2]
+            && parts.allSatisfy { $0.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) } }
+    }
+
+    private struct DictionaryExtractor: Extractor {
+        func extract(key: String, from carrier: [String: String]) -> String? {
+            carrier[key]
         }
     }
 
