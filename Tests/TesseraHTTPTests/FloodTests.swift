@@ -47,6 +47,7 @@ import TesseraTesting
 
         // Meanwhile a client from 127.0.0.6 asks five times, each time on a new connection.
         var answers: [Int] = []
+        var firstAnswered: Duration?
         for _ in 0..<5 {
             let status = try await onThread { () -> Int in
                 let client = try RawHTTPClient(port: port, from: "127.0.0.6", timeout: 5)
@@ -54,13 +55,14 @@ import TesseraTesting
                 return try client.readReply().status
             }
             answers.append(status)
+            if firstAnswered == nil { firstAnswered = ContinuousClock.now - started }
         }
-        let answered = ContinuousClock.now - started
         let closedAfter = await trickling.value
 
         #expect(answers == [200, 200, 200, 200, 200])
         #expect(closedAfter.count == slowClients.count, "every slow client is cut off")
-        #expect(closedAfter.values.contains { $0 > answered }, "the answers came while slow heads still hung on")
+        // The first answer, not the fifth: on a busy machine five may outlast the deadline.
+        #expect(closedAfter.values.contains { $0 > firstAnswered! }, "an answer came while slow heads still hung on")
         // Each head began between `started` and `setUp`, and is cut 5 s later, when the server's
         // check (every 250 ms) and the client's next line (every 300 ms) notice.
         #expect(closedAfter.values.allSatisfy { $0 >= .seconds(4) && $0 < setUp + .seconds(9) },
