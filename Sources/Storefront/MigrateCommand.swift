@@ -26,23 +26,9 @@ struct MigrateCommand: AsyncParsableCommand {
         case .sqlite:
             applied = try StorefrontDatabase.migrate(dataDirectory: ServerOptions.dataDirectory(dataDirectory))
         case .postgres(let text, _):
-            applied = try await UnavailableAtStart.reported {
-                let url: PostgresURL
-                do {
-                    url = try PostgresURL(text)
-                } catch {
-                    throw UnavailableAtStart(message: "\(error)")
-                }
-                // A migration may take minutes (a backfill): not a page's 15 s.
-                let connections = PostgresConnections(url: url, size: 2, statementTimeout: .seconds(3600), logger: Logger(label: "migrate"))
-                do {
-                    let applied = try await StorefrontPostgres.migrator.migrate(connections)
-                    await connections.shutdown()
-                    return applied
-                } catch {
-                    await connections.shutdown()
-                    throw UnavailableAtStart(message: "cannot migrate the database at \(url): \(DatabaseUnavailable(error).reason)")
-                }
+            // A migration may take minutes (a backfill): not a page's 15 s.
+            applied = try await StorefrontPostgres.forCommand(text, to: "migrate", statementTimeout: .seconds(3600)) { connections in
+                try await StorefrontPostgres.migrator.migrate(connections)
             }
         }
         print(applied.isEmpty ? "migrate: the schema is up to date" : "migrate: applied \(applied.joined(separator: ", "))")

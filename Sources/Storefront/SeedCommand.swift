@@ -55,22 +55,8 @@ struct SeedCommand: AsyncParsableCommand {
                 database: database, topics: LiveRegions(), photoFolder: StorefrontDatabase.photoFolder(in: folder)).photos)
             try database.close()
         case .postgres(let text, _):
-            photos = try await UnavailableAtStart.reported {
-                let url: PostgresURL
-                do {
-                    url = try PostgresURL(text)
-                } catch {
-                    throw UnavailableAtStart(message: "\(error)")
-                }
-                let connections = PostgresConnections(url: url, size: 2, logger: Logger(label: "seed"))
-                do {
-                    let added = try await StorefrontPostgres.seedDemoShop(connections, hasher: hasher)
-                    await connections.shutdown()
-                    return added
-                } catch {
-                    await connections.shutdown()
-                    throw UnavailableAtStart(message: "cannot seed the database at \(url): \(DatabaseUnavailable(error).reason)")
-                }
+            photos = try await StorefrontPostgres.forCommand(text, to: "seed") { connections in
+                try await StorefrontPostgres.seedDemoShop(connections, hasher: hasher)
             }
         }
         let place = choice == .sqlite ? folder : "the PostgreSQL database"

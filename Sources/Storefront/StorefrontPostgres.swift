@@ -1,5 +1,6 @@
 import Accounts
 import Catalog
+import Logging
 import Orders
 import Tessera
 import TesseraPostgres
@@ -40,6 +41,30 @@ enum StorefrontPostgres {
         return try await connections.withAdvisoryLock(photoLock, waitingAtMost: photoPatience) {
             try await DemoPhotos.add(to: CatalogSeed.products.map(\.id),
                                      through: StorefrontServices(postgres: connections, topics: LiveRegions()).photos)
+        }
+    }
+
+    /// Runs a command's work (`to` says which: seed, migrate) on a small pool of its own on
+    /// `DATABASE_URL`, closed afterwards; a URL it cannot read or a database it cannot use is
+    /// ``UnavailableAtStart`` (exit 69), in one line that names it.
+    static func forCommand<T: Sendable>(_ text: String, to command: String, statementTimeout: Duration = .seconds(15),
+                                        _ work: (PostgresConnections) async throws -> T) async throws -> T {
+        try await UnavailableAtStart.reported {
+            let url: PostgresURL
+            do {
+                url = try PostgresURL(text)
+            } catch {
+                throw UnavailableAtStart(message: "\(error)")
+            }
+            let connections = PostgresConnections(url: url, size: 2, statementTimeout: statementTimeout, logger: Logger(label: command))
+            do {
+                let result = try await work(connections)
+                await connections.shutdown()
+                return result
+            } catch {
+                await connections.shutdown()
+                throw UnavailableAtStart(message: "cannot \(command) the database at \(url): \(DatabaseUnavailable(error).reason)")
+            }
         }
     }
 
