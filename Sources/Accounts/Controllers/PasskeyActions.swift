@@ -65,6 +65,8 @@ struct PasskeyActions {
 
     /// `value` as JSON that no cache keeps: each answer holds a new challenge.
     static func json(_ value: some Encodable) throws -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"], body: .bytes(Array(try JSONEncoder().encode(value))))
+        var response = try Response.json(value)
+        response.headers[.cacheControl] = "no-store"
+        return response
     }
 }

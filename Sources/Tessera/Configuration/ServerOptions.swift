@@ -206,6 +206,9 @@ public struct ServerSettings: Sendable {
     public var liveStreamsPerClient: Int
     /// Megabytes of shared regions' HTML kept (``RegionCache``); 0 keeps none.
     public var regionCacheMegabytes: Int
+    /// The `Server` field of every answer, such as `Tessera`; `nil` sends none, which tells a
+    /// scanner nothing. Benchmarks that require the field set it.
+    public var serverName: String? = nil
 
     /// The live regions' limits from these settings; a heartbeat well inside the server's idle
     /// and response timeouts.
@@ -218,12 +221,14 @@ public struct ServerSettings: Sendable {
         .regions(maxBytes: regionCacheMegabytes << 20)
     }
 
-    /// What the HTTP server needs from these settings, with ``SecurityHeaders/defaults`` on every
-    /// response.
+    /// What the HTTP server needs from these settings, with ``SecurityHeaders/defaults`` (and
+    /// ``serverName``, when set) on every response.
     public var httpConfiguration: HTTPServerConfiguration {
-        HTTPServerConfiguration(
+        var headers = SecurityHeaders.defaults
+        if let serverName { headers[.server] = serverName }
+        return HTTPServerConfiguration(
             host: host, port: port, threads: threads, shutdownGracePeriod: shutdownGrace, drainDelay: drainDelay,
-            defaultHeaders: SecurityHeaders.defaults, trustedProxies: trustedProxies
+            defaultHeaders: headers, trustedProxies: trustedProxies
         )
     }
 
