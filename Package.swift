@@ -279,7 +279,7 @@ let package = Package(
             plugins: ["TesseraViewsPlugin"]
         ),
         // Process-level tests of the storefront; GRDB only to inspect the files a backup writes.
-        .testTarget(name: "StorefrontTests", dependencies: ["TesseraTesting", "Tessera", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "StorefrontTests", dependencies: ["TesseraTesting", "Tessera", "PostgresTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TesseraPostgresTests", dependencies: ["TesseraPostgres", "Tessera", "TesseraHTTP", "TesseraTesting", "PostgresTestSupport",
                                                              .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "TesseraImagesTests", dependencies: ["TesseraImages", "Tessera", "TesseraTesting"]),

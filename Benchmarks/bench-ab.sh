@@ -3,7 +3,7 @@
 # both pinned to core 0 with one thread (only one is loaded at a time), wrk on core 1, ROUNDS
 # alternating rounds (7) of DURATION seconds (4). Prints each build's CPU per request (perf
 # stat's task-clock over the round) and requests per second, and the medians of the rounds'
-# ratios, for each path given (default /plaintext /fortunes /regions).
+# ratios, for each path given (default /plaintext /memory-fortunes /regions).
 #
 # The older build is expected in BASE (/tmp/base), a clone at that commit:
 #   git clone . /tmp/base && git -C /tmp/base checkout <commit>
@@ -15,7 +15,7 @@ now=$(cd "$(dirname "$0")/.." && pwd)
 rounds=${ROUNDS:-7}
 duration=${DURATION:-4}
 paths=("${@:-/plaintext}")
-[ $# -eq 0 ] && paths=(/plaintext /fortunes /regions)
+[ $# -eq 0 ] && paths=(/plaintext /memory-fortunes /regions)
 work=$(mktemp -d)
 pid_of() { ss -ltnp | grep ":$1 " | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2; }
 cleanup() { for port in 8801 8802; do pid=$(pid_of $port); [ -n "$pid" ] && kill "$pid"; done; rm -rf "$work"; }

@@ -75,8 +75,8 @@ def build():
     # The same libmicrohttpd as Tessera's: the build make points pkg-config at.
     flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libmicrohttpd"], check=True,
                            capture_output=True, text=True).stdout.split()
-    run(["cc", "-O2", "-Wall", "-o", "Benchmarks/c-reference/plaintext-reference",
-         "Benchmarks/c-reference/plaintext.c"] + flags + ["-lsqlite3", "-I/usr/include/postgresql", "-lpq"])
+    run(["cc", "-O2", "-Wall", "-o", "Benchmarks/c-reference/reference",
+         "Benchmarks/c-reference/reference.c"] + flags + ["-lsqlite3", "-I/usr/include/postgresql", "-lpq"])
 
 
 def start(command, port, probe="/plaintext", pinned=None, **settings):
@@ -203,7 +203,7 @@ def bench_servers(servers, pinned, ports, cluster=None):
     postgres = {"DATABASE_URL": cluster.url} if cluster else {}
     servers.append(start([".build/release/tessera-bench"], ports[1], pinned=pinned, DATA_DIR=data, **postgres))
     postgres = {"FORTUNES_POSTGRES": cluster.url} if cluster else {}
-    servers.append(start(["Benchmarks/c-reference/plaintext-reference"], ports[0], pinned=pinned,
+    servers.append(start(["Benchmarks/c-reference/reference"], ports[0], pinned=pinned,
                          FORTUNES_DB=os.path.join(data, "fortunes.sqlite"), **postgres))
     return f"http://127.0.0.1:{ports[0]}", f"http://127.0.0.1:{ports[1]}"
 
@@ -220,7 +220,7 @@ def core(servers):
     print("Tessera's pipeline (tessera-bench, BenchApp): CompressionMiddleware and ErrorPageMiddleware "
           "for every request, CSRFMiddleware once a route matched: 3 middleware steps, as an app without "
           "sessions has; wrk asks for no compression unless a row says gzip")
-    for path in ("/plaintext", "/fortunes", "/db-fortunes", "/pg-fortunes"):
+    for path in ("/plaintext", "/memory-fortunes", "/sqlite-fortunes", "/fortunes"):
         require_same_bytes(path, c, tessera)
     reference = "C libmicrohttpd reference"
     results = measure({
@@ -233,36 +233,27 @@ def core(servers):
     goal("/plaintext vs C, pinned", results["Tessera, full pipeline, prepared answer"][2], 0.85)
     rate_limits(tessera, pinned=None)
 
-    fortunes_reference = "C libmicrohttpd /fortunes"
+    fortunes_reference = "C libmicrohttpd /memory-fortunes"
     results = measure({
-        fortunes_reference: c + "/fortunes",
-        "Tessera /fortunes (pipeline, controller, views)": tessera + "/fortunes",
+        fortunes_reference: c + "/memory-fortunes",
+        "Tessera /memory-fortunes (pipeline, controller, views)": tessera + "/memory-fortunes",
         "Tessera /regions (three regions)": tessera + "/regions",
-        "Tessera /fortunes, gzip": (tessera + "/fortunes", "Accept-Encoding: gzip"),
+        "Tessera /memory-fortunes, gzip": (tessera + "/memory-fortunes", "Accept-Encoding: gzip"),
         "Tessera /regions, gzip": (tessera + "/regions", "Accept-Encoding: gzip"),
     }, fortunes_reference)
-    table("GET /fortunes, built for every request (medians; vs C as above)", results, "vs C")
-    goal("/fortunes vs C, pinned", results["Tessera /fortunes (pipeline, controller, views)"][2], 0.7)
-    for path in ("/fortunes", "/regions"):
+    table("GET /memory-fortunes, the Fortunes page from rows in memory, built for every request (medians; vs C as above)", results, "vs C")
+    goal("/memory-fortunes vs C, pinned", results["Tessera /memory-fortunes (pipeline, controller, views)"][2], 0.7)
+    for path in ("/memory-fortunes", "/regions"):
         plain, gzipped = transfer_sizes(tessera + path)
         print(f"{path}: {plain} bytes, {gzipped} with gzip ({gzipped / plain:.2f})")
 
-    database_reference = "C libmicrohttpd + sqlite3 /db-fortunes"
+    database_reference = "C libmicrohttpd + sqlite3 /sqlite-fortunes"
     results = measure({
-        database_reference: c + "/db-fortunes",
-        "Tessera /db-fortunes (SQLite, a read per request)": tessera + "/db-fortunes",
+        database_reference: c + "/sqlite-fortunes",
+        "Tessera /sqlite-fortunes (SQLite, a read per request)": tessera + "/sqlite-fortunes",
     }, database_reference)
-    table("GET /db-fortunes, the rows read from SQLite for every request (medians; vs C + sqlite3)", results, "vs C")
-    goal("/db-fortunes vs C + sqlite3", results["Tessera /db-fortunes (SQLite, a read per request)"][2], 0.7)
-
-    postgres_reference = "C libmicrohttpd + libpq /pg-fortunes"
-    results = measure({
-        postgres_reference: c + "/pg-fortunes",
-        "Tessera /pg-fortunes (PostgreSQL, a prepared statement per connection)": tessera + "/pg-fortunes",
-    }, postgres_reference)
-    table("GET /pg-fortunes, the rows read from PostgreSQL for every request (medians; vs C + libpq; "
-          "PostgreSQL unpinned, beside both)", results, "vs C")
-    goal("/db-fortunes on PostgreSQL vs C + libpq", results["Tessera /pg-fortunes (PostgreSQL, a prepared statement per connection)"][2], 0.6)
+    table("GET /sqlite-fortunes, the rows read from SQLite for every request (medians; vs C + sqlite3)", results, "vs C")
+    goal("/sqlite-fortunes vs C + sqlite3", results["Tessera /sqlite-fortunes (SQLite, a read per request)"][2], 0.7)
 
 
 def rate_limits(tessera, pinned):
@@ -287,9 +278,10 @@ def unpinned(servers):
     table("GET /plaintext, unpinned (medians; vs C is the median of per-round ratios)", results, "vs C")
     goal("/plaintext vs C, unpinned", results["Tessera /plaintext"][2], 0.85)
     rate_limits(tessera, pinned=False)
-    results = measure({"C /fortunes": c + "/fortunes", "Tessera /fortunes": tessera + "/fortunes"}, "C /fortunes", pinned=False)
-    table("GET /fortunes, unpinned (medians; vs C as above)", results, "vs C")
-    goal("/fortunes vs C, unpinned", results["Tessera /fortunes"][2], 0.7)
+    results = measure({"C /memory-fortunes": c + "/memory-fortunes", "Tessera /memory-fortunes": tessera + "/memory-fortunes"},
+                      "C /memory-fortunes", pinned=False)
+    table("GET /memory-fortunes, unpinned (medians; vs C as above)", results, "vs C")
+    goal("/memory-fortunes vs C, unpinned", results["Tessera /memory-fortunes"][2], 0.7)
     for server in servers[-2:]:
         server.terminate()
         server.wait()

@@ -9,26 +9,28 @@ import TesseraPostgres
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera-bench",
-        abstract: "Benchmark endpoints: GET /plaintext, /plaintext-built, /plaintext-suspending, /fortunes, /db-fortunes, /pg-fortunes and /regions."
+        abstract: "The app make bench measures: TechEmpower's seven tests (GET /plaintext, /json, and, with a database, /db, /queries, /updates, /cached-queries, /fortunes), and the framework's own (/plaintext-built, /plaintext-suspending, /plaintext-limited, /memory-fortunes, /sqlite-fortunes, /regions)."
     )
 
     @OptionGroup var options: ServerOptions
 
-    @Option(name: .customLong("database-url"), help: "A PostgreSQL database for /pg-fortunes. [env: DATABASE_URL] (default: no /pg-fortunes)")
+    @Option(name: .customLong("database-url"), help: "TechEmpower's PostgreSQL database, for its database tests; its tables are made on first use. [env: DATABASE_URL] (default: no database tests)")
     var databaseURL: String?
 
     func run() async throws {
-        let settings = try options.resolve()
+        var settings = try options.resolve()
+        // TechEmpower requires the field; the framework sends none by default.
+        settings.serverName = "Tessera"
         settings.bootstrapLogging()
         let logger = Logger(label: "tessera-bench")
         // DATA_DIR holds the fortune database, made on first use.
         let database = try FortuneDatabase(path: settings.dataDirectory + "/fortunes.sqlite")
-        var postgres: PostgresFortunes?
+        var postgres: TechEmpowerDatabase?
         var connections: PostgresConnections?
         if let text = OptionEnvironment().string(databaseURL, "DATABASE_URL") {
             let pool = PostgresConnections(url: try PostgresURL(text), size: max(2, settings.threads * 2), logger: logger)
             connections = pool
-            postgres = try await PostgresFortunes(connections: pool)
+            postgres = try await TechEmpowerDatabase(connections: pool)
         }
         let application = try BenchApp.build(database: database, postgres: postgres, logger: logger)
         try await ApplicationRunner.run(settings: settings, application: application, logger: logger)
@@ -41,7 +43,7 @@ struct BenchCommand: AsyncParsableCommand {
 /// pages around every request, the CSRF check once a route matched. No sessions: nothing here
 /// signs anyone in.
 enum BenchApp {
-    static func build(database: FortuneDatabase, postgres: PostgresFortunes? = nil, logger: Logger = Logger(label: "tessera-bench")) throws -> Application {
+    static func build(database: FortuneDatabase, postgres: TechEmpowerDatabase? = nil, logger: Logger = Logger(label: "tessera-bench")) throws -> Application {
         var app = ApplicationBuilder()
         app.live = LiveRegions()
         app.register(BenchModule(database: database, postgres: postgres))
@@ -54,30 +56,38 @@ enum BenchApp {
     }
 }
 
-/// The benchmark routes. The plaintext ones all answer `Hello, World!` as `text/plain; charset=utf-8`:
-/// - `/plaintext`, the answer built once (as the C reference does), through the whole pipeline;
-///   its action does not wait, so the request is answered on the server's thread, with no task;
-/// - `/plaintext-built`, a `Response` built for each request;
-/// - `/plaintext-suspending`, the prepared answer after one real suspension (`Task.yield`), the
-///   cost a handler pays when it awaits something, such as a database: a task, and a resumption.
-/// `/fortunes` is the TechEmpower Fortunes page through a page controller, the pipeline and
-/// typed views in a layout, from rows in memory; `/db-fortunes` the same page from SQLite, by the
-/// TechEmpower rules, and `/pg-fortunes` from PostgreSQL (when the bench has a database URL);
-/// `/regions` is a page of three regions, `/regions-sourced` the same with
-/// each region at its own URL, and `/regions-live` the same again with live regions.
+/// The benchmark routes.
+///
+/// TechEmpower's seven tests, at the addresses its entries use and by its rules (see
+/// ``TechEmpowerDatabase``): `/plaintext` and `/json`; with a database, `/db`, `/queries`,
+/// `/updates`, `/cached-queries` and `/fortunes`.
+///
+/// The framework's own, each against a reference in `make bench`: `/plaintext` is the answer
+/// built once (as the C reference does), answered on the server's thread with no task;
+/// `/plaintext-built` a `Response` per request; `/plaintext-suspending` the same after one real
+/// suspension (`Task.yield`), what a handler pays when it awaits; `/plaintext-limited` behind a
+/// rate limit. `/memory-fortunes` is the Fortunes page from rows in memory (the template's
+/// cost), `/sqlite-fortunes` from SQLite; `/regions` is a page of three regions,
+/// `/regions-sourced` the same with each region at its own URL, `/regions-live` the same with
+/// live regions.
 struct BenchModule: FeatureModule {
     static let plaintext = PreparedResponse(text: "Hello, World!")
     let database: FortuneDatabase
-    let postgres: PostgresFortunes?
+    let postgres: TechEmpowerDatabase?
 
     enum Routes {
         static let plaintext = Route<NoParameters>("bench.plaintext", .get, "/plaintext")
         static let plaintextBuilt = Route<NoParameters>("bench.plaintext-built", .get, "/plaintext-built")
         static let plaintextSuspending = Route<NoParameters>("bench.plaintext-suspending", .get, "/plaintext-suspending")
         static let plaintextLimited = Route<NoParameters>("bench.plaintext-limited", .get, "/plaintext-limited")
+        static let json = Route<NoParameters>("bench.json", .get, "/json")
+        static let singleQuery = Route<NoParameters>("bench.db", .get, "/db")
+        static let multipleQueries = Route<NoParameters>("bench.queries", .get, "/queries")
+        static let updates = Route<NoParameters>("bench.updates", .get, "/updates")
+        static let cachedQueries = Route<NoParameters>("bench.cached-queries", .get, "/cached-queries")
         static let fortunes = Route<NoParameters>("bench.fortunes", .get, "/fortunes")
-        static let databaseFortunes = Route<NoParameters>("bench.db-fortunes", .get, "/db-fortunes")
-        static let postgresFortunes = Route<NoParameters>("bench.pg-fortunes", .get, "/pg-fortunes")
+        static let memoryFortunes = Route<NoParameters>("bench.memory-fortunes", .get, "/memory-fortunes")
+        static let sqliteFortunes = Route<NoParameters>("bench.sqlite-fortunes", .get, "/sqlite-fortunes")
         static let regions = Route<NoParameters>("bench.regions", .get, "/regions")
         static let regionsSourced = Route<NoParameters>("bench.regions-sourced", .get, "/regions-sourced")
         static let regionsLive = Route<NoParameters>("bench.regions-live", .get, "/regions-live")
@@ -96,13 +106,24 @@ struct BenchModule: FeatureModule {
         app.routes.group(app.rateLimit("bench", RateLimitRule(limit: 1_000_000, per: .seconds(1)))) { limited in
             limited.action(Routes.plaintextLimited) { _, _ in Self.plaintext.response }
         }
-        let store = FortuneStore()
-        app.routes.page(Routes.fortunes) { _, _ in FortunesPageController(store: store) }
-        let database = self.database
-        app.routes.page(Routes.databaseFortunes) { _, _ in FortunesPageController(store: database) }
+        app.routes.action(Routes.json) { _, _ in try .json(["message": "Hello, World!"]) }
         if let postgres {
-            app.routes.page(Routes.postgresFortunes) { _, _ in FortunesPageController(store: postgres) }
+            app.routes.action(Routes.singleQuery) { _, _ in try .json(try await postgres.randomWorld()) }
+            app.routes.action(Routes.multipleQueries) { _, context in
+                try .json(try await postgres.randomWorlds(RowCount.parse(context.request.query["queries"])))
+            }
+            app.routes.action(Routes.updates) { _, context in
+                try .json(try await postgres.updateRandomWorlds(RowCount.parse(context.request.query["queries"])))
+            }
+            app.routes.action(Routes.cachedQueries) { _, context in
+                try .json(postgres.cachedRandomWorlds(RowCount.parse(context.request.query["count"])))
+            }
+            app.routes.page(Routes.fortunes) { _, _ in FortunesPageController(store: postgres) }
         }
+        let store = FortuneStore()
+        app.routes.page(Routes.memoryFortunes) { _, _ in FortunesPageController(store: store) }
+        let database = self.database
+        app.routes.page(Routes.sqliteFortunes) { _, _ in FortunesPageController(store: database) }
         app.routes.page(Routes.regions) { _, _ in RegionsPageController(kind: .plain) }
         // The same three regions at their own URLs, without topics and with: what being live costs a page.
         app.routes.page(Routes.regionsSourced) { _, _ in RegionsPageController(kind: .sourced) }

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import TesseraSQLite
 
-/// The TechEmpower `fortune` table in SQLite, read on every request of `/db-fortunes`, as the
+/// The TechEmpower `fortune` table in SQLite, read on every request of `/sqlite-fortunes`, as the
 /// Fortunes rules require: no cache, and no `ORDER BY` (the app sorts, after adding its row).
 ///
 /// The file is made and filled at start when it has no table yet, so `make bench` can hand the

@@ -8,7 +8,7 @@ struct Fortune: Sendable {
 }
 
 /// Where a Fortunes page reads its rows: memory (`/fortunes`, the template's cost) or SQLite
-/// (`/db-fortunes`, the data path's).
+/// (`/sqlite-fortunes`) or PostgreSQL (`/fortunes`, TechEmpower's test): the data path's.
 protocol FortuneSource: Sendable {
     func all() async throws -> [Fortune]
 }

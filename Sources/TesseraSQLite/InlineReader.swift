@@ -45,7 +45,7 @@ public final class InlineReader: Sendable {
 
     /// Runs `body` with a connection and no transaction, on this thread: for a read that is one
     /// statement, which sees one snapshot by itself. A transaction around it would cost a
-    /// `BEGIN` and a `COMMIT` (a sixth of `/db-fortunes`, measured).
+    /// `BEGIN` and a `COMMIT` (a sixth of `/sqlite-fortunes`, measured).
     public func unsafeRead<T>(_ body: (Database) throws -> T) throws -> T {
         let connection = try idle.withLock { $0.popLast() } ?? DatabaseQueue(path: path, configuration: configuration)
         defer { idle.withLock { $0.append(connection) } }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PostgresTestSupport
 import Testing
 import TesseraTesting
 
@@ -42,24 +43,99 @@ import TesseraTesting
         #expect(plaintext.header("content-type") == "text/plain; charset=utf-8")
         let built = try await onThread { try RawHTTPClient.request(port: port, "/plaintext-built") }
         #expect(built.text == "Hello, World!")
-        let fortunes = try await onThread { try RawHTTPClient.request(port: port, "/fortunes") }
+        let fortunes = try await onThread { try RawHTTPClient.request(port: port, "/memory-fortunes") }
         #expect(fortunes.status == 200)
         #expect(fortunes.header("content-type") == "text/html; charset=utf-8")
         #expect(fortunes.text == Self.expectedFortunes)
         // The same page from SQLite, read on every request: a row added behind the server's
         // back shows at once.
-        let fromDatabase = try await onThread { try RawHTTPClient.request(port: port, "/db-fortunes") }
+        let fromDatabase = try await onThread { try RawHTTPClient.request(port: port, "/sqlite-fortunes") }
         #expect(fromDatabase.status == 200)
         #expect(fromDatabase.text == Self.expectedFortunes)
         let database = try DatabaseQueue(path: data.appendingPathComponent("fortunes.sqlite").path)
         try await database.write { db in
             try db.execute(sql: "INSERT INTO fortune (id, message) VALUES (13, '<b>New</b> & improved')")
         }
-        let changed = try await onThread { try RawHTTPClient.request(port: port, "/db-fortunes") }
+        let changed = try await onThread { try RawHTTPClient.request(port: port, "/sqlite-fortunes") }
         #expect(changed.text.contains("<tr><td>13</td><td>&lt;b&gt;New&lt;/b&gt; &amp; improved</td></tr>"))
         let regions = try await onThread { try RawHTTPClient.request(port: port, "/regions") }
         #expect(regions.text.components(separatedBy: "data-region=").count == 4)
+        // Without a database there are no database tests, rather than tests that fail.
+        #expect(try await onThread { try RawHTTPClient.request(port: port, "/db") }.status == 404)
         bench.signal(SIGTERM)
         #expect(try await bench.waitForExit() == 0)
+    }
+
+    struct World: Decodable, Equatable {
+        var id: Int
+        var randomNumber: Int
+    }
+
+    /// TechEmpower's seven tests on PostgreSQL, by its rules, checked here independently of its
+    /// verifier (which `make test` runs as well, scripts/techempower-test.sh): the bodies, the
+    /// row counts for every edge of the parameters, updates that reach the table, and the
+    /// `Server` field it requires.
+    @Test func servesTechEmpowersSevenTestsOnPostgreSQL() async throws {
+        let url = try await PostgresTestCluster.newDatabase()
+        let cluster = try #require(ProcessInfo.processInfo.environment["TESSERA_POSTGRES_URL"])
+        let path = try #require(cluster.lastIndex(of: "/"))
+        let databaseURL = cluster[..<path] + "/" + url.database
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let bench = try ProcessHarness(product: "tessera-bench", environment: [
+            "PORT": "0", "HOST": "127.0.0.1", "LOG_LEVEL": "notice", "DATA_DIR": data.path, "DATABASE_URL": databaseURL,
+        ])
+        let port = try await bench.waitForPort()
+        func get(_ target: String) async throws -> TestResponse {
+            try await onThread { try RawHTTPClient.request(port: port, target) }
+        }
+        func worlds(_ target: String) async throws -> [World] {
+            let response = try await get(target)
+            #expect(response.status == 200 && response.header("content-type") == "application/json", "\(target)")
+            return try JSONDecoder().decode([World].self, from: Data(response.body))
+        }
+
+        let json = try await get("/json")
+        #expect(json.text == #"{"message":"Hello, World!"}"#)
+        #expect(json.header("content-type") == "application/json")
+        #expect(json.header("server") == "Tessera")
+        #expect(try await get("/plaintext").header("server") == "Tessera")
+        #expect(try await get("/no-such-page").header("server") == "Tessera")
+
+        let single = try await get("/db")
+        let world = try JSONDecoder().decode(World.self, from: Data(single.body))
+        #expect((1...10_000).contains(world.id) && (1...10_000).contains(world.randomNumber))
+        #expect(try JSONDecoder().decode([String: Int].self, from: Data(single.body)).keys.sorted() == ["id", "randomNumber"])
+
+        for (parameter, count) in [("", 1), ("=", 1), ("=foo", 1), ("=0", 1), ("=-3", 1), ("=7", 7), ("=500", 500), ("=501", 500)] {
+            #expect(try await worlds("/queries?queries" + parameter).count == count, "queries\(parameter)")
+            #expect(try await worlds("/cached-queries?count" + parameter).count == count, "count\(parameter)")
+        }
+        #expect(try await get("/queries?queries=%ZZ").status == 400, "a malformed query is the client's error")
+
+        // Updates reach the table: every row answered holds its new number in the database.
+        let updated = try await worlds("/updates?queries=20")
+        #expect(updated.count == 20)
+        let pool = PostgresTestCluster.connections(url, size: 1)
+        let stored = try await pool.read { connection in
+            try connection.rows("SELECT id, randomnumber FROM world WHERE id = ANY(\(updated.map { Int32($0.id) }))")
+                .map { try $0.decode((Int32, Int32).self) }
+        }
+        let storedNumbers = Dictionary(uniqueKeysWithValues: stored.map { (Int($0.0), Int($0.1)) })
+        for row in updated { #expect(storedNumbers[row.id] == row.randomNumber, "world \(row.id)") }
+        #expect(try await worlds("/updates?queries=foo").count == 1)
+        #expect(try await worlds("/updates?queries=501").count == 500)
+
+        // Fortunes read on every request: a row added behind the server's back shows at once.
+        let fortunes = try await get("/fortunes")
+        #expect(fortunes.header("content-type") == "text/html; charset=utf-8")
+        #expect(fortunes.text == Self.expectedFortunes)
+        try await pool.write { try $0.execute("INSERT INTO fortune (id, message) VALUES (13, '<b>New</b> & improved')") }
+        #expect(try await get("/fortunes").text.contains("<tr><td>13</td><td>&lt;b&gt;New&lt;/b&gt; &amp; improved</td></tr>"))
+        await pool.shutdown()
+
+        bench.signal(SIGTERM)
+        #expect(try await bench.waitForExit() == 0)
+        await PostgresTestCluster.drop(url)
     }
 }
