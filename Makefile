@@ -8,7 +8,7 @@ unexport MAKEFLAGS MFLAGS MAKEOVERRIDES
 # libmicrohttpd comes from scripts/build-libmicrohttpd.sh (Debian's source with Tessera's patches), not the system.
 export PKG_CONFIG_PATH := $(CURDIR)/.build-deps/libmicrohttpd/lib/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
 
-.PHONY: run run-postgres dev dev-loop page-weight example-test test test-repeat browser-test mail-test trace-test container-test scale-out-test stall-test image soak build bench docs deps clean
+.PHONY: run run-postgres dev dev-loop page-weight example-test test test-repeat browser-test mail-test trace-test techempower-test container-test scale-out-test stall-test image soak build bench docs deps clean
 
 deps:
 	@scripts/install-deps.sh build
@@ -36,11 +36,13 @@ run-postgres: deps
 ## SQLite and on a throwaway PostgreSQL cluster; scripts/swift-test.sh prints any failure again at
 ## the end), the documentation build (a broken symbol link fails it), the Getting Started app
 ## (Examples/GettingStarted, its own package, built and tested), the order e-mail test (a real
-## SMTP server on loopback), the trace test (an OTLP receiver on loopback), the real-browser
-## test, the container test (the image, run by podman), the scale-out test (three instances on
-## PostgreSQL behind nginx: shared limits, a rolling deploy under load), the stall test (the
-## database stops for 3 s under load), then the soak (1,000 connections for 30 s: no errors,
-## memory back near idle). Each step says how long it took (scripts/timed.sh, .build/test-steps.log).
+## SMTP server on loopback), the trace test (an OTLP receiver on loopback), TechEmpower's own
+## verifier on the bench app's seven TechEmpower routes (query counts through pg_stat_statements;
+## it says NOT RUN, loudly, without a snapshot of their repository), the real-browser test, the
+## container test (the image, run by podman), the scale-out test (three instances on PostgreSQL
+## behind nginx: shared limits, a rolling deploy under load), the stall test (the database stops
+## for 3 s under load), then the soak (1,000 connections for 30 s: no errors, memory back near
+## idle). Each step says how long it took (scripts/timed.sh, .build/test-steps.log).
 test: deps
 	@rm -f .build/test-steps.log
 	scripts/timed.sh $(SWIFT) build --build-tests
@@ -49,6 +51,7 @@ test: deps
 	scripts/timed.sh scripts/example-test.sh
 	scripts/timed.sh scripts/mail-test.sh
 	scripts/timed.sh scripts/trace-test.sh
+	scripts/timed.sh scripts/techempower-test.sh
 	scripts/timed.sh scripts/browser-test.sh
 	scripts/timed.sh scripts/container-test.sh
 	scripts/timed.sh scripts/scale-out-test.sh
@@ -83,6 +86,13 @@ mail-test: deps
 trace-test: deps
 	$(SWIFT) build --product storefront
 	scripts/trace-test.sh
+
+## TechEmpower's own verifier (from a snapshot of their repository, never committed) on the bench
+## app's /json, /plaintext, /db, /queries, /updates, /cached-queries and /fortunes, on a throwaway
+## PostgreSQL; see scripts/techempower-test.sh (SERVER_COMMAND runs it on another server).
+techempower-test: deps
+	$(SWIFT) build --product tessera-bench
+	scripts/techempower-test.sh
 
 ## Three storefront instances on a throwaway PostgreSQL behind nginx (deploy/nginx.conf): a journey
 ## across instances, racing checkouts, sign-out everywhere, an instance killed under load.
@@ -136,4 +146,4 @@ dev-loop: deps
 	$$(scripts/browser-venv.sh) Benchmarks/dev-loop.py
 
 clean:
-	rm -rf .build .build-deps Benchmarks/c-reference/plaintext-reference
+	rm -rf .build .build-deps Benchmarks/c-reference/reference

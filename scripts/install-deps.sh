@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system packages Tessera needs, and only those that are missing, then builds
 # libmicrohttpd from Debian's source with Tessera's patches (scripts/build-libmicrohttpd.sh).
-# Usage: scripts/install-deps.sh [build|bench|browser|image|postgres|nginx]   (build is the default)
+# Usage: scripts/install-deps.sh [build|bench|browser|image|postgres|nginx|techempower]   (build is the default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,7 +15,9 @@ case "${1:-build}" in
   image) want+=(podman runc debootstrap python3) ;;
   postgres) want+=(postgresql python3 util-linux) ;;
   nginx) want+=(nginx-light python3) ;;
-  *) echo "usage: $0 [build|bench|browser|image|postgres|nginx]" >&2; exit 2 ;;
+  # TechEmpower's verifier counts a route's queries while siege sends it 512 requests at once.
+  techempower) want+=(siege postgresql python3 python3-venv util-linux git) ;;
+  *) echo "usage: $0 [build|bench|browser|image|postgres|nginx|techempower]" >&2; exit 2 ;;
 esac
 
 missing=()
