@@ -281,7 +281,7 @@ let package = Package(
         // Process-level tests of the storefront; GRDB only to inspect the files a backup writes.
         .testTarget(name: "StorefrontTests", dependencies: ["TesseraTesting", "Tessera", "PostgresTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TesseraPostgresTests", dependencies: ["TesseraPostgres", "Tessera", "TesseraHTTP", "TesseraTesting", "PostgresTestSupport",
-                                                             .product(name: "Logging", package: "swift-log")]),
+                                                             .product(name: "Logging", package: "swift-log"), .product(name: "PostgresNIO", package: "postgres-nio")]),
         .testTarget(name: "TesseraImagesTests", dependencies: ["TesseraImages", "Tessera", "TesseraTesting"]),
         .testTarget(name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "Tessera", "TesseraMail", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(

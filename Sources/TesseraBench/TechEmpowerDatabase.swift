@@ -43,29 +43,39 @@ struct TechEmpowerDatabase: FortuneSource {
         try await world(World.randomID())
     }
 
-    /// `count` random rows, each by its own query (TechEmpower forbids one `IN (…)` for all).
+    /// `count` random rows, each by its own query (TechEmpower forbids one `IN (…)` for all),
+    /// one after another on one connection.
     func randomWorlds(_ count: Int) async throws -> [World] {
-        var worlds: [World] = []
-        worlds.reserveCapacity(count)
-        for _ in 0..<count { worlds.append(try await randomWorld()) }
-        return worlds
+        try await connections.withConnection { connection in try await Self.randomWorlds(count, on: connection) }
     }
 
     /// `count` random rows read one by one, each given a new random number, all written in one
-    /// statement. The ids go in ascending order, so two requests updating the same rows lock
-    /// them in the same order and never deadlock; an id drawn twice is written once, with the
-    /// number it was given last, which every copy of it in the answer shows.
+    /// statement, on one connection. The ids go in ascending order, so two requests updating
+    /// the same rows lock them in the same order and never deadlock; an id drawn twice is
+    /// written once, with the number it was given last, which every copy of it in the answer
+    /// shows.
     func updateRandomWorlds(_ count: Int) async throws -> [World] {
-        var worlds = try await randomWorlds(count)
-        var newNumbers: [Int32: Int32] = [:]
-        for index in worlds.indices {
-            worlds[index].randomNumber = World.randomID()
-            newNumbers[worlds[index].id] = worlds[index].randomNumber
+        try await connections.withConnection { connection in
+            var worlds = try await Self.randomWorlds(count, on: connection)
+            var newNumbers: [Int32: Int32] = [:]
+            for index in worlds.indices {
+                worlds[index].randomNumber = World.randomID()
+                newNumbers[worlds[index].id] = worlds[index].randomNumber
+            }
+            for index in worlds.indices { worlds[index].randomNumber = newNumbers[worlds[index].id]! }
+            let ids = newNumbers.keys.sorted()
+            _ = try await connection.execute(UpdateWorlds(ids: ids, numbers: ids.map { newNumbers[$0]! }))
+            return worlds
         }
-        for index in worlds.indices { worlds[index].randomNumber = newNumbers[worlds[index].id]! }
-        let ids = newNumbers.keys.sorted()
-        _ = try await connections.execute(UpdateWorlds(ids: ids, numbers: ids.map { newNumbers[$0]! }))
-        return worlds
+    }
+
+    /// Queued on the connection together, each its own statement.
+    private static func randomWorlds(_ count: Int, on connection: PostgresLease) async throws -> [World] {
+        let ids = (0..<count).map { _ in World.randomID() }
+        return try await zip(ids, connection.execute(all: ids.map { WorldByID(id: $0) })).map { id, rows in
+            guard let row = rows.first else { throw MissingWorld(id: id) }
+            return World(id: row.0, randomNumber: row.1)
+        }
     }
 
     /// `count` random rows from the copy taken at start.

@@ -133,15 +133,22 @@ public final class PostgresConnections: Sendable {
     }
 
     private func untracedExecute<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
+        try await withConnection { try await $0.untracedExecute(statement) }
+    }
+
+    /// Runs `body` with one connection for all its statements, in this task: a request that
+    /// runs several statements one after another (TechEmpower's twenty queries) waits for the
+    /// pool once, not before each. The connection is ended at the request's deadline, as for
+    /// ``execute(_:)``, and goes back to the pool when `body` returns.
+    public func withConnection<T>(_ body: (PostgresLease) async throws -> T) async throws -> T {
         try await withinPatience { deadline in
             let connection = try await lease(until: deadline)
             let overdue = connection.eventLoop.scheduleTask(in: TimeAmount(deadline - .now)) { connection.close().whenComplete { _ in } }
             do {
-                var rows: [Statement.Row] = []
-                for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+                let value = try await body(PostgresLease(connection: connection, logger: logger))
                 overdue.cancel()
                 giveBack(connection)
-                return rows
+                return value
             } catch {
                 overdue.cancel()
                 keepOrClose(connection, after: error)

@@ -1,0 +1,41 @@
+import PostgresNIO
+import PostgresTestSupport
+import Testing
+import TesseraPostgres
+
+/// A request's statements on one leased connection: all of them on that one session, answered
+/// in the order asked even when queued together, and the connection back in the pool after.
+@Suite struct PostgresLeaseTests {
+    struct Echo: PostgresPreparedStatement {
+        static let sql = "SELECT $1::integer, pg_backend_pid()"
+        typealias Row = (Int32, Int32)
+        var number: Int32
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(number)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+
+    @Test func statementsRunOnOneConnectionInTheOrderAsked() async throws {
+        let url = try await PostgresTestCluster.newDatabase()
+        let connections = PostgresTestCluster.connections(url, size: 2)
+        let (one, queued) = try await connections.withConnection { connection in
+            (try await connection.execute(Echo(number: 7)), try await connection.execute(all: (1...20).map { Echo(number: Int32($0)) }))
+        }
+        #expect(one.map(\.0) == [7])
+        #expect(queued.map { $0.map(\.0) } == (1...20).map { [Int32($0)] })
+        // One server process answered every statement: one connection, never given back between them.
+        #expect(Set(([one] + queued).flatMap { $0.map(\.1) }).count == 1)
+        // Given back once the body returned: a pool of two serves two more leases at once.
+        async let first = connections.withConnection { try await $0.execute(Echo(number: 1)) }
+        async let second = connections.withConnection { try await $0.execute(Echo(number: 2)) }
+        let (firstRows, secondRows) = try await (first, second)
+        #expect(firstRows.map(\.0) == [1] && secondRows.map(\.0) == [2])
+        await connections.shutdown()
+        await PostgresTestCluster.drop(url)
+    }
+}
