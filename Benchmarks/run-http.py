@@ -14,7 +14,8 @@ Then the storefront's real pages (release build, demo data on SQLite), each agai
 server's /healthz in the same round, and the catalog's pages at 40, 10,000 and 100,000 products.
 
 `run-http.py storefront catalog` runs only those parts (after the build); the parts are
-core, unpinned, storefront, live, postgres and catalog.
+core, unpinned, storefront, live, postgres, catalog, tracing and techempower (TechEmpower's
+seven tests against the C + libpq reference and Hummingbird 2, pinned and unpinned).
 
 Every goal the benchmarks hold is printed again at the end, with its ratio and whether it is met.
 
@@ -72,6 +73,8 @@ def build():
     os.environ["PKG_CONFIG_PATH"] = os.path.join(ROOT, ".build-deps/libmicrohttpd/lib/pkgconfig")
     run(["swift", "build", "-c", "release", "--product", "tessera-bench"])
     run(["swift", "build", "-c", "release", "--product", "storefront"])
+    # The Swift peer, a package of its own: the product never depends on Hummingbird.
+    run(["swift", "build", "-c", "release", "--package-path", "Benchmarks/hummingbird2"])
     # The same libmicrohttpd as Tessera's: the build make points pkg-config at.
     flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libmicrohttpd"], check=True,
                            capture_output=True, text=True).stdout.split()
@@ -150,7 +153,7 @@ def measure(targets, reference, pinned=None, rounds=None):
     """targets: name -> url, the reference first. Each round measures every target once, back to
     back; a target's ratio is taken against the reference *in the same round*, so that the slow
     drifts of a shared machine cancel out, and the median of those ratios is reported.
-    Returns name -> (median req/s, median p99 ms, median ratio)."""
+    Returns name -> (median req/s, median p99 ms, median ratio, every round's req/s)."""
     for url in targets.values():
         wrk(url, duration=2, pinned=pinned)  # warm-up
     samples = {name: [] for name in targets}
@@ -163,7 +166,7 @@ def measure(targets, reference, pinned=None, rounds=None):
     for name, values in samples.items():
         ratios = [value[0] / samples[reference][index][0] for index, value in enumerate(values)]
         results[name] = (statistics.median(v[0] for v in values), statistics.median(v[1] for v in values),
-                         statistics.median(ratios))
+                         statistics.median(ratios), [v[0] for v in values])
     return results
 
 
@@ -171,14 +174,15 @@ def table(title, results, versus="vs ref"):
     print(f"\n{title}")
     print(f"| {'server':<40} | {'requests/s':>10} | {'p99 (ms)':>8} | {versus:>6} |")
     print(f"|{'-' * 42}|{'-' * 12}:|{'-' * 9}:|{'-' * 7}:|")
-    for name, (requests, p99, ratio) in results.items():
+    for name, (requests, p99, ratio, _) in results.items():
         print(f"| {name:<40} | {requests:>10.0f} | {p99:>8.2f} | {ratio:>6.2f} |")
 
 
 def main():
     build()
     parts = {"core": core, "unpinned": unpinned, "storefront": storefront_pages, "live": live_regions,
-             "postgres": postgres_pages, "catalog": catalog_sizes, "tracing": tracing_cost}
+             "postgres": postgres_pages, "catalog": catalog_sizes, "tracing": tracing_cost,
+             "techempower": techempower}
     # `run-http.py storefront catalog`: only those parts, after the build.
     chosen = sys.argv[1:] or list(parts)
     unknown = [name for name in chosen if name not in parts]
@@ -254,6 +258,58 @@ def core(servers):
     }, database_reference)
     table("GET /sqlite-fortunes, the rows read from SQLite for every request (medians; vs C + sqlite3)", results, "vs C")
     goal("/sqlite-fortunes vs C + sqlite3", results["Tessera /sqlite-fortunes (SQLite, a read per request)"][2], 0.7)
+
+
+# TechEmpower's seven tests: (name, URL path, whether it reads the database). Multiple queries,
+# updates and cached queries at 20 rows, TechEmpower's middle step.
+TECHEMPOWER_TESTS = [
+    ("JSON", "/json", False),
+    ("single query", "/db", True),
+    ("multiple queries (20)", "/queries?queries=20", True),
+    ("updates (20)", "/updates?queries=20", True),
+    ("cached queries (20)", "/cached-queries?count=20", False),
+    ("Fortunes", "/fortunes", True),
+    ("plaintext", "/plaintext", False),
+]
+HUMMINGBIRD = "Benchmarks/hummingbird2/.build/release/HummingbirdBench"
+
+
+def techempower(servers):
+    """TechEmpower's seven tests on one PostgreSQL cluster (its schema, made by tessera-bench):
+    Tessera against the C + libpq reference and against Hummingbird 2 with PostgresNIO (as
+    TechEmpower's hummingbird2 entry is written), the three servers in the same rounds, pinned
+    then unpinned. The ratio to Hummingbird is the median of the per-round ratios too."""
+    cluster = PostgresCluster()
+    servers.append(cluster)
+    for pinned, ports in ((True, (18290, 18291, 18292)), (False, (18390, 18391, 18392))):
+        placement = "pinned" if pinned else "unpinned"
+        threads = 1 if pinned else (os.cpu_count() or 1)
+        data = tempfile.mkdtemp(prefix="tessera-bench-te-")
+        atexit.register(shutil.rmtree, data, ignore_errors=True)
+        # tessera-bench first: it makes the tables the others read. Each server gets the
+        # connections its design calls for: C one per thread, the Swift two twice the threads.
+        started = [start([".build/release/tessera-bench"], ports[1], pinned=pinned, DATA_DIR=data, DATABASE_URL=cluster.url),
+                   start(["Benchmarks/c-reference/reference"], ports[0], pinned=pinned, FORTUNES_POSTGRES=cluster.url),
+                   start([HUMMINGBIRD], ports[2], pinned=pinned, DATABASE_URL=cluster.url, POOL_SIZE=str(max(2, threads * 2)))]
+        servers.extend(started)
+        c, tessera, hummingbird = (f"http://127.0.0.1:{port}" for port in ports)
+        print(f"\nTechEmpower's tests, {placement}: wrk -t{WRK_THREADS} -c{CONNECTIONS} -d{DURATION}s, {ROUNDS} rounds, "
+              f"{threads} server thread(s) each, PostgreSQL unpinned beside them")
+        for name, path, reads_database in TECHEMPOWER_TESTS:
+            reference = f"C + libpq {path}"
+            results = measure({reference: c + path, f"Tessera {path}": tessera + path,
+                               f"Hummingbird 2 {path}": hummingbird + path}, reference, pinned=pinned)
+            ours, theirs = results[f"Tessera {path}"][3], results[f"Hummingbird 2 {path}"][3]
+            versus_peer = statistics.median(a / b for a, b in zip(ours, theirs))
+            table(f"TechEmpower {name}, GET {path}, {placement} (medians; vs C + libpq; Tessera / Hummingbird 2 = "
+                  f"{versus_peer:.2f})", results, "vs C")
+            if reads_database:
+                goal(f"TechEmpower {name} vs C + libpq, {placement}", results[f"Tessera {path}"][2], 0.6)
+                goal(f"TechEmpower {name} vs Hummingbird 2, {placement}", versus_peer, 1.5)
+        for server in started:
+            server.terminate()
+            server.wait()
+            servers.remove(server)
 
 
 def rate_limits(tessera, pinned):
@@ -520,7 +576,7 @@ def postgres_pages(servers):
         rows.update(measure({reference: target(sqlite), f"PostgreSQL {page}": target(postgres)}, reference))
     table("The storefront's pages on PostgreSQL and on SQLite, one instance each "
           "(medians; the ratio is to the same page on SQLite)", rows, "vs SQLite")
-    for name, (_, _, ratio) in rows.items():
+    for name, (_, _, ratio, _) in rows.items():
         if name.startswith("PostgreSQL"):
             goal(f"storefront {name[len('PostgreSQL '):]} on PostgreSQL vs SQLite", ratio, 0.6)
 
