@@ -89,17 +89,27 @@ public final class HTTPServer: Service {
             while core.inFlight.load(ordering: .relaxed) > 0, clock.now < deadline {
                 try? await clock.sleep(for: .milliseconds(10))
             }
-            let unfinished = core.waiting.waiting(since: .now)
-            if !unfinished.isEmpty {
-                core.logger.warning("grace period over; answering waiting requests with 503", metadata: ["count": "\(unfinished.count)"])
+            // From here on a request that would wait for its handler gets a 503 at once, and a
+            // stream that would wait for its producer ends.
+            core.suspensions.close()
+            // libmicrohttpd aborts when stopped with a connection suspended: answer each one still
+            // waiting, and wait until every answer is handed over, however long its page takes.
+            var warned = false
+            while core.suspensions.count > 0 {
+                let unfinished = core.waiting.waiting(since: .now)
+                if !unfinished.isEmpty, !warned {
+                    warned = true
+                    core.logger.warning("grace period over; answering waiting requests with 503", metadata: ["count": "\(unfinished.count)"])
+                }
                 for connection in unfinished {
                     connection.expire(reason: HTTPError(.shuttingDown))
                 }
-                // Let the 503s be queued and resumed before the daemon goes away.
-                let flushDeadline = clock.now + .seconds(1)
-                while !core.waiting.isEmpty || core.inFlight.load(ordering: .relaxed) > 0, clock.now < flushDeadline {
-                    try? await clock.sleep(for: .milliseconds(10))
-                }
+                try? await clock.sleep(for: .milliseconds(10))
+            }
+            // Let the last answers go out before the daemon closes their connections.
+            let flushDeadline = clock.now + .seconds(1)
+            while core.inFlight.load(ordering: .relaxed) > 0, clock.now < flushDeadline {
+                try? await clock.sleep(for: .milliseconds(10))
             }
         }.value
         daemon.stop()

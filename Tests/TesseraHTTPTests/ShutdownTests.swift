@@ -43,4 +43,80 @@ import TesseraTesting
         try await server.stop()
         #expect(try await reply.status == 503)
     }
+
+    /// libmicrohttpd aborts the process when it is stopped with a connection still suspended.
+    /// A waiting request's 503 is rendered by the app, which may take longer than any fixed
+    /// allowance: the server stops only once every such answer has been handed over.
+    @Test func aWaitingRequestWhoseErrorPageIsSlowStillGetsIts503() async throws {
+        let (started, signalStarted) = AsyncStream<Void>.makeStream()
+        let server = try await TestServer.start(
+            shutdownGrace: .milliseconds(100),
+            responder: ClosureResponder { _ in
+                signalStarted.yield()
+                try await Task.sleep(for: .seconds(30))
+                return .text("never")
+            },
+            errorResponder: SlowErrorResponder(delay: .milliseconds(1500))
+        )
+        let port = server.port
+        async let reply = onThread { try RawHTTPClient.request(port: port, "/forever") }
+        var iterator = started.makeAsyncIterator()
+        _ = await iterator.next()
+        try await server.stop()
+        let answer = try await reply
+        #expect(answer.status == 503)
+        #expect(answer.text.contains("slowly"), "the app's own error page, however long it took")
+    }
+
+    /// Clients on kept-alive connections go on sending while the server stops. A request that
+    /// arrives after the last wait can no longer be suspended for its handler: it gets a 503 at
+    /// once, and the stop never meets a suspended connection.
+    @Test func keptAliveClientsSendingThroughTheStopNeverCrashIt() async throws {
+        for _ in 0..<5 {
+            let served = Atomic<Int>(0)
+            let server = try await TestServer.start(shutdownGrace: .seconds(5), responder: ClosureResponder { _ in
+                try await Task.sleep(for: .microseconds(200))  // always waits: the connection is suspended
+                served.add(1, ordering: .relaxed)
+                return .text("ok")
+            })
+            let port = server.port
+            let clients = (0..<8).map { _ in
+                Task {
+                    try await onThread { () -> [Int] in
+                        let client = try RawHTTPClient(port: port, timeout: 20)
+                        var statuses: [Int] = []
+                        while true {
+                            do {
+                                try client.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
+                                let reply = try client.readReply()
+                                statuses.append(reply.status)
+                                if reply.header("connection")?.lowercased() == "close" { return statuses }
+                            } catch {
+                                return statuses  // closed between two requests: what a client retries
+                            }
+                        }
+                    }
+                }
+            }
+            while served.load(ordering: .relaxed) < 50 { try await Task.sleep(for: .milliseconds(1)) }
+            try await server.stop()
+            for client in clients {
+                let statuses = try await client.value
+                #expect(!statuses.isEmpty)
+                #expect(statuses.allSatisfy { $0 == 200 || $0 == 503 }, "\(statuses.filter { $0 != 200 })")
+            }
+        }
+    }
+}
+
+/// An error page that takes its time, as an app's may under load.
+private struct SlowErrorResponder: HTTPErrorResponder {
+    let delay: Duration
+
+    func response(for error: any Error, to request: Request) async -> Response {
+        try? await Task.sleep(for: delay)
+        var response = await PlainErrorResponder().response(for: error, to: request)
+        response.body = .bytes(Array("answered slowly".utf8))
+        return response
+    }
 }

@@ -20,6 +20,11 @@ public struct PlainErrorResponder: HTTPErrorResponder {
 
     /// A small page in the error's status, or its JSON when the client prefers JSON.
     public func response(for error: any Error, to request: Request) async -> Response {
+        page(for: error, to: request)
+    }
+
+    /// The same answer without awaiting, for the server's own thread when it cannot wait.
+    func page(for error: any Error, to request: Request) -> Response {
         let answer = ThrownError.answer(for: error)
         if AcceptHeader(request.headers[.accept]).prefersJSON { return .json(answer) }
         let title = ErrorText.html("\(answer.status.code) \(answer.status.reasonPhrase)")

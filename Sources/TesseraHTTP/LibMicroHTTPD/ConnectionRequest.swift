@@ -176,7 +176,10 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
             takeInlineAnswer()
             return
         }
-        MHD_suspend_connection(connection)
+        guard core.suspensions.suspend(connection) else {
+            answerWithoutWaiting(cancelling: task)
+            return
+        }
         handlerTask = task
         core.waiting.insert(self)
         let (published, _) = dispatchState.compareExchange(expected: .running, desired: .suspended, ordering: .acquiringAndReleasing)
@@ -184,8 +187,22 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
             // The handler answered while we were suspending: queue it and resume ourselves.
             core.waiting.remove(self)
             takeInlineAnswer()
-            MHD_resume_connection(connection)
+            core.suspensions.resume(connection)
         }
+    }
+
+    /// The server is stopping and can no longer suspend the connection for the handler: a 503
+    /// now, on the connection's own thread, unless the handler has answered meanwhile.
+    private func answerWithoutWaiting(cancelling task: Task<Void, Never>) {
+        let (won, _) = dispatchState.compareExchange(expected: .running, desired: .answered, ordering: .acquiringAndReleasing)
+        guard won else {
+            takeInlineAnswer()
+            return
+        }
+        task.cancel()
+        var response = PlainErrorResponder().page(for: HTTPError(.shuttingDown), to: makeRequest())
+        response.headers[.connection] = "close"
+        queue(response)
     }
 
     private func takeInlineAnswer() {
@@ -206,7 +223,7 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
         guard won else { return }
         core.waiting.remove(self)
         queue(response)
-        MHD_resume_connection(connection)
+        core.suspensions.resume(connection)
     }
 
     func expire(reason: HTTPError) {
@@ -221,7 +238,7 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
             var response = await errorResponder.response(for: reason, to: request)
             response.headers[.connection] = "close"
             self.queue(response)
-            MHD_resume_connection(self.connection)
+            self.core.suspensions.resume(self.connection)
         }
     }
 

@@ -20,6 +20,8 @@ final class ServerCore: Sendable {
     let isShuttingDown = Atomic<Bool>(false)
     /// Connections waiting on Swift code (a handler or a streamed body), with their deadlines.
     let waiting = WaitingConnections()
+    /// Every suspended connection, so that the daemon is never stopped with one left.
+    let suspensions = Suspensions()
     /// Every open connection, for the caps and the head deadline.
     let connections: OpenConnections
     let requestIDs = RequestIDGenerator()

@@ -85,7 +85,7 @@ final class StreamedBody: ResponseBodyWriter, WaitingConnection, @unchecked Send
             if final { state.finished = true }
             return takeSuspendedReader(&state)
         }
-        if mustResume { MHD_resume_connection(connection) }
+        if mustResume { core.suspensions.resume(connection) }
         guard !final else { return }
         // Back-pressure: wait while the client is far behind.
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -106,7 +106,7 @@ final class StreamedBody: ResponseBodyWriter, WaitingConnection, @unchecked Send
             state.failed = state.failed || failed
             return takeSuspendedReader(&state)
         }
-        if mustResume { MHD_resume_connection(connection) }
+        if mustResume { core.suspensions.resume(connection) }
     }
 
     private func takeSuspendedReader(_ state: inout State) -> Bool {
@@ -148,7 +148,12 @@ final class StreamedBody: ResponseBodyWriter, WaitingConnection, @unchecked Send
             if state.finished {
                 return state.failed ? Int(TESSERA_READER_END_WITH_ERROR) : Int(TESSERA_READER_END_OF_STREAM)
             }
-            MHD_suspend_connection(connection)
+            guard core.suspensions.suspend(connection) else {
+                // The server is stopping and waits for nothing any more: the stream ends here.
+                state.finished = true
+                state.failed = true
+                return Int(TESSERA_READER_END_WITH_ERROR)
+            }
             state.readerSuspended = true
             core.waiting.insert(self)
             return 0
