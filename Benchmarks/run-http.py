@@ -14,8 +14,9 @@ Then the storefront's real pages (release build, demo data on SQLite), each agai
 server's /healthz in the same round, and the catalog's pages at 40, 10,000 and 100,000 products.
 
 `run-http.py storefront catalog` runs only those parts (after the build); the parts are
-core, unpinned, storefront, live, postgres, catalog, tracing and techempower (TechEmpower's
-seven tests against the C + libpq reference and Hummingbird 2, pinned and unpinned).
+core, unpinned, storefront, live, postgres, catalog, tracing, techempower (TechEmpower's
+seven tests against the C + libpq reference and Hummingbird 2, pinned and unpinned) and
+conditional (a repeat view's 304 against /healthz, pinned and unpinned).
 
 Every goal the benchmarks hold is printed again at the end, with its ratio and whether it is met.
 
@@ -33,6 +34,7 @@ import sys
 import threading
 import time
 import tempfile
+import urllib.error
 import urllib.parse
 import urllib.request
 
@@ -99,9 +101,9 @@ def start(command, port, probe="/plaintext", pinned=None, **settings):
 
 
 def wrk(target, duration=DURATION, pinned=None):
-    """target: a URL, or (URL, header) for a request that sends one more header."""
-    url, header = (target, None) if isinstance(target, str) else target
-    extra = ["-H", header] if header else []
+    """target: a URL, or (URL, header) for a request that sends one more header, or (URL, [headers])."""
+    url, headers = (target, []) if isinstance(target, str) else target
+    extra = [flag for header in ([headers] if isinstance(headers, str) else headers) for flag in ("-H", header)]
     cpu = WRK_CPU if pinned is None or pinned == PIN else (["taskset", "-c", "1"] if pinned else [])
     output = subprocess.run(
         cpu + ["wrk", f"-t{WRK_THREADS}", f"-c{CONNECTIONS}", f"-d{duration}s", "--latency"] + extra + [url],
@@ -182,7 +184,7 @@ def main():
     build()
     parts = {"core": core, "unpinned": unpinned, "storefront": storefront_pages, "live": live_regions,
              "postgres": postgres_pages, "catalog": catalog_sizes, "tracing": tracing_cost,
-             "techempower": techempower}
+             "techempower": techempower, "conditional": conditional}
     # `run-http.py storefront catalog`: only those parts, after the build.
     chosen = sys.argv[1:] or list(parts)
     unknown = [name for name in chosen if name not in parts]
@@ -532,6 +534,50 @@ def storefront_pages(servers):
     table("The storefront's pages, demo data (medians; the ratio is to /healthz of the same server)", results, "vs /healthz")
     goal("storefront / vs its /healthz (SQLite)", results["storefront / (product list)"][2], 0.25)
     goal("storefront /products/2 vs its /healthz (SQLite)", results["storefront /products/2"][2], 0.25)
+
+
+def repeat_view_headers(url):
+    """A returning visitor's headers for `url`: the session cookie its first view set, and the
+    ETag its second view got, checked to bring a 304."""
+    with urllib.request.urlopen(url, timeout=5) as first:
+        cookie = "; ".join(value.split(";")[0] for value in first.headers.get_all("Set-Cookie") or [])
+    with urllib.request.urlopen(urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {}), timeout=5) as second:
+        etag = second.headers.get("ETag")
+    if not etag:
+        sys.exit(f"{url}: no ETag on a returning visitor's view")
+    headers = ([f"Cookie: {cookie}"] if cookie else []) + [f"If-None-Match: {etag}"]
+    check = urllib.request.Request(url, headers=dict(header.split(": ", 1) for header in headers))
+    try:
+        urllib.request.urlopen(check, timeout=5)
+        sys.exit(f"{url}: the repeat view was not answered 304")
+    except urllib.error.HTTPError as reply:
+        if reply.code != 304:
+            sys.exit(f"{url}: the repeat view was answered {reply.code}")
+    return headers
+
+
+def conditional(servers):
+    """A repeat view answered 304 before the page loads, against the same server's /healthz in
+    the same round, pinned and unpinned."""
+    data = tempfile.mkdtemp(prefix="tessera-bench-304-")
+    atexit.register(shutil.rmtree, data, ignore_errors=True)
+    run([".build/release/storefront", "seed", "--data-dir", data])
+    for pinned, port in ((True, 18096), (False, 18098)):
+        label = "pinned" if pinned else "unpinned"
+        servers.append(start([".build/release/storefront"], port, pinned=pinned, probe="/healthz", DATA_DIR=data))
+        base = f"http://127.0.0.1:{port}"
+        reference = "storefront /healthz"
+        results = measure({
+            reference: base + "/healthz",
+            "storefront /products/2, repeat view (304)": (base + "/products/2", repeat_view_headers(base + "/products/2")),
+            "storefront /, repeat view (304)": (base + "/", repeat_view_headers(base + "/")),
+        }, reference, pinned=pinned)
+        table(f"A repeat view answered 304 before loading, {label} (medians; the ratio is to /healthz)", results, "vs /healthz")
+        goal(f"/products/2 repeat view (304) vs /healthz, {label}", results["storefront /products/2, repeat view (304)"][2], 0.8)
+        goal(f"/ repeat view (304) vs /healthz, {label}", results["storefront /, repeat view (304)"][2], 0.8)
+        servers[-1].terminate()
+        servers[-1].wait()
+        del servers[-1]
 
 
 class PostgresCluster:

@@ -6,6 +6,9 @@ import TesseraViews
 /// The shop's layout: navigation with the signed-in user and the cart count, the flash message,
 /// styles, footer.
 struct StorefrontLayout: PageLayout {
+    /// Everything it shows comes from the request and the session.
+    var freshness: PageFreshness { .unchanging }
+
     func render(_ page: Page, in context: RequestContext) -> HTMLOutput {
         let choice = context.languageChoice
         // A URL that names its language is its own page for search engines: its canonical URL

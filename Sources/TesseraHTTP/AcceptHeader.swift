@@ -10,7 +10,8 @@ public struct AcceptHeader: Sendable {
 
     /// True when the client ranks `application/json` above `text/html` (browsers never do).
     public var prefersJSON: Bool {
-        quality(of: "application/json") > quality(of: "text/html")
+        // Most requests send no `Accept`, or a browser's: nothing to weigh for the first.
+        !value.isEmpty && quality(of: "application/json") > quality(of: "text/html")
     }
 
     /// The `q` the client gives `mediaType`, through exact or wildcard ranges; 0 when absent.

@@ -37,3 +37,50 @@ public struct Cookies: Sendable, Equatable {
         lhs.pairs.elementsEqual(rhs.pairs) { $0 == $1 }
     }
 }
+
+extension Cookies {
+    /// Calls `body` with each cookie's name and value in one `Cookie` header's bytes, trimmed
+    /// and unquoted as ``init(headerValues:)`` reads them, until it returns `false`; whether it
+    /// went through them all.
+    static func scan(_ header: ArraySlice<UInt8>, _ body: (ArraySlice<UInt8>, ArraySlice<UInt8>) -> Bool) -> Bool {
+        var start = header.startIndex
+        while start < header.endIndex {
+            let end = header[start...].firstIndex(of: UInt8(ascii: ";")) ?? header.endIndex
+            let piece = header[start..<end]
+            start = end < header.endIndex ? end + 1 : end
+            guard let equals = piece.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            let name = trimmed(piece[..<equals])
+            var value = trimmed(piece[(equals + 1)...])
+            if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") {
+                value = value.dropFirst().dropLast()
+            }
+            guard !name.isEmpty else { continue }
+            if !body(name, value) { return false }
+        }
+        return true
+    }
+
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {
+            return bytes[bytes.endIndex...]
+        }
+        return bytes[first...last]
+    }
+}
+
+extension Request {
+    /// The first cookie called `name`, found without parsing the others: what a step that needs
+    /// one cookie (the session's, the language's) asks on every request.
+    public func cookie(_ name: String) -> String? {
+        var found: String?
+        headers.forEachValue(of: .cookie) { header in
+            Cookies.scan(header) { pairName, value in
+                guard pairName.elementsEqual(name.utf8) else { return true }
+                found = String(decoding: value, as: UTF8.self)
+                return false
+            }
+        }
+        return found
+    }
+}

@@ -111,7 +111,7 @@ public struct RequestHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral
     }
 
     /// Calls `body` with each value of `name` until it returns `false`.
-    private func forEachValue(of name: HTTPField.Name, _ body: (ArraySlice<UInt8>) -> Bool) {
+    func forEachValue(of name: HTTPField.Name, _ body: (ArraySlice<UInt8>) -> Bool) {
         var wanted = name.canonicalName  // lowercase
         wanted.withUTF8 { wantedBytes in
             var offset = 0

@@ -14,10 +14,45 @@ import TesseraTesting
             for path in ["/", "/orders", "/orders/1", "/orders/1/status", "/account", "/checkout", "/cart", "/products/1", "/products/1/purchases"] {
                 let page = try await browser.send(path)
                 #expect(page.header("cache-control") == "private, no-store", "\(path) answered \(page.status)")
+                #expect(page.header("etag") == nil, "\(path): a signed-in page has no version to revalidate")
             }
             let signedOut = try await browser.submit(from: "/", to: "/logout", form: "")
             #expect(signedOut.header("cache-control") == "private, no-store", "the sign-out's own answer")
             #expect(try await browser.send("/").header("cache-control") == "private, no-cache", "anonymous again")
+        }
+    }
+
+    @Test func aReturningVisitorsRepeatViewIs304UntilTheProductChanges() async throws {
+        try await TestStorefront.run { shop in
+            let visitor = TestClient(port: shop.port)
+            var tags: [String: String] = [:]
+            var listShowsProduct4 = false
+            for path in ["/products/4", "/"] {
+                _ = try await visitor.send(path)  // the first visit sets the session's cookie
+                let second = try await visitor.send(path)
+                tags[path] = try #require(second.header("etag"), "\(path)")
+                if path == "/" { listShowsProduct4 = second.text.contains(#"data-product-id="4""#) }
+                let repeated = try await visitor.send(path, headers: ["If-None-Match": tags[path]!])
+                #expect(repeated.status == 304, "\(path)")
+                #expect(repeated.header("cache-control") == "private, no-cache", "\(path)")
+                #expect(repeated.body.isEmpty)
+            }
+
+            let sam = try await BackOfficeTests.staff(shop)
+            let list = try await sam.send("/admin/products")
+            let stock = try #require(list.markup.first("id", equalTo: "expected-stock-4")?["value"])
+            let saved = try await sam.submit(from: "/admin/products", to: "/admin/products/4", form: "stock=\(stock)&price=23.45&page=1&expectedStock=\(stock)")
+            #expect(saved.status == 303)
+
+            let product = try await visitor.send("/products/4", headers: ["If-None-Match": tags["/products/4"]!])
+            #expect(product.status == 200, "the price changed: the kept version ended")
+            #expect(product.text.contains(#"data-price-minor="2345""#))
+            let newTag = try #require(product.header("etag"))
+            #expect(newTag != tags["/products/4"])
+            #expect(try await visitor.send("/products/4", headers: ["If-None-Match": newTag]).status == 304)
+            // The list hears any product's change and renders again; its bytes tell whether it changed.
+            let listing = try await visitor.send("/", headers: ["If-None-Match": tags["/"]!])
+            #expect(listing.status == (listShowsProduct4 ? 200 : 304), "the list's first page shows product 4: \(listShowsProduct4)")
         }
     }
 

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Testing
 @testable import TesseraHTTP
 
@@ -29,6 +30,23 @@ import Testing
         #expect(spaced["x"] == "\"", "a lone quote is the value")
         #expect(spaced["é"] == "ü", "UTF-8 names and values")
         #expect(spaced["last"] == "1")
+    }
+
+    /// `Request.cookie(_:)` scans for one cookie; it must read each header as the whole parse does.
+    @Test func oneCookieIsReadAsTheWholeParseReadsIt() {
+        let sets = [
+            ["a=1; b=\"two\"; ; =skip; noequals", "c=3; a=ignored"],
+            [" \tname = \" quoted value\" \t;\tnext=\"\";x=\"; é=ü; last= 1 "],
+            [""], [";;;"], ["=;="],
+        ]
+        for values in sets {
+            var fields = HTTPFields()
+            for value in values { fields.append(HTTPField(name: .cookie, value: value)) }
+            let request = Request(method: .get, path: "/", headers: RequestHeaders(fields))
+            for name in ["a", "b", "c", "noequals", "name", "next", "x", "é", "last", "missing", ""] {
+                #expect(request.cookie(name) == request.cookies[name], "\(name) in \(values)")
+            }
+        }
     }
 
     @Test func contentLengthRules() {

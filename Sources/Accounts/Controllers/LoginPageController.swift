@@ -5,6 +5,9 @@ import TesseraViews
 struct LoginPageController: PageController {
     let form: FormState
 
+    /// A form, the same for every view: only the session's token varies.
+    var freshness: PageFreshness { .unchanging }
+
     func load(_ context: RequestContext) async throws -> LoginPage { LoginPage(form) }
 
     func render(_ page: LoginPage, in context: RequestContext) -> Page {

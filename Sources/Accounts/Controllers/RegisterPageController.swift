@@ -5,6 +5,9 @@ import TesseraViews
 struct RegisterPageController: PageController {
     let form: FormState
 
+    /// A form, the same for every view: only the session's token varies.
+    var freshness: PageFreshness { .unchanging }
+
     func load(_ context: RequestContext) async throws -> RegisterPage { RegisterPage(form) }
 
     func render(_ page: RegisterPage, in context: RequestContext) -> Page {

@@ -6,6 +6,9 @@ struct ProductListPageController: PageController {
     let catalog: CatalogService
     let photos: PhotoService
 
+    /// Any product's change (a price, the stock, a photo, a new product) may change the list.
+    var freshness: PageFreshness { .until([CatalogTopics.product.any]) }
+
     func load(_ context: RequestContext) async throws -> (listing: CatalogService.Listing, cards: [ProductCard]) {
         let query = context.request.query
         let listing = try await catalog.listing(category: query["category"], search: query["q"], sort: query["sort"], page: query["page"],

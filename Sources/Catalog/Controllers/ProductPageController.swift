@@ -8,6 +8,9 @@ struct ProductPageController: PageController {
     let photos: PhotoService
     let id: Int
 
+    /// The page shows the product's name and summary; its regions declare the rest.
+    var freshness: PageFreshness { .until([CatalogTopics.product(id)]) }
+
     func load(_ context: RequestContext) async throws -> Product {
         try await catalog.product(id: id)
     }

@@ -43,6 +43,12 @@ public struct ApplicationBuilder: Sendable {
     /// renders every shared region for every request.
     public var regionCache: RegionCache = .regions()
 
+    /// The versions of pages shown lately, kept until a topic they depend on is published, so a
+    /// repeat view is answered 304 before its page loads; used, like ``regionCache``, only with
+    /// ``live`` regions. Pages whose controller, layout and regions declare their freshness
+    /// (``PageFreshness``) are validated. `.pages(maxBytes: 0)` validates none.
+    public var pageValidators: PageValidators = .pages()
+
     /// What the modules need running beside the server for as long as it serves (a listener
     /// that keeps a copy in memory current, say), started and stopped with it by
     /// ``ApplicationRunner``.
@@ -113,11 +119,13 @@ public struct ApplicationBuilder: Sendable {
         let router = try routes.build(routeMiddleware: routeMiddleware)
         let recordsMetrics = middleware.contains { $0 is MetricsMiddleware }
         if let live, regionCache.isOn { live.follow(regionCache) }
+        if let live, pageValidators.isOn { live.follow(pageValidators) }
         let parts = ApplicationParts(
             layout: layout, regions: regions, errorPages: ErrorPageRenderer(controllers: errorPages),
             logger: logger, developmentMode: developmentMode,
             regionMetrics: recordsMetrics ? RegionMetrics() : nil, assets: assets, siteURL: siteURL, live: live,
-            regionCache: live != nil && regionCache.isOn ? regionCache : nil
+            regionCache: live != nil && regionCache.isOn ? regionCache : nil,
+            pageValidators: live != nil && pageValidators.isOn ? pageValidators : nil
         )
         let application = Application(parts: parts, router: router, middleware: middleware, measuresDatabaseTime: recordsMetrics,
                                       databasePatience: databasePatience, traces: tracing, serverState: serverState, services: services)

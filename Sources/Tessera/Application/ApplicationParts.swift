@@ -21,11 +21,15 @@ final class ApplicationParts: Sendable {
     let live: LiveRegions?
     /// Shared regions' fragments, when something tells the cache what is published (``live``).
     let regionCache: RegionCache?
+    /// Pages' versions, for a 304 before loading, when something tells them what is published.
+    let pageValidators: PageValidators?
 
     init(layout: any PageLayout, regions: RegionRegistry, errorPages: ErrorPageRenderer, logger: Logger, developmentMode: Bool,
-         regionMetrics: RegionMetrics?, assets: AssetURLs, siteURL: SiteURL?, live: LiveRegions?, regionCache: RegionCache?) {
+         regionMetrics: RegionMetrics?, assets: AssetURLs, siteURL: SiteURL?, live: LiveRegions?, regionCache: RegionCache?,
+         pageValidators: PageValidators?) {
         self.live = live
         self.regionCache = regionCache
+        self.pageValidators = pageValidators
         self.assets = assets
         self.siteURL = siteURL
         self.regionMetrics = regionMetrics

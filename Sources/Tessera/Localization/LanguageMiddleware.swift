@@ -39,7 +39,7 @@ public struct LanguageMiddleware: Middleware {
             }
         }
         if chosen == nil {
-            if let remembered = request.cookies[parameter], let language = languages.first(where: { $0.code == remembered }) {
+            if let remembered = request.cookie(parameter), let language = languages.first(where: { $0.code == remembered }) {
                 chosen = (language, .cookie)
             } else if let accepted = AcceptLanguage(request.headers[.acceptLanguage]).bestMatch(in: languages) {
                 chosen = (accepted, .header)
@@ -63,14 +63,14 @@ public struct LanguageMiddleware: Middleware {
         response.headers[.contentLanguage] = choice.current.code
         switch choice.source {
         case .url:
-            guard context.request.cookies[parameter] != choice.current.code else { break }
+            guard context.request.cookie(parameter) != choice.current.code else { break }
             var cookie = "\(parameter)=\(choice.current.code); Path=/; Max-Age=31536000; SameSite=Lax; HttpOnly"
             if context.request.isSecure { cookie += "; Secure" }
             response.headers.append(HTTPField(name: .setCookie, value: cookie))
             // The cookie is this visitor's: the answer that sets it is not for a shared cache.
             // A stricter rule chosen already (`no-store` for a signed-in page) stays.
-            let caching = response.headers[.cacheControl] ?? ""
-            if !caching.contains("private"), !caching.contains("no-store") {
+            let caching = CacheControlField(response.headers[.cacheControl] ?? "")
+            if !caching.has("private"), !caching.has("no-store") {
                 response.headers[.cacheControl] = "private, no-cache"
             }
         case .cookie, .header, .fallback:

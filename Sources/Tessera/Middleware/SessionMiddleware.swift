@@ -20,7 +20,7 @@ public struct SessionMiddleware: Middleware {
     /// it starts from that session (see ``LiveRegions``), so a change fanned out to a thousand
     /// open pages does not verify a thousand cookies again.
     public func before(_ context: inout RequestContext) throws -> StepOutcome {
-        let cookie = context.request.cookies[configuration.sentCookieName]
+        let cookie = context.request.cookie(configuration.sentCookieName)
         if let loaded = LiveRender.probe?.session, loaded.isLoaded(from: cookie, by: configuration.codec) {
             context.session = Session(reloading: loaded)
         } else {
@@ -36,17 +36,18 @@ public struct SessionMiddleware: Middleware {
         if let cookie {
             response.headers.append(HTTPField(name: .setCookie, value: cookie))
         }
-        if let chosen = response.headers[.cacheControl] {
+        if let chosenField = response.headers[.cacheControl] {
+            let chosen = CacheControlField(chosenField)
             // An answer that chose its own caching (a static file) keeps it, with two exceptions.
             // One that is already private (a step's `private, no-cache`, such as the language
             // cookie's) but showed what a signed-in session holds becomes `no-store`, so that
             // Back after sign-out shows nothing. One that carries a new session cookie (a first
             // visit, a session just ended) must never reach a shared cache, which would hand that
             // cookie to everyone.
-            if chosen.contains("private"), !chosen.contains("no-store"),
-               let needed = context.session.cacheControl, needed.contains("no-store") {
+            if chosen.has("private"), !chosen.has("no-store"),
+               let needed = context.session.cacheControl, CacheControlField(needed).has("no-store") {
                 response.headers[.cacheControl] = needed
-            } else if cookie != nil, !chosen.contains("private"), !chosen.contains("no-store") {
+            } else if cookie != nil, !chosen.has("private"), !chosen.has("no-store") {
                 response.headers[.cacheControl] = "private, no-cache"
             }
         } else if let cacheControl = context.session.cacheControl ?? (cookie == nil ? nil : "private, no-cache") {

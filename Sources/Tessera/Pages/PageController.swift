@@ -28,6 +28,16 @@ public protocol PageController: Sendable {
     /// The regions of the page, each served by a child controller, run concurrently: every
     /// required slot of the template filled, so a forgotten one does not compile.
     func regions(for model: Model, in context: RequestContext) -> Regions
+
+    /// What the page's view shows from its model depends on (`.until([CatalogTopics.product(id)])`),
+    /// known from the controller's inputs: declared, a repeat view whose version is unchanged is
+    /// answered 304 before ``load(_:)`` (``PageValidators``). `.undeclared` by default.
+    var freshness: PageFreshness { get }
+}
+
+extension PageController {
+    /// Not declared: every view loads and renders the page.
+    public var freshness: PageFreshness { .undeclared }
 }
 
 extension PageController where Regions == NoRegions<Region> {

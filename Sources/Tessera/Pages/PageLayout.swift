@@ -8,6 +8,15 @@ public protocol PageLayout: Sendable {
     /// with `context.render(View.self, model)`, so that its forms (sign out, say) carry the
     /// request's CSRF token.
     func render(_ page: Page, in context: RequestContext) -> HTMLOutput
+
+    /// What the layout shows depends on, besides the request and the session (a menu read from
+    /// a service, say): pages are validated (``PageValidators``) only once it is declared.
+    var freshness: PageFreshness { get }
+}
+
+extension PageLayout {
+    /// Not declared: no page is validated.
+    public var freshness: PageFreshness { .undeclared }
 }
 
 /// What a layout template renders: the page's title and body.
@@ -31,6 +40,9 @@ public struct LayoutContent: Sendable {
 public struct BasicLayout: PageLayout {
     /// The plain layout; it needs nothing.
     public init() {}
+
+    /// Nothing but the page and its language.
+    public var freshness: PageFreshness { .unchanging }
 
     /// The page's title and body in a bare HTML5 document.
     public func render(_ page: Page, in context: RequestContext) -> HTMLOutput {

@@ -20,6 +20,9 @@ enum PageRenderer {
         var started = request
         started.regionCacheGeneration = request.application.regionCache?.generation
         let context = started
+        // A visitor who has the version kept for this page gets a 304: nothing loads or renders.
+        let validation = PageValidation(context)
+        if let notModified = validation?.notModified() { return notModified }
         let model = try await controller.load(context)
         if let encodable = model as? any Encodable, AcceptHeader(context.request.headers[.accept]).prefersJSON {
             return try JSONResponse.make(encodable)
@@ -62,23 +65,46 @@ enum PageRenderer {
         // again later for the page's stream, may show a form after that: such pages draw the
         // token now, so its cookie goes with the head.
         if streamed || regions.contains(where: \.isLive) { _ = context.formToken }
+        // A page sent whole can carry its version; a streamed one sends its head too early.
+        func whole(_ body: [UInt8]) -> Response {
+            response.body = .bytes(body)
+            guard let validation, page.status == .ok,
+                  let topics = dependencies(of: controller, regions.map { $0.region }, running: running.values, in: context)
+            else { return response }
+            return validation.validated(response, body: body, until: topics, session: context.session)
+        }
         if document.regions.isEmpty {
             // Nothing to fill in: the document is the page.
-            response.body = .bytes(document.bytes)
-            return response
+            return whole(document.bytes)
         }
         let assembly = Assembly(document: document, byName: byName, running: running, liveCount: regions.count(where: \.isLive), context: context)
         if !streamed {
-            var page = BufferedPage(output: HTMLOutput(capacity: document.bytes.count + 4096))
-            try await assembly.write(into: &page)
-            response.body = .bytes(page.output.bytes)
-            return response
+            var buffered = BufferedPage(output: HTMLOutput(capacity: document.bytes.count + 4096))
+            try await assembly.write(into: &buffered)
+            return whole(buffered.output.bytes)
         }
         response.body = .stream { writer in
             var page = StreamedPage(writer: writer)
             try await assembly.write(into: &page)
         }
         return response
+    }
+
+    /// What a rendered page depends on, for its validator: the topics its controller, the layout
+    /// and every region declare; `nil` when one of them declares nothing, or a region failed
+    /// (its failure note is not the page's version).
+    private static func dependencies(of controller: some PageController, _ regions: [Region], running: some Sequence<RegionRun>,
+                                     in context: RequestContext) -> [Topic]? {
+        guard var topics = controller.freshness.topics, let layout = context.layout.freshness.topics else { return nil }
+        topics += layout
+        for region in regions {
+            guard let declared = region.dependencies else { return nil }
+            topics += declared
+        }
+        for run in running {
+            guard case .success = run.finishedOutcome else { return nil }
+        }
+        return topics
     }
 
     /// The document with its regions in their slots, in document order, the one way for a

@@ -55,6 +55,17 @@ public struct Region: Sendable {
         }
     }
 
+    /// Everything the fragment depends on, for the page's validator (``PageValidators``), or
+    /// `nil` when not declared. A shared region declares it for its cache; a per-visitor region
+    /// through its live topics, so one without topics is taken as undeclared.
+    var dependencies: [Topic]? {
+        switch child {
+        case .shared(let controller): controller.caching.topics + controller.topics
+        case .perVisitor(let controller) where controller is EmptyRegion: []
+        case .perVisitor(let controller): controller.topics.isEmpty ? nil : controller.topics
+        }
+    }
+
     /// The child's fragment, and whether it came from the ``RegionCache``.
     func fragment(in context: RequestContext) async throws -> (html: HTMLOutput, cached: Bool) {
         switch child {

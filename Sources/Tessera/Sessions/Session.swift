@@ -128,6 +128,24 @@ public struct Session: Sendable {
         }
     }
 
+    /// What a page validator may key on: the cookie the session came from (empty without one)
+    /// when it holds nothing (empty when detached); `nil` when it holds values, or its cookie was not valid (expired,
+    /// forged), so the answer will replace it. Reading it does not count as using the session.
+    var validatorIdentity: String? {
+        guard let storage else { return "" }  // detached: nothing to vary with
+        guard let source = storage.loadedFrom else { return nil }
+        guard let cookie = source.cookie else { return "" }
+        guard let payload = storage.fromCookie, payload.values.isEmpty else { return nil }
+        return cookie
+    }
+
+    /// Whether the answer leaves the session as its cookie had it (no cookie to set) and it
+    /// holds nothing: only then may a page's version be kept for the next request's cookie.
+    var isUnchangedAndHoldsNothing: Bool {
+        guard let storage else { return true }
+        return storage.payloadToSave(includingNewToken: true) == nil && storage.read { payload, _, _ in payload.values.isEmpty }
+    }
+
     /// The session's state, shared by every copy of the request's context (regions run
     /// concurrently, so it is locked).
     ///

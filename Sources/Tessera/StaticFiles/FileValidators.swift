@@ -21,11 +21,7 @@ struct FileValidators {
 
     func isNotModified(_ headers: RequestHeaders) -> Bool {
         if let ifNoneMatch = headers[.ifNoneMatch] {
-            return ifNoneMatch.split(separator: ",").contains { tag in
-                let trimmed = tag.trimmingCharacters(in: " \t")
-                let opaque = trimmed.hasPrefix("W/") ? trimmed.dropFirst(2) : trimmed
-                return trimmed == "*" || opaque == eTag || opaque == gzipETag
-            }
+            return EntityTagList(ifNoneMatch).matches(eTag, gzipETag)
         }
         if let ifModifiedSince = headers[.ifModifiedSince], let since = HTTPDate.parse(ifModifiedSince) {
             return modifiedSeconds <= since
