@@ -74,6 +74,7 @@ import TesseraTesting
     @Test func keptAliveClientsSendingThroughTheStopNeverCrashIt() async throws {
         for _ in 0..<5 {
             let served = Atomic<Int>(0)
+            let answeredClients = ClientCount()
             let server = try await TestServer.start(shutdownGrace: .seconds(5), responder: ClosureResponder { _ in
                 try await Task.sleep(for: .microseconds(200))  // always waits: the connection is suspended
                 served.add(1, ordering: .relaxed)
@@ -89,6 +90,7 @@ import TesseraTesting
                             do {
                                 try client.send("GET /ok HTTP/1.1\r\nHost: x\r\n\r\n")
                                 let reply = try client.readReply()
+                                if statuses.isEmpty { answeredClients.value.add(1, ordering: .relaxed) }
                                 statuses.append(reply.status)
                                 if reply.header("connection")?.lowercased() == "close" { return statuses }
                             } catch {
@@ -98,7 +100,10 @@ import TesseraTesting
                     }
                 }
             }
-            while served.load(ordering: .relaxed) < 50 { try await Task.sleep(for: .milliseconds(1)) }
+            // Every client connected and answered once before the stop: they are sending through it.
+            while answeredClients.value.load(ordering: .relaxed) < clients.count || served.load(ordering: .relaxed) < 50 {
+                try await Task.sleep(for: .milliseconds(1))
+            }
             try await server.stop()
             for client in clients {
                 let statuses = try await client.value
@@ -107,6 +112,35 @@ import TesseraTesting
             }
         }
     }
+}
+
+extension ShutdownTests {
+    /// An error page that never comes must not hold the stop: the plain 503 goes instead.
+    @Test func aWaitingRequestWhoseErrorPageNeverComesGetsThePlain503() async throws {
+        let (started, signalStarted) = AsyncStream<Void>.makeStream()
+        let server = try await TestServer.start(
+            shutdownGrace: .milliseconds(100),
+            responder: ClosureResponder { _ in
+                signalStarted.yield()
+                try await Task.sleep(for: .seconds(30))
+                return .text("never")
+            },
+            errorResponder: SlowErrorResponder(delay: .seconds(600))
+        )
+        let port = server.port
+        async let reply = onThread { try RawHTTPClient.request(port: port, "/forever", timeout: 60) }
+        var iterator = started.makeAsyncIterator()
+        _ = await iterator.next()
+        try await server.stop()
+        let answer = try await reply
+        #expect(answer.status == 503)
+        #expect(answer.text.contains("shutting down"), "the plain page: \(answer.text)")
+    }
+}
+
+/// How many clients have had an answer, shared by their threads and the test.
+private final class ClientCount: Sendable {
+    let value = Atomic<Int>(0)
 }
 
 /// An error page that takes its time, as an app's may under load.

@@ -22,6 +22,13 @@ public struct CompressionMiddleware: Middleware {
 
     /// Compresses the answer when the client accepts gzip and the body is text worth it.
     public func after(_ response: inout Response, for context: RequestContext) {
+        // A 304 stands for the 200 a cache keeps, and must say what that one varied with.
+        if response.status == .notModified {
+            if let contentType = response.headers.first(where: { $0.name == .contentType })?.value, MediaTypes.isCompressible(contentType) {
+                response.headers.addVary("Accept-Encoding")
+            }
+            return
+        }
         // Which bodies are worth it, decided first since it costs nothing: a short one is the
         // same for every client, so it does not vary, and a prepared answer (a health check, a
         // benchmark's plaintext) stays the one built once, without a header lookup.

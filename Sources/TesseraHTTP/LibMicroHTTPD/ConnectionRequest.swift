@@ -85,6 +85,8 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
     private let dispatchState = Atomic<Dispatch>(.running)
     private var inlineAnswer: Response?
     private var handlerTask: Task<Void, Never>?
+    /// Whether an expired request's answer went: its error page, or the plain one after a wait.
+    private let expiryAnswerSent = Atomic<Bool>(false)
 
     // For the access log.
     private var answeredStatus: Int?
@@ -234,12 +236,29 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
         core.logger.warning("request cut short", metadata: ["target": "\(target)", "reason": "\(reason.message)", "request_id": "\(requestID)"])
         let request = makeRequest()
         let errorResponder = core.errorResponder
-        Task {
-            var response = await errorResponder.response(for: reason, to: request)
-            response.headers[.connection] = "close"
-            self.queue(response)
-            self.core.suspensions.resume(self.connection)
+        // The connection stays suspended, and the server cannot stop, until an answer is sent:
+        // an error page that takes too long is replaced by the plain one.
+        let fallback = Task {
+            do { try await Task.sleep(for: Self.errorPagePatience) } catch { return }
+            self.sendExpiryAnswer(PlainErrorResponder().page(for: reason, to: request))
         }
+        Task {
+            let response = await errorResponder.response(for: reason, to: request)
+            fallback.cancel()
+            self.sendExpiryAnswer(response)
+        }
+    }
+
+    /// How long an expired request's error page may take before the plain page goes instead.
+    static let errorPagePatience: Duration = .seconds(3)
+
+    /// Queues the first of an expired request's two possible answers, and resumes the connection.
+    private func sendExpiryAnswer(_ response: Response) {
+        guard expiryAnswerSent.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+        var response = response
+        response.headers[.connection] = "close"
+        queue(response)
+        core.suspensions.resume(connection)
     }
 
     // MARK: Queueing

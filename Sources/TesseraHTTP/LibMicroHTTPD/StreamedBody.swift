@@ -126,6 +126,7 @@ final class StreamedBody: ResponseBodyWriter, WaitingConnection, @unchecked Send
 
     fileprivate func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         var wakeWriter: CheckedContinuation<Void, any Error>?
+        var abandonedProducer: Task<Void, Never>?
         let result: Int = state.withLock { state in
             let available = state.ready.count - state.readIndex
             if available > 0 {
@@ -152,6 +153,7 @@ final class StreamedBody: ResponseBodyWriter, WaitingConnection, @unchecked Send
                 // The server is stopping and waits for nothing any more: the stream ends here.
                 state.finished = true
                 state.failed = true
+                abandonedProducer = state.producer
                 return Int(TESSERA_READER_END_WITH_ERROR)
             }
             state.readerSuspended = true
@@ -159,6 +161,7 @@ final class StreamedBody: ResponseBodyWriter, WaitingConnection, @unchecked Send
             return 0
         }
         wakeWriter?.resume()
+        abandonedProducer?.cancel()
         return result
     }
 
