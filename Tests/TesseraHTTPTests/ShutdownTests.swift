@@ -48,22 +48,7 @@ import TesseraTesting
     /// A waiting request's 503 is rendered by the app, which may take longer than any fixed
     /// allowance: the server stops only once every such answer has been handed over.
     @Test func aWaitingRequestWhoseErrorPageIsSlowStillGetsIts503() async throws {
-        let (started, signalStarted) = AsyncStream<Void>.makeStream()
-        let server = try await TestServer.start(
-            shutdownGrace: .milliseconds(100),
-            responder: ClosureResponder { _ in
-                signalStarted.yield()
-                try await Task.sleep(for: .seconds(30))
-                return .text("never")
-            },
-            errorResponder: SlowErrorResponder(delay: .milliseconds(1500))
-        )
-        let port = server.port
-        async let reply = onThread { try RawHTTPClient.request(port: port, "/forever") }
-        var iterator = started.makeAsyncIterator()
-        _ = await iterator.next()
-        try await server.stop()
-        let answer = try await reply
+        let answer = try await Self.stopWhileWaiting(errorPageDelay: .milliseconds(1500))
         #expect(answer.status == 503)
         #expect(answer.text.contains("slowly"), "the app's own error page, however long it took")
     }
@@ -115,8 +100,9 @@ import TesseraTesting
 }
 
 extension ShutdownTests {
-    /// An error page that never comes must not hold the stop: the plain 503 goes instead.
-    @Test func aWaitingRequestWhoseErrorPageNeverComesGetsThePlain503() async throws {
+    /// Stops a server while a request waits past the grace period for a handler that never
+    /// answers, with an error page that takes `errorPageDelay`; the client's answer.
+    static func stopWhileWaiting(errorPageDelay: Duration) async throws -> TestResponse {
         let (started, signalStarted) = AsyncStream<Void>.makeStream()
         let server = try await TestServer.start(
             shutdownGrace: .milliseconds(100),
@@ -125,7 +111,7 @@ extension ShutdownTests {
                 try await Task.sleep(for: .seconds(30))
                 return .text("never")
             },
-            errorResponder: SlowErrorResponder(delay: .seconds(600))
+            errorResponder: SlowErrorResponder(delay: errorPageDelay)
         )
         let port = server.port
         async let reply = onThread { try RawHTTPClient.request(port: port, "/forever", timeout: 60) }
@@ -133,6 +119,12 @@ extension ShutdownTests {
         _ = await iterator.next()
         try await server.stop()
         let answer = try await reply
+        return answer
+    }
+
+    /// An error page that never comes must not hold the stop: the plain 503 goes instead.
+    @Test func aWaitingRequestWhoseErrorPageNeverComesGetsThePlain503() async throws {
+        let answer = try await Self.stopWhileWaiting(errorPageDelay: .seconds(600))
         #expect(answer.status == 503)
         #expect(answer.text.contains("shutting down"), "the plain page: \(answer.text)")
     }
