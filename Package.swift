@@ -133,13 +133,9 @@ let package = Package(
         // MARK: Typed views
         .target(name: "TesseraViews"),
         .target(name: "TesseraTemplateCompiler", dependencies: ["TesseraViews"]),
-        .executableTarget(
-            name: "TesseraViewCompiler",
-            dependencies: [
-                "TesseraTemplateCompiler",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
+        // No ArgumentParser: the plugin alone calls it, and every app's first build would compile
+        // ArgumentParser for the host before its first template.
+        .executableTarget(name: "TesseraViewCompiler", dependencies: ["TesseraTemplateCompiler"]),
         .plugin(
             name: "TesseraViewsPlugin",
             capability: .buildTool(),
