@@ -36,6 +36,12 @@ let package = Package(
         .executable(name: "storefront", targets: ["Storefront"]),
         .executable(name: "tessera-bench", targets: ["TesseraBench"]),
     ],
+    traits: [
+        // The storefront's OTLP/HTTP trace exporter (swift-otel, async-http-client, swift-protobuf,
+        // NIOSSL): minutes of a first build, so only the builds that export traces pay for it
+        // (`make test`, the image). Spans themselves are the framework's, with or without it.
+        .trait(name: "OTLP", description: "Export the storefront's traces over OTLP/HTTP (swift-otel)."),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -51,7 +57,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.1.0"),
         // Traces: the framework makes spans through swift-distributed-tracing; the storefront
-        // exports them over OTLP/HTTP with swift-otel (its gRPC exporter left out).
+        // exports them over OTLP/HTTP with swift-otel (its gRPC exporter left out), with the
+        // OTLP trait only.
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.0"),
         .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
         // `make docs`: the DocC catalog of the framework.
@@ -226,7 +233,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "OTel", package: "swift-otel", condition: .when(traits: ["OTLP"])),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             // Debug builds link with the toolchain's lld: `make dev` relinks this 110 MB binary

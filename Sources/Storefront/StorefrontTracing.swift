@@ -1,6 +1,8 @@
 import ArgumentParser
 import Logging
+#if OTLP
 import OTel
+#endif
 import ServiceLifecycle
 import Tessera
 import Tracing
@@ -10,6 +12,10 @@ import Tracing
 /// `OTEL_TRACES_EXPORTER=otlp`. The rest of the `OTEL_*` variables (`OTEL_SERVICE_NAME`, the
 /// sampler, the batch processor, headers) are swift-otel's to read. Without them nothing is
 /// bootstrapped, and the app makes no span at all.
+///
+/// The exporter is the package's `OTLP` trait (`swift build --traits OTLP`; `make test` and the
+/// image build with it). A storefront built without it refuses the variables rather than
+/// ignoring them.
 enum StorefrontTracing {
     /// Whether `environment` asks for traces.
     static func isRequested(in environment: [String: String]) -> Bool {
@@ -30,6 +36,7 @@ enum StorefrontTracing {
                 throw ValidationError("\(name)=\(value) is not supported: the storefront exports traces over http/protobuf.")
             }
         }
+        #if OTLP
         var configuration = OTel.Configuration.default
         configuration.serviceName = "storefront"
         configuration.diagnosticLogger = .custom(logger)
@@ -45,5 +52,9 @@ enum StorefrontTracing {
         }
         InstrumentationSystem.bootstrap(backend.factory)
         return backend.service
+        #else
+        throw ValidationError("OTEL_* settings ask for traces, but this storefront was built without its exporter: "
+                              + "build it with `swift build --traits OTLP` (make test and the image do), or unset them.")
+        #endif
     }
 }
