@@ -1,6 +1,10 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// Test code is compiled without optimisation, even in `make test`'s release build (decision
+/// 0029): it tests optimised modules, and optimising the tests themselves would only cost time.
+let testSettings: [SwiftSetting] = [.unsafeFlags(["-Onone"], .when(configuration: .release))]
+
 /// Tessera: a server-rendered Swift web framework on libmicrohttpd, and the storefront built with it.
 ///
 /// Layout, from the bottom up:
@@ -20,6 +24,7 @@ import PackageDescription
 /// - `Catalog`, `Accounts`, `Orders`: the storefront's feature modules, one folder layout each.
 /// - `Storefront`: the composition root, the `storefront` executable; `TesseraBench` the app
 ///   `make bench` measures.
+
 let package = Package(
     name: "Tessera",
     platforms: [.macOS("26.0")],
@@ -269,39 +274,52 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "TesseraHTTPTests", dependencies: [
-            "TesseraHTTP", "TesseraTesting", .product(name: "Logging", package: "swift-log"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ]),
-        .testTarget(name: "TesseraMailTests", dependencies: ["TesseraMail", "Tessera", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "TesseraPasskeysTests", dependencies: ["TesseraPasskeys", "Tessera", "TesseraTesting", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(
+            name: "TesseraHTTPTests",
+            dependencies: [
+                "TesseraHTTP", "TesseraTesting", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: testSettings
+        ),
+        .testTarget(name: "TesseraMailTests", dependencies: ["TesseraMail", "Tessera", .product(name: "Logging", package: "swift-log")], swiftSettings: testSettings),
+        .testTarget(name: "TesseraPasskeysTests", dependencies: ["TesseraPasskeys", "Tessera", "TesseraTesting", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: testSettings),
         .testTarget(
             name: "TesseraTests",
             dependencies: ["Tessera", "TesseraTesting", "TesseraViews", .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["Views"],
+            swiftSettings: testSettings,
             plugins: ["TesseraViewsPlugin"]
         ),
         // Process-level tests of the storefront; GRDB only to inspect the files a backup writes.
-        .testTarget(name: "StorefrontTests", dependencies: ["TesseraTesting", "Tessera", "PostgresTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "TesseraPostgresTests", dependencies: ["TesseraPostgres", "Tessera", "TesseraHTTP", "TesseraTesting", "PostgresTestSupport",
-                                                             .product(name: "Logging", package: "swift-log"), .product(name: "PostgresNIO", package: "postgres-nio")]),
-        .testTarget(name: "TesseraImagesTests", dependencies: ["TesseraImages", "Tessera", "TesseraTesting"]),
-        .testTarget(name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "Tessera", "TesseraMail", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "StorefrontTests", dependencies: ["TesseraTesting", "Tessera", "PostgresTestSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: testSettings),
+        .testTarget(
+            name: "TesseraPostgresTests",
+            dependencies: [
+                "TesseraPostgres", "Tessera", "TesseraHTTP", "TesseraTesting", "PostgresTestSupport",
+                .product(name: "Logging", package: "swift-log"), .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            swiftSettings: testSettings
+        ),
+        .testTarget(name: "TesseraImagesTests", dependencies: ["TesseraImages", "Tessera", "TesseraTesting"], swiftSettings: testSettings),
+        .testTarget(name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "Tessera", "TesseraMail", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: testSettings),
         .testTarget(
             name: "CatalogTests",
             dependencies: [
                 "Catalog", "Tessera", "TesseraTesting", "TesseraPostgres", "TesseraImages", "PostgresTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-            ]
+            ],
+            swiftSettings: testSettings
         ),
-        .testTarget(name: "AccountsTests", dependencies: ["Accounts", "Tessera", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "AccountsTests", dependencies: ["Accounts", "Tessera", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: testSettings),
         // The stores' tests run against the composition root's real wiring (StorefrontServices).
         // A database of its own for each PostgreSQL test, in the cluster scripts/with-postgres.sh starts.
         .target(
             name: "PostgresTestSupport",
             dependencies: ["TesseraPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
-            path: "Tests/PostgresTestSupport"
+            path: "Tests/PostgresTestSupport",
+            swiftSettings: testSettings
         ),
         // The stores' conformance suites run the same tests on SQLite and on PostgreSQL (StoreKind).
         .testTarget(
@@ -310,12 +328,14 @@ let package = Package(
                 "Orders", "Catalog", "Accounts", "Storefront", "TesseraPostgres", "PostgresTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-            ]
+            ],
+            swiftSettings: testSettings
         ),
         .testTarget(
             name: "TesseraViewsTests",
             dependencies: ["TesseraViews", "TesseraTemplateCompiler", "TesseraTesting"],
             exclude: ["Views"],
+            swiftSettings: testSettings,
             plugins: ["TesseraViewsPlugin"]
         ),
     ],

@@ -27,7 +27,7 @@ PORT = int(os.environ.get("PORT", "18190"))
 
 
 def start_server():
-    subprocess.run(["swift", "build", "-c", "release", "--product", "tessera-bench"], cwd=ROOT, check=True)
+    subprocess.run(["scripts/swift.sh", "build", "-c", "release", "--product", "tessera-bench"], cwd=ROOT, check=True)
     environment = dict(os.environ, PORT=str(PORT), HOST="127.0.0.1", LOG_LEVEL="notice")
     server = subprocess.Popen([".build/release/tessera-bench"], cwd=ROOT, env=environment,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

@@ -70,16 +70,16 @@ def run(command, **kwargs):
 
 
 def build():
-    # Tessera's libmicrohttpd, as make would point to it, for a run started by hand too.
+    # Tessera's libmicrohttpd, as make would point to it, for a run started by hand too; every
+    # build through scripts/swift.sh, in the environment every other build has.
     run(["scripts/build-libmicrohttpd.sh"])
-    os.environ["PKG_CONFIG_PATH"] = os.path.join(ROOT, ".build-deps/libmicrohttpd/lib/pkgconfig")
-    run(["swift", "build", "-c", "release", "--product", "tessera-bench"])
-    run(["swift", "build", "-c", "release", "--product", "storefront"])
+    run(["scripts/swift.sh", "build", "-c", "release", "--product", "tessera-bench"])
+    run(["scripts/swift.sh", "build", "-c", "release", "--product", "storefront"])
     # The Swift peer, a package of its own: the product never depends on Hummingbird.
-    run(["swift", "build", "-c", "release", "--package-path", "Benchmarks/hummingbird2"])
+    run(["scripts/swift.sh", "build", "-c", "release", "--package-path", "Benchmarks/hummingbird2"])
     # The same libmicrohttpd as Tessera's: the build make points pkg-config at.
-    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libmicrohttpd"], check=True,
-                           capture_output=True, text=True).stdout.split()
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libmicrohttpd"], check=True, capture_output=True, text=True,
+                           env=dict(os.environ, PKG_CONFIG_PATH=os.path.join(ROOT, ".build-deps/libmicrohttpd/lib/pkgconfig"))).stdout.split()
     run(["cc", "-O2", "-Wall", "-o", "Benchmarks/c-reference/reference",
          "Benchmarks/c-reference/reference.c"] + flags + ["-lsqlite3", "-I/usr/include/postgresql", "-lpq"])
 
@@ -392,21 +392,24 @@ class OTLPSink(http.server.ThreadingHTTPServer):
 def tracing_cost(servers):
     """The storefront's product page traced (spans for the request, its regions and its reads,
     exported over OTLP/HTTP to a sink on loopback) against the same page untraced, on one seeded
-    data directory, in the same rounds; pinned, then unpinned."""
+    data directory, in the same rounds; pinned, then unpinned. All three run the binary the image
+    ships, make test's build, which has the OTLP exporter (`make run`'s has none)."""
+    run(["scripts/test-build.sh", "--product", "storefront"])
+    storefront = os.path.join(ROOT, ".build/test/release/storefront")
     sink = OTLPSink()
     data = tempfile.mkdtemp(prefix="tessera-bench-tracing-")
     atexit.register(shutil.rmtree, data, ignore_errors=True)
-    run([".build/release/storefront", "seed", "--data-dir", data])
+    run([storefront, "seed", "--data-dir", data])
     untraced, traced = "product page, no OTEL_* settings", "product page, traced, exported over OTLP/HTTP"
     for pinned in (None, False):
         placement = "unpinned" if pinned is False else "pinned"
-        plain = start([".build/release/storefront"], 18710, pinned=pinned, probe="/healthz", DATA_DIR=data)
+        plain = start([storefront], 18710, pinned=pinned, probe="/healthz", DATA_DIR=data)
         servers.append(plain)
         endpoint = f"http://127.0.0.1:{sink.server_address[1]}"
-        tracing = start([".build/release/storefront"], 18711, pinned=pinned, probe="/healthz", DATA_DIR=data,
+        tracing = start([storefront], 18711, pinned=pinned, probe="/healthz", DATA_DIR=data,
                         OTEL_EXPORTER_OTLP_ENDPOINT=endpoint)
         servers.append(tracing)
-        sampling = start([".build/release/storefront"], 18712, pinned=pinned, probe="/healthz", DATA_DIR=data,
+        sampling = start([storefront], 18712, pinned=pinned, probe="/healthz", DATA_DIR=data,
                          OTEL_EXPORTER_OTLP_ENDPOINT=endpoint, OTEL_TRACES_SAMPLER="parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG="0.1")
         servers.append(sampling)
         sampled = "product page, traced, 1 trace in 10 sampled"

@@ -35,7 +35,7 @@ PORT = int(os.environ.get("PORT", "18290"))
 
 
 def start_storefront(data):
-    subprocess.run(["swift", "build", "-c", "release", "--product", "storefront"], cwd=ROOT, check=True)
+    subprocess.run(["scripts/swift.sh", "build", "-c", "release", "--product", "storefront"], cwd=ROOT, check=True)
     environment = dict(os.environ, PORT=str(PORT), HOST="127.0.0.1", DATA_DIR=data, LOG_LEVEL="error")
     server = subprocess.Popen([".build/release/storefront"], cwd=ROOT, env=environment,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -3,9 +3,9 @@
 page, a product page and a signed-in order page. Passes when no request fails and the server's
 memory comes back near its idle level afterwards; prints the latencies.
 
-Starts the release `storefront` (built as the image builds it) on a new data directory, with
-TRUSTED_PROXIES=127.0.0.1: every connection comes from one address, as behind a balancer, which
-the per-address cap exempts. Signs in as the demo user Ada for the order page. Then `wrk`
+Starts `make test`'s storefront, the binary the image ships (or STOREFRONT_BINARY), on a new data
+directory, with TRUSTED_PROXIES=127.0.0.1: every connection comes from one address, as behind a
+balancer, which the per-address cap exempts. Signs in as the demo user Ada for the order page. Then `wrk`
 (Debian's) with 2 threads and a script that sends the three pages in turn. It prints what the
 kernel's listen queues dropped meanwhile, and on failure the server's log (at `notice`, which
 names connections it cut off), so that a failure says where it came from.
@@ -33,17 +33,19 @@ BASE = f"http://127.0.0.1:{PORT}"
 SETTLED_MARGIN_MB = 20
 
 
-def build():
-    subprocess.run(["scripts/build-libmicrohttpd.sh"], cwd=ROOT, check=True)
-    os.environ["PKG_CONFIG_PATH"] = os.path.join(ROOT, ".build-deps/libmicrohttpd/lib/pkgconfig")
-    subprocess.run(["swift", "build", "-c", "release", "--product", "storefront", "--static-swift-stdlib"], cwd=ROOT, check=True)
+def binary():
+    """The storefront `make test` built and tested (scripts/test-build.sh), or STOREFRONT_BINARY."""
+    path = os.environ.get("STOREFRONT_BINARY", os.path.join(ROOT, ".build/test/release/storefront"))
+    if not os.access(path, os.X_OK):
+        sys.exit(f"no storefront at {path}: build it with scripts/test-build.sh (make soak does)")
+    return path
 
 
 def start(data):
     environment = dict(os.environ, PORT=str(PORT), HOST="127.0.0.1", DATA_DIR=data, LOG_LEVEL="notice",
                        TRUSTED_PROXIES="127.0.0.1")
     log = open(os.path.join(data, "server.log"), "w")
-    server = subprocess.Popen([".build/release/storefront"], cwd=ROOT, env=environment,
+    server = subprocess.Popen([binary()], cwd=ROOT, env=environment,
                               stdout=log, stderr=subprocess.STDOUT)
     for _ in range(400):
         try:
@@ -106,7 +108,6 @@ end
 
 
 def main():
-    build()
     with tempfile.TemporaryDirectory(prefix="tessera-soak-") as data:
         server = start(data)
         try:

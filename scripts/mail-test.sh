@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The order e-mail test (Tests/Mail): a real SMTP server on loopback (aiosmtpd, from PyPI, in
 # .build/mail-venv), the storefront on SQLite, and two instances on a throwaway PostgreSQL.
-# STOREFRONT_BINARY picks the storefront (default: the debug build `make test` made).
+# STOREFRONT_BINARY picks the storefront (default: make test's build, scripts/test-build.sh).
+#
+#   scripts/mail-test.sh [--prepare]     --prepare: only install what it needs
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/test-configuration.sh"
+cd "$tessera_root"
 scripts/install-deps.sh postgres >&2
-venv=.build/mail-venv
-[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-"$venv/bin/python" -c "import aiosmtpd" 2>/dev/null || "$venv/bin/pip" install --quiet "aiosmtpd>=1.4,<2"
-STOREFRONT_BINARY="${STOREFRONT_BINARY:-$(swift build --show-bin-path)/storefront}" \
-  scripts/with-postgres.sh "$venv/bin/python" -m unittest -v Tests/Mail/test_order_mail.py
+python=$(scripts/venv.sh mail "aiosmtpd>=1.4,<2")
+[ "${1:-}" = --prepare ] && exit 0
+STOREFRONT_BINARY="${STOREFRONT_BINARY:-$test_bin/storefront}" \
+  scripts/with-postgres.sh "$python" -m unittest -v Tests/Mail/test_order_mail.py

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# The Swift suites beside a throwaway PostgreSQL cluster (scripts/with-postgres.sh), built
-# beforehand (`swift build --build-tests`). When a test fails, its issues are printed once more
+# The Swift suites beside a throwaway PostgreSQL cluster (scripts/with-postgres.sh), on `make
+# test`'s build (scripts/test-build.sh, run beforehand). When a test fails, its issues are printed once more
 # at the very end: a CI log that keeps only its tail then still says which test failed and why,
 # not just "failed with 2 issues". The whole output is kept in .build/swift-test.log.
 #
 #   scripts/swift-test.sh [swift test options…]      e.g. --filter LiveRegionTests
 set -uo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/test-configuration.sh"
+cd "$tessera_root"
 log=.build/swift-test.log
 mkdir -p .build
 
-scripts/with-postgres.sh "${SWIFT:-swift}" test --skip-build "$@" 2>&1 | tee "$log"
+scripts/with-postgres.sh "${SWIFT:-swift}" test "${test_build_flags[@]}" --skip-build "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 if [ "$status" -ne 0 ]; then
     echo

@@ -8,17 +8,22 @@
 #                         FrameworkBenchmarks/repo, where a fetch of github:TechEmpower/
 #                         FrameworkBenchmarks leaves its snapshot)
 #   REQUIRE_TECHEMPOWER=1 no snapshot is a failure (exit 3), not a loud skip (exit 0)
-#   TESSERA_BENCH_BINARY  the server (default: the debug build `make test` made)
+#   TESSERA_BENCH_BINARY  the server (default: make test's build, scripts/test-build.sh)
 #   SERVER_COMMAND        another server instead, a shell command (see verify.py), with
 #                         CREATE_SCHEMA=1 for one that reads the tables but does not make them:
 #                         SERVER_COMMAND='exec Benchmarks/c-reference/reference' CREATE_SCHEMA=1
+#
+#   scripts/techempower-test.sh [--prepare]    --prepare: only install what it needs
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/test-configuration.sh"
+cd "$tessera_root"
+prepare=${1:-}
 repo=${TECHEMPOWER_REPO:-/work/.mirror/TechEmpower+FrameworkBenchmarks/repo}
 
 # Without their repository there is nothing to run: say so where nobody can miss it, in the
 # step's output and in the summary `make test` prints at its end, and never as a pass.
 if ! git -C "$repo" cat-file -e HEAD:toolset/test_types/verifications.py 2>/dev/null; then
+  [ "$prepare" = --prepare ] && exit 0
   message="TechEmpower verifier NOT RUN: no toolset at $repo; fetch github:TechEmpower/FrameworkBenchmarks"
   printf '\n%s\n!!!! %s\n%s\n\n' "$(printf '!%.0s' {1..100})" "$message" "$(printf '!%.0s' {1..100})" >&2
   mkdir -p .build && echo "$(date +%T) $message" >> .build/test-steps.log
@@ -27,6 +32,8 @@ if ! git -C "$repo" cat-file -e HEAD:toolset/test_types/verifications.py 2>/dev/
 fi
 
 scripts/install-deps.sh techempower >&2
+python=$(scripts/venv.sh techempower "requests>=2,<3" "colorama<1" "psycopg2-binary>=2.9,<3")
+[ "$prepare" = --prepare ] && exit 0
 
 # A fresh copy every run (it is small): whatever the snapshot holds now is what runs. git prints
 # an error about a large file elsewhere in the snapshot that is absent, and still succeeds, so its
@@ -39,14 +46,9 @@ if ! git -C "$repo" archive HEAD toolset 2>"$dir/archive-errors" | tar -x -C "$d
   exit 1
 fi
 
-venv=.build/techempower-venv
-[ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-"$venv/bin/python" -c "import requests, colorama, psycopg2" 2>/dev/null \
-  || "$venv/bin/pip" install --quiet "requests>=2,<3" "colorama<1" "psycopg2-binary>=2.9,<3"
-
-# The server: the command given, or the bench app (swift is asked for its folder only then).
+# The server: the command given, or the bench app.
 if [ -z "${SERVER_COMMAND:-}" ]; then
-  export TESSERA_BENCH_BINARY="${TESSERA_BENCH_BINARY:-$(swift build --show-bin-path)/tessera-bench}"
-  [ -x "$TESSERA_BENCH_BINARY" ] || { echo "FAIL: no server at $TESSERA_BENCH_BINARY: build it (swift build --product tessera-bench)" >&2; exit 1; }
+  export TESSERA_BENCH_BINARY="${TESSERA_BENCH_BINARY:-$test_bin/tessera-bench}"
+  [ -x "$TESSERA_BENCH_BINARY" ] || { echo "FAIL: no server at $TESSERA_BENCH_BINARY: build it (scripts/test-build.sh)" >&2; exit 1; }
 fi
-TECHEMPOWER_TOOLSET="$PWD/$dir/toolset" scripts/with-postgres.sh "$venv/bin/python" -u Tests/TechEmpower/verify.py
+TECHEMPOWER_TOOLSET="$PWD/$dir/toolset" scripts/with-postgres.sh "$python" -u Tests/TechEmpower/verify.py

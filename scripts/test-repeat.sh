@@ -11,7 +11,7 @@ runs=20
 if [[ "${1:-}" =~ ^[0-9]+$ ]]; then runs=$1; shift; fi
 logs=.build/test-repeat$([ "${LOADED:-0}" = 1 ] && echo -loaded)
 mkdir -p "$logs"
-"${SWIFT:-swift}" build --build-tests || exit 1
+scripts/test-build.sh || exit 1
 
 if [ "${LOADED:-0}" = 1 ]; then
     # One busy loop, not pinned: the scheduler shares both cores between it and the suites.

@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from shopper import Shopper, html_unescape  # noqa: E402
 from smtp_server import SMTPServer  # noqa: E402
 
-BINARY = Path(os.environ.get("STOREFRONT_BINARY", ROOT / ".build/debug/storefront"))
+BINARY = Path(os.environ.get("STOREFRONT_BINARY", ROOT / ".build/test/release/storefront"))
 DATABASE_URL = os.environ.get("TESSERA_POSTGRES_URL")
 SECRET = "mail-" + "m" * 40
 SENDER = "Tessera Shop <orders@shop.example>"

@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Support"))
 from shopper import NoRedirects, Shopper, hidden_fields  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-BINARY = Path(os.environ.get("STOREFRONT_BINARY", ROOT / ".build/debug/storefront"))
+BINARY = Path(os.environ.get("STOREFRONT_BINARY", ROOT / ".build/test/release/storefront"))
 DATABASE_URL = os.environ["TESSERA_POSTGRES_URL"]
 SECRET = "scale-out-" + "s" * 40
 

@@ -180,7 +180,7 @@ def start_server(port, database_url, data_dir):
         command, name = ["sh", "-c", os.environ["SERVER_COMMAND"]], os.environ["SERVER_COMMAND"]
         env["FORTUNES_POSTGRES"] = database_url
     else:
-        binary = Path(os.environ.get("TESSERA_BENCH_BINARY", ROOT / ".build/debug/tessera-bench"))
+        binary = Path(os.environ.get("TESSERA_BENCH_BINARY", ROOT / ".build/test/release/tessera-bench"))
         if not binary.exists():
             sys.exit(f"FAIL: no server at {binary}: build it (swift build --product tessera-bench)")
         command, name = [str(binary)], str(binary.relative_to(ROOT) if binary.is_relative_to(ROOT) else binary)

@@ -21,10 +21,20 @@ import TesseraTesting
 
     static let fixture = packageRoot.appendingPathComponent("Tests/Fixtures/RulesInTypes")
 
+    /// SwiftPM's manifest of the build these suites come from, whatever its configuration and
+    /// scratch folder: the test bundle is `<scratch>/<triple>/<configuration>/…`, and the
+    /// manifest `<scratch>/<configuration>.yaml`.
+    static func buildManifest() throws -> URL {
+        let bundle = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let configuration = bundle.deletingLastPathComponent()
+        let scratch = configuration.deletingLastPathComponent().deletingLastPathComponent()
+        return scratch.appendingPathComponent(configuration.lastPathComponent + ".yaml")
+    }
+
     /// The compiler and the search paths of a module of this package that imports Tessera, from
     /// SwiftPM's build manifest: the module search path, the C modules' maps and headers.
     static func compilerArguments() throws -> [String] {
-        let manifest = try String(contentsOf: packageRoot.appendingPathComponent(".build/debug.yaml"), encoding: .utf8)
+        let manifest = try String(contentsOf: try buildManifest(), encoding: .utf8)
         let marker = "\"C.BackOffice-"
         let start = try #require(manifest.range(of: marker), "the suites' build manifest has no BackOffice module")
         let argsLine = try #require(manifest[start.upperBound...].split(separator: "\n").first { $0.contains("args: [") })

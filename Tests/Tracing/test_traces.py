@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Support"))
 from shopper import Shopper  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-BINARY = Path(os.environ.get("STOREFRONT_BINARY", ROOT / ".build/debug/storefront"))
+BINARY = Path(os.environ.get("STOREFRONT_BINARY", ROOT / ".build/test/release/storefront"))
 CLUSTER_URL = os.environ["TESSERA_POSTGRES_URL"]
 CLUSTER_LOG = Path(os.environ["TESSERA_POSTGRES_CLUSTER"]) / "log"
 

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# `swift`, always in the same environment. SwiftPM plans a build anew, and reruns every template's
+# command (then recompiles every module with templates), whenever an environment variable differs
+# from the last build's: a make's MAKELEVEL, a shell's SHLVL, a test harness's PORT. So every
+# build in the Makefile and the scripts goes through here, with only what a build reads:
+# the tools' PATH, HOME (SwiftPM's caches and git's settings), the locale, a proxy and CA bundle
+# if the machine needs them, and PKG_CONFIG_PATH pointing first at Tessera's own libmicrohttpd
+# (scripts/build-libmicrohttpd.sh). SWIFT names another swift.
+#
+#   scripts/swift.sh build …     scripts/swift.sh test …     scripts/swift.sh package …
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+pkgconfig="$root/.build-deps/libmicrohttpd/lib/pkgconfig"
+case ":${PKG_CONFIG_PATH:-}:" in
+  *":$pkgconfig:"*) ;;
+  *) PKG_CONFIG_PATH="$pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" ;;
+esac
+kept=("PKG_CONFIG_PATH=$PKG_CONFIG_PATH")
+for name in PATH HOME TMPDIR LANG LC_ALL http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY \
+            SSL_CERT_FILE SSL_CERT_DIR GIT_SSL_CAINFO XDG_CACHE_HOME XDG_CONFIG_HOME; do
+  [ -n "${!name+set}" ] && kept+=("$name=${!name}")
+done
+exec env -i "${kept[@]}" "${SWIFT:-swift}" "$@"
