@@ -1,26 +1,29 @@
 #!/usr/bin/env bash
-# The DocC documentation of the framework's modules, one archive each in .build/docs/<Module>.doccarchive
-# (Tessera, TesseraMail, TesseraPasskeys, TesseraSQLite, TesseraPostgres). One run of the plugin
-# builds them all: SwiftPM plans the build and the snippet tool once, not once per module.
-# Warnings are errors, so a broken symbol link fails (exit 1, never retried). SwiftPM itself
-# crashing (a signal: a fresh-clone run once saw swift-package die with SIGSEGV in libdispatch
-# while it planned the symbol graph) is retried once, and says so.
+# The DocC documentation of the framework's modules, one archive each in
+# .build/docs/<Module>.doccarchive (Tessera, TesseraMail, TesseraPasskeys, TesseraSQLite,
+# TesseraPostgres). The symbol graphs are the ones `make test`'s build writes as each module
+# compiles (scripts/test-configuration.sh), so the documentation costs no build of its own: docc
+# converts each module's catalog with its module's graphs. Warnings are errors, so a broken symbol
+# link fails. Run after scripts/test-build.sh (`make docs` does both).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-SWIFT=${SWIFT:-swift}
+source "$(dirname "$0")/test-configuration.sh"
+cd "$tessera_root"
 modules=(Tessera TesseraMail TesseraPasskeys TesseraSQLite TesseraPostgres)
+# docc comes with the Swift toolchain, beside swift itself.
+docc=${DOCC:-$(command -v docc || echo "$(dirname "$(readlink -f "$(command -v "${SWIFT:-swift}")")")/docc")}
 
-targets=()
-for module in "${modules[@]}"; do targets+=(--target "$module"); done
 rm -rf .build/docs
-for attempt in 1 2; do
-  status=0
-  "$SWIFT" package --allow-writing-to-directory .build/docs generate-documentation "${targets[@]}" \
-    --output-path .build/docs --transform-for-static-hosting --warnings-as-errors || status=$?
-  if [ "$status" -eq 0 ]; then break; fi
-  if [ "$status" -lt 128 ] || [ "$attempt" -eq 2 ]; then exit "$status"; fi
-  echo "docs: swift package crashed (exit $status); once more" >&2
-done
+mkdir -p .build/docs
+graphs=$(mktemp -d)
+trap 'rm -rf "$graphs"' EXIT
 for module in "${modules[@]}"; do
+  # The module's own graph, and those of its extensions to other modules' types.
+  mkdir "$graphs/$module"
+  cp "$test_symbol_graphs/$module.symbols.json" "$graphs/$module/" \
+    || { echo "docs: no symbol graph for $module in $test_symbol_graphs: run scripts/test-build.sh first" >&2; exit 1; }
+  find "$test_symbol_graphs" -maxdepth 1 -name "$module@*.symbols.json" -exec cp {} "$graphs/$module/" \;
+  "$docc" convert "Sources/$module/$module.docc" --additional-symbol-graph-dir "$graphs/$module" \
+    --fallback-display-name "$module" --fallback-bundle-identifier "$module" \
+    --output-path ".build/docs/$module.doccarchive" --transform-for-static-hosting --warnings-as-errors
   [ -f ".build/docs/$module.doccarchive/index.html" ] || { echo "docs: no archive for $module" >&2; exit 1; }
 done
