@@ -1,32 +1,33 @@
-# The storefront's image: a static Swift binary on a slim Debian, running as a non-root user,
-# with its data on a volume.
+# The storefront's image: the release binary with the Swift runtime libraries it links, on a slim
+# Debian, running as a non-root user, with its data on a volume.
 #
 #   docker build -t tessera-storefront .                      # with a registry: compiles in `swift`
 #   make image                                                # offline: podman, a debootstrap base,
-#                                                             # and the binary built on the host
+#                                                             # and make test's binary, built on the host
 #
 # The base images are arguments, so the same file serves both: the official images by default,
 # or a locally made Debian (RUNTIME_IMAGE) and a binary built beforehand (BINARY_FROM=prebuilt,
-# which copies .build/image/storefront).
+# which copies .build/image/, made by scripts/stage-image.sh). Either way scripts/stage-image.sh
+# puts the stripped binary and Swift's runtime libraries side by side (decision 0029).
 # A Swift image on Debian bookworm, like the runtime: the binary links the runtime's glibc.
 ARG SWIFT_IMAGE=swift:6.1-bookworm
 ARG RUNTIME_IMAGE=debian:bookworm-slim
 ARG BINARY_FROM=build
 
-# --- The release binary, compiled here. libmicrohttpd is built from Debian's source with
-# Tessera's patches and linked statically, as is the Swift standard library.
+# --- The release binary, compiled here, with the OTLP exporter. libmicrohttpd is built from
+# Debian's source with Tessera's patches and linked statically.
 FROM ${SWIFT_IMAGE} AS build
 WORKDIR /src
 COPY . .
 RUN scripts/install-deps.sh build \
  && PKG_CONFIG_PATH=/src/.build-deps/libmicrohttpd/lib/pkgconfig \
-    swift build -c release --product storefront --static-swift-stdlib \
- && mkdir -p .build/image && strip -o .build/image/storefront .build/release/storefront
+    swift build -c release --product storefront --traits OTLP \
+ && scripts/stage-image.sh .build/release/storefront .build/image
 
-# --- Or the release binary the host built (make image does this offline).
+# --- Or the binary make test built and tested on the host (make image does this offline).
 FROM ${RUNTIME_IMAGE} AS prebuilt
 WORKDIR /src
-COPY .build/image/storefront .build/image/storefront
+COPY .build/image/ .build/image/
 
 FROM ${BINARY_FROM} AS binary
 
@@ -35,8 +36,10 @@ FROM ${RUNTIME_IMAGE} AS certificates
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ca-certificates
 
-# --- What runs: SQLite and libvips (photos) from Debian, the CA bundle, the binary and the static files.
-FROM ${RUNTIME_IMAGE}
+# --- Everything but the binary: SQLite and libvips (photos) from Debian, the CA bundle, the user.
+# A stage of its own, so that a new binary reuses these layers (scripts/build-image.sh makes
+# them while the binary compiles).
+FROM ${RUNTIME_IMAGE} AS runtime
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-0 libvips42 \
  && apt-get clean \
@@ -45,8 +48,11 @@ RUN apt-get update \
  && mkdir -p /data \
  && chown storefront:storefront /data
 COPY --from=certificates /etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/ca-certificates.crt
+
+# --- What runs: the binary beside its libraries, and the static files.
+FROM runtime
 WORKDIR /app
-COPY --from=binary /src/.build/image/storefront /app/storefront
+COPY --from=binary /src/.build/image/ /app/
 COPY Public /app/Public
 # A grace under `stop -t 10`: in-flight requests get 8 s, and the process is gone before SIGKILL.
 ENV DATA_DIR=/data PUBLIC_DIR=/app/Public HOST=0.0.0.0 PORT=8080 SHUTDOWN_GRACE=8

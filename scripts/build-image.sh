@@ -1,23 +1,20 @@
 #!/usr/bin/env bash
 # `make image`: the storefront's image, tagged tessera-storefront (localhost/tessera-storefront),
-# built with podman on a machine that reaches no registry: the base is Debian bookworm made with
-# debootstrap from Debian's mirror (once, kept in .build/podman), and the release binary is built
-# on the host and copied in (BINARY_FROM=prebuilt). With a registry, `docker build .` needs none
-# of this.
+# built with podman on a machine that reaches no registry. The base is Debian bookworm made with
+# debootstrap from Debian's mirror (once, kept in .build/podman); the binary is make test's own
+# (scripts/test-build.sh), staged with Swift's runtime libraries by scripts/stage-image.sh and
+# copied in (BINARY_FROM=prebuilt). With a registry, `docker build .` needs none of this.
+#
+#   scripts/build-image.sh             the image, from the binary already built
+#   scripts/build-image.sh --prepare   only what needs no binary: the base image and the layers
+#                                      under the binary, which make test makes while it compiles
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/test-configuration.sh"
+cd "$tessera_root"
+mode=${1:-image}
+case "$mode" in image|--prepare) ;; *) echo "usage: $0 [--prepare]" >&2; exit 2 ;; esac
 
 scripts/install-deps.sh image
-# Built before podman's settings enter the environment: SwiftPM replans and recompiles for any
-# change of environment, and the soak builds the same binary without them.
-PKG_CONFIG_PATH="$(pwd)/.build-deps/libmicrohttpd/lib/pkgconfig" \
-  swift build -c release --product storefront --static-swift-stdlib
-mkdir -p .build/image
-# Symbols off: the image carries no debugger, and they are most of the binary's size.
-# The same flags as the build: a different set makes SwiftPM plan again, and the soak's build of
-# this binary then relinked the views tool and recompiled every template.
-strip -o .build/image/storefront "$(swift build -c release --static-swift-stdlib --show-bin-path)/storefront"
-
 source scripts/podman-env.sh
 
 base=localhost/debian:bookworm-slim
@@ -36,8 +33,13 @@ if ! podman image exists "$base"; then
   rm -rf "$rootfs"
 fi
 
+# The layers under the binary, tagged so that pruning keeps them for the next build. The docker
+# format: OCI images have no HEALTHCHECK.
+podman build --quiet --format docker --target runtime -t tessera-storefront-runtime \
+  --build-arg RUNTIME_IMAGE="$base" --build-arg BINARY_FROM=prebuilt . > /dev/null
+[ "$mode" = --prepare ] && exit 0
 
-# The docker format: OCI images have no HEALTHCHECK.
+scripts/stage-image.sh "${STOREFRONT_BINARY:-$test_bin/storefront}" .build/image
 podman build --quiet --format docker -t tessera-storefront \
   --build-arg RUNTIME_IMAGE="$base" --build-arg BINARY_FROM=prebuilt . > /dev/null
 podman image prune --force > /dev/null   # the intermediate stages of earlier builds
