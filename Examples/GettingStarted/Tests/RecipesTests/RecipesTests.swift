@@ -32,4 +32,15 @@ import Testing
             #expect(notAnID.status == 404)
         }
     }
+
+    @Test func searchesByName() async throws {
+        try await Self.app().test(.inProcess) { client in
+            let found = try await client.send("/?q=FLAT")
+            #expect(found.text.contains(#"<a href="/recipes/2">Flatbread</a>"#))
+            #expect(!found.text.contains("Pancakes"))
+            #expect(found.text.contains(#"value="FLAT""#), "the search box keeps what was typed")
+            let markup = try await client.send("/?q=%3Cb%3E")
+            #expect(markup.text.contains(#"value="&lt;b&gt;""#), "escaped, as every value is")
+        }
+    }
 }

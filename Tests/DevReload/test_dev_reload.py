@@ -1,0 +1,88 @@
+"""`make dev` in a real browser, on the Getting Started app (Examples/GettingStarted, built in
+debug by scripts/example-test.sh just before): an edit reloads the open page by itself, keeping
+what was typed and where the page was scrolled; a failed build shows over the page, at the
+template's line, and goes away when the next build succeeds.
+
+The app is the example, not the storefront: its debug build is made anyway, and each rebuild here
+takes seconds, where `make test` has no debug build of the storefront to start from."""
+import sys
+import unittest
+from pathlib import Path
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Browser"))
+from harness import SCREENSHOTS, DevServer, chromium  # noqa: E402
+
+TEMPLATE = "Views/Recipes/recipe_list.html"
+
+
+class DevReloadTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dev = DevServer(package="Examples/GettingStarted", product="RecipesServer", seed=False, probe="/")
+        cls.dev.start()
+        try:
+            cls.browser = chromium()
+        except Exception:
+            cls.dev.stop()
+            raise
+        # A short window, so that even this short page scrolls.
+        cls.browser.set_window_size(390, 240)
+        # A rebuild takes seconds; a page that is reloading answers nothing: keep asking.
+        cls.wait = WebDriverWait(cls.browser, 120, poll_frequency=0.05, ignored_exceptions=(Exception,))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.browser.quit()
+        cls.dev.stop()
+
+    def script(self, code):
+        return self.browser.execute_script(code)
+
+    def label(self):
+        return self.script("return document.querySelector('label[for=q]').textContent")
+
+    def build(self):
+        return self.script("return document.querySelector('script[data-tessera-build]').dataset.tesseraBuild")
+
+    def test_an_edit_reloads_the_page_and_a_failed_build_shows_over_it(self):
+        self.browser.get(self.dev.base + "/")
+        build = self.build()
+        self.assertTrue(build)
+        self.assertEqual(self.label(), "Find a recipe")
+        # Something typed and a scrolled page: both must survive the reload.
+        self.browser.find_element(By.ID, "q").send_keys("pancakes")
+        self.script("window.scrollTo(0, 400)")
+        scrolled = self.script("return window.scrollY")
+        self.assertGreater(scrolled, 0, "the page must be long enough to scroll")
+
+        self.dev.edit(TEMPLATE, '<label for="q">Find a recipe</label>', '<label for="q">Look up</label>')
+        self.wait.until(lambda _: self.label() == "Look up")
+        self.assertNotEqual(self.build(), build, "the page was rendered by the new build")
+        self.assertEqual(self.browser.find_element(By.ID, "q").get_attribute("value"), "pancakes")
+        self.assertAlmostEqual(self.script("return window.scrollY"), scrolled, delta=2)
+
+        # A misspelt property: the Swift compiler's error, at the template's line, over the page.
+        self.dev.edit(TEMPLATE, "{{ recipe.minutes }}", "{{ recipe.minuts }}")
+        overlay = self.wait.until(lambda browser: browser.find_element(By.ID, "tessera-dev-overlay"))
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        self.browser.save_screenshot(str(SCREENSHOTS / "dev-build-failed.png"))
+        text = overlay.text
+        self.assertIn("The build failed", text)
+        self.assertIn(TEMPLATE + ":11:", text)
+        self.assertIn("minuts", text)
+        self.assertEqual(self.label(), "Look up", "the last good build goes on serving the page")
+
+        # Fixed: the overlay goes, and the page reloads with the new build.
+        self.dev.edit(TEMPLATE, "{{ recipe.minuts }}", "{{ recipe.minutes }}")
+        self.dev.edit(TEMPLATE, '<label for="q">Look up</label>', '<label for="q">Find a recipe</label>')
+        self.wait.until(lambda _: self.label() == "Find a recipe")
+        self.wait.until(lambda browser: not browser.find_elements(By.ID, "tessera-dev-overlay"))
+        self.assertEqual(self.browser.find_element(By.ID, "q").get_attribute("value"), "pancakes")
+        self.dev.restore()
+
+
+if __name__ == "__main__":
+    unittest.main()
