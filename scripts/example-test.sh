@@ -24,4 +24,4 @@ PYTHON
 # A debug build in the package's own .build, as its author's `swift build` makes; the dev-reload
 # test (scripts/dev-reload-test.sh) then rebuilds it, incrementally, in the same environment.
 scripts/swift.sh build --package-path Examples/GettingStarted --build-tests
-"${SWIFT:-swift}" test --package-path Examples/GettingStarted --skip-build
+scripts/swift.sh test --package-path Examples/GettingStarted --skip-build

@@ -11,7 +11,7 @@ cd "$tessera_root"
 log=.build/swift-test.log
 mkdir -p .build
 
-scripts/with-postgres.sh "${SWIFT:-swift}" test "${test_build_flags[@]}" --skip-build "$@" 2>&1 | tee "$log"
+scripts/with-postgres.sh "$swift_sh" test "${test_build_flags[@]}" --skip-build "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 if [ "$status" -ne 0 ]; then
     echo

@@ -7,7 +7,11 @@
 # if the machine needs them, and PKG_CONFIG_PATH pointing first at Tessera's own libmicrohttpd
 # (scripts/build-libmicrohttpd.sh). SWIFT names another swift.
 #
-#   scripts/swift.sh build …     scripts/swift.sh test …     scripts/swift.sh package …
+# `scripts/swift.sh test …` keeps the caller's environment instead, which the tests read (the
+# PostgreSQL cluster's URL, say): build first, then test with --skip-build, which plans the build
+# (and writes its manifest, which a test reads) but compiles nothing.
+#
+#   scripts/swift.sh build …     scripts/swift.sh test --skip-build …     scripts/swift.sh package …
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 pkgconfig="$root/.build-deps/libmicrohttpd/lib/pkgconfig"
@@ -15,6 +19,10 @@ case ":${PKG_CONFIG_PATH:-}:" in
   *":$pkgconfig:"*) ;;
   *) PKG_CONFIG_PATH="$pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}" ;;
 esac
+if [ "${1:-}" = test ]; then
+  export PKG_CONFIG_PATH
+  exec "${SWIFT:-swift}" "$@"
+fi
 kept=("PKG_CONFIG_PATH=$PKG_CONFIG_PATH")
 for name in PATH HOME TMPDIR LANG LC_ALL http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY \
             SSL_CERT_FILE SSL_CERT_DIR GIT_SSL_CAINFO XDG_CACHE_HOME XDG_CONFIG_HOME; do

@@ -7,7 +7,7 @@
 # - symbol graphs for the docs (scripts/docs.sh), written as each module compiles;
 # - in .build/test, so that `make run`'s release build (.build/release) stays incremental beside it.
 # Every build goes through scripts/swift.sh, which gives swift one environment; a test run
-# (`swift test --skip-build`) builds nothing, and keeps the environment its tests read.
+# (`scripts/swift.sh test --skip-build`) builds nothing, and keeps the environment its tests read.
 tessera_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 swift_sh="$tessera_root/scripts/swift.sh"
 test_scratch="$tessera_root/.build/test"
