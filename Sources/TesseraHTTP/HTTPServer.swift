@@ -4,6 +4,12 @@ import ServiceLifecycle
 
 /// The HTTP server: libmicrohttpd underneath, an ``HTTPResponder`` on top.
 ///
+/// It serves on event loops (``EventLoops``), one libmicrohttpd daemon on each, all accepting
+/// from one socket: a request's task starts on the loop that read it and prefers it, so it
+/// resumes there after every wait. Give it the app's group when the app keeps other work on
+/// the same loops (its PostgreSQL connections); given none, it starts one of its own, of
+/// ``HTTPServerConfiguration/threads`` loops, for as long as it runs.
+///
 /// It is a swift-service-lifecycle `Service`, so a `ServiceGroup` runs it next to anything else
 /// the app needs and turns SIGTERM/SIGINT into a graceful shutdown: stop accepting, let
 /// in-flight requests finish within ``HTTPServerConfiguration/shutdownGracePeriod``, answer
@@ -16,6 +22,7 @@ public final class HTTPServer: Service {
     private let logger: Logger
     private let state: HTTPServerState
     private let name: String?
+    private let eventLoops: EventLoops?
     private let onServerRunning: @Sendable (Int) async -> Void
 
     /// - Parameters:
@@ -23,6 +30,8 @@ public final class HTTPServer: Service {
     ///     check and metrics.
     ///   - name: what the server is for, when it is not the app's main server: it then logs
     ///     `metrics on http://…` where the main one logs `listening on http://…`.
+    ///   - eventLoops: the loops to serve on (as many of them as the configuration's threads);
+    ///     `nil` starts a group of the server's own.
     ///   - onServerRunning: called with the bound port once the server accepts connections; with
     ///     `port: 0` this is how callers learn which port they got.
     public init(
@@ -32,9 +41,11 @@ public final class HTTPServer: Service {
         logger: Logger = Logger(label: "tessera.http"),
         state: HTTPServerState = HTTPServerState(),
         name: String? = nil,
+        eventLoops: EventLoops? = nil,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) {
         self.name = name
+        self.eventLoops = eventLoops
         self.configuration = configuration
         self.responder = responder
         self.errorResponder = errorResponder
@@ -50,12 +61,21 @@ public final class HTTPServer: Service {
             responder: responder, errorResponder: errorResponder, configuration: configuration,
             connectionLimit: connectionLimit, logger: logger
         )
-        let daemon = try Daemon(core: core, configuration: configuration)
+        let threads = max(1, configuration.threads)
+        let ownLoops = eventLoops == nil ? EventLoops(count: threads) : nil
+        let loops = Array((eventLoops ?? ownLoops!).loops.prefix(threads))
+        let daemons: Daemons
+        do {
+            daemons = try Daemons(core: core, configuration: configuration, loops: loops)
+        } catch {
+            await ownLoops?.shutdown()
+            throw error
+        }
         state.serving(core)
-        core.logger.notice("\(name.map { "\($0) on" } ?? "listening on") http://\(displayHost):\(daemon.port)", metadata: [
-            "port": "\(daemon.port)", "threads": "\(configuration.threads)", "connectionLimit": "\(connectionLimit)",
+        core.logger.notice("\(name.map { "\($0) on" } ?? "listening on") http://\(displayHost):\(daemons.port)", metadata: [
+            "port": "\(daemons.port)", "threads": "\(loops.count)", "connectionLimit": "\(connectionLimit)",
         ])
-        await onServerRunning(daemon.port)
+        await onServerRunning(daemons.port)
 
         let sweeper = Task {
             var memory = IdleMemory()
@@ -67,10 +87,11 @@ public final class HTTPServer: Service {
         }
         try? await gracefulShutdown()
         sweeper.cancel()
-        await shutDown(daemon, core: core)
+        await shutDown(daemons, core: core)
+        await ownLoops?.shutdown()
     }
 
-    private func shutDown(_ daemon: Daemon, core: ServerCore) async {
+    private func shutDown(_ daemons: Daemons, core: ServerCore) async {
         let grace = configuration.shutdownGracePeriod
         state.enter(.draining)
         let drainDelay = configuration.drainDelay
@@ -81,7 +102,7 @@ public final class HTTPServer: Service {
         }
         core.logger.notice("shutting down", metadata: ["inFlight": "\(core.inFlight.load(ordering: .relaxed))"])
         core.isShuttingDown.store(true, ordering: .relaxed)
-        daemon.quiesce()
+        await daemons.quiesce()
         // Detached: the waiting must happen even when our own task is cancelled.
         await Task.detached {
             let clock = ContinuousClock()
@@ -112,7 +133,7 @@ public final class HTTPServer: Service {
                 try? await clock.sleep(for: .milliseconds(10))
             }
         }.value
-        daemon.stop()
+        await daemons.stop()
         state.enter(.stopped)
         core.logger.notice("stopped")
     }

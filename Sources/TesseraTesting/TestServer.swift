@@ -15,7 +15,8 @@ public struct TestServer: Sendable {
 
     /// Starts a server for `responder` on a free loopback port, with `threads` threads (two by
     /// default), `limits` and `trustedProxies`, and `services` beside it (an app's
-    /// ``Application/services``); returns once it listens.
+    /// ``Application/services``), on `eventLoops` when the test keeps other work on the same
+    /// loops (else on loops of the server's own); returns once it listens.
     public static func start(
         threads: Int = 2,
         limits: HTTPServerLimits = HTTPServerLimits(),
@@ -23,7 +24,8 @@ public struct TestServer: Sendable {
         trustedProxies: TrustedProxies = TrustedProxies(),
         responder: some HTTPResponder,
         errorResponder: some HTTPErrorResponder = PlainErrorResponder(),
-        services: [any Service] = []
+        services: [any Service] = [],
+        eventLoops: EventLoops? = nil
     ) async throws -> TestServer {
         let state = HTTPServerState()
         var logger = Logger(label: "test")
@@ -36,6 +38,7 @@ public struct TestServer: Sendable {
             errorResponder: errorResponder,
             logger: logger,
             state: state,
+            eventLoops: eventLoops,
             onServerRunning: { port in portContinuation.yield(port) }
         )
         // After the server, as ApplicationRunner orders them: a shutdown reaches them first.

@@ -20,6 +20,29 @@ import TesseraTesting
         }
     }
 
+    /// Every continuation of a request resumes on the event loop that read it: 1,000 pages from
+    /// four clients at once, on two loops, each with two regions that check after each wait.
+    @Test func everyContinuationOfARequestResumesOnItsOwnLoop() async throws {
+        let server = try await Self.start()
+        let before = LoopLedger.shared.snapshot
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    let client = TestClient(port: server.port)
+                    for _ in 0..<250 {
+                        let reply = try await client.send("/pages/1?loopCheck&buffered")
+                        #expect(reply.status == 200 && reply.text.contains("checked"))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let after = LoopLedger.shared.snapshot
+        #expect(after.checks - before.checks == 1000 * 2 * 4, "every region of every page checked after each wait")
+        #expect(after.moved == before.moved, "\(after.moved - before.moved) checks found the region off its request's loop")
+        try await server.stop()
+    }
+
     @Test func regionsAreMarkedWithNameAndSourceAndEachSourceAnswersAlone() async throws {
         let server = try await Self.start()
         let page = try await RouterTests.get(server.port, "/pages/3?buffered")

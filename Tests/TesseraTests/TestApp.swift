@@ -1,5 +1,6 @@
 import Foundation
 import Tessera
+import TesseraHTTP
 import TesseraViews
 
 /// A small app exercising routing and regions the way the storefront's modules do.
@@ -112,6 +113,13 @@ struct RegionPageController: PageController {
     func regions(for model: RegionPageModel, in context: RequestContext) -> RegionPageView.Regions<Region> {
         let query = context.request.query
         let slow = Duration.milliseconds(Int(query["slowMs"] ?? "300") ?? 300)
+        if query["loopCheck"] != nil {
+            let loop = EventLoop.current
+            return RegionPageView.Regions(
+                fast: Region(source: nil, controller: LoopCheckRegion(requestLoop: loop)),
+                slow: Region(source: nil, controller: LoopCheckRegion(requestLoop: loop))
+            )
+        }
         if query["meet"] != nil {
             let meeting = Meeting()
             return RegionPageView.Regions(

@@ -13,22 +13,32 @@
 #include <malloc.h>
 #endif
 #include <stdint.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+
+/// Names the calling thread (at most 15 bytes), for `top -H` and profiles.
+void tessera_name_thread(const char *name);
 
 /// The content reader's end markers; the MHD macros are casts, which Swift does not import.
 #define TESSERA_READER_END_OF_STREAM (-1)
 #define TESSERA_READER_END_WITH_ERROR (-2)
 
+/// Opens the listening TCP socket that every daemon of a server shares: `host` (a numeric
+/// IPv4/IPv6 address or a host name; NULL or empty means all IPv4 interfaces) and `port` (0
+/// picks a free one), non-blocking. Returns the socket, with its port in `*bound_port` and
+/// whether it is IPv6 in `*is_ipv6`; or -1 with a reason in `error`.
+int tessera_listen(const char *host, uint16_t port, unsigned int backlog, uint16_t *bound_port, int *is_ipv6,
+                   char *error, size_t error_len);
+
 /// Everything `tessera_mhd_start` needs, gathered in one struct so Swift can fill it field by field.
 typedef struct tessera_daemon_options {
   unsigned int flags;
-  const char *host;                 // numeric IPv4/IPv6 address or host name; NULL means all IPv4 interfaces
-  uint16_t port;                    // 0 picks a free port
-  unsigned int thread_pool_size;
+  int listen_socket;                // from tessera_listen, shared by every daemon of a server
+  int is_ipv6;
   unsigned int connection_limit;
   unsigned int per_ip_connection_limit;  // 0 means unlimited
   unsigned int connection_timeout_seconds;
   size_t connection_memory_limit;
-  unsigned int listen_backlog;
 
   MHD_AccessHandlerCallback access_handler;
   void *access_handler_cls;
@@ -45,17 +55,32 @@ typedef struct tessera_daemon_options {
 /// A running daemon together with the logger context that must outlive it.
 typedef struct tessera_daemon tessera_daemon;
 
-/// Starts a daemon. On failure returns NULL and writes a reason into `error` (may be NULL).
+/// Starts a daemon with no thread of its own, on the shared listening socket: the caller's
+/// event loop waits on `tessera_mhd_epoll_fd` and calls `tessera_mhd_run`. On failure returns
+/// NULL and writes a reason into `error` (may be NULL).
 tessera_daemon *tessera_mhd_start(const tessera_daemon_options *options, char *error, size_t error_len);
 
-/// Stops accepting new connections and closes the listening socket; open connections go on.
+/// The epoll instance the daemon watches its sockets with; readable when it has work.
+int tessera_mhd_epoll_fd(tessera_daemon *daemon);
+
+/// Does what the daemon's sockets and timeouts ask for, without blocking.
+void tessera_mhd_run(tessera_daemon *daemon);
+
+/// libmicrohttpd's own daemon under `daemon`, to tell which daemon a connection belongs to.
+const void *tessera_mhd_identity(tessera_daemon *daemon);
+
+/// The libmicrohttpd daemon `connection` belongs to (compare with `tessera_mhd_identity`).
+const void *tessera_mhd_connection_daemon(struct MHD_Connection *connection);
+
+/// Milliseconds until the daemon must run for a connection's timeout, or -1 for none.
+int tessera_mhd_timeout_ms(tessera_daemon *daemon);
+
+/// Stops accepting new connections on the shared socket (it stays open); open ones go on.
 void tessera_mhd_quiesce(tessera_daemon *daemon);
 
-/// Stops the daemon (every connection must have been resumed) and frees the handle.
+/// Stops the daemon (every connection must have been resumed) and frees the handle; the shared
+/// listening socket is the caller's to close.
 void tessera_mhd_stop(tessera_daemon *daemon);
-
-/// The port the daemon is bound to (useful when it was asked for port 0).
-uint16_t tessera_mhd_bound_port(tessera_daemon *daemon);
 
 /// Number of open connections, idle keep-alive ones included.
 unsigned int tessera_mhd_current_connections(tessera_daemon *daemon);

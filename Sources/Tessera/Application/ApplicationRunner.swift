@@ -15,11 +15,13 @@ public enum ApplicationRunner {
     ///     that is set, by a server of its own: the public port never shows metrics.
     ///   - outliving: what must stop after the servers, such as a trace exporter, which then
     ///     still exports the spans of the requests the drain finished.
+    ///   - eventLoops: the loops to serve on, when the app keeps other work on them (its
+    ///     PostgreSQL connections); `nil` gives the server loops of its own.
     ///   - logger: where the servers log.
     public static func run(settings: ServerSettings, application: Application, metrics: (any HTTPResponder)? = nil,
-                           outliving: [any Service] = [], logger: Logger) async throws {
+                           outliving: [any Service] = [], eventLoops: EventLoops? = nil, logger: Logger) async throws {
         try await run(settings: settings, responder: application, errorResponder: application, state: application.serverState, metrics: metrics,
-                      services: application.services, outliving: outliving, logger: logger)
+                      services: application.services, outliving: outliving, eventLoops: eventLoops, logger: logger)
     }
 
     /// Serves any responder, for programs that use the HTTP layer without the framework's pipeline.
@@ -32,6 +34,7 @@ public enum ApplicationRunner {
     ///   - metrics: the responder for `/metrics` on ``ServerSettings/metricsPort``, if any.
     ///   - services: what runs beside the servers, such as the app's ``LiveRegions``.
     ///   - outliving: what must stop after the servers, such as a trace exporter.
+    ///   - eventLoops: the loops to serve on; `nil` gives the server loops of its own.
     ///   - logger: where the servers log.
     public static func run(
         settings: ServerSettings,
@@ -41,6 +44,7 @@ public enum ApplicationRunner {
         metrics: (any HTTPResponder)? = nil,
         services: [any Service] = [],
         outliving: [any Service] = [],
+        eventLoops: EventLoops? = nil,
         logger: Logger
     ) async throws {
         // A group stops its services last to first: these stop after the servers.
@@ -50,7 +54,8 @@ public enum ApplicationRunner {
             responder: responder,
             errorResponder: errorResponder,
             logger: logger,
-            state: state
+            state: state,
+            eventLoops: eventLoops
         ))
         if let metrics, let port = settings.metricsPort {
             let configuration = HTTPServerConfiguration(host: settings.host, port: port, threads: 1, shutdownGracePeriod: .seconds(1))

@@ -77,7 +77,8 @@ final class RegionRun: Sendable {
         self.name = name
         self.metrics = context.application.regionMetrics
         self.span = RequestTracing.startChildSpan("region \(name)")
-        let task = Task.immediate { [self, span] in
+        // On the request's event loop, where the page runs: the child resumes there after each wait.
+        let task = Task.immediate(executorPreference: EventLoop.current) { [self, span] in
             let outcome: Result<HTMLOutput, any Error>
             var cached = false
             do {

@@ -138,7 +138,8 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
     /// Runs the handler. An answer ready at once is queued right here, on the connection's own
     /// thread, without a task. Otherwise the rest runs in a task that starts on this thread too;
     /// if that finishes without suspending, it is also queued here, free of thread hops and of
-    /// suspend/resume.
+    /// suspend/resume. The task prefers the connection's event loop, so whatever it waits for,
+    /// it resumes on this same thread.
     func dispatch(_ request: Request) {
         let core = self.core
         switch core.responder.answer(request) {
@@ -154,7 +155,7 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
 
     private func dispatch(pending work: @escaping @Sendable () async throws -> Response, for request: Request) {
         let core = self.core
-        let task = Task.immediate {
+        let task = Task.immediate(executorPreference: EventLoop.current) {
             let response = await core.finish(work, for: request)
             self.finish(with: await core.withoutStream(response, for: request))
         }
@@ -165,7 +166,7 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
     func dispatch(error: HTTPError, closeConnection: Bool) {
         let request = makeRequest()
         let errorResponder = core.errorResponder
-        let task = Task.immediate {
+        let task = Task.immediate(executorPreference: EventLoop.current) {
             var response = await errorResponder.response(for: error, to: request)
             if closeConnection { response.headers[.connection] = "close" }
             self.finish(with: response)

@@ -1,77 +1,154 @@
 import CTesseraShim
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A running libmicrohttpd daemon. Owns the C handle and the retained ``ServerCore`` it calls into.
-final class Daemon: @unchecked Sendable {
-    // @unchecked: the handle is only used through thread-safe libmicrohttpd calls, and
-    // `stop()` is called once, by the server's run loop, after everything else.
-    private let handle: OpaquePointer
-    private let retainedCore: Unmanaged<ServerCore>
+/// The server's libmicrohttpd daemons: one on each event loop, with no thread of its own, all
+/// accepting from one listening socket. A connection stays on the loop that accepted it, and so
+/// do its requests' tasks.
+final class Daemons: Sendable {
     let port: Int
+    private let listener: Int32
+    private let daemons: [Daemon]
+    private let retainedCore: Unmanaged<ServerCore>
 
     struct StartError: Error, CustomStringConvertible {
         var description: String
     }
 
-    init(core: ServerCore, configuration: HTTPServerConfiguration) throws {
-        let retained = Unmanaged.passRetained(core)
-        let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
-            | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue | MHD_USE_TURBO.rawValue
-        let limits = configuration.limits
+    init(core: ServerCore, configuration: HTTPServerConfiguration, loops: [EventLoop]) throws {
         var errorBuffer = [CChar](repeating: 0, count: 256)
-        let started: OpaquePointer? = configuration.host.withCString { host in
-            var options = tessera_daemon_options()
-            options.flags = UInt32(flags)
-            options.host = host
-            options.port = UInt16(clamping: configuration.port)
-            options.thread_pool_size = UInt32(max(1, configuration.threads))
-            // Our caps answer 503 (``OpenConnections``); libmicrohttpd's, a little higher, close at once.
-            let cap = core.connections
-            options.connection_limit = UInt32(cap.limit + OpenConnections.overflow(of: cap.limit))
-            options.per_ip_connection_limit = cap.limitPerAddress > 0 && cap.uncappedAddresses.isEmpty
-                ? UInt32(cap.limitPerAddress + OpenConnections.overflow(of: cap.limitPerAddress)) : 0
-            options.connection_notified = DaemonCallbacks.connectionNotified
-            options.connection_notified_cls = retained.toOpaque()
-            options.connection_timeout_seconds = UInt32(max(1, limits.idleTimeout.components.seconds))
-            options.connection_memory_limit = limits.maxHeaderBytes + Self.connectionMemoryOverhead
-            options.listen_backlog = 1024
-            options.access_handler = DaemonCallbacks.accessHandler
-            options.request_completed = DaemonCallbacks.requestCompleted
-            options.uri_logger = DaemonCallbacks.uriLogged
-            options.error_logger = DaemonCallbacks.errorLogged
-            options.access_handler_cls = retained.toOpaque()
-            options.request_completed_cls = retained.toOpaque()
-            options.uri_logger_cls = retained.toOpaque()
-            options.error_logger_cls = retained.toOpaque()
-            return tessera_mhd_start(&options, &errorBuffer, errorBuffer.count)
+        func startError() -> StartError {
+            StartError(description: String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
-        guard let started else {
-            retained.release()
-            throw StartError(description: String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        var boundPort: UInt16 = 0
+        var isIPv6: Int32 = 0
+        let listener = configuration.host.withCString { host in
+            tessera_listen(host, UInt16(clamping: configuration.port), 1024, &boundPort, &isIPv6, &errorBuffer, errorBuffer.count)
         }
-        handle = started
-        retainedCore = retained
-        port = Int(tessera_mhd_bound_port(started))
+        guard listener >= 0 else { throw startError() }
+        let retained = Unmanaged.passRetained(core)
+        var started: [Daemon] = []
+        for loop in loops {
+            var options = Self.options(core: core, configuration: configuration, daemonCount: loops.count, retained: retained)
+            options.listen_socket = listener
+            options.is_ipv6 = isIPv6
+            guard let handle = tessera_mhd_start(&options, &errorBuffer, errorBuffer.count) else {
+                for daemon in started { daemon.stopNow() }
+                close(listener)
+                retained.release()
+                throw startError()
+            }
+            started.append(Daemon(handle: handle, loop: loop))
+        }
+        self.listener = listener
+        self.daemons = started
+        self.retainedCore = retained
+        self.port = Int(boundPort)
+        core.suspensions.serve(started)
+        for daemon in started { daemon.attach() }
+    }
+
+    private static func options(core: ServerCore, configuration: HTTPServerConfiguration, daemonCount: Int,
+                                retained: Unmanaged<ServerCore>) -> tessera_daemon_options {
+        let limits = configuration.limits
+        var options = tessera_daemon_options()
+        options.flags = UInt32(MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue | MHD_USE_TURBO.rawValue)
+        // Our caps answer 503 (``OpenConnections``); libmicrohttpd's, a little higher, close at
+        // once. Each daemon holds its share of the connections.
+        let cap = core.connections
+        let total = cap.limit + OpenConnections.overflow(of: cap.limit)
+        options.connection_limit = UInt32((total + daemonCount - 1) / daemonCount)
+        options.per_ip_connection_limit = cap.limitPerAddress > 0 && cap.uncappedAddresses.isEmpty
+            ? UInt32(cap.limitPerAddress + OpenConnections.overflow(of: cap.limitPerAddress)) : 0
+        options.connection_notified = DaemonCallbacks.connectionNotified
+        options.connection_notified_cls = retained.toOpaque()
+        options.connection_timeout_seconds = UInt32(max(1, limits.idleTimeout.components.seconds))
+        options.connection_memory_limit = limits.maxHeaderBytes + connectionMemoryOverhead
+        options.access_handler = DaemonCallbacks.accessHandler
+        options.request_completed = DaemonCallbacks.requestCompleted
+        options.uri_logger = DaemonCallbacks.uriLogged
+        options.error_logger = DaemonCallbacks.errorLogged
+        options.access_handler_cls = retained.toOpaque()
+        options.request_completed_cls = retained.toOpaque()
+        options.uri_logger_cls = retained.toOpaque()
+        options.error_logger_cls = retained.toOpaque()
+        return options
     }
 
     /// libmicrohttpd keeps the request head and its own bookkeeping in one per-connection pool;
     /// this much of it is not available to headers.
     static let connectionMemoryOverhead = 4096
 
-    /// Closes the listening socket: no new connections, while open ones go on.
-    func quiesce() {
-        tessera_mhd_quiesce(handle)
+    /// No new connections, while open ones go on: every daemon lets go of the socket, which is
+    /// then closed.
+    func quiesce() async {
+        for daemon in daemons { await daemon.quiesce() }
+        close(listener)
     }
 
     var openConnections: Int {
-        Int(tessera_mhd_current_connections(handle))
+        daemons.reduce(0) { $0 + Int(tessera_mhd_current_connections($1.handle)) }
     }
 
-    /// Stops the threads and closes every connection. Nothing may be suspended any more.
-    func stop() {
-        tessera_mhd_stop(handle)
+    /// Stops every daemon, each on its loop, closing its connections. Nothing may be suspended.
+    func stop() async {
+        for daemon in daemons { await daemon.stop() }
         retainedCore.release()
+    }
+}
+
+/// One daemon, driven by its event loop: run when its epoll instance has work, and at its
+/// connections' timeouts.
+final class Daemon: @unchecked Sendable {
+    // @unchecked: the handle is used on its loop's thread only, but for
+    // `tessera_mhd_current_connections`, which libmicrohttpd allows from any thread.
+    let handle: OpaquePointer
+    let loop: EventLoop
+    /// libmicrohttpd's daemon, to tell which of the server's daemons a connection belongs to.
+    let identity: UnsafeRawPointer?
+    private var registration: EventLoop.Registration?
+    /// A connection was resumed since the daemon last ran.
+    private let runRequested = Atomic<Bool>(false)
+
+    init(handle: OpaquePointer, loop: EventLoop) {
+        self.handle = handle
+        self.loop = loop
+        self.identity = tessera_mhd_identity(handle)
+    }
+
+    /// Starts serving on the loop.
+    func attach() {
+        loop.execute {
+            let handle = self.handle
+            self.registration = self.loop.register(
+                tessera_mhd_epoll_fd(handle), events: .readable,
+                readiness: { _ in tessera_mhd_run(handle) },
+                deadline: { self.runRequested.exchange(false, ordering: .acquiringAndReleasing) ? 0 : tessera_mhd_timeout_ms(handle) }
+            )
+        }
+    }
+
+    /// Runs the daemon once its loop is done with the jobs at hand: a suspended connection was
+    /// resumed. On the loop's own thread this costs no system call.
+    func runSoon() {
+        runRequested.store(true, ordering: .releasing)
+        if !loop.inEventLoop { loop.wake() }
+    }
+
+    func quiesce() async {
+        await loop.submit { tessera_mhd_quiesce(self.handle) }
+    }
+
+    func stop() async {
+        await loop.submit { self.stopNow() }
+    }
+
+    /// On the loop's thread, or before the daemon was attached.
+    fileprivate func stopNow() {
+        if let registration { loop.deregister(registration) }
+        registration = nil
+        tessera_mhd_stop(handle)
     }
 }

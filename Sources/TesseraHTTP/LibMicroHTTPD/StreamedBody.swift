@@ -49,7 +49,8 @@ final class StreamedBody: ResponseBodyWriter, WaitingConnection, @unchecked Send
     }
 
     func start(_ producer: @escaping @Sendable (any ResponseBodyWriter) async throws -> Void) {
-        let task = Task {
+        // On the connection's loop, like the request that made it.
+        let task = Task(executorPreference: EventLoop.current) {
             do {
                 try await producer(self)
                 try await self.flush(final: true)

@@ -1,0 +1,237 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CTesseraShim
+import Synchronization
+
+/// One thread that waits on epoll and runs everything its connections need: the file
+/// descriptors registered with it (a libmicrohttpd daemon, PostgreSQL sockets), and the Swift
+/// jobs of the tasks that prefer it as their executor.
+///
+/// A request's task starts on its daemon's loop and keeps it as its preferred executor, so every
+/// continuation (a database answer, a region's render) resumes on the thread that took the
+/// request: the request never changes threads, and a job enqueued from the loop itself costs an
+/// append to an array, no system call. Work from another thread (a password hash, a timer) is
+/// handed over through a lock and an `eventfd`.
+public final class EventLoop: TaskExecutor, @unchecked Sendable {
+    // @unchecked: `jobs`, `running`, `handlers`, `timed` and `freeTokens` are touched on the
+    // loop's own thread only; what another thread may touch is atomic or behind `incoming`'s lock.
+
+    /// The loop's position in its group, for logs and metrics.
+    public let index: Int
+    private let epoll: Int32
+    private let wakeup: Int32
+    private let thread = Atomic<UInt>(0)
+    private let stopping = Atomic<Bool>(false)
+    private let wakeupPending = Atomic<Bool>(false)
+    private let incoming = Mutex<[UnownedJob]>([])
+    private var jobs: [UnownedJob] = []
+    private var running: [UnownedJob] = []
+    private var handlers: [Handler?] = []
+    private var freeTokens: [Int] = []
+    /// The registrations with a deadline, which the loop asks before each wait.
+    private var timed: [Int] = []
+    /// Those whose deadline has come, called after the wait.
+    private var due: [Int] = []
+
+    /// A registered file descriptor: what it calls with the epoll events it got (none at its deadline).
+    private struct Handler {
+        let descriptor: Int32
+        let readiness: (IOEvents) -> Void
+        let deadline: (() -> Int32)?
+    }
+
+    /// What a descriptor waits for, and what it got: epoll's bits.
+    public struct IOEvents: OptionSet, Sendable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+        public static let readable = IOEvents(rawValue: EPOLLIN.rawValue)
+        public static let writable = IOEvents(rawValue: EPOLLOUT.rawValue)
+        /// The socket failed, or its peer hung up: reading says which.
+        public static let failed = IOEvents(rawValue: EPOLLERR.rawValue | EPOLLHUP.rawValue)
+    }
+
+    /// A descriptor's registration with its loop, to modify or end it.
+    public struct Registration: Sendable, Hashable {
+        fileprivate let token: Int
+    }
+
+    init(index: Int) {
+        self.index = index
+        epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+        wakeup = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        precondition(epoll >= 0 && wakeup >= 0, "an event loop needs an epoll instance and an eventfd")
+        var event = epoll_event(events: EPOLLIN.rawValue, data: epoll_data(u64: UInt64.max))
+        epoll_ctl(epoll, EPOLL_CTL_ADD, wakeup, &event)
+    }
+
+    deinit {
+        close(epoll)
+        close(wakeup)
+    }
+
+    // MARK: Which loop
+
+    /// Whether the caller runs on this loop's thread.
+    public var inEventLoop: Bool {
+        thread.load(ordering: .relaxed) == UInt(pthread_self())
+    }
+
+    /// The loop whose thread the caller is on; `nil` on any other thread.
+    public static var current: EventLoop? {
+        guard let pointer = pthread_getspecific(currentKey) else { return nil }
+        return Unmanaged<EventLoop>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    private static let currentKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    // MARK: Running work
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        if inEventLoop {
+            jobs.append(job)
+        } else {
+            incoming.withLock { $0.append(job) }
+            wake()
+        }
+    }
+
+    /// Runs `body` on the loop's thread: at once when the caller is on it, else as soon as the
+    /// loop gets to it.
+    public func execute(_ body: @escaping @Sendable () -> Void) {
+        if inEventLoop { return body() }
+        Task(executorPreference: self) { body() }
+    }
+
+    /// Runs `body` on the loop's thread and returns what it returned.
+    public func submit<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            execute { continuation.resume(returning: body()) }
+        }
+    }
+
+    // MARK: File descriptors
+
+    /// Calls `readiness` on the loop's thread with the epoll events `descriptor` gets, until
+    /// ``deregister(_:)``. With a `deadline`, the loop asks it before each wait how many
+    /// milliseconds it may sleep at most (negative: no limit), and calls `readiness` with no
+    /// events when that time passes with nothing else to do: libmicrohttpd's connection
+    /// timeouts come through here. On the loop's thread only; the descriptor stays the caller's.
+    public func register(_ descriptor: Int32, events: IOEvents, readiness: @escaping (IOEvents) -> Void,
+                         deadline: (() -> Int32)? = nil) -> Registration {
+        precondition(inEventLoop, "a descriptor is registered on its loop's thread")
+        let handler = Handler(descriptor: descriptor, readiness: readiness, deadline: deadline)
+        let token: Int
+        if let free = freeTokens.popLast() {
+            token = free
+            handlers[token] = handler
+        } else {
+            token = handlers.count
+            handlers.append(handler)
+        }
+        if deadline != nil { timed.append(token) }
+        var event = epoll_event(events: events.rawValue, data: epoll_data(u64: UInt64(token)))
+        let status = epoll_ctl(epoll, EPOLL_CTL_ADD, descriptor, &event)
+        precondition(status == 0, "epoll_ctl(ADD) failed: \(errno)")
+        return Registration(token: token)
+    }
+
+    /// Changes the events a registration waits for. On the loop's thread only.
+    public func modify(_ registration: Registration, events: IOEvents) {
+        guard let handler = handlers[registration.token] else { return }
+        var event = epoll_event(events: events.rawValue, data: epoll_data(u64: UInt64(registration.token)))
+        epoll_ctl(epoll, EPOLL_CTL_MOD, handler.descriptor, &event)
+    }
+
+    /// Ends a registration; the descriptor stays open. On the loop's thread only.
+    public func deregister(_ registration: Registration) {
+        let token = registration.token
+        guard let handler = handlers[token] else { return }
+        epoll_ctl(epoll, EPOLL_CTL_DEL, handler.descriptor, nil)
+        handlers[token] = nil
+        timed.removeAll { $0 == token }
+        freeTokens.append(token)
+    }
+
+    // MARK: The loop
+
+    /// Runs on the calling thread until ``stop()``.
+    func run() {
+        thread.store(UInt(pthread_self()), ordering: .relaxed)
+        pthread_setspecific(Self.currentKey, Unmanaged.passUnretained(self).toOpaque())
+        let executor = asUnownedTaskExecutor()
+        let capacity = 64
+        let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
+        defer { events.deallocate() }
+        while true {
+            // Every job queued so far, and those they queue in turn, before the next wait.
+            takeIncoming()
+            while !jobs.isEmpty {
+                swap(&jobs, &running)
+                for job in running { job.runSynchronously(on: executor) }
+                running.removeAll(keepingCapacity: true)
+                takeIncoming()
+            }
+            if stopping.load(ordering: .relaxed) { break }
+            var timeout: Int32 = -1
+            due.removeAll(keepingCapacity: true)
+            for token in timed {
+                guard let wanted = handlers[token]?.deadline?(), wanted >= 0 else { continue }
+                if wanted == 0 { due.append(token) }
+                if timeout < 0 || wanted < timeout { timeout = wanted }
+            }
+            let count = epoll_wait(epoll, events, Int32(capacity), timeout)
+            guard count >= 0 else {
+                precondition(errno == EINTR, "epoll_wait failed: \(errno)")
+                continue
+            }
+            for index in 0..<Int(count) {
+                let event = events[index]
+                let token = event.data.u64
+                if token == UInt64.max {
+                    var value: UInt64 = 0
+                    _ = read(wakeup, &value, 8)
+                    wakeupPending.store(false, ordering: .sequentiallyConsistent)
+                } else if Int(token) < handlers.count, let handler = handlers[Int(token)] {
+                    handler.readiness(IOEvents(rawValue: event.events))
+                }
+            }
+            // Deadlines that have come, whether or not the wait ended for them: a busy loop
+            // still times out a stalled statement.
+            if timeout > 0 {
+                for token in timed where !due.contains(token) && handlers[token]?.deadline?() == 0 {
+                    due.append(token)
+                }
+            }
+            for token in due { handlers[token]?.readiness([]) }
+        }
+        pthread_setspecific(Self.currentKey, nil)
+    }
+
+    private func takeIncoming() {
+        let taken = incoming.withLock { queued -> [UnownedJob] in
+            guard !queued.isEmpty else { return [] }
+            defer { queued.removeAll(keepingCapacity: true) }
+            return queued
+        }
+        if !taken.isEmpty { jobs.append(contentsOf: taken) }
+    }
+
+    /// Ends the loop's wait, from another thread.
+    func wake() {
+        guard !wakeupPending.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        var one: UInt64 = 1
+        _ = write(wakeup, &one, 8)
+    }
+
+    /// Ends ``run()`` once the jobs queued so far have run.
+    func stop() {
+        stopping.store(true, ordering: .relaxed)
+        if !inEventLoop { wake() }
+    }
+}
