@@ -36,12 +36,13 @@ FROM ${RUNTIME_IMAGE} AS certificates
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ca-certificates
 
-# --- Everything but the binary: SQLite and libvips (photos) from Debian, the CA bundle, the user.
+# --- Everything but the binary: SQLite, libvips (photos) and libpq (PostgreSQL) from Debian,
+# the CA bundle, the user.
 # A stage of its own, so that a new binary reuses these layers (scripts/build-image.sh makes
 # them while the binary compiles).
 FROM ${RUNTIME_IMAGE} AS runtime
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-0 libvips42 \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-0 libvips42 libpq5 \
  && apt-get clean \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/log/apt /var/log/dpkg.log /usr/share/doc/* \
  && useradd --uid 10001 --user-group --home-dir /data --no-create-home --shell /usr/sbin/nologin storefront \

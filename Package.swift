@@ -54,9 +54,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
-        // PostgreSQL, for shops that outgrow one machine (DATABASE_URL).
-        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
-        // TesseraMail's SMTP client (already built for postgres-nio).
+        // TesseraMail's SMTP client.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
         // Metrics: the framework emits through swift-metrics; the storefront exports Prometheus.
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
@@ -85,6 +83,8 @@ let package = Package(
         // CTesseraImages wraps in calls Swift can make.
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "CTesseraImages", dependencies: ["CVips"]),
+        // libpq (Debian's libpq-dev), PostgreSQL's own client, for TesseraPostgres.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // MARK: Framework
         .target(
@@ -158,15 +158,13 @@ let package = Package(
         .target(name: "TesseraSQLite", dependencies: ["Tessera", "TesseraMail", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]),
         // Photos: uploads checked by their bytes, variants made and stripped of metadata by libvips.
         .target(name: "TesseraImages", dependencies: ["CTesseraImages", "Tessera", "TesseraHTTP", .product(name: "HTTPTypes", package: "swift-http-types")]),
-        // Apps on PostgreSQL: DATABASE_URL, the pool, versioned migrations under an advisory lock,
-        // and connections for the synchronous parts (transactions' bodies, per-request checks).
+        // Apps on PostgreSQL through libpq: DATABASE_URL, connections on the app's event loops
+        // (non-blocking, pipelined) and on threads of their own for transactions' synchronous
+        // bodies, versioned migrations under an advisory lock, LISTEN and NOTIFY.
         .target(
             name: "TesseraPostgres",
             dependencies: [
-                "TesseraHTTP", "Tessera", "TesseraMail",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                "CLibPQ", "TesseraHTTP", "Tessera", "TesseraMail",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
@@ -178,7 +176,6 @@ let package = Package(
                 "Tessera", "TesseraViews", "TesseraPostgres", "TesseraSQLite", "TesseraImages",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -190,7 +187,6 @@ let package = Package(
             dependencies: [
                 "Tessera", "TesseraViews", "TesseraPostgres", "TesseraPasskeys",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -204,7 +200,6 @@ let package = Package(
             dependencies: [
                 "Tessera", "TesseraViews", "TesseraPostgres", "TesseraMail", "Catalog", "Accounts",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             plugins: ["TesseraViewsPlugin"]
         ),
@@ -251,7 +246,6 @@ let package = Package(
                 "TesseraSQLite",
                 "TesseraPostgres",
                 "TesseraViews",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -295,7 +289,7 @@ let package = Package(
             name: "TesseraPostgresTests",
             dependencies: [
                 "TesseraPostgres", "Tessera", "TesseraHTTP", "TesseraTesting", "PostgresTestSupport",
-                .product(name: "Logging", package: "swift-log"), .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: testSettings
         ),
@@ -306,7 +300,6 @@ let package = Package(
             dependencies: [
                 "Catalog", "Tessera", "TesseraTesting", "TesseraPostgres", "TesseraImages", "PostgresTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: testSettings
         ),
@@ -315,7 +308,7 @@ let package = Package(
         // A database of its own for each PostgreSQL test, in the cluster scripts/with-postgres.sh starts.
         .target(
             name: "PostgresTestSupport",
-            dependencies: ["TesseraPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: ["TesseraPostgres", .product(name: "Logging", package: "swift-log")],
             path: "Tests/PostgresTestSupport",
             swiftSettings: testSettings
         ),
@@ -325,7 +318,6 @@ let package = Package(
             dependencies: [
                 "Orders", "Catalog", "Accounts", "Storefront", "TesseraPostgres", "PostgresTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: testSettings
         ),

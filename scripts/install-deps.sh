@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 
 # zlib for gzip answers, libvips for photos. libmicrohttpd's build needs a C compiler, make, patch, xz and
 # Debian's archive key.
-want=(libsqlite3-dev zlib1g-dev libvips-dev pkg-config gcc make patch xz-utils debian-archive-keyring)
+want=(libsqlite3-dev zlib1g-dev libvips-dev libpq-dev pkg-config gcc make patch xz-utils debian-archive-keyring)
 bench=(wrk python3 util-linux libpq-dev curl)
 browser=(chromium chromium-driver python3 python3-venv curl)
 command -v java >/dev/null || browser+=(default-jre-headless)

@@ -8,6 +8,7 @@ import Metrics
 import Orders
 import Prometheus
 import Tessera
+import TesseraHTTP
 import TesseraMail
 import TesseraPasskeys
 import TesseraViews
@@ -51,9 +52,11 @@ struct ServeCommand: AsyncParsableCommand {
             MetricsSystem.bootstrap(PrometheusMetricsFactory.storefront(registry: metricsRegistry))
         }
         let logger = Logger(label: "storefront")
+        // One loop per server thread, shared by the server and PostgreSQL's connections.
+        let eventLoops = EventLoops(count: max(1, settings.threads))
         let storage = try await UnavailableAtStart.reported {
             try await StorefrontStorage.open(databaseChoice, dataDirectory: settings.dataDirectory, liveConfiguration: settings.liveConfiguration,
-                                         mailSender: mail.sender, relyingParty: relyingParty, hasher: hasher, logger: logger)
+                                         mailSender: mail.sender, relyingParty: relyingParty, hasher: hasher, eventLoops: eventLoops, logger: logger)
         }
         // After the database opened: a start that fails says why in one line.
         if hasher.rounds < PasswordOptions.recommendedRounds {
@@ -118,11 +121,13 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             // The exporter stops after the server, so the drained requests' spans go out too.
             try await ApplicationRunner.run(settings: settings, application: application, metrics: metrics,
-                                            outliving: tracing.map { [$0] } ?? [], logger: logger)
+                                            outliving: tracing.map { [$0] } ?? [], eventLoops: eventLoops, logger: logger)
         } catch {
             await storage.close()
+            await eventLoops.shutdown()
             throw error
         }
         await storage.close()
+        await eventLoops.shutdown()
     }
 }

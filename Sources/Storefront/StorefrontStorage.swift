@@ -4,6 +4,7 @@ import Foundation
 import GRDB
 import Logging
 import Tessera
+import TesseraHTTP
 import TesseraMail
 import TesseraPasskeys
 import TesseraPostgres
@@ -19,8 +20,11 @@ struct StorefrontStorage {
     let readiness: any ReadinessCheck
     let close: @Sendable () async -> Void
 
+    /// - Parameter eventLoops: the loops the server serves on, where PostgreSQL's connections for
+    ///   requests are kept, so that a request and its statements share a thread.
     static func open(_ choice: DatabaseOptions.Choice, dataDirectory: String, liveConfiguration: LiveRegions.Configuration,
-                     mailSender: MailAddress?, relyingParty: PasskeyRelyingParty, hasher: PasswordHasher, logger: Logger) async throws -> StorefrontStorage {
+                     mailSender: MailAddress?, relyingParty: PasskeyRelyingParty, hasher: PasswordHasher, eventLoops: EventLoops,
+                     logger: Logger) async throws -> StorefrontStorage {
         switch choice {
         case .sqlite:
             let lockWait = FileLockWait()
@@ -37,7 +41,7 @@ struct StorefrontStorage {
             } catch {
                 throw UnavailableAtStart(message: error.description)
             }
-            let connections = PostgresConnections(url: url, size: poolSize, logger: logger)
+            let connections = PostgresConnections(url: url, size: poolSize, eventLoops: eventLoops, logger: logger)
             do {
                 try await StorefrontPostgres.prepare(connections, hasher: hasher)
             } catch {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Tessera
+import TesseraHTTP
 import TesseraPostgres
 
 /// `tessera-bench`: the app `make bench` measures against the C reference, on the same bytes.
@@ -25,16 +26,19 @@ struct BenchCommand: AsyncParsableCommand {
         let logger = Logger(label: "tessera-bench")
         // DATA_DIR holds the fortune database, made on first use.
         let database = try FortuneDatabase(path: settings.dataDirectory + "/fortunes.sqlite")
+        // One loop per server thread: each request, and its PostgreSQL statements, on one.
+        let loops = EventLoops(count: max(1, settings.threads))
         var postgres: TechEmpowerDatabase?
         var connections: PostgresConnections?
         if let text = OptionEnvironment().string(databaseURL, "DATABASE_URL") {
-            let pool = PostgresConnections(url: try PostgresURL(text), size: max(2, settings.threads * 2), logger: logger)
+            let pool = PostgresConnections(url: try PostgresURL(text), size: max(2, settings.threads * 2), eventLoops: loops, logger: logger)
             connections = pool
             postgres = try await TechEmpowerDatabase(connections: pool)
         }
         let application = try BenchApp.build(database: database, postgres: postgres, logger: logger)
-        try await ApplicationRunner.run(settings: settings, application: application, logger: logger)
+        try await ApplicationRunner.run(settings: settings, application: application, eventLoops: loops, logger: logger)
         await connections?.shutdown()
+        await loops.shutdown()
     }
 }
 

@@ -1,5 +1,4 @@
 import Logging
-import PostgresNIO
 import TesseraPostgres
 
 /// TechEmpower's database in PostgreSQL (`world`, 10,000 rows, and `fortune`), read and written

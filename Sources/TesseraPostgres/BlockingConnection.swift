@@ -1,42 +1,126 @@
-import PostgresNIO
+import CLibPQ
+import Tessera
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One PostgreSQL connection, lent for a unit of work that runs synchronously on the caller's
-/// thread: a store's read, or a transaction's body.
+/// thread: a transaction's body, a migration.
 ///
-/// Synchronous on purpose, as GRDB's `Database` is: the order transactions' bodies and the
-/// per-request session check are synchronous protocols that both stores implement, and a body
-/// that cannot suspend cannot be interleaved with another on the same connection. It waits on
-/// the connection's event loop, so it must run on a thread that may block:
-/// ``PostgresConnections`` runs async callers' work on its own threads.
-public struct BlockingConnection {
-    let connection: PostgresConnection
-    let logger: Logger
+/// Synchronous on purpose, as GRDB's `Database` is: the order transactions' bodies are
+/// synchronous protocols that the SQLite stores share, and a body that cannot suspend cannot be
+/// interleaved with another on the same connection. It waits for its answers with `poll`, so it
+/// must run on a thread that may block: ``PostgresConnections`` runs such work on threads of its
+/// own, never on an event loop. A statement unanswered within the timeout counts the
+/// connection as lost: a peer that vanished without closing would otherwise hold it for good.
+public final class BlockingConnection: @unchecked Sendable {
+    // @unchecked: used by one holder at a time, which the pool hands it to and takes it back from.
+    private let connection: OpaquePointer
     /// How long a statement may take before the connection is given up as lost.
-    let timeout: TimeAmount
+    var timeout: Duration
+    private(set) var isBroken = false
+
+    /// A connection of the caller's own to `url`, outside any pool, made within `timeout`: for
+    /// a tool or a test that must look from synchronous code, as another process would.
+    public convenience init(url: PostgresURL, timeout: Duration) throws {
+        try self.init(conninfo: url.conninfo, timeout: timeout)
+    }
+
+    /// Connects to `conninfo` within `timeout`.
+    init(conninfo: String, timeout: Duration) throws {
+        guard let connection = PQconnectStart(conninfo) else { throw DatabaseUnavailable(reason: "libpq could not start a connection") }
+        self.connection = connection
+        self.timeout = timeout
+        let deadline = ContinuousClock.now + timeout
+        var polling = PGRES_POLLING_WRITING
+        while true {
+            guard PQstatus(connection) != CONNECTION_BAD, polling != PGRES_POLLING_FAILED else {
+                throw DatabaseUnavailable(reason: LoopConnection.message(connection))
+            }
+            if polling == PGRES_POLLING_OK { break }
+            guard wait(for: polling == PGRES_POLLING_READING ? Int16(POLLIN) : Int16(POLLOUT), until: deadline) else {
+                throw DatabaseUnavailable(reason: "no connection within the connect timeout")
+            }
+            polling = PQconnectPoll(connection)
+        }
+        guard PQsetnonblocking(connection, 1) == 0 else { throw DatabaseUnavailable(reason: LoopConnection.message(connection)) }
+    }
+
+    deinit {
+        PQfinish(connection)
+    }
 
     /// The rows `query` returns, all of them.
     public func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
-        try wait(connection.query(query, logger: logger)).rows
+        try run(query).rows
     }
 
     /// Runs a statement and returns how many rows it changed.
     @discardableResult
     public func execute(_ query: PostgresQuery) throws -> Int {
-        try wait(connection.query(query, logger: logger)).metadata.rows ?? 0
+        try run(query).changed
     }
 
-    /// The future's value, or ``TimedOut`` after ``timeout``: a connection whose peer vanished
-    /// without closing it (a dropped network) would otherwise hold the request for good.
-    private func wait<T: Sendable>(_ future: EventLoopFuture<T>) throws -> T {
-        let answer = future.eventLoop.makePromise(of: T.self)
-        future.cascade(to: answer)
-        let timer = future.eventLoop.scheduleTask(in: timeout) { answer.fail(TimedOut()) }
-        defer { timer.cancel() }
-        return try answer.futureResult.wait()
+    private func run(_ query: PostgresQuery) throws -> LoopConnection.Answer {
+        guard !isBroken else { throw DatabaseUnavailable(reason: "the connection is broken") }
+        do {
+            return try exchange(query)
+        } catch let error as DatabaseUnavailable {
+            isBroken = true
+            throw error
+        }
     }
 
-    /// A statement got no answer in time; the connection is closed, not reused.
-    struct TimedOut: Error, CustomStringConvertible {
-        var description: String { "the database did not answer in time" }
+    private func exchange(_ query: PostgresQuery) throws -> LoopConnection.Answer {
+        let deadline = ContinuousClock.now + timeout
+        let sent = LoopConnection.withParameters(query.binds) { count, types, values, lengths, formats in
+            PQsendQueryParams(connection, query.sql, count, types, values, lengths, formats, 0) == 1
+        }
+        guard sent else { throw DatabaseUnavailable(reason: LoopConnection.message(connection)) }
+        while true {
+            let flushed = PQflush(connection)
+            if flushed == 0 { break }
+            guard flushed == 1, wait(for: Int16(POLLOUT | POLLIN), until: deadline) else {
+                throw DatabaseUnavailable(reason: flushed < 0 ? LoopConnection.message(connection) : "the database did not answer in time")
+            }
+            if PQconsumeInput(connection) == 0 { throw DatabaseUnavailable(reason: LoopConnection.message(connection)) }
+        }
+        var answer = LoopConnection.Answer()
+        var failure: (any Error)?
+        while true {
+            while PQisBusy(connection) == 1 {
+                guard wait(for: Int16(POLLIN), until: deadline) else { throw DatabaseUnavailable(reason: "the database did not answer in time") }
+                guard PQconsumeInput(connection) == 1 else { throw DatabaseUnavailable(reason: LoopConnection.message(connection)) }
+            }
+            guard let result = PQgetResult(connection) else { break }
+            defer { PQclear(result) }
+            switch PQresultStatus(result) {
+            case PGRES_TUPLES_OK:
+                answer.rows += LoopConnection.rows(of: result)
+            case PGRES_COMMAND_OK:
+                answer.changed = Int(String(cString: PQcmdTuples(result))) ?? 0
+            case PGRES_FATAL_ERROR where PQstatus(connection) == CONNECTION_BAD:
+                throw DatabaseUnavailable(reason: LoopConnection.message(connection))
+            default:
+                let error = PostgresError(result)
+                if failure == nil { failure = error.meansUnavailable ? DatabaseUnavailable(reason: error.message) : error }
+            }
+        }
+        if let failure { throw failure }
+        return answer
+    }
+
+    /// Waits until the socket is ready for `events`, or returns `false` at `deadline`.
+    private func wait(for events: Int16, until deadline: ContinuousClock.Instant) -> Bool {
+        var descriptor = pollfd(fd: PQsocket(connection), events: events, revents: 0)
+        while true {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return false }
+            let (seconds, attoseconds) = left.components
+            let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+            let ready = poll(&descriptor, 1, milliseconds)
+            if ready > 0 { return true }
+            if ready < 0, errno != EINTR { return false }
+        }
     }
 }

@@ -1,4 +1,3 @@
-import PostgresNIO
 import Tessera
 
 extension DatabaseUnavailable {
@@ -7,14 +6,8 @@ extension DatabaseUnavailable {
     public init(_ error: any Error) {
         if let known = error as? DatabaseUnavailable {
             self = known
-        } else if let error = error as? PSQLError {
-            if let message = error.serverInfo?[.message] {
-                self.init(reason: message)
-            } else if let underlying = error.underlying {
-                self.init(reason: String(describing: underlying))
-            } else {
-                self.init(reason: "\(error.code)")
-            }
+        } else if let error = error as? PostgresError {
+            self.init(reason: error.message)
         } else {
             self.init(reason: String(describing: error))
         }

@@ -1,14 +1,15 @@
-import PostgresNIO
 import Tessera
 
-/// One connection of a ``PostgresConnections`` pool, held for the statements of one
-/// ``PostgresConnections/withConnection(_:)`` body; it must not outlive the body.
-public struct PostgresLease: Sendable {
-    let connection: PostgresConnection
-    let logger: Logger
+/// One connection of an event loop, held for the statements of one
+/// ``PostgresConnections/withConnection(_:)`` body; it must not outlive the body. Other
+/// requests' statements may share the connection meanwhile, each with a Sync of its own.
+public struct PostgresLease: @unchecked Sendable {
+    // @unchecked: the connection is its loop's, and the body runs on that loop.
+    let connection: LoopConnection
+    let deadline: ContinuousClock.Instant?
 
     /// The rows of a prepared statement, prepared once on this connection, as
-    /// ``PostgresConnections/execute(_:)`` runs it; a client span in a traced request.
+    /// ``PostgresConnections/execute(_:)->[Statement.Row]`` runs it; a client span in a traced request.
     public func execute<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
         try await RequestTracing.withChildSpan("db.execute", ofKind: .client) { span in
             span?.attributes["db.system.name"] = "postgresql"
@@ -17,9 +18,8 @@ public struct PostgresLease: Sendable {
         }
     }
 
-    /// The rows of each statement, in order, all queued on this connection at once: the
-    /// connection runs the next as soon as one ends, without a round trip through this task
-    /// between them.
+    /// The rows of each statement, in order, all sent on this connection at once: the server
+    /// runs the next as soon as one ends, without a round trip through this task between them.
     public func execute<Statement: PostgresPreparedStatement>(all statements: [Statement]) async throws -> [[Statement.Row]]
     where Statement.Row: Sendable {
         try await withThrowingTaskGroup(of: (Int, [Statement.Row]).self) { group in
@@ -32,9 +32,14 @@ public struct PostgresLease: Sendable {
         }
     }
 
+    /// The rows of one statement, on this connection.
+    public func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        try await connection.run(query, deadline: deadline).rows
+    }
+
     func untracedExecute<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
-        var rows: [Statement.Row] = []
-        for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
-        return rows
+        let answer = try await connection.runPrepared(name: Statement.preparedName, sql: Statement.sql, binds: try statement.makeBindings(),
+                                                      deadline: deadline)
+        return try answer.rows.map(statement.decodeRow)
     }
 }

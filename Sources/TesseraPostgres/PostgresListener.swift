@@ -1,6 +1,7 @@
 import Logging
-import PostgresNIO
+import Synchronization
 import Tessera
+import TesseraHTTP
 
 /// `LISTEN` on one channel, on a connection of its own outside the pool, for as long as the
 /// task that runs it: what every instance uses to hear what the others changed.
@@ -30,37 +31,18 @@ public struct PostgresListener: Sendable {
     ///   - received: each notification's payload, in the order they were sent.
     ///   - interrupted: the connection was lost; notifications may be missed until `started`
     ///     runs again.
-    public func run(started: @Sendable () async -> Void, received: @Sendable (String) -> Void, interrupted: @Sendable () -> Void) async {
+    public func run(started: @Sendable () async -> Void, received: @escaping @Sendable (String) -> Void,
+                    interrupted: @Sendable () -> Void) async {
         var delay = Duration.milliseconds(200)
         var attempt = 0
         while !Task.isCancelled {
             attempt += 1
             do {
-                let connection = try await PostgresConnection.connect(
-                    configuration: connections.url.configuration(connectTimeout: connections.connectTimeout), id: -attempt, logger: logger)
-                // Closed whichever way listening ends: PostgresNIO requires it of every connection.
-                let failure: (any Error)?
-                do {
-                    try await withTaskCancellationHandler {
-                        try await connection.listen(on: channel) { notifications in
-                            if attempt > 1 { logger.notice("listening again", metadata: ["channel": "\(channel)"]) }
-                            await started()
-                            delay = .milliseconds(200)
-                            for try await notification in notifications {
-                                received(notification.payload)
-                            }
-                        }
-                    } onCancel: {
-                        let closing: EventLoopFuture<Void> = connection.close()  // ends the notifications, and with them the wait
-                        _ = closing
-                    }
-                    failure = nil
-                } catch {
-                    failure = error
-                }
-                try? await connection.close()
-                if let failure { throw failure }
-                // The notifications ended without an error: as lost as a dropped connection.
+                try await listen(again: attempt > 1, started: {
+                    await started()
+                    delay = .milliseconds(200)
+                }, received: received)
+                // The connection ended without an error: as lost as a dropped one.
                 guard !Task.isCancelled else { return }
                 interrupted()
             } catch {
@@ -73,5 +55,49 @@ public struct PostgresListener: Sendable {
             try? await Task.sleep(for: delay)
             delay = min(delay * 2, .seconds(5))
         }
+    }
+
+    /// Listens on a connection of its own, on one of the app's loops, until it closes or the
+    /// task is cancelled.
+    private func listen(again: Bool, started: () async -> Void, received: @escaping @Sendable (String) -> Void) async throws {
+        let loop = connections.eventLoops.next()
+        let channel = self.channel
+        try await withTaskExecutorPreference(loop) {
+            let connection = LoopConnection(conninfo: connections.url.conninfo, loop: loop, connectTimeout: connections.connectTimeout,
+                                            statementTimeout: connections.statementTimeout)
+            connection.notified = { heard, payload in if heard == channel { received(payload) } }
+            defer { connection.close() }
+            _ = try await connection.run(PostgresQuery(unsafeSQL: "LISTEN \"\(channel)\""), deadline: .now + connections.connectTimeout)
+            if again { logger.notice("listening again", metadata: ["channel": "\(channel)"]) }
+            await started()
+            let ended = ConnectionEnd()
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (closed: CheckedContinuation<Void, Never>) in
+                    if connection.isClosed { return closed.resume() }
+                    connection.closedBecause = { _ in closed.resume() }
+                    ended.arm(loop: loop, connection: connection)
+                }
+            } onCancel: {
+                ended.cancel()
+            }
+        }
+    }
+}
+
+/// Closes a listener's connection, on its loop, when the listening task is cancelled.
+private final class ConnectionEnd: @unchecked Sendable {
+    // @unchecked: guarded by `lock`.
+    private let lock = Mutex<(loop: EventLoop, connection: LoopConnection)?>(nil)
+    private let cancelled = Atomic<Bool>(false)
+
+    func arm(loop: EventLoop, connection: LoopConnection) {
+        lock.withLock { $0 = (loop, connection) }
+        if cancelled.load(ordering: .acquiring) { cancel() }
+    }
+
+    func cancel() {
+        cancelled.store(true, ordering: .releasing)
+        guard let (loop, connection) = lock.withLock({ $0 }) else { return }
+        loop.execute { connection.close() }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import PostgresNIO
 import Tessera
 import TesseraMail
 

@@ -1,4 +1,3 @@
-import PostgresNIO
 
 /// Versioned schema migrations for PostgreSQL, in the order they were registered, each applied
 /// once: GRDB's `DatabaseMigrator` for the SQLite stores, and this for PostgreSQL.

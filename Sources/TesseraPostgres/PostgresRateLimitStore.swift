@@ -1,5 +1,4 @@
 import Foundation
-import PostgresNIO
 import Tessera
 
 /// Rate-limit counts in PostgreSQL, shared by every instance on the database, so that N

@@ -1,5 +1,4 @@
 import Foundation
-import PostgresNIO
 
 /// Where a PostgreSQL database is, as operators write it: `DATABASE_URL`, in the
 /// `postgres://user:password@host:port/database` form that Rails, Phoenix and Heroku use.
@@ -40,13 +39,17 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
         "postgres://\(username)\(password == nil ? "" : ":…")@\(host):\(port)/\(database)"
     }
 
-    /// What a connection needs. TLS is off: the database is expected on a private network or
-    /// loopback, as in the deploy section's compose file.
-    public func configuration(connectTimeout: Duration) -> PostgresConnection.Configuration {
-        var configuration = PostgresConnection.Configuration(host: host, port: port, username: username, password: password,
-                                                             database: database, tls: .disable)
-        configuration.options.connectTimeout = TimeAmount(connectTimeout)
-        return configuration
+    /// The URL as libpq's connection string. TLS is off: the database is expected on a private
+    /// network or loopback, as in the deploy section's compose file. Sessions read and write
+    /// UTF-8 and give times in UTC.
+    public var conninfo: String {
+        func quoted(_ value: String) -> String {
+            "'" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+        }
+        var parts = ["host=\(quoted(host))", "port=\(port)", "user=\(quoted(username))", "dbname=\(quoted(database))"]
+        if let password { parts.append("password=\(quoted(password))") }
+        parts += ["sslmode=disable", "client_encoding=UTF8", "options='-c TimeZone=UTC'", "application_name=tessera"]
+        return parts.joined(separator: " ")
     }
 
     /// A `DATABASE_URL` that cannot be used, and why.

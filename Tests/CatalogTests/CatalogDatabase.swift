@@ -1,7 +1,6 @@
 import Catalog
 import Foundation
 import GRDB
-import PostgresNIO
 import PostgresTestSupport
 import Tessera
 import TesseraImages

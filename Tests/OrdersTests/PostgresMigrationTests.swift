@@ -1,7 +1,6 @@
 @testable import Accounts
 import Catalog
 import Foundation
-import PostgresNIO
 import PostgresTestSupport
 @testable import Storefront
 import TesseraPostgres

@@ -1,5 +1,4 @@
 import Foundation
-import PostgresNIO
 import PostgresTestSupport
 import TesseraPostgres
 import Testing

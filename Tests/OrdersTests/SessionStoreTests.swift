@@ -1,6 +1,5 @@
 @testable import Accounts
 import Foundation
-import PostgresNIO
 import PostgresTestSupport
 @testable import Storefront
 import TesseraPostgres

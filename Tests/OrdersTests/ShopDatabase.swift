@@ -3,7 +3,6 @@ import Catalog
 import Foundation
 import GRDB
 import Orders
-import PostgresNIO
 import PostgresTestSupport
 @testable import Storefront
 import TesseraPostgres

@@ -1,5 +1,5 @@
 import Foundation
-import PostgresNIO
+import Logging
 import TesseraPostgres
 import Testing
 
@@ -89,11 +89,6 @@ public struct PostgresTestDatabase: Sendable {
     /// pool: for a test that must look from synchronous code (a callback), as another process
     /// would.
     public func rowsBlocking(_ query: PostgresQuery) throws -> [PostgresRow] {
-        let connection = try PostgresConnection.connect(
-            on: PostgresConnection.defaultEventLoopGroup.any(), configuration: url.configuration(connectTimeout: .seconds(5)),
-            id: 0, logger: PostgresTestCluster.logger).wait()
-        defer { try? connection.close().wait() }
-        let result: EventLoopFuture<PostgresQueryResult> = connection.query(query, logger: PostgresTestCluster.logger)
-        return try result.wait().rows
+        try BlockingConnection(url: url, timeout: .seconds(5)).rows(query)
     }
 }

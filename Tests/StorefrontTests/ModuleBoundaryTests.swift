@@ -28,7 +28,7 @@ import TesseraTesting
         let data = Data(describe.output.utf8)
         let description = try JSONDecoder().decode(Description.self, from: data)
         let targets = Dictionary(uniqueKeysWithValues: description.targets.map { ($0.name, $0) })
-        let framework: Set = ["Tessera", "TesseraHTTP", "TesseraViews", "TesseraMail", "TesseraPasskeys", "TesseraViewsPlugin", "TesseraViewCompiler", "TesseraTemplateCompiler", "CTesseraShim", "CMicroHTTPD", "CZlib", "TesseraPostgres", "TesseraSQLite", "TesseraImages", "CTesseraImages", "CVips"]
+        let framework: Set = ["Tessera", "TesseraHTTP", "TesseraViews", "TesseraMail", "TesseraPasskeys", "TesseraViewsPlugin", "TesseraViewCompiler", "TesseraTemplateCompiler", "CTesseraShim", "CMicroHTTPD", "CZlib", "CLibPQ", "TesseraPostgres", "TesseraSQLite", "TesseraImages", "CTesseraImages", "CVips"]
         // Catalog and Accounts depend on the framework only; Orders may use both; nobody but the
         // composition root knows Storefront.
         let features = ["Catalog", "Accounts", "Orders", "BackOffice", "Storefront"]

@@ -24,7 +24,12 @@ import TesseraHTTP
                     && !error.publicMessage.contains("127.0.0.1") && !error.reason.contains("secret")
             }
         }
-        #expect(ThrownError.answer(for: DatabaseUnavailable(BlockingConnection.TimedOut())).status == .serviceUnavailable)
+        // The same on the event loop's connections, which requests read with.
+        await #expect {
+            try await connections.query("SELECT 1")
+        } throws: { error in
+            (error as? DatabaseUnavailable)?.reason.contains("refused") == true
+        }
         await connections.shutdown()
         withExtendedLifetime(refusing) {}
     }

@@ -1,4 +1,3 @@
-import PostgresNIO
 import PostgresTestSupport
 import Testing
 import TesseraPostgres

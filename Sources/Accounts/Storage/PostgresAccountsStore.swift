@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import PostgresNIO
 import TesseraPostgres
 
 /// Accounts in PostgreSQL, shared by every instance.
@@ -83,7 +82,7 @@ public struct PostgresAccountsStore: AccountsStore {
             return try await connections.write { connection in
                 try connection.execute("UPDATE shop_user SET email = \(email) WHERE id = \(userID) AND email = \(old)") == 1
             }
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+        } catch let error as PostgresError where error.isUniqueViolation {
             return false
         }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import PostgresNIO
 import TesseraPostgres
 
 /// Passkeys in PostgreSQL, shared by every instance: a challenge issued by one instance is taken
@@ -41,13 +40,13 @@ public struct PostgresPasskeyStore: PasskeyStore {
         _ = try await connections.query("DELETE FROM passkey_challenge WHERE expires_at < now() OR (session_id = \(sessionID) AND ceremony = \(ceremony.rawValue))")
         _ = try await connections.query("""
             INSERT INTO passkey_challenge (challenge, ceremony, session_id, user_id, expires_at)
-            VALUES (\(ByteBuffer(bytes: challenge)), \(ceremony.rawValue), \(sessionID), \(userID), \(expiresAt))
+            VALUES (\(PostgresBytes(challenge)), \(ceremony.rawValue), \(sessionID), \(userID), \(expiresAt))
             """)
     }
 
     public func take(_ challenge: [UInt8], for ceremony: PasskeyCeremony, sessionID: String, now: Date) async throws -> Int?? {
         let rows = try await connections.query("""
-            DELETE FROM passkey_challenge WHERE challenge = \(ByteBuffer(bytes: challenge))
+            DELETE FROM passkey_challenge WHERE challenge = \(PostgresBytes(challenge))
             RETURNING user_id, ceremony, session_id, expires_at
             """)
         guard let row = rows.first else { return nil }
@@ -59,7 +58,7 @@ public struct PostgresPasskeyStore: PasskeyStore {
     public func insert(_ passkey: Passkey) async throws -> Bool {
         let rows = try await connections.query("""
             INSERT INTO passkey (credential_id, user_id, public_key, sign_count, created_at)
-            VALUES (\(ByteBuffer(bytes: passkey.credentialID)), \(passkey.userID), \(ByteBuffer(bytes: passkey.publicKey)), \(Int64(passkey.signCount)), \(passkey.createdAt))
+            VALUES (\(PostgresBytes(passkey.credentialID)), \(passkey.userID), \(PostgresBytes(passkey.publicKey)), \(Int64(passkey.signCount)), \(passkey.createdAt))
             ON CONFLICT (credential_id) DO NOTHING RETURNING 1
             """)
         return !rows.isEmpty
@@ -68,7 +67,7 @@ public struct PostgresPasskeyStore: PasskeyStore {
     public func passkey(credentialID: [UInt8]) async throws -> Passkey? {
         try await connections.query("""
             SELECT credential_id, user_id, public_key, sign_count, created_at, last_used_at FROM passkey
-            WHERE credential_id = \(ByteBuffer(bytes: credentialID))
+            WHERE credential_id = \(PostgresBytes(credentialID))
             """).first.map(Self.passkey)
     }
 
@@ -82,13 +81,13 @@ public struct PostgresPasskeyStore: PasskeyStore {
     public func recordSignIn(credentialID: [UInt8], from old: UInt32, to new: UInt32, at date: Date) async throws -> Bool {
         !(try await connections.query("""
             UPDATE passkey SET sign_count = \(Int64(new)), last_used_at = \(date)
-            WHERE credential_id = \(ByteBuffer(bytes: credentialID)) AND sign_count = \(Int64(old)) RETURNING 1
+            WHERE credential_id = \(PostgresBytes(credentialID)) AND sign_count = \(Int64(old)) RETURNING 1
             """)).isEmpty
     }
 
     static func passkey(_ row: PostgresRow) throws -> Passkey {
-        let (credentialID, userID, publicKey, signCount, createdAt, lastUsedAt) = try row.decode((ByteBuffer, Int, ByteBuffer, Int64, Date, Date?).self)
-        return Passkey(credentialID: Array(buffer: credentialID), userID: userID, publicKey: Array(buffer: publicKey),
+        let (credentialID, userID, publicKey, signCount, createdAt, lastUsedAt) = try row.decode((PostgresBytes, Int, PostgresBytes, Int64, Date, Date?).self)
+        return Passkey(credentialID: credentialID.bytes, userID: userID, publicKey: publicKey.bytes,
                        signCount: UInt32(truncatingIfNeeded: signCount), createdAt: createdAt, lastUsedAt: lastUsedAt)
     }
 }

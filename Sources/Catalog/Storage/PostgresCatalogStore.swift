@@ -1,5 +1,4 @@
 import Logging
-import PostgresNIO
 import TesseraPostgres
 
 /// The catalog in PostgreSQL: the same listings, search and stock rules as
@@ -318,12 +317,12 @@ struct SQLFilter {
     }
 
     /// Adds a condition whose `$?` is `value`.
-    mutating func add(_ condition: String, _ value: some PostgresDynamicTypeEncodable) {
+    mutating func add(_ condition: String, _ value: some PostgresEncodable) {
         conditions.append(bind(condition, value))
     }
 
     /// `fragment` with its `$?` numbered for `value`, which is bound.
-    mutating func bind(_ fragment: String, _ value: some PostgresDynamicTypeEncodable) -> String {
+    mutating func bind(_ fragment: String, _ value: some PostgresEncodable) -> String {
         binds.append(value)
         return fragment.replacing("$?", with: "$\(binds.count)")
     }

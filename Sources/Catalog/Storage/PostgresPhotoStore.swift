@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import PostgresNIO
 import TesseraPostgres
 
 /// Photos with PostgreSQL: the variants' bytes in the database too, so every instance behind the
@@ -72,7 +71,7 @@ public struct PostgresPhotoStore: PhotoStore {
         try await connections.write { connection in
             for (name, bytes) in variants {
                 try connection.execute("""
-                    INSERT INTO photo_variant (name, bytes) VALUES (\(name.pathSegment), \(ByteBuffer(bytes: bytes))) ON CONFLICT (name) DO NOTHING
+                    INSERT INTO photo_variant (name, bytes) VALUES (\(name.pathSegment), \(PostgresBytes(bytes))) ON CONFLICT (name) DO NOTHING
                     """)
             }
             try connection.execute("""
@@ -86,6 +85,6 @@ public struct PostgresPhotoStore: PhotoStore {
 
     public func variant(_ name: PhotoVariantName) async throws -> StoredVariant? {
         try await connections.query("SELECT bytes FROM photo_variant WHERE name = \(name.pathSegment)").first
-            .map { .bytes(Array(buffer: try $0.decode(ByteBuffer.self))) }
+            .map { .bytes(try $0.decode(PostgresBytes.self).bytes) }
     }
 }

@@ -1,4 +1,3 @@
-import PostgresNIO
 import TesseraPostgres
 
 /// Carts in PostgreSQL, shared by every instance: a shopper's next request may land on another.

@@ -1,5 +1,4 @@
 import Foundation
-import PostgresNIO
 import TesseraPostgres
 
 /// Orders in PostgreSQL: reads here, writes through ``PostgresOrderWrites`` inside the

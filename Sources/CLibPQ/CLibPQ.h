@@ -1,0 +1,2 @@
+// libpq, the PostgreSQL project's own client (Debian's libpq-dev).
+#include <libpq-fe.h>

@@ -1,0 +1,377 @@
+import CLibPQ
+import Tessera
+import TesseraHTTP
+
+/// One PostgreSQL connection on an event loop: libpq, non-blocking, in pipeline mode, its
+/// socket waited on by the loop like the HTTP connections.
+///
+/// Each statement goes out with a Sync of its own, so statements from several requests queue on
+/// the wire one after another without waiting for each other's answers, and one that fails ends
+/// nothing but itself. A prepared statement is prepared once per connection, in the same
+/// pipeline as its first use. Every method runs on the loop's thread, and the answers resume
+/// their callers there.
+final class LoopConnection: @unchecked Sendable {
+    // @unchecked: used on its loop's thread only; the types that hold one keep it there.
+    /// The outcome of one statement: its rows, and how many rows it changed.
+    struct Answer {
+        var rows: [PostgresRow] = []
+        var changed = 0
+    }
+
+    /// One statement sent (or waiting for the connection to open), until its Sync comes back.
+    private struct Unit {
+        var waiter: CheckedContinuation<Answer, any Error>?
+        var answer = Answer()
+        var failure: (any Error)?
+        /// The caller's patience; past it the caller hears `DatabaseUnavailable` and the answer,
+        /// when it comes, is dropped.
+        let deadline: ContinuousClock.Instant?
+        /// When the unit went on the wire: the connection counts as lost if it is not answered
+        /// within the statement timeout.
+        var sentAt: ContinuousClock.Instant?
+        /// The prepared statement this unit prepares, forgotten again if the unit fails.
+        var preparing: String?
+        /// Sends the unit once the connection is open.
+        var send: ((OpaquePointer) -> Bool)?
+    }
+
+    private enum Phase {
+        case connecting(deadline: ContinuousClock.Instant)
+        case open
+        case closed
+    }
+
+    let loop: EventLoop
+    private let statementTimeout: Duration
+    private var connection: OpaquePointer?
+    private var registration: EventLoop.Registration?
+    private var descriptor: Int32 = -1
+    private var phase: Phase
+    private var units: [Unit] = []
+    private var head = 0
+    private var prepared: Set<String> = []
+    private var writing = false
+    /// Hears every `NOTIFY` the connection receives (a listener's).
+    var notified: ((String, String) -> Void)?
+    /// Hears the connection close, with why; the pool drops it.
+    var closedBecause: ((any Error) -> Void)?
+
+    /// Statements sent or waiting, not answered yet.
+    var inFlight: Int { units.count - head }
+    var isOpen: Bool { if case .open = phase { true } else { false } }
+    var isClosed: Bool { if case .closed = phase { true } else { false } }
+
+    /// Starts connecting to `conninfo` at once; statements may be sent meanwhile, and go out
+    /// once it is open. On the loop's thread.
+    init(conninfo: String, loop: EventLoop, connectTimeout: Duration, statementTimeout: Duration) {
+        self.loop = loop
+        self.statementTimeout = statementTimeout
+        phase = .connecting(deadline: .now + connectTimeout)
+        connection = PQconnectStart(conninfo)
+        guard let connection, PQstatus(connection) != CONNECTION_BAD else {
+            fail(DatabaseUnavailable(reason: connection.map(Self.message) ?? "libpq could not start a connection"))
+            return
+        }
+        advanceConnecting(polling: PGRES_POLLING_WRITING)
+    }
+
+    deinit {
+        if let connection { PQfinish(connection) }
+    }
+
+    // MARK: Statements
+
+    /// Runs `query` with a Sync of its own and returns its answer, on the loop's thread.
+    func run(_ query: PostgresQuery, deadline: ContinuousClock.Instant?) async throws -> Answer {
+        try await withCheckedThrowingContinuation { waiter in
+            enqueue(Unit(waiter: waiter, deadline: deadline, send: { connection in
+                Self.withParameters(query.binds) { count, types, values, lengths, formats in
+                    PQsendQueryParams(connection, query.sql, count, types, values, lengths, formats, 0) == 1
+                }
+            }))
+        }
+    }
+
+    /// Runs the prepared statement `name` (preparing it with `sql` first on this connection),
+    /// with a Sync of its own, on the loop's thread.
+    func runPrepared(name: String, sql: String, binds: PostgresBindings, deadline: ContinuousClock.Instant?) async throws -> Answer {
+        let mustPrepare = !prepared.contains(name)
+        if mustPrepare { prepared.insert(name) }
+        return try await withCheckedThrowingContinuation { waiter in
+            enqueue(Unit(waiter: waiter, deadline: deadline, preparing: mustPrepare ? name : nil, send: { connection in
+                Self.withParameters(binds) { count, types, values, lengths, formats in
+                    if mustPrepare, PQsendPrepare(connection, name, sql, count, types) != 1 { return false }
+                    return PQsendQueryPrepared(connection, name, count, values, lengths, formats, 0) == 1
+                }
+            }))
+        }
+    }
+
+    private func enqueue(_ unit: Unit) {
+        guard !isClosed else {
+            unit.waiter?.resume(throwing: DatabaseUnavailable(reason: "the connection is closed"))
+            return
+        }
+        units.append(unit)
+        if isOpen { send(at: units.count - 1) }
+    }
+
+    private func send(at index: Int) {
+        guard let connection, let send = units[index].send else { return }
+        units[index].send = nil
+        units[index].sentAt = .now
+        guard send(connection), PQpipelineSync(connection) == 1 else {
+            return fail(DatabaseUnavailable(reason: Self.message(connection)))
+        }
+        flush()
+    }
+
+    // MARK: The socket
+
+    private func readiness(_ events: EventLoop.IOEvents) {
+        guard let connection else { return }
+        switch phase {
+        case .closed:
+            return
+        case .connecting(let deadline):
+            guard !events.isEmpty else {
+                if ContinuousClock.now >= deadline { fail(DatabaseUnavailable(reason: "no connection within the connect timeout")) }
+                return
+            }
+            advanceConnecting(polling: PQconnectPoll(connection))
+        case .open:
+            if !events.isDisjoint(with: [.readable, .failed]) {
+                guard PQconsumeInput(connection) == 1 else { return fail(DatabaseUnavailable(reason: Self.message(connection))) }
+                readResults(connection)
+                deliverNotifications(connection)
+            }
+            if writing || events.contains(.writable) { flush() }
+            if events.isEmpty { expireOverdue() }
+        }
+    }
+
+    private func advanceConnecting(polling: PostgresPollingStatusType) {
+        guard let connection else { return }
+        let socket = PQsocket(connection)
+        if socket != descriptor {
+            if let registration { loop.deregister(registration) }
+            registration = nil
+            descriptor = socket
+            if socket >= 0 {
+                registration = loop.register(socket, events: .writable, readiness: { [unowned self] in readiness($0) },
+                                             deadline: { [unowned self] in millisecondsToDeadline() })
+            }
+        }
+        switch polling {
+        case PGRES_POLLING_OK:
+            guard PQsetnonblocking(connection, 1) == 0, PQenterPipelineMode(connection) == 1 else {
+                return fail(DatabaseUnavailable(reason: Self.message(connection)))
+            }
+            phase = .open
+            if let registration { loop.modify(registration, events: .readable) }
+            for index in head..<units.count { send(at: index) }
+        case PGRES_POLLING_READING:
+            if let registration { loop.modify(registration, events: .readable) }
+        case PGRES_POLLING_WRITING:
+            if let registration { loop.modify(registration, events: .writable) }
+        default:
+            fail(DatabaseUnavailable(reason: Self.message(connection)))
+        }
+    }
+
+    private func flush() {
+        guard let connection, isOpen else { return }
+        switch PQflush(connection) {
+        case 0:
+            if writing, let registration { loop.modify(registration, events: .readable) }
+            writing = false
+        case 1:
+            if !writing, let registration { loop.modify(registration, events: [.readable, .writable]) }
+            writing = true
+        default:
+            fail(DatabaseUnavailable(reason: Self.message(connection)))
+        }
+    }
+
+    /// Every result that has arrived, each Sync ending its unit.
+    private func readResults(_ connection: OpaquePointer) {
+        while head < units.count, units[head].sentAt != nil, PQisBusy(connection) == 0 {
+            guard let result = PQgetResult(connection) else { continue }  // the end of one statement's results
+            defer { PQclear(result) }
+            switch PQresultStatus(result) {
+            case PGRES_TUPLES_OK, PGRES_SINGLE_TUPLE:
+                units[head].answer.rows += Self.rows(of: result)
+            case PGRES_COMMAND_OK:
+                units[head].answer.changed = Int(String(cString: PQcmdTuples(result))) ?? 0
+            case PGRES_PIPELINE_SYNC:
+                finishHead()
+            case PGRES_PIPELINE_ABORTED:
+                break  // after a failed statement of the same unit, which holds the error
+            default:
+                let error = PostgresError(result)
+                if units[head].failure == nil { units[head].failure = error.meansUnavailable ? DatabaseUnavailable(reason: error.message) : error }
+            }
+        }
+    }
+
+    private func finishHead() {
+        let unit = units[head]
+        head += 1
+        if head == units.count {
+            units.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 64, head * 2 > units.count {
+            units.removeFirst(head)
+            head = 0
+        }
+        if let failure = unit.failure {
+            if let name = unit.preparing { prepared.remove(name) }
+            unit.waiter?.resume(throwing: failure)
+        } else {
+            unit.waiter?.resume(returning: unit.answer)
+        }
+    }
+
+    private func deliverNotifications(_ connection: OpaquePointer) {
+        while let notification = PQnotifies(connection) {
+            let channel = String(cString: notification.pointee.relname)
+            let payload = String(cString: notification.pointee.extra)
+            PQfreemem(notification)
+            notified?(channel, payload)
+        }
+    }
+
+    // MARK: Deadlines
+
+    /// How long the loop may wait before a deadline of this connection passes.
+    private func millisecondsToDeadline() -> Int32 {
+        var soonest: ContinuousClock.Instant?
+        switch phase {
+        case .connecting(let deadline): soonest = deadline
+        case .closed: return -1
+        case .open:
+            for index in head..<units.count {
+                if units[index].waiter != nil, let deadline = units[index].deadline {
+                    soonest = min(soonest ?? deadline, deadline)
+                }
+            }
+            if head < units.count, let sentAt = units[head].sentAt {
+                soonest = min(soonest ?? sentAt + statementTimeout, sentAt + statementTimeout)
+            }
+        }
+        guard let soonest else { return -1 }
+        let left = ContinuousClock.now.duration(to: soonest)
+        guard left > .zero else { return 0 }
+        let (seconds, attoseconds) = left.components
+        return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+    }
+
+    /// Callers past their patience hear `DatabaseUnavailable` (their statement goes on, and its
+    /// answer is dropped); a statement unanswered for the statement timeout means the
+    /// connection is lost.
+    private func expireOverdue() {
+        let now = ContinuousClock.now
+        if head < units.count, let sentAt = units[head].sentAt, now >= sentAt + statementTimeout {
+            return fail(DatabaseUnavailable(reason: "the database did not answer in time"))
+        }
+        for index in head..<units.count {
+            if let deadline = units[index].deadline, now >= deadline, let waiter = units[index].waiter {
+                units[index].waiter = nil
+                waiter.resume(throwing: DatabaseUnavailable(reason: "no answer in the request's patience"))
+            }
+        }
+    }
+
+    // MARK: Closing
+
+    /// Closes the connection: every statement not answered yet fails with `error`.
+    func fail(_ error: any Error) {
+        guard !isClosed else { return }
+        phase = .closed
+        if let registration { loop.deregister(registration) }
+        registration = nil
+        let waiting = units[head...]
+        units = []
+        head = 0
+        for unit in waiting { unit.waiter?.resume(throwing: error) }
+        if let connection { PQfinish(connection) }
+        connection = nil
+        closedBecause?(error)
+    }
+
+    /// Closes the connection after the statements sent so far; none may be sent after.
+    func close() {
+        fail(DatabaseUnavailable(reason: "the connection was closed"))
+    }
+
+    // MARK: libpq's C arguments
+
+    static func withParameters<T>(
+        _ binds: PostgresBindings,
+        _ body: (Int32, UnsafePointer<Oid>?, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T
+    ) -> T {
+        let values = binds.values
+        guard !values.isEmpty else { return body(0, nil, nil, nil, nil) }
+        let types = values.map { Oid($0.type) }
+        let lengths = values.map { Int32($0.bytes?.count ?? 0) }
+        let formats = values.map { Int32($0.isBinary ? 1 : 0) }
+        // Each value's bytes, with a NUL after text ones, in one buffer the pointers point into.
+        var storage: [UInt8] = []
+        storage.reserveCapacity(values.reduce(0) { $0 + ($1.bytes?.count ?? 0) + 1 })
+        var offsets: [Int?] = []
+        for value in values {
+            guard let bytes = value.bytes else {
+                offsets.append(nil)
+                continue
+            }
+            offsets.append(storage.count)
+            storage += bytes
+            storage.append(0)
+        }
+        return storage.withUnsafeBufferPointer { buffer in
+            let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
+            let pointers: [UnsafePointer<CChar>?] = offsets.map { $0.map { base + $0 } }
+            return body(Int32(values.count), types, pointers, lengths, formats)
+        }
+    }
+
+    static func rows(of result: OpaquePointer) -> [PostgresRow] {
+        let rowCount = PQntuples(result)
+        let columnCount = PQnfields(result)
+        guard rowCount > 0 else { return [] }
+        let types = (0..<columnCount).map { UInt32(PQftype(result, $0)) }
+        var rows: [PostgresRow] = []
+        rows.reserveCapacity(Int(rowCount))
+        for row in 0..<rowCount {
+            var cells: [PostgresCell] = []
+            cells.reserveCapacity(Int(columnCount))
+            for column in 0..<columnCount {
+                if PQgetisnull(result, row, column) == 1 {
+                    cells.append(PostgresCell(bytes: nil, type: types[Int(column)]))
+                } else {
+                    let length = Int(PQgetlength(result, row, column))
+                    let value = PQgetvalue(result, row, column)!
+                    let bytes = UnsafeRawBufferPointer(start: value, count: length)
+                    cells.append(PostgresCell(bytes: Array(bytes), type: types[Int(column)]))
+                }
+            }
+            rows.append(PostgresRow(cells: cells))
+        }
+        return rows
+    }
+
+    static func message(_ connection: OpaquePointer) -> String {
+        String(cString: PQerrorMessage(connection)).asOneLine()
+    }
+}
+
+extension String {
+    /// libpq's messages as one line: they end in a newline and may wrap a hint onto a second,
+    /// and a log line or an exit message must stay one line.
+    func asOneLine() -> String {
+        split(whereSeparator: \.isNewline)
+            .map { $0.trimmingPrefix(while: \.isWhitespace) }
+            .filter { !$0.isEmpty }
+            .joined(separator: " ")
+    }
+}
