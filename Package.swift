@@ -16,8 +16,8 @@ let testSettings: [SwiftSetting] = [.unsafeFlags(["-Onone"], .when(configuration
 ///   types stop here.
 /// - `Tessera`: the framework an app uses: the application and its middleware chain, routing,
 ///   page and region controllers, sessions, forms, languages, error pages, static files.
-/// - `TesseraMail`: mail through an outbox and SMTP (SwiftNIO); `TesseraPasskeys`: WebAuthn
-///   passkeys. Each on Tessera, which links neither (nor NIO).
+/// - `TesseraMail`: mail through an outbox and SMTP; `TesseraPasskeys`: WebAuthn passkeys. Each
+///   on Tessera, which links neither. No module links SwiftNIO: only the OTLP trait brings it.
 /// - `TesseraSQLite`, `TesseraPostgres`: an app's database, and the mail outbox kept in it;
 ///   `TesseraImages`: photos through libvips.
 /// - `TesseraTesting`: in-process and live testing of an app, for apps and for these tests.
@@ -54,8 +54,6 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
-        // TesseraMail's SMTP client.
-        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
         // Metrics: the framework emits through swift-metrics; the storefront exports Prometheus.
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.1.0"),
@@ -112,7 +110,7 @@ let package = Package(
             ],
             plugins: ["TesseraViewsPlugin"]
         ),
-        // Mail: messages, the outbox and its worker, dead letters, SMTP over SwiftNIO.
+        // Mail: messages, the outbox and its worker, dead letters, SMTP on a thread of its own.
         .target(
             name: "TesseraMail",
             dependencies: [
@@ -121,9 +119,6 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]

@@ -9,6 +9,8 @@ public enum SMTPError: Error, CustomStringConvertible, Sendable {
     case replyTooLong
     /// The conversation took longer than the transport's timeout.
     case timedOut
+    /// No connection could be made: the host has no address, or every address refused.
+    case unreachable(reason: String)
 
     /// A `5xx` reply: the server will say the same next time, until someone changes something.
     public var isPermanent: Bool {
@@ -35,6 +37,7 @@ public enum SMTPError: Error, CustomStringConvertible, Sendable {
         case .closed(let command): "the SMTP server closed the connection during \(command)"
         case .replyTooLong: "the SMTP server sent a reply line over 4,096 bytes"
         case .timedOut: "the SMTP server did not finish in time"
+        case .unreachable(let reason): "no connection to the SMTP server: \(reason)"
         }
     }
 }

@@ -65,7 +65,10 @@ import TesseraTesting
         let core = try #require(targets["Tessera"])
         #expect(!(core.target_dependencies ?? []).contains { ["TesseraMail", "TesseraPasskeys"].contains($0) })
         #expect(!(core.product_dependencies ?? []).contains { $0.hasPrefix("NIO") }, "\(core.product_dependencies ?? [])")
-        #expect(targets["TesseraMail"]?.product_dependencies?.contains("NIOPosix") == true)
+        // No module links SwiftNIO: mail and PostgreSQL have clients of their own (decision 0030).
+        for (name, target) in targets {
+            #expect(!(target.product_dependencies ?? []).contains { $0.hasPrefix("NIO") || $0 == "PostgresNIO" }, "\(name) links NIO")
+        }
         // The HTTP layer knows no view type and no language: the framework says its refusals.
         #expect(targets["TesseraHTTP"]?.target_dependencies == ["CTesseraShim"], "\(targets["TesseraHTTP"]?.target_dependencies ?? [])")
     }
