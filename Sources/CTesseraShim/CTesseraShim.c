@@ -159,6 +159,9 @@ void tessera_mhd_quiesce(tessera_daemon *daemon) {
 }
 
 void tessera_mhd_stop(tessera_daemon *daemon) {
+  // Quiesced first (again, if it was): a daemon stopped without it closes the listening
+  // socket, which the server's other daemons share and the server closes itself.
+  (void)MHD_quiesce_daemon(daemon->mhd);
   MHD_stop_daemon(daemon->mhd);
   free(daemon);
 }

@@ -24,7 +24,9 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     private let thread = Atomic<UInt>(0)
     private let stopping = Atomic<Bool>(false)
     private let wakeupPending = Atomic<Bool>(false)
-    private let incoming = Mutex<[UnownedJob]>([])
+    /// Jobs from other threads, and whether the loop has ended (its late jobs then run on the
+    /// global executor: a task that outlives its server still finishes).
+    private let incoming = Mutex<(jobs: [UnownedJob], ended: Bool)>(([], false))
     private var jobs: [UnownedJob] = []
     private var running: [UnownedJob] = []
     private var handlers: [Handler?] = []
@@ -95,9 +97,16 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
         let job = UnownedJob(job)
         if inEventLoop {
             jobs.append(job)
-        } else {
-            incoming.withLock { $0.append(job) }
+            return
+        }
+        let accepted = incoming.withLock { incoming in
+            if !incoming.ended { incoming.jobs.append(job) }
+            return !incoming.ended
+        }
+        if accepted {
             wake()
+        } else {
+            globalConcurrentExecutor.enqueue(job)
         }
     }
 
@@ -142,10 +151,16 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     }
 
     /// Changes the events a registration waits for. On the loop's thread only.
+    ///
+    /// A descriptor closed and opened again under the same number (libpq trying a connection's
+    /// next address) has left epoll with the old one: it is added anew.
     public func modify(_ registration: Registration, events: IOEvents) {
         guard let handler = handlers[registration.token] else { return }
         var event = epoll_event(events: events.rawValue, data: epoll_data(u64: UInt64(registration.token)))
-        epoll_ctl(epoll, EPOLL_CTL_MOD, handler.descriptor, &event)
+        if epoll_ctl(epoll, EPOLL_CTL_MOD, handler.descriptor, &event) != 0, errno == ENOENT {
+            let status = epoll_ctl(epoll, EPOLL_CTL_ADD, handler.descriptor, &event)
+            precondition(status == 0, "epoll_ctl(ADD) failed: \(errno)")
+        }
     }
 
     /// Ends a registration; the descriptor stays open. On the loop's thread only.
@@ -177,7 +192,7 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
                 running.removeAll(keepingCapacity: true)
                 takeIncoming()
             }
-            if stopping.load(ordering: .relaxed) { break }
+            if stopping.load(ordering: .sequentiallyConsistent) { break }
             var timeout: Int32 = -1
             due.removeAll(keepingCapacity: true)
             for token in timed {
@@ -211,13 +226,20 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
             for token in due { handlers[token]?.readiness([]) }
         }
         pthread_setspecific(Self.currentKey, nil)
+        thread.store(0, ordering: .relaxed)
+        let late = incoming.withLock { incoming in
+            incoming.ended = true
+            return incoming.jobs
+        }
+        for job in jobs + late { globalConcurrentExecutor.enqueue(job) }
+        jobs = []
     }
 
     private func takeIncoming() {
         let taken = incoming.withLock { queued -> [UnownedJob] in
-            guard !queued.isEmpty else { return [] }
-            defer { queued.removeAll(keepingCapacity: true) }
-            return queued
+            guard !queued.jobs.isEmpty else { return [] }
+            defer { queued.jobs.removeAll(keepingCapacity: true) }
+            return queued.jobs
         }
         if !taken.isEmpty { jobs.append(contentsOf: taken) }
     }
@@ -231,7 +253,7 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
 
     /// Ends ``run()`` once the jobs queued so far have run.
     func stop() {
-        stopping.store(true, ordering: .relaxed)
+        stopping.store(true, ordering: .sequentiallyConsistent)
         if !inEventLoop { wake() }
     }
 }
