@@ -90,6 +90,9 @@ struct BenchModule: FeatureModule {
         static let updates = Route<NoParameters>("bench.updates", .get, "/updates")
         static let cachedQueries = Route<NoParameters>("bench.cached-queries", .get, "/cached-queries")
         static let fortunes = Route<NoParameters>("bench.fortunes", .get, "/fortunes")
+        /// Not TechEmpower's: a 2 s statement, for `make bench`'s check that it holds up no other
+        /// request on its loop.
+        static let slowStatement = Route<NoParameters>("bench.slow-statement", .get, "/slow-statement")
         static let memoryFortunes = Route<NoParameters>("bench.memory-fortunes", .get, "/memory-fortunes")
         static let sqliteFortunes = Route<NoParameters>("bench.sqlite-fortunes", .get, "/sqlite-fortunes")
         static let regions = Route<NoParameters>("bench.regions", .get, "/regions")
@@ -123,6 +126,10 @@ struct BenchModule: FeatureModule {
                 try .json(postgres.cachedRandomWorlds(RowCount.parse(context.request.query["count"])))
             }
             app.routes.page(Routes.fortunes) { _, _ in FortunesPageController(store: postgres) }
+            app.routes.action(Routes.slowStatement) { _, _ in
+                try await postgres.sleep(seconds: 2)
+                return .text("slept")
+            }
         }
         let store = FortuneStore()
         app.routes.page(Routes.memoryFortunes) { _, _ in FortunesPageController(store: store) }

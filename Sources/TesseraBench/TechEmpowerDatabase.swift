@@ -37,6 +37,11 @@ struct TechEmpowerDatabase: FortuneSource {
             .map { World(id: $0.0, randomNumber: $0.1) }
     }
 
+    /// A statement that takes `seconds` in the database.
+    func sleep(seconds: Int) async throws {
+        _ = try await connections.query("SELECT pg_sleep(\(seconds))")
+    }
+
     /// One random row, by its own query.
     func randomWorld() async throws -> World {
         try await world(World.randomID())

@@ -217,6 +217,9 @@ public final class PostgresConnections: Sendable {
                 let work = Task {
                     let connection = try await blocking.lease(until: deadline)
                     defer { blocking.giveBack(connection) }
+                    // The caller has had its 503 while this waited for a connection: a body run
+                    // now would commit what the visitor was told did not happen.
+                    try Task.checkCancellation()
                     do {
                         return try await blocking.run { try body(connection) }
                     } catch {
@@ -278,16 +281,26 @@ final class LoopPool: @unchecked Sendable {
     }
 
     /// An idle connection; else a new one while there is room; else the one with the fewest
-    /// statements waiting, behind which this one queues.
+    /// statements waiting, behind which this one queues. A connection whose oldest statement
+    /// has waited longer than ``slowStatement`` is busy with a slow one: it is taken only when
+    /// every connection is, so a slow statement holds up no request that has another way.
     func connection() -> LoopConnection {
         var least: LoopConnection?
+        var leastOfAll: LoopConnection?
+        let now = ContinuousClock.now
         for connection in connections {
             if connection.inFlight == 0, connection.isOpen { return connection }
+            if leastOfAll == nil || connection.inFlight < leastOfAll!.inFlight { leastOfAll = connection }
+            if let sentAt = connection.oldestSentAt, now - sentAt > Self.slowStatement { continue }
             if least == nil || connection.inFlight < least!.inFlight { least = connection }
         }
-        if connections.count < limit || least == nil { return open() }
-        return least!
+        if connections.count < limit { return open() }
+        return least ?? leastOfAll ?? open()
     }
+
+    /// How long a statement may go unanswered before its connection counts as busy with it:
+    /// far above a round trip (well under a millisecond on one machine) and a loaded queue.
+    static let slowStatement: Duration = .milliseconds(25)
 
     private func open() -> LoopConnection {
         let connection = LoopConnection(conninfo: conninfo, loop: loop, connectTimeout: connectTimeout, statementTimeout: statementTimeout)

@@ -58,6 +58,8 @@ final class LoopConnection: @unchecked Sendable {
 
     /// Statements sent or waiting, not answered yet.
     var inFlight: Int { units.count - head }
+    /// When the oldest statement not answered yet went on the wire: the one the others queue behind.
+    var oldestSentAt: ContinuousClock.Instant? { head < units.count ? units[head].sentAt : nil }
     var isOpen: Bool { if case .open = phase { true } else { false } }
     var isClosed: Bool { if case .closed = phase { true } else { false } }
 
@@ -143,7 +145,7 @@ final class LoopConnection: @unchecked Sendable {
             if !events.isDisjoint(with: [.readable, .failed]) {
                 guard PQconsumeInput(connection) == 1 else { return fail(DatabaseUnavailable(reason: Self.message(connection))) }
                 readResults(connection)
-                deliverNotifications(connection)
+                deliverNotifications()
             }
             if writing || events.contains(.writable) { flush() }
             if events.isEmpty { expireOverdue() }
@@ -188,6 +190,10 @@ final class LoopConnection: @unchecked Sendable {
         case 1:
             if !writing, let registration { loop.modify(registration, events: [.readable, .writable]) }
             writing = true
+            // While its send buffer is full, libpq reads what the server sent into its own
+            // buffer, and the socket may then never be readable for it again: take it now.
+            readResults(connection)
+            deliverNotifications()
         default:
             fail(DatabaseUnavailable(reason: Self.message(connection)))
         }
@@ -201,6 +207,10 @@ final class LoopConnection: @unchecked Sendable {
             switch PQresultStatus(result) {
             case PGRES_TUPLES_OK, PGRES_SINGLE_TUPLE:
                 units[head].answer.rows += Self.rows(of: result)
+            case PGRES_COMMAND_OK where units[head].preparing != nil:
+                // The Prepare's own answer, which comes first: the statement exists now, whatever
+                // becomes of this execution.
+                units[head].preparing = nil
             case PGRES_COMMAND_OK:
                 units[head].answer.changed = Int(String(cString: PQcmdTuples(result))) ?? 0
             case PGRES_PIPELINE_SYNC:
@@ -232,8 +242,9 @@ final class LoopConnection: @unchecked Sendable {
         }
     }
 
-    private func deliverNotifications(_ connection: OpaquePointer) {
-        while let notification = PQnotifies(connection) {
+    /// A listener's handler may close the connection: it is looked up again for each one.
+    private func deliverNotifications() {
+        while let connection, let notification = PQnotifies(connection) {
             let channel = String(cString: notification.pointee.relname)
             let payload = String(cString: notification.pointee.extra)
             PQfreemem(notification)
