@@ -76,12 +76,14 @@ public final class PostgresConnections: Sendable {
     /// comment, so `pg_stat_activity` and the server's log show which trace a slow query is in.
     public func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
         try await RequestTracing.withChildSpan("db.query", ofKind: .client) { span in
-            guard let span else { return try await answer(query).rows }
+            guard let span else { return try await answer(query, prepare: true).rows }
             var query = query
             span.attributes["db.system.name"] = "postgresql"
             span.attributes["db.query.text"] = query.sql
-            if let traceparent = RequestTracing.traceparent(of: span) { query.sql = "/*traceparent='\(traceparent)'*/ " + query.sql }
-            return try await answer(query).rows
+            // A comment that differs per request: this text is not worth preparing.
+            guard let traceparent = RequestTracing.traceparent(of: span) else { return try await answer(query, prepare: true).rows }
+            query.sql = "/*traceparent='\(traceparent)'*/ " + query.sql
+            return try await answer(query, prepare: false).rows
         }
     }
 
@@ -92,13 +94,13 @@ public final class PostgresConnections: Sendable {
         try await RequestTracing.withChildSpan("db.query", ofKind: .client) { span in
             span?.attributes["db.system.name"] = "postgresql"
             span?.attributes["db.query.text"] = query.sql
-            return try await answer(query).changed
+            return try await answer(query, prepare: true).changed
         }
     }
 
-    private func answer(_ query: PostgresQuery) async throws -> LoopConnection.Answer {
+    private func answer(_ query: PostgresQuery, prepare: Bool) async throws -> LoopConnection.Answer {
         try await onLoop { pool, deadline in
-            try await pool.connection().run(query, deadline: deadline)
+            try await pool.connection().run(query, deadline: deadline, prepare: prepare)
         }
     }
 

@@ -50,6 +50,15 @@ final class LoopConnection: @unchecked Sendable {
     private var units: [Unit] = []
     private var head = 0
     private var prepared: Set<String> = []
+    /// The names `run(_:deadline:prepare:)` gave the texts it prepared.
+    private var preparedQueries: [PreparedQuery: String] = [:]
+    /// How many texts a connection prepares for `run`, at most.
+    static let preparedQueryLimit = 256
+
+    private struct PreparedQuery: Hashable {
+        let sql: String
+        let types: [UInt32]
+    }
     private var writing = false
     /// Hears every `NOTIFY` the connection receives (a listener's).
     var notified: ((String, String) -> Void)?
@@ -84,8 +93,24 @@ final class LoopConnection: @unchecked Sendable {
     // MARK: Statements
 
     /// Runs `query` with a Sync of its own and returns its answer, on the loop's thread.
-    func run(_ query: PostgresQuery, deadline: ContinuousClock.Instant?) async throws -> Answer {
-        try await withCheckedThrowingContinuation { waiter in
+    ///
+    /// With `prepare`, the text is prepared on this connection the first time it comes (with
+    /// the same parameter types), and only bound and executed after that, as a driver's statement
+    /// cache does: a page's query built from a few fixed shapes is parsed and planned once per
+    /// connection, not per request. A text that varies per request (a trace's comment) must not
+    /// ask for it; past ``preparedQueryLimit`` texts, the rest run unprepared.
+    func run(_ query: PostgresQuery, deadline: ContinuousClock.Instant?, prepare: Bool = false) async throws -> Answer {
+        if prepare {
+            let key = PreparedQuery(sql: query.sql, types: query.binds.values.map(\.type))
+            let name = preparedQueries[key] ?? {
+                guard preparedQueries.count < Self.preparedQueryLimit else { return nil }
+                let name = "tessera_query_\(preparedQueries.count)"
+                preparedQueries[key] = name
+                return name
+            }()
+            if let name { return try await runPrepared(name: name, sql: query.sql, binds: query.binds, deadline: deadline) }
+        }
+        return try await withCheckedThrowingContinuation { waiter in
             enqueue(Unit(waiter: waiter, deadline: deadline, send: { connection in
                 Self.withParameters(query.binds) { count, types, values, lengths, formats in
                     PQsendQueryParams(connection, query.sql, count, types, values, lengths, formats, 0) == 1
