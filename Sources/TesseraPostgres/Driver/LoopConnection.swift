@@ -50,6 +50,8 @@ final class LoopConnection: @unchecked Sendable {
     private var units: [Unit] = []
     private var head = 0
     private var prepared: Set<String> = []
+    /// When the statement now at the head of the queue got there (the one before it was answered).
+    private var headSince = ContinuousClock.now
     /// The names `run(_:deadline:prepare:)` gave the texts it prepared.
     private var preparedQueries: [PreparedQuery: String] = [:]
     /// How many texts a connection prepares for `run`, at most.
@@ -67,8 +69,12 @@ final class LoopConnection: @unchecked Sendable {
 
     /// Statements sent or waiting, not answered yet.
     var inFlight: Int { units.count - head }
-    /// When the oldest statement not answered yet went on the wire: the one the others queue behind.
-    var oldestSentAt: ContinuousClock.Instant? { head < units.count ? units[head].sentAt : nil }
+    /// Since when the oldest statement not answered yet (the one the others queue behind) has
+    /// been the database's to answer: sent, and every statement before it answered.
+    var oldestSentAt: ContinuousClock.Instant? {
+        guard head < units.count, let sentAt = units[head].sentAt else { return nil }
+        return max(sentAt, headSince)
+    }
     var isOpen: Bool { if case .open = phase { true } else { false } }
     var isClosed: Bool { if case .closed = phase { true } else { false } }
 
@@ -162,8 +168,8 @@ final class LoopConnection: @unchecked Sendable {
             return
         case .connecting(let deadline):
             guard !events.isEmpty else {
-                if ContinuousClock.now >= deadline { fail(DatabaseUnavailable(reason: "no connection within the connect timeout")) }
-                return
+                if ContinuousClock.now >= deadline { return fail(DatabaseUnavailable(reason: "no connection within the connect timeout")) }
+                return expireWaiters(at: .now)
             }
             advanceConnecting(polling: PQconnectPoll(connection))
         case .open:
@@ -252,6 +258,7 @@ final class LoopConnection: @unchecked Sendable {
     private func finishHead() {
         let unit = units[head]
         head += 1
+        headSince = .now
         if head == units.count {
             units.removeAll(keepingCapacity: true)
             head = 0
@@ -283,16 +290,18 @@ final class LoopConnection: @unchecked Sendable {
     private func millisecondsToDeadline() -> Int32 {
         var soonest: ContinuousClock.Instant?
         switch phase {
-        case .connecting(let deadline): soonest = deadline
-        case .closed: return -1
+        case .closed:
+            return -1
+        case .connecting(let deadline):
+            soonest = deadline
         case .open:
-            for index in head..<units.count {
-                if units[index].waiter != nil, let deadline = units[index].deadline {
-                    soonest = min(soonest ?? deadline, deadline)
-                }
-            }
-            if head < units.count, let sentAt = units[head].sentAt {
-                soonest = min(soonest ?? sentAt + statementTimeout, sentAt + statementTimeout)
+            if let answerBy = headAnswerDeadline { soonest = answerBy }
+        }
+        // Callers' patience, while connecting too: a connection that takes its connect timeout
+        // must not hold a request past its own.
+        for index in head..<units.count {
+            if units[index].waiter != nil, let deadline = units[index].deadline {
+                soonest = min(soonest ?? deadline, deadline)
             }
         }
         guard let soonest else { return -1 }
@@ -307,9 +316,20 @@ final class LoopConnection: @unchecked Sendable {
     /// connection is lost.
     private func expireOverdue() {
         let now = ContinuousClock.now
-        if head < units.count, let sentAt = units[head].sentAt, now >= sentAt + statementTimeout {
+        if let answerBy = headAnswerDeadline, now >= answerBy {
             return fail(DatabaseUnavailable(reason: "the database did not answer in time"))
         }
+        expireWaiters(at: now)
+    }
+
+    /// When the oldest unanswered statement must have its answer: the statement timeout from
+    /// when it went out or, if it queued behind others, from when they were answered.
+    private var headAnswerDeadline: ContinuousClock.Instant? {
+        oldestSentAt.map { $0 + statementTimeout }
+    }
+
+    /// Callers past their patience hear `DatabaseUnavailable`; their statements go on.
+    private func expireWaiters(at now: ContinuousClock.Instant) {
         for index in head..<units.count {
             if let deadline = units[index].deadline, now >= deadline, let waiter = units[index].waiter {
                 units[index].waiter = nil
