@@ -269,7 +269,7 @@ let package = Package(
             ],
             swiftSettings: testSettings
         ),
-        .testTarget(name: "TesseraMailTests", dependencies: ["TesseraMail", "Tessera", .product(name: "Logging", package: "swift-log")], swiftSettings: testSettings),
+        .testTarget(name: "TesseraMailTests", dependencies: ["TesseraMail", "Tessera", "TesseraTesting", .product(name: "Logging", package: "swift-log")], swiftSettings: testSettings),
         .testTarget(name: "TesseraPasskeysTests", dependencies: ["TesseraPasskeys", "Tessera", "TesseraTesting", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: testSettings),
         .testTarget(
             name: "TesseraTests",

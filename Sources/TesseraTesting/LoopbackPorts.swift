@@ -16,18 +16,51 @@ public final class RefusingLoopbackPort: Sendable {
 
     /// Binds a port the system picks.
     public init() {
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) } }
-        self.socket = socket
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (socket, port) = boundLoopbackSocket()
     }
 
     deinit {
         close(socket)
     }
+}
+
+/// A loopback port that listens for as long as this value lives and says nothing: the kernel
+/// completes each connection, and only a connection the test takes with ``accept()`` is ever
+/// answered. For tests of clients facing a server that stalls or misbehaves.
+public final class ListeningLoopbackPort: Sendable {
+    /// The port: held until this value goes.
+    public let port: Int
+    private let socket: Int32
+
+    /// Binds a port the system picks, and listens on it.
+    public init() throws {
+        (socket, port) = boundLoopbackSocket()
+        guard port > 0, listen(socket, 16) == 0 else {
+            close(socket)
+            throw POSIXError(.EADDRNOTAVAIL)
+        }
+    }
+
+    /// The next connection, once a client makes one; -1 once this value is gone.
+    public func accept() -> Int32 {
+        Foundation.accept(socket, nil, nil)
+    }
+
+    deinit {
+        shutdown(socket, Int32(SHUT_RDWR))
+        close(socket)
+    }
+}
+
+/// A TCP socket bound to a port the system picks on 127.0.0.1, and the port (0 if binding failed).
+private func boundLoopbackSocket() -> (socket: Int32, port: Int) {
+    let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+    }
+    return (socket, bound ? Int(UInt16(bigEndian: address.sin_port)) : 0)
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TesseraMail
+import TesseraTesting
 
 /// The SMTP client against servers that misbehave on loopback: each failure is the error that
 /// says what happened, within the conversation's deadline, and never a hang. (The whole
@@ -43,7 +44,7 @@ import Testing
     }
 
     @Test func aRefusedConnectionSaysWhere() async throws {
-        let refusing = RefusingPort()
+        let refusing = RefusingLoopbackPort()
         await #expect {
             try await transport(port: refusing.port).send(mail)
         } throws: { error in
@@ -66,23 +67,14 @@ import Testing
 /// A loopback server for one connection: it sends each of its lines after reading one command
 /// (the first at once, as a greeting), then keeps the connection open, or closes it.
 final class ScriptedSMTPServer: Sendable {
-    let port: Int
-    private let listener: Int32
+    private let listener: ListeningLoopbackPort
+    var port: Int { listener.port }
 
     init(says replies: [String], thenCloses: Bool = false) throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
-        }
-        guard bound, listen(listener, 4) == 0 else { throw POSIXError(.EADDRNOTAVAIL) }
+        let listener = try ListeningLoopbackPort()
         self.listener = listener
-        port = Int(UInt16(bigEndian: address.sin_port))
         Thread {
-            let connection = accept(listener, nil, nil)
+            let connection = listener.accept()
             guard connection >= 0 else { return }
             var buffer = [UInt8](repeating: 0, count: 4096)
             for (index, reply) in replies.enumerated() {
@@ -94,33 +86,5 @@ final class ScriptedSMTPServer: Sendable {
             while recv(connection, &buffer, buffer.count, 0) > 0 {}
             close(connection)
         }.start()
-    }
-
-    deinit {
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-    }
-}
-
-/// A loopback port bound but never listening: connecting to it is refused.
-final class RefusingPort: Sendable {
-    let port: Int
-    private let socket: Int32
-
-    init() {
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-        }
-        self.socket = socket
-        port = Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    deinit {
-        close(socket)
     }
 }

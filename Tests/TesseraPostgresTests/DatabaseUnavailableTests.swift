@@ -37,7 +37,7 @@ import TesseraHTTP
     /// A server that takes the connection and never answers: a request waits for its patience,
     /// not for the pool's connect timeout, even while its connection is still being made.
     @Test func aConnectionThatNeverCompletesHoldsARequestOnlyForItsPatience() async throws {
-        let silent = try SilentListener()
+        let silent = try ListeningLoopbackPort()
         let url = try PostgresURL("postgres://shop:secret@127.0.0.1:\(silent.port)/shop")
         let connections = PostgresConnections(url: url, size: 2, connectTimeout: .seconds(60), logger: Logger(label: "test"))
         let started = ContinuousClock.now
@@ -50,30 +50,5 @@ import TesseraHTTP
         #expect(ContinuousClock.now - started < .seconds(20))
         await connections.shutdown()
         withExtendedLifetime(silent) {}
-    }
-}
-
-/// A loopback port that listens and never accepts: the kernel completes each connection, and
-/// nothing is ever said on it.
-final class SilentListener: Sendable {
-    let port: Int
-    private let socket: Int32
-
-    init() throws {
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-        }
-        guard bound, listen(socket, 16) == 0 else { throw POSIXError(.EADDRNOTAVAIL) }
-        self.socket = socket
-        port = Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    deinit {
-        close(socket)
     }
 }

@@ -133,7 +133,7 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
         )
     }
 
-    // MARK: Dispatch (called on the libmicrohttpd thread, inside the access callback)
+    // MARK: Dispatch (called on the connection's event loop, inside the access callback)
 
     /// Runs the handler. An answer ready at once is queued right here, on the connection's own
     /// thread, without a task. Otherwise the rest runs in a task that starts on this thread too;
