@@ -72,6 +72,7 @@ public final class BlockingConnection: @unchecked Sendable {
     }
 
     private func exchange(_ query: PostgresQuery) throws -> LoopConnection.Answer {
+        try query.binds.checkSendable()
         let deadline = ContinuousClock.now + timeout
         let sent = LoopConnection.withParameters(query.binds) { count, types, values, lengths, formats in
             PQsendQueryParams(connection, query.sql, count, types, values, lengths, formats, 0) == 1

@@ -37,4 +37,27 @@ import TesseraPostgres
         await connections.shutdown()
         await PostgresTestCluster.drop(url)
     }
+
+    /// libpq sends text values as C strings: one with a NUL is refused whole, never stored cut
+    /// short, on the loop's connections and on the transactions' alike.
+    @Test func aTextWithANULIsRefusedNotCutShort() async throws {
+        let url = try await PostgresTestCluster.newDatabase()
+        let connections = PostgresTestCluster.connections(url, size: 2)
+        try await connections.execute("CREATE TABLE note (body text)")
+        let cut = "before\u{0}after"
+        for attempt in 0..<2 {
+            await #expect {
+                if attempt == 0 {
+                    try await connections.execute("INSERT INTO note VALUES (\(cut))")
+                } else {
+                    try await connections.write { try $0.execute("INSERT INTO note VALUES (\(cut))") }
+                }
+            } throws: { error in
+                (error as? PostgresError)?.sqlState == "22021"
+            }
+        }
+        #expect(try await connections.query("SELECT count(*) FROM note")[0].decode(Int.self) == 0, "nothing stored")
+        await connections.shutdown()
+        await PostgresTestCluster.drop(url)
+    }
 }

@@ -106,6 +106,7 @@ final class LoopConnection: @unchecked Sendable {
     /// connection, not per request. A text that varies per request (a trace's comment) must not
     /// ask for it; past ``preparedQueryLimit`` texts, the rest run unprepared.
     func run(_ query: PostgresQuery, deadline: ContinuousClock.Instant?, prepare: Bool = false) async throws -> Answer {
+        try query.binds.checkSendable()
         if prepare {
             let key = PreparedQuery(sql: query.sql, types: query.binds.values.map(\.type))
             let name = preparedQueries[key] ?? {
@@ -128,6 +129,7 @@ final class LoopConnection: @unchecked Sendable {
     /// Runs the prepared statement `name` (preparing it with `sql` first on this connection),
     /// with a Sync of its own, on the loop's thread.
     func runPrepared(name: String, sql: String, binds: PostgresBindings, deadline: ContinuousClock.Instant?) async throws -> Answer {
+        try binds.checkSendable()
         let mustPrepare = !prepared.contains(name)
         if mustPrepare { prepared.insert(name) }
         return try await withCheckedThrowingContinuation { waiter in

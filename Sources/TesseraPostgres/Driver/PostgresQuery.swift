@@ -97,6 +97,14 @@ public struct PostgresBindings: Sendable, Hashable {
     public mutating func appendNull() {
         values.append(Value(type: 0, isBinary: false, bytes: nil))
     }
+
+    /// Refuses a text value with a NUL byte, as PostgreSQL does (SQLSTATE 22021): libpq sends
+    /// text values as C strings, so it would otherwise arrive cut short at the NUL, silently.
+    func checkSendable() throws {
+        for (index, value) in values.enumerated() where !value.isBinary && value.bytes?.contains(0) == true {
+            throw PostgresError(sqlState: "22021", message: "the text bound to $\(index + 1) contains a NUL byte, which PostgreSQL's text cannot hold")
+        }
+    }
 }
 
 /// A Swift value that can stand for a placeholder.
