@@ -191,6 +191,11 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
             switch entry.handler {
             case .immediate(let handler): return .finished(Result { try handler(context) })
             case .suspending(let handler): return .handlerWaits(handler)
+            case .deciding(let decide):
+                switch try decide(context) {
+                case .answer(let response): return .finished(.success(response))
+                case .wait(let handler): return .handlerWaits(handler)
+                }
             }
         } catch {
             return .finished(.failure(error))

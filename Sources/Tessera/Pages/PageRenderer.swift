@@ -10,19 +10,27 @@ import TesseraViews
 extension RequestContext {
     /// Runs `controller` for this request, regions and all.
     public func render(_ controller: some PageController) async throws -> Response {
-        try await PageRenderer.respond(with: controller, in: self)
+        switch PageRenderer.decide(with: controller, in: self) {
+        case .answer(let response): response
+        case .wait(let work): try await work(self)
+        }
     }
 }
 
 enum PageRenderer {
-    static func respond(with controller: some PageController, in request: RequestContext) async throws -> Response {
+    /// A visitor who has the version kept for this page gets a 304 at once: nothing loads or
+    /// renders, and no task starts. Anyone else waits for the page.
+    static func decide(with controller: some PageController, in request: RequestContext) -> HandlerDecision {
         // Before the model is read: its regions may be rendered from it, and kept.
         var started = request
         started.regionCacheGeneration = request.application.regionCache?.generation
         let context = started
-        // A visitor who has the version kept for this page gets a 304: nothing loads or renders.
         let validation = PageValidation(context)
-        if let notModified = validation?.notModified() { return notModified }
+        if let notModified = validation?.notModified() { return .answer(notModified) }
+        return .wait { _ in try await respond(with: controller, in: context, validation: validation) }
+    }
+
+    private static func respond(with controller: some PageController, in context: RequestContext, validation: PageValidation?) async throws -> Response {
         let model = try await controller.load(context)
         if let encodable = model as? any Encodable, AcceptHeader(context.request.headers[.accept]).prefersJSON {
             return try JSONResponse.make(encodable)

@@ -35,12 +35,16 @@ public struct PageValidatorKey: Hashable, Sendable {
 public struct PageValidator: Sendable {
     let eTag: String
     let cacheControl: String?
+    /// The answer to a request that already has this version, built once with the validator:
+    /// a repeat view copies it. It names the page's type, so the steps that shape pages (the
+    /// language's `Vary`, say) shape it as they did the 200.
+    let notModified: Response
 
-    /// The answer to a request that already has this version. It names the page's type, so the
-    /// steps that shape pages (the language's `Vary`, say) shape it as they did the 200.
-    var notModified: Response {
+    init(eTag: String, cacheControl: String?) {
+        self.eTag = eTag
+        self.cacheControl = cacheControl
         var response = Response(status: .notModified, headers: [.eTag: eTag, .contentType: "text/html; charset=utf-8"])
         if let cacheControl { response.headers[.cacheControl] = cacheControl }
-        return response
+        self.notModified = response
     }
 }

@@ -40,17 +40,26 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
         }.joined(separator: "/")
     }
 
-    /// The captured segments if `path` matches.
-    func match(_ pathSegments: [Substring]) -> [String]? {
-        guard pathSegments.count == segments.count else { return nil }
+    /// The captured segments if `path` matches, read in place: no array of the path's segments.
+    /// An empty segment (`//`, a trailing `/`) matches no capture and no literal.
+    func match(_ path: String) -> [String]? {
+        let bytes = path.utf8
+        // The segments after the first slash, as `path.split(separator: "/").dropFirst()` has them.
+        guard var start = bytes.firstIndex(of: UInt8(ascii: "/")).map(bytes.index(after:)) else { return segments.isEmpty ? [] : nil }
         var captures: [String] = []
-        for (segment, value) in zip(segments, pathSegments) {
+        for (position, segment) in segments.enumerated() {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
+            let value = path[start..<end]
             switch segment {
-            case .literal(let text): guard text == value else { return nil }
+            case .literal(let text): guard value == text else { return nil }
             case .parameter: guard !value.isEmpty else { return nil }; captures.append(String(value))
             }
+            let isLast = position == segments.count - 1
+            if end == bytes.endIndex { return isLast ? captures : nil }
+            guard !isLast else { return nil }
+            start = bytes.index(after: end)
         }
-        return captures
+        return nil
     }
 
     /// Whether some path would match both patterns.

@@ -43,9 +43,8 @@ final class Router: Sendable {
         }
         // One spelling per address: an empty segment (`//`, a trailing `/`) matches no pattern,
         // so `/photos//a.webp` is a 404, not an alias that caches would keep beside the real one.
-        let segments = Array(request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst())
         for entry in patternedEntries {
-            guard let captures = entry.pattern.match(segments), entry.accepts(captures) else { continue }
+            guard let captures = entry.pattern.match(request.path), entry.accepts(captures) else { continue }
             if entry.method == method { return .route(entry, captures: captures) }
             allowed.insert(entry.method.rawValue)
         }
@@ -88,6 +87,16 @@ final class RouteEntry: Sendable {
 enum RouteHandler: Sendable {
     /// Answers without waiting: the whole request is answered on the server's thread, no task.
     case immediate(@Sendable (RequestContext) throws -> Response)
-    /// May wait (a page loading through its services, a region, an action that awaits).
+    /// May wait (a region, an action that awaits).
     case suspending(@Sendable (RequestContext) async throws -> Response)
+    /// Answers at once when it can, and else says what to wait for: a page's 304 needs no task.
+    case deciding(@Sendable (RequestContext) throws -> HandlerDecision)
+}
+
+/// What a ``RouteHandler/deciding(_:)`` handler decided without waiting.
+enum HandlerDecision: Sendable {
+    /// The answer, ready now: the request needs no task.
+    case answer(Response)
+    /// The answer needs this work, which may wait.
+    case wait(@Sendable (RequestContext) async throws -> Response)
 }

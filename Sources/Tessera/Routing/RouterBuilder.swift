@@ -27,7 +27,7 @@ public struct RouterBuilder: Sendable {
         _ factory: @escaping @Sendable (Parameters, RequestContext) throws -> Controller
     ) {
         add(route) { (read: @escaping @Sendable (RequestContext) throws -> Parameters) in
-            .suspending { context in try await PageRenderer.respond(with: try factory(read(context), context), in: context) }
+            .deciding { context in try PageRenderer.decide(with: factory(read(context), context), in: context) }
         }
     }
 
