@@ -82,6 +82,39 @@ import Testing
         }
         #expect(codec.decode(Substring(signed(fixed + [1, 0x61, 0x00, 0x01, 0x62])), now: now)?.values == ["a": "b"], "a well-formed entry")
     }
+
+    /// A cookie verified once is found again by its exact bytes, and only under its own secret;
+    /// its expiry still counts, and a cookie that failed is never kept.
+    @Test func verifiedCookiesAreKeptPerSecretAndStillExpire() throws {
+        let sent = payload()
+        let cookie = codec.encode(sent)
+        #expect(codec.payload(in: cookie, now: now) == sent)
+        #expect(codec.payload(in: cookie, now: now) == sent, "found again")
+        #expect(codec.payload(in: cookie, now: Date(timeIntervalSince1970: 1_800_000_600)) == nil, "expired, though kept")
+        let other = SessionCodec(secret: Data(repeating: 8, count: 32))
+        #expect(other.payload(in: cookie, now: now) == nil, "kept under another secret")
+
+        var tampered = try record(of: cookie)
+        tampered[30] ^= 1
+        let forged = Base64URL.encode(tampered)
+        #expect(codec.payload(in: forged, now: now) == nil)
+        #expect(codec.payload(in: forged, now: now) == nil, "still refused the second time")
+    }
+
+    /// Two generations of `capacity` each: a flood of new cookies evicts, and what a visitor
+    /// sends again is moved to the newer one, so it outlives the flood.
+    @Test func theCookieCacheIsBounded() {
+        let kept = VerifiedCookies(capacity: 2)
+        let sent = payload()
+        kept.keep(sent, for: "a")
+        kept.keep(sent, for: "b")
+        kept.keep(sent, for: "c")  // a and b become the older generation
+        #expect(kept.payload(for: "a") == sent, "found in the older generation, and moved to the newer")
+        kept.keep(sent, for: "d")  // c and a become the older generation; b is gone
+        #expect(kept.payload(for: "b") == nil)
+        #expect(kept.payload(for: "a") == sent)
+        #expect(kept.payload(for: "d") == sent)
+    }
 }
 
 /// The ids and tokens drawn for new sessions, in one call to the kernel.

@@ -22,7 +22,7 @@ public struct Session: Sendable {
     /// The session in `cookie`, or a new one when there is no valid cookie. Either way it has a
     /// CSRF token from here on, drawn when first asked for.
     init(cookie: String?, codec: SessionCodec) {
-        storage = Storage(payload: cookie.flatMap { codec.decode(Substring($0)) }, loadedFrom: Loaded.Source(cookie: cookie, secret: codec.secret))
+        storage = Storage(payload: cookie.flatMap { codec.payload(in: $0) }, loadedFrom: Loaded.Source(cookie: cookie, secret: codec.secret))
     }
 
     /// What a session's cookie held when it was loaded, and which cookie that was.

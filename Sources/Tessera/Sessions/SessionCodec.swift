@@ -27,6 +27,8 @@ struct SessionCodec: Sendable {
     /// HMAC-SHA256 with the secret already keyed: keying costs two SHA-256 blocks, as much as
     /// signing a session, so it is done once and the keyed state copied for each use.
     private let keyed: KeyedMAC
+    /// The cookies verified lately under this secret.
+    private let verified = VerifiedCookies(capacity: 4096)
 
     init(secret: Data) {
         self.secret = secret
@@ -90,6 +92,15 @@ struct SessionCodec: Sendable {
         }
         record.append(contentsOf: signature(of: record))
         return Base64URL.encode(record)
+    }
+
+    /// The session in `cookie`, as ``decode(_:now:)`` reads it, from the cookies verified lately
+    /// when it is one of them: a visitor's every request sends the same cookie.
+    func payload(in cookie: String, now: Date = Date()) -> Payload? {
+        if let kept = verified.payload(for: cookie) { return kept.isUnexpired(at: now) ? kept : nil }
+        guard let payload = decode(Substring(cookie), now: now) else { return nil }
+        verified.keep(payload, for: cookie)
+        return payload
     }
 
     /// The session in `cookie`, or `nil` when it is not one of ours, unchanged and unexpired.
