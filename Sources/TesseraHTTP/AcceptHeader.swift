@@ -16,20 +16,28 @@ public struct AcceptHeader: Sendable {
 
     /// The `q` the client gives `mediaType`, through exact or wildcard ranges; 0 when absent.
     public func quality(of mediaType: String) -> Double {
-        let type = mediaType.split(separator: "/").first.map(String.init) ?? mediaType
-        var best: (specificity: Int, q: Double) = (-1, 0)
-        for range in value.split(separator: ",") {
-            let parsed = MediaTypeHeader(String(range))
-            let q = parsed.parameters["q"].flatMap(Double.init) ?? 1
-            let specificity: Int
-            switch parsed.essence {
-            case mediaType: specificity = 2
-            case "\(type)/*": specificity = 1
-            case "*/*": specificity = 0
-            default: continue
+        var mediaType = mediaType
+        let thousandths = mediaType.withUTF8 { wanted in
+            // `type/` of `type/subtype`, for a `type/*` range.
+            let type = UnsafeBufferPointer(rebasing: wanted[...(wanted.firstIndex(of: UInt8(ascii: "/")) ?? wanted.count - 1)])
+            var best = (specificity: -1, weight: 0)
+            WeightedList.forEach(value) { range, weight in
+                let specificity: Int
+                if FieldList.element(range, equalsIgnoringCase: wanted) {
+                    specificity = 2
+                } else if range.count == type.count + 1, range.last == UInt8(ascii: "*"),
+                          FieldList.element(UnsafeBufferPointer(rebasing: range.dropLast()), equalsIgnoringCase: type), type.last == UInt8(ascii: "/") {
+                    specificity = 1
+                } else if range.elementsEqual("*/*".utf8) {
+                    specificity = 0
+                } else {
+                    return false
+                }
+                if specificity > best.specificity { best = (specificity, weight) }
+                return false
             }
-            if specificity > best.specificity { best = (specificity, q) }
+            return best.weight
         }
-        return best.q
+        return Double(thousandths) / 1000
     }
 }

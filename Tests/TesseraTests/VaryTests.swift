@@ -7,21 +7,21 @@ import Testing
 @Suite struct VaryTests {
     @Test func namesAreAddedOnceWhateverTheirCaseOrSpacing() {
         var fields: HTTPFields = [:]
-        fields.addVary("Accept-Language", "Cookie")
+        fields.addVary("Accept-Language, Cookie")
         #expect(fields[.vary] == "Accept-Language, Cookie")
         fields.addVary("Accept-Encoding")
         #expect(fields[.vary] == "Accept-Language, Cookie, Accept-Encoding")
-        fields.addVary("cookie", "ACCEPT-ENCODING")
+        fields.addVary("cookie, ACCEPT-ENCODING")
         #expect(fields[.vary] == "Accept-Language, Cookie, Accept-Encoding", "already there, in another case")
 
         var spaced: HTTPFields = [.vary: " Origin ,\tCookie,"]
-        spaced.addVary("Cookie", "Origin", "Accept-Language")
+        spaced.addVary("Cookie, Origin, Accept-Language")
         #expect(spaced[.vary] == "Origin ,\tCookie,, Accept-Language", "HTTPField trims the value itself")
 
         var repeated = HTTPFields()
         repeated.append(HTTPField(name: .vary, value: "Origin"))
         repeated.append(HTTPField(name: .vary, value: "Cookie"))
-        repeated.addVary("Cookie", "Accept-Encoding")
+        repeated.addVary("Cookie, Accept-Encoding")
         #expect(repeated[values: .vary] == ["Origin, Accept-Encoding", "Cookie"], "a name in a later field counts too")
 
         var everything: HTTPFields = [.vary: "*"]

@@ -1,3 +1,5 @@
+import TesseraHTTP
+
 /// An `If-None-Match` field (RFC 9110 §13.1.2): a list of entity tags, or `*`, compared weakly,
 /// as that field always is, so `W/"x"` and `"x"` match.
 struct EntityTagList {
@@ -7,17 +9,19 @@ struct EntityTagList {
         self.field = field
     }
 
-    /// Whether the list names any of `tags` (each written `"…"` or `W/"…"`), or is `*`.
-    func matches(_ tags: String...) -> Bool {
-        let opaque = tags.map(Self.opaque)
-        return field.split(separator: ",").contains { listed in
-            let tag = listed.trimmingCharacters(in: " \t")
-            return tag == "*" || opaque.contains(Self.opaque(tag))
+    /// Whether the list names `tag` (written `"…"` or `W/"…"`), or is `*`.
+    func matches(_ tag: String) -> Bool {
+        var tag = tag
+        return tag.withUTF8 { tag in
+            let wanted = Self.opaque(tag)
+            return FieldList.contains(field) { listed in
+                (listed.count == 1 && listed[0] == UInt8(ascii: "*")) || Self.opaque(listed).elementsEqual(wanted)
+            }
         }
     }
 
-    private static func opaque(_ tag: some StringProtocol) -> Substring {
-        let tag = Substring(tag)
-        return tag.hasPrefix("W/") ? tag.dropFirst(2) : tag
+    /// The tag without its weakness mark, `W/`.
+    private static func opaque(_ tag: UnsafeBufferPointer<UInt8>) -> Slice<UnsafeBufferPointer<UInt8>> {
+        tag.starts(with: "W/".utf8) ? tag.dropFirst(2) : tag[...]
     }
 }

@@ -1,5 +1,6 @@
-/// Whether a client takes gzip (RFC 9110 §12.5.3): an explicit `gzip` (or `x-gzip`) entry decides,
-/// else `*` does; `q=0` is a refusal.
+import TesseraHTTP
+
+/// An `Accept-Encoding` field, read for the one coding Tessera sends: gzip.
 struct AcceptEncoding {
     let value: String
 
@@ -7,18 +8,18 @@ struct AcceptEncoding {
         self.value = value ?? ""
     }
 
+    /// Whether gzip is accepted: named with a weight above 0 (`x-gzip` too), or else through `*`.
     var allowsGzip: Bool {
+        var named: Bool?
         var wildcard: Bool?
-        for item in value.split(separator: ",") {
-            let parts = item.split(separator: ";")
-            let coding = parts.first?.trimmingCharacters(in: " \t").lowercased() ?? ""
-            let quality = parts.dropFirst().lazy
-                .map { $0.trimmingCharacters(in: " \t").lowercased() }
-                .first { $0.hasPrefix("q=") }
-                .flatMap { Double($0.dropFirst(2)) } ?? 1
-            if coding == "gzip" || coding == "x-gzip" { return quality > 0 }
-            if coding == "*" { wildcard = quality > 0 }
+        WeightedList.forEach(value) { coding, weight in
+            if FieldList.element(coding, equalsIgnoringCase: "gzip") || FieldList.element(coding, equalsIgnoringCase: "x-gzip") {
+                named = weight > 0
+                return true
+            }
+            if coding.count == 1, coding[0] == UInt8(ascii: "*") { wildcard = weight > 0 }
+            return false
         }
-        return wildcard ?? false
+        return named ?? wildcard ?? false
     }
 }

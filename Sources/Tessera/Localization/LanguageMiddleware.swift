@@ -74,7 +74,7 @@ public struct LanguageMiddleware: Middleware {
                 response.headers[.cacheControl] = "private, no-cache"
             }
         case .cookie, .header, .fallback:
-            response.headers.addVary("Accept-Language", "Cookie")
+            response.headers.addVary("Accept-Language, Cookie")
         }
     }
 

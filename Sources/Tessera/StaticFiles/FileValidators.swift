@@ -21,7 +21,8 @@ struct FileValidators {
 
     func isNotModified(_ headers: RequestHeaders) -> Bool {
         if let ifNoneMatch = headers[.ifNoneMatch] {
-            return EntityTagList(ifNoneMatch).matches(eTag, gzipETag)
+            let listed = EntityTagList(ifNoneMatch)
+            return listed.matches(eTag) || listed.matches(gzipETag)
         }
         if let ifModifiedSince = headers[.ifModifiedSince], let since = HTTPDate.parse(ifModifiedSince) {
             return modifiedSeconds <= since
