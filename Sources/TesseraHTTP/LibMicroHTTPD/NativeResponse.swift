@@ -16,7 +16,12 @@ enum NativeResponse {
 
     static func addHeaders(_ headers: HTTPFields, defaults: DefaultHeaders, to response: OpaquePointer) {
         for field in headers {
-            _ = MHD_add_response_header(response, field.name.rawName, field.value)
+            // `withCString`, not a `String` passed as a C string: that converts through
+            // `utf8CString`, a new array per name and per value; this reads the string's own
+            // NUL-terminated storage.
+            field.name.rawName.withCString { name in
+                field.value.withCString { value in _ = MHD_add_response_header(response, name, value) }
+            }
         }
         defaults.add(to: response, unlessIn: headers)
     }
