@@ -566,13 +566,15 @@ def repeat_view_headers(url):
 
 def conditional(servers):
     """A repeat view answered 304 before the page loads, against the same server's /healthz in
-    the same round, pinned and unpinned."""
+    the same round, pinned and unpinned, with metrics on."""
     data = tempfile.mkdtemp(prefix="tessera-bench-304-")
     atexit.register(shutil.rmtree, data, ignore_errors=True)
     run([".build/release/storefront", "seed", "--data-dir", data])
     for pinned, port in ((True, 18096), (False, 18098)):
         label = "pinned" if pinned else "unpinned"
-        servers.append(start([".build/release/storefront"], port, pinned=pinned, probe="/healthz", DATA_DIR=data))
+        # Every step runs, the metrics step included, as in production.
+        servers.append(start([".build/release/storefront"], port, pinned=pinned, probe="/healthz", DATA_DIR=data,
+                             METRICS_PORT=str(port + 1000)))
         base = f"http://127.0.0.1:{port}"
         reference = "storefront /healthz"
         results = measure({

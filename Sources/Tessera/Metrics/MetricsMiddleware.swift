@@ -33,8 +33,7 @@ public struct MetricsMiddleware: Middleware {
     /// Records the request with its final status.
     public func after(_ response: inout Response, for context: RequestContext) {
         guard let startedAt = context[StartedAt.self] else { return }
-        let route = context.route?.name ?? "unmatched"
-        let series = instruments.series(route: route, method: Self.label(for: context.request.method), status: response.status.code / 100)
+        let series = instruments.series(route: context.route?.entry, method: context.request.method, status: response.status.code / 100)
         series.requests.increment()
         series.duration.recordInterval(since: startedAt)
         series.database.record(context.databaseTime?.total ?? .zero)
@@ -52,7 +51,9 @@ public struct MetricsMiddleware: Middleware {
     }
 
     /// The handles of each series, made once: making a swift-metrics handle looks it up in the
-    /// backend's registry, which is too slow to do per request.
+    /// backend's registry, which is too slow to do per request. They are found by the matched
+    /// route's identity, the method and the status class, so a request builds no label to find
+    /// its series.
     final class Instruments: Sendable {
         struct Series: Sendable {
             let requests: Counter
@@ -60,16 +61,25 @@ public struct MetricsMiddleware: Middleware {
             let database: Metrics.Timer
         }
 
-        private let series = Mutex<[String: Series]>([:])
+        private struct Key: Hashable {
+            /// The matched route; `nil` for a request no route matched.
+            let route: ObjectIdentifier?
+            /// The method's label (``MetricsMiddleware/label(for:)``).
+            let method: String
+            let status: Int
+        }
 
-        func series(route: String, method: String, status: Int) -> Series {
-            let key = "\(route) \(method) \(status)"
+        private let series = Mutex<[Key: Series]>([:])
+
+        func series(route: RouteEntry?, method: HTTPRequest.Method, status: Int) -> Series {
+            let key = Key(route: route.map(ObjectIdentifier.init), method: MetricsMiddleware.label(for: method), status: status)
             if let known = series.withLock({ $0[key] }) { return known }
-            let dimensions = [("route", route), ("method", method), ("status", "\(status)xx")]
+            let routeName = route?.name ?? "unmatched"
+            let dimensions = [("route", routeName), ("method", key.method), ("status", "\(status)xx")]
             let made = Series(
                 requests: Counter(label: "http_requests_total", dimensions: dimensions),
                 duration: Metrics.Timer(label: "http_request_duration_seconds", dimensions: dimensions),
-                database: Metrics.Timer(label: "http_request_database_seconds", dimensions: [("route", route)])
+                database: Metrics.Timer(label: "http_request_database_seconds", dimensions: [("route", routeName)])
             )
             return series.withLock { series in
                 if let raced = series[key] { return raced }
