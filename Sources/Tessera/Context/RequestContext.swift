@@ -56,14 +56,31 @@ public struct RequestContext: Sendable {
     /// more metadata. Made when first asked for,
     /// so a request that logs nothing pays nothing.
     public var logger: Logger {
-        get {
-            if let logger = core.logger { return logger }
-            var logger = application.logger
-            if !core.request.id.isEmpty { logger[metadataKey: "request_id"] = "\(core.request.id)" }
-            if let traceID = trace?.traceID { logger[metadataKey: "trace_id"] = "\(traceID)" }
+        get { loggerSource.logger }
+        set { core = Core(request: core.request, logger: newValue, application: core.application) }
+    }
+
+    /// What ``logger`` is made from, for one who may log later: a shared region keeps this, not
+    /// the logger, whose metadata costs allocations every request would pay.
+    var loggerSource: LoggerSource {
+        LoggerSource(chosen: core.logger, application: application.logger, requestID: core.request.id, traceID: trace?.traceID)
+    }
+
+    /// The request's logger before it is made.
+    struct LoggerSource: Sendable {
+        /// One a middleware handed on, which is used as it is.
+        let chosen: Logger?
+        let application: Logger
+        let requestID: String
+        let traceID: String?
+
+        var logger: Logger {
+            if let chosen { return chosen }
+            var logger = application
+            if !requestID.isEmpty { logger[metadataKey: "request_id"] = "\(requestID)" }
+            if let traceID { logger[metadataKey: "trace_id"] = "\(traceID)" }
             return logger
         }
-        set { core = Core(request: core.request, logger: newValue, application: core.application) }
     }
 
     /// The app's shared parts, reached through the named properties below.

@@ -9,13 +9,15 @@ import TesseraViews
 public struct SharedRegionContext: Sendable {
     /// The language the fragment is rendered and kept in.
     public let language: Language
-    /// The app's logger, with the id of the request that rendered the fragment.
-    public let logger: Logger
+    /// The app's logger, with the id of the request that rendered the fragment; made when asked
+    /// for, since most fragments log nothing.
+    public var logger: Logger { loggerSource.logger }
+    private let loggerSource: RequestContext.LoggerSource
     private let assets: AssetURLs
 
     init(_ context: RequestContext) {
         language = context.language
-        logger = context.logger
+        loggerSource = context.loggerSource
         assets = context.application.assets
     }
 
