@@ -69,7 +69,7 @@ public struct LanguageMiddleware: Middleware {
             response.headers.append(HTTPField(name: .setCookie, value: cookie))
             // The cookie is this visitor's: the answer that sets it is not for a shared cache.
             // A stricter rule chosen already (`no-store` for a signed-in page) stays.
-            let caching = CacheControlField(response.headers[.cacheControl] ?? "")
+            let caching = CacheControlField(response.headers)
             if !caching.has("private"), !caching.has("no-store") {
                 response.headers[.cacheControl] = "private, no-cache"
             }

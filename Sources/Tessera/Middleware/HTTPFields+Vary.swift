@@ -18,11 +18,28 @@ extension HTTPFields {
                 }
             }
         }
-        var added = ""
+        var listedCount = 0, count = 0
         _ = FieldList.contains(names) { name in
-            if !isListed(name) { added += ", " + String(decoding: name, as: UTF8.self) }
+            count += 1
+            if isListed(name) { listedCount += 1 }
             return false
         }
-        if !added.isEmpty { self[index].value += added }
+        guard listedCount < count else { return }
+        // One new string, the field's value grown in place.
+        var value = self[index].value
+        value.reserveCapacity(value.utf8.count + 2 + names.utf8.count)
+        if listedCount == 0 {
+            value += ", "
+            value += names
+        } else {
+            _ = FieldList.contains(names) { name in
+                if !isListed(name) {
+                    value += ", "
+                    value += String(decoding: name, as: UTF8.self)
+                }
+                return false
+            }
+        }
+        self[index].value = value
     }
 }

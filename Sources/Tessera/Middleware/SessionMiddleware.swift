@@ -36,8 +36,8 @@ public struct SessionMiddleware: Middleware {
         if let cookie {
             response.headers.append(HTTPField(name: .setCookie, value: cookie))
         }
-        if let chosenField = response.headers[.cacheControl] {
-            let chosen = CacheControlField(chosenField)
+        if response.headers.contains(.cacheControl) {
+            let chosen = CacheControlField(response.headers)
             // An answer that chose its own caching (a static file) keeps it, with two exceptions.
             // One that is already private (a step's `private, no-cache`, such as the language
             // cookie's) but showed what a signed-in session holds becomes `no-store`, so that
