@@ -40,37 +40,6 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
         }.joined(separator: "/")
     }
 
-    /// The captured segments if `path` matches, read in place: no array of the path's segments.
-    /// An empty segment (`//`, a trailing `/`) matches no capture and no literal.
-    func match(_ path: String) -> [String]? {
-        let bytes = path.utf8
-        // The segments after the first slash, as `path.split(separator: "/").dropFirst()` has them.
-        guard var start = bytes.firstIndex(of: UInt8(ascii: "/")).map(bytes.index(after:)) else { return segments.isEmpty ? [] : nil }
-        var captures: [String] = []
-        for (position, segment) in segments.enumerated() {
-            let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
-            let value = path[start..<end]
-            switch segment {
-            case .literal(let text): guard value == text else { return nil }
-            case .parameter: guard !value.isEmpty else { return nil }; captures.append(String(value))
-            }
-            let isLast = position == segments.count - 1
-            if end == bytes.endIndex { return isLast ? captures : nil }
-            guard !isLast else { return nil }
-            start = bytes.index(after: end)
-        }
-        return nil
-    }
-
-    /// Whether some path would match both patterns.
-    func overlaps(_ other: RoutePattern) -> Bool {
-        guard segments.count == other.segments.count else { return false }
-        for (a, b) in zip(segments, other.segments) {
-            if case .literal(let x) = a, case .literal(let y) = b, x != y { return false }
-        }
-        return true
-    }
-
     /// The path for `values`, percent-encoded.
     func path(with values: [String]) -> String {
         // Every link of every page comes here: one string grown in place, no array of parts.

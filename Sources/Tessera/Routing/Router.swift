@@ -9,7 +9,7 @@
 /// its tables.
 final class Router: Sendable {
     private let literalEntries: [String: [RouteEntry]]
-    private let patternedEntries: [RouteEntry]
+    private let patternedEntries: RouteTrie
     private let fallback: (any HTTPResponder)?
 
     init(entries: [RouteEntry], fallback: (any HTTPResponder)?) {
@@ -23,7 +23,7 @@ final class Router: Sendable {
             }
         }
         literalEntries = literal
-        patternedEntries = patterned
+        patternedEntries = RouteTrie(patterned)
         self.fallback = fallback
     }
 
@@ -43,11 +43,17 @@ final class Router: Sendable {
         }
         // One spelling per address: an empty segment (`//`, a trailing `/`) matches no pattern,
         // so `/photos//a.webp` is a 404, not an alias that caches would keep beside the real one.
-        for entry in patternedEntries {
-            guard let captures = entry.pattern.match(request.path), entry.accepts(captures) else { continue }
-            if entry.method == method { return .route(entry, captures: captures) }
-            allowed.insert(entry.method.rawValue)
+        // The first registered of the routes that match, fit and answer this method.
+        var matched: (order: Int, entry: RouteEntry, captures: [String])?
+        patternedEntries.forEachMatch(of: request.path) { order, entry, captures in
+            guard order < matched?.order ?? .max, entry.accepts(captures) else { return }
+            if entry.method == method {
+                matched = (order, entry, captures)
+            } else {
+                allowed.insert(entry.method.rawValue)
+            }
         }
+        if let matched { return .route(matched.entry, captures: matched.captures) }
         if allowed.isEmpty, method == .get, let fallback {
             return .fallback(fallback)
         }
