@@ -112,6 +112,18 @@ import TesseraTesting
         #expect(counter.accepted.withLock { $0 } == 1)
         let viaHeader = try await browser.send("/signup", method: "POST", form: "name=Bob&age=40", headers: ["X-CSRF-Token": token])
         #expect(viaHeader.status == 303)
+
+        // A browser that says the form came from another site is refused, even with the token
+        // (decision 0031); one that says it came from this origin still needs the token.
+        for site in ["cross-site", "same-site", "Cross-Site", "nonsense"] {
+            let reply = try await browser.send("/signup", method: "POST", form: "name=Eve&age=30&_csrf=\(token)", headers: ["Sec-Fetch-Site": site])
+            #expect(reply.status == 403, "\(site)")
+        }
+        let sameOrigin = try await browser.send("/signup", method: "POST", form: "name=Cy&age=20&_csrf=\(token)", headers: ["Sec-Fetch-Site": "same-origin"])
+        #expect(sameOrigin.status == 303)
+        let sameOriginWithoutToken = try await browser.send("/signup", method: "POST", form: "name=Di&age=20", headers: ["Sec-Fetch-Site": "same-origin"])
+        #expect(sameOriginWithoutToken.status == 403, "the header adds a check; it replaces none")
+        #expect(counter.accepted.withLock { $0 } == 3)
         try await server.stop()
     }
 
