@@ -10,12 +10,12 @@ enum AllocationBudget {
     static let plaintext = 4
     /// `tessera-bench /memory-fortunes`: the Fortunes page from rows in memory, through a page
     /// controller and typed views.
-    static let memoryFortunes = 57
+    static let memoryFortunes = 35
     /// `tessera-bench /db`: one row from PostgreSQL, as JSON.
-    static let singleQuery = 89
+    static let singleQuery = 71
     /// The storefront's `/products/2`, a first visit: the page rendered, a session cookie signed.
-    static let productPageFirstVisit = 230
+    static let productPageFirstVisit = 179
     /// The storefront's `/products/2`, a repeat view with the session cookie and the page's
     /// validator, answered 304 with every step run.
-    static let repeatViewNotModified = 96
+    static let repeatViewNotModified = 31
 }
