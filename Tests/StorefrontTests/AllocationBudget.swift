@@ -17,5 +17,5 @@ enum AllocationBudget {
     static let productPageFirstVisit = 179
     /// The storefront's `/products/2`, a repeat view with the session cookie and the page's
     /// validator, answered 304 with every step run.
-    static let repeatViewNotModified = 31
+    static let repeatViewNotModified = 29
 }

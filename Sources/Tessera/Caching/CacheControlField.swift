@@ -1,29 +1,39 @@
 import HTTPTypes
 import TesseraHTTP
 
-/// An answer's `Cache-Control` directives, every field of it read in place: the steps that shape
-/// every answer ask it on the way out, and reading `headers[.cacheControl]` joins the fields
-/// into a new string first.
+/// An answer's `Cache-Control` directives, read in place: the steps that shape every answer ask
+/// it on the way out, and reading `headers[.cacheControl]` joins the fields into a new string
+/// first.
 struct CacheControlField {
-    private let fields: HTTPFields
+    private enum Source {
+        case fields(HTTPFields)
+        case value(String)
+    }
 
-    /// The directives of `fields`' `Cache-Control` fields.
+    private let source: Source
+
+    /// The directives of `fields`' `Cache-Control` fields, all of them.
     init(_ fields: HTTPFields) {
-        self.fields = fields
+        source = .fields(fields)
     }
 
     /// The directives of one field's value.
     init(_ field: String) {
-        self.init([.cacheControl: field])
+        source = .value(field)
     }
 
     /// Whether it names `directive` (lowercase ASCII), with or without a value.
     func has(_ directive: StaticString) -> Bool {
-        fields.contains { field in
-            field.name == .cacheControl && FieldList.contains(field.value) { element in
-                let name = element.prefix { $0 != UInt8(ascii: "=") && $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
-                return FieldList.element(UnsafeBufferPointer(rebasing: name), equalsIgnoringCase: directive)
-            }
+        switch source {
+        case .fields(let fields): fields.contains { $0.name == .cacheControl && Self.names(directive, in: $0.value) }
+        case .value(let value): Self.names(directive, in: value)
+        }
+    }
+
+    private static func names(_ directive: StaticString, in value: String) -> Bool {
+        FieldList.contains(value) { element in
+            let name = element.prefix { $0 != UInt8(ascii: "=") && $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
+            return FieldList.element(UnsafeBufferPointer(rebasing: name), equalsIgnoringCase: directive)
         }
     }
 }

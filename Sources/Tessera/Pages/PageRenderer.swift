@@ -22,12 +22,12 @@ enum PageRenderer {
     /// renders, and no task starts. Anyone else waits for the page.
     static func decide(with controller: some PageController, in request: RequestContext) -> HandlerDecision {
         // Before the model is read: its regions may be rendered from it, and kept.
-        var started = request
-        started.regionCacheGeneration = request.application.regionCache?.generation
-        let context = started
-        let validation = PageValidation(context)
+        let generation = request.application.regionCache?.generation
+        let validation = PageValidation(request)
         if let notModified = validation?.notModified() { return .answer(notModified) }
-        return .wait { _ in try await respond(with: controller, in: context, validation: validation) }
+        var context = request
+        context.regionCacheGeneration = generation
+        return .wait { [context] _ in try await respond(with: controller, in: context, validation: validation) }
     }
 
     private static func respond(with controller: some PageController, in context: RequestContext, validation: PageValidation?) async throws -> Response {
