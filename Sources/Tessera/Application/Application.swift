@@ -97,22 +97,27 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     private func run(_ request: Request, through steps: [any Middleware], to end: ChainEnd, trace: RequestTrace? = nil) -> HTTPAnswer {
         var context = RequestContext(request: request, application: parts)
         context.trace = trace
-        context.databasePatience = databasePatience.map { DatabasePatience(limit: $0) }
         if measuresDatabaseTime { context.databaseTime = DatabaseTime() }
-        if context.databaseTime == nil && context.databasePatience == nil {
-            return Self.enter(&context, through: steps, to: end)  // nothing to bind: no closure, no copy
+        // Patience is for waiting, which only a task does (`DatabasePatience.call` is async): a
+        // request answered on the server's thread never makes one.
+        let patience = databasePatience
+        guard context.databaseTime != nil else {
+            return Self.enter(&context, through: steps, to: end, patience: patience)  // nothing to bind: no closure, no copy
         }
-        return Self.withDatabaseValues(of: context) { Self.enter(&context, through: steps, to: end) }
+        return Self.withDatabaseValues(of: context) { Self.enter(&context, through: steps, to: end, patience: patience) }
     }
 
-    /// Goes in as far as it can without waiting, then out, or hands the rest to a task.
-    private static func enter(_ context: inout RequestContext, through steps: [any Middleware], to end: ChainEnd) -> HTTPAnswer {
+    /// Goes in as far as it can without waiting, then out, or hands the rest to a task, which
+    /// gets the request's ``DatabasePatience`` of `patience`, if the app sets one.
+    private static func enter(_ context: inout RequestContext, through steps: [any Middleware], to end: ChainEnd, patience: Duration?) -> HTTPAnswer {
         var run = MiddlewareRun(appSteps: steps)
         switch advance(&run, &context, to: end) {
         case .finished(let outcome):
             return settle(run, outcome, context)
         case let next:
-            return pending(run, context, next, to: end)
+            var waiting = context
+            waiting.databasePatience = patience.map { DatabasePatience(limit: $0) }
+            return pending(run, waiting, next, to: end)
         }
     }
 

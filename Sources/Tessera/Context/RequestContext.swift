@@ -22,7 +22,8 @@ public struct RequestContext: Sendable {
     /// (with ``MetricsMiddleware`` in its chain).
     public internal(set) var databaseTime: DatabaseTime?
     /// How long this request may still wait for its database, when the app says
-    /// (``ApplicationBuilder/databasePatience``).
+    /// (``ApplicationBuilder/databasePatience``); made when the request first waits, so `nil`
+    /// while the steps and a handler decide without waiting.
     public internal(set) var databasePatience: DatabasePatience?
     /// How ``language`` was chosen and what else the app offers, for a switcher; `nil` without
     /// a ``LanguageMiddleware``.
