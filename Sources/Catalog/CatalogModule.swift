@@ -19,9 +19,9 @@ public struct CatalogModule: FeatureModule {
         app.services.append(CatalogChangesFollower(catalog: catalog, photos: photos))
         app.routes.page(CatalogRoutes.list) { _, _ in ProductListPageController(catalog: catalog, photos: photos) }
         app.routes.page(CatalogRoutes.product) { id, _ in ProductPageController(catalog: catalog, photos: photos, id: id) }
-        app.routes.sharedFragment(CatalogRoutes.detail) { id in ProductDetailRegion(catalog: catalog, photos: photos, product: .id(id)) }
+        app.routes.sharedRegion(CatalogRoutes.detail, ProductDetailRegion(catalog: catalog, photos: photos))
         PhotoActions(photos: photos).register(in: &app.routes)
-        app.routes.sharedFragment(CatalogRoutes.related) { id in RelatedProductsRegion(catalog: catalog, photos: photos, product: .id(id)) }
+        app.routes.sharedRegion(CatalogRoutes.related, RelatedProductsRegion(catalog: catalog, photos: photos))
         SitemapAction(catalog: catalog).register(in: &app.routes)
     }
 }

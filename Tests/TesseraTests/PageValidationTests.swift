@@ -32,6 +32,12 @@ import Testing
             return price
         }
 
+        /// A shared region's read, not counted among the page's loads.
+        func price(_ id: Int) throws -> Int {
+            guard let price = state.withLock({ $0.prices[id] }) else { throw HTTPError(.notFound, message: "No such product.") }
+            return price
+        }
+
         func set(_ id: Int, to price: Int) { state.withLock { $0.prices[id] = price } }
         func afterNextLoad(_ change: @escaping @Sendable () -> Void) { state.withLock { $0.afterLoad = change } }
     }
@@ -71,17 +77,18 @@ import Testing
             case .undeclared: Region(source: nil, controller: PlainNote())
             case .failing: Region(source: nil, controller: FailingNote(id: id))
             }
-            return LiveCounterPageView.Regions(counter: Region(source: nil, controller: PriceTag(id: id, price: price)), note: note)
+            return LiveCounterPageView.Regions(counter: Region(shared: Routes.price, id, in: context), note: note)
         }
     }
 
-    struct PriceTag: SharedRegionController {
-        let id: Int
-        let price: Int
-        var caching: RegionCaching { .shared("price.\(id)", until: [PageValidationTests.product(id)]) }
+    struct PriceTag: SharedRegion {
+        typealias View = TextFragmentView
+        let shop: Shop
 
-        func render(in context: SharedRegionContext) async throws -> HTMLOutput {
-            PageValidationTests.html("costs \(price)")
+        func keptUntil(_ id: Int) -> [Topic] { [PageValidationTests.product(id)] }
+
+        func load(_ id: Int, in context: SharedRegionContext) async throws -> String {
+            "costs \(try shop.price(id))"
         }
     }
 
@@ -116,6 +123,7 @@ import Testing
         static let undeclaredRegion = Route<Int>("undeclared.region", .get, "/plain-note/{id}")
         static let failing = Route<Int>("failing", .get, "/failing/{id}")
         static let signIn = Route<NoParameters>("signin", .get, "/signin")
+        static let price = Route<Int>("price", .get, "/prices/{id}")
     }
 
     static func app(_ shop: Shop, validators: PageValidators = .pages()) throws -> (Application, LiveRegions) {
@@ -124,6 +132,7 @@ import Testing
         app.live = live
         app.pageValidators = validators
         app.routes.page(Routes.page) { id, _ in ProductPage(shop: shop, id: id) }
+        app.routes.sharedRegion(Routes.price, PriceTag(shop: shop))
         app.routes.page(Routes.form) { id, _ in ProductPage(shop: shop, id: id, note: .form) }
         app.routes.page(Routes.undeclaredPage) { id, _ in ProductPage(shop: shop, id: id, declared: false) }
         app.routes.page(Routes.undeclaredRegion) { id, _ in ProductPage(shop: shop, id: id, note: .undeclared) }
@@ -212,7 +221,7 @@ import Testing
                 live.publish(Self.product(1))
             }
             let raced = try await client.send("/products/1")
-            #expect(raced.text.contains("costs 10"))
+            #expect(raced.text.contains("Product 1 at 10"), "what the page read")
             let eTag = try #require(raced.header("etag"))
             let next = try await client.send("/products/1", headers: ["If-None-Match": eTag])
             #expect(next.status == 200 && next.text.contains("costs 11"), "the raced version was not kept: \(next.status)")
@@ -276,6 +285,7 @@ import Testing
         }
         var app = ApplicationBuilder()
         app.routes.page(Routes.page) { id, _ in ProductPage(shop: shop, id: id) }
+        app.routes.sharedRegion(Routes.price, PriceTag(shop: shop))
         try await app.build().test { client in
             let page = try await client.send("/products/1")
             #expect(page.status == 200 && page.header("etag") == nil, "nothing would tell it what is published")

@@ -5,7 +5,7 @@ import TesseraTesting
 import TesseraViews
 import Testing
 
-/// Shared regions kept until a topic they depend on is published (`RegionCaching.shared`).
+/// Shared regions kept until a topic they depend on is published (`SharedRegion.keptUntil`).
 @Suite struct RegionCacheTests {
     // MARK: The cache alone
 
@@ -104,44 +104,34 @@ import Testing
 
     // MARK: Within an app
 
-    /// Prices anyone may see, and how often the shared region rendered them.
+    /// Prices anyone may see, and how often the shared region read them.
     final class Prices: Sendable {
-        private let state = Mutex<(prices: [Int: Int], renders: Int, afterPageRead: (@Sendable () -> Void)?)>(([1: 10, 2: 20], 0, nil))
+        private let state = Mutex<(prices: [Int: Int], renders: Int, afterRead: (@Sendable () -> Void)?)>(([1: 10, 2: 20], 0, nil))
         var renders: Int { state.withLock { $0.renders } }
-        /// A region's read: counted.
+        /// A region's read: counted; `afterRead` runs once after it.
         func price(_ id: Int) -> Int? {
-            state.withLock { state in
-                state.renders += 1
-                return state.prices[id]
-            }
-        }
-        /// A page's read, handed to its region; `afterPageRead` runs once after it.
-        func pagePrice(_ id: Int) -> Int? {
             let (price, after) = state.withLock { state in
-                defer { state.afterPageRead = nil }
-                return (state.prices[id], state.afterPageRead)
+                defer { state.afterRead = nil }
+                state.renders += 1
+                return (state.prices[id], state.afterRead)
             }
             after?()
             return price
         }
-        func countRender() { state.withLock { $0.renders += 1 } }
         func set(_ id: Int, to price: Int) { state.withLock { $0.prices[id] = price } }
-        func afterNextPageRead(_ change: @escaping @Sendable () -> Void) { state.withLock { $0.afterPageRead = change } }
+        func afterNextRead(_ change: @escaping @Sendable () -> Void) { state.withLock { $0.afterRead = change } }
     }
 
-    struct PriceRegion: SharedRegionController {
+    struct PriceRegion: SharedRegion {
+        typealias View = TextFragmentView
         let prices: Prices
-        let id: Int
-        /// The price the page read, as the product page hands its detail the product.
-        var loaded: Int?
 
-        var topics: [Topic] { [RegionCacheTests.product(id)] }
-        var caching: RegionCaching { .shared("price.\(id)", until: topics) }
+        func topics(_ id: Int) -> [Topic] { [RegionCacheTests.product(id)] }
+        func keptUntil(_ id: Int) -> [Topic] { topics(id) }
 
-        func render(in context: SharedRegionContext) async throws -> HTMLOutput {
-            if loaded != nil { prices.countRender() }
-            guard let price = loaded ?? prices.price(id) else { throw HTTPError(.notFound, message: "No such price.") }
-            return RegionCacheTests.html("price \(price) in \(context.language.code), render \(prices.renders).")
+        func load(_ id: Int, in context: SharedRegionContext) async throws -> String {
+            guard let price = prices.price(id) else { throw HTTPError(.notFound, message: "No such price.") }
+            return "price \(price) in \(context.language.code), render \(prices.renders)."
         }
     }
 
@@ -161,12 +151,12 @@ import Testing
         let prices: Prices
         let id: Int
 
-        func load(_ context: RequestContext) async throws -> Int? { prices.pagePrice(id) }
-        func render(_ price: Int?, in context: RequestContext) -> Page {
+        func load(_ context: RequestContext) async throws {}
+        func render(_: Void, in context: RequestContext) -> Page {
             Page(title: "Price \(id)", body: context.render(LiveCounterPageView.self, "Price \(id)"))
         }
-        func regions(for price: Int?, in context: RequestContext) -> LiveCounterPageView.Regions<Region> {
-            LiveCounterPageView.Regions(counter: Region(source: Routes.value.path(id), controller: PriceRegion(prices: prices, id: id, loaded: price)),
+        func regions(for _: Void, in context: RequestContext) -> LiveCounterPageView.Regions<Region> {
+            LiveCounterPageView.Regions(counter: Region(shared: Routes.value, id, in: context),
                                         note: Region(source: nil, controller: VisitorRegion()))
         }
     }
@@ -193,7 +183,7 @@ import Testing
         app.live = live
         app.regionCache = cache
         app.routes.page(Routes.page) { id, _ in PricePage(prices: prices, id: id) }
-        app.routes.sharedFragment(Routes.value) { id in PriceRegion(prices: prices, id: id) }
+        app.routes.sharedRegion(Routes.value, PriceRegion(prices: prices))
         app.routes.action(Routes.fault) { _, _ in throw LedgerUnreadable() }
         let sessions = SessionConfiguration(secret: Data(repeating: 7, count: 32))
         let application = try app.build(middleware: [
@@ -229,17 +219,17 @@ import Testing
         }
     }
 
-    @Test func aRegionRenderedFromAModelThePageReadBeforeAChangeIsNotKept() async throws {
+    @Test func aFragmentWhoseReadRacedAPublishedChangeIsNotKept() async throws {
         let prices = Prices()
         let (application, live) = try Self.app(prices)
         try await application.test { client in
-            // The page reads 10; the change commits and is published before its region renders.
-            prices.afterNextPageRead {
+            // The region reads 10; the change commits and is published before it renders.
+            prices.afterNextRead {
                 prices.set(1, to: 11)
                 live.publish(Self.product(1))
             }
             let raced = try await client.send("/prices/1")
-            #expect(raced.text.contains("price 10 in en, render 1."), "what the page read")
+            #expect(raced.text.contains("price 10 in en, render 1."), "what the region read")
             let next = try await client.send("/prices/1")
             #expect(next.text.contains("price 11 in en, render 2."), "the raced render was not kept: \(next.text)")
             let kept = try await client.send("/prices/1")

@@ -3,8 +3,9 @@ import Testing
 import TesseraTesting
 
 /// The fixture package `Tests/Fixtures/RulesInTypes`: a shared region that reads the visitor
-/// (session, header, cookie, query, a middleware's value, the form token), or a second image
-/// processor (a second libvips thread), must not compile.
+/// (session, header, cookie, query, a middleware's value, the form token), is handed it, or
+/// loads through a loader that reads it, or a second image processor (a second libvips
+/// thread), must not compile.
 ///
 /// Each target is type-checked with the flags SwiftPM gave this package's own `BackOffice`
 /// module, which imports Tessera the same way, against the modules the suites were built with:
@@ -79,6 +80,25 @@ import TesseraTesting
             let result = try await Self.typecheck(target, with: arguments)
             #expect(result.status != 0, "\(target) compiled")
             #expect(result.output.contains("Sources/\(target)/Region.swift:11:"), "\(target): \(result.output)")
+            #expect(result.output.contains(message), "\(target): \(result.output)")
+        }
+
+        // Nor can the visitor be handed in: a page names a shared region by route and parameters,
+        // never by an instance it made (with a context, a session, a request or a closure over
+        // one); a route's parameters are not the page's model; and a loader that reads the
+        // visitor takes a `RequestContext`, which a shared region's load does not have.
+        let handed: [(target: String, line: Int, message: String)] = [
+            ("StoresContext", 12, "cannot convert value of type 'Leak' to expected argument type 'Route<Int>'"),
+            ("StoresSession", 12, "cannot convert value of type 'Leak' to expected argument type 'Route<Int>'"),
+            ("StoresRequest", 12, "cannot convert value of type 'Leak' to expected argument type 'Route<Int>'"),
+            ("CapturesVisitor", 12, "cannot convert value of type 'Leak' to expected argument type 'Route<Int>'"),
+            ("HandsVisitorModel", 12, "cannot convert value of type 'Basket' to expected argument type 'Int'"),
+            ("LoadsWithVisitor", 12, "cannot convert value of type 'SharedRegionContext' to expected argument type 'RequestContext'"),
+        ]
+        for (target, line, message) in handed {
+            let result = try await Self.typecheck(target, with: arguments)
+            #expect(result.status != 0, "\(target) compiled")
+            #expect(result.output.contains("Sources/\(target)/Region.swift:\(line):"), "\(target): \(result.output)")
             #expect(result.output.contains(message), "\(target): \(result.output)")
         }
 

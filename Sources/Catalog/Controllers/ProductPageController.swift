@@ -25,70 +25,48 @@ struct ProductPageController: PageController {
 
     func regions(for product: Product, in context: RequestContext) -> ProductPageView.Regions<Region> {
         ProductPageView.Regions(
-            detail: Region(source: CatalogRoutes.detail.path(id), controller: ProductDetailRegion(catalog: catalog, photos: photos, product: .loaded(product)),
-                           isRequired: true),
+            detail: Region(shared: CatalogRoutes.detail, id, isRequired: true, in: context),
             addToCart: context.regions.region(providedFor: CatalogRegions.addToCart, input: product, in: context),
             purchases: context.regions.region(providedFor: CatalogRegions.purchases, input: product, in: context),
-            related: Region(source: CatalogRoutes.related.path(id), controller: RelatedProductsRegion(catalog: catalog, photos: photos, product: .loaded(product)))
+            related: Region(shared: CatalogRoutes.related, id, in: context)
         )
     }
 }
 
-/// The product a region shows: already loaded by its page, or only an id when the region answers
-/// alone at its own URL.
-enum RegionProduct: Sendable {
-    case loaded(Product)
-    case id(Int)
-
-    func load(from catalog: CatalogService) async throws -> Product {
-        switch self {
-        case .loaded(let product): return product
-        case .id(let id): return try await catalog.product(id: id)
-        }
-    }
-
-    var id: Int {
-        switch self {
-        case .loaded(let product): product.id
-        case .id(let id): id
-        }
-    }
-}
-
 /// The product itself: photo, price, stock, description.
-struct ProductDetailRegion: SharedRegionController {
+struct ProductDetailRegion: SharedRegion {
+    typealias View = ProductDetailView
     let catalog: CatalogService
     let photos: PhotoService
-    let product: RegionProduct
 
-    var topics: [Topic] { [CatalogTopics.product(product.id)] }
+    func topics(_ id: Int) -> [Topic] { [CatalogTopics.product(id)] }
 
     /// The same for every visitor: kept until the product changes (stock, price, photo).
-    var caching: RegionCaching { .shared("catalog.detail.\(product.id)", until: topics) }
+    func keptUntil(_ id: Int) -> [Topic] { topics(id) }
 
-    func render(in context: SharedRegionContext) async throws -> HTMLOutput {
-        let product = try await product.load(from: catalog)
+    func load(_ id: Int, in context: SharedRegionContext) async throws -> ProductDetail {
+        let product = try await catalog.product(id: id)
         // Shown at half a desktop page, or the phone's whole width less the page's padding.
         let picture = try await photos.pictures(of: [product.id])[product.id].map {
             ProductPicture($0, alt: product.name, sizes: "(max-width: 700px) calc(100vw - 2rem), 480px", eager: true)
         }
-        return context.render(ProductDetailView.self, ProductDetail(product: product, picture: picture))
+        return ProductDetail(product: product, picture: picture)
     }
 }
 
 /// Other products of the same category, below the fold: their photos load lazily.
-struct RelatedProductsRegion: SharedRegionController {
+struct RelatedProductsRegion: SharedRegion {
+    typealias View = RelatedProductsView
     let catalog: CatalogService
     let photos: PhotoService
-    let product: RegionProduct
 
     /// The same for every visitor: kept until any product changes, since which products are
     /// related, and their stock and prices, are known only once read.
-    var caching: RegionCaching { .shared("catalog.related.\(product.id)", until: [CatalogTopics.product.any]) }
+    func keptUntil(_ id: Int) -> [Topic] { [CatalogTopics.product.any] }
 
-    func render(in context: SharedRegionContext) async throws -> HTMLOutput {
-        let related = try await catalog.related(to: try await product.load(from: catalog))
-        return context.render(RelatedProductsView.self, try await ProductCard.cards(for: related, photos: photos, eagerCount: 0))
+    func load(_ id: Int, in context: SharedRegionContext) async throws -> [ProductCard] {
+        let related = try await catalog.related(to: try await catalog.product(id: id))
+        return try await ProductCard.cards(for: related, photos: photos, eagerCount: 0)
     }
 
     func failureFragment(for error: any Error, in context: SharedRegionContext) -> HTMLOutput {

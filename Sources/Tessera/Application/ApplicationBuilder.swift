@@ -121,7 +121,7 @@ public struct ApplicationBuilder: Sendable {
         if let live, regionCache.isOn { live.follow(regionCache) }
         if let live, pageValidators.isOn { live.follow(pageValidators) }
         let parts = ApplicationParts(
-            layout: layout, regions: regions, errorPages: ErrorPageRenderer(controllers: errorPages),
+            layout: layout, regions: regions, sharedRegions: routes.sharedRegions, errorPages: ErrorPageRenderer(controllers: errorPages),
             logger: logger, developmentMode: developmentMode,
             regionMetrics: recordsMetrics ? RegionMetrics() : nil, assets: assets, siteURL: siteURL, live: live,
             regionCache: live != nil && regionCache.isOn ? regionCache : nil,

@@ -7,6 +7,8 @@ import TesseraViews
 final class ApplicationParts: Sendable {
     let layout: any PageLayout
     let regions: RegionRegistry
+    /// The shared regions registered with the routes, which pages name by route.
+    let sharedRegions: SharedRegionTable
     let errorPages: ErrorPageRenderer
     let logger: Logger
     /// Shows the details of a 500 on the page. Never in production.
@@ -24,7 +26,7 @@ final class ApplicationParts: Sendable {
     /// Pages' versions, for a 304 before loading, when something tells them what is published.
     let pageValidators: PageValidators?
 
-    init(layout: any PageLayout, regions: RegionRegistry, errorPages: ErrorPageRenderer, logger: Logger, developmentMode: Bool,
+    init(layout: any PageLayout, regions: RegionRegistry, sharedRegions: SharedRegionTable, errorPages: ErrorPageRenderer, logger: Logger, developmentMode: Bool,
          regionMetrics: RegionMetrics?, assets: AssetURLs, siteURL: SiteURL?, live: LiveRegions?, regionCache: RegionCache?,
          pageValidators: PageValidators?) {
         self.live = live
@@ -35,6 +37,7 @@ final class ApplicationParts: Sendable {
         self.regionMetrics = regionMetrics
         self.layout = layout
         self.regions = regions
+        self.sharedRegions = sharedRegions
         self.errorPages = errorPages
         self.logger = logger
         self.developmentMode = developmentMode

@@ -29,9 +29,6 @@ public struct RequestContext: Sendable {
     /// a ``LanguageMiddleware``.
     public internal(set) var languageChoice: LanguageChoice?
     var values: RequestValues
-    /// The ``RegionCache``'s generation when the page began loading, before its model was read:
-    /// a shared region rendered from that model is kept only if nothing was published since.
-    var regionCacheGeneration: RegionCache.Generation?
     /// The request's server span, when the app traces (``ApplicationBuilder/tracing``).
     var trace: RequestTrace?
 
@@ -42,7 +39,6 @@ public struct RequestContext: Sendable {
         self.route = nil
         self.databasePatience = nil
         self.values = RequestValues()
-        self.regionCacheGeneration = nil
         self.trace = nil
     }
 

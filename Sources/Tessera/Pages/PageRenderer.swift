@@ -21,13 +21,9 @@ enum PageRenderer {
     /// A visitor who has the version kept for this page gets a 304 at once: nothing loads or
     /// renders, and no task starts. Anyone else waits for the page.
     static func decide(with controller: some PageController, in request: RequestContext) -> HandlerDecision {
-        // Before the model is read: its regions may be rendered from it, and kept.
-        let generation = request.application.regionCache?.generation
         let validation = PageValidation(request)
         if let notModified = validation?.notModified() { return .answer(notModified) }
-        var context = request
-        context.regionCacheGeneration = generation
-        return .wait { [context] _ in try await respond(with: controller, in: context, validation: validation) }
+        return .wait { context in try await respond(with: controller, in: context, validation: validation) }
     }
 
     private static func respond(with controller: some PageController, in context: RequestContext, validation: PageValidation?) async throws -> Response {

@@ -24,14 +24,30 @@ public struct Region: Sendable {
         self.init(source: source, child: .perVisitor(controller), deadline: deadline, isRequired: isRequired)
     }
 
-    /// A region every visitor in a language shares, rendered by `controller` and kept.
-    public init(
-        source: String?,
-        controller: any SharedRegionController,
+    /// The shared region registered at `route` (``RouterBuilder/sharedRegion(_:_:)``), for
+    /// `parameters`, at its own URL; unless told otherwise it has two seconds to answer and is
+    /// optional. The parameters reach the region through their path, exactly what it would get
+    /// at that URL, so nothing else the page holds does.
+    public init<Parameters>(
+        shared route: Route<Parameters>,
+        _ parameters: Parameters,
         deadline: Duration = .seconds(2),
-        isRequired: Bool = false
+        isRequired: Bool = false,
+        in context: RequestContext
     ) {
-        self.init(source: source, child: .shared(controller), deadline: deadline, isRequired: isRequired)
+        var path = RoutePathWriter()
+        parameters.write(to: &path)
+        let source = route.pattern.path(with: path.values)
+        let child: Child = if let use = context.application.sharedRegions.use(of: route.name, segments: path.values, source: source) {
+            .shared(use)
+        } else {
+            .perVisitor(UnregisteredSharedRegion(route: route.name))
+        }
+        self.init(source: source, child: child, deadline: deadline, isRequired: isRequired)
+    }
+
+    init(source: String, shared use: any SharedRegionUse) {
+        self.init(source: source, child: .shared(use), deadline: .seconds(2), isRequired: false)
     }
 
     private init(source: String?, child: Child, deadline: Duration, isRequired: Bool) {
@@ -44,14 +60,14 @@ public struct Region: Sendable {
     /// The two kinds of child: one sees the visitor, the other cannot.
     enum Child: Sendable {
         case perVisitor(any RegionController)
-        case shared(any SharedRegionController)
+        case shared(any SharedRegionUse)
     }
 
     /// The topics the child's model depends on.
     var topics: [Topic] {
         switch child {
         case .perVisitor(let controller): controller.topics
-        case .shared(let controller): controller.topics
+        case .shared(let use): use.topics
         }
     }
 
@@ -60,7 +76,7 @@ public struct Region: Sendable {
     /// through its live topics, so one without topics is taken as undeclared.
     var dependencies: [Topic]? {
         switch child {
-        case .shared(let controller): controller.caching.topics + controller.topics
+        case .shared(let use): use.keptUntil + use.topics
         case .perVisitor(let controller) where controller is EmptyRegion: []
         case .perVisitor(let controller): controller.topics.isEmpty ? nil : controller.topics
         }
@@ -70,7 +86,7 @@ public struct Region: Sendable {
     func fragment(in context: RequestContext) async throws -> (html: HTMLOutput, cached: Bool) {
         switch child {
         case .perVisitor(let controller): (try await controller.render(in: context), false)
-        case .shared(let controller): try await controller.fragment(in: context)
+        case .shared(let use): try await use.fragment(in: context)
         }
     }
 
@@ -78,7 +94,7 @@ public struct Region: Sendable {
     func failureFragment(for error: any Error, in context: RequestContext) -> HTMLOutput {
         switch child {
         case .perVisitor(let controller): controller.failureFragment(for: error, in: context)
-        case .shared(let controller): controller.failureFragment(for: error, in: SharedRegionContext(context))
+        case .shared(let use): use.failureFragment(for: error, in: context)
         }
     }
 }

@@ -39,3 +39,14 @@ public struct EmptyRegion: RegionController {
     /// Nothing at all.
     public func render(in context: RequestContext) async throws -> HTMLOutput { HTMLOutput(capacity: 0) }
 }
+
+/// The note a failed region shows, shared by both kinds of region.
+enum RegionFailureNote {
+    static func fragment(in language: Language) -> HTMLOutput {
+        var output = HTMLOutput(capacity: 128, language: language)
+        output.write(static: "<p class=\"region-failed\" role=\"status\">")
+        output.text(Messages.regionFailed)
+        output.write(static: "</p>")
+        return output
+    }
+}

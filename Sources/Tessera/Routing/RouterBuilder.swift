@@ -10,6 +10,8 @@ import TesseraViews
 /// with the middleware that states it, once.
 public struct RouterBuilder: Sendable {
     private var routes: [Registration] = []
+    /// The shared regions registered, by route name, for the pages that name them.
+    private(set) var sharedRegions = SharedRegionTable()
     private var fallback: (any HTTPResponder)?
 
     /// No routes and no fallback yet.
@@ -39,13 +41,16 @@ public struct RouterBuilder: Sendable {
         regionAlone(route) { parameters, context in Region(source: nil, controller: try factory(parameters, context)) }
     }
 
-    /// A shared region's own URL: the child answers alone, from the ``RegionCache`` when kept.
-    /// Its factory gets the route's parameters only, so nothing of the visitor reaches it.
-    public mutating func sharedFragment<Parameters>(
-        _ route: Route<Parameters>,
-        _ factory: @escaping @Sendable (Parameters) throws -> any SharedRegionController
-    ) {
-        regionAlone(route) { parameters, _ in Region(source: nil, controller: try factory(parameters)) }
+    /// A shared region, made once here with the app's services, at its own URL: the region
+    /// answers alone there, from the ``RegionCache`` when kept, and pages name it by `route`
+    /// (``Region/init(shared:_:deadline:isRequired:in:)``). It is made before any request exists,
+    /// so nothing of a visitor can be stored in it.
+    public mutating func sharedRegion<Shared: SharedRegion>(_ route: Route<Shared.Parameters>, _ region: Shared) {
+        sharedRegions.register(region, at: route)
+        regionAlone(route) { parameters, _ in
+            let source = route.path(parameters)
+            return Region(source: source, shared: SharedRegionCall(region: region, parameters: parameters, source: source))
+        }
     }
 
     private mutating func regionAlone<Parameters>(
@@ -97,6 +102,7 @@ public struct RouterBuilder: Sendable {
         register(&group)
         precondition(group.fallback == nil, "a route group cannot have a fallback: register it on the app's routes")
         routes += group.routes.map { $0.adding(middleware) }
+        sharedRegions.merge(group.sharedRegions)
     }
 
     /// Registers `route`; `makeHandler` gets the function that reads the route's typed

@@ -1,17 +1,29 @@
 import Tessera
 import TesseraViews
 
-/// What a shared region may use: the language, the app's views and messages, the logger.
-struct Shared: SharedRegionController {
-    var caching: RegionCaching { .shared("fine", until: []) }
+enum Text: HTMLView { static func render(_ model: String, into output: inout HTMLOutput) { output.text(model) } }
+struct Prices: Sendable { func price(of id: Int) -> Int { id * 10 } }
 
-    func render(in context: SharedRegionContext) async throws -> HTMLOutput {
-        context.logger.debug("rendering")
-        var output = HTMLOutput(capacity: 64, language: context.language)
-        output.text(context.language.code)
-        return output
+/// What a shared region may use: the app's services, its parameters, the language, the logger.
+struct Shared: SharedRegion {
+    typealias View = Text
+    let prices: Prices
+    func keptUntil(_ id: Int) -> [Topic] { [] }
+    func load(_ id: Int, in context: SharedRegionContext) async throws -> String {
+        context.logger.debug("loading")
+        return "\(prices.price(of: id)) in \(context.language.code)"
     }
 }
+
+let route = Route<Int>("price", .get, "/prices/{id}")
+
+/// Made when the app is built; a page names it by route and parameters.
+struct Module: FeatureModule {
+    func register(in app: inout ApplicationBuilder) {
+        app.routes.sharedRegion(route, Shared(prices: Prices()))
+    }
+}
+func region(in context: RequestContext) -> Region { Region(shared: route, 3, in: context) }
 
 /// A region of the visitor's own reads all of it.
 struct Yours: RegionController {

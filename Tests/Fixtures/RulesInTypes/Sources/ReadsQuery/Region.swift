@@ -2,13 +2,12 @@ import Tessera
 import TesseraViews
 
 enum Visitor: RequestValueKey { typealias Value = String }
+enum Text: HTMLView { static func render(_ model: String, into output: inout HTMLOutput) { output.text(model) } }
 
-struct Shared: SharedRegionController {
-    var caching: RegionCaching { .shared("ReadsQuery", until: []) }
-
-    func render(in context: SharedRegionContext) async throws -> HTMLOutput {
-        var output = HTMLOutput(capacity: 64, language: context.language)
-        output.text(context.query["q"] ?? "")
-        return output
+struct Shared: SharedRegion {
+    typealias View = Text
+    func keptUntil(_ id: Int) -> [Topic] { [] }
+    func load(_ id: Int, in context: SharedRegionContext) async throws -> String {
+        context.query["q"] ?? ""
     }
 }
