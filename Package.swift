@@ -294,7 +294,7 @@ let package = Package(
             name: "CatalogTests",
             dependencies: [
                 "Catalog", "Tessera", "TesseraTesting", "TesseraPostgres", "TesseraImages", "PostgresTestSupport",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: testSettings
         ),

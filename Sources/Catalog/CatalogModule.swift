@@ -1,7 +1,7 @@
 import Tessera
 
-/// The catalog's one entry point: its pages, its region fragments, and the service that keeps
-/// what the store holds in memory current (``CatalogService/followChanges()``).
+/// The catalog's one entry point: its pages, its shared regions, and the store's work beside the
+/// server (``CatalogService/maintain()``).
 public struct CatalogModule: FeatureModule {
     let catalog: CatalogService
     let photos: PhotoService
@@ -16,7 +16,7 @@ public struct CatalogModule: FeatureModule {
     /// Registers the list, the product page and its regions at their own URLs, and the sitemap.
     public func register(in app: inout ApplicationBuilder) {
         let catalog = self.catalog, photos = self.photos
-        app.services.append(CatalogChangesFollower(catalog: catalog, photos: photos))
+        app.services.append(CatalogMaintenance(catalog: catalog))
         app.routes.page(CatalogRoutes.list) { _, _ in ProductListPageController(catalog: catalog, photos: photos) }
         app.routes.page(CatalogRoutes.product) { id, _ in ProductPageController(catalog: catalog, photos: photos, id: id) }
         app.routes.sharedRegion(CatalogRoutes.detail, ProductDetailRegion(catalog: catalog, photos: photos))

@@ -30,7 +30,7 @@ struct StorefrontServices {
     /// - Parameter photoFolder: where the photos' variants are kept (`DATA_DIR/photos`).
     init(database: any DatabaseWriter, topics: any TopicPublisher, mailSender: MailAddress? = nil, relyingParty: PasskeyRelyingParty = .localhost,
          hasher: PasswordHasher = PasswordHasher(), photoFolder: String = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-photos").path) {
-        catalog = CatalogService(store: SQLiteCatalogStore(database: database), topics: topics)
+        catalog = CatalogService(store: SQLiteCatalogStore(database: database, topics: topics), topics: topics)
         photos = PhotoService(store: SQLitePhotoStore(database: database, folder: photoFolder), catalog: catalog, topics: topics)
         rateLimits = MemoryRateLimitStore()
         accounts = AccountsService(store: SQLiteAccountsStore(database: database), hasher: hasher, throttle: SignInThrottle(store: rateLimits))
@@ -44,7 +44,7 @@ struct StorefrontServices {
 
     init(postgres connections: PostgresConnections, topics: any TopicPublisher, mailSender: MailAddress? = nil,
          relyingParty: PasskeyRelyingParty = .localhost, hasher: PasswordHasher = PasswordHasher()) {
-        catalog = CatalogService(store: PostgresCatalogStore(connections: connections), topics: topics)
+        catalog = CatalogService(store: PostgresCatalogStore(connections: connections, topics: topics), topics: topics)
         photos = PhotoService(store: PostgresPhotoStore(connections: connections), catalog: catalog, topics: topics)
         rateLimits = PostgresRateLimitStore(connections: connections)
         accounts = AccountsService(store: PostgresAccountsStore(connections: connections), hasher: hasher, throttle: SignInThrottle(store: rateLimits))

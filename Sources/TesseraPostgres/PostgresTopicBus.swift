@@ -77,6 +77,16 @@ public final class PostgresTopicBus: TopicBus {
         return payloads
     }
 
+    /// A SQL expression for the payload that announces `topics` from the database itself, such
+    /// as a trigger's `pg_notify`: every instance hears it, since no instance sent it.
+    public static func announcement(of topics: [Topic]) -> String {
+        payloads(from: "database", version: 0, topics: topics).map { payload in
+            payload.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" }
+                .joined(separator: " || chr(10) || ")
+        }.first ?? "''"
+    }
+
     static func message(_ payload: String) -> (instance: Substring, version: Int64, topics: [Topic])? {
         let lines = payload.split(separator: "\n")
         guard let head = lines.first else { return nil }

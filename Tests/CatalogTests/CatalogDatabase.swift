@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import GRDB
+import Logging
 import PostgresTestSupport
 import Tessera
 import TesseraImages
@@ -39,31 +40,40 @@ final class CatalogDatabase: Sendable {
             SQLitePhotoStore.registerMigrations(in: &migrator)
             try migrator.migrate(pool)
             try await CatalogSeed.seedIfEmpty(pool)
-            return CatalogDatabase(store: SQLiteCatalogStore(database: pool), photoStore: SQLitePhotoStore(database: pool, folder: folder.appendingPathComponent("photos").path),
-                                   sqlite: (pool, folder), postgres: nil)
+            let topics = LiveRegions()
+            return CatalogDatabase(store: SQLiteCatalogStore(database: pool, topics: topics),
+                                   photoStore: SQLitePhotoStore(database: pool, folder: folder.appendingPathComponent("photos").path),
+                                   topics: topics, sqlite: (pool, folder), postgres: nil)
         case .postgres:
             var migrator = PostgresMigrator()
             PostgresCatalogStore.registerMigrations(in: &migrator)
             PostgresPhotoStore.registerMigrations(in: &migrator)
             let database = try await PostgresTestDatabase.make(migrator: migrator)
-            let store = PostgresCatalogStore(connections: database.connections)
+            // A bus that is not listening: the tests change rows behind the services' backs, and
+            // nothing is kept while changes cannot be heard.
+            let topics = LiveRegions(bus: PostgresTopicBus(connections: database.connections, logger: Logger(label: "test")))
+            let store = PostgresCatalogStore(connections: database.connections, topics: topics)
             do {
                 try await store.insertIfEmpty(CatalogSeed.products, categories: CatalogSeed.categories)
             } catch {
                 await database.remove()
                 throw error
             }
-            return CatalogDatabase(store: store, photoStore: PostgresPhotoStore(connections: database.connections), sqlite: nil, postgres: database)
+            return CatalogDatabase(store: store, photoStore: PostgresPhotoStore(connections: database.connections), topics: topics, sqlite: nil, postgres: database)
         }
     }
 
-    private init(store: any CatalogStore, photoStore: any PhotoStore, sqlite: (pool: DatabasePool, folder: URL)?, postgres: PostgresTestDatabase?) {
+    private init(store: any CatalogStore, photoStore: any PhotoStore, topics: LiveRegions, sqlite: (pool: DatabasePool, folder: URL)?,
+                 postgres: PostgresTestDatabase?) {
         self.store = store
-        self.service = CatalogService(store: store, topics: LiveRegions())
-        self.photos = PhotoService(store: photoStore, catalog: service, topics: LiveRegions())
+        self.service = CatalogService(store: store, topics: topics)
+        self.photos = PhotoService(store: photoStore, catalog: service, topics: topics)
         self.sqlite = sqlite
         self.postgres = postgres
     }
+
+    /// The PostgreSQL database's address, for another instance's connections; `nil` on SQLite.
+    var postgresURL: PostgresURL? { postgres?.url }
 
     func insert(_ product: Product) async throws {
         if let sqlite { try await sqlite.pool.write { db in try product.insert(db) } }

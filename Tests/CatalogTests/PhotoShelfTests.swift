@@ -1,9 +1,10 @@
 @testable import Catalog
 import Synchronization
+import Tessera
 import Testing
 
-/// The photos pages show, kept in memory: read once per product, read again after a change,
-/// never kept from a read that a change overtook, nor while changes cannot be heard.
+/// The photos pages show, kept in memory: read once per product, read again after its topic is
+/// published, never kept from a read that a change overtook, nor while changes cannot be heard.
 @Suite struct PhotoShelfTests {
     static func photo(_ productID: Int, _ fingerprint: String = "00000000000000aa") -> ProductPhoto {
         ProductPhoto(productID: productID, fingerprint: fingerprint, width: 1280, height: 960)
@@ -22,7 +23,7 @@ import Testing
     }
 
     @Test func eachProductIsReadOnceWithItsLinksMadeOnce() async {
-        let shelf = PhotoShelf(keeping: true)
+        let shelf = PhotoShelf(topics: LiveRegions())
         let reads = Reads([1: [Self.photo(1, "00000000000000bb"), Self.photo(1)]])
         let first = await shelf.links(of: [1, 2]) { reads.load($0) }
         #expect(first[1] == PhotoLinks(Self.photo(1, "00000000000000bb")), "the newest photo leads")
@@ -36,39 +37,43 @@ import Testing
     }
 
     @Test func aChangeIsReadAgainAndARaceIsNotKept() async {
-        let shelf = PhotoShelf(keeping: true)
+        let live = LiveRegions()
+        let shelf = PhotoShelf(topics: live)
         let reads = Reads([1: [Self.photo(1)]])
         _ = await shelf.links(of: [1]) { reads.load($0) }
-        shelf.invalidate(1)
+        live.publish([CatalogTopics.product(1)])
+        _ = await shelf.links(of: [1]) { reads.load($0) }
+        #expect(reads.count == 1, "a change of stock or price leaves the photos")
+        live.publish([PhotoShelf.photos(1)])
         _ = await shelf.links(of: [1]) { reads.load($0) }
         #expect(reads.count == 2)
         // A change heard while a read is under way: what that read found may be stale.
-        shelf.invalidate(1)
+        live.publish([PhotoShelf.photos(1)])
         _ = await shelf.links(of: [1]) { ids in
-            shelf.invalidate(1)
+            live.publish([PhotoShelf.photos(1)])
             return reads.load(ids)
         }
         _ = await shelf.links(of: [1]) { reads.load($0) }
         #expect(reads.count == 4, "the overtaken read was not kept")
     }
 
+    /// A bus that never hears: another instance's changes would go unheard.
+    struct DeafBus: TopicBus {
+        func send(_ topics: [Topic]) async {}
+        func listen(deliver: @escaping @Sendable ([Topic]) -> Void, resynchronize: @escaping @Sendable () -> Void,
+                    interrupted: @escaping @Sendable () -> Void) async {}
+    }
+
     @Test func nothingIsKeptWhileChangesCannotBeHeard() async {
-        let shelf = PhotoShelf(keeping: false)
+        let shelf = PhotoShelf(topics: LiveRegions(bus: DeafBus()))
         let reads = Reads([1: [Self.photo(1)]])
         _ = await shelf.links(of: [1]) { reads.load($0) }
         _ = await shelf.links(of: [1]) { reads.load($0) }
-        #expect(reads.count == 2)
-        shelf.startKeeping()
-        _ = await shelf.links(of: [1]) { reads.load($0) }
-        _ = await shelf.links(of: [1]) { reads.load($0) }
-        #expect(reads.count == 3)
-        shelf.stopKeeping()
-        _ = await shelf.links(of: [1]) { reads.load($0) }
-        #expect(reads.count == 4, "dropped when the listener stopped")
+        #expect(reads.count == 2, "the bus does not listen: another instance's upload would go unheard")
     }
 
     @Test func aFullShelfLetsItsOldestGo() async {
-        let shelf = PhotoShelf(keeping: true)
+        let shelf = PhotoShelf(topics: LiveRegions())
         let reads = Reads([:])
         _ = await shelf.links(of: Array(1...PhotoShelf.limit)) { reads.load($0) }
         _ = await shelf.links(of: [1]) { reads.load($0) }

@@ -54,7 +54,7 @@ final class ShopDatabase: Sendable {
     func seedCatalog() async throws {
         if let sqlite { try await CatalogSeed.seedIfEmpty(sqlite.pool) }
         if let postgres {
-            try await PostgresCatalogStore(connections: postgres.connections).insertIfEmpty(CatalogSeed.products, categories: CatalogSeed.categories)
+            try await PostgresCatalogStore(connections: postgres.connections, topics: topics).insertIfEmpty(CatalogSeed.products, categories: CatalogSeed.categories)
         }
     }
 

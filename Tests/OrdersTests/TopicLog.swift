@@ -6,10 +6,17 @@ import Tessera
 final class TopicLog: TopicPublisher {
     private let entries = Mutex<[[Topic]]>([])
     private let check = Mutex<(@Sendable ([Topic]) -> Void)?>(nil)
+    private let followers = Mutex<[any TopicFollower]>([])
 
     func publish(_ topics: [Topic]) {
         entries.withLock { $0.append(topics) }
+        for follower in followers.withLock({ $0 }) { follower.invalidate(topics) }
         check.withLock { $0 }?(topics)
+    }
+
+    /// The services' caches hear what is published, as with ``LiveRegions`` in one process.
+    func follow(_ follower: some TopicFollower) {
+        followers.withLock { $0.append(follower) }
     }
 
     /// Everything published so far.

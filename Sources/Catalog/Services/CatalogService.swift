@@ -130,10 +130,10 @@ public struct CatalogService: Sendable {
         return .offset
     }
 
-    /// Hears of other instances' changes to what the store keeps in memory, until the task is
-    /// cancelled (``CatalogChangesFollower`` runs it beside the server).
-    public func followChanges() async {
-        await store.followChanges()
+    /// The store's work beside the server, until the task is cancelled (``CatalogMaintenance``
+    /// runs it).
+    public func maintain() async {
+        await store.maintain()
     }
 
     /// The product, or a 404 that names it: what a product page and its regions start from.

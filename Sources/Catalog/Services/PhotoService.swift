@@ -20,7 +20,7 @@ public struct PhotoService: Sendable {
         self.store = store
         self.catalog = catalog
         self.topics = topics
-        shelf = PhotoShelf(keeping: store.isOnlyWriter)
+        shelf = PhotoShelf(topics: topics)
     }
 
     /// Adds the uploaded `file` to the product's photos. Throws ``ImageError`` (a 415 or 422)
@@ -49,8 +49,7 @@ public struct PhotoService: Sendable {
                                  width: largest?.width ?? 0, height: largest?.height ?? 0)
         let named = Dictionary(uniqueKeysWithValues: variants.map { (photo.variant(width: $0.key.width, format: $0.key.format), $0.value) })
         try await store.add(photo, variants: named)
-        shelf.invalidate(productID)
-        topics.publish([CatalogTopics.product(productID)])
+        topics.publish([CatalogTopics.product(productID), PhotoShelf.photos(productID)])
         return photo
     }
 
@@ -59,13 +58,6 @@ public struct PhotoService: Sendable {
     func pictures(of productIDs: [Int]) async throws -> [Int: PhotoLinks] {
         let store = self.store
         return try await shelf.links(of: productIDs) { try await store.photos(of: $0) }
-    }
-
-    /// Follows the photo changes every instance makes, so that what ``pictures(of:)`` keeps
-    /// stays true; run beside the server (``CatalogChangesFollower``) until cancelled.
-    public func followChanges() async {
-        let shelf = self.shelf
-        await store.followChanges(started: { shelf.startKeeping() }, changed: { shelf.invalidate($0) }, interrupted: { shelf.stopKeeping() })
     }
 
     /// One variant's bytes, for `/photos/…`; `nil` when no photo has it. Nothing is drawn here:

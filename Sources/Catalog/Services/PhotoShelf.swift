@@ -6,23 +6,23 @@ import Tessera
 /// Reading the photo list for every page cost the product page half its requests per second
 /// (SQLite's read lock, rows, an SQL text per call, `srcset` strings built per render: see
 /// BENCHMARKS.md). Photos change only when staff upload one, so the shelf keeps what it read,
-/// product by product (a product without photos too), and drops a product when its photos
-/// change: in this process at once, and on PostgreSQL when another instance's `NOTIFY` says so.
-/// It is a ``TopicCache``, as the catalog's summary and the shared regions are: a read stores
-/// what it found only if no change was heard since before it began, and nothing is kept while
-/// changes cannot be heard. It holds at most ``limit`` products, the oldest going first, so a
+/// product by product (a product without photos too), and drops a product when its
+/// ``photos(_:)`` topic is published, on this instance or, over the topic bus, on another. It is
+/// a ``TopicCache``, as the catalog's summary and the shared regions are: a read stores what it
+/// found only if no change was heard since before it began, and nothing is kept while changes
+/// cannot be heard. It holds at most ``limit`` products, the oldest going first, so a
 /// crawl through 100,000 products cannot grow it without bound.
 final class PhotoShelf: Sendable {
-    /// What each product's shelved links are filed under.
-    private static let photos = TopicFamily<Int>("product-photos")
+    /// What each product's shelved links are filed under: published when its photos change.
+    static let photos = TopicFamily<Int>("product-photos")
     static let limit = 20_000
     /// By product: its first photo's links, or `nil` for a product without photos.
     private let cache: TopicCache<Int, PhotoLinks?>
 
-    /// - Parameter keeping: whether to keep from the start: yes when every change is made by
-    ///   this process (SQLite); a shelf that hears changes from a listener starts when it listens.
-    init(keeping: Bool) {
-        cache = TopicCache(limits: .init(maxCost: Self.limit), keeping: keeping)
+    /// A shelf that hears its topics through `topics`.
+    init(topics: any TopicPublisher) {
+        cache = TopicCache(limits: .init(maxCost: Self.limit))
+        topics.follow(cache)
     }
 
     /// The first photo of each of `productIDs` that has one: from the shelf, and through `load`
@@ -46,21 +46,5 @@ final class PhotoShelf: Sendable {
             if let links { found[id] = links }
         }
         return found
-    }
-
-    /// A product's photos changed: read them again next time.
-    func invalidate(_ productID: Int) {
-        cache.invalidate([Self.photos(productID)])
-    }
-
-    /// Changes are heard from now on (a listener started): keep again, from empty, since some
-    /// may have gone by unheard.
-    func startKeeping() {
-        cache.startKeeping()
-    }
-
-    /// Changes can no longer be heard: keep nothing until they can.
-    func stopKeeping() {
-        cache.stopKeeping()
     }
 }

@@ -16,10 +16,9 @@ public protocol CatalogStore: Sendable {
     func productCount() async throws -> Int
     /// Product ids in order, `limit` of them after the first `offset`: a part of the sitemap.
     func productIDs(offset: Int, limit: Int) async throws -> [Int]
-    /// Hears of the changes other instances make to what the store keeps in memory (the
-    /// categories and their counts), until the task is cancelled; a store no other instance
-    /// writes only waits.
-    func followChanges() async
+    /// Work the store does beside the server until the task is cancelled, such as putting the
+    /// search order back in step with sales; a store with none returns at once.
+    func maintain() async
 }
 
 /// A listing request, already validated by the service.

@@ -18,29 +18,31 @@ struct CatalogSummary: Sendable {
 /// The ``CatalogSummary``, read once and kept until a committed write changes it.
 ///
 /// Counting a large catalog for every listing page was that page's biggest cost at 100,000
-/// products, and reading the categories was a third of a small one's. The cache is dropped by
-/// a commit that adds or removes a product, moves one to another category, or touches a
-/// category, and the next reader fills it again. Stock and price updates, which every checkout
-/// makes, leave it alone. On SQLite it watches the writer's transactions (a GRDB
-/// `TransactionObserver`); on PostgreSQL, where other instances write too, triggers announce
-/// such commits with `NOTIFY` and every instance hears them (``invalidate()``), and it keeps
-/// nothing while it cannot hear (``stopKeeping()``).
+/// products, and reading the categories was a third of a small one's. The cache ends when
+/// ``topic`` is published, over the app's one ``TopicPublisher``, by a commit that adds or
+/// removes a product, moves one to another category, or touches a category; the next reader
+/// fills it again. Stock and price updates, which every checkout makes, leave it alone. On
+/// SQLite the writer's transactions are watched (a GRDB `TransactionObserver`) and publish it; on
+/// PostgreSQL, where other instances write too, triggers announce it on the topic bus's channel
+/// (``PostgresTopicBus``), so every instance hears it, and nothing is kept while the bus cannot
+/// hear.
 ///
-/// A reader stores what it read only if no such commit happened since before its read began
-/// (``generation``, taken before the read), so that a value read from a snapshot older than
-/// the last commit is never kept. Only commits through this process's writer, or announced,
-/// are seen: another process writing the SQLite file (the `sqlite3` shell) is not.
+/// A reader stores what it read only if the topic was not published since before its read
+/// began (``generation``, taken before the read), so that a value read from a snapshot older
+/// than the last commit is never kept. Another process writing the SQLite file (the `sqlite3`
+/// shell) is not seen.
 final class CatalogSummaryCache: Sendable {
-    /// The one key and topic the summary is kept under.
-    private static let topic = Topic(name: "catalog-summary")
-    private let cache: TopicCache<Int, CatalogSummary>
+    /// The one key's topic: what ends the kept summary.
+    static let topic = Topic(name: "catalog-summary")
+    private let cache = TopicCache<Int, CatalogSummary>()
+    private let topics: any TopicPublisher
     /// Whether the writer's open transaction has changed the summary (SQLite).
     private let pendingChange = Mutex(false)
 
-    /// - Parameter keeping: whether to keep summaries from the start; a cache whose
-    ///   invalidations come from a listener starts keeping once it listens.
-    init(keeping: Bool = true) {
-        cache = TopicCache(keeping: keeping)
+    /// A cache that hears ``topic`` through `topics`.
+    init(topics: any TopicPublisher) {
+        self.topics = topics
+        topics.follow(cache)
     }
 
     /// The summary when one is kept: a caller that finds it needs no read at all.
@@ -66,20 +68,9 @@ final class CatalogSummaryCache: Sendable {
         return summary
     }
 
-    /// A commit changed the summary: drop it.
-    func invalidate() {
-        cache.invalidate([Self.topic])
-    }
-
-    /// Changes may go unheard from now on: keep nothing until ``startKeeping()``.
-    func stopKeeping() {
-        cache.stopKeeping()
-    }
-
-    /// Changes are heard again: what was kept before may be stale, what is read from now on
-    /// may be kept.
-    func startKeeping() {
-        cache.startKeeping()
+    /// A commit changed the summary: tells every instance, this one first.
+    func publishChange() {
+        topics.publish([Self.topic])
     }
 }
 
@@ -106,7 +97,7 @@ extension CatalogSummaryCache: TransactionObserver {
             defer { pending = false }
             return pending
         }
-        if changed { invalidate() }
+        if changed { publishChange() }
     }
 
     func databaseDidRollback(_ db: Database) {

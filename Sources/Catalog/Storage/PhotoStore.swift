@@ -10,14 +10,6 @@ public protocol PhotoStore: Sendable {
     func add(_ photo: ProductPhoto, variants: [PhotoVariantName: [UInt8]]) async throws
     /// One variant's bytes, or `nil` when it has not been made.
     func variant(_ name: PhotoVariantName) async throws -> StoredVariant?
-    /// Whether every change to the photos is made through this store in this process (SQLite),
-    /// so that what was read can be kept until this process changes it.
-    var isOnlyWriter: Bool { get }
-    /// Hears every instance's changes to the photos until cancelled: `started` once it hears
-    /// them, `changed` with each product whose photos changed, `interrupted` when it stops
-    /// hearing. A store that is the only writer returns at once.
-    func followChanges(started: @escaping @Sendable () -> Void, changed: @escaping @Sendable (Int) -> Void,
-                       interrupted: @escaping @Sendable () -> Void) async
 }
 
 /// A variant as a store keeps it: a file to send as it is, or bytes read from the database.
@@ -71,13 +63,6 @@ public struct SQLitePhotoStore: PhotoStore {
             return Dictionary(grouping: rows.map { ProductPhoto(productID: $0[0], fingerprint: $0[1], width: $0[2], height: $0[3]) }, by: \.productID)
         }
     }
-
-    /// Yes: one process writes an SQLite database.
-    public var isOnlyWriter: Bool { true }
-
-    /// Nothing to follow: every change goes through this store.
-    public func followChanges(started: @escaping @Sendable () -> Void, changed: @escaping @Sendable (Int) -> Void,
-                              interrupted: @escaping @Sendable () -> Void) async {}
 
     public func add(_ photo: ProductPhoto, variants: [PhotoVariantName: [UInt8]]) async throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

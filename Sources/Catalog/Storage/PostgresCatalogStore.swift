@@ -1,4 +1,4 @@
-import Logging
+import Tessera
 import TesseraPostgres
 
 /// The catalog in PostgreSQL: the same listings, search and stock rules as
@@ -12,24 +12,21 @@ import TesseraPostgres
 /// - Names sort by `lower(name)` in the byte order of collation "C", which matches SQLite's
 ///   `COLLATE NOCASE` for ASCII names.
 /// - The categories and their counts are kept in memory as on SQLite (``CatalogSummaryCache``);
-///   a commit that changes them is announced by triggers with `NOTIFY` on ``summaryChannel``,
-///   and every instance drops its copy when it hears it (``followChanges()``).
+///   a commit that changes them is announced by triggers on the topic bus's channel
+///   (``PostgresTopicBus/announcement(of:)``), and every instance drops its copy when it hears it.
 ///
 /// Every read is one statement, awaited in the caller's task (``PostgresConnections/query(_:)``):
 /// one round trip, and one snapshot without a transaction.
 public struct PostgresCatalogStore: CatalogStore {
     let connections: PostgresConnections
-    private let summaryCache = CatalogSummaryCache(keeping: false)
-    private let logger: Logger
+    private let summaryCache: CatalogSummaryCache
 
-    /// The catalog in the database behind `connections`; `logger` hears of the summary channel's listener.
-    public init(connections: PostgresConnections, logger: Logger = Logger(label: "catalog")) {
+    /// The catalog in the database behind `connections`, whose kept categories and counts hear
+    /// their changes through `topics`.
+    public init(connections: PostgresConnections, topics: any TopicPublisher) {
         self.connections = connections
-        self.logger = logger
+        summaryCache = CatalogSummaryCache(topics: topics)
     }
-
-    /// Where commits that change the categories or their counts are announced.
-    public static let summaryChannel = "tessera_catalog_summary"
 
     /// The catalog's tables, indexes and triggers, in the order they were added; the storefront runs them at start.
     public static func registerMigrations(in migrator: inout PostgresMigrator) {
@@ -57,7 +54,7 @@ public struct PostgresCatalogStore: CatalogStore {
         migrator.register("catalog.v2.summary-notifications", [
             """
             CREATE FUNCTION announce_catalog_summary_change() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN PERFORM pg_notify('\(summaryChannel)', ''); RETURN NULL; END $$
+            BEGIN PERFORM pg_notify('tessera_catalog_summary', ''); RETURN NULL; END $$
             """,
             """
             CREATE TRIGGER product_summary_change AFTER INSERT OR DELETE OR UPDATE OF category_id ON product \
@@ -74,19 +71,18 @@ public struct PostgresCatalogStore: CatalogStore {
             "ALTER TABLE product ADD COLUMN units_sold bigint NOT NULL DEFAULT 0",
             "CREATE INDEX product_by_sales ON product (units_sold DESC, id)",
         ])
+        // The summary's changes travel on the topic bus, as every cache's do, not on a channel
+        // of their own: the same triggers, announcing the summary's topic to every instance.
+        migrator.register("catalog.v6.summary-on-the-bus", [
+            """
+            CREATE OR REPLACE FUNCTION announce_catalog_summary_change() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN PERFORM pg_notify('\(PostgresTopicBus.channel)', \(PostgresTopicBus.announcement(of: [CatalogSummaryCache.topic]))); RETURN NULL; END $$
+            """,
+        ])
     }
 
-    /// Drops the kept summary whenever a commit anywhere changed it, and keeps summaries only
-    /// while it listens: a change made while it could not hear would go unnoticed.
-    public func followChanges() async {
-        let cache = summaryCache
-        await PostgresListener(channel: Self.summaryChannel, connections: connections, logger: logger).run(
-            started: { cache.startKeeping() },
-            received: { _ in cache.invalidate() },
-            interrupted: { cache.stopKeeping() }
-        )
-        cache.stopKeeping()
-    }
+    /// Nothing: PostgreSQL orders searches by sales as they happen.
+    public func maintain() async {}
 
     /// Inserts `products` and `categories` into an empty catalog, in one transaction; a catalog
     /// that has categories is left alone.
@@ -103,13 +99,13 @@ public struct PostgresCatalogStore: CatalogStore {
                     """)
             }
         }
-        // Announced to every instance, this one included; dropped here at once too.
-        summaryCache.invalidate()
+        // The triggers announce it to every instance; this one hears it at once.
+        summaryCache.publishChange()
     }
 
     static let productColumns = "product.id, product.category_id, product.name, product.summary, product.price_minor, product.stock, product.image_path"
 
-    /// From memory, read again only after a `NOTIFY` on ``summaryChannel`` said a commit changed them.
+    /// From memory, read again only after a commit changed them (``CatalogSummaryCache``).
     public func categories() async throws -> [Category] {
         try await summary().categories
     }

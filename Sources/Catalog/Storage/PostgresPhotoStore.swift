@@ -1,33 +1,13 @@
 import Foundation
-import Logging
 import TesseraPostgres
 
 /// Photos with PostgreSQL: the variants' bytes in the database too, so every instance behind the
 /// balancer serves every photo, whichever instance took the upload.
 public struct PostgresPhotoStore: PhotoStore {
     let connections: PostgresConnections
-    let logger: Logger
 
-    /// The channel on which a commit that lists a photo names its product, for every instance's
-    /// ``PhotoShelf``.
-    static let changesChannel = "tessera_photo_changes"
-
-    public init(connections: PostgresConnections, logger: Logger = Logger(label: "photos")) {
+    public init(connections: PostgresConnections) {
         self.connections = connections
-        self.logger = logger
-    }
-
-    /// No: every instance writes; each hears the others through ``followChanges(started:changed:interrupted:)``.
-    public var isOnlyWriter: Bool { false }
-
-    public func followChanges(started: @escaping @Sendable () -> Void, changed: @escaping @Sendable (Int) -> Void,
-                              interrupted: @escaping @Sendable () -> Void) async {
-        await PostgresListener(channel: Self.changesChannel, connections: connections, logger: logger).run(
-            started: { started() },
-            received: { payload in if let id = Int(payload) { changed(id) } },
-            interrupted: { interrupted() }
-        )
-        interrupted()
     }
 
     /// The photos' tables; the storefront runs them with the catalog's own migrations.
@@ -78,8 +58,6 @@ public struct PostgresPhotoStore: PhotoStore {
                 INSERT INTO product_photo (product_id, fingerprint, width, height) VALUES (\(photo.productID), \(photo.fingerprint), \(photo.width), \(photo.height))
                 ON CONFLICT (product_id, fingerprint) DO UPDATE SET added_at = now()
                 """)
-            // Heard by every instance, this one included, when the transaction commits.
-            try connection.execute("SELECT pg_notify(\(Self.changesChannel), \(String(photo.productID)))")
         }
     }
 

@@ -7,11 +7,13 @@ import TesseraSQLite
 /// product counts are kept in memory until a write changes them (``CatalogSummaryCache``).
 public struct SQLiteCatalogStore: CatalogStore {
     let database: any DatabaseWriter
-    private let summaryCache = CatalogSummaryCache()
+    private let summaryCache: CatalogSummaryCache
 
-    /// The catalog in `database`, after its migrations ran; reads go to the pool's readers, writes to its writer.
-    public init(database: any DatabaseWriter) {
+    /// The catalog in `database`, after its migrations ran; reads go to the pool's readers, writes
+    /// to its writer. Commits that change the categories or their counts are published to `topics`.
+    public init(database: any DatabaseWriter, topics: any TopicPublisher) {
         self.database = database
+        summaryCache = CatalogSummaryCache(topics: topics)
         database.add(transactionObserver: summaryCache, extent: .databaseLifetime)
     }
 
@@ -136,10 +138,9 @@ public struct SQLiteCatalogStore: CatalogStore {
         return try await database.read { db in try summary(db, since: generation).productCount }
     }
 
-    /// Only this process writes the file: its own commits drop the summary (GRDB's observer).
-    /// What it does follow is sales: at start and then every hour it puts the search order back
-    /// in step with them (``reorderSearchBySales()``).
-    public func followChanges() async {
+    /// At start and then every hour, puts the search order back in step with sales
+    /// (``reorderSearchBySales()``).
+    public func maintain() async {
         while !Task.isCancelled {
             _ = try? await reorderSearchBySales()
             try? await Task.sleep(for: .seconds(3600))
