@@ -69,12 +69,8 @@ struct ServeCommand: AsyncParsableCommand {
         var app = ApplicationBuilder()
         app.live = storage.live
         app.regionCache = settings.makeRegionCache()
-        app.databasePatience = databaseTimeout
         app.rateLimitStore = services.rateLimits
-        if tracing != nil {
-            app.tracing = true
-            logger.info("traces: exported over OTLP/HTTP (OTEL_* settings)")
-        }
+        if tracing != nil { logger.info("traces: exported over OTLP/HTTP (OTEL_* settings)") }
         // Order confirmations: checkout queues them in the database, this sends them.
         app.services.append(MailOutboxWorker(outbox: services.mailOutbox, transport: mail.transport, logger: logger))
         logger.info("mail: sent to \(mail.destination)", metadata: ["from": "\(mail.sender)"])
@@ -98,18 +94,20 @@ struct ServeCommand: AsyncParsableCommand {
         // The shop's languages: English first (the fallback), then German. Each module's
         // messages are in Views/<Module>/locales/<code>.json.
         let languages = [Language("en", currencies: [Money.currencyCode]), Language("de", currencies: [Money.currencyCode])]
-        // The request pipeline, in order. Every request: metrics when they are exported
-        // (outermost, so they time and see everything), compression (so it sees the final
+        // The request pipeline, in order. Every request: the request's span when traces are
+        // exported and metrics when they are (outermost, so they time and see everything), the
+        // database's patience (around every step that may wait for it), compression (so it sees the final
         // answer), the session (which also sets what caches may keep), who is signed in, the
         // language, then error pages (which therefore know all three, and go out with the
         // language's headers). Once a route matched: a `?lang=` the shop lacks is refused (an
         // error page in the language the other sources chose), then the CSRF check.
         // Under `make dev`, the reload script goes into pages just inside compression.
+        let tracingStep: [any Middleware] = tracing == nil ? [] : [TracingMiddleware()]
         let metricsStep: [any Middleware] = settings.metricsPort == nil ? [] : [MetricsMiddleware()]
         let developmentStep: [any Middleware] = development.map { [$0.middleware] } ?? []
         let application = try app.build(
             layout: StorefrontLayout(),
-            middleware: metricsStep + [CompressionMiddleware()] + developmentStep + [
+            middleware: tracingStep + metricsStep + [DatabasePatienceMiddleware(limit: databaseTimeout), CompressionMiddleware()] + developmentStep + [
                 SessionMiddleware(sessions), ShopperMiddleware(accounts: services.accounts),
                 LanguageMiddleware(languages: languages), ErrorPageMiddleware(),
             ],

@@ -233,7 +233,70 @@ import TesseraTesting
         #expect(try await held.text == "released")
         try await server.stop()
     }
+    // MARK: Steps that surround the rest
+
+    /// A task-local value a surrounding step binds, as tracing binds its span.
+    enum Scope {
+        @TaskLocal static var names: [String] = []
+    }
+
+    /// Binds its name for everything after it, its work in a task included, and says on the way
+    /// out which names were bound then.
+    struct Surround: SurroundingMiddleware {
+        let name: String
+        func surround(_ context: inout RequestContext, _ rest: (inout RequestContext) -> HTTPAnswer) -> HTTPAnswer {
+            let names = Scope.names + [name]
+            let answer = Scope.$names.withValue(names) { rest(&context) }
+            guard case .pending(let work) = answer else { return answer }
+            return .pending { try await Scope.$names.withValue(names) { try await work() } }
+        }
+        func after(_ response: inout Response, for context: RequestContext) {
+            response.headers.append(HTTPField(name: HTTPField.Name("X-Scope")!, value: "\(name): \(Scope.names.joined(separator: " "))"))
+        }
+    }
+
+    static let scope = Route<NoParameters>("test.scope", .get, "/scope")
+    static let scopeLater = Route<NoParameters>("test.scope-later", .get, "/scope-later")
+
+    static func surroundedApp(waitingStepFirst: Bool) throws -> Application {
+        var app = ApplicationBuilder()
+        app.routes.action(scope) { _, _ in .text(Scope.names.joined(separator: " ")) }
+        app.routes.action(scopeLater) { _, _ in
+            try await Task.sleep(for: .milliseconds(1))
+            return .text(Scope.names.joined(separator: " "))
+        }
+        let inner: [any Middleware] = [Surround(name: "outer"), Trace(name: "between"), Surround(name: "inner")]
+        return try app.build(
+            middleware: (waitingStepFirst ? [LookUpCallerLater()] : []) + inner + [ErrorPageMiddleware()],
+            routeMiddleware: [Surround(name: "route")]
+        )
+    }
+
+    @Test(arguments: [false, true])
+    func aSurroundingStepHoldsForEverythingAfterItWaitingOrNot(waitingStepFirst: Bool) async throws {
+        for mode in [TestingMode.inProcess, .live] {
+            try await Self.surroundedApp(waitingStepFirst: waitingStepFirst).test(mode) { client in
+                for path in ["/scope", "/scope-later"] {
+                    let reply = try await client.send(path, headers: waitingStepFirst ? ["X-Caller": "ada"] : [:])
+                    #expect(reply.text == "outer inner route", "\(mode) \(path): the handler runs inside every step before it")
+                    #expect(reply.headers("x-scope") == ["route: outer inner route", "inner: outer inner route", "outer: outer inner route"],
+                            "\(mode) \(path): the whole way out runs inside every step entered, innermost first")
+                    #expect(reply.headers("x-trace") == ["between"] + (waitingStepFirst ? ["lookup"] : []))
+                }
+            }
+        }
+    }
+
+    @Test func aStepOutsideEverySurroundingStepSeesNothingBound() async throws {
+        var app = ApplicationBuilder()
+        app.routes.action(Self.scope) { _, _ in .text(Scope.names.joined(separator: " ")) }
+        try await app.build(middleware: [ErrorPageMiddleware()], routeMiddleware: []).test { client in
+            let text = try await client.send("/scope").text
+            #expect(text == "", "no surrounding step: nothing bound")
+        }
+    }
 }
+
 
 /// Opens once; everyone waiting goes on then.
 final class AsyncGate: Sendable {

@@ -1,6 +1,5 @@
 import Logging
 import ServiceLifecycle
-import Tracing
 
 /// A Tessera app, ready to serve: the middleware chain around the router.
 ///
@@ -21,26 +20,14 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     /// What the server running the app reports; the same object the app's modules were given.
     public let serverState: HTTPServerState
 
-    init(parts: ApplicationParts, router: Router, middleware: [any Middleware], measuresDatabaseTime: Bool, databasePatience: Duration?,
-         traces: Bool, serverState: HTTPServerState, services: [any Service]) {
-        self.databasePatience = databasePatience
-        self.traces = traces
+    init(parts: ApplicationParts, router: Router, middleware: [any Middleware], serverState: HTTPServerState, services: [any Service]) {
         self.serverState = serverState
         self.moduleServices = services
         self.parts = parts
         self.router = router
         self.middleware = middleware
         self.rejectedRequestSteps = middleware.filter(\.runsForRejectedRequests)
-        self.measuresDatabaseTime = measuresDatabaseTime
     }
-
-    /// Whether each request gets a ``DatabaseTime`` meter: only when something reads it, so an
-    /// app without metrics pays nothing.
-    private let measuresDatabaseTime: Bool
-    /// How long each request may wait for its database in all (``DatabasePatience``), if the app says.
-    private let databasePatience: Duration?
-    /// Whether each request gets a server span (``ApplicationBuilder/tracing``).
-    private let traces: Bool
 
     /// What the modules registered to run beside the server (``ApplicationBuilder/services``).
     private let moduleServices: [any Service]
@@ -57,67 +44,27 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     /// Answers a request through the middleware chain and, at its end, the router: at once when
     /// its handler does not wait, or else with the work left for a task.
     public func answer(_ request: Request) -> HTTPAnswer {
-        guard traces else { return run(request, through: middleware, to: .router(router)) }
-        return traced(request) { run(request, through: middleware, to: .router(router), trace: $0) }
-    }
-
-    /// Runs `answer` in the request's server span, bound as the current context (for its
-    /// regions' and database calls' spans), and ends the span with the answer, however late.
-    private func traced(_ request: Request, _ answer: (RequestTrace) -> HTTPAnswer) -> HTTPAnswer {
-        let trace = RequestTrace(span: RequestTracing.startRequestSpan(for: request))
-        let span = trace.span
-        switch InstrumentationContext.withValue(span.context, operation: { answer(trace) }) {
-        case .ready(var response):
-            RequestTracing.end(span, with: &response)
-            response.traceID = trace.traceID
-            return .ready(response)
-        case .pending(let work):
-            return .pending {
-                try await InstrumentationContext.withValue(span.context) {
-                    do {
-                        var response = try await work()
-                        RequestTracing.end(span, with: &response)
-                        response.traceID = trace.traceID
-                        return response
-                    } catch {
-                        // The answer is made later, from the error (a 503, a 404 …): the span
-                        // records the error, not a status it cannot know.
-                        span.recordError(error)
-                        span.setStatus(SpanStatus(code: .error))
-                        span.end()
-                        throw error
-                    }
-                }
-            }
-        }
+        run(request, through: middleware, to: .router(router))
     }
 
     /// The one runner of the chain, for both entry points: `steps` in order, then `end`, then the
-    /// way out. What a request waits for is its database's patience and meter, bound here.
-    private func run(_ request: Request, through steps: [any Middleware], to end: ChainEnd, trace: RequestTrace? = nil) -> HTTPAnswer {
+    /// way out.
+    private func run(_ request: Request, through steps: [any Middleware], to end: ChainEnd) -> HTTPAnswer {
         var context = RequestContext(request: request, application: parts)
-        context.trace = trace
-        if measuresDatabaseTime { context.databaseTime = DatabaseTime() }
-        // Patience is for waiting, which only a task does (`DatabasePatience.call` is async): a
-        // request answered on the server's thread never makes one.
-        let patience = databasePatience
-        guard context.databaseTime != nil else {
-            return Self.enter(&context, through: steps, to: end, patience: patience)  // nothing to bind: no closure, no copy
-        }
-        return Self.withDatabaseValues(of: context) { Self.enter(&context, through: steps, to: end, patience: patience) }
+        var run = MiddlewareRun(appSteps: steps)
+        return Self.proceed(&run, &context, to: end)
     }
 
-    /// Goes in as far as it can without waiting, then out, or hands the rest to a task, which
-    /// gets the request's ``DatabasePatience`` of `patience`, if the app sets one.
-    private static func enter(_ context: inout RequestContext, through steps: [any Middleware], to end: ChainEnd, patience: Duration?) -> HTTPAnswer {
-        var run = MiddlewareRun(appSteps: steps)
+    /// Goes in as far as it can without waiting, then out, or hands the rest to a task. A step
+    /// that surrounds the rest (``SurroundingMiddleware``) gets everything after it as a function.
+    private static func proceed(_ run: inout MiddlewareRun, _ context: inout RequestContext, to end: ChainEnd) -> HTTPAnswer {
         switch advance(&run, &context, to: end) {
         case .finished(let outcome):
             return settle(run, outcome, context)
+        case .surrounded(let step):
+            return step.surround(&context) { proceed(&run, &$0, to: end) }
         case let next:
-            var waiting = context
-            waiting.databasePatience = patience.map { DatabasePatience(limit: $0) }
-            return pending(run, waiting, next, to: end)
+            return pending(run, context, next, to: end)
         }
     }
 
@@ -128,28 +75,6 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
         case failure(any Error)
     }
 
-    /// Runs `body` with the request's ``DatabaseTime`` and ``DatabasePatience`` bound, when it
-    /// has them: what database adapters read.
-    private static func withDatabaseValues<T>(of context: RequestContext, _ body: () throws -> T) rethrows -> T {
-        switch (context.databaseTime, context.databasePatience) {
-        case (nil, nil): try body()
-        case (let meter?, nil): try DatabaseTime.$current.withValue(meter, operation: body)
-        case (nil, let patience?): try DatabasePatience.$current.withValue(patience, operation: body)
-        case (let meter?, let patience?):
-            try DatabaseTime.$current.withValue(meter) { try DatabasePatience.$current.withValue(patience, operation: body) }
-        }
-    }
-
-    private static func withDatabaseValues<T>(of context: RequestContext, _ body: () async throws -> T) async rethrows -> T {
-        switch (context.databaseTime, context.databasePatience) {
-        case (nil, nil): try await body()
-        case (let meter?, nil): try await DatabaseTime.$current.withValue(meter, operation: body)
-        case (nil, let patience?): try await DatabasePatience.$current.withValue(patience, operation: body)
-        case (let meter?, let patience?):
-            try await DatabaseTime.$current.withValue(meter) { try await DatabasePatience.$current.withValue(patience, operation: body) }
-        }
-    }
-
     /// Where a request's way in stopped.
     private enum Progress {
         /// The handler (or a step) answered, or something threw.
@@ -158,6 +83,8 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
         case stepWaits(@Sendable (inout RequestContext) async throws -> Response?)
         /// The handler may wait.
         case handlerWaits(@Sendable (RequestContext) async throws -> Response)
+        /// A step that surrounds the rest handed the request on.
+        case surrounded(any SurroundingMiddleware)
     }
 
     /// Goes in as far as it can without waiting: the app's steps, the router, the route's steps
@@ -170,6 +97,7 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
                 case .handedOn: break
                 case .answered(let early): return .finished(.success(early))
                 case .waiting(let work): return .stepWaits(work)
+                case .surrounding(let step): return .surrounded(step)
                 }
                 let router: Router
                 switch end {
@@ -179,10 +107,6 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
                 switch try router.match(context.request) {
                 case .route(let entry, let captures):
                     context.route = MatchedRoute(entry: entry, captures: captures)
-                    if let span = context.trace?.span {
-                        span.operationName = "\(context.request.method.rawValue) \(entry.pattern)"
-                        span.attributes["http.route"] = "\(entry.pattern)"
-                    }
                 case .fallback(let responder):
                     return .handlerWaits { context in try await responder.respond(to: context.request) }
                 }
@@ -192,6 +116,7 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
             case .handedOn: break
             case .answered(let early): return .finished(.success(early))
             case .waiting(let work): return .stepWaits(work)
+            case .surrounding(let step): return .surrounded(step)
             }
             switch entry.handler {
             case .immediate(let handler): return .finished(Result { try handler(context) })
@@ -210,20 +135,14 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     /// Answers a request through the chain, waiting for its handler if it must: what tests and
     /// anything that is not the HTTP server call.
     public func respond(to request: Request) async throws -> Response {
-        switch answer(request) {
-        case .ready(let response): response
-        case .pending(let work): try await work()
-        }
+        try await answer(request).response()
     }
 
     /// A request the server refused before the app ran (or an error no step recovered from):
     /// answered by the steps that shape every answer, as if the route had thrown `error`.
     public func response(for error: any Error, to request: Request) async -> Response {
         do {
-            switch run(request, through: rejectedRequestSteps, to: .failure(error)) {
-            case .ready(let response): return response
-            case .pending(let work): return try await work()
-            }
+            return try await run(request, through: rejectedRequestSteps, to: .failure(error)).response()
         } catch {
             // No error step in the chain: the plain page, still through the one mapping.
             let revealing = parts.developmentMode
@@ -246,10 +165,7 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     /// The rest, for a request that must wait (for a step or its handler): run in the server's
     /// task, which goes on going in after each wait, then the way out.
     private static func pending(_ run: MiddlewareRun, _ context: RequestContext, _ progress: Progress, to end: ChainEnd) -> HTTPAnswer {
-        .pending {
-            // The task runs later, outside the bindings `run` made: bind them again.
-            try await withDatabaseValues(of: context) { try await finish(run, context, progress, to: end) }
-        }
+        .pending { try await finish(run, context, progress, to: end) }
     }
 
     private static func finish(_ run: MiddlewareRun, _ context: RequestContext, _ progress: Progress, to end: ChainEnd) async throws -> Response {
@@ -262,8 +178,9 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
                 do {
                     if let early = try await work(&context) {
                         progress = .finished(.success(early))
+                    } else if let step = run.handedOn() {
+                        progress = .surrounded(step)
                     } else {
-                        run.handedOn()
                         progress = advance(&run, &context, to: end)
                     }
                 } catch {
@@ -271,6 +188,9 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
                 }
             case .handlerWaits(let handler):
                 do { progress = .finished(.success(try await handler(context))) } catch { progress = .finished(.failure(error)) }
+            case .surrounded(let step):
+                // Everything after the step, its own way out included, goes inside it.
+                return try await step.surround(&context) { proceed(&run, &$0, to: end) }.response()
             }
         }
     }

@@ -54,18 +54,6 @@ public struct ApplicationBuilder: Sendable {
     /// ``ApplicationRunner``.
     public var services: [any Service] = []
 
-    /// How long a request may wait for its database, all its calls together (a connection, a
-    /// lock, an answer), before it is answered 503 with `Retry-After` (``DatabasePatience``);
-    /// `nil`, the default, sets none, and adapters use their own limits. A stalled database then
-    /// costs a visitor about this long, not the stall's length.
-    public var databasePatience: Duration?
-
-    /// Whether every request gets a server span, named after its route, with its regions and
-    /// database calls as children, through swift-distributed-tracing's bootstrapped tracer
-    /// (``RequestTracing``). Off by default: then no request, region or database call makes a
-    /// span (TesseraMail's worker traces each mail it sends whenever a tracer is bootstrapped).
-    public var tracing = false
-
     /// Where the app's ``RateLimit``s count: this process's memory by default; a store in the
     /// shared database when several instances serve, so that they allow together what one allows.
     public var rateLimitStore: any RateLimitStore = MemoryRateLimitStore()
@@ -127,8 +115,7 @@ public struct ApplicationBuilder: Sendable {
             regionCache: live != nil && regionCache.isOn ? regionCache : nil,
             pageValidators: live != nil && pageValidators.isOn ? pageValidators : nil
         )
-        let application = Application(parts: parts, router: router, middleware: middleware, measuresDatabaseTime: recordsMetrics,
-                                      databasePatience: databasePatience, traces: tracing, serverState: serverState, services: services)
+        let application = Application(parts: parts, router: router, middleware: middleware, serverState: serverState, services: services)
         live?.bind(application)
         return application
     }

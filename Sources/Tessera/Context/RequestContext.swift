@@ -18,18 +18,11 @@ public struct RequestContext: Sendable {
     public internal(set) var session: Session
     /// The route that matched, once the router has run.
     public internal(set) var route: MatchedRoute?
-    /// The time this request has spent in its database so far, when the app measures it
-    /// (with ``MetricsMiddleware`` in its chain).
-    public internal(set) var databaseTime: DatabaseTime?
-    /// How long this request may still wait for its database, when the app says
-    /// (``ApplicationBuilder/databasePatience``); made when the request first waits, so `nil`
-    /// while the steps and a handler decide without waiting.
-    public internal(set) var databasePatience: DatabasePatience?
     /// How ``language`` was chosen and what else the app offers, for a switcher; `nil` without
     /// a ``LanguageMiddleware``.
     public internal(set) var languageChoice: LanguageChoice?
     var values: RequestValues
-    /// The request's server span, when the app traces (``ApplicationBuilder/tracing``).
+    /// The request's server span, when the app traces (``TracingMiddleware``).
     var trace: RequestTrace?
 
     init(request: Request, application: ApplicationParts) {
@@ -37,7 +30,6 @@ public struct RequestContext: Sendable {
         self.core = Core(request: request, logger: nil, application: application)
         self.session = .detached
         self.route = nil
-        self.databasePatience = nil
         self.values = RequestValues()
         self.trace = nil
     }

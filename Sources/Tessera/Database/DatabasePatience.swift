@@ -3,8 +3,8 @@ import Synchronization
 /// How long the request being answered may wait for its database, in all.
 ///
 /// A page that waits on a stalled database holds its visitor, and a connection and a thread
-/// with them, for as long as the stall lasts. With ``ApplicationBuilder/databasePatience`` set,
-/// the framework gives every request one of these, bound as a task-local value around its work,
+/// with them, for as long as the stall lasts. With a ``DatabasePatienceMiddleware`` in its chain,
+/// an app gives every request that waits one of these, bound as a task-local value around its work,
 /// and database adapters wait no longer than it allows for each call (a connection, a lock, an
 /// answer): past that, the request is a ``DatabaseUnavailable`` (a 503 with `Retry-After`), and
 /// what the adapter started finishes, or is rolled back, in the background.

@@ -3,8 +3,8 @@ import Synchronization
 /// The time one request spends in its database, summed over every call, for the
 /// `http_request_database_seconds` histogram of ``MetricsMiddleware``.
 ///
-/// Storage code does not pass it around: the framework binds the request's meter as a task-local
-/// value around the request's work, and a database adapter adds each call's time with
+/// Storage code does not pass it around: ``MetricsMiddleware`` binds the request's meter as a
+/// task-local value around the rest of the request, and a database adapter adds each call's time with
 /// `DatabaseTime.measure { … }` (the storefront wraps its GRDB pool in one). Outside a measured request,
 /// measuring costs a task-local lookup and nothing else.
 public final class DatabaseTime: Sendable {

@@ -15,7 +15,7 @@ import TesseraHTTP
 /// the final one, error pages included. For a streamed page the time is to its head: regions
 /// still rendering after that (and their database calls) are in `tessera_region_render_seconds`. Requests the server refuses by itself (413, 431 …)
 /// are counted as `unmatched`.
-public struct MetricsMiddleware: Middleware {
+public struct MetricsMiddleware: SurroundingMiddleware {
     private let instruments = Instruments()
 
     /// A step that records into the process's swift-metrics backend.
@@ -30,13 +30,22 @@ public struct MetricsMiddleware: Middleware {
         return .next
     }
 
+    /// Meters the request's database time (``DatabaseTime``), bound as a task-local value around
+    /// everything after this step, its work in a task included.
+    public func surround(_ context: inout RequestContext, _ rest: (inout RequestContext) -> HTTPAnswer) -> HTTPAnswer {
+        let meter = DatabaseTime()
+        let answer = DatabaseTime.$current.withValue(meter) { rest(&context) }
+        guard case .pending(let work) = answer else { return answer }
+        return .pending { try await DatabaseTime.$current.withValue(meter) { try await work() } }
+    }
+
     /// Records the request with its final status.
     public func after(_ response: inout Response, for context: RequestContext) {
         guard let startedAt = context[StartedAt.self] else { return }
         let series = instruments.series(route: context.route?.entry, method: context.request.method, status: response.status.code / 100)
         series.requests.increment()
         series.duration.recordInterval(since: startedAt)
-        series.database.record(context.databaseTime?.total ?? .zero)
+        series.database.record(DatabaseTime.current?.total ?? .zero)
     }
 
     enum StartedAt: RequestValueKey { typealias Value = ContinuousClock.Instant }

@@ -36,6 +36,10 @@ public protocol Middleware: Sendable {
     /// and error pages, say yes, so that such an error page looks like any other and its forms
     /// work; steps that act on a request the app accepts (CSRF, sign-in) keep the default, no.
     var runsForRejectedRequests: Bool { get }
+
+    /// The step as a ``SurroundingMiddleware`` when it is one, so that the chain surrounds the
+    /// rest with it without a cast per request; `nil` for any other step.
+    var surrounding: (any SurroundingMiddleware)? { get }
 }
 
 extension Middleware {
@@ -50,6 +54,9 @@ extension Middleware {
 
     /// No: by default a step acts only on requests the app accepted.
     public var runsForRejectedRequests: Bool { false }
+
+    /// None: the step does not surround the rest.
+    public var surrounding: (any SurroundingMiddleware)? { nil }
 }
 
 /// What a step's ``Middleware/before(_:)`` decided.

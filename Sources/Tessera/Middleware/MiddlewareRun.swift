@@ -24,6 +24,8 @@ struct MiddlewareRun: Sendable {
         case answered(Response)
         /// A step must wait for this work before it decides.
         case waiting(@Sendable (inout RequestContext) async throws -> Response?)
+        /// A step that surrounds the rest handed the request on: the rest goes inside it.
+        case surrounding(any SurroundingMiddleware)
     }
 
     /// Runs the app's steps' `before`, from the first one not entered yet.
@@ -39,17 +41,26 @@ struct MiddlewareRun: Sendable {
         return try Self.enter(steps, &context, counting: &enteredRoute)
     }
 
-    /// The step that waited handed the request on: it counts as entered.
-    mutating func handedOn() {
-        if inRouteSteps { enteredRoute += 1 } else { enteredApp += 1 }
+    /// The step that waited handed the request on: it counts as entered. Returns it when it
+    /// surrounds the rest.
+    mutating func handedOn() -> (any SurroundingMiddleware)? {
+        if inRouteSteps {
+            enteredRoute += 1
+            return routeSteps[enteredRoute - 1].surrounding
+        }
+        enteredApp += 1
+        return appSteps[enteredApp - 1].surrounding
     }
 
     /// Runs `steps`' `before` in order from `entered`, counting those that hand the request on;
-    /// an answer or a wait stops there.
+    /// an answer, a wait or a step that surrounds the rest stops there.
     private static func enter(_ steps: [any Middleware], _ context: inout RequestContext, counting entered: inout Int) throws -> Entry {
         while entered < steps.count {
-            switch try steps[entered].before(&context) {
-            case .next: entered += 1
+            let step = steps[entered]
+            switch try step.before(&context) {
+            case .next:
+                entered += 1
+                if let surrounding = step.surrounding { return .surrounding(surrounding) }
             case .answer(let response): return .answered(response)
             case .wait(let work): return .waiting(work)
             }

@@ -4,7 +4,7 @@ import Tracing
 
 /// The spans of a traced request, through swift-distributed-tracing's bootstrapped tracer.
 ///
-/// An app built with ``ApplicationBuilder/tracing`` on gives each request a server span, named
+/// An app with a ``TracingMiddleware`` in its chain gives each request a server span, named
 /// after its route, that continues the caller's W3C `traceparent`; its regions, database calls
 /// and live publications are children of it. With tracing off no span is made: a region or a
 /// database call pays one task-local read to learn that nothing is traced.

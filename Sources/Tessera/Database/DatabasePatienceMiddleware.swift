@@ -1,0 +1,23 @@
+/// Gives every request that waits a ``DatabasePatience`` of `limit`, bound as a task-local value
+/// around its work: database adapters then wait no longer than it allows, all the request's
+/// calls together, and past it the request is a 503 with `Retry-After`. A stalled database then
+/// costs a visitor about `limit`, not the stall's length.
+///
+/// Only a request that waits makes one (`DatabasePatience.call` is async): one answered on the
+/// server's thread pays nothing. Put it before every step that may wait for the database.
+public struct DatabasePatienceMiddleware: SurroundingMiddleware {
+    /// The most a request waits for its database, all its calls together.
+    public let limit: Duration
+
+    /// A step that gives each waiting request `limit` of patience.
+    public init(limit: Duration) {
+        self.limit = limit
+    }
+
+    public func surround(_ context: inout RequestContext, _ rest: (inout RequestContext) -> HTTPAnswer) -> HTTPAnswer {
+        let answer = rest(&context)
+        guard case .pending(let work) = answer else { return answer }
+        let limit = limit
+        return .pending { try await DatabasePatience.$current.withValue(DatabasePatience(limit: limit)) { try await work() } }
+    }
+}

@@ -1,0 +1,51 @@
+import Tracing
+
+/// Gives every request a server span, through swift-distributed-tracing's bootstrapped tracer:
+/// named after its route, continuing the caller's W3C `traceparent`, with its regions, database
+/// calls and live publications as children (``RequestTracing``). The span is the current trace
+/// context for everything after this step, and ends with the answer, for a streamed page when
+/// its stream ends.
+///
+/// Put it first in the chain, so that its span covers every other step. An app without it makes
+/// no span at all.
+public struct TracingMiddleware: SurroundingMiddleware {
+    /// A step that traces every request the app accepts.
+    public init() {}
+
+    public func surround(_ context: inout RequestContext, _ rest: (inout RequestContext) -> HTTPAnswer) -> HTTPAnswer {
+        let trace = RequestTrace(span: RequestTracing.startRequestSpan(for: context.request))
+        context.trace = trace
+        let span = trace.span
+        switch InstrumentationContext.withValue(span.context, operation: { rest(&context) }) {
+        case .ready(var response):
+            RequestTracing.end(span, with: &response)
+            response.traceID = trace.traceID
+            return .ready(response)
+        case .pending(let work):
+            return .pending {
+                try await InstrumentationContext.withValue(span.context) {
+                    do {
+                        var response = try await work()
+                        RequestTracing.end(span, with: &response)
+                        response.traceID = trace.traceID
+                        return response
+                    } catch {
+                        // The answer is made later, from the error (a 503, a 404 …): the span
+                        // records the error, not a status it cannot know.
+                        span.recordError(error)
+                        span.setStatus(SpanStatus(code: .error))
+                        span.end()
+                        throw error
+                    }
+                }
+            }
+        }
+    }
+
+    /// Names the span after the route that matched, once one did.
+    public func after(_ response: inout Response, for context: RequestContext) {
+        guard let span = context.trace?.span, let entry = context.route?.entry else { return }
+        span.operationName = "\(context.request.method.rawValue) \(entry.pattern)"
+        span.attributes["http.route"] = "\(entry.pattern)"
+    }
+}
