@@ -1,3 +1,2 @@
 // An app imports `Tessera` and gets the whole framework, the HTTP layer and its types included.
-@_exported import HTTPTypes
 @_exported import TesseraHTTP

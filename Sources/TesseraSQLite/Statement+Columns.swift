@@ -28,11 +28,6 @@ public struct SQLiteColumns: ~Copyable {
     public func double(_ index: Int32) -> Double {
         sqlite3_column_double(statement, index)
     }
-
-    /// Whether column `index` is NULL.
-    public func isNull(_ index: Int32) -> Bool {
-        sqlite3_column_type(statement, index) == SQLITE_NULL
-    }
 }
 
 extension Statement {

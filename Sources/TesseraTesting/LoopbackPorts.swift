@@ -1,10 +1,5 @@
 import Foundation
 
-/// A loopback port that nothing listened on a moment ago: for a server a test starts on it.
-public func unusedLoopbackPort() -> Int {
-    RefusingLoopbackPort().port
-}
-
 /// A loopback port that refuses connections for as long as this value lives: bound, never
 /// listening. For tests of what a client does when its server is not there (a refused
 /// connection, not a timeout): a port merely free a moment ago can be taken meanwhile by another

@@ -1,23 +1,23 @@
 import Foundation
+import Synchronization
 import Tessera
 
 /// A browser's worth of state for tests: it keeps the session cookie between requests and reads
 /// the CSRF token out of pages, so a test can click through a flow like a visitor, in process or
 /// over a real socket alike.
-public final class TestClient: @unchecked Sendable {
-    // @unchecked: one test drives one client, one request at a time.
+public final class TestClient: Sendable {
     /// How requests reach the app: in process or over a socket.
     public let transport: any TestTransport
     /// The cookies the server set, by name, in the order they came: a browser's cookie jar
     /// for one site, without expiry.
-    private var jar: [(name: String, value: String)] = []
+    private let jar = Mutex<[(name: String, value: String)]>([])
 
     /// The `Cookie` header sent with every request (`session=…; lang=de`), or `nil` before the
     /// server set any; setting it replaces every cookie, as a test that copies a session does.
     public var cookie: String? {
-        get { jar.isEmpty ? nil : jar.map { "\($0.name)=\($0.value)" }.joined(separator: "; ") }
+        get { jar.withLock { jar in jar.isEmpty ? nil : jar.map { "\($0.name)=\($0.value)" }.joined(separator: "; ") } }
         set {
-            jar = []
+            jar.withLock { $0 = [] }
             for pair in (newValue ?? "").split(separator: ";") { store(String(pair).trimmingCharacters(in: .whitespaces)) }
         }
     }
@@ -26,8 +26,10 @@ public final class TestClient: @unchecked Sendable {
     private func store(_ pair: String) {
         guard let equals = pair.firstIndex(of: "=") else { return }
         let name = String(pair[..<equals]), value = String(pair[pair.index(after: equals)...])
-        jar.removeAll { $0.name == name }
-        jar.append((name, value))
+        jar.withLock { jar in
+            jar.removeAll { $0.name == name }
+            jar.append((name, value))
+        }
     }
 
     /// A client with no cookie yet, sending through `transport`.

@@ -10,7 +10,7 @@ import Testing
 /// The order service's rules, with requests racing, on each database the shop runs on: a
 /// conformance suite for the stores (``StoreKind``).
 @Suite struct OrderServiceTests {
-    static let shopper = OrderActor.shopper("Test shopper")
+    static let shopper = OrderChangeAuthor.shopper("Test shopper")
 
     struct Shop {
         let database: ShopDatabase
@@ -37,7 +37,7 @@ import Testing
 
         /// Checks the cart out as a fresh checkout page would: with the shopper's next checkout
         /// number; the order must be new.
-        func place(_ cartID: String, userID: Int, by actor: OrderActor) async throws -> Order {
+        func place(_ cartID: String, userID: Int, by actor: OrderChangeAuthor) async throws -> Order {
             let number = try await orders.nextCheckoutNumber(for: userID)
             guard case .placed(let order, _) = try await orders.checkout(cartID: cartID, userID: userID, checkoutNumber: number, by: actor) else {
                 throw CheckoutError.outdatedForm

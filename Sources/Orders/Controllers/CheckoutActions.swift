@@ -24,7 +24,7 @@ struct CheckoutActions {
                 // one the shopper should look at again, not a second order.
                 guard case .valid(let form) = try context.decodeForm(CheckoutForm.self) else { throw CheckoutError.outdatedForm }
                 switch try await orders.checkout(cartID: CartSession.cartID(in: context, create: false), userID: shopper,
-                                                 checkoutNumber: form.checkoutNumber, by: SignedInShopper.actor(context),
+                                                 checkoutNumber: form.checkoutNumber, by: SignedInShopper.author(context),
                                                  site: context.absoluteURL(for: ""), language: context.language) {
                 case .placed(let order, let unmailable):
                     CartSession.remember(nil, in: context)

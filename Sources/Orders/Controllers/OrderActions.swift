@@ -19,7 +19,7 @@ struct OrderActions {
                     throw HTTPError(.badRequest, Messages.errorPaymentForm.text())
                         .linking(to: Self.backLink(to: id, in: context))
                 case .valid(let form):
-                    let outcome = try await orders.pay(order, idempotencyKey: form.idempotencyKey, by: SignedInShopper.actor(context))
+                    let outcome = try await orders.pay(order, idempotencyKey: form.idempotencyKey, by: SignedInShopper.author(context))
                     let message = switch outcome {
                     case .charged(let paid): context.localized(Messages.orderCharged, ["amount": Price(minor: paid.totalMinor), "id": paid.id])
                     case .alreadyCharged(let paid): context.localized(Messages.orderAlreadyCharged, ["id": paid.id])
@@ -35,7 +35,7 @@ struct OrderActions {
                 case .invalid(let state):
                     return try await context.render(OrderPageController(orders: orders, id: id, returnedForm: .cancellation(state)))
                 case .valid(let form):
-                    _ = try await orders.cancel(order, reason: form.reason, by: SignedInShopper.actor(context))
+                    _ = try await orders.cancel(order, reason: form.reason, by: SignedInShopper.author(context))
                     return context.redirect(to: OrdersRoutes.order.path(id), flash: context.localized(Messages.orderCancelledFlash, ["id": id]))
                 }
             }
@@ -43,7 +43,7 @@ struct OrderActions {
         routes.action(OrdersRoutes.confirmReceipt) { id, context in
             try await Self.onOrder(id, in: context) {
                 let order = try await lookup.order(id, in: context, returningTo: OrdersRoutes.order.path(id))
-                _ = try await orders.confirmReceipt(order, by: SignedInShopper.actor(context))
+                _ = try await orders.confirmReceipt(order, by: SignedInShopper.author(context))
                 return context.redirect(to: OrdersRoutes.order.path(id), flash: context.localized(Messages.orderConfirmedFlash))
             }
         }
@@ -56,7 +56,7 @@ struct OrderActions {
                 case .invalid(let state):
                     return try await context.render(OrderPageController(orders: orders, id: id, returnedForm: .review(state)))
                 case .valid(let form):
-                    _ = try await orders.review(order, rating: form.rating, text: form.text, by: SignedInShopper.actor(context))
+                    _ = try await orders.review(order, rating: form.rating, text: form.text, by: SignedInShopper.author(context))
                     return context.redirect(to: OrdersRoutes.order.path(id), flash: context.localized(Messages.orderReviewedFlash))
                 }
             }

@@ -14,7 +14,7 @@ enum SignedInShopper {
     }
 
     /// The signed-in shopper as the order history names them.
-    static func actor(_ context: RequestContext) -> OrderActor {
+    static func author(_ context: RequestContext) -> OrderChangeAuthor {
         .shopper(context.shopper?.name ?? "A shopper")
     }
 }

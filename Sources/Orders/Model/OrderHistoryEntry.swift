@@ -7,14 +7,14 @@ public struct OrderHistoryEntry: Sendable, Equatable {
     /// When the change committed.
     public let at: Date
     /// Who made it.
-    public let actor: OrderActor
+    public let actor: OrderChangeAuthor
     /// `placed`, `paid`, `shipped`, `received`, `cancelled` or `reviewed`.
     public let action: String
     /// The tracking number, the reason, the payment's reference…; `nil` when there is nothing to add.
     public let detail: String?
 
     /// An entry as a store reads it; the service writes them with each change.
-    public init(at: Date, actor: OrderActor, action: String, detail: String?) {
+    public init(at: Date, actor: OrderChangeAuthor, action: String, detail: String?) {
         self.at = at
         self.actor = actor
         self.action = action
@@ -22,7 +22,7 @@ public struct OrderHistoryEntry: Sendable, Equatable {
     }
 
     /// The entry for `change`.
-    init(_ change: OrderChange, at date: Date, by actor: OrderActor) {
+    init(_ change: OrderChange, at date: Date, by actor: OrderChangeAuthor) {
         let (action, detail): (String, String?) = switch change {
         case .payment(let payment): ("paid", payment.reference)
         case .shipment(let trackingNumber): ("shipped", trackingNumber)

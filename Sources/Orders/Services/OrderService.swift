@@ -37,7 +37,7 @@ public struct OrderService: Sendable {
     /// form older than the shopper's last checkout is a ``CheckoutError``, and nothing changes.
     /// The confirmation mail, if the service sends them, is written to the outbox in the same
     /// transaction, linking to the order on `site` (`https://shop.example.com`), in `language`.
-    public func checkout(cartID: String?, userID: Int, checkoutNumber: Int, by actor: OrderActor, site: String = "",
+    public func checkout(cartID: String?, userID: Int, checkoutNumber: Int, by actor: OrderChangeAuthor, site: String = "",
                          language: Language = .english) async throws -> CheckoutOutcome {
         let lines: [(productID: Int, quantity: Int)] = if let cartID {
             try await cart.cart(cartID).lines.map { ($0.product.id, $0.quantity) }
@@ -84,7 +84,7 @@ public struct OrderService: Sendable {
     /// Reserves every line's stock at the catalog's current prices, creates the order and empties
     /// the cart, in one transaction: for orders no checkout form placed (the demo data).
     func placeOrder(userID: Int, lines: [(productID: Int, quantity: Int)], clearingCart cartID: String?, at date: Date,
-                    by actor: OrderActor) async throws -> Order {
+                    by actor: OrderChangeAuthor) async throws -> Order {
         let order = try await runChecked { stores in
             try Self.place(lines, userID: userID, checkoutNumber: nil, clearingCart: cartID, at: date, by: actor, in: stores)
         }
@@ -93,7 +93,7 @@ public struct OrderService: Sendable {
     }
 
     private static func place(_ lines: [(productID: Int, quantity: Int)], userID: Int, checkoutNumber: Int?, clearingCart cartID: String?,
-                              at date: Date, by actor: OrderActor, in stores: OrderTransactionStores) throws -> Order {
+                              at date: Date, by actor: OrderChangeAuthor, in stores: OrderTransactionStores) throws -> Order {
         let orderLines = try lines.map { line in
             let product = try stores.stock.reserve(line.quantity, of: line.productID)
             return OrderLine(productID: product.id, productName: product.name, unitPriceMinor: product.priceMinor, quantity: line.quantity)
@@ -163,7 +163,7 @@ public struct OrderService: Sendable {
 
     /// Pays the order (simulated). Idempotent: the key comes from the pay form, so submitting the
     /// same form twice — a double click, a retried request — charges once.
-    public func pay(_ order: Order, idempotencyKey key: String, by actor: OrderActor) async throws -> PaymentOutcome {
+    public func pay(_ order: Order, idempotencyKey key: String, by actor: OrderChangeAuthor) async throws -> PaymentOutcome {
         var order = order
         while true {
             if let payment = order.payment, payment.idempotencyKey == key { return .alreadyCharged(order) }
@@ -178,17 +178,17 @@ public struct OrderService: Sendable {
 
     /// Ships a paid order with the carrier's tracking number (checked by ``TrackingNumber``), or
     /// with a new one of the shop's (the demo data).
-    public func ship(_ order: Order, trackingNumber: TrackingNumber? = nil, by actor: OrderActor) async throws -> Order {
+    public func ship(_ order: Order, trackingNumber: TrackingNumber? = nil, by actor: OrderChangeAuthor) async throws -> Order {
         try await transition(order, .ship, recording: .shipment(trackingNumber: trackingNumber?.text ?? Self.reference("TRK")), by: actor)
     }
 
     /// The shopper says a shipped order arrived: it is completed, and may be reviewed.
-    public func confirmReceipt(_ order: Order, by actor: OrderActor) async throws -> Order {
+    public func confirmReceipt(_ order: Order, by actor: OrderChangeAuthor) async throws -> Order {
         try await transition(order, .confirmReceipt, recording: .receipt, by: actor)
     }
 
     /// Cancels the order and puts its items back in stock; a blank reason is recorded as the shopper's choice.
-    public func cancel(_ order: Order, reason: String, by actor: OrderActor) async throws -> Order {
+    public func cancel(_ order: Order, reason: String, by actor: OrderChangeAuthor) async throws -> Order {
         let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
         let fallback = actor.isStaff ? "Cancelled by the shop." : "Cancelled by the shopper."
         return try await transition(order, .cancel, recording: .cancellation(reason: reason.isEmpty ? fallback : reason), by: actor)
@@ -201,13 +201,13 @@ public struct OrderService: Sendable {
     }
 
     /// Records the review of a completed order; a second one is refused by the state machine.
-    public func review(_ order: Order, rating: Int, text: String, by actor: OrderActor) async throws -> Order {
+    public func review(_ order: Order, rating: Int, text: String, by actor: OrderChangeAuthor) async throws -> Order {
         try await transition(order, .review, recording: .review(Review(rating: rating, text: text, reviewedAt: now())), by: actor)
     }
 
     /// Applies `event` if the state machine allows it from the order's current state. When another
     /// request changed the order in between, the decision is made again from the new state.
-    func transition(_ order: Order, _ event: OrderEvent, recording change: OrderChange, by actor: OrderActor) async throws -> Order {
+    func transition(_ order: Order, _ event: OrderEvent, recording change: OrderChange, by actor: OrderChangeAuthor) async throws -> Order {
         var order = order
         while true {
             let next = try order.status.applying(event)
@@ -221,7 +221,7 @@ public struct OrderService: Sendable {
 
     /// Moves the order if it is still where the caller saw it, with its history entry; a
     /// cancellation puts its items back in stock in the same transaction.
-    func record(_ order: Order, movingTo status: OrderStatus, _ change: OrderChange, by actor: OrderActor) async throws -> Bool {
+    func record(_ order: Order, movingTo status: OrderStatus, _ change: OrderChange, by actor: OrderChangeAuthor) async throws -> Bool {
         let entry = OrderHistoryEntry(change, at: now(), by: actor)
         let moved = try await transactions.run { stores in
             guard try stores.orders.update(orderID: order.id, from: order.status, to: status, recording: change) else { return false }

@@ -117,7 +117,7 @@ public struct PostgresOrderStore: OrderStore {
     public func history(orderID: Int) async throws -> [OrderHistoryEntry] {
         try await connections.query("SELECT at, actor, is_staff, action, detail FROM order_history WHERE order_id = \(orderID) ORDER BY id").map { row in
             let (at, actor, isStaff, action, detail) = try row.decode((Date, String, Bool, String, String?).self)
-            return OrderHistoryEntry(at: at, actor: OrderActor(name: actor, isStaff: isStaff), action: action, detail: detail)
+            return OrderHistoryEntry(at: at, actor: OrderChangeAuthor(name: actor, isStaff: isStaff), action: action, detail: detail)
         }
     }
 

@@ -107,7 +107,7 @@ public struct SQLiteOrderStore: OrderStore {
     public func history(orderID: Int) async throws -> [OrderHistoryEntry] {
         try await database.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM orderHistory WHERE orderID = ? ORDER BY id", arguments: [orderID]).map { row in
-                OrderHistoryEntry(at: row["at"], actor: OrderActor(name: row["actor"], isStaff: row["isStaff"]), action: row["action"], detail: row["detail"])
+                OrderHistoryEntry(at: row["at"], actor: OrderChangeAuthor(name: row["actor"], isStaff: row["isStaff"]), action: row["action"], detail: row["detail"])
             }
         }
     }

@@ -13,7 +13,7 @@ final class RegionMetrics: Sendable {
     func record(region: String, outcome: Result<HTMLOutput, any Error>, cached: Bool, since start: ContinuousClock.Instant) {
         let label = switch outcome {
         case .success: cached ? "cached" : "ok"
-        case .failure(is RegionRunner.DeadlinePassed): "timed_out"
+        case .failure(is RegionRun.DeadlinePassed): "timed_out"
         case .failure: "failed"
         }
         let key = "\(region) \(label)"

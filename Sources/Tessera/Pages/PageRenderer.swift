@@ -144,7 +144,7 @@ enum PageRenderer {
                         outcome = await run.outcome()
                     }
                     let version = try await page.write {
-                        RegionRunner.write(outcome, of: region, named: slot.name, live: isLive, into: &$0, in: context)
+                        RegionMarkup.write(outcome, of: region, named: slot.name, live: isLive, into: &$0, in: context)
                     }
                     if isLive, let source = region.source { shown.append(.init(source: source, version: version)) }
                 }

@@ -4,8 +4,13 @@ import TesseraHTTP
 import TesseraViews
 import Tracing
 
-/// Runs one child controller within its deadline, and writes its region.
-enum RegionRunner {
+/// One child controller running for its region, within its deadline.
+///
+/// The child starts with `Task.immediate`: one that does not suspend (rendering from memory, say)
+/// finishes right here, with no thread hop and no timer. Only a child that suspends gets a
+/// deadline timer, cancelled as soon as the child answers; whichever comes first decides the
+/// outcome, so a child that ignores cancellation cannot hold the page.
+final class RegionRun: Sendable {
     /// A region that did not answer in time. An optional region shows its failure fragment; a
     /// required one fails the page with a 503 and `Retry-After`, like ``DatabaseUnavailable``:
     /// a slow part behind the page (a stalled database, an overloaded service) is not a fault
@@ -18,47 +23,6 @@ enum RegionRunner {
         var description: String { "the region did not answer within \(deadline)" }
     }
 
-    /// `<div data-region="name" data-region-src="url">…</div>`; a failed child leaves its failure
-    /// fragment in its place, and the log says why. A `live` region that rendered also carries
-    /// `data-region-version`, its ``RegionVersion``, which is returned.
-    @discardableResult
-    static func write(_ outcome: Result<HTMLOutput, any Error>, of region: Region, named name: String, live: Bool,
-                      into output: inout HTMLOutput, in context: RequestContext) -> String? {
-        output.write(static: "<div data-region=\"")
-        output.attribute(name)
-        if let source = region.source {
-            output.write(static: "\" data-region-src=\"")
-            output.attribute(source)
-        }
-        switch outcome {
-        case .success(let fragment):
-            var version: String?
-            if live {
-                version = RegionVersion.of(fragment.bytes)
-                output.write(static: "\" data-region-version=\"")
-                output.attribute(version!)
-            }
-            output.write(static: "\">")
-            output.write(fragment)
-            output.write(static: "</div>")
-            return version
-        case .failure(let error):
-            context.logger.warning("region failed", metadata: ["region": "\(name)", "error": "\(String(reflecting: error))"])
-            output.write(static: "\" data-region-failed=\"true\">")
-            output.write(region.failureFragment(for: error, in: context))
-            output.write(static: "</div>")
-            return nil
-        }
-    }
-}
-
-/// One child controller running for its region, within its deadline.
-///
-/// The child starts with `Task.immediate`: one that does not suspend (rendering from memory, say)
-/// finishes right here, with no thread hop and no timer. Only a child that suspends gets a
-/// deadline timer, cancelled as soon as the child answers; whichever comes first decides the
-/// outcome, so a child that ignores cancellation cannot hold the page.
-final class RegionRun: Sendable {
     private enum State {
         case running(waiters: [CheckedContinuation<Result<HTMLOutput, any Error>, Never>], timer: Task<Void, Never>?)
         case finished(Result<HTMLOutput, any Error>)
@@ -98,7 +62,7 @@ final class RegionRun: Sendable {
         let timer = Task { [self] in
             try? await Task.sleep(for: region.deadline)
             guard !Task.isCancelled else { return }
-            if finish(with: .failure(RegionRunner.DeadlinePassed(deadline: region.deadline))) { cancel() }
+            if finish(with: .failure(RegionRun.DeadlinePassed(deadline: region.deadline))) { cancel() }
         }
         let alreadyDone: Bool = state.withLock { state in
             guard case .running(let waiters, nil) = state else { return true }

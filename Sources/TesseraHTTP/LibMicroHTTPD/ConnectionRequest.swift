@@ -45,7 +45,7 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
     /// The connection this request came on; `nil` only if libmicrohttpd did not report it.
     let open: OpenConnection?
     let target: String
-    /// The target's length in bytes as it arrived, and whether it held a space, for ``HeadLayout``.
+    /// The target's length in bytes as it arrived, and whether it held a space, for ``SkippedHeadBytes``.
     let targetByteCount: Int
     let targetHasSpace: Bool
     var remoteAddress: IPAddress? { open?.address }

@@ -177,7 +177,7 @@ enum RequestReader {
         guard let method, let url, let version else {
             return HTTPError(.requestLineMalformed)
         }
-        var head = HeadCollector(layout: HeadLayout(method: method, target: url, targetByteCount: context.targetByteCount, targetHasSpace: context.targetHasSpace, version: version))
+        var head = HeadCollector(skipped: SkippedHeadBytes(method: method, target: url, targetByteCount: context.targetByteCount, targetHasSpace: context.targetHasSpace, version: version))
         withUnsafeMutablePointer(to: &head) { pointer in
             _ = MHD_get_connection_values_n(context.connection, .HEADER_KIND, HeadCollector.collect, pointer)
         }
@@ -203,7 +203,7 @@ enum RequestReader {
         if head.hasInvalidValue {
             return HTTPError(.headerValueControlCharacter)
         }
-        if !head.layout.isStrict(headByteCount: headByteCount) {
+        if !head.skipped.isStrict(headByteCount: headByteCount) {
             return HTTPError(.requestLineSpacing)
         }
         let isHTTP11 = strcmp(version, "HTTP/1.1") == 0
@@ -269,7 +269,7 @@ enum SupportedMethod {
 /// Gathers header fields through `MHD_get_connection_values_n`, whose iterator is a C callback,
 /// straight into ``RequestHeaders``' byte buffer, noting what ``RequestHeadRules`` checks.
 private struct HeadCollector {
-    var layout: HeadLayout
+    var skipped: SkippedHeadBytes
     var fields = RequestHeaders()
     var contentLengths: [String] = []
     var transferEncodings: [String] = []
@@ -277,8 +277,8 @@ private struct HeadCollector {
     var hasInvalidField = false
     var hasInvalidValue = false
 
-    init(layout: HeadLayout) {
-        self.layout = layout
+    init(skipped: SkippedHeadBytes) {
+        self.skipped = skipped
     }
 
     static let collect: @convention(c) (UnsafeMutableRawPointer?, MHD_ValueKind, UnsafePointer<CChar>?, Int, UnsafePointer<CChar>?, Int) -> MHD_Result = { cls, _, key, keySize, value, valueSize in
@@ -294,7 +294,7 @@ private struct HeadCollector {
         if valueBytes.contains(where: RequestHeadRules.isControlByte) {
             collector.pointee.hasInvalidValue = true
         }
-        collector.pointee.layout.line(start: UnsafeRawPointer(key), valueEnd: UnsafeRawPointer(value ?? key) + (value == nil ? keySize : valueSize))
+        collector.pointee.skipped.line(start: UnsafeRawPointer(key), valueEnd: UnsafeRawPointer(value ?? key) + (value == nil ? keySize : valueSize))
         if name.count == 14, strncasecmp(key, "content-length", 14) == 0 {
             collector.pointee.contentLengths.append(String(decoding: valueBytes, as: UTF8.self))
         } else if name.count == 17, strncasecmp(key, "transfer-encoding", 17) == 0 {

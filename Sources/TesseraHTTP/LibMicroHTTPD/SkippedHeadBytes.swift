@@ -16,7 +16,7 @@ import Glibc
 ///
 /// It is checked line by line while the headers are collected, so a request costs no more than
 /// a few pointer comparisons.
-struct HeadLayout {
+struct SkippedHeadBytes {
     private let method: UnsafeRawPointer
     private var pieceEnd: UnsafeRawPointer
     /// False once something was found between two pieces.

@@ -1,16 +1,17 @@
 import Foundation
+import TesseraTesting
 
 /// A `storefront` process on a new data directory, for one test: starting it migrates and seeds
 /// the database (without photos, unless `storefront seed` ran first); it is stopped with SIGTERM
 /// afterwards, and must exit 0.
-public struct TestStorefront: Sendable {
+struct TestStorefront: Sendable {
     /// The port the storefront process listens on.
-    public let port: Int
+    let port: Int
     /// Its data directory (`DATA_DIR`), removed after the test: to look at what it stored.
-    public let dataDirectory: URL
+    let dataDirectory: URL
 
     /// One `GET` on a new connection.
-    public func get(_ target: String) async throws -> TestResponse {
+    func get(_ target: String) async throws -> TestResponse {
         let port = self.port
         return try await onThread { try RawHTTPClient.request(port: port, target) }
     }
@@ -22,7 +23,7 @@ public struct TestStorefront: Sendable {
     /// own limits; any other must not meet the 2 s default on a busy machine, nor a sign-in's
     /// 600,000 rounds on a low-priority thread that a busy machine starves past the 30 s
     /// response deadline.
-    public static func environment(dataDirectory: URL, logLevel: String = "notice") -> [String: String] {
+    static func environment(dataDirectory: URL, logLevel: String = "notice") -> [String: String] {
         ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": dataDirectory.path, "LOG_LEVEL": logLevel, "DATABASE_TIMEOUT": "60",
          "PASSWORD_HASH_ROUNDS": Self.passwordHashRounds, "REGISTRATION_LIMIT": "100000/hour", "CHECKOUT_LIMIT": "100000/minute"]
     }
@@ -36,7 +37,7 @@ public struct TestStorefront: Sendable {
     /// - Parameters:
     ///   - seeded: whether `storefront seed` fills the data directory first, demo photos and all.
     ///   - startup: how long it may take to listen.
-    public static func run(environment: [String: String] = [:], seeded: Bool = false, startup: Duration = .seconds(20),
+    static func run(environment: [String: String] = [:], seeded: Bool = false, startup: Duration = .seconds(20),
                            _ body: (TestStorefront) async throws -> Void) async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-shop-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
@@ -61,7 +62,7 @@ public struct TestStorefront: Sendable {
 
     /// Makes `folder` (which must not exist) a data directory `storefront seed` filled: the demo
     /// shop with its photos, copied from one seeded once per test process.
-    public static func seed(_ folder: URL) async throws {
+    static func seed(_ folder: URL) async throws {
         try FileManager.default.copyItem(at: try await SeededDataDirectory.shared.folder(), to: folder)
     }
 }

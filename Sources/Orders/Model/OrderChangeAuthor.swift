@@ -1,5 +1,5 @@
 /// Who changed an order, for its history: a shopper, a member of staff, or the shop itself.
-public struct OrderActor: Sendable, Equatable {
+public struct OrderChangeAuthor: Sendable, Equatable {
     /// The name the history shows.
     public let name: String
     /// Whether they acted as staff (the back office), not as the order's shopper.
@@ -12,11 +12,11 @@ public struct OrderActor: Sendable, Equatable {
     }
 
     /// The order's shopper, by name.
-    public static func shopper(_ name: String) -> OrderActor { OrderActor(name: name, isStaff: false) }
+    public static func shopper(_ name: String) -> OrderChangeAuthor { OrderChangeAuthor(name: name, isStaff: false) }
 
     /// A member of staff, by name.
-    public static func staff(_ name: String) -> OrderActor { OrderActor(name: name, isStaff: true) }
+    public static func staff(_ name: String) -> OrderChangeAuthor { OrderChangeAuthor(name: name, isStaff: true) }
 
     /// The demo data the first run creates.
-    public static let demoData = OrderActor(name: "Demo data", isStaff: true)
+    public static let demoData = OrderChangeAuthor(name: "Demo data", isStaff: true)
 }
