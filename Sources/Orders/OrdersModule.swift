@@ -28,17 +28,21 @@ public struct OrdersModule: FeatureModule {
         let catalog = self.catalog
         let cart = self.cart
         app.routes.page(OrdersRoutes.cart) { _, _ in CartPageController(cart: cart) }
-        app.routes.page(OrdersRoutes.checkout) { _, _ in CheckoutPageController(cart: cart, orders: orders) }
-        app.routes.page(OrdersRoutes.orders) { _, _ in OrderListPageController(orders: orders) }
-        app.routes.page(OrdersRoutes.order) { id, _ in OrderPageController(orders: orders, id: id) }
-        app.routes.fragment(OrdersRoutes.orderRows) { _, context in
-            OrderRowsRegion(orders: orders, userID: try SignedInShopper.require(context, returningTo: OrdersRoutes.orders.path),
-                            status: try OrderStatus.filter(in: context.request))
+        // Everything about the shopper's own orders: only for a signed-in shopper, checked once.
+        app.routes.group(SignedInShopper()) { routes in
+            routes.page(OrdersRoutes.checkout) { _, _, shopper in CheckoutPageController(cart: cart, orders: orders, userID: shopper.id) }
+            routes.page(OrdersRoutes.orders) { _, _, shopper in OrderListPageController(orders: orders, userID: shopper.id) }
+            routes.page(OrdersRoutes.order) { id, _, shopper in OrderPageController(orders: orders, id: id, userID: shopper.id) }
+            routes.fragment(OrdersRoutes.orderRows, page: OrdersRoutes.orders) { _, context, shopper in
+                OrderRowsRegion(orders: orders, userID: shopper.id, status: try OrderStatus.filter(in: context.request))
+            }
+            routes.fragment(OrdersRoutes.orderStatus, page: OrdersRoutes.order) { id, _, shopper in
+                OrderStatusRegion(orders: orders, id: id, userID: shopper.id)
+            }
+            OrderActions(orders: orders).register(in: &routes)
         }
-        app.routes.fragment(OrdersRoutes.orderStatus) { id, _ in OrderStatusRegion(orders: orders, id: id) }
         CartActions(cart: cart, catalog: catalog).register(in: &app.routes)
         CheckoutActions(orders: orders, cart: cart, limit: app.rateLimit("checkout", checkoutLimit, by: .shopper)).register(in: &app.routes)
-        OrderActions(orders: orders).register(in: &app.routes)
 
         app.regions.provide(CatalogRegions.addToCart, source: { OrdersRoutes.addToCartFragment.path($0.id) }) { product, _ in
             AddToCartRegion(product: product)

@@ -94,6 +94,8 @@ import TesseraTesting
             ("CapturesVisitor", 12, "cannot convert value of type 'Leak' to expected argument type 'Route<Int>'"),
             ("HandsVisitorModel", 12, "cannot convert value of type 'Basket' to expected argument type 'Int'"),
             ("LoadsWithVisitor", 12, "cannot convert value of type 'SharedRegionContext' to expected argument type 'RequestContext'"),
+            // A handler that takes a group's guarantee (a signed-in shopper) outside the group.
+            ("GuaranteeOutsideGroup", 12, "expects 2 arguments, but 3 were used in closure body"),
         ]
         for (target, line, message) in handed {
             let result = try await Self.typecheck(target, with: arguments)

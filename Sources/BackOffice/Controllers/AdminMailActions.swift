@@ -8,10 +8,9 @@ import Tessera
 struct AdminMailActions {
     let orders: OrderService
 
-    func register(in routes: inout RouterBuilder) {
+    func register(in routes: inout GuaranteedRoutes<StaffOnly>) {
         let orders = self.orders
-        routes.action(BackOfficeRoutes.resendMail) { id, context in
-            let staff = try context.staffMember
+        routes.action(BackOfficeRoutes.resendMail) { id, context, staff in
             switch try context.decodeForm(ResendMailForm.self) {
             case .invalid(let state):
                 return try await context.render(AdminMailPageController(orders: orders, returned: (id, state)))
@@ -30,16 +29,14 @@ struct AdminMailActions {
                 }
             }
         }
-        routes.action(BackOfficeRoutes.resendAllMail) { _, context in
-            let staff = try context.staffMember
+        routes.action(BackOfficeRoutes.resendAllMail) { _, context, staff in
             let (queued, waiting) = try await orders.resendAllConfirmations(site: context.absoluteURL(for: ""))
             context.logger.notice("unsent mail sent again", metadata: ["count": "\(queued)", "waiting": "\(waiting)", "staff": "\(staff.name)"])
             let flash = waiting == 0 ? "\(queued) mails are on their way again."
                 : "\(queued) mails are on their way again; \(waiting) wait for an address that can be mailed."
             return context.redirect(to: BackOfficeRoutes.mail.path, flash: flash)
         }
-        routes.action(BackOfficeRoutes.discardMail) { id, context in
-            let staff = try context.staffMember
+        routes.action(BackOfficeRoutes.discardMail) { id, context, staff in
             let discarded = try await orders.discardConfirmation(Int64(id))
             if discarded { context.logger.notice("unsent mail discarded", metadata: ["mail_id": "\(id)", "staff": "\(staff.name)"]) }
             return context.redirect(to: BackOfficeRoutes.mail.path, flash: discarded ? "The mail is discarded." : "That mail was already sent again or discarded.")

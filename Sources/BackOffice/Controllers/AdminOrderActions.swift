@@ -6,10 +6,9 @@ import Tessera
 struct AdminOrderActions {
     let orders: OrderService
 
-    func register(in routes: inout RouterBuilder) {
+    func register(in routes: inout GuaranteedRoutes<StaffOnly>) {
         let orders = self.orders
-        routes.action(BackOfficeRoutes.ship) { id, context in
-            let staff = try context.staffMember
+        routes.action(BackOfficeRoutes.ship) { id, context, staff in
             let order = try await Self.order(id, orders)
             _ = try order.status.applying(.ship)  // the state decides first: a stale page's form is a 409
             switch try context.decodeForm(ShipForm.self) {
@@ -20,8 +19,7 @@ struct AdminOrderActions {
                 return context.redirect(to: BackOfficeRoutes.order.path(id), flash: "Order #\(id) is shipped with \(shipped.trackingNumber ?? "its tracking number").")
             }
         }
-        routes.action(BackOfficeRoutes.cancel) { id, context in
-            let staff = try context.staffMember
+        routes.action(BackOfficeRoutes.cancel) { id, context, staff in
             let order = try await Self.order(id, orders)
             _ = try order.status.applying(.cancel)
             switch try context.decodeForm(StaffCancelForm.self) {

@@ -7,12 +7,11 @@ struct AdminProductActions {
     let catalog: CatalogService
     let photos: PhotoService
 
-    func register(in routes: inout RouterBuilder) {
+    func register(in routes: inout GuaranteedRoutes<StaffOnly>) {
         let catalog = self.catalog, photos = self.photos
         // A photo: checked and turned into its variants by the photo service, whose refusals
         // (not an image, too many pixels, damaged) are 4xx pages; nothing is stored then.
-        routes.action(BackOfficeRoutes.addPhoto) { id, context in
-            let staff = try context.staffMember
+        routes.action(BackOfficeRoutes.addPhoto) { id, context, staff in
             let product = try await catalog.product(id: id)
             guard let file = try context.request.form().file("photo"), file.size > 0 else {
                 throw HTTPError(.unprocessableContent, message: "Choose a photo to upload.")
@@ -21,8 +20,7 @@ struct AdminProductActions {
             context.logger.notice("product photo added", metadata: ["product_id": "\(id)", "photo": "\(photo.fingerprint)", "bytes": "\(file.size)", "staff": "\(staff.name)"])
             return context.redirect(to: BackOfficeRoutes.products.path, flash: "\(product.name) has a new photo.")
         }
-        routes.action(BackOfficeRoutes.adjustProduct) { id, context in
-            let staff = try context.staffMember
+        routes.action(BackOfficeRoutes.adjustProduct) { id, context, staff in
             _ = try await catalog.product(id: id)  // an unknown product is a 404 before any form check
             switch try context.decodeForm(ProductAdjustmentForm.self) {
             case .invalid(let state):

@@ -13,18 +13,17 @@ struct CheckoutActions {
     func register(in routes: inout RouterBuilder) {
         let orders = self.orders
         let cart = self.cart
-        routes.group(limit) { routes in placeOrder(in: &routes, orders: orders, cart: cart) }
+        routes.group(SignedInShopper(), limit) { routes in placeOrder(in: &routes, orders: orders, cart: cart) }
     }
 
-    private func placeOrder(in routes: inout RouterBuilder, orders: OrderService, cart: CartService) {
-        routes.action(OrdersRoutes.placeOrder) { _, context in
-            let shopper = try SignedInShopper.require(context, returningTo: OrdersRoutes.checkout.path)
+    private func placeOrder(in routes: inout GuaranteedRoutes<SignedInShopper>, orders: OrderService, cart: CartService) {
+        routes.action(OrdersRoutes.placeOrder, page: OrdersRoutes.checkout) { _, context, shopper in
             do {
                 // A form without a number (a page from before numbers, a hand-made request) is
                 // one the shopper should look at again, not a second order.
                 guard case .valid(let form) = try context.decodeForm(CheckoutForm.self) else { throw CheckoutError.outdatedForm }
-                switch try await orders.checkout(cartID: CartSession.cartID(in: context, create: false), userID: shopper,
-                                                 checkoutNumber: form.checkoutNumber, by: SignedInShopper.author(context),
+                switch try await orders.checkout(cartID: CartSession.cartID(in: context, create: false), userID: shopper.id,
+                                                 checkoutNumber: form.checkoutNumber, by: shopper.author,
                                                  site: context.absoluteURL(for: ""), language: context.language) {
                 case .placed(let order, let unmailable):
                     CartSession.remember(nil, in: context)
@@ -39,7 +38,7 @@ struct CheckoutActions {
                     return context.redirect(to: OrdersRoutes.order.path(orderID), flash: context.localized(Messages.orderPlacedBefore, ["id": orderID]))
                 }
             } catch let refusal as CheckoutError {
-                return try await context.render(CheckoutPageController(cart: cart, orders: orders, error: refusal))
+                return try await context.render(CheckoutPageController(cart: cart, orders: orders, userID: shopper.id, error: refusal))
             }
         }
     }

@@ -8,18 +8,18 @@ import TesseraViews
 struct OrderActions {
     let orders: OrderService
 
-    func register(in routes: inout RouterBuilder) {
+    func register(in routes: inout GuaranteedRoutes<SignedInShopper>) {
         let orders = self.orders
         let lookup = OrderLookup(orders: orders)
-        routes.action(OrdersRoutes.pay) { id, context in
+        routes.action(OrdersRoutes.pay, page: OrdersRoutes.order) { id, context, shopper in
             try await Self.onOrder(id, in: context) {
-                let order = try await lookup.order(id, in: context, returningTo: OrdersRoutes.order.path(id))
+                let order = try await lookup.order(id, of: shopper.id)
                 switch try context.decodeForm(PayForm.self) {
                 case .invalid:
                     throw HTTPError(.badRequest, Messages.errorPaymentForm.text())
                         .linking(to: Self.backLink(to: id, in: context))
                 case .valid(let form):
-                    let outcome = try await orders.pay(order, idempotencyKey: form.idempotencyKey, by: SignedInShopper.author(context))
+                    let outcome = try await orders.pay(order, idempotencyKey: form.idempotencyKey, by: shopper.author)
                     let message = switch outcome {
                     case .charged(let paid): context.localized(Messages.orderCharged, ["amount": Price(minor: paid.totalMinor), "id": paid.id])
                     case .alreadyCharged(let paid): context.localized(Messages.orderAlreadyCharged, ["id": paid.id])
@@ -28,35 +28,35 @@ struct OrderActions {
                 }
             }
         }
-        routes.action(OrdersRoutes.cancel) { id, context in
+        routes.action(OrdersRoutes.cancel, page: OrdersRoutes.order) { id, context, shopper in
             try await Self.onOrder(id, in: context) {
-                let order = try await lookup.order(id, in: context, returningTo: OrdersRoutes.order.path(id))
+                let order = try await lookup.order(id, of: shopper.id)
                 switch try context.decodeForm(CancelOrderForm.self) {
                 case .invalid(let state):
-                    return try await context.render(OrderPageController(orders: orders, id: id, returnedForm: .cancellation(state)))
+                    return try await context.render(OrderPageController(orders: orders, id: id, userID: shopper.id, returnedForm: .cancellation(state)))
                 case .valid(let form):
-                    _ = try await orders.cancel(order, reason: form.reason, by: SignedInShopper.author(context))
+                    _ = try await orders.cancel(order, reason: form.reason, by: shopper.author)
                     return context.redirect(to: OrdersRoutes.order.path(id), flash: context.localized(Messages.orderCancelledFlash, ["id": id]))
                 }
             }
         }
-        routes.action(OrdersRoutes.confirmReceipt) { id, context in
+        routes.action(OrdersRoutes.confirmReceipt, page: OrdersRoutes.order) { id, context, shopper in
             try await Self.onOrder(id, in: context) {
-                let order = try await lookup.order(id, in: context, returningTo: OrdersRoutes.order.path(id))
-                _ = try await orders.confirmReceipt(order, by: SignedInShopper.author(context))
+                let order = try await lookup.order(id, of: shopper.id)
+                _ = try await orders.confirmReceipt(order, by: shopper.author)
                 return context.redirect(to: OrdersRoutes.order.path(id), flash: context.localized(Messages.orderConfirmedFlash))
             }
         }
-        routes.action(OrdersRoutes.review) { id, context in
+        routes.action(OrdersRoutes.review, page: OrdersRoutes.order) { id, context, shopper in
             try await Self.onOrder(id, in: context) {
-                let order = try await lookup.order(id, in: context, returningTo: OrdersRoutes.order.path(id))
+                let order = try await lookup.order(id, of: shopper.id)
                 // The state decides first: a review form for an unfinished order is a conflict, whatever it says.
                 try orders.checkReviewable(order)
                 switch try context.decodeForm(ReviewForm.self) {
                 case .invalid(let state):
-                    return try await context.render(OrderPageController(orders: orders, id: id, returnedForm: .review(state)))
+                    return try await context.render(OrderPageController(orders: orders, id: id, userID: shopper.id, returnedForm: .review(state)))
                 case .valid(let form):
-                    _ = try await orders.review(order, rating: form.rating, text: form.text, by: SignedInShopper.author(context))
+                    _ = try await orders.review(order, rating: form.rating, text: form.text, by: shopper.author)
                     return context.redirect(to: OrdersRoutes.order.path(id), flash: context.localized(Messages.orderReviewedFlash))
                 }
             }

@@ -4,8 +4,7 @@ import Tessera
 struct OrderLookup {
     let orders: OrderService
 
-    func order(_ id: Int, in context: RequestContext, returningTo returnPath: String? = nil) async throws -> Order {
-        let userID = try SignedInShopper.require(context, returningTo: returnPath)
+    func order(_ id: Int, of userID: Int) async throws -> Order {
         guard let order = try await orders.order(id, of: userID) else {
             throw HTTPError(.notFound, Messages.errorNoOrder.text(["id": id]))
         }

@@ -7,11 +7,13 @@ import TesseraViews
 struct OrderPageController: PageController {
     let orders: OrderService
     let id: Int
+    /// The signed-in shopper's id: another shopper's order is a 404.
+    let userID: Int
     /// A form that came back with errors, shown again in the status region (with status 422).
     var returnedForm: ReturnedForm?
 
     func load(_ context: RequestContext) async throws -> Order {
-        try await OrderLookup(orders: orders).order(id, in: context)
+        try await OrderLookup(orders: orders).order(id, of: userID)
     }
 
     func render(_ order: Order, in context: RequestContext) -> Page {

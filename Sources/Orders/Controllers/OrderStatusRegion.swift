@@ -31,11 +31,12 @@ enum OrderStatusChildren {
 struct OrderStatusRegion: RegionController {
     let orders: OrderService
     let id: Int
+    let userID: Int
 
     var topics: [Topic] { [OrdersTopics.order(id)] }
 
     func render(in context: RequestContext) async throws -> HTMLOutput {
-        let order = try await OrderLookup(orders: orders).order(id, in: context, returningTo: OrdersRoutes.order.path(id))
+        let order = try await OrderLookup(orders: orders).order(id, of: userID)
         return try await OrderStatusChildren.region(for: order).render(in: context)
     }
 }

@@ -1,20 +1,18 @@
 import Accounts
 import Tessera
 
-/// Pages and actions that need a signed-in shopper.
-enum SignedInShopper {
-    /// The signed-in shopper's id; otherwise a redirect to sign in and come back to `returnPath`
-    /// (by default this page). Actions pass the page the form was on: coming back to a POST
-    /// address would be a 405.
-    static func require(_ context: RequestContext, returningTo returnPath: String? = nil) throws(Redirect) -> Int {
-        guard let shopper = context.shopper else {
-            throw Redirect(to: AccountsRoutes.login(returningTo: returnPath ?? context.request.target))
-        }
-        return shopper.id
+/// The rule of the orders' pages and actions: a signed-in shopper, handed to each handler of the
+/// group non-optional; a handler outside the group has no shopper to take, so an orders route
+/// registered elsewhere does not compile. Anyone else is sent to sign in and come back to the
+/// page they were on (for a form, the page it is on: coming back to a post address would be a 405).
+struct SignedInShopper: RouteGuarantee {
+    func check(_ context: RequestContext, returningTo page: String) throws -> Shopper {
+        guard let shopper = context.shopper else { throw Redirect(to: AccountsRoutes.login(returningTo: page)) }
+        return shopper
     }
+}
 
-    /// The signed-in shopper as the order history names them.
-    static func author(_ context: RequestContext) -> OrderChangeAuthor {
-        .shopper(context.shopper?.name ?? "A shopper")
-    }
+extension Shopper {
+    /// The shopper as the order history names them.
+    var author: OrderChangeAuthor { .shopper(name) }
 }

@@ -100,6 +100,21 @@ public struct RouterBuilder: Sendable {
     public mutating func group(_ middleware: any Middleware..., routes register: (inout RouterBuilder) -> Void) {
         var group = RouterBuilder()
         register(&group)
+        add(group, behind: middleware)
+    }
+
+    /// Routes that share a guarantee, such as "a signed-in shopper": each handler gets the
+    /// guaranteed value as a parameter, non-optional, checked before it runs, and the group's
+    /// `middleware` runs before that, as in ``group(_:routes:)``.
+    public mutating func group<Guarantee: RouteGuarantee>(
+        _ guarantee: Guarantee, _ middleware: any Middleware..., routes register: (inout GuaranteedRoutes<Guarantee>) -> Void
+    ) {
+        var group = GuaranteedRoutes(guarantee: guarantee)
+        register(&group)
+        add(group.routes, behind: middleware)
+    }
+
+    private mutating func add(_ group: RouterBuilder, behind middleware: [any Middleware]) {
         precondition(group.fallback == nil, "a route group cannot have a fallback: register it on the app's routes")
         routes += group.routes.map { $0.adding(middleware) }
         sharedRegions.merge(group.sharedRegions)

@@ -3,7 +3,8 @@ import PackageDescription
 
 // Rules the compiler holds: each target but `Fine` breaks one and must fail to compile (a
 // shared region that reads the visitor, is handed one or a model of one, or loads through a
-// loader that reads one; a second image processor). `RulesInTypesFixtureTests`
+// loader that reads one; a handler that takes a group's guarantee outside the group; a second
+// image processor). `RulesInTypesFixtureTests`
 // type-checks them against the Tessera the suites were built with.
 let package = Package(
     name: "RulesInTypes",
@@ -12,7 +13,7 @@ let package = Package(
     targets: [
         "Fine", "ReadsSession", "ReadsHeader", "ReadsCookie", "ReadsQuery", "ReadsValue", "ReadsFormToken",
         "StoresContext", "StoresSession", "StoresRequest", "CapturesVisitor", "HandsVisitorModel", "LoadsWithVisitor",
-        "SecondImageProcessor",
+        "GuaranteeOutsideGroup", "SecondImageProcessor",
     ].map {
         .target(name: $0, dependencies: [.product(name: "Tessera", package: "Tessera"), .product(name: "TesseraViews", package: "Tessera"), .product(name: "TesseraImages", package: "Tessera")])
     }

@@ -21,9 +21,20 @@ let route = Route<Int>("price", .get, "/prices/{id}")
 struct Module: FeatureModule {
     func register(in app: inout ApplicationBuilder) {
         app.routes.sharedRegion(route, Shared(prices: Prices()))
+        app.routes.group(SignedIn()) { routes in
+            routes.action(Route<NoParameters>("orders", .get, "/orders")) { _, _, name in .text("orders of \(name)") }
+        }
     }
 }
 func region(in context: RequestContext) -> Region { Region(shared: route, 3, in: context) }
+
+/// A group's handlers get what it guarantees, non-optional.
+struct SignedIn: RouteGuarantee {
+    func check(_ context: RequestContext, returningTo page: String) throws -> String {
+        guard let name = context.session["user"] else { throw Redirect(to: "/login") }
+        return name
+    }
+}
 
 /// A region of the visitor's own reads all of it.
 struct Yours: RegionController {
