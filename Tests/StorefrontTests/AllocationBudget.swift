@@ -14,7 +14,7 @@ enum AllocationBudget {
     /// `tessera-bench /db`: one row from PostgreSQL, as JSON.
     static let singleQuery = 71
     /// The storefront's `/products/2`, a first visit: the page rendered, a session cookie signed.
-    static let productPageFirstVisit = 177
+    static let productPageFirstVisit = 170
     /// The storefront's `/products/2`, a repeat view with the session cookie and the page's
     /// validator, answered 304 with every step run.
     static let repeatViewNotModified = 26

@@ -14,6 +14,10 @@ public struct DatabasePatienceMiddleware: SurroundingMiddleware {
         self.limit = limit
     }
 
+    /// Yes: the answer to a request the app did not take may wait for the database too (its
+    /// session, for the error page), and must not wait longer than any other.
+    public var runsForRejectedRequests: Bool { true }
+
     public func surround(_ context: inout RequestContext, _ rest: (inout RequestContext) -> HTTPAnswer) -> HTTPAnswer {
         let answer = rest(&context)
         guard case .pending(let work) = answer else { return answer }

@@ -1,6 +1,6 @@
 import TesseraViews
 
-/// The fragments of shared regions (``SharedRegionController``), kept per language until a
+/// The fragments of shared regions (``SharedRegion``), kept per language until a
 /// topic they show is published, they grow old, or room is needed: a ``TopicCache`` of HTML,
 /// owned by the app (``ApplicationBuilder/regionCache``) and told of every publication by its
 /// ``LiveRegions``, here and, through the bus, on the other instances.

@@ -2,7 +2,7 @@ import TesseraViews
 
 /// A child controller that renders one region of a page for this visitor. The same controller
 /// answers alone at the region's own URL, as a bare fragment, so a scraper or a script can
-/// refresh one region. A fragment the same for every visitor is a ``SharedRegionController``.
+/// refresh one region. A fragment the same for every visitor is a ``SharedRegion``.
 public protocol RegionController: Sendable {
     /// Renders the region's fragment, for the page or for the region's own URL. What it throws
     /// shows ``RegionController/failureFragment(for:in:)`` in the page instead, unless the region

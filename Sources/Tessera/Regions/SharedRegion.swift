@@ -7,7 +7,7 @@ import TesseraViews
 /// Nothing of a visitor can reach it, by construction:
 /// - it is made once, when the app is built (``RouterBuilder/sharedRegion(_:_:)``), where no
 ///   request exists, so what it stores are the app's services;
-/// - a page names it by its route and parameters (``Region/init(shared:_:isRequired:in:)``), never
+/// - a page names it by its route and parameters (``Region/init(shared:_:deadline:isRequired:in:)``), never
 ///   by an instance, and the parameters reach it through their path, as at its own URL;
 /// - its model comes from ``load(_:in:)``, which gets a ``SharedRegionContext``: a loader that
 ///   reads the visitor takes a ``RequestContext``, so calling it does not compile.
