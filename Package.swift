@@ -45,7 +45,7 @@ let package = Package(
         // The storefront's OTLP/HTTP trace exporter (swift-otel, async-http-client, swift-protobuf,
         // NIOSSL): minutes of a first build, so only the builds that export traces pay for it
         // (`make test`, the image). Spans themselves are the framework's, with or without it.
-        .trait(name: "OTLP", description: "Export the storefront's traces over OTLP/HTTP (swift-otel)."),
+        .trait(name: "OTLP", description: "Export the storefront's traces over OTLP/HTTP (swift-otel).")
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
@@ -150,9 +150,15 @@ let package = Package(
         // MARK: Storefront features (each depends on the framework; Orders may use Catalog and Accounts)
         // Fast reads for apps on SQLite through GRDB: read-only connections read on the caller's thread.
         // Its mail outbox keeps the framework's mail in the app's SQLite database.
-        .target(name: "TesseraSQLite", dependencies: ["Tessera", "TesseraMail", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]),
+        .target(
+            name: "TesseraSQLite",
+            dependencies: [
+                "Tessera", "TesseraMail", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
         // Photos: uploads checked by their bytes, variants made and stripped of metadata by libvips.
-        .target(name: "TesseraImages", dependencies: ["CTesseraImages", "Tessera", "TesseraHTTP", .product(name: "HTTPTypes", package: "swift-http-types")]),
+        .target(
+            name: "TesseraImages",
+            dependencies: ["CTesseraImages", "Tessera", "TesseraHTTP", .product(name: "HTTPTypes", package: "swift-http-types")]),
         // Apps on PostgreSQL through libpq: DATABASE_URL, connections on the app's event loops
         // (non-blocking, pipelined) and on threads of their own for transactions' synchronous
         // bodies, versioned migrations under an advisory lock, LISTEN and NOTIFY.
@@ -269,8 +275,13 @@ let package = Package(
             ],
             swiftSettings: testSettings
         ),
-        .testTarget(name: "TesseraMailTests", dependencies: ["TesseraMail", "Tessera", "TesseraTesting", .product(name: "Logging", package: "swift-log")], swiftSettings: testSettings),
-        .testTarget(name: "TesseraPasskeysTests", dependencies: ["TesseraPasskeys", "Tessera", "TesseraTesting", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: testSettings),
+        .testTarget(
+            name: "TesseraMailTests", dependencies: ["TesseraMail", "Tessera", "TesseraTesting", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: testSettings),
+        .testTarget(
+            name: "TesseraPasskeysTests",
+            dependencies: ["TesseraPasskeys", "Tessera", "TesseraTesting", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: testSettings),
         .testTarget(
             name: "TesseraTests",
             dependencies: ["Tessera", "TesseraTesting", "TesseraViews", .product(name: "Crypto", package: "swift-crypto")],
@@ -279,7 +290,10 @@ let package = Package(
             plugins: ["TesseraViewsPlugin"]
         ),
         // Process-level tests of the storefront; GRDB only to inspect the files a backup writes.
-        .testTarget(name: "StorefrontTests", dependencies: ["TesseraTesting", "Tessera", "PostgresTestSupport", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: testSettings),
+        .testTarget(
+            name: "StorefrontTests",
+            dependencies: ["TesseraTesting", "Tessera", "PostgresTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: testSettings),
         .testTarget(
             name: "TesseraPostgresTests",
             dependencies: [
@@ -289,7 +303,9 @@ let package = Package(
             swiftSettings: testSettings
         ),
         .testTarget(name: "TesseraImagesTests", dependencies: ["TesseraImages", "Tessera", "TesseraTesting"], swiftSettings: testSettings),
-        .testTarget(name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "Tessera", "TesseraMail", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: testSettings),
+        .testTarget(
+            name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "Tessera", "TesseraMail", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: testSettings),
         .testTarget(
             name: "CatalogTests",
             dependencies: [
@@ -298,7 +314,8 @@ let package = Package(
             ],
             swiftSettings: testSettings
         ),
-        .testTarget(name: "AccountsTests", dependencies: ["Accounts", "Tessera", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: testSettings),
+        .testTarget(
+            name: "AccountsTests", dependencies: ["Accounts", "Tessera", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: testSettings),
         // The stores' tests run against the composition root's real wiring (StorefrontServices).
         // A database of its own for each PostgreSQL test, in the cluster scripts/with-postgres.sh starts.
         .target(
@@ -326,4 +343,3 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
-

@@ -74,7 +74,7 @@ fi
 wait "$prepare" || report
 
 export STOREFRONT_BINARY="$test_bin/storefront" TESSERA_BENCH_BINARY="$test_bin/tessera-bench"
-lanes "suites scripts/swift-test.sh" "docs scripts/docs.sh" \
+lanes "suites scripts/swift-test.sh" "docs scripts/docs.sh" "format scripts/format-check.sh" "module-graph scripts/module-graph.py" \
     "|" "example scripts/example-test.sh" "dev-reload scripts/dev-reload-test.sh" \
     "|" "container scripts/container-test.sh" "trace scripts/trace-test.sh" "techempower scripts/techempower-test.sh"
 lanes "browser scripts/browser-test.sh" \

@@ -30,26 +30,30 @@ struct TesseraViewsPlugin: BuildToolPlugin {
             let catalogArguments = catalogs.flatMap { ["--catalog", $0.path] } + ["--catalog-display-folder", display(locales)]
             if !catalogs.isEmpty {
                 let output = context.pluginWorkDirectoryURL.appending(path: "Messages.swift")
-                commands.append(.buildCommand(
-                    displayName: "Compiling messages \(display(locales))",
-                    executable: tool.url,
-                    arguments: ["messages", "--output", output.path] + catalogArguments,
-                    inputFiles: catalogs,
-                    outputFiles: [output]
-                ))
+                commands.append(
+                    .buildCommand(
+                        displayName: "Compiling messages \(display(locales))",
+                        executable: tool.url,
+                        arguments: ["messages", "--output", output.path] + catalogArguments,
+                        inputFiles: catalogs,
+                        outputFiles: [output]
+                    ))
             }
             for template in Self.files(in: folder, extensions: ["html", "txt"]) {
                 let relative = String(template.path.dropFirst(folder.path.count + 1))
                 let output = context.pluginWorkDirectoryURL
                     .appending(path: relative.replacingOccurrences(of: "/", with: "_") + ".swift")
-                commands.append(.buildCommand(
-                    displayName: "Compiling view \(display(template))",
-                    executable: tool.url,
-                    arguments: ["template", template.path, "--output", output.path, "--display-path", display(template), "--relative-path", relative]
-                        + (catalogs.isEmpty ? [] : catalogArguments),
-                    inputFiles: [template] + catalogs,
-                    outputFiles: [output]
-                ))
+                commands.append(
+                    .buildCommand(
+                        displayName: "Compiling view \(display(template))",
+                        executable: tool.url,
+                        arguments: [
+                            "template", template.path, "--output", output.path, "--display-path", display(template), "--relative-path", relative,
+                        ]
+                            + (catalogs.isEmpty ? [] : catalogArguments),
+                        inputFiles: [template] + catalogs,
+                        outputFiles: [output]
+                    ))
             }
         }
         return commands

@@ -20,8 +20,10 @@ public struct AccountsModule: FeatureModule {
     ///   - passkeys: adding passkeys and signing in with them.
     ///   - signInObservers: what other modules do as a shopper signs in.
     ///   - registrationLimit: registrations per client address, counted in the app's rate-limit store.
-    public init(accounts: AccountsService, passkeys: PasskeyService, signInObservers: [any SignInObserver] = [],
-                registrationLimit: RateLimitRule = defaultRegistrationLimit) {
+    public init(
+        accounts: AccountsService, passkeys: PasskeyService, signInObservers: [any SignInObserver] = [],
+        registrationLimit: RateLimitRule = defaultRegistrationLimit
+    ) {
         self.accounts = accounts
         self.passkeys = passkeys
         self.registrationLimit = registrationLimit

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Catalog
 import Foundation
-import Tessera
 import GRDB
+import Tessera
 
 /// `storefront backup PATH`: a consistent copy of the live database, taken with SQLite's online
 /// backup (through GRDB) while the server keeps serving, and of its product photos. The copy is

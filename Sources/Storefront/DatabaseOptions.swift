@@ -6,15 +6,21 @@ import TesseraPostgres
 /// Which database the storefront runs on. Without `DATABASE_URL`, SQLite in the data directory,
 /// as on one machine; with it, PostgreSQL, which several instances can share.
 struct DatabaseOptions: ParsableArguments {
-    @Option(name: .customLong("database-url"),
-            help: "postgres://user:password@host:port/database, for instances that share one database. [env: DATABASE_URL] (default: SQLite in the data folder)")
+    @Option(
+        name: .customLong("database-url"),
+        help:
+            "postgres://user:password@host:port/database, for instances that share one database. [env: DATABASE_URL] (default: SQLite in the data folder)"
+    )
     var databaseURL: String?
 
     @Option(name: .customLong("database-pool-size"), help: "PostgreSQL connections per instance. [env: DATABASE_POOL_SIZE] (default: 10)")
     var poolSize: Int?
 
-    @Option(name: .customLong("database-timeout"),
-            help: "Seconds a request may wait for the database in all (connections, locks, answers) before it is a 503. [env: DATABASE_TIMEOUT] (default: 2)")
+    @Option(
+        name: .customLong("database-timeout"),
+        help:
+            "Seconds a request may wait for the database in all (connections, locks, answers) before it is a 503. [env: DATABASE_TIMEOUT] (default: 2)"
+    )
     var timeout: String?
 
     /// How long a request waits for its database, from `--database-timeout` or

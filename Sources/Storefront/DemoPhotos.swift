@@ -63,14 +63,15 @@ enum DemoPhotos {
         let h = hue.truncatingRemainder(dividingBy: 360) / 60
         let chroma = (1 - abs(2 * lightness - 1)) * 0.65
         let x = chroma * (1 - abs(h.truncatingRemainder(dividingBy: 2) - 1))
-        let (r, g, b): (Double, Double, Double) = switch Int(h) {
-        case 0: (chroma, x, 0)
-        case 1: (x, chroma, 0)
-        case 2: (0, chroma, x)
-        case 3: (0, x, chroma)
-        case 4: (x, 0, chroma)
-        default: (chroma, 0, x)
-        }
+        let (r, g, b): (Double, Double, Double) =
+            switch Int(h) {
+            case 0: (chroma, x, 0)
+            case 1: (x, chroma, 0)
+            case 2: (0, chroma, x)
+            case 3: (0, x, chroma)
+            case 4: (x, 0, chroma)
+            default: (chroma, 0, x)
+            }
         let m = lightness - chroma / 2
         func byte(_ value: Double) -> UInt8 { UInt8(max(0, min(255, ((value + m) * 255).rounded()))) }
         return RGB(red: byte(r), green: byte(g), blue: byte(b))

@@ -7,19 +7,24 @@ import Tessera
 /// The storefront's rate limits, as `N/second|minute|hour|day`. Their counts are shared by every
 /// instance on PostgreSQL, and kept in memory on SQLite.
 struct LimitOptions: ParsableArguments {
-    @Option(name: .customLong("registration-limit"),
-            help: "Registrations per client address. [env: REGISTRATION_LIMIT] (default: 10/hour)")
+    @Option(
+        name: .customLong("registration-limit"),
+        help: "Registrations per client address. [env: REGISTRATION_LIMIT] (default: 10/hour)")
     var registration: RateLimitRule?
 
-    @Option(name: .customLong("checkout-limit"),
-            help: "Orders placed per signed-in shopper. [env: CHECKOUT_LIMIT] (default: 30/minute)")
+    @Option(
+        name: .customLong("checkout-limit"),
+        help: "Orders placed per signed-in shopper. [env: CHECKOUT_LIMIT] (default: 30/minute)")
     var checkout: RateLimitRule?
 
     /// The registration and checkout rules; a value that is not `N/unit` stops the start.
-    func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> (registration: RateLimitRule, checkout: RateLimitRule) {
+    func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> (registration: RateLimitRule, checkout: RateLimitRule)
+    {
         let options = OptionEnvironment(environment)
-        return (try rule(options, registration, "REGISTRATION_LIMIT", default: AccountsModule.defaultRegistrationLimit),
-                try rule(options, checkout, "CHECKOUT_LIMIT", default: OrdersModule.defaultCheckoutLimit))
+        return (
+            try rule(options, registration, "REGISTRATION_LIMIT", default: AccountsModule.defaultRegistrationLimit),
+            try rule(options, checkout, "CHECKOUT_LIMIT", default: OrdersModule.defaultCheckoutLimit)
+        )
     }
 
     private func rule(_ options: OptionEnvironment, _ flag: RateLimitRule?, _ name: String, default: RateLimitRule) throws -> RateLimitRule {

@@ -117,7 +117,9 @@ final class MeasuredDatabase: DatabaseWriter {
             try await DatabasePatience.call { [pool, lockWait, turns] deadline in
                 guard let deadline else {
                     return try await turns.inTurn {
-                        try await Self.lockedIsUnavailable { try await pool.writeWithoutTransaction { db in try lockWait.during({ try updates(db) }, deadline: nil) } }
+                        try await Self.lockedIsUnavailable {
+                            try await pool.writeWithoutTransaction { db in try lockWait.during({ try updates(db) }, deadline: nil) }
+                        }
                     }
                 }
                 // The write and the deadline race; the first to end cancels the other. A write

@@ -7,8 +7,11 @@ import Tessera
 /// and the demo accounts a new database gets. Test suites lower it, as Rails and Phoenix apps
 /// lower their hash cost in tests, so that a sign-in on a busy machine is not a test of patience.
 struct PasswordOptions: ParsableArguments {
-    @Option(name: .customLong("password-hash-rounds"),
-            help: "PBKDF2 rounds for new password hashes, from 1000 to 10000000; below 600000 for tests only. [env: PASSWORD_HASH_ROUNDS] (default: 600000)")
+    @Option(
+        name: .customLong("password-hash-rounds"),
+        help:
+            "PBKDF2 rounds for new password hashes, from 1000 to 10000000; below 600000 for tests only. [env: PASSWORD_HASH_ROUNDS] (default: 600000)"
+    )
     var rounds: Int?
 
     /// OWASP's 2023 figure for PBKDF2-HMAC-SHA256, and the default.

@@ -9,12 +9,13 @@ struct PostgresOrderTransactions: OrderTransactions {
 
     func run<T: Sendable>(_ body: @escaping @Sendable (OrderTransactionStores) throws -> T) async throws -> T {
         try await connections.write { connection in
-            try body(OrderTransactionStores(
-                stock: PostgresCatalogStore.stockReservations(in: connection),
-                orders: PostgresOrderStore.writes(in: connection),
-                carts: PostgresCartStore.writes(in: connection),
-                mail: PostgresMailOutbox.writes(in: connection)
-            ))
+            try body(
+                OrderTransactionStores(
+                    stock: PostgresCatalogStore.stockReservations(in: connection),
+                    orders: PostgresOrderStore.writes(in: connection),
+                    carts: PostgresCartStore.writes(in: connection),
+                    mail: PostgresMailOutbox.writes(in: connection)
+                ))
         }
     }
 }

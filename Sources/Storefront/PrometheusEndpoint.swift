@@ -1,8 +1,9 @@
+import Prometheus
+import Tessera
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Prometheus
-import Tessera
 
 /// `GET /metrics` in Prometheus's text format, on its own port (`METRICS_PORT`), never the
 /// public one: what the framework records through swift-metrics (requests, regions, database
@@ -16,10 +17,12 @@ struct PrometheusEndpoint: HTTPResponder {
     init(registry: PrometheusCollectorRegistry, server: HTTPServerState) {
         self.registry = registry
         self.server = server
-        openConnections = registry.makeGauge(descriptor: MetricNameDescriptor(
-            namespace: "tessera", metricName: "open", unitName: "connections", helpText: "Connections open on the public port."))
-        residentMemory = registry.makeGauge(descriptor: MetricNameDescriptor(
-            namespace: "process", metricName: "resident_memory", unitName: "bytes", helpText: "Resident memory size in bytes."))
+        openConnections = registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "tessera", metricName: "open", unitName: "connections", helpText: "Connections open on the public port."))
+        residentMemory = registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "process", metricName: "resident_memory", unitName: "bytes", helpText: "Resident memory size in bytes."))
     }
 
     func respond(to request: Request) async throws -> Response {

@@ -10,12 +10,13 @@ struct SQLiteOrderTransactions: OrderTransactions {
 
     func run<T: Sendable>(_ body: @escaping @Sendable (OrderTransactionStores) throws -> T) async throws -> T {
         try await database.write { db in
-            try body(OrderTransactionStores(
-                stock: SQLiteCatalogStore.stockReservations(in: db),
-                orders: SQLiteOrderStore.writes(in: db),
-                carts: SQLiteCartStore.writes(in: db),
-                mail: SQLiteMailOutbox.writes(in: db)
-            ))
+            try body(
+                OrderTransactionStores(
+                    stock: SQLiteCatalogStore.stockReservations(in: db),
+                    orders: SQLiteOrderStore.writes(in: db),
+                    carts: SQLiteCartStore.writes(in: db),
+                    mail: SQLiteMailOutbox.writes(in: db)
+                ))
         }
     }
 }

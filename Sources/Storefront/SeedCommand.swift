@@ -49,10 +49,14 @@ struct SeedCommand: AsyncParsableCommand {
         let photos: Int
         switch choice {
         case .sqlite:
-            let database = try await StorefrontDatabase.open(dataDirectory: folder, hasher: hasher,
-                                                             catalog: count.map { CatalogSeed.generated(count: $0) } ?? CatalogSeed.products)
-            photos = try await DemoPhotos.add(to: CatalogSeed.products.map(\.id), through: StorefrontServices(
-                database: database, topics: LiveRegions(), photoFolder: StorefrontDatabase.photoFolder(in: folder)).photos)
+            let database = try await StorefrontDatabase.open(
+                dataDirectory: folder, hasher: hasher,
+                catalog: count.map { CatalogSeed.generated(count: $0) } ?? CatalogSeed.products)
+            photos = try await DemoPhotos.add(
+                to: CatalogSeed.products.map(\.id),
+                through: StorefrontServices(
+                    database: database, topics: LiveRegions(), photoFolder: StorefrontDatabase.photoFolder(in: folder)
+                ).photos)
             try database.close()
         case .postgres(let text, _):
             photos = try await StorefrontPostgres.forCommand(text, to: "seed") { connections in
@@ -60,6 +64,8 @@ struct SeedCommand: AsyncParsableCommand {
             }
         }
         let place = choice == .sqlite ? folder : "the PostgreSQL database"
-        print("seeded \(count.map { "\($0) products in " } ?? "the demo shop in ")\(place), \(photos) demo photos added, in \(ContinuousClock.now - started)")
+        print(
+            "seeded \(count.map { "\($0) products in " } ?? "the demo shop in ")\(place), \(photos) demo photos added, in \(ContinuousClock.now - started)"
+        )
     }
 }

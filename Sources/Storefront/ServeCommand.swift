@@ -37,8 +37,10 @@ struct ServeCommand: AsyncParsableCommand {
             let hasher = try passwordOptions.resolve()
             let limits = try limitOptions.resolve()
             do {
-                return (settings, try SessionConfiguration.loadSecret(dataDirectory: settings.dataDirectory), databaseChoice, databaseTimeout, mail,
-                        relyingParty, hasher, limits)
+                return (
+                    settings, try SessionConfiguration.loadSecret(dataDirectory: settings.dataDirectory), databaseChoice, databaseTimeout, mail,
+                    relyingParty, hasher, limits
+                )
             } catch let short as SessionConfiguration.SecretTooShort {
                 throw ValidationError(short.description)
             }
@@ -55,13 +57,15 @@ struct ServeCommand: AsyncParsableCommand {
         // One loop per server thread, shared by the server and PostgreSQL's connections.
         let eventLoops = EventLoops(count: max(1, settings.threads))
         let storage = try await UnavailableAtStart.reported {
-            try await StorefrontStorage.open(databaseChoice, dataDirectory: settings.dataDirectory, liveConfiguration: settings.liveConfiguration,
-                                         mailSender: mail.sender, relyingParty: relyingParty, hasher: hasher, eventLoops: eventLoops, logger: logger)
+            try await StorefrontStorage.open(
+                databaseChoice, dataDirectory: settings.dataDirectory, liveConfiguration: settings.liveConfiguration,
+                mailSender: mail.sender, relyingParty: relyingParty, hasher: hasher, eventLoops: eventLoops, logger: logger)
         }
         // After the database opened: a start that fails says why in one line.
         if hasher.rounds < PasswordOptions.recommendedRounds {
-            logger.warning("password hashes are weaker than recommended: for tests only",
-                           metadata: ["rounds": "\(hasher.rounds)", "recommended": "\(PasswordOptions.recommendedRounds)"])
+            logger.warning(
+                "password hashes are weaker than recommended: for tests only",
+                metadata: ["rounds": "\(hasher.rounds)", "recommended": "\(PasswordOptions.recommendedRounds)"])
         }
 
         // The composition root: the only place that knows every module.
@@ -78,8 +82,10 @@ struct ServeCommand: AsyncParsableCommand {
         app.register(CatalogModule(catalog: services.catalog, photos: services.photos))
         app.register(OrdersModule(cart: services.cart, orders: services.orders, catalog: services.catalog, checkoutLimit: limits.checkout))
         app.register(BackOfficeModule(orders: services.orders, catalog: services.catalog, photos: services.photos))
-        app.register(AccountsModule(accounts: services.accounts, passkeys: services.passkeys, signInObservers: [CartFollowsShopper(cart: services.cart)],
-                                    registrationLimit: limits.registration))
+        app.register(
+            AccountsModule(
+                accounts: services.accounts, passkeys: services.passkeys, signInObservers: [CartFollowsShopper(cart: services.cart)],
+                registrationLimit: limits.registration))
         app.register(RobotsModule())
         // `make dev` only: pages reload after each rebuild, and show a failed build's errors.
         let development = DevelopmentReload.fromEnvironment()
@@ -107,10 +113,11 @@ struct ServeCommand: AsyncParsableCommand {
         let developmentStep: [any Middleware] = development.map { [$0.middleware] } ?? []
         let application = try app.build(
             layout: StorefrontLayout(),
-            middleware: tracingStep + metricsStep + [DatabasePatienceMiddleware(limit: databaseTimeout), CompressionMiddleware()] + developmentStep + [
-                SessionMiddleware(sessions), ShopperMiddleware(accounts: services.accounts),
-                LanguageMiddleware(languages: languages), ErrorPageMiddleware(),
-            ],
+            middleware: tracingStep + metricsStep + [DatabasePatienceMiddleware(limit: databaseTimeout), CompressionMiddleware()] + developmentStep
+                + [
+                    SessionMiddleware(sessions), ShopperMiddleware(accounts: services.accounts),
+                    LanguageMiddleware(languages: languages), ErrorPageMiddleware(),
+                ],
             routeMiddleware: [LanguageParameterCheck(), CSRFMiddleware()],
             logger: logger,
             developmentMode: development != nil
@@ -118,8 +125,9 @@ struct ServeCommand: AsyncParsableCommand {
         let metrics = PrometheusEndpoint(registry: metricsRegistry, server: application.serverState)
         do {
             // The exporter stops after the server, so the drained requests' spans go out too.
-            try await ApplicationRunner.run(settings: settings, application: application, metrics: metrics,
-                                            outliving: tracing.map { [$0] } ?? [], eventLoops: eventLoops, logger: logger)
+            try await ApplicationRunner.run(
+                settings: settings, application: application, metrics: metrics,
+                outliving: tracing.map { [$0] } ?? [], eventLoops: eventLoops, logger: logger)
         } catch {
             await storage.close()
             await eventLoops.shutdown()

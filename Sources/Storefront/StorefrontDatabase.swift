@@ -1,9 +1,9 @@
 import Accounts
 import Catalog
-import Orders
-import Tessera
 import Foundation
 import GRDB
+import Orders
+import Tessera
 import TesseraSQLite
 
 /// The storefront's SQLite database in the data directory: WAL mode (GRDB's `DatabasePool`),
@@ -51,8 +51,10 @@ enum StorefrontDatabase {
         return migrator.migrations.filter { !before.contains($0) }
     }
 
-    static func open(dataDirectory: String, lockWait: FileLockWait = FileLockWait(), hasher: PasswordHasher,
-                     catalog: [Product] = CatalogSeed.products) async throws -> DatabasePool {
+    static func open(
+        dataDirectory: String, lockWait: FileLockWait = FileLockWait(), hasher: PasswordHasher,
+        catalog: [Product] = CatalogSeed.products
+    ) async throws -> DatabasePool {
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         var configuration = Configuration()
         // Another process holding the file's write lock (the sqlite3 shell, a backup) makes a
@@ -65,7 +67,8 @@ enum StorefrontDatabase {
         let accounts = SQLiteAccountsStore(database: database)
         try await AccountsSeed.seedIfEmpty(accounts, hasher: hasher)
         if let demoUser = try await accounts.user(email: AccountsSeed.users[0].email) {
-            try await OrdersSeed.seedIfEmpty(StorefrontServices(database: database, topics: LiveRegions()).orders, userID: demoUser.id, shopperName: demoUser.name)
+            try await OrdersSeed.seedIfEmpty(
+                StorefrontServices(database: database, topics: LiveRegions()).orders, userID: demoUser.id, shopperName: demoUser.name)
         }
         return database
     }

@@ -22,21 +22,23 @@ struct StorefrontLayout: PageLayout {
             alternates = choice.available.map { .init(code: $0.code, url: site.absolute(choice.url(for: path, in: $0))) }
             alternates.append(.init(code: "x-default", url: site.absolute(path)))
         }
-        return context.render(LayoutView.self, SiteLayout(
-            title: page.title,
-            description: page.description ?? context.localized(Messages.siteDescription),
-            languageCode: context.language.code,
-            canonicalURL: canonicalPath.map { site.absolute($0) },
-            alternates: alternates,
-            languageLinks: (choice?.available ?? []).map {
-                .init(code: $0.code, name: $0.name, url: choice?.url(in: $0) ?? "/", isCurrent: $0 == context.language)
-            },
-            body: page.body,
-            userName: context.shopper?.name,
-            isStaff: context.shopper?.isStaff == true,
-            cartCount: CartSession.itemCount(in: context),
-            flash: context.takeFlash()
-        ))
+        return context.render(
+            LayoutView.self,
+            SiteLayout(
+                title: page.title,
+                description: page.description ?? context.localized(Messages.siteDescription),
+                languageCode: context.language.code,
+                canonicalURL: canonicalPath.map { site.absolute($0) },
+                alternates: alternates,
+                languageLinks: (choice?.available ?? []).map {
+                    .init(code: $0.code, name: $0.name, url: choice?.url(in: $0) ?? "/", isCurrent: $0 == context.language)
+                },
+                body: page.body,
+                userName: context.shopper?.name,
+                isStaff: context.shopper?.isStaff == true,
+                cartCount: CartSession.itemCount(in: context),
+                flash: context.takeFlash()
+            ))
     }
 }
 

@@ -39,16 +39,19 @@ enum StorefrontPostgres {
     static func seedDemoShop(_ connections: PostgresConnections, hasher: PasswordHasher) async throws -> Int {
         try await prepare(connections, hasher: hasher)
         return try await connections.withAdvisoryLock(photoLock, waitingAtMost: photoPatience) {
-            try await DemoPhotos.add(to: CatalogSeed.products.map(\.id),
-                                     through: StorefrontServices(postgres: connections, topics: LiveRegions()).photos)
+            try await DemoPhotos.add(
+                to: CatalogSeed.products.map(\.id),
+                through: StorefrontServices(postgres: connections, topics: LiveRegions()).photos)
         }
     }
 
     /// Runs a command's work (`to` says which: seed, migrate) on a small pool of its own on
     /// `DATABASE_URL`, closed afterwards; a URL it cannot read or a database it cannot use is
     /// ``UnavailableAtStart`` (exit 69), in one line that names it.
-    static func forCommand<T: Sendable>(_ text: String, to command: String, statementTimeout: Duration = .seconds(15),
-                                        _ work: (PostgresConnections) async throws -> T) async throws -> T {
+    static func forCommand<T: Sendable>(
+        _ text: String, to command: String, statementTimeout: Duration = .seconds(15),
+        _ work: (PostgresConnections) async throws -> T
+    ) async throws -> T {
         try await UnavailableAtStart.reported {
             let url: PostgresURL
             do {
@@ -69,9 +72,9 @@ enum StorefrontPostgres {
     }
 
     /// The advisory lock instances take to prepare the database.
-    static let seedLock: Int64 = 0x7365_6564 // "seed"
+    static let seedLock: Int64 = 0x7365_6564  // "seed"
     /// The advisory lock seeds take to add the demo photos.
-    static let photoLock: Int64 = 0x7068_6f74 // "phot"
+    static let photoLock: Int64 = 0x7068_6f74  // "phot"
     /// How long a seed waits for another seed's photos: painting and encoding 240 variants takes
     /// tens of seconds, and minutes on a busy machine; a seed that dies frees the lock at once.
     static let photoPatience: Duration = .seconds(30 * 60)
@@ -81,7 +84,8 @@ enum StorefrontPostgres {
         let accounts = PostgresAccountsStore(connections: connections)
         try await AccountsSeed.seedIfEmpty(accounts, hasher: hasher)
         if let demoUser = try await accounts.user(email: AccountsSeed.users[0].email) {
-            try await OrdersSeed.seedIfEmpty(StorefrontServices(postgres: connections, topics: LiveRegions()).orders, userID: demoUser.id, shopperName: demoUser.name)
+            try await OrdersSeed.seedIfEmpty(
+                StorefrontServices(postgres: connections, topics: LiveRegions()).orders, userID: demoUser.id, shopperName: demoUser.name)
         }
     }
 }

@@ -28,8 +28,11 @@ struct StorefrontServices {
     let rateLimits: any RateLimitStore
 
     /// - Parameter photoFolder: where the photos' variants are kept (`DATA_DIR/photos`).
-    init(database: any DatabaseWriter, topics: any TopicPublisher, mailSender: MailAddress? = nil, relyingParty: PasskeyRelyingParty = .localhost,
-         hasher: PasswordHasher = PasswordHasher(), photoFolder: String = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-photos").path) {
+    init(
+        database: any DatabaseWriter, topics: any TopicPublisher, mailSender: MailAddress? = nil, relyingParty: PasskeyRelyingParty = .localhost,
+        hasher: PasswordHasher = PasswordHasher(),
+        photoFolder: String = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-photos").path
+    ) {
         catalog = CatalogService(store: SQLiteCatalogStore(database: database, topics: topics), topics: topics)
         photos = PhotoService(store: SQLitePhotoStore(database: database, folder: photoFolder), catalog: catalog, topics: topics)
         rateLimits = MemoryRateLimitStore()
@@ -37,22 +40,27 @@ struct StorefrontServices {
         passkeys = PasskeyService(relyingParty: relyingParty, store: SQLitePasskeyStore(database: database), accounts: accounts)
         cart = CartService(store: SQLiteCartStore(database: database), catalog: catalog)
         let outbox = SQLiteMailOutbox(database: database)
-        orders = OrderService(store: SQLiteOrderStore(database: database), transactions: SQLiteOrderTransactions(database: database), cart: cart,
-                              topics: topics, confirmations: mailSender.map { [accounts] in OrderConfirmations(sender: $0, accounts: accounts, deadLetters: outbox) })
+        orders = OrderService(
+            store: SQLiteOrderStore(database: database), transactions: SQLiteOrderTransactions(database: database), cart: cart,
+            topics: topics, confirmations: mailSender.map { [accounts] in OrderConfirmations(sender: $0, accounts: accounts, deadLetters: outbox) })
         mailOutbox = outbox
     }
 
-    init(postgres connections: PostgresConnections, topics: any TopicPublisher, mailSender: MailAddress? = nil,
-         relyingParty: PasskeyRelyingParty = .localhost, hasher: PasswordHasher = PasswordHasher()) {
+    init(
+        postgres connections: PostgresConnections, topics: any TopicPublisher, mailSender: MailAddress? = nil,
+        relyingParty: PasskeyRelyingParty = .localhost, hasher: PasswordHasher = PasswordHasher()
+    ) {
         catalog = CatalogService(store: PostgresCatalogStore(connections: connections, topics: topics), topics: topics)
         photos = PhotoService(store: PostgresPhotoStore(connections: connections), catalog: catalog, topics: topics)
         rateLimits = PostgresRateLimitStore(connections: connections)
-        accounts = AccountsService(store: PostgresAccountsStore(connections: connections), hasher: hasher, throttle: SignInThrottle(store: rateLimits))
+        accounts = AccountsService(
+            store: PostgresAccountsStore(connections: connections), hasher: hasher, throttle: SignInThrottle(store: rateLimits))
         passkeys = PasskeyService(relyingParty: relyingParty, store: PostgresPasskeyStore(connections: connections), accounts: accounts)
         cart = CartService(store: PostgresCartStore(connections: connections), catalog: catalog)
         let outbox = PostgresMailOutbox(connections: connections)
-        orders = OrderService(store: PostgresOrderStore(connections: connections), transactions: PostgresOrderTransactions(connections: connections), cart: cart,
-                              topics: topics, confirmations: mailSender.map { [accounts] in OrderConfirmations(sender: $0, accounts: accounts, deadLetters: outbox) })
+        orders = OrderService(
+            store: PostgresOrderStore(connections: connections), transactions: PostgresOrderTransactions(connections: connections), cart: cart,
+            topics: topics, confirmations: mailSender.map { [accounts] in OrderConfirmations(sender: $0, accounts: accounts, deadLetters: outbox) })
         mailOutbox = outbox
     }
 }

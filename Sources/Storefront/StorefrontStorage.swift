@@ -22,18 +22,23 @@ struct StorefrontStorage {
 
     /// - Parameter eventLoops: the loops the server serves on, where PostgreSQL's connections for
     ///   requests are kept, so that a request and its statements share a thread.
-    static func open(_ choice: DatabaseOptions.Choice, dataDirectory: String, liveConfiguration: LiveRegions.Configuration,
-                     mailSender: MailAddress?, relyingParty: PasskeyRelyingParty, hasher: PasswordHasher, eventLoops: EventLoops,
-                     logger: Logger) async throws -> StorefrontStorage {
+    static func open(
+        _ choice: DatabaseOptions.Choice, dataDirectory: String, liveConfiguration: LiveRegions.Configuration,
+        mailSender: MailAddress?, relyingParty: PasskeyRelyingParty, hasher: PasswordHasher, eventLoops: EventLoops,
+        logger: Logger
+    ) async throws -> StorefrontStorage {
         switch choice {
         case .sqlite:
             let lockWait = FileLockWait()
-            let database = MeasuredDatabase(try await StorefrontDatabase.open(dataDirectory: dataDirectory, lockWait: lockWait, hasher: hasher),
-                                            lockWait: lockWait)
+            let database = MeasuredDatabase(
+                try await StorefrontDatabase.open(dataDirectory: dataDirectory, lockWait: lockWait, hasher: hasher),
+                lockWait: lockWait)
             let live = LiveRegions(configuration: liveConfiguration, logger: logger)
-            return StorefrontStorage(services: StorefrontServices(database: database, topics: live, mailSender: mailSender, relyingParty: relyingParty,
-                                                                               hasher: hasher, photoFolder: StorefrontDatabase.photoFolder(in: dataDirectory)), live: live,
-                                     readiness: DatabaseReadiness(database: database), close: {})
+            return StorefrontStorage(
+                services: StorefrontServices(
+                    database: database, topics: live, mailSender: mailSender, relyingParty: relyingParty,
+                    hasher: hasher, photoFolder: StorefrontDatabase.photoFolder(in: dataDirectory)), live: live,
+                readiness: DatabaseReadiness(database: database), close: {})
         case .postgres(let text, let poolSize):
             let url: PostgresURL
             do {
@@ -52,9 +57,11 @@ struct StorefrontStorage {
             }
             logger.info("database: PostgreSQL", metadata: ["url": "\(url)", "pool": "\(poolSize)"])
             let live = LiveRegions(configuration: liveConfiguration, bus: PostgresTopicBus(connections: connections, logger: logger), logger: logger)
-            return StorefrontStorage(services: StorefrontServices(postgres: connections, topics: live, mailSender: mailSender, relyingParty: relyingParty,
-                                                                  hasher: hasher), live: live,
-                                     readiness: PostgresReadiness(connections: connections), close: { await connections.shutdown() })
+            return StorefrontStorage(
+                services: StorefrontServices(
+                    postgres: connections, topics: live, mailSender: mailSender, relyingParty: relyingParty,
+                    hasher: hasher), live: live,
+                readiness: PostgresReadiness(connections: connections), close: { await connections.shutdown() })
         }
     }
 }

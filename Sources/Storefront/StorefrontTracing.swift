@@ -1,11 +1,12 @@
 import ArgumentParser
 import Logging
-#if OTLP
-import OTel
-#endif
 import ServiceLifecycle
 import Tessera
 import Tracing
+
+#if OTLP
+import OTel
+#endif
 
 /// Traces, exported over OTLP/HTTP with swift-otel when the standard OpenTelemetry variables ask
 /// for them: an OTLP endpoint (`OTEL_EXPORTER_OTLP_ENDPOINT`, or its `_TRACES_` form), or
@@ -53,8 +54,9 @@ enum StorefrontTracing {
         InstrumentationSystem.bootstrap(backend.factory)
         return backend.service
         #else
-        throw ValidationError("OTEL_* settings ask for traces, but this storefront was built without its exporter: "
-                              + "build it with `swift build --traits OTLP` (make test and the image do), or unset them.")
+        throw ValidationError(
+            "OTEL_* settings ask for traces, but this storefront was built without its exporter: "
+                + "build it with `swift build --traits OTLP` (make test and the image do), or unset them.")
         #endif
     }
 }

@@ -10,12 +10,17 @@ import TesseraPostgres
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tessera-bench",
-        abstract: "The app make bench measures: TechEmpower's seven tests (GET /plaintext, /json, and, with a database, /db, /queries, /updates, /cached-queries, /fortunes), and the framework's own (/plaintext-built, /plaintext-suspending, /plaintext-limited, /memory-fortunes, /sqlite-fortunes, /regions)."
+        abstract:
+            "The app make bench measures: TechEmpower's seven tests (GET /plaintext, /json, and, with a database, /db, /queries, /updates, /cached-queries, /fortunes), and the framework's own (/plaintext-built, /plaintext-suspending, /plaintext-limited, /memory-fortunes, /sqlite-fortunes, /regions)."
     )
 
     @OptionGroup var options: ServerOptions
 
-    @Option(name: .customLong("database-url"), help: "TechEmpower's PostgreSQL database, for its database tests; its tables are made on first use. [env: DATABASE_URL] (default: no database tests)")
+    @Option(
+        name: .customLong("database-url"),
+        help:
+            "TechEmpower's PostgreSQL database, for its database tests; its tables are made on first use. [env: DATABASE_URL] (default: no database tests)"
+    )
     var databaseURL: String?
 
     func run() async throws {
@@ -47,7 +52,9 @@ struct BenchCommand: AsyncParsableCommand {
 /// pages around every request, the CSRF check once a route matched. No sessions: nothing here
 /// signs anyone in.
 enum BenchApp {
-    static func build(database: FortuneDatabase, postgres: TechEmpowerDatabase? = nil, logger: Logger = Logger(label: "tessera-bench")) throws -> Application {
+    static func build(
+        database: FortuneDatabase, postgres: TechEmpowerDatabase? = nil, logger: Logger = Logger(label: "tessera-bench")
+    ) throws -> Application {
         var app = ApplicationBuilder()
         app.live = LiveRegions()
         app.register(BenchModule(database: database, postgres: postgres))

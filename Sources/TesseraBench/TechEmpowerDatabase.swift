@@ -20,7 +20,8 @@ struct TechEmpowerDatabase: FortuneSource {
         try await connections.write { connection in
             if try connection.rows("SELECT to_regclass('world') IS NULL").first?.decode(Bool.self) ?? true {
                 try connection.execute("CREATE TABLE world (id integer PRIMARY KEY, randomnumber integer NOT NULL DEFAULT 0)")
-                try connection.execute("""
+                try connection.execute(
+                    """
                     INSERT INTO world (id, randomnumber)
                     SELECT id, least(floor(random() * 10000 + 1), 10000) FROM generate_series(1, \(World.count)) AS id
                     """)

@@ -26,7 +26,8 @@ public struct AcceptHeader: Sendable {
                 if FieldList.element(range, equalsIgnoringCase: wanted) {
                     specificity = 2
                 } else if range.count == type.count + 1, range.last == UInt8(ascii: "*"),
-                          FieldList.element(UnsafeBufferPointer(rebasing: range.dropLast()), equalsIgnoringCase: type), type.last == UInt8(ascii: "/") {
+                    FieldList.element(UnsafeBufferPointer(rebasing: range.dropLast()), equalsIgnoringCase: type), type.last == UInt8(ascii: "/")
+                {
                     specificity = 1
                 } else if range.elementsEqual("*/*".utf8) {
                     specificity = 0

@@ -12,8 +12,14 @@ public enum ControlCharacters {
             defer { previous = scalar }
             if keepingLineBreaks {
                 if scalar == "\n" && previous == "\r" { continue }
-                if scalar == "\r" || scalar == "\n" { kept.append("\n"); continue }
-                if scalar == "\t" { kept.append(scalar); continue }
+                if scalar == "\r" || scalar == "\n" {
+                    kept.append("\n")
+                    continue
+                }
+                if scalar == "\t" {
+                    kept.append(scalar)
+                    continue
+                }
             }
             if !isControl(scalar) { kept.append(scalar) }
         }

@@ -72,9 +72,11 @@ public final class HTTPServer: Service {
             throw error
         }
         state.serving(core)
-        core.logger.notice("\(name.map { "\($0) on" } ?? "listening on") http://\(displayHost):\(daemons.port)", metadata: [
-            "port": "\(daemons.port)", "threads": "\(loops.count)", "connectionLimit": "\(connectionLimit)",
-        ])
+        core.logger.notice(
+            "\(name.map { "\($0) on" } ?? "listening on") http://\(displayHost):\(daemons.port)",
+            metadata: [
+                "port": "\(daemons.port)", "threads": "\(loops.count)", "connectionLimit": "\(connectionLimit)",
+            ])
         await onServerRunning(daemons.port)
 
         let sweeper = Task {

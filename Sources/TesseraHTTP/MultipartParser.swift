@@ -51,10 +51,14 @@ struct MultipartParser {
             }
             var headerBlock: [UInt8] = []
             let maxHeader = maxPartHeaderBytes
-            guard try reader.scan(to: crlf + crlf, drain: { piece throws(HTTPError) in
-                headerBlock += piece
-                if headerBlock.count > maxHeader { throw malformed("a part's headers are too long") }
-            }) else { throw malformed("a part has no header end") }
+            guard
+                try reader.scan(
+                    to: crlf + crlf,
+                    drain: { piece throws(HTTPError) in
+                        headerBlock += piece
+                        if headerBlock.count > maxHeader { throw malformed("a part's headers are too long") }
+                    })
+            else { throw malformed("a part has no header end") }
             reader.skip(4)
             let headers = try parseHeaders(headerBlock[...], malformed)
             let disposition = MediaTypeHeader(headers["content-disposition"] ?? "")
@@ -67,11 +71,15 @@ struct MultipartParser {
                 if reader.isSpooled {
                     let file: SpooledFile
                     do { file = try SpooledFile() } catch { throw HTTPError(.uploadNotStored) }
-                    guard try reader.scan(to: separator, drain: { piece throws(HTTPError) in
-                        do { try piece.withUnsafeBytes { try file.append($0) } } catch {
-                            throw HTTPError(.uploadNotStored)
-                        }
-                    }) else { throw malformed("a part is not closed") }
+                    guard
+                        try reader.scan(
+                            to: separator,
+                            drain: { piece throws(HTTPError) in
+                                do { try piece.withUnsafeBytes { try file.append($0) } } catch {
+                                    throw HTTPError(.uploadNotStored)
+                                }
+                            })
+                    else { throw malformed("a part is not closed") }
                     contents = .spooled(file)
                 } else {
                     var bytes: [UInt8] = []
@@ -82,10 +90,14 @@ struct MultipartParser {
             } else {
                 var content: [UInt8] = []
                 let budget = maxFieldBytes - fieldBytes
-                guard try reader.scan(to: separator, drain: { piece throws(HTTPError) in
-                    content += piece
-                    if content.count > budget { throw HTTPError(.multipartTextTooLarge) }
-                }) else { throw malformed("a part is not closed") }
+                guard
+                    try reader.scan(
+                        to: separator,
+                        drain: { piece throws(HTTPError) in
+                            content += piece
+                            if content.count > budget { throw HTTPError(.multipartTextTooLarge) }
+                        })
+                else { throw malformed("a part is not closed") }
                 fieldBytes += content.count
                 guard let value = String(validating: content, as: UTF8.self) else { throw malformed("a field is not UTF-8") }
                 fields.append(QueryParameters.Item(name: name, value: value))
@@ -100,8 +112,8 @@ struct MultipartParser {
         for line in block.split(separator: 10) {
             let trimmed = line.last == 13 ? line.dropLast() : line
             guard let colon = trimmed.firstIndex(of: UInt8(ascii: ":")),
-                  let name = String(validating: trimmed[..<colon], as: UTF8.self),
-                  let value = String(validating: trimmed[(colon + 1)...], as: UTF8.self)
+                let name = String(validating: trimmed[..<colon], as: UTF8.self),
+                let value = String(validating: trimmed[(colon + 1)...], as: UTF8.self)
             else { throw malformed("a part header is not “name: value”") }
             headers[name.lowercased()] = String(Substring(value).trimmingSpaces())
         }
@@ -169,7 +181,9 @@ struct MultipartParser {
                 pattern.withUnsafeBytes { needle in
                     var start = 0
                     while haystack.count - start >= needle.count {
-                        guard let hit = memchr(haystack.baseAddress! + start, Int32(first), haystack.count - start - needle.count + 1) else { return nil }
+                        guard let hit = memchr(haystack.baseAddress! + start, Int32(first), haystack.count - start - needle.count + 1) else {
+                            return nil
+                        }
                         let offset = haystack.baseAddress!.distance(to: UnsafeRawPointer(hit))
                         if memcmp(hit, needle.baseAddress!, needle.count) == 0 { return bytes.startIndex + offset }
                         start = offset + 1

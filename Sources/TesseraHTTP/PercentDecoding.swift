@@ -29,7 +29,7 @@ enum PercentDecoding {
                 guard high != encoded.endIndex else { throw .malformedEscape }
                 let low = encoded.index(after: high)
                 guard low != encoded.endIndex,
-                      let h = hexValue(encoded[high]), let l = hexValue(encoded[low])
+                    let h = hexValue(encoded[high]), let l = hexValue(encoded[low])
                 else { throw .malformedEscape }
                 decoded.append(h << 4 | l)
                 index = encoded.index(after: low)

@@ -32,10 +32,11 @@ public struct QueryParameters: Sendable, Equatable, Sequence {
             let rawName = pair[..<(equals ?? pair.endIndex)]
             let rawValue = equals.map { pair[pair.index(after: $0)...] } ?? pair[pair.endIndex...]
             do {
-                items.append(Item(
-                    name: try PercentDecoding.decode(rawName, plusIsSpace: true),
-                    value: try PercentDecoding.decode(rawValue, plusIsSpace: true)
-                ))
+                items.append(
+                    Item(
+                        name: try PercentDecoding.decode(rawName, plusIsSpace: true),
+                        value: try PercentDecoding.decode(rawValue, plusIsSpace: true)
+                    ))
             } catch {
                 throw HTTPError(.queryNotUTF8)
             }

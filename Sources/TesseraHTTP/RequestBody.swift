@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// Bytes a client sent: a request's body, or one file of a multipart body. In memory when small;
 /// in a ``SpooledFile`` when the server wrote it to disk as it arrived. The one type from the

@@ -12,16 +12,17 @@ public enum RequestID {
     /// break a log line or a header, or bloat every line of the log, does.
     public static func isWellFormed(_ id: String) -> Bool {
         let bytes = id.utf8
-        return (1...128).contains(bytes.count) && bytes.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: "+"), UInt8(ascii: "/"),
-                 UInt8(ascii: "="):
-                true
-            default:
-                false
+        return (1...128).contains(bytes.count)
+            && bytes.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                    UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: "+"), UInt8(ascii: "/"),
+                    UInt8(ascii: "="):
+                    true
+                default:
+                    false
+                }
             }
-        }
     }
 }
 

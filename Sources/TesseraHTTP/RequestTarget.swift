@@ -27,7 +27,8 @@ struct RequestTarget: Equatable {
         for scheme in ["http://", "https://"] {
             let prefix = Array(scheme.utf8)
             guard raw.count >= prefix.count,
-                  zip(raw, prefix).allSatisfy({ asciiLowercased($0) == $1 }) else { continue }
+                zip(raw, prefix).allSatisfy({ asciiLowercased($0) == $1 })
+            else { continue }
             let afterAuthority = raw[prefix.count...]
             guard let end = afterAuthority.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) else {
                 return [UInt8(ascii: "/")][...]
@@ -66,7 +67,9 @@ struct RequestTarget: Equatable {
         while let byte = bytes.next() {
             guard byte == UInt8(ascii: "%") else { continue }
             // The decoder has already refused a malformed escape.
-            guard let high = bytes.next().flatMap(PercentDecoding.hexValue), let low = bytes.next().flatMap(PercentDecoding.hexValue) else { return false }
+            guard let high = bytes.next().flatMap(PercentDecoding.hexValue), let low = bytes.next().flatMap(PercentDecoding.hexValue) else {
+                return false
+            }
             switch Character(Unicode.Scalar(high << 4 | low)) {
             case "a"..."z", "A"..."Z", "0"..."9", "-", ".", "_", "~": return true
             default: continue

@@ -1,8 +1,9 @@
+import Foundation
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
-import Synchronization
 
 /// Bytes kept in a temporary file instead of memory: a large upload's body as it arrives, and each
 /// file it carries. The file's name is removed as soon as it is made, so it disappears when the

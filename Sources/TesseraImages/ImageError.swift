@@ -22,7 +22,8 @@ public enum ImageError: HTTPResponseError, Equatable, CustomStringConvertible {
     public var publicMessage: String {
         switch self {
         case .notAnImage: "That file is not a photo. Send a JPEG, PNG or WebP image."
-        case .tooManyPixels(let width, let height): "That image is \(width) × \(height) pixels, more than this site takes. Send one of at most 40 megapixels."
+        case .tooManyPixels(let width, let height):
+            "That image is \(width) × \(height) pixels, more than this site takes. Send one of at most 40 megapixels."
         case .damaged: "That image is damaged or incomplete. Send it again, or another one."
         }
     }

@@ -56,9 +56,13 @@ public final class ImageProcessor: Sendable {
             var width: Int32 = 0, height: Int32 = 0
             var loader = [CChar](repeating: 0, count: 64)
             var error = [CChar](repeating: 0, count: 512)
-            guard Self.withSource(image, { path, buffer, size in
-                tessera_image_probe(path, buffer, size, &width, &height, &loader, loader.count, &error, error.count)
-            }) == 0 else {
+            guard
+                Self.withSource(
+                    image,
+                    { path, buffer, size in
+                        tessera_image_probe(path, buffer, size, &width, &height, &loader, loader.count, &error, error.count)
+                    }) == 0
+            else {
                 throw ImageError.notAnImage
             }
             // libvips must read it as the same kind the bytes say.
@@ -84,10 +88,15 @@ public final class ImageProcessor: Sendable {
             var size = 0
             var outWidth: Int32 = 0, outHeight: Int32 = 0
             var error = [CChar](repeating: 0, count: 512)
-            guard Self.withSource(image, { path, buffer, length in
-                tessera_image_variant(path, buffer, length, Int32(width), format == .webp ? 1 : 0, Int32(quality), &bytes, &size, &outWidth, &outHeight,
-                                      &error, error.count)
-            }) == 0, let bytes else {
+            guard
+                Self.withSource(
+                    image,
+                    { path, buffer, length in
+                        tessera_image_variant(
+                            path, buffer, length, Int32(width), format == .webp ? 1 : 0, Int32(quality), &bytes, &size, &outWidth, &outHeight,
+                            &error, error.count)
+                    }) == 0, let bytes
+            else {
                 throw ImageError.damaged(Self.text(error).trimmingCharacters(in: .whitespacesAndNewlines))
             }
             defer { tessera_image_free(bytes) }
@@ -103,8 +112,13 @@ public final class ImageProcessor: Sendable {
             var bytes: UnsafeMutableRawPointer?
             var size = 0
             var error = [CChar](repeating: 0, count: 512)
-            guard pixels.withUnsafeBytes({ tessera_image_encode_rgb($0.baseAddress, Int32(width), Int32(height), format == .webp ? 1 : 0, Int32(quality),
-                                                                    &bytes, &size, &error, error.count) }) == 0, let bytes else {
+            guard
+                pixels.withUnsafeBytes({
+                    tessera_image_encode_rgb(
+                        $0.baseAddress, Int32(width), Int32(height), format == .webp ? 1 : 0, Int32(quality),
+                        &bytes, &size, &error, error.count)
+                }) == 0, let bytes
+            else {
                 throw ImageError.damaged(Self.text(error))
             }
             defer { tessera_image_free(bytes) }

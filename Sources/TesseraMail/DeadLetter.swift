@@ -78,8 +78,9 @@ public enum DeadLetterCause: String, Sendable {
     /// Logs the dead letter as an error and counts it in `tessera_mail_dead_letters_total`: the
     /// one way a dead letter is reported, whoever made it.
     public func report(messageID: String, reason: String, logger: Logger) {
-        logger.error("mail is a dead letter: staff must send it again or discard it",
-                     metadata: ["message-id": "\(messageID)", "cause": "\(rawValue)", "reason": "\(reason)"])
+        logger.error(
+            "mail is a dead letter: staff must send it again or discard it",
+            metadata: ["message-id": "\(messageID)", "cause": "\(rawValue)", "reason": "\(reason)"])
         Counter(label: "tessera_mail_dead_letters_total", dimensions: [("cause", rawValue)]).increment()
     }
 }

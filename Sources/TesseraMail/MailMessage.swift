@@ -20,8 +20,10 @@ public struct MailMessage: Sendable, Equatable {
     /// The language of both parts (`Content-Language`), such as `en`.
     public var language: String?
 
-    public init(from: MailAddress, to: MailAddress, subject: String, messageID: String, date: Date,
-                html: String, text: String, language: String? = nil) {
+    public init(
+        from: MailAddress, to: MailAddress, subject: String, messageID: String, date: Date,
+        html: String, text: String, language: String? = nil
+    ) {
         self.from = from
         self.to = to
         self.subject = subject
@@ -63,7 +65,9 @@ public struct MailMessage: Sendable, Equatable {
             ]
         }
         lines.append("--\(boundary)--")
-        return OutgoingMail(messageID: messageID, sender: from.address, recipients: [to.address], data: lines.joined(separator: "\r\n") + "\r\n", reference: reference)
+        return OutgoingMail(
+            messageID: messageID, sender: from.address, recipients: [to.address], data: lines.joined(separator: "\r\n") + "\r\n", reference: reference
+        )
     }
 
     /// `Tue, 25 Nov 2026 18:17:08 +0000`.

@@ -9,11 +9,15 @@ import Tessera
 /// machine sends nothing, and every mail can be opened there.
 public struct MailOptions: ParsableArguments, Sendable {
     /// `--smtp-url`; `nil` when not given, so `SMTP_URL` or the mail folder applies.
-    @Option(name: .customLong("smtp-url"), help: "smtp://[user:password@]host[:port] of the server that sends mail. [env: SMTP_URL] (default: files in DATA_DIR/mail)")
+    @Option(
+        name: .customLong("smtp-url"),
+        help: "smtp://[user:password@]host[:port] of the server that sends mail. [env: SMTP_URL] (default: files in DATA_DIR/mail)")
     public var smtpURL: String?
 
     /// `--mail-from`; `nil` when not given, so `MAIL_FROM` or the default applies.
-    @Option(name: .customLong("mail-from"), help: "The sender of the app's mail, such as \"Shop <shop@example.com>\". [env: MAIL_FROM] (default: shop@localhost)")
+    @Option(
+        name: .customLong("mail-from"),
+        help: "The sender of the app's mail, such as \"Shop <shop@example.com>\". [env: MAIL_FROM] (default: shop@localhost)")
     public var mailFrom: String?
 
     /// Parsed by ArgumentParser, as an `@OptionGroup` of the app's command.
@@ -29,8 +33,10 @@ public struct MailOptions: ParsableArguments, Sendable {
 
     /// The options with the environment and defaults applied, checked: a malformed `SMTP_URL`
     /// or `MAIL_FROM` stops the start with a message that says which.
-    public func resolve(dataDirectory: String, defaultSender: String = "shop@localhost",
-                        environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Settings {
+    public func resolve(
+        dataDirectory: String, defaultSender: String = "shop@localhost",
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> Settings {
         let value = OptionEnvironment(environment).string
         let fromText = value(mailFrom, "MAIL_FROM") ?? defaultSender
         guard let sender = MailAddress(parsing: fromText) else {

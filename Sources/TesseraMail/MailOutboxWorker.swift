@@ -76,9 +76,8 @@ public struct MailOutboxWorker: Service {
         } catch {
             Counter(label: "tessera_mail_failures_total").increment()
             let smtpError = error as? SMTPError
-            let cause: DeadLetterCause? = if smtpError?.refusesThisMail == true { .refused }
-                else if claimed.attempts >= configuration.maxAttempts { .attempts }
-                else { nil }
+            let cause: DeadLetterCause? =
+                if smtpError?.refusesThisMail == true { .refused } else if claimed.attempts >= configuration.maxAttempts { .attempts } else { nil }
             do {
                 if let cause {
                     if try await outbox.bury(claimed, reason: "\(error)") {
@@ -87,8 +86,9 @@ public struct MailOutboxWorker: Service {
                 } else {
                     let delay = delay(afterAttempt: claimed.attempts)
                     // A 5xx that is not about this mail will not pass by itself either: someone must look.
-                    logger.log(level: smtpError?.isPermanent == true ? .error : .warning, "mail not sent; will retry",
-                               metadata: metadata.merging(["error": "\(error)", "retry-in": "\(delay)"]) { $1 })
+                    logger.log(
+                        level: smtpError?.isPermanent == true ? .error : .warning, "mail not sent; will retry",
+                        metadata: metadata.merging(["error": "\(error)", "retry-in": "\(delay)"]) { $1 })
                     try await outbox.retry(claimed, after: delay, error: "\(error)")
                 }
             } catch {
@@ -101,8 +101,9 @@ public struct MailOutboxWorker: Service {
         do {
             try await outbox.delivered(claimed)
         } catch {
-            logger.error("mail sent but not marked delivered; it is sent again after its lease, with the same Message-ID",
-                         metadata: metadata.merging(["error": "\(error)"]) { $1 })
+            logger.error(
+                "mail sent but not marked delivered; it is sent again after its lease, with the same Message-ID",
+                metadata: metadata.merging(["error": "\(error)"]) { $1 })
         }
         return true
     }

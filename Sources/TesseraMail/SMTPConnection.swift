@@ -28,7 +28,8 @@ final class SMTPConnection {
         var candidate: UnsafeMutablePointer<addrinfo>? = addresses
         while let address = candidate?.pointee {
             candidate = address.ai_next
-            let descriptor = Glibc.socket(address.ai_family, address.ai_socktype | Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), address.ai_protocol)
+            let descriptor = Glibc.socket(
+                address.ai_family, address.ai_socktype | Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), address.ai_protocol)
             guard descriptor >= 0 else { continue }
             if connect(descriptor, address.ai_addr, address.ai_addrlen) == 0 || errno == EINPROGRESS {
                 do {

@@ -30,7 +30,6 @@ public enum SMTPError: Error, CustomStringConvertible, Sendable {
     /// What a refusal of the message itself (the reply to its data) names as its command.
     static let messageStep = "the message"
 
-
     public var description: String {
         switch self {
         case .refused(let command, let code, let reply): "the SMTP server answered \(command) with \(code) \(reply)"

@@ -49,7 +49,9 @@ struct CBORReader {
         case 1: return .negative(argument)
         case 2: return .bytes(Array(try take(argument)))
         case 3:
-            guard let text = String(validating: try take(argument), as: UTF8.self) else { throw Malformed(description: "a text string that is not UTF-8") }
+            guard let text = String(validating: try take(argument), as: UTF8.self) else {
+                throw Malformed(description: "a text string that is not UTF-8")
+            }
             return .text(text)
         case 4:
             let count = try self.count(argument, bytesEach: 1)
@@ -66,7 +68,7 @@ struct CBORReader {
                 pairs.append(CBOR.Pair(key: key, value: try read(depth: depth + 1)))
             }
             return .map(pairs)
-        default: // 6
+        default:  // 6
             return .tagged(argument, CBOR.Box(try read(depth: depth + 1)))
         }
     }
@@ -78,7 +80,9 @@ struct CBORReader {
             var joined: [UInt8] = []
             while try !atBreak() {
                 // Chunks are definite strings of the same type (RFC 8949 §3.2.3).
-                guard offset < bytes.count, bytes[offset] & 0x1F != 31 else { throw Malformed(description: "an indefinite chunk inside an indefinite string") }
+                guard offset < bytes.count, bytes[offset] & 0x1F != 31 else {
+                    throw Malformed(description: "an indefinite chunk inside an indefinite string")
+                }
                 let chunk = try read(depth: depth + 1)
                 switch (major, chunk) {
                 case (2, .bytes(let part)): joined += part

@@ -31,16 +31,16 @@ public enum PasskeyError: LocalizedResponseError, Equatable, CustomStringConvert
 
     public var status: HTTPResponse.Status { .unprocessableContent }
 
-
     /// What the shopper is told, in `language`: what to do next, never which check failed.
     public func publicMessage(in language: Language) -> String {
-        let message = switch self {
-        case .challengeNotIssued: Messages.passkeyExpired
-        case .unknownCredential: Messages.passkeyUnknown
-        case .alreadyRegistered: Messages.passkeyRegistered
-        case .userNotVerified: Messages.passkeyNotVerified
-        default: Messages.passkeyFailed
-        }
+        let message =
+            switch self {
+            case .challengeNotIssued: Messages.passkeyExpired
+            case .unknownCredential: Messages.passkeyUnknown
+            case .alreadyRegistered: Messages.passkeyRegistered
+            case .userNotVerified: Messages.passkeyNotVerified
+            default: Messages.passkeyFailed
+            }
         return message.string(in: language)
     }
 

@@ -28,7 +28,8 @@ public struct PasskeyPublicKey: Sendable, Equatable {
     /// Whether `signature` (DER, as WebAuthn sends ES256 signatures) signs `message`.
     public func verifies(_ signature: [UInt8], of message: [UInt8]) -> Bool {
         guard let key = try? P256.Signing.PublicKey(x963Representation: uncompressedPoint),
-              let parsed = try? P256.Signing.ECDSASignature(derRepresentation: signature) else { return false }
+            let parsed = try? P256.Signing.ECDSASignature(derRepresentation: signature)
+        else { return false }
         return key.isValidSignature(parsed, for: message)
     }
 }

@@ -40,7 +40,9 @@ public struct PasskeyRelyingParty: Sendable {
     /// the challenge the app issued (`issued`, which the app found by ``ClientData/challenge``
     /// and took from the session's), and the attestation object's data is for this relying party,
     /// with the user present and a new ES256 credential.
-    public func verifyRegistration(clientData: ClientData, attestationObject: [UInt8], issued challenge: [UInt8], origin: String) throws(PasskeyError) -> Registered {
+    public func verifyRegistration(
+        clientData: ClientData, attestationObject: [UInt8], issued challenge: [UInt8], origin: String
+    ) throws(PasskeyError) -> Registered {
         try check(clientData, type: "webauthn.create", challenge: challenge, origin: origin)
         let attestation: CBOR
         do {
@@ -62,8 +64,10 @@ public struct PasskeyRelyingParty: Sendable {
     /// `origin` for the issued challenge, the authenticator data is for this relying party with
     /// the user present, the signature verifies with the credential's key, and the counter went
     /// up (when either side counts). Returns the new counter, for the store.
-    public func verifyAssertion(clientData: ClientData, authenticatorData: [UInt8], signature: [UInt8], issued challenge: [UInt8],
-                                origin: String, publicKey: PasskeyPublicKey, storedSignCount: UInt32) throws(PasskeyError) -> UInt32 {
+    public func verifyAssertion(
+        clientData: ClientData, authenticatorData: [UInt8], signature: [UInt8], issued challenge: [UInt8],
+        origin: String, publicKey: PasskeyPublicKey, storedSignCount: UInt32
+    ) throws(PasskeyError) -> UInt32 {
         try check(clientData, type: "webauthn.get", challenge: challenge, origin: origin)
         let data = try AuthenticatorData(authenticatorData)
         try check(data)
@@ -78,7 +82,8 @@ public struct PasskeyRelyingParty: Sendable {
         guard clientData.type == type else { throw .wrongType(clientData.type) }
         // Compared in constant time, as every secret the server checks.
         guard clientData.challenge.count == challenge.count,
-              zip(clientData.challenge, challenge).reduce(0, { $0 | ($1.0 ^ $1.1) }) == 0 else { throw .challengeNotIssued }
+            zip(clientData.challenge, challenge).reduce(0, { $0 | ($1.0 ^ $1.1) }) == 0
+        else { throw .challengeNotIssued }
         guard clientData.origin == origin, !clientData.crossOrigin, Self.host(of: origin).map(isWithinID) == true else {
             throw .wrongOrigin(clientData.origin)
         }

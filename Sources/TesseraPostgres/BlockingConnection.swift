@@ -1,5 +1,6 @@
 import CLibPQ
 import Tessera
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -50,8 +50,10 @@ public final class PostgresConnections: Sendable {
     ///   - eventLoops: the loops the app serves on, so that a request's statements stay on its
     ///     thread; `nil` starts one loop of the pool's own (for commands and tests).
     ///   - logger: where connection failures are logged.
-    public init(url: PostgresURL, size: Int = 10, connectTimeout: Duration = .seconds(5), statementTimeout: Duration = .seconds(15),
-                eventLoops: EventLoops? = nil, logger: Logger) {
+    public init(
+        url: PostgresURL, size: Int = 10, connectTimeout: Duration = .seconds(5), statementTimeout: Duration = .seconds(15),
+        eventLoops: EventLoops? = nil, logger: Logger
+    ) {
         precondition(size > 0, "a pool holds at least one connection")
         self.url = url
         self.size = size
@@ -62,8 +64,11 @@ public final class PostgresConnections: Sendable {
         self.logger = logger
         let loops = self.eventLoops.loops
         let perLoop = max(1, size / loops.count)
-        pools = loops.map { LoopPool(loop: $0, conninfo: url.conninfo, limit: perLoop, connectTimeout: connectTimeout,
-                                     statementTimeout: statementTimeout) }
+        pools = loops.map {
+            LoopPool(
+                loop: $0, conninfo: url.conninfo, limit: perLoop, connectTimeout: connectTimeout,
+                statementTimeout: statementTimeout)
+        }
         blocking = BlockingPool(conninfo: url.conninfo, size: size, connectTimeout: connectTimeout, statementTimeout: statementTimeout)
     }
 
@@ -176,7 +181,10 @@ public final class PostgresConnections: Sendable {
     ) async throws -> T {
         let holder = try await blocking.lease(until: .now + patience)
         do {
-            try await blocking.run { holder.timeout = patience; try holder.execute("SELECT pg_advisory_lock(\(key))") }
+            try await blocking.run {
+                holder.timeout = patience
+                try holder.execute("SELECT pg_advisory_lock(\(key))")
+            }
         } catch {
             blocking.giveBack(holder)
             throw Self.isUnavailable(error) ? DatabaseUnavailable(error) : error
@@ -233,7 +241,8 @@ public final class PostgresConnections: Sendable {
         }
     }
 
-    private static func inTransaction<T>(_ connection: BlockingConnection, begin: PostgresQuery, _ body: (BlockingConnection) throws -> T) throws -> T {
+    private static func inTransaction<T>(_ connection: BlockingConnection, begin: PostgresQuery, _ body: (BlockingConnection) throws -> T) throws -> T
+    {
         try connection.execute(begin)
         do {
             let value = try body(connection)
@@ -451,7 +460,11 @@ final class BlockingPool: Sendable {
     /// Closes the idle connections; callers still waiting hear that none will come.
     func closeAll() {
         let waiting = state.withLock { state in
-            defer { state.idle = []; state.waiting = []; state.open = 0 }
+            defer {
+                state.idle = []
+                state.waiting = []
+                state.open = 0
+            }
             return state.waiting
         }
         for waiter in waiting { waiter.continuation.resume(returning: .timedOut) }

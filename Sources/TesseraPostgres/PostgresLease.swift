@@ -38,8 +38,9 @@ public struct PostgresLease: @unchecked Sendable {
     }
 
     func untracedExecute<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
-        let answer = try await connection.runPrepared(name: Statement.preparedName, sql: Statement.sql, binds: try statement.makeBindings(),
-                                                      deadline: deadline)
+        let answer = try await connection.runPrepared(
+            name: Statement.preparedName, sql: Statement.sql, binds: try statement.makeBindings(),
+            deadline: deadline)
         return try answer.rows.map(statement.decodeRow)
     }
 }

@@ -31,26 +31,32 @@ public struct PostgresListener: Sendable {
     ///   - received: each notification's payload, in the order they were sent.
     ///   - interrupted: the connection was lost; notifications may be missed until `started`
     ///     runs again.
-    public func run(started: @Sendable () async -> Void, received: @escaping @Sendable (String) -> Void,
-                    interrupted: @Sendable () -> Void) async {
+    public func run(
+        started: @Sendable () async -> Void, received: @escaping @Sendable (String) -> Void,
+        interrupted: @Sendable () -> Void
+    ) async {
         var delay = Duration.milliseconds(200)
         var attempt = 0
         while !Task.isCancelled {
             attempt += 1
             do {
-                try await listen(again: attempt > 1, started: {
-                    await started()
-                    delay = .milliseconds(200)
-                }, received: received)
+                try await listen(
+                    again: attempt > 1,
+                    started: {
+                        await started()
+                        delay = .milliseconds(200)
+                    }, received: received)
                 // The connection ended without an error: as lost as a dropped one.
                 guard !Task.isCancelled else { return }
                 interrupted()
             } catch {
                 guard !Task.isCancelled else { return }
                 interrupted()
-                logger.warning("listener lost its connection", metadata: [
-                    "channel": "\(channel)", "error": "\(DatabaseUnavailable(error).reason)", "retryIn": "\(delay)",
-                ])
+                logger.warning(
+                    "listener lost its connection",
+                    metadata: [
+                        "channel": "\(channel)", "error": "\(DatabaseUnavailable(error).reason)", "retryIn": "\(delay)",
+                    ])
             }
             try? await Task.sleep(for: delay)
             delay = min(delay * 2, .seconds(5))
@@ -63,8 +69,9 @@ public struct PostgresListener: Sendable {
         let loop = connections.eventLoops.next()
         let channel = self.channel
         try await withTaskExecutorPreference(loop) {
-            let connection = LoopConnection(conninfo: connections.url.conninfo, loop: loop, connectTimeout: connections.connectTimeout,
-                                            statementTimeout: connections.statementTimeout)
+            let connection = LoopConnection(
+                conninfo: connections.url.conninfo, loop: loop, connectTimeout: connections.connectTimeout,
+                statementTimeout: connections.statementTimeout)
             connection.notified = { heard, payload in if heard == channel { received(payload) } }
             defer { connection.close() }
             _ = try await connection.run(PostgresQuery(unsafeSQL: "LISTEN \"\(channel)\""), deadline: .now + connections.connectTimeout)

@@ -19,32 +19,36 @@ public struct PostgresMailOutbox: MailOutbox, DeadLetterOffice {
 
     /// The outbox's table, `tessera_mail_outbox`: register it with the app's own migrations.
     public static func registerMigrations(in migrator: inout PostgresMigrator) {
-        migrator.register("tessera.v1.mail-outbox", [
-            """
-            CREATE TABLE tessera_mail_outbox (
-                id bigserial PRIMARY KEY,
-                message_id text NOT NULL UNIQUE,
-                sender text NOT NULL,
-                recipients text[] NOT NULL,
-                data text NOT NULL,
-                created_at timestamptz NOT NULL DEFAULT now(),
-                due_at timestamptz NOT NULL DEFAULT now(),
-                attempts integer NOT NULL DEFAULT 0,
-                delivered_at timestamptz,
-                last_error text
-            )
-            """,
-            "CREATE INDEX tessera_mail_outbox_due ON tessera_mail_outbox (due_at) WHERE delivered_at IS NULL",
-        ])
-        migrator.register("tessera.v2.mail-dead-letters", [
-            """
-            ALTER TABLE tessera_mail_outbox ADD COLUMN reference text, ADD COLUMN dead_at timestamptz, ADD COLUMN discarded_at timestamptz,
-                ADD COLUMN resent_after integer NOT NULL DEFAULT 0
-            """,
-            "DROP INDEX tessera_mail_outbox_due",
-            "CREATE INDEX tessera_mail_outbox_due ON tessera_mail_outbox (due_at) WHERE delivered_at IS NULL AND dead_at IS NULL",
-            "CREATE INDEX tessera_mail_outbox_dead ON tessera_mail_outbox (dead_at) WHERE dead_at IS NOT NULL AND discarded_at IS NULL",
-        ])
+        migrator.register(
+            "tessera.v1.mail-outbox",
+            [
+                """
+                CREATE TABLE tessera_mail_outbox (
+                    id bigserial PRIMARY KEY,
+                    message_id text NOT NULL UNIQUE,
+                    sender text NOT NULL,
+                    recipients text[] NOT NULL,
+                    data text NOT NULL,
+                    created_at timestamptz NOT NULL DEFAULT now(),
+                    due_at timestamptz NOT NULL DEFAULT now(),
+                    attempts integer NOT NULL DEFAULT 0,
+                    delivered_at timestamptz,
+                    last_error text
+                )
+                """,
+                "CREATE INDEX tessera_mail_outbox_due ON tessera_mail_outbox (due_at) WHERE delivered_at IS NULL",
+            ])
+        migrator.register(
+            "tessera.v2.mail-dead-letters",
+            [
+                """
+                ALTER TABLE tessera_mail_outbox ADD COLUMN reference text, ADD COLUMN dead_at timestamptz, ADD COLUMN discarded_at timestamptz,
+                    ADD COLUMN resent_after integer NOT NULL DEFAULT 0
+                """,
+                "DROP INDEX tessera_mail_outbox_due",
+                "CREATE INDEX tessera_mail_outbox_due ON tessera_mail_outbox (due_at) WHERE delivered_at IS NULL AND dead_at IS NULL",
+                "CREATE INDEX tessera_mail_outbox_dead ON tessera_mail_outbox (dead_at) WHERE dead_at IS NOT NULL AND discarded_at IS NULL",
+            ])
     }
 
     /// The outbox on the connection of a transaction that is already open, such as an order's.
@@ -56,14 +60,16 @@ public struct PostgresMailOutbox: MailOutbox, DeadLetterOffice {
         let connection: BlockingConnection
 
         func enqueue(_ mail: OutgoingMail) throws {
-            try connection.execute("""
+            try connection.execute(
+                """
                 INSERT INTO tessera_mail_outbox (message_id, sender, recipients, data, reference)
                 VALUES (\(mail.messageID), \(mail.sender), \(mail.recipients), \(mail.data), \(mail.reference)) ON CONFLICT (message_id) DO NOTHING
                 """)
         }
 
         func bury(_ letter: UnsendableMail) throws {
-            try connection.execute("""
+            try connection.execute(
+                """
                 INSERT INTO tessera_mail_outbox (message_id, sender, recipients, data, reference, dead_at, last_error)
                 VALUES (\(letter.messageID), '', \([letter.recipient]), '', \(letter.reference), now(), \(String(letter.reason.prefix(1000))))
                 ON CONFLICT (message_id) DO NOTHING
@@ -73,7 +79,8 @@ public struct PostgresMailOutbox: MailOutbox, DeadLetterOffice {
 
     public func claim(lease: Duration) async throws -> ClaimedMail? {
         let leaseSeconds = lease.timeInterval
-        let rows = try await connections.query("""
+        let rows = try await connections.query(
+            """
             UPDATE tessera_mail_outbox SET attempts = attempts + 1, due_at = now() + \(leaseSeconds) * interval '1 second'
             WHERE id = (
                 SELECT id FROM tessera_mail_outbox WHERE delivered_at IS NULL AND dead_at IS NULL AND due_at <= now()
@@ -82,65 +89,85 @@ public struct PostgresMailOutbox: MailOutbox, DeadLetterOffice {
             RETURNING id, attempts, resent_after, message_id, sender, recipients, data, reference
             """)
         guard let row = rows.first else { return nil }
-        let (id, claim, resentAfter, messageID, sender, recipients, data, reference) = try row.decode((Int64, Int, Int, String, String, [String], String, String?).self)
-        return ClaimedMail(id: id, attempts: claim - resentAfter, claim: claim, mail: OutgoingMail(messageID: messageID, sender: sender, recipients: recipients, data: data,
-                                                                          reference: reference))
+        let (id, claim, resentAfter, messageID, sender, recipients, data, reference) = try row.decode(
+            (Int64, Int, Int, String, String, [String], String, String?).self)
+        return ClaimedMail(
+            id: id, attempts: claim - resentAfter, claim: claim,
+            mail: OutgoingMail(
+                messageID: messageID, sender: sender, recipients: recipients, data: data,
+                reference: reference))
     }
 
     public func delivered(_ claim: ClaimedMail) async throws {
-        _ = try await connections.query("UPDATE tessera_mail_outbox SET delivered_at = now(), last_error = NULL WHERE id = \(claim.id) AND delivered_at IS NULL")
+        _ = try await connections.query(
+            "UPDATE tessera_mail_outbox SET delivered_at = now(), last_error = NULL WHERE id = \(claim.id) AND delivered_at IS NULL")
     }
 
     public func retry(_ claim: ClaimedMail, after delay: Duration, error: String) async throws {
         let delaySeconds = delay.timeInterval
-        _ = try await connections.query("""
+        _ = try await connections.query(
+            """
             UPDATE tessera_mail_outbox SET due_at = now() + \(delaySeconds) * interval '1 second', last_error = \(String(error.prefix(1000)))
             WHERE id = \(claim.id) AND attempts = \(claim.claim) AND delivered_at IS NULL
             """)
     }
 
     public func bury(_ claim: ClaimedMail, reason: String) async throws -> Bool {
-        try await !connections.query("""
+        try await !connections.query(
+            """
             UPDATE tessera_mail_outbox SET dead_at = now(), last_error = \(String(reason.prefix(1000)))
             WHERE id = \(claim.id) AND attempts = \(claim.claim) AND delivered_at IS NULL AND dead_at IS NULL RETURNING id
-            """).isEmpty
+            """
+        ).isEmpty
     }
 
     // MARK: Dead letters
 
     private static func deadLetters(_ rows: [PostgresRow]) throws -> [DeadLetter] {
         try rows.map { row in
-            let (id, messageID, reference, recipients, reason, attempts, createdAt) = try row.decode((Int64, String, String?, [String], String?, Int, Date).self)
-            return DeadLetter(id: id, messageID: messageID, reference: reference, recipients: recipients, reason: reason ?? "", attempts: attempts, createdAt: createdAt)
+            let (id, messageID, reference, recipients, reason, attempts, createdAt) = try row.decode(
+                (Int64, String, String?, [String], String?, Int, Date).self)
+            return DeadLetter(
+                id: id, messageID: messageID, reference: reference, recipients: recipients, reason: reason ?? "", attempts: attempts,
+                createdAt: createdAt)
         }
     }
 
     public func deadLetters(limit: Int) async throws -> [DeadLetter] {
-        try Self.deadLetters(try await connections.query("""
-            SELECT id, message_id, reference, recipients, last_error, attempts - resent_after, created_at FROM tessera_mail_outbox
-            WHERE dead_at IS NOT NULL AND discarded_at IS NULL AND delivered_at IS NULL ORDER BY dead_at, id LIMIT \(limit)
-            """))
+        try Self.deadLetters(
+            try await connections.query(
+                """
+                SELECT id, message_id, reference, recipients, last_error, attempts - resent_after, created_at FROM tessera_mail_outbox
+                WHERE dead_at IS NOT NULL AND discarded_at IS NULL AND delivered_at IS NULL ORDER BY dead_at, id LIMIT \(limit)
+                """))
     }
 
     public func deadLetter(_ id: Int64) async throws -> DeadLetter? {
-        try Self.deadLetters(try await connections.query("""
-            SELECT id, message_id, reference, recipients, last_error, attempts - resent_after, created_at FROM tessera_mail_outbox
-            WHERE id = \(id) AND dead_at IS NOT NULL AND discarded_at IS NULL AND delivered_at IS NULL
-            """)).first
+        try Self.deadLetters(
+            try await connections.query(
+                """
+                SELECT id, message_id, reference, recipients, last_error, attempts - resent_after, created_at FROM tessera_mail_outbox
+                WHERE id = \(id) AND dead_at IS NOT NULL AND discarded_at IS NULL AND delivered_at IS NULL
+                """)
+        ).first
     }
 
     public func resend(_ id: Int64, as mail: OutgoingMail) async throws -> Bool {
-        try await !connections.query("""
+        try await !connections.query(
+            """
             UPDATE tessera_mail_outbox SET sender = \(mail.sender), recipients = \(mail.recipients), data = \(mail.data), reference = \(mail.reference),
                 resent_after = attempts, due_at = now(), dead_at = NULL, last_error = NULL
             WHERE id = \(id) AND dead_at IS NOT NULL AND discarded_at IS NULL AND delivered_at IS NULL RETURNING id
-            """).isEmpty
+            """
+        ).isEmpty
     }
 
     public func discard(_ id: Int64) async throws -> Bool {
-        try await !connections.query("""
+        try await !connections.query(
+            """
             UPDATE tessera_mail_outbox SET discarded_at = now()
             WHERE id = \(id) AND dead_at IS NOT NULL AND discarded_at IS NULL AND delivered_at IS NULL RETURNING id
-            """).isEmpty
+            """
+        ).isEmpty
     }
 }

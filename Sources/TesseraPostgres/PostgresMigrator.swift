@@ -1,4 +1,3 @@
-
 /// Versioned schema migrations for PostgreSQL, in the order they were registered, each applied
 /// once: GRDB's `DatabaseMigrator` for the SQLite stores, and this for PostgreSQL.
 ///
@@ -28,7 +27,8 @@ public struct PostgresMigrator: Sendable {
         let migrations = self.migrations
         return try await connections.write { connection in
             try connection.execute("SELECT pg_advisory_xact_lock(\(Self.lockKey))")
-            try connection.execute("CREATE TABLE IF NOT EXISTS tessera_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+            try connection.execute(
+                "CREATE TABLE IF NOT EXISTS tessera_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
             let applied = Set(try connection.rows("SELECT name FROM tessera_migration").map { try $0.decode(String.self) })
             let missing = migrations.filter { !applied.contains($0.name) }
             for migration in missing {
@@ -42,5 +42,5 @@ public struct PostgresMigrator: Sendable {
     }
 
     /// The advisory lock's key: any constant the app's own locks do not use.
-    static let lockKey: Int64 = 0x7465_7373_6572_61 // "tessera"
+    static let lockKey: Int64 = 0x7465_7373_6572_61  // "tessera"
 }

@@ -18,18 +18,20 @@ public struct PostgresRateLimitStore: RateLimitStore {
     /// The counts' table, `tessera_rate_limit`: register it with the app's own migrations.
     public static func registerMigrations(in migrator: inout PostgresMigrator) {
         // Times are seconds since 1970 from the instances' clocks, as the limits compute them.
-        migrator.register("tessera.v3.rate-limits", [
-            """
-            CREATE TABLE tessera_rate_limit (
-                key text PRIMARY KEY,
-                hits bigint NOT NULL,
-                last_hit double precision NOT NULL,
-                blocked_until double precision NOT NULL,
-                expires double precision NOT NULL
-            )
-            """,
-            "CREATE INDEX tessera_rate_limit_by_expiry ON tessera_rate_limit (expires)",
-        ])
+        migrator.register(
+            "tessera.v3.rate-limits",
+            [
+                """
+                CREATE TABLE tessera_rate_limit (
+                    key text PRIMARY KEY,
+                    hits bigint NOT NULL,
+                    last_hit double precision NOT NULL,
+                    blocked_until double precision NOT NULL,
+                    expires double precision NOT NULL
+                )
+                """,
+                "CREATE INDEX tessera_rate_limit_by_expiry ON tessera_rate_limit (expires)",
+            ])
     }
 
     public func update<Result: Sendable>(
@@ -40,7 +42,8 @@ public struct PostgresRateLimitStore: RateLimitStore {
         let result = try await connections.write { connection in
             // Makes a row for each key that has none, so every key can be locked; one
             // statement locks and reads them all (an update that changes nothing still locks).
-            let rows = try connection.rows("""
+            let rows = try connection.rows(
+                """
                 INSERT INTO tessera_rate_limit (key, hits, last_hit, blocked_until, expires) \
                 SELECT unnest(\(keys)::text[]), 0, 0, 0, 0 \
                 ON CONFLICT (key) DO UPDATE SET key = excluded.key \
@@ -50,15 +53,17 @@ public struct PostgresRateLimitStore: RateLimitStore {
             for row in rows {
                 let (key, hits, lastHit, blockedUntil, expires) = try row.decode((String, Int, Double, Double, Double).self)
                 guard expires > now.timeIntervalSince1970 else { continue }
-                counts[key] = RateLimitCount(hits: hits, lastHit: Date(timeIntervalSince1970: lastHit),
-                                             blockedUntil: Date(timeIntervalSince1970: blockedUntil), expires: Date(timeIntervalSince1970: expires))
+                counts[key] = RateLimitCount(
+                    hits: hits, lastHit: Date(timeIntervalSince1970: lastHit),
+                    blockedUntil: Date(timeIntervalSince1970: blockedUntil), expires: Date(timeIntervalSince1970: expires))
             }
             let result = try change(&counts)
             let kept = keys.filter { counts[$0] != nil }
             let forgotten = keys.filter { counts[$0] == nil }
             if !kept.isEmpty {
                 let values = kept.map { counts[$0]! }
-                try connection.execute("""
+                try connection.execute(
+                    """
                     UPDATE tessera_rate_limit AS t SET hits = v.hits, last_hit = v.last_hit, blocked_until = v.blocked_until, expires = v.expires \
                     FROM unnest(\(kept)::text[], \(values.map(\.hits))::bigint[], \(values.map(\.lastHit.timeIntervalSince1970))::float8[], \
                     \(values.map(\.blockedUntil.timeIntervalSince1970))::float8[], \(values.map(\.expires.timeIntervalSince1970))::float8[]) \
@@ -78,7 +83,8 @@ public struct PostgresRateLimitStore: RateLimitStore {
     /// Deletes counts that expired before `now`, a batch at a time, skipping rows an update holds.
     func sweep(now: Date) async throws {
         try await connections.write { connection in
-            try connection.execute("""
+            try connection.execute(
+                """
                 DELETE FROM tessera_rate_limit WHERE key IN (SELECT key FROM tessera_rate_limit \
                 WHERE expires < \(now.timeIntervalSince1970) LIMIT 1000 FOR UPDATE SKIP LOCKED)
                 """)

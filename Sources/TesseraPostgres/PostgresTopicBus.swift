@@ -44,8 +44,10 @@ public final class PostgresTopicBus: TopicBus {
         }
     }
 
-    public func listen(deliver: @escaping @Sendable ([Topic]) -> Void, resynchronize: @escaping @Sendable () -> Void,
-                       interrupted: @escaping @Sendable () -> Void) async {
+    public func listen(
+        deliver: @escaping @Sendable ([Topic]) -> Void, resynchronize: @escaping @Sendable () -> Void,
+        interrupted: @escaping @Sendable () -> Void
+    ) async {
         let instance = self.instance
         await PostgresListener(channel: Self.channel, connections: connections, logger: logger).run(
             started: { resynchronize() },

@@ -121,7 +121,7 @@ struct CodeGenerator {
             guard let node = nodes.last else { return nil }
             switch node {
             case .text(_, let location), .output(_, let location), .render(_, _, let location), .region(_, _, let location),
-                 .conditional(_, _, let location), .loop(_, _, _, let location), .block(_, _, let location):
+                .conditional(_, _, let location), .loop(_, _, _, let location), .block(_, _, let location):
                 return location
             }
         }
@@ -322,7 +322,7 @@ struct CodeGenerator {
                 indent -= 1
                 line("}")
             case .output(_, let location), .conditional(_, _, let location), .loop(_, _, _, let location),
-                 .render(_, _, let location), .region(_, _, let location):
+                .render(_, _, let location), .region(_, _, let location):
                 throw error("a page that extends a layout puts its content in {% block … %}", at: location)
             }
         }

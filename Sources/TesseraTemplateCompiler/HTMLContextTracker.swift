@@ -58,7 +58,7 @@ struct HTMLContextTracker: Equatable {
     private var isInsideFormTag: Bool {
         switch state {
         case .tagName("form"), .beforeAttributeName("form"), .attributeName("form", _), .afterAttributeName("form", _),
-             .beforeAttributeValue("form", _), .attributeValue("form", _, _, _), .unquotedAttributeValue("form", _):
+            .beforeAttributeValue("form", _), .attributeValue("form", _, _, _), .unquotedAttributeValue("form", _):
             true
         default:
             false
@@ -126,48 +126,80 @@ struct HTMLContextTracker: Equatable {
             if character == "<" { state = .tagOpen }
         case .tagOpen:
             formMethod = ""
-            if character.isLetter { state = .tagName(String(character).lowercased()) }
-            else if character == "/" { state = .endTag }
-            else if character == "!" { state = .markupDeclaration("") }
-            else { state = .data }
+            if character.isLetter {
+                state = .tagName(String(character).lowercased())
+            } else if character == "/" {
+                state = .endTag
+            } else if character == "!" {
+                state = .markupDeclaration("")
+            } else {
+                state = .data
+            }
         case .tagName(let name):
-            if character.isWhitespace { state = .beforeAttributeName(tag: name) }
-            else if character == ">" { enterContent(of: name) }
-            else if character == "/" { state = .beforeAttributeName(tag: name) }
-            else { state = .tagName(name + String(character).lowercased()) }
+            if character.isWhitespace {
+                state = .beforeAttributeName(tag: name)
+            } else if character == ">" {
+                enterContent(of: name)
+            } else if character == "/" {
+                state = .beforeAttributeName(tag: name)
+            } else {
+                state = .tagName(name + String(character).lowercased())
+            }
         case .endTag:
             if character == ">" { state = .data }
         case .markupDeclaration(let seen):
             let next = seen + String(character)
-            if next == "--" { state = .comment(trailingDashes: 0) }
-            else if character == ">" { state = .data }
-            else if next.count >= 2 { state = .markupDeclaration("xx") }  // a doctype or similar: wait for `>`
-            else { state = .markupDeclaration(next) }
+            if next == "--" {
+                state = .comment(trailingDashes: 0)
+            } else if character == ">" {
+                state = .data
+            } else if next.count >= 2 {
+                state = .markupDeclaration("xx")
+            }  // a doctype or similar: wait for `>`
+            else {
+                state = .markupDeclaration(next)
+            }
         case .comment(let dashes):
-            if character == "-" { state = .comment(trailingDashes: dashes + 1) }
-            else if character == ">", dashes >= 2 { state = .data }
-            else { state = .comment(trailingDashes: 0) }
+            if character == "-" {
+                state = .comment(trailingDashes: dashes + 1)
+            } else if character == ">", dashes >= 2 {
+                state = .data
+            } else {
+                state = .comment(trailingDashes: 0)
+            }
         case .beforeAttributeName(let tag):
             if character.isWhitespace || character == "/" { break }
-            if character == ">" { enterContent(of: tag) }
-            else { state = .attributeName(tag: tag, name: String(character).lowercased()) }
+            if character == ">" { enterContent(of: tag) } else { state = .attributeName(tag: tag, name: String(character).lowercased()) }
         case .attributeName(let tag, let name):
-            if character.isWhitespace { state = .afterAttributeName(tag: tag, name: name) }
-            else if character == "=" { state = .beforeAttributeValue(tag: tag, name: name) }
-            else if character == ">" { enterContent(of: tag) }
-            else if character == "/" { state = .beforeAttributeName(tag: tag) }
-            else { state = .attributeName(tag: tag, name: name + String(character).lowercased()) }
+            if character.isWhitespace {
+                state = .afterAttributeName(tag: tag, name: name)
+            } else if character == "=" {
+                state = .beforeAttributeValue(tag: tag, name: name)
+            } else if character == ">" {
+                enterContent(of: tag)
+            } else if character == "/" {
+                state = .beforeAttributeName(tag: tag)
+            } else {
+                state = .attributeName(tag: tag, name: name + String(character).lowercased())
+            }
         case .afterAttributeName(let tag, let name):
             if character.isWhitespace { break }
-            if character == "=" { state = .beforeAttributeValue(tag: tag, name: name) }
-            else if character == ">" { enterContent(of: tag) }
-            else if character == "/" { state = .beforeAttributeName(tag: tag) }
-            else { state = .attributeName(tag: tag, name: String(character).lowercased()) }
+            if character == "=" {
+                state = .beforeAttributeValue(tag: tag, name: name)
+            } else if character == ">" {
+                enterContent(of: tag)
+            } else if character == "/" {
+                state = .beforeAttributeName(tag: tag)
+            } else {
+                state = .attributeName(tag: tag, name: String(character).lowercased())
+            }
         case .beforeAttributeValue(let tag, let name):
             if character.isWhitespace { break }
-            if character == "\"" || character == "'" { state = .attributeValue(tag: tag, name: name, quote: character, atStart: true) }
-            else if character == ">" { enterContent(of: tag) }
-            else {
+            if character == "\"" || character == "'" {
+                state = .attributeValue(tag: tag, name: name, quote: character, atStart: true)
+            } else if character == ">" {
+                enterContent(of: tag)
+            } else {
                 if tag == "form", name == "method" { formMethod.append(character) }
                 state = .unquotedAttributeValue(tag: tag, name: name)
             }
@@ -176,16 +208,20 @@ struct HTMLContextTracker: Equatable {
             state = character == quote ? .beforeAttributeName(tag: tag) : .attributeValue(tag: tag, name: name, quote: quote, atStart: false)
         case .unquotedAttributeValue(let tag, let name):
             if tag == "form", name == "method", !character.isWhitespace, character != ">" { formMethod.append(character) }
-            if character.isWhitespace { state = .beforeAttributeName(tag: tag) }
-            else if character == ">" { enterContent(of: tag) }
+            if character.isWhitespace { state = .beforeAttributeName(tag: tag) } else if character == ">" { enterContent(of: tag) }
         case .rawText(let tag, let pending):
             let closing = "</" + tag
             if pending.count == closing.count {
-                state = character.isWhitespace || character == ">" || character == "/" ? (character == ">" ? .data : .endTag) : .rawText(tag: tag, pending: "")
+                state =
+                    character.isWhitespace || character == ">" || character == "/"
+                    ? (character == ">" ? .data : .endTag) : .rawText(tag: tag, pending: "")
             } else {
                 let candidate = pending + String(character).lowercased()
-                if closing.hasPrefix(candidate) { state = .rawText(tag: tag, pending: candidate) }
-                else { state = .rawText(tag: tag, pending: character == "<" ? "<" : "") }
+                if closing.hasPrefix(candidate) {
+                    state = .rawText(tag: tag, pending: candidate)
+                } else {
+                    state = .rawText(tag: tag, pending: character == "<" ? "<" : "")
+                }
             }
         }
     }

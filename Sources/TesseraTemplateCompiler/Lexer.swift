@@ -26,7 +26,12 @@ struct Lexer {
 
         func advance(_ count: Int) {
             for _ in 0..<count {
-                if scalars[index] == "\n" { line += 1; column = 1 } else { column += 1 }
+                if scalars[index] == "\n" {
+                    line += 1
+                    column = 1
+                } else {
+                    column += 1
+                }
                 index += 1
             }
         }
@@ -103,7 +108,8 @@ struct Lexer {
             var cutAfter: String.Index?
             if index + 1 < tokens.count {
                 guard let after = text(at: index + 1), let newline = after.firstIndex(of: "\n"),
-                      isBlank(after[..<newline]) else { continue }
+                    isBlank(after[..<newline])
+                else { continue }
                 cutAfter = after.index(after: newline)
             }
             if let cutBefore { keepUpTo[index - 1] = cutBefore }
@@ -121,7 +127,12 @@ struct Lexer {
             guard !kept.isEmpty else { continue }
             var location = token.location
             for character in text[..<from] {
-                if character == "\n" { location.line += 1; location.column = 1 } else { location.column += 1 }
+                if character == "\n" {
+                    location.line += 1
+                    location.column = 1
+                } else {
+                    location.column += 1
+                }
             }
             result.append(Token(kind: .text(kept), location: location))
         }

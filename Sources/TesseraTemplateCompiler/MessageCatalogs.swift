@@ -88,8 +88,10 @@ public struct MessageCatalogs: Sendable {
         for catalog in catalogs {
             for other in catalogs where other.languageCode != catalog.languageCode {
                 for (key, entry) in catalog.entries.sorted(by: { $0.key < $1.key }) where other.entries[key] == nil {
-                    found.append(TemplateError(path: catalog.path, location: SourceLocation(line: entry.line, column: 1),
-                                               message: "“\(key)” is missing from \(other.path)"))
+                    found.append(
+                        TemplateError(
+                            path: catalog.path, location: SourceLocation(line: entry.line, column: 1),
+                            message: "“\(key)” is missing from \(other.path)"))
                 }
             }
         }
@@ -134,7 +136,9 @@ public struct MessageCatalogs: Sendable {
                 var patterns: [PluralCategory: MessagePattern] = [:]
                 for (name, text) in forms {
                     guard let category = PluralCategory(rawValue: name), required.contains(category) else {
-                        throw fail("“\(key)”: \(languageCode) has the plural forms \(required.map(\.rawValue).joined(separator: ", ")), not “\(name)”", line: at)
+                        throw fail(
+                            "“\(key)”: \(languageCode) has the plural forms \(required.map(\.rawValue).joined(separator: ", ")), not “\(name)”",
+                            line: at)
                     }
                     guard let text = text as? String else { throw fail("“\(key)”.\(name) must be a string", line: at) }
                     patterns[category] = MessagePattern(text)

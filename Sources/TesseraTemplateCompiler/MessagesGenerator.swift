@@ -18,8 +18,9 @@ public enum MessagesGenerator {
             let name = MessageKeyName.swiftName(forKey: key)
             if let other = names[name] {
                 let catalog = catalogs.catalogs[0]
-                throw TemplateError(path: catalog.path, location: SourceLocation(line: catalog.entries[key]?.line ?? 1, column: 1),
-                                    message: "“\(key)” and “\(other)” both become Messages.\(name): rename one")
+                throw TemplateError(
+                    path: catalog.path, location: SourceLocation(line: catalog.entries[key]?.line ?? 1, column: 1),
+                    message: "“\(key)” and “\(other)” both become Messages.\(name): rename one")
             }
             names[name] = key
             let first = catalogs.catalogs[0].entries[key]

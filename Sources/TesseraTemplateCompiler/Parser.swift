@@ -142,7 +142,8 @@ struct Parser {
         var name = "model"
         var type = text
         if let colon = text.firstIndex(of: ":"), !text[..<colon].contains("["),
-           text[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == " " }) {
+            text[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == " " })
+        {
             name = String(text[..<colon]).trimmingWhitespace()
             type = String(text[text.index(after: colon)...]).trimmingWhitespace()
         }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,8 +29,10 @@ public final class EventStreamClient: @unchecked Sendable {
 
     /// Opens `target` with `GET`, from `source` (a `127.x.y.z` address) when given. A read waits
     /// at most `timeout` seconds, then throws ``RawHTTPClient/Failure/timeout``.
-    public static func open(port: Int, _ target: String, headers: [String: String] = [:], from source: String? = nil,
-                            timeout: TimeInterval = 10) throws -> EventStreamClient {
+    public static func open(
+        port: Int, _ target: String, headers: [String: String] = [:], from source: String? = nil,
+        timeout: TimeInterval = 10
+    ) throws -> EventStreamClient {
         let client = try RawHTTPClient(port: port, from: source, timeout: timeout)
         var request = "GET \(target) HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }

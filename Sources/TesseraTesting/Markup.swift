@@ -31,8 +31,10 @@ public struct Markup: Sendable {
                 let value = attribute.output.2 ?? attribute.output.3 ?? attribute.output.4 ?? ""
                 attributes[attribute.output.1.lowercased()] = Self.decode(String(value))
             }
-            tags.append(Tag(name: match.output.1.lowercased(), attributes: attributes,
-                            offset: html.utf8.distance(from: html.startIndex, to: match.range.lowerBound)))
+            tags.append(
+                Tag(
+                    name: match.output.1.lowercased(), attributes: attributes,
+                    offset: html.utf8.distance(from: html.startIndex, to: match.range.lowerBound)))
         }
         self.tags = tags
     }

@@ -16,7 +16,9 @@ public final class ProcessHarness: @unchecked Sendable {
 
     /// Starts `product` (built next to the test bundle) with `environment` added to ours; through
     /// `launcher` when given, such as `["/usr/bin/prlimit", "--nofile=256:"]`.
-    public init(product: String, environment: [String: String], arguments: [String] = [], launcher: [String] = [], workingDirectory: URL? = nil) throws {
+    public init(
+        product: String, environment: [String: String], arguments: [String] = [], launcher: [String] = [], workingDirectory: URL? = nil
+    ) throws {
         if let program = launcher.first {
             process.executableURL = URL(fileURLWithPath: program)
             process.arguments = launcher.dropFirst() + [Self.builtProduct(product).path] + arguments

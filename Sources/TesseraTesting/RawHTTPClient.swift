@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -85,7 +86,8 @@ public final class RawHTTPClient: @unchecked Sendable {
         let givingUp = ContinuousClock.now + limit
         while ContinuousClock.now < givingUp {
             // Read to its end: a /proc file says its size is 0.
-            let table = String(decoding: (try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/net/tcp")).readToEnd()) ?? Data(), as: UTF8.self)
+            let table = String(
+                decoding: (try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/net/tcp")).readToEnd()) ?? Data(), as: UTF8.self)
             // Each socket's queues, "transmit:receive" in hex: ours by our address first, the server's by its.
             var sent: Int?, unread: Int?
             for line in table.split(separator: "\n").dropFirst() {

@@ -55,8 +55,11 @@ public struct SoftwareAuthenticator: Sendable {
 
     /// What `navigator.credentials.get()` answers on `origin` for `challenge`, counting one more
     /// use: the client data, the authenticator data and the DER signature over both.
-    public mutating func assertion(challenge: [UInt8], origin: String, flags: UInt8 = 0x05)
-        -> (clientData: [UInt8], authenticatorData: [UInt8], signature: [UInt8]) {
+    public mutating func assertion(
+        challenge: [UInt8], origin: String, flags: UInt8 = 0x05
+    )
+        -> (clientData: [UInt8], authenticatorData: [UInt8], signature: [UInt8])
+    {
         counter += 1
         let clientData = clientData("webauthn.get", challenge: challenge, origin: origin)
         let data = authenticatorData(flags: flags, attested: false)

@@ -1,5 +1,4 @@
 import Foundation
-
 import Tessera
 
 /// How a ``TestClient`` reaches the app: in process, or over a real socket.

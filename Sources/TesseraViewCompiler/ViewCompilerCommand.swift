@@ -33,8 +33,9 @@ enum ViewCompilerCommand {
         let input = try arguments.positional("the template file")
         let options = try arguments.options(required: ["--output", "--display-path", "--relative-path"])
         let source = try String(contentsOfFile: input, encoding: .utf8)
-        let swift = try TemplateCompiler.compile(source: source, path: options.value("--display-path"), relativePath: options.value("--relative-path"),
-                                                 catalogs: try options.catalogs())
+        let swift = try TemplateCompiler.compile(
+            source: source, path: options.value("--display-path"), relativePath: options.value("--relative-path"),
+            catalogs: try options.catalogs())
         try Data(swift.utf8).write(to: URL(fileURLWithPath: options.value("--output")), options: .atomic)
     }
 
@@ -92,9 +93,10 @@ struct Options {
     func catalogs() throws(TemplateError) -> MessageCatalogs? {
         guard !catalogPaths.isEmpty else { return nil }
         let displayFolder = values["--catalog-display-folder"] ?? "locales"
-        return try MessageCatalogs(files: catalogPaths.map {
-            (path: $0, displayPath: displayFolder + "/" + URL(fileURLWithPath: $0).lastPathComponent)
-        })
+        return try MessageCatalogs(
+            files: catalogPaths.map {
+                (path: $0, displayPath: displayFolder + "/" + URL(fileURLWithPath: $0).lastPathComponent)
+            })
     }
 }
 

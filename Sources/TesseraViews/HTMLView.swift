@@ -11,7 +11,9 @@ extension HTMLView {
     /// Renders into a new output. Its forms carry the token `formToken` gives, the request's
     /// CSRF token; a view rendered without one (a test, a benchmark) has forms without the
     /// field. Its `asset` filters link through `assets`, and its messages are in `language`.
-    public static func render(_ model: Model, formToken: FormTokenSource = .none, assets: AssetURLs = .none, language: Language = .english) -> HTMLOutput {
+    public static func render(
+        _ model: Model, formToken: FormTokenSource = .none, assets: AssetURLs = .none, language: Language = .english
+    ) -> HTMLOutput {
         var output = HTMLOutput(formToken: formToken, assets: assets, language: language)
         render(model, into: &output)
         return output

@@ -25,7 +25,9 @@ import Testing
         let user = try await accounts.register(name: "Ada", email: "ada@example.org", password: "analytical-engine")
         #expect(user.passwordHash.hasPrefix("pbkdf2-sha256$1000$"), "only a hash is stored")
         #expect(!user.passwordHash.contains("analytical-engine"))
-        #expect(try await accounts.authenticate(email: "ADA@example.org", password: "analytical-engine", from: nil) == user, "e-mails match case-insensitively")
+        #expect(
+            try await accounts.authenticate(email: "ADA@example.org", password: "analytical-engine", from: nil) == user,
+            "e-mails match case-insensitively")
         #expect(try await accounts.user(id: user.id) == user)
     }
 
@@ -44,8 +46,12 @@ import Testing
         let (accounts, folder) = try Self.service()
         defer { try? FileManager.default.removeItem(at: folder) }
         _ = try await accounts.register(name: "Ada", email: "ada@example.org", password: "right-password")
-        await #expect(throws: SignInError.wrongCredentials) { try await accounts.authenticate(email: "ada@example.org", password: "wrong-password", from: nil) }
-        await #expect(throws: SignInError.wrongCredentials) { try await accounts.authenticate(email: "nobody@example.org", password: "right-password", from: nil) }
+        await #expect(throws: SignInError.wrongCredentials) {
+            try await accounts.authenticate(email: "ada@example.org", password: "wrong-password", from: nil)
+        }
+        await #expect(throws: SignInError.wrongCredentials) {
+            try await accounts.authenticate(email: "nobody@example.org", password: "right-password", from: nil)
+        }
         await #expect(throws: SignInError.wrongCredentials) { try await accounts.authenticate(email: "ada@example.org", password: "", from: nil) }
     }
 

@@ -1,7 +1,8 @@
-@testable import Accounts
 import Foundation
 import Tessera
 import Testing
+
+@testable import Accounts
 
 /// The throttle's arithmetic, with a clock the test moves by hand.
 @Suite struct SignInThrottleTests {
@@ -76,6 +77,8 @@ import Testing
         for index in 1...10 { try await waiting.admit(account: "user\(index)", from: nil, now: start + Double(index) / 1000) }
         try await waiting.admit(account: "newcomer", from: nil, now: start + 0.020)
         #expect(waitingStore.keptKeys == 5)
-        await #expect(throws: SignInThrottled.self, "a recent wait survives") { try await waiting.admit(account: "user10", from: nil, now: start + 0.030) }
+        await #expect(throws: SignInThrottled.self, "a recent wait survives") {
+            try await waiting.admit(account: "user10", from: nil, now: start + 0.030)
+        }
     }
 }

@@ -41,9 +41,10 @@ final class CatalogDatabase: Sendable {
             try migrator.migrate(pool)
             try await CatalogSeed.seedIfEmpty(pool)
             let topics = LiveRegions()
-            return CatalogDatabase(store: SQLiteCatalogStore(database: pool, topics: topics),
-                                   photoStore: SQLitePhotoStore(database: pool, folder: folder.appendingPathComponent("photos").path),
-                                   topics: topics, sqlite: (pool, folder), postgres: nil)
+            return CatalogDatabase(
+                store: SQLiteCatalogStore(database: pool, topics: topics),
+                photoStore: SQLitePhotoStore(database: pool, folder: folder.appendingPathComponent("photos").path),
+                topics: topics, sqlite: (pool, folder), postgres: nil)
         case .postgres:
             var migrator = PostgresMigrator()
             PostgresCatalogStore.registerMigrations(in: &migrator)
@@ -59,12 +60,15 @@ final class CatalogDatabase: Sendable {
                 await database.remove()
                 throw error
             }
-            return CatalogDatabase(store: store, photoStore: PostgresPhotoStore(connections: database.connections), topics: topics, sqlite: nil, postgres: database)
+            return CatalogDatabase(
+                store: store, photoStore: PostgresPhotoStore(connections: database.connections), topics: topics, sqlite: nil, postgres: database)
         }
     }
 
-    private init(store: any CatalogStore, photoStore: any PhotoStore, topics: LiveRegions, sqlite: (pool: DatabasePool, folder: URL)?,
-                 postgres: PostgresTestDatabase?) {
+    private init(
+        store: any CatalogStore, photoStore: any PhotoStore, topics: LiveRegions, sqlite: (pool: DatabasePool, folder: URL)?,
+        postgres: PostgresTestDatabase?
+    ) {
         self.store = store
         self.service = CatalogService(store: store, topics: topics)
         self.photos = PhotoService(store: photoStore, catalog: service, topics: topics)
@@ -79,7 +83,8 @@ final class CatalogDatabase: Sendable {
         if let sqlite { try await sqlite.pool.write { db in try product.insert(db) } }
         if let postgres {
             try await postgres.connections.write { connection in
-                try connection.execute("""
+                try connection.execute(
+                    """
                     INSERT INTO product (id, category_id, name, summary, price_minor, stock, image_path) VALUES \
                     (\(product.id), \(product.categoryID), \(product.name), \(product.summary), \(product.priceMinor), \(product.stock), \(product.imagePath))
                     """)
@@ -103,7 +108,8 @@ final class CatalogDatabase: Sendable {
         if let postgres {
             try await postgres.connections.write { connection in
                 for product in products {
-                    try connection.execute("""
+                    try connection.execute(
+                        """
                         INSERT INTO product (id, category_id, name, summary, price_minor, stock, image_path, units_sold) VALUES \
                         (\(product.id), \(product.categoryID), \(product.name), \(product.summary), \(product.priceMinor), \(product.stock), \
                         \(product.imagePath), \(unitsSold(product)))
@@ -123,8 +129,18 @@ final class CatalogDatabase: Sendable {
     func executeThenRollBack(sqlite sqliteStatement: String, postgres postgresStatement: String) async throws {
         struct RollBack: Error {}
         do {
-            if let sqlite { try await sqlite.pool.write { db in try db.execute(sql: sqliteStatement); throw RollBack() } }
-            if let postgres { try await postgres.connections.write { try $0.execute(PostgresQuery(unsafeSQL: postgresStatement)); throw RollBack() } }
+            if let sqlite {
+                try await sqlite.pool.write { db in
+                    try db.execute(sql: sqliteStatement)
+                    throw RollBack()
+                }
+            }
+            if let postgres {
+                try await postgres.connections.write {
+                    try $0.execute(PostgresQuery(unsafeSQL: postgresStatement))
+                    throw RollBack()
+                }
+            }
         } catch is RollBack {}
     }
 

@@ -40,9 +40,13 @@ import Testing
             let reread = try await catalog.service.product(id: 2)
             #expect((reread.stock, reread.priceMinor, reread.inStock) == (0, 1999, false))
             // A stale form (the stock moved since it was shown) overwrites nothing.
-            await #expect(throws: CatalogError.self) { try await catalog.service.adjust(productID: 2, stock: 50, priceMinor: 100, expectedStock: before.stock) }
+            await #expect(throws: CatalogError.self) {
+                try await catalog.service.adjust(productID: 2, stock: 50, priceMinor: 100, expectedStock: before.stock)
+            }
             #expect(try await catalog.service.product(id: 2).priceMinor == 1999)
-            await #expect(throws: CatalogError.self) { try await catalog.service.adjust(productID: 9_999, stock: 1, priceMinor: 100, expectedStock: 0) }
+            await #expect(throws: CatalogError.self) {
+                try await catalog.service.adjust(productID: 9_999, stock: 1, priceMinor: 100, expectedStock: 0)
+            }
 
             let first = try await catalog.service.productsByID(page: 1)
             #expect(first.products.map(\.id) == Array(1...20) && first.hasMore)
@@ -96,9 +100,12 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func searchResultsComeBestMatchFirstUnlessAskedOtherwise(_ kind: StoreKind) async throws {
         try await CatalogDatabase.with(kind) { catalog in
-            try await catalog.insert(Product(id: 101, categoryID: 1, name: "Quokka Quokka Quokka", summary: "A quokka.", priceMinor: 100, stock: 1, imagePath: "/x.svg"))
-            try await catalog.insert(Product(id: 102, categoryID: 1, name: "Plain Thing", summary: "A small toy, shaped like a quokka among many other animals of the bush.",
-                                             priceMinor: 100, stock: 1, imagePath: "/x.svg"))
+            try await catalog.insert(
+                Product(id: 101, categoryID: 1, name: "Quokka Quokka Quokka", summary: "A quokka.", priceMinor: 100, stock: 1, imagePath: "/x.svg"))
+            try await catalog.insert(
+                Product(
+                    id: 102, categoryID: 1, name: "Plain Thing", summary: "A small toy, shaped like a quokka among many other animals of the bush.",
+                    priceMinor: 100, stock: 1, imagePath: "/x.svg"))
             let best = try await catalog.service.listing(category: nil, search: "quokka", sort: nil, page: nil)
             #expect(best.query.sort == .relevance)
             #expect(best.products.map(\.id) == [101, 102], "the name that is all quokka first")
@@ -107,7 +114,8 @@ import Testing
             // Relevance means nothing without a search: by name.
             #expect(try await catalog.service.listing(category: nil, search: nil, sort: "relevance", page: nil).query.sort == .name)
             // The index follows the table: a renamed product is found by its new name only.
-            try await catalog.execute(sqlite: "UPDATE product SET name = 'Wombat' WHERE id = 101", postgres: "UPDATE product SET name = 'Wombat' WHERE id = 101")
+            try await catalog.execute(
+                sqlite: "UPDATE product SET name = 'Wombat' WHERE id = 101", postgres: "UPDATE product SET name = 'Wombat' WHERE id = 101")
             #expect(try await catalog.service.listing(category: nil, search: "wombat", sort: nil, page: nil).products.map(\.id) == [101])
         }
     }
@@ -118,15 +126,18 @@ import Testing
     func keysetPagesCoverTheListingInOrder(_ kind: StoreKind) async throws {
         try await CatalogDatabase.with(kind) { catalog in
             // Every demo summary says “collection”: a search that matches all 40.
-            let cases: [(String, String?, String?)] = [("name", nil, nil), ("price", nil, nil), ("price-desc", nil, nil), ("name", "kitchen", nil),
-                                                       ("price-desc", "lighting", nil), ("price", nil, "collection"), ("name", "kitchen", "collection")]
+            let cases: [(String, String?, String?)] = [
+                ("name", nil, nil), ("price", nil, nil), ("price-desc", nil, nil), ("name", "kitchen", nil),
+                ("price-desc", "lighting", nil), ("price", nil, "collection"), ("name", "kitchen", "collection"),
+            ]
             for (sort, category, search) in cases {
                 var forwards = try await catalog.service.listing(category: category, search: search, sort: sort, page: nil)
                 var pages = [forwards.products]
                 while forwards.query.page < forwards.pageCount {
                     let page = forwards.query.page + 1
-                    forwards = try await catalog.service.listing(category: category, search: search, sort: sort, page: "\(page)",
-                                                                 after: "\(forwards.products.last!.id)")
+                    forwards = try await catalog.service.listing(
+                        category: category, search: search, sort: sort, page: "\(page)",
+                        after: "\(forwards.products.last!.id)")
                     #expect(forwards.query.page == page)
                     pages.append(forwards.products)
                 }
@@ -134,8 +145,9 @@ import Testing
                 var reversedPages = [backwards.products]
                 while backwards.query.page > 1 {
                     let page = backwards.query.page - 1
-                    backwards = try await catalog.service.listing(category: category, search: search, sort: sort, page: page == 1 ? nil : "\(page)",
-                                                                  before: page == 1 ? nil : "\(backwards.products.first!.id)")
+                    backwards = try await catalog.service.listing(
+                        category: category, search: search, sort: sort, page: page == 1 ? nil : "\(page)",
+                        before: page == 1 ? nil : "\(backwards.products.first!.id)")
                     reversedPages.append(backwards.products)
                 }
                 let all = pages.flatMap { $0 }
@@ -167,10 +179,13 @@ import Testing
     func listingCountsFollowWrites(_ kind: StoreKind) async throws {
         try await CatalogDatabase.with(kind) { catalog in
             #expect(try await catalog.service.listing(category: "kitchen", search: nil, sort: nil, page: nil).total == 8)
-            try await catalog.insert(Product(id: 41, categoryID: 3, name: "Zinc Colander", summary: "New.", priceMinor: 1500, stock: 4, imagePath: "/images/products/1.svg"))
+            try await catalog.insert(
+                Product(
+                    id: 41, categoryID: 3, name: "Zinc Colander", summary: "New.", priceMinor: 1500, stock: 4, imagePath: "/images/products/1.svg"))
             #expect(try await catalog.service.listing(category: "kitchen", search: nil, sort: nil, page: nil).total == 9)
             #expect(try await catalog.service.listing(category: nil, search: nil, sort: nil, page: nil).total == 41)
-            try await catalog.execute(sqlite: "UPDATE product SET categoryID = 1 WHERE id = 41", postgres: "UPDATE product SET category_id = 1 WHERE id = 41")
+            try await catalog.execute(
+                sqlite: "UPDATE product SET categoryID = 1 WHERE id = 41", postgres: "UPDATE product SET category_id = 1 WHERE id = 41")
             #expect(try await catalog.service.listing(category: "kitchen", search: nil, sort: nil, page: nil).total == 8)
             #expect(try await catalog.service.listing(category: "lighting", search: nil, sort: nil, page: nil).total == 9)
             // A transaction that rolls back changes nothing.
@@ -182,30 +197,32 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func badListingRequestsAreClientErrorsWithTheirStatus(_ kind: StoreKind) async throws {
         try await CatalogDatabase.with(kind) { catalog in
-            let cases: [(category: String?, search: String?, sort: String?, page: String?, after: String?, before: String?, status: HTTPResponse.Status)] = [
-                ("garden", nil, nil, nil, nil, nil, .notFound),
-                (nil, nil, "sideways", nil, nil, nil, .badRequest),
-                (nil, nil, nil, "0", nil, nil, .badRequest),
-                (nil, nil, nil, "abc", nil, nil, .badRequest),
-                (nil, "lamp", nil, "99", nil, nil, .notFound),
-                (nil, nil, nil, "3", nil, nil, .ok),
-                (nil, nil, nil, "4", nil, nil, .badRequest),  // past the pages an offset may reach
-                (nil, nil, nil, "2", "abc", nil, .badRequest),
-                (nil, nil, nil, "2", "0", nil, .badRequest),
-                (nil, nil, nil, "2", "3", "4", .badRequest),
-                (nil, nil, nil, nil, "3", nil, .badRequest),  // a cursor needs its page's number
-                (nil, "lamp", nil, "2", "3", nil, .badRequest),  // relevance pages by number
-                (nil, nil, nil, "2", "4000", nil, .notFound),  // no such product: the page is gone
-                (nil, nil, nil, "99", "3", nil, .ok),  // a cursor's page number is only a label
-                (nil, nil, nil, "50000", "3", nil, .ok),  // as deep as a catalog of a million products goes
-                (nil, nil, nil, "1000001", "3", nil, .badRequest),
-                (nil, "a\u{0}b", nil, nil, nil, nil, .ok),  // a NUL parts words, as a space does
-                (nil, String(repeating: "a", count: 101), nil, nil, nil, nil, .badRequest),
-            ]
+            let cases:
+                [(category: String?, search: String?, sort: String?, page: String?, after: String?, before: String?, status: HTTPResponse.Status)] = [
+                    ("garden", nil, nil, nil, nil, nil, .notFound),
+                    (nil, nil, "sideways", nil, nil, nil, .badRequest),
+                    (nil, nil, nil, "0", nil, nil, .badRequest),
+                    (nil, nil, nil, "abc", nil, nil, .badRequest),
+                    (nil, "lamp", nil, "99", nil, nil, .notFound),
+                    (nil, nil, nil, "3", nil, nil, .ok),
+                    (nil, nil, nil, "4", nil, nil, .badRequest),  // past the pages an offset may reach
+                    (nil, nil, nil, "2", "abc", nil, .badRequest),
+                    (nil, nil, nil, "2", "0", nil, .badRequest),
+                    (nil, nil, nil, "2", "3", "4", .badRequest),
+                    (nil, nil, nil, nil, "3", nil, .badRequest),  // a cursor needs its page's number
+                    (nil, "lamp", nil, "2", "3", nil, .badRequest),  // relevance pages by number
+                    (nil, nil, nil, "2", "4000", nil, .notFound),  // no such product: the page is gone
+                    (nil, nil, nil, "99", "3", nil, .ok),  // a cursor's page number is only a label
+                    (nil, nil, nil, "50000", "3", nil, .ok),  // as deep as a catalog of a million products goes
+                    (nil, nil, nil, "1000001", "3", nil, .badRequest),
+                    (nil, "a\u{0}b", nil, nil, nil, nil, .ok),  // a NUL parts words, as a space does
+                    (nil, String(repeating: "a", count: 101), nil, nil, nil, nil, .badRequest),
+                ]
             for bad in cases {
                 do {
-                    _ = try await catalog.service.listing(category: bad.category, search: bad.search, sort: bad.sort, page: bad.page,
-                                                          after: bad.after, before: bad.before)
+                    _ = try await catalog.service.listing(
+                        category: bad.category, search: bad.search, sort: bad.sort, page: bad.page,
+                        after: bad.after, before: bad.before)
                     if bad.status == .ok { continue }
                     Issue.record("accepted \(bad)")
                 } catch let error as CatalogError {
@@ -264,8 +281,9 @@ import Testing
             // 1,050 gadgets; the higher the id, the better it sells. The 50 with the lowest ids
             // sell least: they are the ones left out.
             let gadgets = (0..<(limit + 50)).map { index in
-                Product(id: 1_000 + index, categoryID: 1 + index % 5, name: "Gadget \(index)", summary: "A gadget.",
-                        priceMinor: 100 + index, stock: 5, imagePath: "/images/products/1.svg")
+                Product(
+                    id: 1_000 + index, categoryID: 1 + index % 5, name: "Gadget \(index)", summary: "A gadget.",
+                    priceMinor: 100 + index, stock: 5, imagePath: "/images/products/1.svg")
             }
             try await catalog.insert(gadgets) { $0.id }
             let listing = try await catalog.service.listing(category: nil, search: "gadget", sort: nil, page: nil)

@@ -1,6 +1,6 @@
 import Catalog
-import Testing
 import TesseraViews
+import Testing
 
 /// Prices for people (`$12.50`, `12,50 $` in German) and for machines (schema.org's `12.50` and `USD`).
 @Suite struct MoneyTests {

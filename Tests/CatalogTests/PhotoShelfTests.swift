@@ -1,7 +1,8 @@
-@testable import Catalog
 import Synchronization
 import Tessera
 import Testing
+
+@testable import Catalog
 
 /// The photos pages show, kept in memory: read once per product, read again after its topic is
 /// published, never kept from a read that a change overtook, nor while changes cannot be heard.
@@ -60,8 +61,10 @@ import Testing
     /// A bus that never hears: another instance's changes would go unheard.
     struct DeafBus: TopicBus {
         func send(_ topics: [Topic]) async {}
-        func listen(deliver: @escaping @Sendable ([Topic]) -> Void, resynchronize: @escaping @Sendable () -> Void,
-                    interrupted: @escaping @Sendable () -> Void) async {}
+        func listen(
+            deliver: @escaping @Sendable ([Topic]) -> Void, resynchronize: @escaping @Sendable () -> Void,
+            interrupted: @escaping @Sendable () -> Void
+        ) async {}
     }
 
     @Test func nothingIsKeptWhileChangesCannotBeHeard() async {

@@ -1,9 +1,10 @@
-@testable import Catalog
 import PostgresTestSupport
 import Synchronization
 import Tessera
 import TesseraPostgres
 import Testing
+
+@testable import Catalog
 
 /// A commit that changes the catalog's categories or counts is announced by the database itself
 /// on the topic bus's channel, so every instance's summary hears it, whoever wrote.
@@ -15,8 +16,9 @@ import Testing
             let listening = Mutex(false)
             let bus = PostgresTopicBus(connections: pool, logger: PostgresTestCluster.logger)
             let listener = Task {
-                await bus.listen(deliver: { topics in heard.withLock { $0 += topics } },
-                                 resynchronize: { listening.withLock { $0 = true } }, interrupted: {})
+                await bus.listen(
+                    deliver: { topics in heard.withLock { $0 += topics } },
+                    resynchronize: { listening.withLock { $0 = true } }, interrupted: {})
             }
             func waitFor(_ condition: () -> Bool) async throws -> Bool {
                 for _ in 0..<200 where !condition() { try await Task.sleep(for: .milliseconds(50)) }

@@ -1,11 +1,12 @@
 import Catalog
 import Foundation
-@testable import Orders
 import PostgresTestSupport
-@testable import Storefront
 import Synchronization
 import Tessera
 import Testing
+
+@testable import Orders
+@testable import Storefront
 
 /// The order service's rules, with requests racing, on each database the shop runs on: a
 /// conformance suite for the stores (``StoreKind``).
@@ -93,7 +94,9 @@ import Testing
             #expect(cancelled.status == .cancelled)
             #expect(cancelled.cancellationReason == "Cancelled by the shopper.", "a blank reason")
             #expect(try await shop.stock(2) == before)
-            await #expect(throws: OrderTransitionError(from: .cancelled, event: .cancel)) { try await shop.orders.cancel(cancelled, reason: "again", by: Self.shopper) }
+            await #expect(throws: OrderTransitionError(from: .cancelled, event: .cancel)) {
+                try await shop.orders.cancel(cancelled, reason: "again", by: Self.shopper)
+            }
         }
     }
 
@@ -108,7 +111,10 @@ import Testing
             database.topics.onPublish { topics in
                 if topics.contains(OrdersTopics.order(placed.id)) { seen.withLock { $0.append(try? database.committedStatus(of: placed.id)) } }
             }
-            guard case .charged(let paid) = try await shop.orders.pay(placed, idempotencyKey: "k", by: Self.shopper) else { Issue.record("not charged"); return }
+            guard case .charged(let paid) = try await shop.orders.pay(placed, idempotencyKey: "k", by: Self.shopper) else {
+                Issue.record("not charged")
+                return
+            }
             let shipped = try await shop.orders.ship(paid, by: .staff("Test staff"))
             #expect(seen.withLock { $0 } == ["paid", "shipped"], "each publish came after its commit")
 
@@ -129,7 +135,10 @@ import Testing
         try await Shop.with(kind) { shop in
             let first = try await shop.place(try await shop.cart(with: 1, of: 2), userID: 3, by: Self.shopper)
             let placed = try await shop.place(try await shop.cart(with: 1, of: 3), userID: 4, by: .shopper("Grace"))
-            guard case .charged(let paid) = try await shop.orders.pay(placed, idempotencyKey: "h", by: .shopper("Grace")) else { Issue.record("not charged"); return }
+            guard case .charged(let paid) = try await shop.orders.pay(placed, idempotencyKey: "h", by: .shopper("Grace")) else {
+                Issue.record("not charged")
+                return
+            }
             let tracking = try #require(TrackingNumber(" 1z-999 ".replacingOccurrences(of: " ", with: "") + "AA1"))
             #expect(tracking.text == "1Z-999AA1")
             let shipped = try await shop.orders.ship(paid, trackingNumber: tracking, by: .staff("Sam"))
@@ -146,7 +155,9 @@ import Testing
             #expect(try await shop.orders.allOrders(status: nil).map(\.id) == [placed.id, first.id])
             #expect(try await shop.orders.allOrders(status: .shipped).map(\.id) == [placed.id])
             #expect(try await shop.orders.anyOrder(first.id)?.userID == 3)
-            #expect(TrackingNumber("short") == nil && TrackingNumber("<script>") == nil && TrackingNumber("------") == nil && TrackingNumber(String(repeating: "A", count: 35)) == nil)
+            #expect(
+                TrackingNumber("short") == nil && TrackingNumber("<script>") == nil && TrackingNumber("------") == nil
+                    && TrackingNumber(String(repeating: "A", count: 35)) == nil)
         }
     }
 
@@ -155,10 +166,19 @@ import Testing
         try await Shop.with(kind) { shop in
             let first = try await shop.place(try await shop.cart(with: 1, of: 4), userID: 1, by: Self.shopper)
             let second = try await shop.place(try await shop.cart(with: 1, of: 4), userID: 1, by: Self.shopper)
-            guard case .charged = try await shop.orders.pay(first, idempotencyKey: "same", by: Self.shopper) else { Issue.record("first not charged"); return }
-            guard case .charged(let paid) = try await shop.orders.pay(second, idempotencyKey: "same", by: Self.shopper) else { Issue.record("second not charged"); return }
+            guard case .charged = try await shop.orders.pay(first, idempotencyKey: "same", by: Self.shopper) else {
+                Issue.record("first not charged")
+                return
+            }
+            guard case .charged(let paid) = try await shop.orders.pay(second, idempotencyKey: "same", by: Self.shopper) else {
+                Issue.record("second not charged")
+                return
+            }
             #expect(paid.status == .paid)
-            guard case .alreadyCharged = try await shop.orders.pay(paid, idempotencyKey: "same", by: Self.shopper) else { Issue.record("charged twice"); return }
+            guard case .alreadyCharged = try await shop.orders.pay(paid, idempotencyKey: "same", by: Self.shopper) else {
+                Issue.record("charged twice")
+                return
+            }
         }
     }
 
@@ -204,8 +224,13 @@ import Testing
             #expect(try await shop.orders.orders(of: user, status: nil).count == 1)
 
             // Later, the same form again (a retry, the Back button): the same order.
-            guard case .alreadyPlaced(let again) = try await shop.orders.checkout(cartID: cart, userID: user, checkoutNumber: number, by: Self.shopper),
-                  again == placed.first?.id else { Issue.record("a later resubmission is not the same order"); return }
+            guard
+                case .alreadyPlaced(let again) = try await shop.orders.checkout(cartID: cart, userID: user, checkoutNumber: number, by: Self.shopper),
+                again == placed.first?.id
+            else {
+                Issue.record("a later resubmission is not the same order")
+                return
+            }
 
             // The next checkout has the next number; a number from the future is refused.
             #expect(try await shop.orders.nextCheckoutNumber(for: user) == 2)
@@ -214,7 +239,8 @@ import Testing
                 try await shop.orders.checkout(cartID: next, userID: user, checkoutNumber: 3, by: Self.shopper)
             }
             guard case .placed = try await shop.orders.checkout(cartID: next, userID: user, checkoutNumber: 2, by: Self.shopper) else {
-                Issue.record("the next checkout was not placed"); return
+                Issue.record("the next checkout was not placed")
+                return
             }
             // Another shopper's numbers are their own.
             #expect(try await shop.orders.nextCheckoutNumber(for: user + 1) == 1)

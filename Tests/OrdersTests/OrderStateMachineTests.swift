@@ -1,6 +1,7 @@
-@testable import Orders
 import TesseraViews
 import Testing
+
+@testable import Orders
 
 /// The state machine, as a table: every (status, event) pair, allowed or refused.
 @Suite struct OrderStateMachineTests {
@@ -26,8 +27,12 @@ import Testing
 
     @Test func refusalsExplainThemselves() {
         #expect(OrderTransitionError(from: .cancelled, event: .pay).description == "An order with the status “Cancelled” cannot be paid.")
-        #expect(OrderTransitionError(from: .cancelled, event: .pay).publicMessage(in: Language("de")) == "Eine Bestellung mit dem Status „Storniert“ kann nicht bezahlt werden.")
+        #expect(
+            OrderTransitionError(from: .cancelled, event: .pay).publicMessage(in: Language("de"))
+                == "Eine Bestellung mit dem Status „Storniert“ kann nicht bezahlt werden.")
         #expect(OrderTransitionError(from: .paid, event: .pay).description == "This order is already paid.")
-        #expect(OrderTransitionError(from: .shipped, event: .review).description == "Only a completed order can be reviewed; this one has the status “Shipped”.")
+        #expect(
+            OrderTransitionError(from: .shipped, event: .review).description
+                == "Only a completed order can be reviewed; this one has the status “Shipped”.")
     }
 }

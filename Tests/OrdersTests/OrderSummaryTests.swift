@@ -1,14 +1,17 @@
 import Foundation
-@testable import Orders
-import Testing
 import TesseraViews
+import Testing
+
+@testable import Orders
 
 /// The orders list's one-line summary of what an order holds.
 @Suite struct OrderSummaryTests {
     static func order(_ lines: [(name: String, quantity: Int)]) -> Order {
-        Order(id: 1, userID: 1, status: .paid, placedAt: Date(timeIntervalSince1970: 0), lines: lines.enumerated().map { index, line in
-            OrderLine(productID: index + 1, productName: line.name, unitPriceMinor: 100, quantity: line.quantity)
-        })
+        Order(
+            id: 1, userID: 1, status: .paid, placedAt: Date(timeIntervalSince1970: 0),
+            lines: lines.enumerated().map { index, line in
+                OrderLine(productID: index + 1, productName: line.name, unitPriceMinor: 100, quantity: line.quantity)
+            })
     }
 
     static func items(_ lines: [(name: String, quantity: Int)], in language: Language = .english) -> String {

@@ -1,10 +1,11 @@
-@testable import Accounts
 import Catalog
 import Foundation
 import PostgresTestSupport
-@testable import Storefront
 import TesseraPostgres
 import Testing
+
+@testable import Accounts
+@testable import Storefront
 
 /// The storefront's PostgreSQL schema as several instances meet it at start.
 @Suite struct PostgresMigrationTests {
@@ -61,7 +62,9 @@ import Testing
         try await withInstances(2) { pools in
             func photos() async throws -> [String] {
                 try await pools[0].read { connection in
-                    try connection.rows("SELECT product_id::text || ':' || fingerprint FROM product_photo ORDER BY product_id").map { try $0.decode(String.self) }
+                    try connection.rows("SELECT product_id::text || ':' || fingerprint FROM product_photo ORDER BY product_id").map {
+                        try $0.decode(String.self)
+                    }
                 }
             }
             func variants() async throws -> Int {

@@ -1,9 +1,10 @@
-@testable import Accounts
 import Foundation
 import PostgresTestSupport
-@testable import Storefront
 import TesseraPostgres
 import Testing
+
+@testable import Accounts
+@testable import Storefront
 
 /// Signed-in sessions kept by the accounts store, seen from two server instances on one
 /// database: ending a session through one ends it on the other at once, on both databases.
@@ -19,7 +20,8 @@ import Testing
 
             // A shop that already runs (Ada is there): its next start adds no published staff password.
             let ada = AccountsSeed.users[0]
-            _ = try await running.services.accounts.store.insert(email: ada.email, name: ada.name, passwordHash: try PasswordHasher.forTests.hash(ada.password), isStaff: false)
+            _ = try await running.services.accounts.store.insert(
+                email: ada.email, name: ada.name, passwordHash: try PasswordHasher.forTests.hash(ada.password), isStaff: false)
             try await AccountsSeed.seedIfEmpty(running.services.accounts.store, hasher: .forTests)
             #expect(try await running.services.accounts.store.user(email: AccountsSeed.staffEmail) == nil)
             #expect(try await running.services.accounts.store.user(email: "grace@example.com") != nil, "the demo shoppers, as before")

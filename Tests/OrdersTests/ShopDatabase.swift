@@ -4,9 +4,10 @@ import Foundation
 import GRDB
 import Orders
 import PostgresTestSupport
-@testable import Storefront
 import TesseraPostgres
 import Testing
+
+@testable import Storefront
 
 /// A new, empty, migrated shop database of one kind with the services on it, removed by
 /// ``remove()``: SQLite in a temporary folder (WAL, as the server runs it), or a database of
@@ -33,16 +34,22 @@ final class ShopDatabase: Sendable {
             SQLiteCartStore.registerMigrations(in: &migrator)
             SQLiteOrderStore.registerMigrations(in: &migrator)
             try migrator.migrate(pool)
-            return ShopDatabase(kind: kind, services: StorefrontServices(database: pool, topics: topics, hasher: .forTests), topics: topics, sqlite: (pool, folder), postgres: nil)
+            return ShopDatabase(
+                kind: kind, services: StorefrontServices(database: pool, topics: topics, hasher: .forTests), topics: topics, sqlite: (pool, folder),
+                postgres: nil)
         case .postgres:
             let database = try await PostgresTestDatabase.make(migrator: StorefrontPostgres.migrator, poolSize: 8)
             let topics = TopicLog()
-            return ShopDatabase(kind: kind, services: StorefrontServices(postgres: database.connections, topics: topics, hasher: .forTests), topics: topics, sqlite: nil, postgres: database)
+            return ShopDatabase(
+                kind: kind, services: StorefrontServices(postgres: database.connections, topics: topics, hasher: .forTests), topics: topics,
+                sqlite: nil, postgres: database)
         }
     }
 
-    private init(kind: StoreKind, services: StorefrontServices, topics: TopicLog, sqlite: (pool: DatabasePool, folder: URL)?,
-                 postgres: PostgresTestDatabase?) {
+    private init(
+        kind: StoreKind, services: StorefrontServices, topics: TopicLog, sqlite: (pool: DatabasePool, folder: URL)?,
+        postgres: PostgresTestDatabase?
+    ) {
         self.kind = kind
         self.services = services
         self.topics = topics
@@ -54,7 +61,8 @@ final class ShopDatabase: Sendable {
     func seedCatalog() async throws {
         if let sqlite { try await CatalogSeed.seedIfEmpty(sqlite.pool) }
         if let postgres {
-            try await PostgresCatalogStore(connections: postgres.connections, topics: topics).insertIfEmpty(CatalogSeed.products, categories: CatalogSeed.categories)
+            try await PostgresCatalogStore(connections: postgres.connections, topics: topics).insertIfEmpty(
+                CatalogSeed.products, categories: CatalogSeed.categories)
         }
     }
 
@@ -80,7 +88,9 @@ final class ShopDatabase: Sendable {
     /// Changes a product's price behind the services' back, as staff or another system would.
     func doublePrice(of productID: Int) async throws {
         if let sqlite {
-            try await sqlite.pool.write { db in try db.execute(sql: "UPDATE product SET priceMinor = priceMinor * 2 WHERE id = ?", arguments: [productID]) }
+            try await sqlite.pool.write { db in
+                try db.execute(sql: "UPDATE product SET priceMinor = priceMinor * 2 WHERE id = ?", arguments: [productID])
+            }
         }
         if let postgres {
             try await postgres.connections.write { try $0.execute("UPDATE product SET price_minor = price_minor * 2 WHERE id = \(productID)") }

@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
-@testable import Storefront
 import Tessera
 import TesseraSQLite
 import Testing
+
+@testable import Storefront
 
 /// The storefront's SQLite writes while another process holds the file's write lock: a request's
 /// write gives up at its patience even when a patient write outside any request (the mail
@@ -48,6 +49,8 @@ import Testing
 
         try await other.writeWithoutTransaction { db in try db.execute(sql: "COMMIT") }
         try await patient.value
-        #expect(try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") } == 1, "the patient write went in; the request's did not")
+        #expect(
+            try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") } == 1,
+            "the patient write went in; the request's did not")
     }
 }

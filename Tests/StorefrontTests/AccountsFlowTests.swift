@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TesseraTesting
+import Testing
 
 /// Registration, sign-in and sign-out on a real storefront.
 @Suite(.serialized) struct AccountsFlowTests {
@@ -10,7 +10,8 @@ import TesseraTesting
             let form = try await browser.send("/register")
             #expect(form.status == 200)
             #expect(form.text.contains(#"data-view="Register""#))
-            let registered = try await browser.send("/register", method: "POST",
+            let registered = try await browser.send(
+                "/register", method: "POST",
                 form: "name=Katherine+J&email=KJ%40example.com&password=orbital-1962&_csrf=\(form.csrfToken ?? "")")
             #expect(registered.status == 303)
             #expect(registered.header("location") == "/")
@@ -33,7 +34,8 @@ import TesseraTesting
     @Test func badRegistrationsAreShownAgainWithMessages() async throws {
         try await TestStorefront.run { shop in
             let browser = TestClient(port: shop.port)
-            let reply = try await browser.submit(from: "/register", to: "/register", form: "name=%3Cb%3EX%3C%2Fb%3E&email=not-an-email&password=short")
+            let reply = try await browser.submit(
+                from: "/register", to: "/register", form: "name=%3Cb%3EX%3C%2Fb%3E&email=not-an-email&password=short")
             #expect(reply.status == 422)
             #expect(reply.text.contains(#"value="&lt;b&gt;X&lt;/b&gt;""#))
             #expect(reply.text.contains(#"data-field="email""#))
@@ -50,11 +52,13 @@ import TesseraTesting
 
             let login = try await browser.send(account.header("location") ?? "")
             #expect(login.text.contains(#"name="next" value="/account""#))
-            let wrong = try await browser.send("/login", method: "POST", form: "email=ada%40example.com&password=nope&next=%2Faccount&_csrf=\(login.csrfToken ?? "")")
+            let wrong = try await browser.send(
+                "/login", method: "POST", form: "email=ada%40example.com&password=nope&next=%2Faccount&_csrf=\(login.csrfToken ?? "")")
             #expect(wrong.status == 422)
             #expect(wrong.text.contains("The e-mail or the password is wrong."))
             let cookieBefore = browser.cookie
-            let right = try await browser.send("/login", method: "POST", form: "email=ADA%40example.com&password=ada-lovelace-1815&next=%2Faccount&_csrf=\(login.csrfToken ?? "")")
+            let right = try await browser.send(
+                "/login", method: "POST", form: "email=ADA%40example.com&password=ada-lovelace-1815&next=%2Faccount&_csrf=\(login.csrfToken ?? "")")
             #expect(right.status == 303)
             #expect(right.header("location") == "/account")
             #expect(browser.cookie != cookieBefore, "a new session on sign-in")
@@ -62,7 +66,8 @@ import TesseraTesting
 
             for next in ["https%3A%2F%2Fevil.example%2F", "%2F%2Fevil.example", "%2F%5Cevil.example", "javascript%3Aalert(1)"] {
                 let other = TestClient(port: shop.port)
-                let reply = try await other.submit(from: "/login", to: "/login", form: "email=grace%40example.com&password=grace-hopper-1906&next=\(next)")
+                let reply = try await other.submit(
+                    from: "/login", to: "/login", form: "email=grace%40example.com&password=grace-hopper-1906&next=\(next)")
                 #expect(reply.status == 303, "\(next)")
                 #expect(reply.header("location") == "/", "\(next) must not leave the site")
             }

@@ -1,7 +1,7 @@
 import Foundation
 import PostgresTestSupport
-import Testing
 import TesseraTesting
+import Testing
 
 /// Heap allocations per request, held to ``AllocationBudget``: the request path's cost, guarded
 /// by counts that no busy machine can change, as SwiftNIO's allocation-counter tests do.
@@ -23,9 +23,11 @@ struct AllocationBudgetTests {
         let counter = try AllocationCounter()
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let bench = try ProcessHarness(product: "tessera-bench", environment: counter.environment.merging([
-            "PORT": "0", "HOST": "127.0.0.1", "LOG_LEVEL": "notice", "DATA_DIR": data.path, "DATABASE_URL": databaseURL,
-        ]) { $1 })
+        let bench = try ProcessHarness(
+            product: "tessera-bench",
+            environment: counter.environment.merging([
+                "PORT": "0", "HOST": "127.0.0.1", "LOG_LEVEL": "notice", "DATA_DIR": data.path, "DATABASE_URL": databaseURL,
+            ]) { $1 })
         let port = try await bench.waitForPort()
 
         try await counter.expect("/plaintext", on: port, within: AllocationBudget.plaintext)
@@ -84,8 +86,10 @@ struct AllocationCounter {
 
     /// Asks for `target` 200 times, then 1,000 times counted, on one connection, and expects
     /// each answer to be `status` and each request to allocate at most `budget` times.
-    func expect(_ target: String, headers: [String: String] = [:], status: Int = 200, on port: Int, within budget: Int,
-                sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    func expect(
+        _ target: String, headers: [String: String] = [:], status: Int = 200, on port: Int, within budget: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let perRequest = try await onThread { () throws -> Int in
             let client = try RawHTTPClient(port: port)
             var head = "GET \(target) HTTP/1.1\r\nHost: localhost\r\n"
@@ -104,7 +108,10 @@ struct AllocationCounter {
             return Int((try count() - before) / 1_000)
         }
         print("allocations per request: \(target) \(perRequest) (budget \(budget))")
-        #expect(perRequest <= budget, "\(target) allocates \(perRequest) times per request, over its budget of \(budget): raise it in AllocationBudget.swift only with the reason", sourceLocation: sourceLocation)
+        #expect(
+            perRequest <= budget,
+            "\(target) allocates \(perRequest) times per request, over its budget of \(budget): raise it in AllocationBudget.swift only with the reason",
+            sourceLocation: sourceLocation)
     }
 
     enum CounterError: Error {

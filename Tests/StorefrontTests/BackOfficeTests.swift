@@ -7,7 +7,8 @@ import Testing
 @Suite struct BackOfficeTests {
     static func signedIn(_ shop: TestStorefront, _ email: String, _ password: String) async throws -> TestClient {
         let browser = TestClient(port: shop.port)
-        let signedIn = try await browser.submit(from: "/login", to: "/login", form: "email=\(email.replacingOccurrences(of: "@", with: "%40"))&password=\(password)")
+        let signedIn = try await browser.submit(
+            from: "/login", to: "/login", form: "email=\(email.replacingOccurrences(of: "@", with: "%40"))&password=\(password)")
         #expect(signedIn.status == 303)
         return browser
     }
@@ -57,7 +58,9 @@ import Testing
             let paid = try await sam.send("/admin/orders?status=paid")
             let rows = paid.markup.tags(with: "data-order-id").filter { $0["data-view"] == "AdminOrderRow" }
             #expect(rows.map { $0["data-order-status"] } == ["paid"])
-            let all = try await sam.send("/admin/orders").markup.tags(with: "data-view", equalTo: "AdminOrderRow").compactMap { $0["data-order-id"].flatMap(Int.init) }
+            let all = try await sam.send("/admin/orders").markup.tags(with: "data-view", equalTo: "AdminOrderRow").compactMap {
+                $0["data-order-id"].flatMap(Int.init)
+            }
             #expect(all == all.sorted(by: >) && all.count == 6, "newest first: \(all)")
             let id = try #require(rows.first?["data-order-id"])
 
@@ -87,10 +90,14 @@ import Testing
             #expect(try await sam.submit(from: "/admin/orders/1", to: "/admin/orders/\(id)/cancel", form: "reason=late").status == 409)
 
             // Cancelling needs a reason, which the shopper then reads.
-            let waiting = try #require(try await sam.send("/admin/orders?status=awaiting_payment").markup
-                .tags(with: "data-view", equalTo: "AdminOrderRow").first?["data-order-id"])
+            let waiting = try #require(
+                try await sam.send("/admin/orders?status=awaiting_payment").markup
+                    .tags(with: "data-view", equalTo: "AdminOrderRow").first?["data-order-id"])
             #expect(try await sam.submit(from: "/admin/orders/\(waiting)", to: "/admin/orders/\(waiting)/cancel", form: "reason=").status == 422)
-            #expect(try await sam.submit(from: "/admin/orders/\(waiting)", to: "/admin/orders/\(waiting)/cancel", form: "reason=Out+of+stock+at+the+warehouse").status == 303)
+            #expect(
+                try await sam.submit(
+                    from: "/admin/orders/\(waiting)", to: "/admin/orders/\(waiting)/cancel", form: "reason=Out+of+stock+at+the+warehouse"
+                ).status == 303)
             let cancelled = try await ada.send("/orders/\(waiting)")
             #expect(cancelled.text.contains("<span data-cancellation-reason>Out of stock at the warehouse</span>"))
         }
@@ -110,23 +117,32 @@ import Testing
             var neighbour: String?
             for id in 1...40 where id != 4 {
                 let page = try await shop.get("/products/\(id)")
-                if page.text.contains(#"data-view="ProductCard" data-product-id="4""#) { neighbour = "/products/\(id)"; break }
+                if page.text.contains(#"data-view="ProductCard" data-product-id="4""#) {
+                    neighbour = "/products/\(id)"
+                    break
+                }
             }
             let relatedOn = try #require(neighbour, "a product whose related products show product 4")
             for target in ["/products/4", "/products/4?lang=de", relatedOn, relatedOn + "?lang=de"] {
                 #expect(!(try await shop.get(target)).text.contains(#"data-price-minor="1999""#), "\(target)")
             }
 
-            for form in ["stock=-1&price=12.50", "stock=3&price=12.505", "stock=3&price=abc", "stock=3&price=0"].map({ $0 + "&page=1&expectedStock=\(shown)" }) {
+            for form in ["stock=-1&price=12.50", "stock=3&price=12.505", "stock=3&price=abc", "stock=3&price=0"].map({
+                $0 + "&page=1&expectedStock=\(shown)"
+            }) {
                 let refused = try await sam.submit(from: "/admin/products", to: "/admin/products/4", form: form)
                 #expect(refused.status == 422, "\(form)")
                 #expect(refused.markup.first("data-field") != nil, "\(form)")
             }
-            #expect(try await sam.submit(from: "/admin/products", to: "/admin/products/9999", form: "stock=1&price=1.00&page=1&expectedStock=1").status == 404)
-            let stale = try await sam.submit(from: "/admin/products", to: "/admin/products/4", form: "stock=0&price=19.99&page=1&expectedStock=\((Int(shown) ?? 0) + 1)")
+            #expect(
+                try await sam.submit(from: "/admin/products", to: "/admin/products/9999", form: "stock=1&price=1.00&page=1&expectedStock=1").status
+                    == 404)
+            let stale = try await sam.submit(
+                from: "/admin/products", to: "/admin/products/4", form: "stock=0&price=19.99&page=1&expectedStock=\((Int(shown) ?? 0) + 1)")
             #expect(stale.status == 409, "a sale made since the page was shown is never overwritten")
 
-            let saved = try await sam.submit(from: "/admin/products", to: "/admin/products/4", form: "stock=0&price=19.99&page=nope&expectedStock=\(shown)")
+            let saved = try await sam.submit(
+                from: "/admin/products", to: "/admin/products/4", form: "stock=0&price=19.99&page=nope&expectedStock=\(shown)")
             #expect(saved.status == 303)
             #expect(saved.header("location") == "/admin/products?page=1", "a page field that is not one comes back to the first")
             let product = try await shop.get("/products/4")

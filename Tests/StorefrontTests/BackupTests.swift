@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import Synchronization
-import Testing
 import TesseraTesting
+import Testing
 
 /// `storefront backup PATH` against a live storefront: a copy taken in the middle of a burst of
 /// checkouts is one consistent snapshot, and bad paths are refused before anything is touched.
@@ -10,8 +10,9 @@ import TesseraTesting
     /// The test is about consistency, not patience: a request may wait a minute for the database
     /// (the copy reads beside the checkouts, and a busy machine slows both).
     static func startStorefront(data: URL) throws -> ProcessHarness {
-        try ProcessHarness(product: "storefront", environment: TestStorefront.environment(dataDirectory: data),
-                           workingDirectory: ProcessHarness.packageRoot)
+        try ProcessHarness(
+            product: "storefront", environment: TestStorefront.environment(dataDirectory: data),
+            workingDirectory: ProcessHarness.packageRoot)
     }
 
     static func backup(data: URL, to path: String) async throws -> (status: Int32, log: String) {
@@ -40,8 +41,9 @@ import TesseraTesting
         var shoppers: [TestClient] = []
         for shopper in 0..<4 {
             let browser = TestClient(LiveTransport(port: port, timeout: 60))
-            let registered = try await browser.submit(from: "/register", to: "/register",
-                                                      form: "name=Shopper&email=burst-\(shopper)%40example.com&password=long-enough-1")
+            let registered = try await browser.submit(
+                from: "/register", to: "/register",
+                form: "name=Shopper&email=burst-\(shopper)%40example.com&password=long-enough-1")
             try #require(registered.status == 303, "registration answered \(registered.status)")
             shoppers.append(browser)
         }
@@ -163,7 +165,9 @@ import TesseraTesting
         #expect(log.contains("There is no storefront database"))
 
         #expect(try String(contentsOfFile: existing, encoding: .utf8) == "mine", "an existing file is never overwritten")
-        #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("photos-taken.sqlite").path), "nothing written beside existing photos")
+        #expect(
+            !FileManager.default.fileExists(atPath: data.appendingPathComponent("photos-taken.sqlite").path), "nothing written beside existing photos"
+        )
         #expect(try FileManager.default.attributesOfItem(atPath: live)[.size] as? Int == liveBefore)
         #expect(try await onThread { try RawHTTPClient.request(port: port, "/") }.status == 200)
         storefront.signal(SIGTERM)

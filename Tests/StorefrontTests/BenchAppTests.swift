@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import PostgresTestSupport
-import Testing
 import TesseraTesting
+import Testing
 
 /// `tessera-bench` must serve exactly what the benchmark claims, or the numbers mean nothing.
 @Suite struct BenchAppTests {
@@ -36,7 +36,8 @@ import TesseraTesting
     @Test func servesPlaintextAndTheExactFortunesPage() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let bench = try ProcessHarness(product: "tessera-bench", environment: ["PORT": "0", "HOST": "127.0.0.1", "LOG_LEVEL": "notice", "DATA_DIR": data.path])
+        let bench = try ProcessHarness(
+            product: "tessera-bench", environment: ["PORT": "0", "HOST": "127.0.0.1", "LOG_LEVEL": "notice", "DATA_DIR": data.path])
         let port = try await bench.waitForPort()
         let plaintext = try await onThread { try RawHTTPClient.request(port: port, "/plaintext") }
         #expect(plaintext.text == "Hello, World!")
@@ -82,9 +83,11 @@ import TesseraTesting
         let databaseURL = cluster[..<path] + "/" + url.database
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let bench = try ProcessHarness(product: "tessera-bench", environment: [
-            "PORT": "0", "HOST": "127.0.0.1", "LOG_LEVEL": "notice", "DATA_DIR": data.path, "DATABASE_URL": databaseURL,
-        ])
+        let bench = try ProcessHarness(
+            product: "tessera-bench",
+            environment: [
+                "PORT": "0", "HOST": "127.0.0.1", "LOG_LEVEL": "notice", "DATA_DIR": data.path, "DATABASE_URL": databaseURL,
+            ])
         let port = try await bench.waitForPort()
         func get(_ target: String) async throws -> TestResponse {
             try await onThread { try RawHTTPClient.request(port: port, target) }

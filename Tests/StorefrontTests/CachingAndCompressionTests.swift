@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TesseraTesting
+import Testing
 
 /// The storefront's answers as caches and slow networks see them: nothing private kept,
 /// pages compressed for browsers, static files under content-hashed names, HEAD like GET.
@@ -30,7 +30,8 @@ import TesseraTesting
             for path in ["/products/4", "/"] {
                 _ = try await visitor.send(path)  // the first visit sets the session's cookie
                 let second = try await visitor.send(path)
-                tags[path] = try #require(second.header("etag"), "\(path)")
+                let tag = try #require(second.header("etag"), "\(path)")
+                tags[path] = tag
                 if path == "/" { listShowsProduct4 = second.text.contains(#"data-product-id="4""#) }
                 let repeated = try await visitor.send(path, headers: ["If-None-Match": tags[path]!])
                 #expect(repeated.status == 304, "\(path)")
@@ -41,7 +42,8 @@ import TesseraTesting
             let sam = try await BackOfficeTests.staff(shop)
             let list = try await sam.send("/admin/products")
             let stock = try #require(list.markup.first("id", equalTo: "expected-stock-4")?["value"])
-            let saved = try await sam.submit(from: "/admin/products", to: "/admin/products/4", form: "stock=\(stock)&price=23.45&page=1&expectedStock=\(stock)")
+            let saved = try await sam.submit(
+                from: "/admin/products", to: "/admin/products/4", form: "stock=\(stock)&price=23.45&page=1&expectedStock=\(stock)")
             #expect(saved.status == 303)
 
             let product = try await visitor.send("/products/4", headers: ["If-None-Match": tags["/products/4"]!])
@@ -73,7 +75,9 @@ import TesseraTesting
             #expect(css.status == 200)
             #expect(css.header("cache-control") == "public, max-age=31536000, immutable")
             #expect(css.header("content-encoding") == "gzip")
-            #expect(css.decodedText == (try String(contentsOf: ProcessHarness.packageRoot.appendingPathComponent("Public/css/site.css"), encoding: .utf8)))
+            #expect(
+                css.decodedText == (try String(contentsOf: ProcessHarness.packageRoot.appendingPathComponent("Public/css/site.css"), encoding: .utf8))
+            )
             let icon = try #require(plain.text.firstMatch(of: /<link rel="icon" href="(\/favicon\.[0-9a-f]{10}\.svg)"/)?.1)
             #expect(try await shop.get(String(icon)).header("cache-control") == "public, max-age=31536000, immutable")
             // Product photos are named by their content too.

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TesseraTesting
+import Testing
 
 /// The cart on a real storefront: the add-to-cart region, quantities, totals, sign-in.
 @Suite(.serialized) struct CartFlowTests {
@@ -39,7 +39,8 @@ import TesseraTesting
             let page = try await browser.send("/products/3")
             let unit = try #require(Self.price(of: 3, in: page.text))
             // A price sent by the client is ignored.
-            let added = try await browser.send("/cart/items", method: "POST", form: "productID=3&quantity=2&priceMinor=1&_csrf=\(page.csrfToken ?? "")")
+            let added = try await browser.send(
+                "/cart/items", method: "POST", form: "productID=3&quantity=2&priceMinor=1&_csrf=\(page.csrfToken ?? "")")
             #expect(added.status == 303)
             #expect(added.header("location") == "/cart")
             let cart = try await browser.send("/cart")
@@ -67,11 +68,14 @@ import TesseraTesting
                 ("9999", "Only"),
             ]
             // The same refusals in German, for a browser that asks for German.
-            let german = [("0", "Menge muss zwischen 1 und 10.000 liegen."), ("abc", "Menge muss eine ganze Zahl sein."),
-                          ("9999", "Von Paper Pendant sind nur noch")]
+            let german = [
+                ("0", "Menge muss zwischen 1 und 10.000 liegen."), ("abc", "Menge muss eine ganze Zahl sein."),
+                ("9999", "Von Paper Pendant sind nur noch"),
+            ]
             for (quantity, message) in german {
-                let reply = try await browser.send("/cart/items", method: "POST", form: "productID=3&quantity=\(quantity)&_csrf=\(token)",
-                                                   headers: ["Accept-Language": "de"])
+                let reply = try await browser.send(
+                    "/cart/items", method: "POST", form: "productID=3&quantity=\(quantity)&_csrf=\(token)",
+                    headers: ["Accept-Language": "de"])
                 #expect(reply.status == 422, "\(quantity)")
                 #expect(reply.text.contains(message), "\(quantity): \(reply.text)")
             }

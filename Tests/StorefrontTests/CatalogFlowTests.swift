@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TesseraTesting
+import Testing
 
 /// The catalog scraped over HTTP from a real storefront on a fresh SQLite data directory.
 @Suite(.serialized) struct CatalogFlowTests {
@@ -59,7 +59,8 @@ import TesseraTesting
             #expect(prices == prices.sorted())
             #expect(kitchen.text.contains(#"<a href="/?category=kitchen&amp;sort=price" aria-current="page">Kitchen</a>"#))
 
-            let descending = Self.matches(#"data-price-minor="(\d+)""#, in: try await shop.get("/?category=kitchen&sort=price-desc").text).compactMap(Int.init)
+            let descending = Self.matches(#"data-price-minor="(\d+)""#, in: try await shop.get("/?category=kitchen&sort=price-desc").text).compactMap(
+                Int.init)
             #expect(descending == prices.reversed())
             let names = Self.matches(#"<h2><a href="/products/\d+">([^<]+)</a></h2>"#, in: try await shop.get("/?category=lighting").text)
             #expect(names == names.sorted { $0.lowercased() < $1.lowercased() })
@@ -76,8 +77,10 @@ import TesseraTesting
             let none = try await shop.get("/?q=zzz")
             #expect(none.text.contains("No products match “zzz”."), "an empty result repeats the query")
             // SQL and FTS5 syntax: `"`, `*`, NEAR, `-`, `'`, `%`, `(`, a lone `"`, and worse.
-            for injection in ["%27%20OR%201%3D1%20--", "%25", "_", "%22%3B%20DROP%20TABLE%20product%3B%20--",
-                              "%22", "*", "NEAR", "-", "%27", "(", "NEAR(a%20b)", "%22%22", "a%20OR%20b", "name%3Azzz", "zz%00zz", "%22%00"] {
+            for injection in [
+                "%27%20OR%201%3D1%20--", "%25", "_", "%22%3B%20DROP%20TABLE%20product%3B%20--",
+                "%22", "*", "NEAR", "-", "%27", "(", "NEAR(a%20b)", "%22%22", "a%20OR%20b", "name%3Azzz", "zz%00zz", "%22%00",
+            ] {
                 let reply = try await shop.get("/?q=\(injection)")
                 #expect(reply.status == 200, "\(injection)")
                 #expect(reply.text.contains("No products match “"), "\(injection) is just text")
@@ -98,8 +101,10 @@ import TesseraTesting
 
     @Test func badListingRequestsAreClientErrors() async throws {
         try await TestStorefront.run { shop in
-            for (target, status) in [("/?page=0", 400), ("/?page=abc", 400), ("/?page=99", 400), ("/?page=3&after=9999", 404),
-                                     ("/?page=2&after=1&before=2", 400), ("/?after=x&page=2", 400), ("/?sort=random", 400), ("/?category=toys", 404)] {
+            for (target, status) in [
+                ("/?page=0", 400), ("/?page=abc", 400), ("/?page=99", 400), ("/?page=3&after=9999", 404),
+                ("/?page=2&after=1&before=2", 400), ("/?after=x&page=2", 400), ("/?sort=random", 400), ("/?category=toys", 404),
+            ] {
                 let reply = try await shop.get(target)
                 #expect(reply.status == status, "\(target)")
                 #expect(reply.text.contains("Tessera Shop</title>"), "an error page in the site layout: \(target)")

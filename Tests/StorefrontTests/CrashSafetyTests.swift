@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
-import Testing
 import TesseraTesting
+import Testing
 
 /// The storefront killed with SIGKILL in the middle of checkouts and payments, three times, and
 /// started again on the same data directory each time: whatever a shopper was told happened did
@@ -20,17 +20,24 @@ import TesseraTesting
     static func shop(_ shopper: String, port: Int, acknowledged: Acknowledged) async {
         let browser = TestClient(port: port)
         do {
-            guard try await browser.submit(from: "/register", to: "/register",
-                                           form: "name=Crash&email=\(shopper)%40example.com&password=long-enough-1").status == 303 else { return }
+            guard
+                try await browser.submit(
+                    from: "/register", to: "/register",
+                    form: "name=Crash&email=\(shopper)%40example.com&password=long-enough-1"
+                ).status == 303
+            else { return }
             for round in 0... {
                 // What the cart holds: a product out of stock is refused, and stays out of the order.
                 var lines: [Int: Int] = [:]
                 for (product, quantity) in [1 + round % 8: 1 + round % 2, 1 + (round + 3) % 8: 1] {
-                    let added = try await browser.submit(from: "/products/\(product)", to: "/cart/items", form: "productID=\(product)&quantity=\(quantity)")
+                    let added = try await browser.submit(
+                        from: "/products/\(product)", to: "/cart/items", form: "productID=\(product)&quantity=\(quantity)")
                     if added.status == 303 { lines[product] = quantity }
                 }
                 let placed = try await browser.submit(from: "/checkout", to: "/checkout", form: "")
-                guard placed.status == 303, let location = placed.header("location"), let id = Int(location.dropFirst("/orders/".count)) else { continue }
+                guard placed.status == 303, let location = placed.header("location"), let id = Int(location.dropFirst("/orders/".count)) else {
+                    continue
+                }
                 acknowledged.orders.withLock { $0[id] = lines }
                 acknowledged.roundOrders.add(1, ordering: .relaxed)
                 guard round % 2 == 0 else { continue }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TesseraTesting
+import Testing
 
 /// What search engines read: robots.txt, the sitemap, canonical links and descriptions.
 @Suite struct CrawlerTests {
@@ -72,7 +72,9 @@ import TesseraTesting
             #expect(product.text.contains(#"<link rel="canonical" href="https://shop.example.com/products/3">"#))
             #expect(product.text.contains(#"<link rel="alternate" hreflang="de" href="https://shop.example.com/products/3?lang=de">"#))
             let german = try await shop.get("/products/3?lang=de")
-            #expect(german.text.contains(#"<link rel="canonical" href="https://shop.example.com/products/3?lang=de">"#), "a language's URL is its own page")
+            #expect(
+                german.text.contains(#"<link rel="canonical" href="https://shop.example.com/products/3?lang=de">"#),
+                "a language's URL is its own page")
             for page in [sorted, second, product, try await shop.get("/cart")] {
                 let description = try #require(page.text.firstMatch(of: /<meta name="description" content="([^"]+)">/)?.1)
                 #expect(description.count > 20)

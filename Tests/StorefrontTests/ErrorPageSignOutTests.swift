@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TesseraTesting
+import Testing
 
 /// Every error page is a page of the site: it knows who is signed in, and its "Sign out" form
 /// carries the session's token, so signing out from it works (it used to answer 403).
@@ -23,7 +23,9 @@ import TesseraTesting
             let cookie = browser.cookie ?? ""
             return try await onThread {
                 let client = try RawHTTPClient(port: port)
-                try client.send("POST /cart/items HTTP/1.1\r\nHost: x\r\nCookie: \(cookie)\r\nContent-Type: application/x-www-form-urlencoded\r\nExpect: 100-continue\r\nContent-Length: 5000000\r\n\r\n")
+                try client.send(
+                    "POST /cart/items HTTP/1.1\r\nHost: x\r\nCookie: \(cookie)\r\nContent-Type: application/x-www-form-urlencoded\r\nExpect: 100-continue\r\nContent-Length: 5000000\r\n\r\n"
+                )
                 return try client.readReply()
             }
         },

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TesseraTesting
+import Testing
 
 /// A form sent back with errors ties each message to its field, for screen readers: the message
 /// has an id, the field points to it with `aria-describedby` and says `aria-invalid="true"`, and
@@ -13,7 +13,9 @@ import TesseraTesting
             #expect(register.status == 422)
             for field in ["name", "email", "password"] {
                 #expect(register.text.contains(#"aria-invalid="true" aria-describedby="\#(field)-error""#), "\(field)")
-                #expect(register.text.contains(#"<p class="field-error" id="\#(field)-error" data-field="\#(field)"><span class="error-prefix">Error:</span> "#), "\(field)")
+                #expect(
+                    register.text.contains(
+                        #"<p class="field-error" id="\#(field)-error" data-field="\#(field)"><span class="error-prefix">Error:</span> "#), "\(field)")
             }
 
             // A cart line's refused quantity is told beside that line's own field.

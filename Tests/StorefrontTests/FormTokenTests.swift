@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TesseraTesting
+import Testing
 
 /// Every form that posts, on every kind of page the shop serves, carries the session's token:
 /// full pages, region fragments at their own URLs, error pages and forms sent back with errors.
@@ -10,7 +10,8 @@ import TesseraTesting
             let browser = TestClient(port: shop.port)
             _ = try await browser.submit(from: "/login", to: "/login", form: "email=ada%40example.com&password=ada-lovelace-1815")
             _ = try await browser.submit(from: "/products/2", to: "/cart/items", form: "productID=2&quantity=1")
-            let pages = ["/", "/products/2", "/products/17", "/cart", "/checkout", "/orders", "/account", "/no/such/page"]
+            let pages =
+                ["/", "/products/2", "/products/17", "/cart", "/checkout", "/orders", "/account", "/no/such/page"]
                 + (1...6).map { "/orders/\($0)" } + (1...6).map { "/orders/\($0)/status" }
                 + ["/products/2/add-to-cart", "/products/17/purchases"]
             var formsSeen = 0
@@ -35,8 +36,9 @@ import TesseraTesting
         let forms = markup.tags.filter { $0.name == "form" && $0["method"]?.lowercased() == "post" }
         for form in forms {
             let next = markup.after(form).tags.first
-            #expect(next?.name == "input" && next?["name"] == "_csrf" && (next?["value"]?.count ?? 0) >= 40,
-                    "\(page): the form to \(form["action"] ?? "?") has no token")
+            #expect(
+                next?.name == "input" && next?["name"] == "_csrf" && (next?["value"]?.count ?? 0) >= 40,
+                "\(page): the form to \(form["action"] ?? "?") has no token")
         }
         return forms.count
     }

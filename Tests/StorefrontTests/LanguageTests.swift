@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TesseraTesting
+import Testing
 
 /// English and German: the language comes from the URL's `?lang=` (remembered in a cookie, as
 /// the switcher sets it), else that cookie, else `Accept-Language`; pages, prices, plurals,
@@ -45,7 +45,9 @@ import TesseraTesting
             let canonical = try #require(german.text.firstMatch(of: /<link rel="canonical" href="([^"]+)">/)?.1)
             #expect(canonical.hasSuffix("/?category=kitchen&amp;lang=de"), "the sort is dropped, the language kept: \(canonical)")
             #expect(german.text.contains("Preis aufsteigend"))
-            #expect(german.text.contains(#"<a href="/?category=kitchen&amp;sort=price&amp;lang=de" hreflang="de" lang="de" aria-current="true">Deutsch</a>"#))
+            #expect(
+                german.text.contains(
+                    #"<a href="/?category=kitchen&amp;sort=price&amp;lang=de" hreflang="de" lang="de" aria-current="true">Deutsch</a>"#))
 
             // The cookie now decides, over the browser's header, on every page and form.
             let cart = try await browser.send("/cart", headers: ["Accept-Language": "en"])
@@ -121,7 +123,8 @@ import TesseraTesting
             let controls = try await browser.send("/?lang=x%07%0D%0Ay%1B%7F%C2%85z", headers: ["Accept": "text/html"])
             #expect(controls.status == 400)
             #expect(controls.text.contains("“xyz”"), "the quoted value, without its control characters")
-            #expect(!controls.text.unicodeScalars.contains { $0.value == 0x07 || $0.value == 0x1B || $0.value == 0x7F || $0.value == 0x85 || $0 == "\r" })
+            #expect(
+                !controls.text.unicodeScalars.contains { $0.value == 0x07 || $0.value == 0x1B || $0.value == 0x7F || $0.value == 0x85 || $0 == "\r" })
             let json = try await browser.send("/?lang=x%07y", headers: ["Accept": "application/json"])
             #expect(json.status == 400 && !json.text.contains("\\u0007") && json.text.contains("“xy”"), "\(json.text)")
             let refusedInGerman = try await browser.send("/?lang=fr", headers: ["Accept": "text/html", "Accept-Language": "de"])
@@ -144,7 +147,8 @@ import TesseraTesting
             }
             // Refused from its head, before the app or the body: the error step still knows the
             // language, from the header or from `?lang=`.
-            let tooLarge = "Host: x\r\nAccept: text/html\r\nContent-Type: application/x-www-form-urlencoded\r\nExpect: 100-continue\r\nContent-Length: 5000000\r\n"
+            let tooLarge =
+                "Host: x\r\nAccept: text/html\r\nContent-Type: application/x-www-form-urlencoded\r\nExpect: 100-continue\r\nContent-Length: 5000000\r\n"
             let german = try await raw("POST /cart/items HTTP/1.1\r\n\(tooLarge)Accept-Language: de\r\n\r\n")
             #expect(german.status == 413)
             #expect(german.text.contains("413 Inhalt zu groß") && german.text.contains("Der Inhalt der Anfrage ist größer als"), "\(german.text)")
@@ -157,8 +161,10 @@ import TesseraTesting
             let path = try await raw("GET /%2e%2e/secret HTTP/1.1\r\nHost: x\r\nAccept: text/html\r\nAccept-Language: de\r\n\r\n")
             #expect(path.status == 400 && path.text.contains("Der Pfad enthält ein Segment „.“ oder „..“."), "\(path.text)")
             let method = try await raw("BREW / HTTP/1.1\r\nHost: x\r\nAccept: text/html\r\nAccept-Language: de\r\n\r\n")
-            #expect(method.status == 501 && method.text.contains("501 Nicht implementiert") && method.text.contains("Die Methode BREW wird nicht unterstützt."),
-                    "\(method.text)")
+            #expect(
+                method.status == 501 && method.text.contains("501 Nicht implementiert")
+                    && method.text.contains("Die Methode BREW wird nicht unterstützt."),
+                "\(method.text)")
             let json = try await raw("BREW / HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\nAccept-Language: de\r\n\r\n")
             #expect(json.status == 501 && json.text.contains("The method BREW is not supported."), "JSON stays English: \(json.text)")
             #expect(try await shop.get("/").status == 200, "the server is still up")

@@ -60,7 +60,9 @@ import Testing
             #expect(try await onThread { try refused.rest() }.map(\.name) == ["closed"])
 
             let sam = try await BackOfficeTests.staff(shop)
-            #expect(try await sam.submit(from: "/admin/orders/\(paid)", to: "/admin/orders/\(paid)/ship", form: "trackingNumber=1Z999AA10123456784").status == 303)
+            #expect(
+                try await sam.submit(from: "/admin/orders/\(paid)", to: "/admin/orders/\(paid)/ship", form: "trackingNumber=1Z999AA10123456784")
+                    .status == 303)
             let event = try #require(try await onThread { try stream.next() })
             #expect(event.data.hasPrefix(event.id! + " /orders/\(paid)/status\n"))
             #expect(event.data.contains(#"data-view="Shipped""#))

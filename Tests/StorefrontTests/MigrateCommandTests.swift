@@ -1,15 +1,16 @@
 import Foundation
 import GRDB
-import Testing
 import TesseraTesting
+import Testing
 
 /// `storefront migrate`, which a rolling deploy runs once before replacing the instances: the
 /// schema and nothing else, then exit; run again, nothing to do.
 @Suite struct MigrateCommandTests {
     func migrate(_ environment: [String: String]) async throws -> (status: Int32, log: String) {
         let settings = ["LOG_LEVEL": "warning"].merging(environment) { $1 }
-        let process = try ProcessHarness(product: "storefront", environment: settings, arguments: ["migrate"],
-                                         workingDirectory: ProcessHarness.packageRoot)
+        let process = try ProcessHarness(
+            product: "storefront", environment: settings, arguments: ["migrate"],
+            workingDirectory: ProcessHarness.packageRoot)
         return (try await process.waitForExit(timeout: .seconds(120)), process.log)
     }
 
@@ -31,7 +32,7 @@ import TesseraTesting
         let cluster = try #require(ProcessInfo.processInfo.environment["TESSERA_POSTGRES_URL"], "run through scripts/with-postgres.sh (make test)")
         let name = "migrate_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         try psql(cluster, "CREATE DATABASE \(name)")
-        defer { try? psql(cluster, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
+        defer { _ = try? psql(cluster, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)") }
         var url = try #require(URLComponents(string: cluster))
         url.path = "/" + name
         let database = try #require(url.string)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TesseraTesting
+import Testing
 
 /// The architecture, checked: Catalog and Accounts depend on the framework only, so the product
 /// pages cannot name the modules that extend them; Orders may use both; the back office may use
@@ -22,13 +22,18 @@ import TesseraTesting
         // Its own scratch path: `swift test` holds the lock on `.build` while the tests run.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-describe-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let describe = try await CommandOutput.of(["swift", "package", "--scratch-path", scratch.path, "describe", "--type", "json"],
-                                                  in: ProcessHarness.packageRoot, includingStandardError: false)
+        let describe = try await CommandOutput.of(
+            ["swift", "package", "--scratch-path", scratch.path, "describe", "--type", "json"],
+            in: ProcessHarness.packageRoot, includingStandardError: false)
         #expect(describe.status == 0)
         let data = Data(describe.output.utf8)
         let description = try JSONDecoder().decode(Description.self, from: data)
         let targets = Dictionary(uniqueKeysWithValues: description.targets.map { ($0.name, $0) })
-        let framework: Set = ["Tessera", "TesseraHTTP", "TesseraViews", "TesseraMail", "TesseraPasskeys", "TesseraViewsPlugin", "TesseraViewCompiler", "TesseraTemplateCompiler", "CTesseraShim", "CMicroHTTPD", "CZlib", "CLibPQ", "TesseraPostgres", "TesseraSQLite", "TesseraImages", "CTesseraImages", "CVips"]
+        let framework: Set = [
+            "Tessera", "TesseraHTTP", "TesseraViews", "TesseraMail", "TesseraPasskeys", "TesseraViewsPlugin", "TesseraViewCompiler",
+            "TesseraTemplateCompiler", "CTesseraShim", "CMicroHTTPD", "CZlib", "CLibPQ", "TesseraPostgres", "TesseraSQLite", "TesseraImages",
+            "CTesseraImages", "CVips",
+        ]
         // Catalog and Accounts depend on the framework only; Orders may use both; nobody but the
         // composition root knows Storefront.
         let features = ["Catalog", "Accounts", "Orders", "BackOffice", "Storefront"]
@@ -87,8 +92,9 @@ import TesseraTesting
                 for (owner, owned) in tables where owner != module {
                     for table in owned {
                         for verb in ["FROM ", "INTO ", "UPDATE ", "JOIN ", "TABLE "] {
-                            #expect(!sql.contains(verb + table + " ") && !sql.contains(verb + table + "\""),
-                                    "\(module)/\(file.lastPathComponent) names \(owner)'s table \(table)")
+                            #expect(
+                                !sql.contains(verb + table + " ") && !sql.contains(verb + table + "\""),
+                                "\(module)/\(file.lastPathComponent) names \(owner)'s table \(table)")
                         }
                     }
                 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TesseraTesting
+import Testing
 
 /// Checkout, the orders pages and the order state machine, on a real storefront with the demo
 /// data: Ada's orders are #1 completed and reviewed, #2 completed, #3 cancelled, #4 shipped,
@@ -59,7 +59,8 @@ import TesseraTesting
             #expect(checkout.markup.first("data-order-total")?["data-price-minor"] == String(unit * 2))
             // A price or a total sent by the client is ignored: the server prices the order.
             let number = try #require(checkout.hiddenFields(ofFormTo: "/checkout").first { $0.name == "checkoutNumber" }?.value)
-            let placed = try await browser.send("/checkout", method: "POST", form: "totalMinor=1&priceMinor=1&checkoutNumber=\(number)&_csrf=\(checkout.csrfToken ?? "")")
+            let placed = try await browser.send(
+                "/checkout", method: "POST", form: "totalMinor=1&priceMinor=1&checkoutNumber=\(number)&_csrf=\(checkout.csrfToken ?? "")")
             #expect(placed.status == 303)
             let orderURL = try #require(placed.header("location"))
             #expect(orderURL.hasPrefix("/orders/"))
@@ -179,7 +180,8 @@ import TesseraTesting
             // Two submissions of one form at the same moment: still one charge.
             let racing = try await Self.newShopperOrders(1, of: 11, in: browser)
             let racePage = try await browser.send("/orders/\(racing)")
-            let raceForm = "idempotencyKey=\(racePage.markup.first("name", equalTo: "idempotencyKey")?["value"] ?? "")&_csrf=\(racePage.csrfToken ?? "")"
+            let raceForm =
+                "idempotencyKey=\(racePage.markup.first("name", equalTo: "idempotencyKey")?["value"] ?? "")&_csrf=\(racePage.csrfToken ?? "")"
             async let one = browser.send("/orders/\(racing)/pay", method: "POST", form: raceForm)
             async let two = browser.send("/orders/\(racing)/pay", method: "POST", form: raceForm)
             #expect(try await [one.status, two.status] == [303, 303])
@@ -217,7 +219,8 @@ import TesseraTesting
 
             let shipped = try await browser.send("/orders?status=shipped").markup.tags(with: "data-order-id")
             #expect(shipped.map { $0["data-order-id"] } == ["4"])
-            #expect(try await browser.send("/orders?status=shipped").markup.first("data-status-filter", equalTo: "shipped")?["aria-current"] == "page")
+            #expect(
+                try await browser.send("/orders?status=shipped").markup.first("data-status-filter", equalTo: "shipped")?["aria-current"] == "page")
             let completed = try await browser.send("/orders?status=completed").markup.tags(with: "data-order-id")
             #expect(completed.map { $0["data-order-id"] } == ["2", "1"])
 
@@ -301,7 +304,8 @@ import TesseraTesting
             #expect(completed.markup.first("name", equalTo: "rating") != nil, "the review form")
 
             // Bad fields come back on the order page, with what was typed.
-            let bad = try await browser.send("/orders/4/review", method: "POST", form: "rating=9&text=%3Cb%3Ehi%3C%2Fb%3E&_csrf=\(page.csrfToken ?? "")")
+            let bad = try await browser.send(
+                "/orders/4/review", method: "POST", form: "rating=9&text=%3Cb%3Ehi%3C%2Fb%3E&_csrf=\(page.csrfToken ?? "")")
             #expect(bad.status == 422)
             #expect(bad.markup.first("data-field", equalTo: "rating") != nil)
             #expect(bad.text.contains("&lt;b&gt;hi&lt;/b&gt;</textarea>"))
@@ -331,7 +335,8 @@ import TesseraTesting
             #expect(refused.markup.first("data-field", equalTo: "reason") != nil)
             #expect(Self.status(refused) == "awaiting_payment")
 
-            let cancelled = try await browser.send("/orders/\(id)/cancel", method: "POST", form: "reason=%3Ci%3EChanged%3C%2Fi%3E+my+mind&_csrf=\(page.csrfToken ?? "")")
+            let cancelled = try await browser.send(
+                "/orders/\(id)/cancel", method: "POST", form: "reason=%3Ci%3EChanged%3C%2Fi%3E+my+mind&_csrf=\(page.csrfToken ?? "")")
             #expect(cancelled.status == 303)
             let shown = try await browser.send("/orders/\(id)")
             #expect(Self.status(shown) == "cancelled")

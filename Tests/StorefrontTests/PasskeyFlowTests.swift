@@ -1,7 +1,7 @@
 import Foundation
 import Tessera
-import Testing
 import TesseraTesting
+import Testing
 
 /// Passkeys on a real storefront, over HTTP, with TesseraTesting's software authenticator in the
 /// browser's place: a signed-in shopper adds one, signs out, signs in with it and no password;
@@ -36,8 +36,10 @@ import TesseraTesting
 
     static func signInForm(_ authenticator: inout SoftwareAuthenticator, challenge: [UInt8], origin: String = origin) -> String {
         let signed = authenticator.assertion(challenge: challenge, origin: origin)
-        return [field("credentialID", authenticator.credentialID), field("clientDataJSON", signed.clientData),
-                field("authenticatorData", signed.authenticatorData), field("signature", signed.signature), "next=%2Forders"].joined(separator: "&")
+        return [
+            field("credentialID", authenticator.credentialID), field("clientDataJSON", signed.clientData),
+            field("authenticatorData", signed.authenticatorData), field("signature", signed.signature), "next=%2Forders",
+        ].joined(separator: "&")
     }
 
     /// Ada signs in with her password and adds the authenticator's passkey; the client is signed out again after.
@@ -49,8 +51,9 @@ import TesseraTesting
         #expect(options.rp?.id == "localhost")
         #expect(options.user.flatMap { Base64URL.decode(Substring($0.id)) }?.count == 8)
         let made = authenticator.registration(challenge: challenge, origin: Self.origin)
-        let added = try await browser.submit(from: "/account", to: "/account/passkeys",
-                                             form: field("clientDataJSON", made.clientData) + "&" + field("attestationObject", made.attestationObject))
+        let added = try await browser.submit(
+            from: "/account", to: "/account/passkeys",
+            form: field("clientDataJSON", made.clientData) + "&" + field("attestationObject", made.attestationObject))
         #expect(added.status == 303)
         let account = try await browser.send("/account")
         #expect(account.text.contains(#"data-passkey-count="1""#))
@@ -95,15 +98,17 @@ import TesseraTesting
             let visitor = TestClient(port: shop.port)
             // A page of another origin (a phishing site relaying the challenge).
             var (_, challenge) = try await Self.options(visitor, "/login/passkey/options", page: "/login")
-            let phished = try await visitor.submit(from: "/login", to: "/login/passkey",
-                                                   form: Self.signInForm(&authenticator, challenge: challenge, origin: "http://evil.example"))
+            let phished = try await visitor.submit(
+                from: "/login", to: "/login/passkey",
+                form: Self.signInForm(&authenticator, challenge: challenge, origin: "http://evil.example"))
             #expect(phished.status == 422)
             #expect(phished.text.contains("The passkey could not be verified."))
             // An authenticator that signed for another relying party.
             var elsewhere = authenticator
             elsewhere.relyingPartyID = "evil.example"
             (_, challenge) = try await Self.options(visitor, "/login/passkey/options", page: "/login")
-            #expect(try await visitor.submit(from: "/login", to: "/login/passkey", form: Self.signInForm(&elsewhere, challenge: challenge)).status == 422)
+            #expect(
+                try await visitor.submit(from: "/login", to: "/login/passkey", form: Self.signInForm(&elsewhere, challenge: challenge)).status == 422)
             // A challenge issued to another visitor's session.
             let other = TestClient(port: shop.port)
             let (_, foreign) = try await Self.options(other, "/login/passkey/options", page: "/login")
@@ -112,9 +117,15 @@ import TesseraTesting
             // A changed signature; a field that is not base64url; an unknown passkey.
             (_, challenge) = try await Self.options(visitor, "/login/passkey/options", page: "/login")
             let form = Self.signInForm(&authenticator, challenge: challenge)
-            #expect(try await visitor.submit(from: "/login", to: "/login/passkey",
-                                             form: form.replacingOccurrences(of: "signature=ME", with: "signature=MF")).status == 422)
-            #expect(try await visitor.submit(from: "/login", to: "/login/passkey", form: "credentialID=%25%25&clientDataJSON=x&authenticatorData=y&signature=z").status == 422)
+            #expect(
+                try await visitor.submit(
+                    from: "/login", to: "/login/passkey",
+                    form: form.replacingOccurrences(of: "signature=ME", with: "signature=MF")
+                ).status == 422)
+            #expect(
+                try await visitor.submit(
+                    from: "/login", to: "/login/passkey", form: "credentialID=%25%25&clientDataJSON=x&authenticatorData=y&signature=z"
+                ).status == 422)
             (_, challenge) = try await Self.options(visitor, "/login/passkey/options", page: "/login")
             var stranger = SoftwareAuthenticator(relyingPartyID: "localhost")
             let unknown = try await visitor.submit(from: "/login", to: "/login/passkey", form: Self.signInForm(&stranger, challenge: challenge))

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TesseraTesting
+import Testing
 
 /// Product photos on a real storefront: `storefront seed` adds the demo products' photos (the
 /// server draws none); staff upload one on `/admin/products`; the product page shows it as a `<picture>` with
@@ -42,7 +42,8 @@ import TesseraTesting
             #expect(urls.count == 6, "\(urls)")
             for url in urls {
                 let variant = try await visitor.send(url)
-                let file = try #require(FileManager.default.contents(atPath: folder.appendingPathComponent(String(url.dropFirst("/photos/".count))).path))
+                let file = try #require(
+                    FileManager.default.contents(atPath: folder.appendingPathComponent(String(url.dropFirst("/photos/".count))).path))
                 #expect(variant.status == 200 && variant.body == Array(file), "\(url) is the file the seed drew")
                 #expect(variant.header("cache-control") == "public, max-age=31536000, immutable")
             }
@@ -52,11 +53,13 @@ import TesseraTesting
             let url = try #require(urls.first { $0.hasSuffix("-640.webp") })
             let name = url.dropFirst("/photos/".count)
             let escapedFirst = "%" + String(name.utf8.first!, radix: 16)
-            for (alias, status) in [("/photos//\(name)", 404), ("//photos/\(name)", 404), ("/photos/\(name)/", 404), ("/photos/\(name)//", 404),
-                                    ("/photos/\(name.replacingOccurrences(of: "-", with: "--"))", 404), ("/photos/-\(name)", 404),
-                                    ("/photos/\(name.replacingOccurrences(of: ".", with: ".."))", 404), ("/photos/\(name).", 404),
-                                    ("/photos/\(escapedFirst)\(name.dropFirst())", 404), ("/ph%6Ftos/\(name)", 404),
-                                    ("/photos/./\(name)", 400), ("/photos/%2F\(name)", 400)] {
+            for (alias, status) in [
+                ("/photos//\(name)", 404), ("//photos/\(name)", 404), ("/photos/\(name)/", 404), ("/photos/\(name)//", 404),
+                ("/photos/\(name.replacingOccurrences(of: "-", with: "--"))", 404), ("/photos/-\(name)", 404),
+                ("/photos/\(name.replacingOccurrences(of: ".", with: ".."))", 404), ("/photos/\(name).", 404),
+                ("/photos/\(escapedFirst)\(name.dropFirst())", 404), ("/ph%6Ftos/\(name)", 404),
+                ("/photos/./\(name)", 400), ("/photos/%2F\(name)", 400),
+            ] {
                 let reply = try await onThread { [port = shop.port] in try RawHTTPClient.request(port: port, alias) }
                 #expect(reply.status == status, "\(alias)")
                 #expect(reply.header("cache-control")?.contains("immutable") != true, "\(alias)")
@@ -124,7 +127,9 @@ import TesseraTesting
             // the body read and dropped, and the 413 page arrives rather than a reset.
             let (huge, sentWhole) = try await onThread { [port = shop.port, cookie = staff.cookie ?? ""] in
                 let client = try RawHTTPClient(port: port, timeout: 30)
-                try client.send("POST /admin/products/5/photos HTTP/1.1\r\nHost: localhost\r\nAccept: text/html\r\nCookie: \(cookie)\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: \(50 * 1024 * 1024)\r\n\r\n")
+                try client.send(
+                    "POST /admin/products/5/photos HTTP/1.1\r\nHost: localhost\r\nAccept: text/html\r\nCookie: \(cookie)\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: \(50 * 1024 * 1024)\r\n\r\n"
+                )
                 let whole = client.sendUnlessRefused(repeating: 0x2D, count: 50 * 1024 * 1024)
                 return (try client.readReply(), whole)
             }

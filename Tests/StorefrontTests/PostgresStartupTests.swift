@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TesseraTesting
+import Testing
 
 /// The storefront on PostgreSQL as an operator runs it: `DATABASE_URL` chooses the database, a
 /// database it cannot use stops it at start (exit 69, one line), and an outage while it runs is a
@@ -82,8 +82,9 @@ import TesseraTesting
 
         try await cluster.control("stop")
         let product = try await get("/products/2")
-        #expect(product.status == 503 && product.header("content-type") == "text/html; charset=utf-8" && product.text.contains("unavailable"),
-                "\(product.status) \(product.text.prefix(200))")
+        #expect(
+            product.status == 503 && product.header("content-type") == "text/html; charset=utf-8" && product.text.contains("unavailable"),
+            "\(product.status) \(product.text.prefix(200))")
         #expect(product.header("retry-after") == "5")
         // Readiness answers from its latest run of the checks, at most a second old, so it
         // turns with the next run.

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TesseraTesting
+import Testing
 
 /// The storefront's rate limits on one instance (their counts in memory, on SQLite): the
 /// defaults for registration, a lowered checkout limit, and the 429 page.
@@ -15,9 +15,10 @@ import TesseraTesting
             }
             let browser = TestClient(port: shop.port)
             let form = try await browser.send("/register")
-            let refused = try await browser.send("/register", method: "POST",
-                                                 form: "name=Eleven&email=eleven%40example.com&password=long-enough-1&_csrf=\(form.csrfToken ?? "")",
-                                                 headers: ["Accept-Language": "de"])
+            let refused = try await browser.send(
+                "/register", method: "POST",
+                form: "name=Eleven&email=eleven%40example.com&password=long-enough-1&_csrf=\(form.csrfToken ?? "")",
+                headers: ["Accept-Language": "de"])
             #expect(refused.status == 429)
             #expect(refused.header("retry-after").flatMap(Int.init).map { (3500...3600).contains($0) } == true)
             #expect(refused.header("content-type")?.hasPrefix("text/html") == true)

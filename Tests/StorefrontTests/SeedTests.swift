@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import Testing
 import TesseraTesting
+import Testing
 
 /// `storefront seed`: the demo shop's photos, added once; `--products N`: a new data directory
 /// with a large catalog, the same every time, that pages by keyset.
@@ -31,10 +31,12 @@ import TesseraTesting
         #expect(Set(names).count > 300, "varied names")
         let counts = try DatabaseQueue(path: first.appendingPathComponent("storefront.sqlite").path)
         let (orders, users, staff, indexed) = try await counts.read { db in
-            (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM customerOrder") ?? 0,
-             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user") ?? 0,
-             try String.fetchOne(db, sql: "SELECT email FROM user WHERE isStaff") ?? "",
-             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM productSearch") ?? 0)
+            (
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM customerOrder") ?? 0,
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM user") ?? 0,
+                try String.fetchOne(db, sql: "SELECT email FROM user WHERE isStaff") ?? "",
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM productSearch") ?? 0
+            )
         }
         #expect(orders == 6 && users == 4, "the demo orders and accounts")
         #expect(staff == "sam@example.com", "one of them staff's")
@@ -52,7 +54,8 @@ import TesseraTesting
         #expect(again.status == 64 && again.log.contains("already has a database"), "\(again.log)")
         let few = try await Self.seed(["--products", "39"], dataDirectory: root.appendingPathComponent("third"))
         #expect(few.status == 64 && few.log.contains("--products 39"), "\(few.log)")
-        let elsewhere = try await Self.seed(["--products", "100", "--database-url", "postgres://nobody@127.0.0.1:1/x"], dataDirectory: root.appendingPathComponent("fourth"))
+        let elsewhere = try await Self.seed(
+            ["--products", "100", "--database-url", "postgres://nobody@127.0.0.1:1/x"], dataDirectory: root.appendingPathComponent("fourth"))
         #expect(elsewhere.status == 64 && elsewhere.log.contains("new SQLite data directory"), "\(elsewhere.log)")
 
         try await Self.pagesByKeyset(first)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TesseraTesting
+import Testing
 
 /// A session ends on the server: a cookie copied before sign-out, or before a password change,
 /// is signed out when it comes back (ASVS 7.4.1, 7.4.2).
@@ -30,7 +30,8 @@ import TesseraTesting
             #expect(replayed.status == 303)
             #expect(replayed.header("location") == "/login?next=%2Forders%2F1")
             #expect(replayed.header("set-cookie") != nil, "the replayed cookie is replaced by an anonymous session")
-            let addToCart = try await Self.holding(stolen, port: shop.port).send("/cart/items", method: "POST", form: "productID=2&quantity=1&_csrf=\(token)")
+            let addToCart = try await Self.holding(stolen, port: shop.port).send(
+                "/cart/items", method: "POST", form: "productID=2&quantity=1&_csrf=\(token)")
             #expect(addToCart.status == 403, "the old form token went with the session")
             let home = try await thief.send("/")
             #expect(!home.text.contains("data-signed-in-as"))
@@ -50,25 +51,30 @@ import TesseraTesting
             #expect(try await TestClient(port: shop.port).send("/account/password").status == 303)
             #expect(try await laptop.send("/account").text.contains(#"href="/account/password""#))
 
-            let wrong = try await laptop.submit(from: "/account/password", to: "/account/password", form: "current=guess&password=compiler-1952&confirm=compiler-1952")
+            let wrong = try await laptop.submit(
+                from: "/account/password", to: "/account/password", form: "current=guess&password=compiler-1952&confirm=compiler-1952")
             #expect(wrong.status == 422)
             #expect(wrong.text.contains("The current password is wrong."))
-            let mismatch = try await laptop.submit(from: "/account/password", to: "/account/password", form: "current=grace-hopper-1906&password=compiler-1952&confirm=compiler-1953")
+            let mismatch = try await laptop.submit(
+                from: "/account/password", to: "/account/password", form: "current=grace-hopper-1906&password=compiler-1952&confirm=compiler-1953")
             #expect(mismatch.status == 422)
             #expect(mismatch.text.contains("The two new passwords differ."))
             #expect(!mismatch.text.contains("compiler-1952"), "a password is never sent back")
             #expect(try await phone.send("/account").status == 200, "refused changes end nothing")
 
-            let changed = try await laptop.submit(from: "/account/password", to: "/account/password", form: "current=grace-hopper-1906&password=compiler-1952&confirm=compiler-1952")
+            let changed = try await laptop.submit(
+                from: "/account/password", to: "/account/password", form: "current=grace-hopper-1906&password=compiler-1952&confirm=compiler-1952")
             #expect(changed.status == 303)
             #expect(changed.header("location") == "/account")
             #expect(try await laptop.send("/account").status == 200, "the device that changed it stays signed in")
             #expect(try await phone.send("/account").status == 303, "every other session ends")
             #expect(try await copiedFromLaptop.send("/account").status == 303, "a copy of the old cookie too")
 
-            let old = try await TestClient(port: shop.port).submit(from: "/login", to: "/login", form: "email=grace%40example.com&password=grace-hopper-1906")
+            let old = try await TestClient(port: shop.port).submit(
+                from: "/login", to: "/login", form: "email=grace%40example.com&password=grace-hopper-1906")
             #expect(old.status == 422)
-            let new = try await TestClient(port: shop.port).submit(from: "/login", to: "/login", form: "email=grace%40example.com&password=compiler-1952")
+            let new = try await TestClient(port: shop.port).submit(
+                from: "/login", to: "/login", form: "email=grace%40example.com&password=compiler-1952")
             #expect(new.status == 303)
         }
     }

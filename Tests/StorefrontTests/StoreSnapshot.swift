@@ -28,25 +28,35 @@ struct StoreSnapshot {
         }
         (orders, stockAccountedFor) = try database.read { db in
             #expect(try String.fetchOne(db, sql: "PRAGMA integrity_check") == "ok")
-            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM customerOrder WHERE id NOT IN (SELECT orderID FROM orderLine)") == 0,
-                    "every order has its lines")
-            #expect(try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM customerOrder
-                WHERE status IN ('paid', 'shipped', 'completed') AND id NOT IN (SELECT orderID FROM payment)
-                """) == 0, "every paid order has its payment")
-            #expect(try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM payment JOIN customerOrder ON customerOrder.id = payment.orderID
-                WHERE customerOrder.status = 'awaiting_payment'
-                """) == 0, "every payment moved its order on")
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT product.id AS id, product.stock + COALESCE((
-                    SELECT SUM(orderLine.quantity) FROM orderLine JOIN customerOrder ON customerOrder.id = orderLine.orderID
-                    WHERE orderLine.productID = product.id AND customerOrder.status != 'cancelled'), 0) AS total
-                FROM product
-                """)
-            return (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM customerOrder") ?? 0,
-                    Dictionary(uniqueKeysWithValues: rows.map { ($0["id"] as Int, $0["total"] as Int) }))
+            #expect(
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM customerOrder WHERE id NOT IN (SELECT orderID FROM orderLine)") == 0,
+                "every order has its lines")
+            #expect(
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM customerOrder
+                        WHERE status IN ('paid', 'shipped', 'completed') AND id NOT IN (SELECT orderID FROM payment)
+                        """) == 0, "every paid order has its payment")
+            #expect(
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM payment JOIN customerOrder ON customerOrder.id = payment.orderID
+                        WHERE customerOrder.status = 'awaiting_payment'
+                        """) == 0, "every payment moved its order on")
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT product.id AS id, product.stock + COALESCE((
+                        SELECT SUM(orderLine.quantity) FROM orderLine JOIN customerOrder ON customerOrder.id = orderLine.orderID
+                        WHERE orderLine.productID = product.id AND customerOrder.status != 'cancelled'), 0) AS total
+                    FROM product
+                    """)
+            return (
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM customerOrder") ?? 0,
+                Dictionary(uniqueKeysWithValues: rows.map { ($0["id"] as Int, $0["total"] as Int) })
+            )
         }
     }
 }
-

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TesseraTesting
+import Testing
 
 /// The `storefront` executable as an operator runs it: configured by environment variables,
 /// logging to stdout, stopped by a signal.
@@ -218,8 +218,10 @@ import TesseraTesting
         (["REGISTRATION_LIMIT": "lots"], "REGISTRATION_LIMIT=lots is not valid. REGISTRATION_LIMIT is a count from 1 to 1000000"),
         (["CHECKOUT_LIMIT": "0/minute"], "CHECKOUT_LIMIT=0/minute is not valid"),
         (["CHECKOUT_LIMIT": "30/fortnight"], "such as 10/hour"),
-        (["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"],
-         "OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported"),
+        (
+            ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"],
+            "OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported"
+        ),
         (["SMTP_URL": "https://mail.example.com"], "only smtp:// is supported"),
         (["MAIL_FROM": "nobody"], "MAIL_FROM=nobody is not an address"),
         (["PASSKEY_RP_ID": "127.0.0.1"], "PASSKEY_RP_ID=127.0.0.1 is not a domain name"),

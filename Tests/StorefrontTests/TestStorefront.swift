@@ -24,8 +24,10 @@ struct TestStorefront: Sendable {
     /// 600,000 rounds on a low-priority thread that a busy machine starves past the 30 s
     /// response deadline.
     static func environment(dataDirectory: URL, logLevel: String = "notice") -> [String: String] {
-        ["PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": dataDirectory.path, "LOG_LEVEL": logLevel, "DATABASE_TIMEOUT": "60",
-         "PASSWORD_HASH_ROUNDS": Self.passwordHashRounds, "REGISTRATION_LIMIT": "100000/hour", "CHECKOUT_LIMIT": "100000/minute"]
+        [
+            "PORT": "0", "HOST": "127.0.0.1", "DATA_DIR": dataDirectory.path, "LOG_LEVEL": logLevel, "DATABASE_TIMEOUT": "60",
+            "PASSWORD_HASH_ROUNDS": Self.passwordHashRounds, "REGISTRATION_LIMIT": "100000/hour", "CHECKOUT_LIMIT": "100000/minute",
+        ]
     }
 
     /// What test storefronts and their seeds hash passwords with.
@@ -37,8 +39,10 @@ struct TestStorefront: Sendable {
     /// - Parameters:
     ///   - seeded: whether `storefront seed` fills the data directory first, demo photos and all.
     ///   - startup: how long it may take to listen.
-    static func run(environment: [String: String] = [:], seeded: Bool = false, startup: Duration = .seconds(20),
-                           _ body: (TestStorefront) async throws -> Void) async throws {
+    static func run(
+        environment: [String: String] = [:], seeded: Bool = false, startup: Duration = .seconds(20),
+        _ body: (TestStorefront) async throws -> Void
+    ) async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-shop-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
         let settings = Self.environment(dataDirectory: data).merging(environment) { _, given in given }
@@ -79,9 +83,13 @@ private actor SeededDataDirectory {
         if let made { return try await made.value }
         let making = Task {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-seeded-\(UUID().uuidString)")
-            let seed = try ProcessHarness(product: "storefront", environment: ["DATA_DIR": folder.path, "LOG_LEVEL": "notice",
-                                                                                   "PASSWORD_HASH_ROUNDS": TestStorefront.passwordHashRounds], arguments: ["seed"],
-                                          workingDirectory: ProcessHarness.packageRoot)
+            let seed = try ProcessHarness(
+                product: "storefront",
+                environment: [
+                    "DATA_DIR": folder.path, "LOG_LEVEL": "notice",
+                    "PASSWORD_HASH_ROUNDS": TestStorefront.passwordHashRounds,
+                ], arguments: ["seed"],
+                workingDirectory: ProcessHarness.packageRoot)
             let status = try await seed.waitForExit(timeout: .seconds(300))
             guard status == 0 else { throw ProcessHarness.HarnessError.failed(status: status, log: seed.log) }
             return folder

@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
-import Testing
 import TesseraHTTP
 import TesseraTesting
+import Testing
 
 /// Slow-header clients at their per-address cap, from four addresses, are cut off at the head
 /// deadline, while a client from a fifth address goes on being answered; a connection over the
@@ -65,8 +65,9 @@ import TesseraTesting
         #expect(closedAfter.values.contains { $0 > firstAnswered! }, "an answer came while slow heads still hung on")
         // Each head began between `started` and `setUp`, and is cut 5 s later, when the server's
         // check (every 250 ms) and the client's next line (every 300 ms) notice.
-        #expect(closedAfter.values.allSatisfy { $0 >= .seconds(4) && $0 < setUp + .seconds(9) },
-                "at the 5 s deadline: \(closedAfter.values.sorted()), set up in \(setUp)")
+        #expect(
+            closedAfter.values.allSatisfy { $0 >= .seconds(4) && $0 < setUp + .seconds(9) },
+            "at the 5 s deadline: \(closedAfter.values.sorted()), set up in \(setUp)")
         #expect(try await server.assertServing().status == 200)
         try await server.stop()
     }

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import TesseraHTTP
 import TesseraTesting
+import Testing
 
 /// Every limit answers with a clear 4xx, and the server keeps serving afterwards.
 @Suite struct LimitsTests {
@@ -27,7 +27,9 @@ import TesseraTesting
         let port = server.port
         let head = "GET /ok HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nX-Pad: \r\n\r\n"
         for (padding, status) in [(limit - head.utf8.count, 200), (limit - head.utf8.count + 1, 431)] {
-            let reply = try await onThread { try RawHTTPClient.request(port: port, "/ok", headers: ["X-Pad": String(repeating: "a", count: padding)]) }
+            let reply = try await onThread {
+                try RawHTTPClient.request(port: port, "/ok", headers: ["X-Pad": String(repeating: "a", count: padding)])
+            }
             #expect(reply.status == status, "a head of \(head.utf8.count + padding) bytes")
         }
         let longURL = try await onThread { try RawHTTPClient.request(port: port, "/ok?" + String(repeating: "a", count: limit)) }
@@ -191,7 +193,8 @@ import TesseraTesting
             let bodyRefusal = (whole, try uploader.readReply().status)
             // So is a browser's photo, within the upload limit: the 503 page, not a reset.
             let photo = try RawHTTPClient(port: port, timeout: 30)
-            try photo.send("POST /ok HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: \(20 * 1024 * 1024)\r\n\r\n")
+            try photo.send(
+                "POST /ok HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: \(20 * 1024 * 1024)\r\n\r\n")
             let photoSent = photo.sendUnlessRefused(repeating: 0x2D, count: 20 * 1024 * 1024)
             let photoRefusal = (photoSent, try photo.readReply().status)
             // The two kept-alive connections still work, and so does a new one once one closes.

@@ -1,6 +1,6 @@
-import Testing
 import TesseraHTTP
 import TesseraTesting
+import Testing
 
 @Suite struct PreparedResponseTests {
     static let hello = PreparedResponse(text: "hello")

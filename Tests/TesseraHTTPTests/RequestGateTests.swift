@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import TesseraHTTP
 import TesseraTesting
+import Testing
 
 /// The strict request gate (RFC 9112): heads that two parties could read differently are refused
 /// with one answer, and the connection is closed, so nothing hidden after them is ever answered.
@@ -22,7 +22,10 @@ import TesseraTesting
 
     @Test(arguments: [
         // Two Transfer-Encoding lines, with a second request hidden in the body (a desync).
-        ("POST /ok HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n\r\n0\r\n\r\nGET /ok HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+        (
+            "POST /ok HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n\r\n0\r\n\r\nGET /ok HTTP/1.1\r\nHost: x\r\n\r\n",
+            400
+        ),
         // A coding other than exactly `chunked`.
         ("POST /ok HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, identity\r\n\r\n0\r\n\r\n", 501),
         ("POST /ok HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", 501),

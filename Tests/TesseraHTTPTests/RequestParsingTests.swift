@@ -1,5 +1,6 @@
 import HTTPTypes
 import Testing
+
 @testable import TesseraHTTP
 
 /// The parsers behind `Request`, on their own.
@@ -150,7 +151,8 @@ import Testing
     }
 
     @Test func otherControlCharactersAndUnicodeStayText() throws {
-        let form = try FormData(body: .memory(Array("note=line%0Aother%09tab&name=%C3%89lodie".utf8)), contentType: "application/x-www-form-urlencoded")
+        let form = try FormData(
+            body: .memory(Array("note=line%0Aother%09tab&name=%C3%89lodie".utf8)), contentType: "application/x-www-form-urlencoded")
         #expect(form["note"] == "line\nother\ttab" && form["name"] == "Élodie")
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 import Logging
 import ServiceLifecycle
-import Testing
 import TesseraHTTP
 import TesseraTesting
+import Testing
 
 /// The server's everyday behaviour, over real HTTP on loopback.
 @Suite struct ServerBasicsTests {
@@ -63,13 +63,17 @@ import TesseraTesting
         let first = try await TestServer.start(Self.echo)
         enum Outcome { case started, failed(any Error), returned }
         let (outcomes, report) = AsyncStream<Outcome>.makeStream()
-        let second = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: first.port),
-                                responder: ClosureResponder(Self.echo), onServerRunning: { _ in report.yield(.started) })
+        let second = HTTPServer(
+            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: first.port),
+            responder: ClosureResponder(Self.echo), onServerRunning: { _ in report.yield(.started) })
         var quiet = Logger(label: "second")
         quiet.logLevel = .critical  // the failure is expected: the test reads it, the log need not
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [second], logger: quiet))
         Task {
-            do { try await group.run(); report.yield(.returned) } catch { report.yield(.failed(error)) }
+            do {
+                try await group.run()
+                report.yield(.returned)
+            } catch { report.yield(.failed(error)) }
         }
         var iterator = outcomes.makeAsyncIterator()
         switch await iterator.next() {
@@ -122,25 +126,27 @@ import TesseraTesting
     @Test func parsesMethodPathQueryHeadersCookiesAndRemoteAddress() async throws {
         let server = try await TestServer.start(Self.echo)
         let reply = try await onThread { [port = server.port] in
-            try RawHTTPClient.request(port: port, "/caf%C3%A9/items?tag=a&q=two+words%21&tag=b", method: "POST",
+            try RawHTTPClient.request(
+                port: port, "/caf%C3%A9/items?tag=a&q=two+words%21&tag=b", method: "POST",
                 headers: ["x-custom": "yes", "Cookie": "session=abc123; theme=\"dark\""],
                 body: Array("hello".utf8)
             )
         }
         #expect(reply.status == 200)
-        #expect(reply.text == """
-            method=POST
-            path=/café/items
-            tags=a,b
-            q=two words!
-            x-custom=yes
-            session=abc123
-            theme=dark
-            remote=127.0.0.1
-            client=127.0.0.1
-            secure=false
-            body=hello
-            """)
+        #expect(
+            reply.text == """
+                method=POST
+                path=/café/items
+                tags=a,b
+                q=two words!
+                x-custom=yes
+                session=abc123
+                theme=dark
+                remote=127.0.0.1
+                client=127.0.0.1
+                secure=false
+                body=hello
+                """)
         try await server.stop()
     }
 
@@ -148,7 +154,8 @@ import TesseraTesting
         let server = try await TestServer.start(Self.echo)
         let port = server.port
         let urlencoded = try await onThread {
-            try RawHTTPClient.request(port: port, "/form", method: "POST",
+            try RawHTTPClient.request(
+                port: port, "/form", method: "POST",
                 headers: ["Content-Type": "application/x-www-form-urlencoded"],
                 body: Array("name=Ada+L&tag=x&tag=y&note=%3Cb%3E".utf8)
             )
@@ -162,7 +169,8 @@ import TesseraTesting
             "--\(boundary)--\r\n",
         ].joined()
         let multipart = try await onThread {
-            try RawHTTPClient.request(port: port, "/form", method: "POST",
+            try RawHTTPClient.request(
+                port: port, "/form", method: "POST",
                 headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"],
                 body: Array(multipartBody.utf8)
             )

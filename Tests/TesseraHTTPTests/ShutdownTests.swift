@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
-import Testing
 import TesseraHTTP
 import TesseraTesting
+import Testing
 
 @Suite struct ShutdownTests {
     @Test func inFlightRequestFinishesDuringGracefulShutdown() async throws {
@@ -30,11 +30,13 @@ import TesseraTesting
 
     @Test func requestStillWaitingAfterGraceGets503() async throws {
         let (started, signalStarted) = AsyncStream<Void>.makeStream()
-        let server = try await TestServer.start(shutdownGrace: .milliseconds(200), responder: ClosureResponder { _ in
-            signalStarted.yield()
-            try await Task.sleep(for: .seconds(30))
-            return .text("never")
-        })
+        let server = try await TestServer.start(
+            shutdownGrace: .milliseconds(200),
+            responder: ClosureResponder { _ in
+                signalStarted.yield()
+                try await Task.sleep(for: .seconds(30))
+                return .text("never")
+            })
         let port = server.port
         async let reply = onThread { try RawHTTPClient.request(port: port, "/forever") }
         // Stopped once the handler runs: the request is in flight, not still on its way.
@@ -60,11 +62,13 @@ import TesseraTesting
         for _ in 0..<5 {
             let served = Atomic<Int>(0)
             let answeredClients = ClientCount()
-            let server = try await TestServer.start(shutdownGrace: .seconds(5), responder: ClosureResponder { _ in
-                try await Task.sleep(for: .microseconds(200))  // always waits: the connection is suspended
-                served.add(1, ordering: .relaxed)
-                return .text("ok")
-            })
+            let server = try await TestServer.start(
+                shutdownGrace: .seconds(5),
+                responder: ClosureResponder { _ in
+                    try await Task.sleep(for: .microseconds(200))  // always waits: the connection is suspended
+                    served.add(1, ordering: .relaxed)
+                    return .text("ok")
+                })
             let port = server.port
             let clients = (0..<8).map { _ in
                 Task {

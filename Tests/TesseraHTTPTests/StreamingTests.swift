@@ -1,20 +1,22 @@
 import Foundation
-import Testing
 import TesseraHTTP
 import TesseraTesting
+import Testing
 
 @Suite struct StreamingTests {
     @Test func streamedPartsArriveBeforeTheProducerFinishes() async throws {
         let (gate, opener) = AsyncStream<Void>.makeStream()
         let server = try await TestServer.start { request in
             if request.path == "/ok" { return .text("ok") }
-            return Response(headers: [.contentType: "text/plain"], body: .stream { writer in
-                try await writer.write("first part;")
-                try await writer.flush()
-                var iterator = gate.makeAsyncIterator()
-                _ = await iterator.next()  // held until the test has seen the first part
-                try await writer.write("second part")
-            })
+            return Response(
+                headers: [.contentType: "text/plain"],
+                body: .stream { writer in
+                    try await writer.write("first part;")
+                    try await writer.flush()
+                    var iterator = gate.makeAsyncIterator()
+                    _ = await iterator.next()  // held until the test has seen the first part
+                    try await writer.write("second part")
+                })
         }
         let port = server.port
         let body = try await onThread {
@@ -34,12 +36,13 @@ import TesseraTesting
 
     @Test func largeStreamSurvivesBackPressure() async throws {
         let server = try await TestServer.start { _ in
-            Response(body: .stream { writer in
-                for index in 0..<200 {
-                    try await writer.write(Array(repeating: UInt8(ascii: "a") + UInt8(index % 26), count: 10_000))
-                    try await writer.flush()
-                }
-            })
+            Response(
+                body: .stream { writer in
+                    for index in 0..<200 {
+                        try await writer.write(Array(repeating: UInt8(ascii: "a") + UInt8(index % 26), count: 10_000))
+                        try await writer.flush()
+                    }
+                })
         }
         let body = try await onThread { [port = server.port] in try RawHTTPClient.request(port: port, "/big").body }
         #expect(body.count == 2_000_000)
@@ -50,10 +53,11 @@ import TesseraTesting
     @Test func headOnAStreamedRouteSaysItsLengthAndSendsNoBody() async throws {
         let server = try await TestServer.start { request in
             if request.path == "/ok" { return .text("ok") }
-            return Response(body: .stream { writer in
-                try await writer.write("never sent")
-                try await writer.flush()
-            })
+            return Response(
+                body: .stream { writer in
+                    try await writer.write("never sent")
+                    try await writer.flush()
+                })
         }
         let port = server.port
         let (head, next) = try await onThread {

@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
-import Testing
-@testable import TesseraHTTP
 import TesseraTesting
+import Testing
+
+@testable import TesseraHTTP
 
 /// Large uploads are written to disk as they arrive, not held in memory: a `multipart/form-data`
 /// body over `maxBodyBytes` is spooled, its files stay in spooled files, and memory stays flat
@@ -17,7 +18,8 @@ import TesseraTesting
             body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
         }
         for (name, bytes) in files {
-            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"\(name)\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
+            body += Array(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"\(name)\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
             body += bytes + Array("\r\n".utf8)
         }
         return body + Array("--\(boundary)--\r\n".utf8)
@@ -39,7 +41,10 @@ import TesseraTesting
             #expect(parsed["title"] == "Lamp ☀")
             #expect(parsed.files.map(\.clientFileName) == ["a.jpg", "empty.jpg", "b.jpg"])
             for (file, expected) in zip(parsed.files, inMemory.files) {
-                guard case .spooled = file.contents else { Issue.record("a file of a spooled body is in memory"); continue }
+                guard case .spooled = file.contents else {
+                    Issue.record("a file of a spooled body is in memory")
+                    continue
+                }
                 #expect(try file.bytes() == expected.bytes(), "pieces of \(pieceSize)")
             }
         }
@@ -76,7 +81,8 @@ import TesseraTesting
     @Test func aSpooledBodyIsParsedOnceHoweverOftenItsFormIsRead() throws {
         let spooled = try SpooledFile()
         try spooled.append(Self.body(files: [("a.jpg", [1, 2, 3])]))
-        let request = Request(method: .post, path: "/upload", headers: [.contentType: "multipart/form-data; boundary=\(Self.boundary)"], body: .spooled(spooled))
+        let request = Request(
+            method: .post, path: "/upload", headers: [.contentType: "multipart/form-data; boundary=\(Self.boundary)"], body: .spooled(spooled))
         guard case .spooled(let first) = try request.form().files[0].contents, case .spooled(let second) = try request.form().files[0].contents else {
             Issue.record("not spooled")
             return
@@ -111,24 +117,29 @@ import TesseraTesting
         // Time limits out of the way: on a machine busy with other suites, a connection can wait
         // past a public site's 15 s idle or 20 s head limit before its upload moves, and 200 MB
         // can take longer than 30 s to arrive. This test is about memory.
-        let limits = HTTPServerLimits(idleTimeout: .seconds(300), headTimeout: .seconds(300), bodyReadTimeout: .seconds(300),
-                                      responseTimeout: .seconds(300), maxUploadBytes: 25 * 1024 * 1024)
-        let server = try await TestServer.start(threads: 4, limits: limits, responder: ClosureResponder { request in
-            guard case .spooled = request.body else { return .text("not spooled", status: .internalServerError) }
-            guard let file = try request.form().file("photo"), case .spooled(let spooled) = file.contents else {
-                return .text("no spooled file", status: .badRequest)
-            }
-            var offset = 0
-            while offset < spooled.size {
-                let piece = try spooled.read(at: offset, count: 1 << 16)
-                let same = piece.count <= photo.count - offset && piece.withUnsafeBytes { received in
-                    photo.withUnsafeBytes { sent in memcmp(received.baseAddress!, sent.baseAddress! + offset, received.count) == 0 }
+        let limits = HTTPServerLimits(
+            idleTimeout: .seconds(300), headTimeout: .seconds(300), bodyReadTimeout: .seconds(300),
+            responseTimeout: .seconds(300), maxUploadBytes: 25 * 1024 * 1024)
+        let server = try await TestServer.start(
+            threads: 4, limits: limits,
+            responder: ClosureResponder { request in
+                guard case .spooled = request.body else { return .text("not spooled", status: .internalServerError) }
+                guard let file = try request.form().file("photo"), case .spooled(let spooled) = file.contents else {
+                    return .text("no spooled file", status: .badRequest)
                 }
-                guard same else { return .text("differs at byte \(offset)", status: .internalServerError) }
-                offset += piece.count
-            }
-            return .text("\(file.size) intact")
-        })
+                var offset = 0
+                while offset < spooled.size {
+                    let piece = try spooled.read(at: offset, count: 1 << 16)
+                    let same =
+                        piece.count <= photo.count - offset
+                        && piece.withUnsafeBytes { received in
+                            photo.withUnsafeBytes { sent in memcmp(received.baseAddress!, sent.baseAddress! + offset, received.count) == 0 }
+                        }
+                    guard same else { return .text("differs at byte \(offset)", status: .internalServerError) }
+                    offset += piece.count
+                }
+                return .text("\(file.size) intact")
+            })
         let baseline = Self.residentBytes()
         let peak = Atomic<Int>(baseline)
         let sampling = Task.detached {
@@ -144,7 +155,9 @@ import TesseraTesting
                 group.addTask {
                     try await onThread {
                         let client = try RawHTTPClient(port: port, timeout: 60)
-                        try client.send("POST /upload HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: multipart/form-data; boundary=\(Self.boundary)\r\nContent-Length: \(body.count)\r\n\r\n")
+                        try client.send(
+                            "POST /upload HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: multipart/form-data; boundary=\(Self.boundary)\r\nContent-Length: \(body.count)\r\n\r\n"
+                        )
                         var offset = 0
                         while offset < body.count {
                             try client.send(Array(body[offset..<min(offset + 256 * 1024, body.count)]))
@@ -199,7 +212,9 @@ import TesseraTesting
         // Chunked, so only counting can tell: refused once it passes the limit.
         let counted = try await onThread {
             let client = try RawHTTPClient(port: port, timeout: 30)
-            try client.send("POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; boundary=\(Self.boundary)\r\nTransfer-Encoding: chunked\r\n\r\n")
+            try client.send(
+                "POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Type: multipart/form-data; boundary=\(Self.boundary)\r\nTransfer-Encoding: chunked\r\n\r\n"
+            )
             // One chunk, sent 30 times: a debug build takes seconds to flatten 30 MB into one
             // array, and a client that slow meets the server's idle timeout, not its limit.
             let chunk = Array("100000\r\n".utf8) + [UInt8](repeating: 65, count: 1024 * 1024) + Array("\r\n".utf8)
@@ -211,7 +226,9 @@ import TesseraTesting
         // An ordinary form is still held to the in-memory limit, and its body is read before the answer too.
         let form = try await onThread {
             let client = try RawHTTPClient(port: port, timeout: 30)
-            try client.send("POST /form HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(2 * 1024 * 1024)\r\n\r\n")
+            try client.send(
+                "POST /form HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(2 * 1024 * 1024)\r\n\r\n"
+            )
             let whole = client.sendUnlessRefused([UInt8](repeating: 97, count: 2 * 1024 * 1024))
             return (whole, try client.readReply())
         }

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import Tessera
-@testable import TesseraHTTP
 import TesseraImages
 import TesseraTesting
+import Testing
+
+@testable import TesseraHTTP
 
 /// The checks an upload meets and the variants pages show, on real libvips: formats told by
 /// their bytes, a decompression bomb refused from its header, a truncated JPEG refused, metadata
@@ -36,7 +37,9 @@ import TesseraTesting
         #expect(ImageFormat(sniffing: [0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10]) == .jpeg)
         #expect(ImageFormat(sniffing: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]) == .png)
         #expect(ImageFormat(sniffing: Array("RIFF\u{1}\u{2}\u{3}\u{4}WEBPVP8 ".utf8)) == .webp)
-        for other in [Array("just text, named photo.jpg".utf8), [0x7F, 0x45, 0x4C, 0x46, 2, 1, 1], Array("GIF89a......".utf8), Array("RIFF....WAVE".utf8), []] {
+        for other in [
+            Array("just text, named photo.jpg".utf8), [0x7F, 0x45, 0x4C, 0x46, 2, 1, 1], Array("GIF89a......".utf8), Array("RIFF....WAVE".utf8), [],
+        ] {
             #expect(ImageFormat(sniffing: other) == nil)
         }
     }

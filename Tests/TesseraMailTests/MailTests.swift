@@ -1,8 +1,9 @@
 import Foundation
 import Logging
 import Synchronization
-import Testing
 import Tessera
+import Testing
+
 @testable import TesseraMail
 
 /// The mail a framework app sends: addresses that cannot inject headers, a message whose bytes
@@ -12,16 +13,21 @@ import Tessera
     let shop = MailAddress("orders@shop.example", name: "Tessera Shop")!
     let buyer = MailAddress("jurgen@example.com", name: "Jürgen Ünal")!
 
-    func message(text: String = "Thank you.\n.\nA line that is longer than seventy-six characters, to be folded by quoted-printable encoding.") -> MailMessage {
-        MailMessage(from: shop, to: buyer, subject: "Bestellung #7 – bestätigt", messageID: "order-7.1@shop.example",
-                    date: Date(timeIntervalSince1970: 1_800_000_000), html: "<p>Grüße</p>", text: text, language: "de")
+    func message(
+        text: String = "Thank you.\n.\nA line that is longer than seventy-six characters, to be folded by quoted-printable encoding."
+    ) -> MailMessage {
+        MailMessage(
+            from: shop, to: buyer, subject: "Bestellung #7 – bestätigt", messageID: "order-7.1@shop.example",
+            date: Date(timeIntervalSince1970: 1_800_000_000), html: "<p>Grüße</p>", text: text, language: "de")
     }
 
     @Test func addressesThatCouldAddHeadersOrRecipientsAreRefused() {
         #expect(MailAddress("a@b.c") != nil)
         #expect(MailAddress("shop@localhost") != nil)
-        for bad in ["a@b.c\r\nBcc: x@y.z", "a b@c.d", "<a@b.c>", "a@b.c,d@e.f", "no-at-sign", "@b.c", "a@", "a@.b", "a@b@c",
-                    "a..b@c.d", ".a@b.c", "a@-b.c", "a@b_c.d", "\"a b\"@c.d", "a@[127.0.0.1]", "jürgen@example.de", "a@bücher.de"] {
+        for bad in [
+            "a@b.c\r\nBcc: x@y.z", "a b@c.d", "<a@b.c>", "a@b.c,d@e.f", "no-at-sign", "@b.c", "a@", "a@.b", "a@b@c",
+            "a..b@c.d", ".a@b.c", "a@-b.c", "a@b_c.d", "\"a b\"@c.d", "a@[127.0.0.1]", "jürgen@example.de", "a@bücher.de",
+        ] {
             #expect(MailAddress(bad) == nil, "\(bad)")
         }
         // A name is display text: its control characters go, the rest is quoted or encoded.
@@ -92,7 +98,8 @@ import Tessera
         let settings = try MailOptions.parse([]).resolve(dataDirectory: "/srv/shop", environment: [:])
         #expect((settings.transport as? MailFolder)?.path == "/srv/shop/mail")
         #expect(settings.sender.address == "shop@localhost")
-        let smtp = try MailOptions.parse([]).resolve(dataDirectory: "/srv/shop", environment: ["SMTP_URL": "smtp://relay:25", "MAIL_FROM": "Shop <s@shop.example>"])
+        let smtp = try MailOptions.parse([]).resolve(
+            dataDirectory: "/srv/shop", environment: ["SMTP_URL": "smtp://relay:25", "MAIL_FROM": "Shop <s@shop.example>"])
         #expect((smtp.transport as? SMTPTransport)?.server.host == "relay")
         #expect(smtp.sender == MailAddress("s@shop.example", name: "Shop"))
         #expect(throws: (any Error).self) { try MailOptions.parse([]).resolve(dataDirectory: "/d", environment: ["SMTP_URL": "http://relay"]) }
@@ -163,7 +170,8 @@ import Tessera
         var configuration = MailOutboxWorker.Configuration()
         configuration.firstDelay = .milliseconds(1)
         configuration.maxAttempts = 3
-        let patient = MailOutboxWorker(outbox: busy, transport: FlakyTransport(failures: 10), configuration: configuration, logger: Logger(label: "test"))
+        let patient = MailOutboxWorker(
+            outbox: busy, transport: FlakyTransport(failures: 10), configuration: configuration, logger: Logger(label: "test"))
         for _ in 0..<3 { #expect(await patient.deliverNext()) }
         #expect(await patient.deliverNext() == false)
         #expect(busy.events.withLock { $0 }.map { $0.prefix(7) } == ["retry 1", "retry 1", "bury 1:"])
@@ -179,7 +187,10 @@ import Tessera
 
         func claim(lease: Duration) async throws -> ClaimedMail? {
             if done.withLock({ $0 }) { return nil }
-            let attempt = attempts.withLock { $0 += 1; return $0 }
+            let attempt = attempts.withLock {
+                $0 += 1
+                return $0
+            }
             return ClaimedMail(id: 1, attempts: attempt, claim: attempt, mail: mail)
         }
         func delivered(_ claim: ClaimedMail) async throws {
@@ -210,7 +221,10 @@ import Tessera
         }
 
         func send(_ mail: OutgoingMail) async throws {
-            let call = calls.withLock { $0 += 1; return $0 }
+            let call = calls.withLock {
+                $0 += 1
+                return $0
+            }
             guard call > failures else { throw SMTPError.refused(command: command, code: code, reply: "no") }
             sent.withLock { $0 += 1 }
         }

@@ -1,13 +1,15 @@
 import Foundation
-import Testing
-@testable import TesseraMail
 import TesseraTesting
+import Testing
+
+@testable import TesseraMail
 
 /// The SMTP client against servers that misbehave on loopback: each failure is the error that
 /// says what happened, within the conversation's deadline, and never a hang. (The whole
 /// conversation with a real server is tested in Tests/Mail.)
 @Suite struct SMTPTransportTests {
-    let mail = OutgoingMail(messageID: "t.1@example.com", sender: "shop@example.com", recipients: ["ada@example.com"], data: "Subject: Hi\r\n\r\nHello.\r\n")
+    let mail = OutgoingMail(
+        messageID: "t.1@example.com", sender: "shop@example.com", recipients: ["ada@example.com"], data: "Subject: Hi\r\n\r\nHello.\r\n")
 
     func transport(port: Int, timeout: Duration = .seconds(10)) throws -> SMTPTransport {
         SMTPTransport(server: try SMTPServerURL("smtp://127.0.0.1:\(port)"), timeout: timeout, clientName: "tests")
@@ -81,7 +83,10 @@ final class ScriptedSMTPServer: Sendable {
                 if index > 0, recv(connection, &buffer, buffer.count, 0) <= 0 { break }
                 _ = reply.utf8CString.withUnsafeBytes { send(connection, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL)) }
             }
-            if thenCloses { close(connection); return }
+            if thenCloses {
+                close(connection)
+                return
+            }
             // Held open until the client gives up.
             while recv(connection, &buffer, buffer.count, 0) > 0 {}
             close(connection)

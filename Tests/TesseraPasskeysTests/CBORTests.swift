@@ -1,5 +1,6 @@
-import Testing
 import Tessera
+import Testing
+
 @testable import TesseraPasskeys
 
 /// The CBOR reader against RFC 8949's Appendix A (every example but the floats' exact NaN
@@ -36,13 +37,19 @@ import Tessera
         ("8301820203820405", .array([.unsigned(1), .array([.unsigned(2), .unsigned(3)]), .array([.unsigned(4), .unsigned(5)])])),
         ("98190102030405060708090a0b0c0d0e0f101112131415161718181819", .array((1...25).map { .unsigned(UInt64($0)) })),
         ("a0", .map([])), ("a201020304", .map([.init(key: .unsigned(1), value: .unsigned(2)), .init(key: .unsigned(3), value: .unsigned(4))])),
-        ("a26161016162820203", .map([.init(key: .text("a"), value: .unsigned(1)), .init(key: .text("b"), value: .array([.unsigned(2), .unsigned(3)]))])),
+        (
+            "a26161016162820203",
+            .map([.init(key: .text("a"), value: .unsigned(1)), .init(key: .text("b"), value: .array([.unsigned(2), .unsigned(3)]))])
+        ),
         ("826161a161626163", .array([.text("a"), .map([.init(key: .text("b"), value: .text("c"))])])),
         ("5f42010243030405ff", .bytes([1, 2, 3, 4, 5])), ("7f657374726561646d696e67ff", .text("streaming")), ("9fff", .array([])),
         ("9f018202039f0405ffff", .array([.unsigned(1), .array([.unsigned(2), .unsigned(3)]), .array([.unsigned(4), .unsigned(5)])])),
         ("83019f0203ff820405", .array([.unsigned(1), .array([.unsigned(2), .unsigned(3)]), .array([.unsigned(4), .unsigned(5)])])),
         ("9f0102030405060708090a0b0c0d0e0f101112131415161718181819ff", .array((1...25).map { .unsigned(UInt64($0)) })),
-        ("bf61610161629f0203ffff", .map([.init(key: .text("a"), value: .unsigned(1)), .init(key: .text("b"), value: .array([.unsigned(2), .unsigned(3)]))])),
+        (
+            "bf61610161629f0203ffff",
+            .map([.init(key: .text("a"), value: .unsigned(1)), .init(key: .text("b"), value: .array([.unsigned(2), .unsigned(3)]))])
+        ),
         ("bf6346756ef563416d7421ff", .map([.init(key: .text("Fun"), value: .boolean(true)), .init(key: .text("Amt"), value: .negative(1))])),
     ]
 
@@ -52,22 +59,28 @@ import Tessera
         }
         #expect(try CBORReader.decode(Self.hex("3bffffffffffffffff")).int == nil, "-2^64 fits no Int")
         #expect(try CBORReader.decode(Self.hex("3903e7")).int == -1000)
-        guard case .float(let negativeZero) = try CBORReader.decode(Self.hex("f98000")) else { Issue.record("not a float"); return }
+        guard case .float(let negativeZero) = try CBORReader.decode(Self.hex("f98000")) else {
+            Issue.record("not a float")
+            return
+        }
         #expect(negativeZero == 0 && negativeZero.sign == .minus)
         for nan in ["f97e00", "fa7fc00000", "fb7ff8000000000000"] {
-            guard case .float(let value) = try CBORReader.decode(Self.hex(nan)) else { Issue.record("not a float"); continue }
+            guard case .float(let value) = try CBORReader.decode(Self.hex(nan)) else {
+                Issue.record("not a float")
+                continue
+            }
             #expect(value.isNaN)
         }
     }
 
     @Test func bytesAClientChangedAreMalformedNotACrash() {
         for bad in [
-            "", "18", "1a0000", "44010203", "62c3", "9f01", "bf6161", "83010203ff", // cut short
-            "f818", "1c", "5f01ff", "7f4101ff", "ff",                               // reserved, wrong chunks, a stray break
-            "62c328",                                                               // not UTF-8
-            "9bffffffffffffffff", "bbffffffffffffffff",                              // more items than bytes
-            String(repeating: "81", count: 40) + "00",                               // nested too deep
-            "0000",                                                                 // a second value
+            "", "18", "1a0000", "44010203", "62c3", "9f01", "bf6161", "83010203ff",  // cut short
+            "f818", "1c", "5f01ff", "7f4101ff", "ff",  // reserved, wrong chunks, a stray break
+            "62c328",  // not UTF-8
+            "9bffffffffffffffff", "bbffffffffffffffff",  // more items than bytes
+            String(repeating: "81", count: 40) + "00",  // nested too deep
+            "0000",  // a second value
         ] {
             #expect(throws: CBORReader.Malformed.self, "\(bad)") { try CBORReader.decode(Self.hex(bad)) }
         }

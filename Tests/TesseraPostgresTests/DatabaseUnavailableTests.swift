@@ -1,9 +1,10 @@
 import Foundation
 import Logging
-import Testing
-import TesseraTesting
 import Tessera
 import TesseraHTTP
+import TesseraTesting
+import Testing
+
 @testable import TesseraPostgres
 
 /// A database that cannot be reached is a 503 that says when to retry, at once, not a 500 or a

@@ -1,6 +1,6 @@
 import PostgresTestSupport
-import Testing
 import TesseraPostgres
+import Testing
 
 /// A request's statements on one leased connection: all of them on that one session, answered
 /// in the order asked even when queued together, and the connection back in the pool after.

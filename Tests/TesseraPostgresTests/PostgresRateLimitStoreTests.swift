@@ -1,8 +1,9 @@
 import Foundation
 import PostgresTestSupport
+import Testing
+
 @testable import Tessera
 @testable import TesseraPostgres
-import Testing
 
 /// Rate-limit counts in a real PostgreSQL, shared by instances: two pools on one database stand
 /// for two instances.
@@ -64,7 +65,12 @@ import Testing
             // Expired counts are absent; a thrown change keeps nothing; a removed one is deleted.
             #expect(try await store.update(["b"], now: now + 2) { $0 }.isEmpty)
             struct Refused: Error {}
-            await #expect(throws: Refused.self) { try await store.update(["a"], now: now) { $0["a"]?.hits = 99; throw Refused() } }
+            await #expect(throws: Refused.self) {
+                try await store.update(["a"], now: now) {
+                    $0["a"]?.hits = 99
+                    throw Refused()
+                }
+            }
             #expect(try await store.update(["a"], now: now) { $0["a"]?.hits } == 3)
             try await store.update(["a"], now: now) { $0["a"] = nil }
             try await store.sweep(now: now + 2)

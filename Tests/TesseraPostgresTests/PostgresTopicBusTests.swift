@@ -1,8 +1,9 @@
 import PostgresTestSupport
 import Synchronization
 import Tessera
-@testable import TesseraPostgres
 import Testing
+
+@testable import TesseraPostgres
 
 /// Live topics between instances through a real PostgreSQL (`LISTEN`/`NOTIFY`).
 @Suite struct PostgresTopicBusTests {
@@ -46,10 +47,12 @@ import Testing
 
             // The listener's connection is cut from outside, as a database restart would.
             let cut = try await database.connections.withoutTransaction { connection in
-                try connection.rows("""
+                try connection.rows(
+                    """
                     SELECT pg_terminate_backend(pid) FROM pg_stat_activity
                     WHERE datname = current_database() AND query ILIKE 'LISTEN%' AND pid <> pg_backend_pid()
-                    """).count
+                    """
+                ).count
             }
             #expect(cut == 1)
             #expect(try await heard.wait { $0.interruptions >= 1 }, "told that changes may go unheard")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TesseraPostgres
 
 /// `DATABASE_URL` as operators write it, and every way it can be wrong.

@@ -1,10 +1,10 @@
 import PostgresTestSupport
 import Synchronization
-import Testing
 import Tessera
 import TesseraHTTP
 import TesseraPostgres
 import TesseraTesting
+import Testing
 
 /// A request and its statements on one event loop: a slow statement holds up no other request
 /// on that loop, concurrent reads are on the wire at once, and every answer resumes its request
@@ -48,27 +48,28 @@ import TesseraTesting
     /// `meet(mine, other)`: a rendezvous of two sessions, up to 10 s. Each shows itself as
     /// `meeting` in `pg_stat_activity` until it sees the other, then as `met`, and returns once
     /// the other is no longer waiting for it, so neither can miss the other between two looks.
-    static let meetingFunction = PostgresQuery(unsafeSQL: """
-        CREATE FUNCTION meet(mine text, other text) RETURNS text LANGUAGE plpgsql AS $$
-        DECLARE seen boolean := false;
-        BEGIN
-          PERFORM set_config('application_name', 'meeting', true);
-          FOR step IN 1..2000 LOOP
-            PERFORM pg_stat_clear_snapshot();
-            IF NOT seen AND EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid <> pg_backend_pid()
-                                    AND application_name IN ('meeting', 'met')) THEN
-              seen := true;
-              PERFORM set_config('application_name', 'met', true);
-            END IF;
-            IF seen AND NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid <> pg_backend_pid()
-                                    AND application_name = 'meeting') THEN
-              RETURN mine || ' met ' || other;
-            END IF;
-            PERFORM pg_sleep(0.005);
-          END LOOP;
-          RAISE EXCEPTION '% never met %', mine, other;
-        END $$
-        """)
+    static let meetingFunction = PostgresQuery(
+        unsafeSQL: """
+            CREATE FUNCTION meet(mine text, other text) RETURNS text LANGUAGE plpgsql AS $$
+            DECLARE seen boolean := false;
+            BEGIN
+              PERFORM set_config('application_name', 'meeting', true);
+              FOR step IN 1..2000 LOOP
+                PERFORM pg_stat_clear_snapshot();
+                IF NOT seen AND EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid <> pg_backend_pid()
+                                        AND application_name IN ('meeting', 'met')) THEN
+                  seen := true;
+                  PERFORM set_config('application_name', 'met', true);
+                END IF;
+                IF seen AND NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid <> pg_backend_pid()
+                                        AND application_name = 'meeting') THEN
+                  RETURN mine || ' met ' || other;
+                END IF;
+                PERFORM pg_sleep(0.005);
+              END LOOP;
+              RAISE EXCEPTION '% never met %', mine, other;
+            END $$
+            """)
 
     /// The statement waits in the database on a lock the test holds, for as long as the test
     /// takes: every quick request is answered meanwhile, on the same loop, so none waited for it.
@@ -84,7 +85,8 @@ import TesseraTesting
         // The slow statement is in the database, waiting for the lock, before the others start.
         func waitingStatements() throws -> Int {
             // pg_locks is the cluster's: other tests' databases take advisory locks too.
-            try lock.rows("""
+            try lock.rows(
+                """
                 SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = 46 AND NOT granted
                   AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
                 """)[0].decode(Int.self)

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import Testing
 import TesseraSQLite
+import Testing
 
 @Suite struct InlineReaderTests {
     let folder: URL

@@ -1,10 +1,10 @@
 import Foundation
 import GRDB
 import Synchronization
-import Testing
 import Tessera
 import TesseraMail
 import TesseraSQLite
+import Testing
 
 /// The outbox on SQLite: a mail is claimed by one worker at a time, comes back after its lease
 /// or its retry delay, and once delivered is never claimed again.
@@ -107,8 +107,10 @@ import TesseraSQLite
     }
 
     @Test func aMailRefusedForGoodIsADeadLetterUntilStaffSendItAgainOrDiscardIt() async throws {
-        try enqueue(OutgoingMail(messageID: "m1", sender: "shop@example.com", recipients: ["gone@example.com"], data: "Subject: 1\r\n\r\nHi\r\n",
-                                 reference: "order:1:en"))
+        try enqueue(
+            OutgoingMail(
+                messageID: "m1", sender: "shop@example.com", recipients: ["gone@example.com"], data: "Subject: 1\r\n\r\nHi\r\n",
+                reference: "order:1:en"))
         let claim = try #require(try await outbox.claim(lease: .seconds(60)))
         #expect(try await outbox.bury(claim, reason: "550 no such user"))
         #expect(try await outbox.bury(claim, reason: "again") == false, "buried once")
@@ -119,8 +121,9 @@ import TesseraSQLite
         #expect(letters.first?.reason == "550 no such user" && letters.first?.reference == "order:1:en" && letters.first?.attempts == 1)
         #expect(letters.first?.recipients == ["gone@example.com"])
 
-        let mended = OutgoingMail(messageID: "m1", sender: "shop@example.com", recipients: ["here@example.com"], data: "Subject: 1\r\n\r\nAgain\r\n",
-                                  reference: "order:1:en")
+        let mended = OutgoingMail(
+            messageID: "m1", sender: "shop@example.com", recipients: ["here@example.com"], data: "Subject: 1\r\n\r\nAgain\r\n",
+            reference: "order:1:en")
         #expect(try await outbox.resend(claim.id, as: mended))
         #expect(try await outbox.resend(claim.id, as: mended) == false, "a second click finds it gone")
         #expect(try await outbox.deadLetters(limit: 10).isEmpty)

@@ -1,6 +1,6 @@
 import Synchronization
-import Testing
 import TesseraSQLite
+import Testing
 
 @Suite struct WriterTurnsTests {
     /// Writes run one at a time, in the order they asked.
@@ -8,7 +8,12 @@ import TesseraSQLite
         let turns = WriterTurns()
         let order = Box<[Int]>([])
         let first = Gate()
-        let holder = Task { try await turns.inTurn { await first.wait(); order.mutate { $0.append(0) } } }
+        let holder = Task {
+            try await turns.inTurn {
+                await first.wait()
+                order.mutate { $0.append(0) }
+            }
+        }
         await waitUntil { turns.isTaken }
         var followers: [Task<Void, any Error>] = []
         for number in 1...3 {

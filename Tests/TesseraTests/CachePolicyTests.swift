@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Tessera
 import TesseraTesting
+import Testing
 
 /// What caches may keep, decided by the session step from what the answer took from the
 /// session: nothing private may outlive a sign-out in a shared cache or the Back button.

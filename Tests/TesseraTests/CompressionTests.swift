@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Tessera
 import TesseraTesting
+import Testing
 
 /// `CompressionMiddleware` over real HTTP: negotiated gzip for pages, streamed pages flushed
 /// region by region, `Vary` on every compressible answer, and `HEAD` that agrees with `GET`.

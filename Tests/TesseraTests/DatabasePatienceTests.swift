@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Tessera
 
 /// The request's patience is one budget of waiting: calls one after another share it, calls at

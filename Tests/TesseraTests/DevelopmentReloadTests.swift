@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Tessera
 import TesseraTesting
+import Testing
 
 /// `make dev`'s half in the app: the reload script in HTML pages only under development reload,
 /// and the event stream that names the build and relays a failed build's messages.
@@ -9,7 +9,9 @@ import TesseraTesting
     static func app(reload: DevelopmentReload?) throws -> Application {
         var app = ApplicationBuilder()
         app.routes.action(Route<NoParameters>("page", .get, "/")) { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .bytes(Array("<!DOCTYPE html><html><body><p>hi</p></body></html>".utf8)))
+            Response(
+                status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+                body: .bytes(Array("<!DOCTYPE html><html><body><p>hi</p></body></html>".utf8)))
         }
         app.routes.action(Route<NoParameters>("data", .get, "/data.json")) { _, _ in .text("{}") }
         if let reload { app.register(reload) }
@@ -24,7 +26,10 @@ import TesseraTesting
         let reload = DevelopmentReload(build: "b<1>", statusFile: Self.statusFile())
         try await Self.app(reload: reload).test { client in
             let page = try await client.send("/")
-            #expect(page.text == #"<!DOCTYPE html><html><body><p>hi</p><script src="/_tessera/dev/reload.js" data-tessera-build="b&lt;1&gt;" defer></script></body></html>"#)
+            #expect(
+                page.text
+                    == #"<!DOCTYPE html><html><body><p>hi</p><script src="/_tessera/dev/reload.js" data-tessera-build="b&lt;1&gt;" defer></script></body></html>"#
+            )
             #expect(try await client.send("/data.json").text == "{}", "anything but HTML is untouched")
             let missing = try await client.send("/nothing")
             #expect(missing.status == 404)

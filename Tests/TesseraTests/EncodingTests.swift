@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import Tessera
+import Testing
 
 @Suite struct EncodingTests {
     @Test func pathSegmentsAndQueryValues() {

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Tessera
 import TesseraTesting
+import Testing
 
 /// An error that knows the way back: answered as the error it carries, with a link on its page.
 @Suite struct ErrorPageLinkTests {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Tessera
 
 /// What a form keeps of a value a visitor typed or pasted.

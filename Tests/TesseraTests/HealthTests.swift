@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
-import Testing
 import Tessera
 import TesseraTesting
+import Testing
 
 /// Liveness and readiness: `/healthz` touches nothing, `/readyz` runs the app's checks, within a
 /// deadline, and says which failed without saying why.
@@ -72,7 +72,12 @@ import TesseraTesting
             let runs: Runs
             let name = "database"
             func check() async throws {
-                guard runs.count.withLock({ $0 += 1; return $0 }) > 1 else { return }
+                guard
+                    runs.count.withLock({
+                        $0 += 1
+                        return $0
+                    }) > 1
+                else { return }
                 await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
             }
         }

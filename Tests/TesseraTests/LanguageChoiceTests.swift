@@ -1,14 +1,16 @@
-@testable import Tessera
-import Testing
 import TesseraViews
+import Testing
+
+@testable import Tessera
 
 /// The switcher's and the alternates' links, cut from the request's target.
 @Suite struct LanguageChoiceTests {
     let german = Language("de", currencies: ["USD"])
 
     func choice(_ target: String, isGet: Bool = true) -> LanguageChoice {
-        LanguageChoice(current: .english, available: [.english, german], source: .header, parameter: "lang",
-                       refusedValue: nil, target: target, isGet: isGet)
+        LanguageChoice(
+            current: .english, available: [.english, german], source: .header, parameter: "lang",
+            refusedValue: nil, target: target, isGet: isGet)
     }
 
     /// `Accept-Language`, read in place: weights, primary subtags, `*` for the languages the

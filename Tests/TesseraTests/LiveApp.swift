@@ -71,8 +71,9 @@ struct CounterPage: PageController {
     }
 
     func regions(for title: String, in context: RequestContext) -> LiveCounterPageView.Regions<Region> {
-        LiveCounterPageView.Regions(counter: Region(source: CounterRoutes.value.path(id), controller: CounterRegion(counters: counters, id: id)),
-                                    note: Region(source: CounterRoutes.note.path(id), controller: NoteRegion()))
+        LiveCounterPageView.Regions(
+            counter: Region(source: CounterRoutes.value.path(id), controller: CounterRegion(counters: counters, id: id)),
+            note: Region(source: CounterRoutes.note.path(id), controller: NoteRegion()))
     }
 }
 

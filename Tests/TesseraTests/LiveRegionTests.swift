@@ -17,9 +17,11 @@ import Testing
         }
     }
 
-    static func start(_ configuration: LiveRegions.Configuration = LiveRegions.Configuration(),
-                      limits: HTTPServerLimits = HTTPServerLimits(), shutdownGrace: Duration = .seconds(5),
-                      sessionLifetime: Duration = .seconds(3600)) async throws -> Shop {
+    static func start(
+        _ configuration: LiveRegions.Configuration = LiveRegions.Configuration(),
+        limits: HTTPServerLimits = HTTPServerLimits(), shutdownGrace: Duration = .seconds(5),
+        sessionLifetime: Duration = .seconds(3600)
+    ) async throws -> Shop {
         let counters = Counters()
         let live = LiveRegions(configuration: configuration)
         var app = ApplicationBuilder()
@@ -27,8 +29,9 @@ import Testing
         app.register(CounterModule(counters: counters))
         let sessions = SessionConfiguration(secret: Data(repeating: 9, count: 32), maxAge: sessionLifetime)
         let application = try app.build(middleware: [CompressionMiddleware(minimumLength: 10), SessionMiddleware(sessions), ErrorPageMiddleware()])
-        let server = try await TestServer.start(limits: limits, shutdownGrace: shutdownGrace, responder: application, errorResponder: application,
-                                                services: application.services)
+        let server = try await TestServer.start(
+            limits: limits, shutdownGrace: shutdownGrace, responder: application, errorResponder: application,
+            services: application.services)
         return Shop(server: server, live: live, counters: counters)
     }
 
@@ -53,7 +56,9 @@ import Testing
 
         func follow(_ target: String, headers: [String: String] = [:], timeout: TimeInterval = 10) async throws -> EventStreamClient {
             let (port, cookies) = (port, cookies)
-            return try await onThread { try EventStreamClient.open(port: port, target, headers: headers.merging(["Cookie": cookies]) { $1 }, timeout: timeout) }
+            return try await onThread {
+                try EventStreamClient.open(port: port, target, headers: headers.merging(["Cookie": cookies]) { $1 }, timeout: timeout)
+            }
         }
     }
 
@@ -281,7 +286,9 @@ import Testing
         #expect(shop.live.openStreams == 2)
 
         // Another address has its own streams.
-        let elsewhere = try await onThread { try EventStreamClient.open(port: shop.server.port, url, headers: ["Cookie": alice.cookies], from: "127.0.0.2") }
+        let elsewhere = try await onThread {
+            try EventStreamClient.open(port: shop.server.port, url, headers: ["Cookie": alice.cookies], from: "127.0.0.2")
+        }
         #expect(elsewhere.head.status == 200)
         shop.bump(1)
         for stream in [second, newest, elsewhere] {

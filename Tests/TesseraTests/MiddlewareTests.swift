@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
-import Testing
 import Tessera
 import TesseraTesting
+import Testing
 
 /// The request pipeline: steps run in the declared order, hand typed values on, and can answer
 /// by themselves; route middleware runs only once a route matched. In process: no socket needed.
@@ -279,8 +279,9 @@ import TesseraTesting
                 for path in ["/scope", "/scope-later"] {
                     let reply = try await client.send(path, headers: waitingStepFirst ? ["X-Caller": "ada"] : [:])
                     #expect(reply.text == "outer inner route", "\(mode) \(path): the handler runs inside every step before it")
-                    #expect(reply.headers("x-scope") == ["route: outer inner route", "inner: outer inner route", "outer: outer inner route"],
-                            "\(mode) \(path): the whole way out runs inside every step entered, innermost first")
+                    #expect(
+                        reply.headers("x-scope") == ["route: outer inner route", "inner: outer inner route", "outer: outer inner route"],
+                        "\(mode) \(path): the whole way out runs inside every step entered, innermost first")
                     #expect(reply.headers("x-trace") == ["between"] + (waitingStepFirst ? ["lookup"] : []))
                 }
             }
@@ -296,7 +297,6 @@ import TesseraTesting
         }
     }
 }
-
 
 /// Opens once; everyone waiting goes on then.
 final class AsyncGate: Sendable {

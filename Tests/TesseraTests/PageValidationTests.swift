@@ -1,9 +1,10 @@
 import Foundation
 import Synchronization
-@testable import Tessera
 import TesseraTesting
 import TesseraViews
 import Testing
+
+@testable import Tessera
 
 /// A repeat view answered 304 before its page loads (`PageValidators`), and never a stale or
 /// someone else's page.
@@ -71,12 +72,13 @@ import Testing
         }
 
         func regions(for price: Int, in context: RequestContext) -> LiveCounterPageView.Regions<Region> {
-            let note: Region? = switch self.note {
-            case .none: nil
-            case .form: Region(source: nil, controller: FormNote(id: id))
-            case .undeclared: Region(source: nil, controller: PlainNote())
-            case .failing: Region(source: nil, controller: FailingNote(id: id))
-            }
+            let note: Region? =
+                switch self.note {
+                case .none: nil
+                case .form: Region(source: nil, controller: FormNote(id: id))
+                case .undeclared: Region(source: nil, controller: PlainNote())
+                case .failing: Region(source: nil, controller: FailingNote(id: id))
+                }
             return LiveCounterPageView.Regions(counter: Region(shared: Routes.price, id, in: context), note: note)
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TesseraTesting
+import Testing
 
 /// The test harness must see a program end even when Foundation cannot.
 struct ProcessExitTests {

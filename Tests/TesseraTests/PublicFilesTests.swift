@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Tessera
 import TesseraTesting
+import Testing
 
 /// `PublicFiles` over real HTTP, against a throwaway `Public/` folder with a secret beside it.
 @Suite struct PublicFilesTests {
@@ -92,7 +92,9 @@ import TesseraTesting
             let eTag = try #require(first.header("etag"))
             let lastModified = try #require(first.header("last-modified"))
 
-            for headers in [["If-None-Match": eTag], ["If-None-Match": "\"nope\", \(eTag)"], ["If-None-Match": "W/\(eTag)"], ["If-Modified-Since": lastModified]] {
+            for headers in [
+                ["If-None-Match": eTag], ["If-None-Match": "\"nope\", \(eTag)"], ["If-None-Match": "W/\(eTag)"], ["If-Modified-Since": lastModified],
+            ] {
                 let reply = try await onThread { try RawHTTPClient.request(port: port, "/digits.txt", headers: headers) }
                 #expect(reply.status == 304, "\(headers)")
                 #expect(reply.header("etag") == eTag)

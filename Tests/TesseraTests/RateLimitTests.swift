@@ -1,8 +1,9 @@
 import Foundation
-@testable import Tessera
 import TesseraTesting
 import TesseraViews
 import Testing
+
+@testable import Tessera
 
 /// Rate limits: the rule's notation, the window's count in the store, and the 429 page a route
 /// group answers past it.
@@ -51,9 +52,11 @@ import Testing
             limited.action(Route<NoParameters>("signup", .post, "/signup")) { _, _ async in .text("welcome") }
         }
         let languages = [Language("en", currencies: ["EUR"]), Language("de", currencies: ["EUR"])]
-        let application = try app.build(middleware: [
-            SessionMiddleware(SessionConfiguration(secret: Data(repeating: 3, count: 32))), LanguageMiddleware(languages: languages), ErrorPageMiddleware(),
-        ], routeMiddleware: [])
+        let application = try app.build(
+            middleware: [
+                SessionMiddleware(SessionConfiguration(secret: Data(repeating: 3, count: 32))), LanguageMiddleware(languages: languages),
+                ErrorPageMiddleware(),
+            ], routeMiddleware: [])
         try await application.test { client in
             for _ in 1...2 { #expect(try await client.send("/signup", method: "POST", headers: ["X-Who": "ada"]).text == "welcome") }
             let refused = try await client.send("/signup", method: "POST", headers: ["X-Who": "ada", "Accept-Language": "de"])

@@ -1,9 +1,10 @@
 import Foundation
 import Synchronization
-@testable import Tessera
 import TesseraTesting
 import TesseraViews
 import Testing
+
+@testable import Tessera
 
 /// Shared regions kept until a topic they depend on is published (`SharedRegion.keptUntil`).
 @Suite struct RegionCacheTests {
@@ -156,8 +157,9 @@ import Testing
             Page(title: "Price \(id)", body: context.render(LiveCounterPageView.self, "Price \(id)"))
         }
         func regions(for _: Void, in context: RequestContext) -> LiveCounterPageView.Regions<Region> {
-            LiveCounterPageView.Regions(counter: Region(shared: Routes.value, id, in: context),
-                                        note: Region(source: nil, controller: VisitorRegion()))
+            LiveCounterPageView.Regions(
+                counter: Region(shared: Routes.value, id, in: context),
+                note: Region(source: nil, controller: VisitorRegion()))
         }
     }
 
@@ -299,7 +301,10 @@ import Testing
         try await application.test { client in
             let german = try await client.send("/prices/8", headers: ["Accept-Language": "de"])
             #expect(german.status == 200)
-            #expect(german.text.contains(#"data-region-failed="true"><p class="region-failed" role="status">Dieser Teil der Seite konnte nicht geladen werden.</p>"#), "\(german.text)")
+            #expect(
+                german.text.contains(
+                    #"data-region-failed="true"><p class="region-failed" role="status">Dieser Teil der Seite konnte nicht geladen werden.</p>"#),
+                "\(german.text)")
             let english = try await client.send("/prices/8")
             #expect(english.text.contains("This part of the page could not be loaded."))
         }

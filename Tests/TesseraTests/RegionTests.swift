@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Tessera
 import TesseraTesting
+import Testing
 
 /// Pages made of regions, each served by a child controller.
 @Suite struct RegionTests {
@@ -61,7 +61,10 @@ import TesseraTesting
         let server = try await Self.start()
         let reply = try await RouterTests.get(server.port, "/pages/1?failFast&buffered")
         #expect(reply.status == 200)
-        #expect(reply.text.contains(#"data-region="fast" data-region-src="/pages/1/fast" data-region-failed="true"><p class="unavailable">fast &lt;content&gt; is unavailable right now.</p></div>"#))
+        #expect(
+            reply.text.contains(
+                #"data-region="fast" data-region-src="/pages/1/fast" data-region-failed="true"><p class="unavailable">fast &lt;content&gt; is unavailable right now.</p></div>"#
+            ))
         #expect(reply.text.contains("slow content"))
         #expect(reply.text.contains("<footer>end of page</footer>"))
         try await server.stop()
@@ -92,8 +95,9 @@ import TesseraTesting
     @Test func aMissingProviderLeavesItsRegionOut() async throws {
         let withProvider = try await Self.start()
         let signedIn = try await RouterTests.get(withProvider.port, "/pages/5?signedIn&buffered")
-        #expect(signedIn.text.contains(#"<div data-region="purchases" data-region-src="/regions/5/purchases">You bought page 5 twice</div>"#),
-                "the provider names its fragment URL")
+        #expect(
+            signedIn.text.contains(#"<div data-region="purchases" data-region-src="/regions/5/purchases">You bought page 5 twice</div>"#),
+            "the provider names its fragment URL")
         let anonymous = try await RouterTests.get(withProvider.port, "/pages/5?buffered")
         #expect(!anonymous.text.contains("data-region=\"purchases\""), "the provider declined")
         try await withProvider.stop()
@@ -182,8 +186,11 @@ import TesseraTesting
             // The token in the form is the session's: posting it back with the cookie is accepted.
             let jar = String(cookie.prefix { $0 != ";" })
             let post = try await onThread { [port = server.port] in
-                try RawHTTPClient.request(port: port, "/pages", method: "POST", headers: [
-                    "Cookie": jar, "Content-Type": "application/x-www-form-urlencoded"], body: Array("_csrf=\(token)".utf8))
+                try RawHTTPClient.request(
+                    port: port, "/pages", method: "POST",
+                    headers: [
+                        "Cookie": jar, "Content-Type": "application/x-www-form-urlencoded",
+                    ], body: Array("_csrf=\(token)".utf8))
             }
             #expect(post.status == 303, "\(target)")
         }

@@ -1,7 +1,8 @@
 import HTTPTypes
-@testable import Tessera
 import TesseraHTTP
 import Testing
+
+@testable import Tessera
 
 /// The router's tree of patterned routes, asked directly.
 @Suite struct RouteTrieTests {

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Tessera
 import TesseraTesting
+import Testing
 
 /// Routing, URL generation and error answers: in process where only the app matters, over real
 /// HTTP where the server's part (framing, `HEAD`, early refusals) is what is tested.
@@ -30,10 +30,12 @@ import TesseraTesting
             #expect(try await client.send("/named/caf%C3%A9").text == "named café")
             // One spelling per address: extra or trailing separators are not aliases.
             #expect(try await client.send("/pages/1").status == 200)
-            for target in ["/items/not-a-uuid", "/pages/abc", "/pages/12abc", "/pages/+1", "/pages/01", "/pages/1/unknown", "/nothing",
-                           "/pages//1", "//pages/1", "/pages/1/", "/pages/1//", "/named//caf%C3%A9",
-                           // and each value has its own spelling: an upper-case UUID, an escaped letter or digit
-                           "/items/\(uuid.uuidString)", "/p%61ges/1", "/pages/%31", "/named/%63af%C3%A9"] {
+            for target in [
+                "/items/not-a-uuid", "/pages/abc", "/pages/12abc", "/pages/+1", "/pages/01", "/pages/1/unknown", "/nothing",
+                "/pages//1", "//pages/1", "/pages/1/", "/pages/1//", "/named//caf%C3%A9",
+                // and each value has its own spelling: an upper-case UUID, an escaped letter or digit
+                "/items/\(uuid.uuidString)", "/p%61ges/1", "/pages/%31", "/named/%63af%C3%A9",
+            ] {
                 let reply = try await client.send(target)
                 #expect(reply.status == 404, "\(target)")
                 #expect(reply.text.contains("custom-404"), "the 404 controller renders it: \(target)")
@@ -62,7 +64,9 @@ import TesseraTesting
 
     @Test func reverseRoutesRoundTrip() async throws {
         let uuid = UUID()
-        let paths = [ShopRoutes.page.path(42), ShopRoutes.fast.path(7), ShopRoutes.item.path(uuid), ShopRoutes.named.path("a b?c&d é"), ShopRoutes.list.path]
+        let paths = [
+            ShopRoutes.page.path(42), ShopRoutes.fast.path(7), ShopRoutes.item.path(uuid), ShopRoutes.named.path("a b?c&d é"), ShopRoutes.list.path,
+        ]
         #expect(paths == ["/pages/42", "/pages/7/fast", "/items/\(uuid.uuidString.lowercased())", "/named/a%20b%3Fc%26d%20%C3%A9", "/pages"])
         // Generated, then matched: each path reaches its own route with the same value.
         try await Self.app().test { client in

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TesseraTesting
+import Testing
 
 /// The fixture package `Tests/Fixtures/RulesInTypes`: a shared region that reads the visitor
 /// (session, header, cookie, query, a middleware's value, the form token), is handed it, or
@@ -107,7 +107,8 @@ import TesseraTesting
         let secondProcessor = try await Self.typecheck("SecondImageProcessor", with: arguments)
         #expect(secondProcessor.status != 0, "a second image processor was made")
         #expect(secondProcessor.output.contains("Sources/SecondImageProcessor/Region.swift:6:"), "\(secondProcessor.output)")
-        #expect(secondProcessor.output.contains("'ImageProcessor' initializer is inaccessible due to 'private' protection level"),
-                "\(secondProcessor.output)")
+        #expect(
+            secondProcessor.output.contains("'ImageProcessor' initializer is inaccessible due to 'private' protection level"),
+            "\(secondProcessor.output)")
     }
 }

@@ -1,5 +1,5 @@
-import Testing
 import Tessera
+import Testing
 
 @Suite struct ServerOptionsTests {
     @Test func defaults() throws {
@@ -54,10 +54,12 @@ import Tessera
     }
 
     @Test func invalidValuesAreRefused() throws {
-        for environment in [["PORT": "eighty"], ["PORT": "70000"], ["THREADS": "0"], ["LOG_LEVEL": "loud"],
-                            ["HTTPS": "maybe"], ["TRUSTED_PROXIES": "10.0.0.1, somewhere"],
-                            ["LIVE_STREAMS_PER_CLIENT": "-1"], ["LIVE_STREAMS_PER_CLIENT": "many"],
-                            ["REGION_CACHE_MB": "-1"], ["REGION_CACHE_MB": "lots"], ["REGION_CACHE_MB": "5000"]] {
+        for environment in [
+            ["PORT": "eighty"], ["PORT": "70000"], ["THREADS": "0"], ["LOG_LEVEL": "loud"],
+            ["HTTPS": "maybe"], ["TRUSTED_PROXIES": "10.0.0.1, somewhere"],
+            ["LIVE_STREAMS_PER_CLIENT": "-1"], ["LIVE_STREAMS_PER_CLIENT": "many"],
+            ["REGION_CACHE_MB": "-1"], ["REGION_CACHE_MB": "lots"], ["REGION_CACHE_MB": "5000"],
+        ] {
             #expect(throws: (any Error).self, "\(environment)") { try ServerOptions.parse([]).resolve(environment: environment) }
         }
         #expect(throws: (any Error).self) { try ServerOptions.parse(["--log-level", "loud"]).resolve(environment: [:]) }

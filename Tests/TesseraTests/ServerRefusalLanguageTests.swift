@@ -1,6 +1,7 @@
-import Testing
-@testable import Tessera
 import TesseraViews
+import Testing
+
+@testable import Tessera
 
 /// The server names its refusals; the framework's catalog says them. The catalog's English must
 /// be what the server says when no framework is in front of it, and German must be German.

@@ -1,7 +1,8 @@
 import Crypto
 import Foundation
-@testable import Tessera
 import Testing
+
+@testable import Tessera
 
 /// The session cookie's binary record: what it holds, and that nothing but an untouched,
 /// unexpired record of ours under our secret decodes.
@@ -70,12 +71,12 @@ import Testing
     @Test func malformedEntriesUnderAValidSignatureAreRefusedNotTrusted() throws {
         let fixed = try record(of: codec.encode(payload([:]))).dropLast(32).map { $0 }
         let entries: [[UInt8]] = [
-            [5, 0x61],                            // a key longer than what is left
-            [1, 0x61, 0x00],                      // a value length cut short
-            [1, 0x61, 0x00, 0x09, 0x62],          // a value longer than what is left
-            [0, 0x00, 0x00],                      // an empty key
-            [1, 0xFF, 0x00, 0x01, 0x62],          // a key that is not UTF-8
-            [1, 0x61, 0x00, 0x01, 0xC3],          // a value that is not UTF-8
+            [5, 0x61],  // a key longer than what is left
+            [1, 0x61, 0x00],  // a value length cut short
+            [1, 0x61, 0x00, 0x09, 0x62],  // a value longer than what is left
+            [0, 0x00, 0x00],  // an empty key
+            [1, 0xFF, 0x00, 0x01, 0x62],  // a key that is not UTF-8
+            [1, 0x61, 0x00, 0x01, 0xC3],  // a value that is not UTF-8
         ]
         for entry in entries {
             #expect(codec.decode(Substring(signed(fixed + entry)), now: now) == nil, "\(entry)")

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import Tessera
 import TesseraTesting
+import Testing
 
 /// Sessions, CSRF and forms, over real HTTP.
 @Suite struct SessionFormTests {
@@ -81,9 +81,10 @@ import TesseraTesting
         }
         body += "--\(boundary)--\r\n"
         let reply = try await onThread { [port = server.port, cookie = browser.cookie ?? "", body] in
-            try RawHTTPClient.request(port: port, "/signup", method: "POST",
-                                      headers: ["Cookie": cookie, "Content-Type": "multipart/form-data; boundary=\(boundary)", "Accept": "text/html"],
-                                      body: Array(body.utf8))
+            try RawHTTPClient.request(
+                port: port, "/signup", method: "POST",
+                headers: ["Cookie": cookie, "Content-Type": "multipart/form-data; boundary=\(boundary)", "Accept": "text/html"],
+                body: Array(body.utf8))
         }
         #expect(reply.status == 413)
         #expect(reply.text.contains("The form has too many parts."))
@@ -119,9 +120,11 @@ import TesseraTesting
             let reply = try await browser.send("/signup", method: "POST", form: "name=Eve&age=30&_csrf=\(token)", headers: ["Sec-Fetch-Site": site])
             #expect(reply.status == 403, "\(site)")
         }
-        let sameOrigin = try await browser.send("/signup", method: "POST", form: "name=Cy&age=20&_csrf=\(token)", headers: ["Sec-Fetch-Site": "same-origin"])
+        let sameOrigin = try await browser.send(
+            "/signup", method: "POST", form: "name=Cy&age=20&_csrf=\(token)", headers: ["Sec-Fetch-Site": "same-origin"])
         #expect(sameOrigin.status == 303)
-        let sameOriginWithoutToken = try await browser.send("/signup", method: "POST", form: "name=Di&age=20", headers: ["Sec-Fetch-Site": "same-origin"])
+        let sameOriginWithoutToken = try await browser.send(
+            "/signup", method: "POST", form: "name=Di&age=20", headers: ["Sec-Fetch-Site": "same-origin"])
         #expect(sameOriginWithoutToken.status == 403, "the header adds a check; it replaces none")
         #expect(counter.accepted.withLock { $0 } == 3)
         try await server.stop()
@@ -180,11 +183,11 @@ import TesseraTesting
         }
         let tampered = [
             "tessera_session=garbage",
-            "tessera_session=\(flipped(at: 3))",                      // the session id
-            "tessera_session=\(flipped(at: value.count / 2))",        // an entry
-            "tessera_session=\(flipped(at: value.count - 2))",        // the signature
-            "tessera_session=\(value.dropLast(4))",                   // cut short
-            "tessera_session=\(value)AAAA",                           // longer
+            "tessera_session=\(flipped(at: 3))",  // the session id
+            "tessera_session=\(flipped(at: value.count / 2))",  // an entry
+            "tessera_session=\(flipped(at: value.count - 2))",  // the signature
+            "tessera_session=\(value.dropLast(4))",  // cut short
+            "tessera_session=\(value)AAAA",  // longer
             "tessera_session=\(value.prefix(40))",
             "tessera_session=%%%..%%%",
             "tessera_session=\(value).\(value)",
@@ -229,7 +232,8 @@ import TesseraTesting
         let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/session-secret")
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         #expect(try SessionConfiguration.loadSecret(dataDirectory: directory, environment: [:]) == generated, "kept across restarts")
-        let fromEnvironment = try SessionConfiguration.loadSecret(dataDirectory: directory, environment: ["SESSION_SECRET": String(repeating: "s", count: 40)])
+        let fromEnvironment = try SessionConfiguration.loadSecret(
+            dataDirectory: directory, environment: ["SESSION_SECRET": String(repeating: "s", count: 40)])
         #expect(fromEnvironment == Data(String(repeating: "s", count: 40).utf8))
         #expect(throws: SessionConfiguration.SecretTooShort.self) {
             try SessionConfiguration.loadSecret(dataDirectory: directory, environment: ["SESSION_SECRET": "short"])

@@ -128,9 +128,12 @@ struct RegionPageController: PageController {
             )
         }
         return RegionPageView.Regions(
-            fast: Region(source: ShopRoutes.fast.path(id), controller: SleepyRegion(text: "fast <content>", delay: .milliseconds(300), fails: query["failFast"] != nil)),
-            slow: Region(source: ShopRoutes.slow.path(id), controller: SleepyRegion(text: "slow content", delay: slow, gate: query["slowGate"]),
-                         deadline: .milliseconds(Int(query["deadlineMs"] ?? "5000") ?? 5000), isRequired: query["requireSlow"] != nil),
+            fast: Region(
+                source: ShopRoutes.fast.path(id),
+                controller: SleepyRegion(text: "fast <content>", delay: .milliseconds(300), fails: query["failFast"] != nil)),
+            slow: Region(
+                source: ShopRoutes.slow.path(id), controller: SleepyRegion(text: "slow content", delay: slow, gate: query["slowGate"]),
+                deadline: .milliseconds(Int(query["deadlineMs"] ?? "5000") ?? 5000), isRequired: query["requireSlow"] != nil),
             purchases: context.regions.region(providedFor: ShopRegions.purchases, input: id, in: context)
         )
     }

@@ -1,7 +1,8 @@
 import HTTPTypes
-@testable import Tessera
 import TesseraHTTP
 import Testing
+
+@testable import Tessera
 
 /// `Vary` as several steps build it (compression, the language), and which answers are pages.
 @Suite struct VaryTests {

@@ -1,5 +1,5 @@
-import Testing
 import TesseraTemplateCompiler
+import Testing
 
 /// Every template mistake fails the build with `path:line:column: error: message`.
 @Suite struct CompilerErrorTests {
@@ -14,24 +14,38 @@ import TesseraTemplateCompiler
 
     @Test func syntaxErrorsPointAtTheTemplate() {
         let cases: [(String, String)] = [
-            ("{% model m: M %}\n<p>\n{% if m.ok %}\nunclosed",
-             "Views/Shop/page.html:3:1: error: unclosed {% if %}: expected {% endif %} before the end of the template"),
+            (
+                "{% model m: M %}\n<p>\n{% if m.ok %}\nunclosed",
+                "Views/Shop/page.html:3:1: error: unclosed {% if %}: expected {% endif %} before the end of the template"
+            ),
             ("{% model m: M %}\n{% frobnicate %}", "Views/Shop/page.html:2:1: error: unknown tag “frobnicate”"),
-            ("{% model m: M %}\n{% for x in m.xs %}\n  {% endif %}",
-             "Views/Shop/page.html:3:3: error: unexpected {% endif %} (expected {% endfor %})"),
+            (
+                "{% model m: M %}\n{% for x in m.xs %}\n  {% endif %}",
+                "Views/Shop/page.html:3:3: error: unexpected {% endif %} (expected {% endfor %})"
+            ),
             ("{% model m: M %}\n{% endfor %}", "Views/Shop/page.html:2:1: error: unexpected {% endfor %}"),
             ("{% model m: M %}\n<p>{{ m.name </p>", "Views/Shop/page.html:2:4: error: unclosed {{: expected }}"),
             ("<p>{{ x }}</p>", "Views/Shop/page.html:1:1: error: a template must declare its model first: {% model name: Type %}"),
-            ("{% model m: M %}{{ m.name() }}",
-             "Views/Shop/page.html:1:17: error: unexpected “(”: templates take property paths, filters and literals only"),
-            ("{% model m: M %}{{ m.a + m.b }}",
-             "Views/Shop/page.html:1:17: error: unexpected “+”: templates take property paths, filters and literals only"),
-            ("{% model m: M %}{% for x m.xs %}{% endfor %}",
-             "Views/Shop/page.html:1:17: error: expected “in”: {% for item in items %}"),
-            ("{% model m: M %}\n<a href=\"{{ route product }}\">",
-             "Views/Shop/page.html:2:10: error: name the route with its type, such as CatalogRoutes.product"),
-            ("{% model m: M %}\n<a href=\"{{ route Shop.product(m.id }}\">",
-             "Views/Shop/page.html:2:10: error: expected “)”"),
+            (
+                "{% model m: M %}{{ m.name() }}",
+                "Views/Shop/page.html:1:17: error: unexpected “(”: templates take property paths, filters and literals only"
+            ),
+            (
+                "{% model m: M %}{{ m.a + m.b }}",
+                "Views/Shop/page.html:1:17: error: unexpected “+”: templates take property paths, filters and literals only"
+            ),
+            (
+                "{% model m: M %}{% for x m.xs %}{% endfor %}",
+                "Views/Shop/page.html:1:17: error: expected “in”: {% for item in items %}"
+            ),
+            (
+                "{% model m: M %}\n<a href=\"{{ route product }}\">",
+                "Views/Shop/page.html:2:10: error: name the route with its type, such as CatalogRoutes.product"
+            ),
+            (
+                "{% model m: M %}\n<a href=\"{{ route Shop.product(m.id }}\">",
+                "Views/Shop/page.html:2:10: error: expected “)”"
+            ),
         ]
         for (template, expected) in cases {
             #expect(error(template) == expected, "\(template)")
@@ -49,24 +63,42 @@ import TesseraTemplateCompiler
 
     @Test func unsafePlacesForValuesAreRefused() {
         let cases: [(String, String)] = [
-            ("{% model m: M %}\n<script>var x = {{ m.x }};</script>",
-             "Views/Shop/page.html:2:17: error: inside <script>, values must go through the json filter: {{ value | json }}"),
-            ("{% model m: M %}<style>p { color: {{ m.c }} }</style>",
-             "Views/Shop/page.html:1:35: error: no interpolation inside <style>"),
-            ("{% model m: M %}<a href={{ m.url }}>x</a>",
-             "Views/Shop/page.html:1:25: error: attribute values with interpolation must be quoted: name=\"{{ … }}\""),
-            ("{% model m: M %}<div {{ m.attrs }}></div>",
-             "Views/Shop/page.html:1:22: error: interpolation is only allowed in text or inside a quoted attribute value, not in the middle of a tag"),
-            ("{% model m: M %}<button onclick=\"go({{ m.id }})\">",
-             "Views/Shop/page.html:1:37: error: no interpolation in event-handler attributes (onclick): their value is JavaScript"),
-            ("{% model m: M %}<p style=\"color: {{ m.c }}\">",
-             "Views/Shop/page.html:1:34: error: no interpolation in style attributes: their value is CSS"),
-            ("{% model m: M %}<!-- {{ m.note }} -->",
-             "Views/Shop/page.html:1:22: error: no interpolation inside HTML comments"),
-            ("{% model m: M %}\n{% if m.a %}<div class=\"{% else %}<div>{% endif %}x\">",
-             "Views/Shop/page.html:2:1: error: the branches of this if leave the HTML in different places (an unclosed tag or attribute?)"),
-            ("{% model m: M %}<p title=\"unclosed",
-             "Views/Shop/page.html:1:17: error: the template ends inside a tag, an attribute, a comment or a script: close it"),
+            (
+                "{% model m: M %}\n<script>var x = {{ m.x }};</script>",
+                "Views/Shop/page.html:2:17: error: inside <script>, values must go through the json filter: {{ value | json }}"
+            ),
+            (
+                "{% model m: M %}<style>p { color: {{ m.c }} }</style>",
+                "Views/Shop/page.html:1:35: error: no interpolation inside <style>"
+            ),
+            (
+                "{% model m: M %}<a href={{ m.url }}>x</a>",
+                "Views/Shop/page.html:1:25: error: attribute values with interpolation must be quoted: name=\"{{ … }}\""
+            ),
+            (
+                "{% model m: M %}<div {{ m.attrs }}></div>",
+                "Views/Shop/page.html:1:22: error: interpolation is only allowed in text or inside a quoted attribute value, not in the middle of a tag"
+            ),
+            (
+                "{% model m: M %}<button onclick=\"go({{ m.id }})\">",
+                "Views/Shop/page.html:1:37: error: no interpolation in event-handler attributes (onclick): their value is JavaScript"
+            ),
+            (
+                "{% model m: M %}<p style=\"color: {{ m.c }}\">",
+                "Views/Shop/page.html:1:34: error: no interpolation in style attributes: their value is CSS"
+            ),
+            (
+                "{% model m: M %}<!-- {{ m.note }} -->",
+                "Views/Shop/page.html:1:22: error: no interpolation inside HTML comments"
+            ),
+            (
+                "{% model m: M %}\n{% if m.a %}<div class=\"{% else %}<div>{% endif %}x\">",
+                "Views/Shop/page.html:2:1: error: the branches of this if leave the HTML in different places (an unclosed tag or attribute?)"
+            ),
+            (
+                "{% model m: M %}<p title=\"unclosed",
+                "Views/Shop/page.html:1:17: error: the template ends inside a tag, an attribute, a comment or a script: close it"
+            ),
         ]
         for (template, expected) in cases {
             #expect(error(template) == expected, "\(template)")
@@ -86,7 +118,8 @@ import TesseraTemplateCompiler
 
     @Test func tagsAloneOnTheirLineTakeTheLineWithThem() throws {
         let swift = try TemplateCompiler.compile(
-            source: "{% model m: M %}\n{# a comment #}\n<ul>\n  {% for x in m.xs %}\n  <li>{{ x }}</li>\n  {% endfor %}\n</ul>\n{% if m.a %}<b>{% endif %}\n",
+            source:
+                "{% model m: M %}\n{# a comment #}\n<ul>\n  {% for x in m.xs %}\n  <li>{{ x }}</li>\n  {% endfor %}\n</ul>\n{% if m.a %}<b>{% endif %}\n",
             path: "Views/Shop/page.html", relativePath: "page.html")
         #expect(swift.contains(#"output.write(static: "<ul>\n")"#))
         #expect(swift.contains(#"output.write(static: "  <li>")"#))
@@ -106,8 +139,9 @@ import TesseraTemplateCompiler
     }
 
     @Test func aTextTemplateWritesValuesAsTheyAreAndHasNoPageParts() throws {
-        let swift = try TemplateCompiler.compile(source: "{% model m: M %}<a href=\"{{ m.url }}\"><form>{{ m.name }}</form>",
-                                                 path: "Views/Shop/mail.txt", relativePath: "mail.txt")
+        let swift = try TemplateCompiler.compile(
+            source: "{% model m: M %}<a href=\"{{ m.url }}\"><form>{{ m.name }}</form>",
+            path: "Views/Shop/mail.txt", relativePath: "mail.txt")
         #expect(swift.contains("enum MailTextView: TextView"))
         #expect(swift.contains("output.plainText(m.url)"))
         #expect(!swift.contains("csrfField"))

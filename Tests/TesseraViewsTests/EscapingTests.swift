@@ -1,5 +1,5 @@
-import Testing
 import TesseraViews
+import Testing
 
 /// Each payload in each place a value can go, asserted on the exact output.
 @Suite struct EscapingTests {
@@ -53,7 +53,10 @@ import TesseraViews
 
     @Test func scriptInterpolationIsJSONThatCannotCloseTheScript() {
         let output = EscapeScriptView.render(["</script><script>alert(1)</script>", "a&b", "\u{2028}", "\"quoted\""]).string
-        #expect(output == #"<script>const data = ["\u003c/script\u003e\u003cscript\u003ealert(1)\u003c/script\u003e","a\u0026b","\u2028","\"quoted\""];</script>"# + "\n")
+        #expect(
+            output
+                == #"<script>const data = ["\u003c/script\u003e\u003cscript\u003ealert(1)\u003c/script\u003e","a\u0026b","\u2028","\"quoted\""];</script>"#
+                + "\n")
     }
 
     @Test func trustedHTMLIsRawOnlyInText() {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TesseraTesting
+import Testing
 
 /// Builds a real package that uses the plugin, in a temporary folder, and checks what `swift build`
 /// says when a template is wrong: the errors must point at the template, whoever finds them.
@@ -20,7 +20,9 @@ import TesseraTesting
             root = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-fixture-\(UUID().uuidString)")
             let tessera = FixturePackageTests.packageRoot
             let identity = tessera.lastPathComponent.lowercased()
-            let targets = ["Fine", "SyntaxError", "Misspelt", "WrongModel", "MissingSlot", "UnknownSlot", "MisspeltRoute", "MissingParameter", "MissingMessage"].map { name in
+            let targets = [
+                "Fine", "SyntaxError", "Misspelt", "WrongModel", "MissingSlot", "UnknownSlot", "MisspeltRoute", "MissingParameter", "MissingMessage",
+            ].map { name in
                 """
                         .target(
                             name: "\(name)",
@@ -29,7 +31,9 @@ import TesseraTesting
                         ),
                 """
             }.joined(separator: "\n")
-            try write("Package.swift", """
+            try write(
+                "Package.swift",
+                """
                 // swift-tools-version:6.1
                 import PackageDescription
 
@@ -42,15 +46,20 @@ import TesseraTesting
                 )
                 """)
             let item = "struct Item { var name: String; var price: Int }\nstruct Other {}\n"
-            for target in ["Fine", "SyntaxError", "Misspelt", "WrongModel", "MissingSlot", "UnknownSlot", "MisspeltRoute", "MissingParameter", "MissingMessage"] {
+            for target in [
+                "Fine", "SyntaxError", "Misspelt", "WrongModel", "MissingSlot", "UnknownSlot", "MisspeltRoute", "MissingParameter", "MissingMessage",
+            ] {
                 try write("Sources/\(target)/Item.swift", item)
             }
             // A message the German catalog lacks: the catalogs only warn, the template fails.
             try write("Views/MissingMessage/locales/en.json", "{\n  \"greeting\": \"Hello, {name}\",\n  \"bye\": \"Bye\"\n}\n")
             try write("Views/MissingMessage/locales/de.json", "{\n  \"bye\": \"Tschüss\"\n}\n")
-            try write("Views/MissingMessage/hello.html", "{% model item: Item %}\n<p>{{ t \"bye\" }}</p>\n<p>{{ t \"greeting\" name: item.name }}</p>\n")
+            try write(
+                "Views/MissingMessage/hello.html", "{% model item: Item %}\n<p>{{ t \"bye\" }}</p>\n<p>{{ t \"greeting\" name: item.name }}</p>\n")
             try write("Views/Fine/card.html", "{% model item: Item %}\n<h2>{{ item.name }}</h2>\n<p>{{ item.price }}</p>\n")
-            try write("Views/Fine/list.html", "{% model items: [Item] %}\n<ul>{% for item in items %}<li>{% render CardView(item) %}</li>{% endfor %}</ul>\n")
+            try write(
+                "Views/Fine/list.html",
+                "{% model items: [Item] %}\n<ul>{% for item in items %}<li>{% render CardView(item) %}</li>{% endfor %}</ul>\n")
             try write("Sources/Fine/Use.swift", "import TesseraViews\nfunc use() -> String { CardView.render(Item(name: \"a\", price: 1)).string }\n")
             try write("Views/SyntaxError/broken.html", "{% model item: Item %}\n<ul>\n{% for x in item.name %}\n<li>{{ x }}</li>\n</ul>\n")
             try write("Views/Misspelt/card.html", "{% model item: Item %}\n<h2>{{ item.name }}</h2>\n<p>{{ item.prise }}</p>\n")
@@ -82,13 +91,15 @@ import TesseraTesting
                 }
 
                 """
-            let links = "{% model item: Item %}\n<a href=\"{{ route ShopRoutes.list }}\">All</a>\n<a href=\"{{ route ShopRoutes.product(item.price) }}\">{{ item.name }}</a>\n"
+            let links =
+                "{% model item: Item %}\n<a href=\"{{ route ShopRoutes.list }}\">All</a>\n<a href=\"{{ route ShopRoutes.product(item.price) }}\">{{ item.name }}</a>\n"
             try write("Sources/Fine/Routes.swift", routes)
             try write("Views/Fine/links.html", links)
             try write("Sources/Fine/Links.swift", "func links() -> String { LinksView.render(Item(name: \"a\", price: 7)).string }\n")
             for target in ["MisspeltRoute", "MissingParameter"] { try write("Sources/\(target)/Routes.swift", routes) }
             try write("Views/MisspeltRoute/links.html", links.replacingOccurrences(of: "ShopRoutes.product(", with: "ShopRoutes.prodcut("))
-            try write("Views/MissingParameter/links.html", links.replacingOccurrences(of: "ShopRoutes.product(item.price)", with: "ShopRoutes.product"))
+            try write(
+                "Views/MissingParameter/links.html", links.replacingOccurrences(of: "ShopRoutes.product(item.price)", with: "ShopRoutes.product"))
         }
 
         func write(_ path: String, _ text: String) throws {
@@ -138,8 +149,10 @@ import TesseraTesting
 
         let missingMessage = try await fixture.build("MissingMessage")
         #expect(missingMessage.status != 0)
-        #expect(missingMessage.output.contains("Views/MissingMessage/hello.html:3:4: error: the message “greeting” is missing from Views/MissingMessage/locales/de.json"),
-                "\(missingMessage.output)")
+        #expect(
+            missingMessage.output.contains(
+                "Views/MissingMessage/hello.html:3:4: error: the message “greeting” is missing from Views/MissingMessage/locales/de.json"),
+            "\(missingMessage.output)")
 
         let wrongModel = try await fixture.build("WrongModel")
         #expect(wrongModel.status != 0)

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import TesseraTemplateCompiler
 import TesseraViews
+import Testing
 
 /// Two languages: CLDR plurals, per-language numbers and money, message patterns, and the
 /// build-time checks of catalogs and of the templates that use them.
@@ -37,16 +37,21 @@ import TesseraViews
     }
 
     @Test func patternsSplitAtNamedPlaceholdersOnly() {
-        #expect(MessagePattern("Order #{id} is {state}.").segments == [.literal("Order #"), .placeholder("id"), .literal(" is "), .placeholder("state"), .literal(".")])
+        #expect(
+            MessagePattern("Order #{id} is {state}.").segments == [
+                .literal("Order #"), .placeholder("id"), .literal(" is "), .placeholder("state"), .literal("."),
+            ])
         #expect(MessagePattern("a {b c} {1} {").segments == [.literal("a {b c} {1} {")])
         #expect(MessagePattern("{count}{count}").placeholders == ["count"])
     }
 
     @Test func aMessageRendersInTheOutputsLanguageEscapedLikeAnyValue() {
-        let items = LocalizedMessage(key: "cart.items", [
-            "en": .plural([.one: "{count} item in {name}", .other: "{count} items in {name}"]),
-            "de": .plural([.one: "{count} Artikel in {name}", .other: "{count} Artikel in {name}"]),
-        ])
+        let items = LocalizedMessage(
+            key: "cart.items",
+            [
+                "en": .plural([.one: "{count} item in {name}", .other: "{count} items in {name}"]),
+                "de": .plural([.one: "{count} Artikel in {name}", .other: "{count} Artikel in {name}"]),
+            ])
         var german = HTMLOutput(language: Language("de"))
         german.text(items.text(count: 1_200, ["name": "<b>Körbe</b>"]))
         #expect(german.string == "1.200 Artikel in &lt;b&gt;Körbe&lt;/b&gt;")
@@ -113,22 +118,27 @@ import TesseraViews
         let catalogs = try Catalogs(["en.json": Self.english, "de.json": Self.german]).load()
         #expect(catalogs.catalogs.map(\.languageCode) == ["en", "de"], "English first: the fallback")
         // The catalogs alone only warn, at the line of the key in the file that has it.
-        #expect(catalogs.missingTranslations.map(\.warningDescription)
+        #expect(
+            catalogs.missingTranslations.map(\.warningDescription)
                 == ["Views/Shop/locales/en.json:4:1: warning: “order.placed” is missing from Views/Shop/locales/de.json"])
 
         let template = "{% model cart: Cart %}\n<h1>{{ t \"cart.title\" }}</h1>\n<p>{{ t \"order.placed\" id: cart.id }}</p>\n"
-        #expect(compile(template, catalogs: catalogs)
+        #expect(
+            compile(template, catalogs: catalogs)
                 == "Views/Shop/cart.html:3:4: error: the message “order.placed” is missing from Views/Shop/locales/de.json")
         let unknown = "{% model cart: Cart %}\n\n<p title=\"{{ t \"cart.titel\" }}\">x</p>\n"
-        #expect(compile(unknown, catalogs: catalogs)
+        #expect(
+            compile(unknown, catalogs: catalogs)
                 == "Views/Shop/cart.html:3:11: error: the message “cart.titel” is missing from Views/Shop/locales/en.json")
     }
 
     @Test func placeholdersAndCountsAreCheckedAgainstEveryLanguage() throws {
         let catalogs = try Catalogs(["en.json": Self.english, "de.json": Self.german]).load()
-        #expect(compile("{% model cart: Cart %}\n{{ t \"cart.items\" }}", catalogs: catalogs)
+        #expect(
+            compile("{% model cart: Cart %}\n{{ t \"cart.items\" }}", catalogs: catalogs)
                 == "Views/Shop/cart.html:2:1: error: the message “cart.items” needs a value for “count”: t \"cart.items\" count: …")
-        #expect(compile("{% model cart: Cart %}\n{{ t \"cart.title\" name: cart.name }}", catalogs: catalogs)
+        #expect(
+            compile("{% model cart: Cart %}\n{{ t \"cart.title\" name: cart.name }}", catalogs: catalogs)
                 == "Views/Shop/cart.html:2:1: error: the message “cart.title” has no placeholder “name” in any language")
         let fine = compile("{% model cart: Cart %}\n<p>{{ t \"cart.items\" count: cart.count }}</p>", catalogs: catalogs)
         #expect(fine.contains("Messages.cartItems.text(count: cart.count, [:])"), "\(fine)")
@@ -147,14 +157,19 @@ import TesseraViews
                 return "\(error)"
             }
         }
-        #expect(error(["de.json": "{\n  \"n\": { \"other\": \"{count} Artikel\" }\n}"])
+        #expect(
+            error(["de.json": "{\n  \"n\": { \"other\": \"{count} Artikel\" }\n}"])
                 == "Views/Shop/locales/de.json:2:1: error: “n” lacks the plural form “one” that de uses")
-        #expect(error(["en.json": "{\n  \"n\": { \"one\": \"a\", \"few\": \"b\", \"other\": \"c\" }\n}"])
+        #expect(
+            error(["en.json": "{\n  \"n\": { \"one\": \"a\", \"few\": \"b\", \"other\": \"c\" }\n}"])
                 == "Views/Shop/locales/en.json:2:1: error: “n”: en has the plural forms one, other, not “few”")
-        #expect(error(["xx.json": "{ \"n\": { \"other\": \"c\" } }"])
+        #expect(
+            error(["xx.json": "{ \"n\": { \"other\": \"c\" } }"])
                 == "Views/Shop/locales/xx.json:1:1: error: “n” has plural forms, but Tessera has no plural rules for “xx”")
         #expect(error(["en.json": "[1, 2]"]) == "Views/Shop/locales/en.json:1:1: error: a catalog is one JSON object of keys")
-        #expect(error(["EN.json": "{}"]) == "Views/Shop/locales/EN.json:1:1: error: a catalog is named by its language code in lower case, such as de.json")
+        #expect(
+            error(["EN.json": "{}"])
+                == "Views/Shop/locales/EN.json:1:1: error: a catalog is named by its language code in lower case, such as de.json")
         #expect(error(["en.json": "{ \"a\": 1 }"]) == "Views/Shop/locales/en.json:1:1: error: “a” must be a string, or an object of plural forms")
     }
 

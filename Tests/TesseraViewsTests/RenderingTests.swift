@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TesseraViews
+import Testing
 
 @Suite struct RenderingTests {
     static let products = [
@@ -44,14 +44,15 @@ import TesseraViews
 
     @Test func nestedViewRendersItsOwnModel() {
         let html = ProductCardView.render(Self.products[1]).string
-        #expect(html == """
-            <article data-view="ProductCard" data-product-id="2">
-              <h2>Chair</h2>
-              <p class="price" data-price-minor="4500">$45.00</p>
-              <span class="stock out">Sold out</span>
-            </article>
+        #expect(
+            html == """
+                <article data-view="ProductCard" data-product-id="2">
+                  <h2>Chair</h2>
+                  <p class="price" data-price-minor="4500">$45.00</p>
+                  <span class="stock out">Sold out</span>
+                </article>
 
-            """)
+                """)
     }
 
     @Test func pageFillsLayoutBlocksAndKeepsDefaults() {

@@ -16,6 +16,8 @@ struct AccountPageController: PageController {
     }
 
     func render(_ page: AccountPage, in context: RequestContext) -> Page {
-        Page(title: context.localized(Messages.accountTitle), body: context.render(AccountView.self, page), status: passkeyError == nil ? .ok : .unprocessableContent)
+        Page(
+            title: context.localized(Messages.accountTitle), body: context.render(AccountView.self, page),
+            status: passkeyError == nil ? .ok : .unprocessableContent)
     }
 }

@@ -11,6 +11,8 @@ struct LoginPageController: PageController {
     func load(_ context: RequestContext) async throws -> LoginPage { LoginPage(form) }
 
     func render(_ page: LoginPage, in context: RequestContext) -> Page {
-        Page(title: context.localized(Messages.loginTitle), body: context.render(LoginView.self, page), status: form.isValid ? .ok : .unprocessableContent)
+        Page(
+            title: context.localized(Messages.loginTitle), body: context.render(LoginView.self, page),
+            status: form.isValid ? .ok : .unprocessableContent)
     }
 }

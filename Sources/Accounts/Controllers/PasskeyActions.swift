@@ -26,14 +26,18 @@ struct PasskeyActions {
                 return context.redirect(to: AccountsRoutes.login(returningTo: AccountsRoutes.account.path))
             }
             do {
-                guard case .valid(let form) = try context.decodeForm(PasskeyRegistrationForm.self) else { throw PasskeyError.malformed("an empty form") }
-                _ = try await passkeys.register(clientDataJSON: form.clientDataJSON, attestationObject: form.attestationObject, userID: shopper.id,
-                                                sessionID: try Self.sessionID(context), origin: context.absoluteURL(for: ""))
+                guard case .valid(let form) = try context.decodeForm(PasskeyRegistrationForm.self) else {
+                    throw PasskeyError.malformed("an empty form")
+                }
+                _ = try await passkeys.register(
+                    clientDataJSON: form.clientDataJSON, attestationObject: form.attestationObject, userID: shopper.id,
+                    sessionID: try Self.sessionID(context), origin: context.absoluteURL(for: ""))
                 context.logger.info("passkey added", metadata: ["user_id": "\(shopper.id)"])
                 return context.redirect(to: AccountsRoutes.account.path, flash: context.localized(Messages.accountPasskeyAdded))
             } catch let refusal as PasskeyError {
                 context.logger.notice("passkey refused", metadata: ["user_id": "\(shopper.id)", "reason": "\(refusal)"])
-                return try await context.render(AccountPageController(accounts: accounts, passkeys: passkeys, passkeyError: refusal.publicMessage(in: context.language)))
+                return try await context.render(
+                    AccountPageController(accounts: accounts, passkeys: passkeys, passkeyError: refusal.publicMessage(in: context.language)))
             }
         }
         routes.action(AccountsRoutes.passkeySignInOptions) { _, context in
@@ -43,16 +47,20 @@ struct PasskeyActions {
             let next = SafeRedirect.localPath(try context.request.form()["next"])
             do {
                 guard case .valid(let form) = try context.decodeForm(PasskeySignInForm.self) else { throw PasskeyError.malformed("an empty form") }
-                let user = try await passkeys.signIn(credentialID: form.credentialID, clientDataJSON: form.clientDataJSON,
-                                                     authenticatorData: form.authenticatorData, signature: form.signature,
-                                                     userHandle: form.userHandle, sessionID: try Self.sessionID(context),
-                                                     origin: context.absoluteURL(for: ""))
+                let user = try await passkeys.signIn(
+                    credentialID: form.credentialID, clientDataJSON: form.clientDataJSON,
+                    authenticatorData: form.authenticatorData, signature: form.signature,
+                    userHandle: form.userHandle, sessionID: try Self.sessionID(context),
+                    origin: context.absoluteURL(for: ""))
                 await steps.signIn(user, in: context)
                 context.logger.info("signed in with a passkey", metadata: ["user_id": "\(user.id)"])
                 return context.redirect(to: next, flash: context.localized(Messages.loginSignedIn, ["name": user.name]))
             } catch let refusal as PasskeyError {
-                context.logger.notice("passkey sign-in refused", metadata: ["client": "\(context.request.clientAddress.map { "\($0)" } ?? "-")", "reason": "\(refusal)"])
-                return try await context.render(LoginPageController(form: FormState(values: ["next": next], errors: ["passkey": refusal.publicMessage(in: context.language)])))
+                context.logger.notice(
+                    "passkey sign-in refused",
+                    metadata: ["client": "\(context.request.clientAddress.map { "\($0)" } ?? "-")", "reason": "\(refusal)"])
+                return try await context.render(
+                    LoginPageController(form: FormState(values: ["next": next], errors: ["passkey": refusal.publicMessage(in: context.language)])))
             }
         }
     }

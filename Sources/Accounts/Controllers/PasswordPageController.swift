@@ -12,6 +12,8 @@ struct PasswordPageController: PageController {
     }
 
     func render(_ page: PasswordPage, in context: RequestContext) -> Page {
-        Page(title: context.localized(Messages.passwordTitle), body: context.render(PasswordView.self, page), status: form.isValid ? .ok : .unprocessableContent)
+        Page(
+            title: context.localized(Messages.passwordTitle), body: context.render(PasswordView.self, page),
+            status: form.isValid ? .ok : .unprocessableContent)
     }
 }

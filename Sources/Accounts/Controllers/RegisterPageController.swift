@@ -11,6 +11,8 @@ struct RegisterPageController: PageController {
     func load(_ context: RequestContext) async throws -> RegisterPage { RegisterPage(form) }
 
     func render(_ page: RegisterPage, in context: RequestContext) -> Page {
-        Page(title: context.localized(Messages.registerTitle), body: context.render(RegisterView.self, page), status: form.isValid ? .ok : .unprocessableContent)
+        Page(
+            title: context.localized(Messages.registerTitle), body: context.render(RegisterView.self, page),
+            status: form.isValid ? .ok : .unprocessableContent)
     }
 }

@@ -27,7 +27,8 @@ struct SignInActions {
                         context.logger.info("account registered", metadata: ["user_id": "\(user.id)"])
                         return context.redirect(to: "/", flash: context.localized(Messages.registerWelcome, ["name": user.name]))
                     } catch let refusal as RegistrationError {
-                        let state = FormState(values: ["name": form.name, "email": form.email], errors: ["email": refusal.publicMessage(in: context.language)])
+                        let state = FormState(
+                            values: ["name": form.name, "email": form.email], errors: ["email": refusal.publicMessage(in: context.language)])
                         return try await context.render(RegisterPageController(form: state))
                     }
                 }
@@ -43,15 +44,21 @@ struct SignInActions {
                     do {
                         user = try await accounts.authenticate(email: form.email, password: form.password, from: context.request.clientAddress)
                     } catch let refusal as SignInThrottled {
-                        context.logger.notice("sign-in throttled", metadata: ["client": "\(context.request.clientAddress.map { "\($0)" } ?? "-")", "retry_after": "\(refusal.retryAfterSeconds)"])
+                        context.logger.notice(
+                            "sign-in throttled",
+                            metadata: [
+                                "client": "\(context.request.clientAddress.map { "\($0)" } ?? "-")", "retry_after": "\(refusal.retryAfterSeconds)",
+                            ])
                         throw refusal
                     }
                     await signIn(user, context)
                     context.logger.info("signed in", metadata: ["user_id": "\(user.id)"])
-                    return context.redirect(to: SafeRedirect.localPath(form.next), flash: context.localized(Messages.loginSignedIn, ["name": user.name]))
+                    return context.redirect(
+                        to: SafeRedirect.localPath(form.next), flash: context.localized(Messages.loginSignedIn, ["name": user.name]))
                 } catch let refusal as SignInError {
                     context.logger.notice("sign-in refused", metadata: ["client": "\(context.request.clientAddress.map { "\($0)" } ?? "-")"])
-                    let state = FormState(values: ["email": form.email, "next": form.next], errors: ["password": refusal.publicMessage(in: context.language)])
+                    let state = FormState(
+                        values: ["email": form.email, "next": form.next], errors: ["password": refusal.publicMessage(in: context.language)])
                     return try await context.render(LoginPageController(form: state))
                 }
             }
@@ -65,10 +72,12 @@ struct SignInActions {
                 return try await context.render(PasswordPageController(form: state))
             case .valid(let form):
                 do {
-                    _ = try await accounts.changePassword(userID: shopper.id, current: form.current, new: form.password, from: context.request.clientAddress)
+                    _ = try await accounts.changePassword(
+                        userID: shopper.id, current: form.current, new: form.password, from: context.request.clientAddress)
                 } catch let refusal as PasswordChangeError {
                     context.logger.notice("password change refused", metadata: ["user_id": "\(shopper.id)"])
-                    return try await context.render(PasswordPageController(form: FormState(values: [:], errors: ["current": refusal.publicMessage(in: context.language)])))
+                    return try await context.render(
+                        PasswordPageController(form: FormState(values: [:], errors: ["current": refusal.publicMessage(in: context.language)])))
                 }
                 // Every session of the user just ended, this one too: it goes on under a new id.
                 guard let user = try await accounts.user(id: shopper.id) else { throw SignInError.wrongCredentials }

@@ -13,7 +13,8 @@ struct SignInSteps: Sendable {
             do {
                 try await observer.shopperSignedIn(shopper, in: context)
             } catch {
-                context.logger.error("a sign-in observer failed", metadata: ["user_id": "\(user.id)", "observer": "\(type(of: observer))", "error": "\(error)"])
+                context.logger.error(
+                    "a sign-in observer failed", metadata: ["user_id": "\(user.id)", "observer": "\(type(of: observer))", "error": "\(error)"])
             }
         }
     }

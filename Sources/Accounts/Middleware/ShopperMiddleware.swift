@@ -60,7 +60,8 @@ enum ShopperSession {
 
     static func signedIn(in session: Session) -> (shopper: Shopper, since: Date)? {
         guard let id = session[idKey].flatMap(Int.init), let name = session[nameKey],
-              let milliseconds = session[sinceKey].flatMap(Int64.init) else { return nil }
+            let milliseconds = session[sinceKey].flatMap(Int64.init)
+        else { return nil }
         return (Shopper(id: id, name: name, isStaff: session[staffKey] == "1"), Date(timeIntervalSince1970: Double(milliseconds) / 1000))
     }
 

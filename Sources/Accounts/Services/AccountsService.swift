@@ -38,7 +38,9 @@ public struct AccountsService: Sendable {
     public func register(name: String, email: String, password: String) async throws -> User {
         let hasher = self.hasher
         let hash = try await hash { try hasher.hash(password) }
-        guard let user = try await store.insert(email: email, name: name, passwordHash: hash, isStaff: false) else { throw RegistrationError.emailTaken }
+        guard let user = try await store.insert(email: email, name: name, passwordHash: hash, isStaff: false) else {
+            throw RegistrationError.emailTaken
+        }
         return user
     }
 
@@ -180,4 +182,3 @@ public struct AccountsService: Sendable {
         }
     }
 }
-

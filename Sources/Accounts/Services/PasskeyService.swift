@@ -17,7 +17,9 @@ public struct PasskeyService: Sendable {
     /// How long a challenge waits for its answer: the browser's own timeout, and a little more.
     static let challengeLifetime: TimeInterval = 300
 
-    public init(relyingParty: PasskeyRelyingParty, store: any PasskeyStore, accounts: AccountsService, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        relyingParty: PasskeyRelyingParty, store: any PasskeyStore, accounts: AccountsService, now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.relyingParty = relyingParty
         self.store = store
         self.accounts = accounts
@@ -43,11 +45,14 @@ public struct PasskeyService: Sendable {
     public func register(clientDataJSON: String, attestationObject: String, userID: Int, sessionID: String, origin: String) async throws -> Passkey {
         let clientData = try ClientData(json: try Self.bytes(clientDataJSON))
         guard let issuedFor = try await store.take(clientData.challenge, for: .registration, sessionID: sessionID, now: now()),
-              issuedFor == userID else { throw PasskeyError.challengeNotIssued }
-        let registered = try relyingParty.verifyRegistration(clientData: clientData, attestationObject: try Self.bytes(attestationObject),
-                                                             issued: clientData.challenge, origin: origin)
-        let passkey = Passkey(credentialID: registered.credentialID, userID: userID, publicKey: registered.publicKey.uncompressedPoint,
-                              signCount: registered.signCount, createdAt: now())
+            issuedFor == userID
+        else { throw PasskeyError.challengeNotIssued }
+        let registered = try relyingParty.verifyRegistration(
+            clientData: clientData, attestationObject: try Self.bytes(attestationObject),
+            issued: clientData.challenge, origin: origin)
+        let passkey = Passkey(
+            credentialID: registered.credentialID, userID: userID, publicKey: registered.publicKey.uncompressedPoint,
+            signCount: registered.signCount, createdAt: now())
         guard try await store.insert(passkey) else { throw PasskeyError.alreadyRegistered }
         return passkey
     }
@@ -61,8 +66,10 @@ public struct PasskeyService: Sendable {
 
     /// Checks the browser's answer (base64url fields) and returns the account whose passkey
     /// signed it, after recording the passkey's new counter.
-    public func signIn(credentialID: String, clientDataJSON: String, authenticatorData: String, signature: String, userHandle: String?,
-                       sessionID: String, origin: String) async throws -> User {
+    public func signIn(
+        credentialID: String, clientDataJSON: String, authenticatorData: String, signature: String, userHandle: String?,
+        sessionID: String, origin: String
+    ) async throws -> User {
         let clientData = try ClientData(json: try Self.bytes(clientDataJSON))
         guard try await store.take(clientData.challenge, for: .signIn, sessionID: sessionID, now: now()) != nil else {
             throw PasskeyError.challengeNotIssued

@@ -1,7 +1,7 @@
-import _CryptoExtras
 import Crypto
 import Foundation
 import Tessera
+import _CryptoExtras
 
 /// Password hashing with PBKDF2-HMAC-SHA256, 600,000 rounds (OWASP's 2023 figure), a random
 /// 128-bit salt, stored as `pbkdf2-sha256$ROUNDS$SALT$HASH` so the cost can rise later and old
@@ -32,8 +32,8 @@ public struct PasswordHasher: Sendable {
     public func verify(_ password: String, against stored: String) -> Bool {
         let parts = stored.split(separator: "$")
         guard parts.count == 4, parts[0] == "pbkdf2-sha256", let rounds = Int(parts[1]), rounds >= 1, rounds <= 10_000_000,
-              let salt = Base64URL.decode(parts[2]).map({ Data($0) }), let expected = Base64URL.decode(parts[3]),
-              let actual = try? derive(password, salt: salt, rounds: rounds)
+            let salt = Base64URL.decode(parts[2]).map({ Data($0) }), let expected = Base64URL.decode(parts[3]),
+            let actual = try? derive(password, salt: salt, rounds: rounds)
         else { return false }
         guard actual.count == expected.count else { return false }
         var difference: UInt8 = 0

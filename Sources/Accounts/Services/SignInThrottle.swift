@@ -126,7 +126,8 @@ public struct SignInThrottle: Sendable {
         try await store.update(keys.all, now: now) { counts in
             for key in keys.all {
                 guard var count = counts[key] else { continue }
-                count.blockedUntil = max(count.blockedUntil, now + policy.delay(after: count.hits, free: Self.freeAttempts(for: key, in: keys, policy)))
+                count.blockedUntil = max(
+                    count.blockedUntil, now + policy.delay(after: count.hits, free: Self.freeAttempts(for: key, in: keys, policy)))
                 count.expires = max(count.expires, count.blockedUntil)
                 counts[key] = count
             }

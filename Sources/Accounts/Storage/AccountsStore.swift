@@ -32,8 +32,9 @@ public protocol AccountsStore: Sendable {
     /// before anything heard since is `received`; `interrupted` runs when hearing stops (a lost
     /// connection), since ends may be missed until it starts again. A store no other instance
     /// writes calls `started` once and waits.
-    func followSessionEnds(started: @escaping @Sendable () async -> Void, received: @escaping @Sendable (SessionEnd) -> Void,
-                           interrupted: @escaping @Sendable () -> Void) async
+    func followSessionEnds(
+        started: @escaping @Sendable () async -> Void, received: @escaping @Sendable (SessionEnd) -> Void,
+        interrupted: @escaping @Sendable () -> Void) async
 }
 
 /// Accounts in SQLite, through GRDB.
@@ -96,8 +97,9 @@ public struct SQLiteAccountsStore: AccountsStore {
     public func insert(email: String, name: String, passwordHash: String, isStaff: Bool) async throws -> User? {
         try await database.write { db in
             guard try User.filter(Column("email") == email).fetchCount(db) == 0 else { return nil }
-            try db.execute(sql: "INSERT INTO user (email, name, passwordHash, isStaff) VALUES (?, ?, ?, ?)",
-                           arguments: [email, name, passwordHash, isStaff])
+            try db.execute(
+                sql: "INSERT INTO user (email, name, passwordHash, isStaff) VALUES (?, ?, ?, ?)",
+                arguments: [email, name, passwordHash, isStaff])
             return User(id: Int(db.lastInsertedRowID), email: email, name: name, passwordHash: passwordHash, isStaff: isStaff)
         }
     }
@@ -127,13 +129,15 @@ public struct SQLiteAccountsStore: AccountsStore {
             try db.execute(sql: "DELETE FROM sessionCutoff WHERE endedBefore < ?", arguments: [oldest])
             switch end {
             case .signedOut(let sessionID, let signedInAt):
-                try db.execute(sql: "INSERT OR REPLACE INTO signedOutSession (id, signedInAt) VALUES (?, ?)",
-                               arguments: [sessionID, signedInAt.timeIntervalSince1970])
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO signedOutSession (id, signedInAt) VALUES (?, ?)",
+                    arguments: [sessionID, signedInAt.timeIntervalSince1970])
             case .everySession(let userID, let cutoff):
-                try db.execute(sql: """
-                    INSERT INTO sessionCutoff (userID, endedBefore) VALUES (?, ?)
-                    ON CONFLICT (userID) DO UPDATE SET endedBefore = max(endedBefore, excluded.endedBefore)
-                    """, arguments: [userID, cutoff.timeIntervalSince1970])
+                try db.execute(
+                    sql: """
+                        INSERT INTO sessionCutoff (userID, endedBefore) VALUES (?, ?)
+                        ON CONFLICT (userID) DO UPDATE SET endedBefore = max(endedBefore, excluded.endedBefore)
+                        """, arguments: [userID, cutoff.timeIntervalSince1970])
             }
         }
     }
@@ -156,15 +160,19 @@ public struct SQLiteAccountsStore: AccountsStore {
     /// Asks the table itself, for a check that must not trust the in-memory copy.
     public func hasEnded(_ sessionID: String, userID: Int, signedInAt: Date) async throws -> Bool {
         try await database.read { db in
-            try Bool.fetchOne(db.cachedStatement(sql: """
-                SELECT EXISTS (SELECT 1 FROM signedOutSession WHERE id = ?) OR EXISTS (SELECT 1 FROM sessionCutoff WHERE userID = ? AND endedBefore > ?)
-                """), arguments: [sessionID, userID, signedInAt.timeIntervalSince1970]) ?? false
+            try Bool.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM signedOutSession WHERE id = ?) OR EXISTS (SELECT 1 FROM sessionCutoff WHERE userID = ? AND endedBefore > ?)
+                        """), arguments: [sessionID, userID, signedInAt.timeIntervalSince1970]) ?? false
         }
     }
 
     /// Only this process writes the file: what it ends, it records in its own copy as it goes.
-    public func followSessionEnds(started: @escaping @Sendable () async -> Void, received: @escaping @Sendable (SessionEnd) -> Void,
-                                  interrupted: @escaping @Sendable () -> Void) async {
+    public func followSessionEnds(
+        started: @escaping @Sendable () async -> Void, received: @escaping @Sendable (SessionEnd) -> Void,
+        interrupted: @escaping @Sendable () -> Void
+    ) async {
         await started()
         while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
     }

@@ -25,46 +25,54 @@ public struct PostgresAccountsStore: AccountsStore {
     /// The accounts' tables, in the order they were added; the storefront runs them at start.
     public static func registerMigrations(in migrator: inout PostgresMigrator) {
         // `user` is a reserved word in PostgreSQL.
-        migrator.register("accounts.v1", [
-            "CREATE TABLE shop_user (id bigserial PRIMARY KEY, email text NOT NULL UNIQUE, name text NOT NULL, password_hash text NOT NULL)",
-            """
-            CREATE TABLE user_session (id text PRIMARY KEY, user_id bigint NOT NULL REFERENCES shop_user ON DELETE CASCADE, \
-            started_at double precision NOT NULL)
-            """,
-            "CREATE INDEX user_session_by_user ON user_session (user_id)",
-        ])
+        migrator.register(
+            "accounts.v1",
+            [
+                "CREATE TABLE shop_user (id bigserial PRIMARY KEY, email text NOT NULL UNIQUE, name text NOT NULL, password_hash text NOT NULL)",
+                """
+                CREATE TABLE user_session (id text PRIMARY KEY, user_id bigint NOT NULL REFERENCES shop_user ON DELETE CASCADE, \
+                started_at double precision NOT NULL)
+                """,
+                "CREATE INDEX user_session_by_user ON user_session (user_id)",
+            ])
         migrator.register("accounts.v2.staff", ["ALTER TABLE shop_user ADD COLUMN is_staff boolean NOT NULL DEFAULT false"])
         // Sessions are no longer recorded as they start (the signed cookie says when), only as
         // they end before their time.
-        migrator.register("accounts.v3.session-ends", [
-            "DROP TABLE user_session",
-            "CREATE TABLE signed_out_session (id text PRIMARY KEY, signed_in_at double precision NOT NULL)",
-            "CREATE INDEX signed_out_session_by_age ON signed_out_session (signed_in_at)",
-            """
-            CREATE TABLE session_cutoff (user_id bigint PRIMARY KEY REFERENCES shop_user ON DELETE CASCADE, \
-            ended_before double precision NOT NULL)
-            """,
-            "CREATE INDEX session_cutoff_by_age ON session_cutoff (ended_before)",
-        ])
+        migrator.register(
+            "accounts.v3.session-ends",
+            [
+                "DROP TABLE user_session",
+                "CREATE TABLE signed_out_session (id text PRIMARY KEY, signed_in_at double precision NOT NULL)",
+                "CREATE INDEX signed_out_session_by_age ON signed_out_session (signed_in_at)",
+                """
+                CREATE TABLE session_cutoff (user_id bigint PRIMARY KEY REFERENCES shop_user ON DELETE CASCADE, \
+                ended_before double precision NOT NULL)
+                """,
+                "CREATE INDEX session_cutoff_by_age ON session_cutoff (ended_before)",
+            ])
     }
 
     /// One statement by primary key.
     public func user(id: Int) async throws -> User? {
-        try await connections.query("SELECT id, email, name, password_hash, is_staff FROM shop_user WHERE id = \(id)").first.map(User.init(postgresRow:))
+        try await connections.query("SELECT id, email, name, password_hash, is_staff FROM shop_user WHERE id = \(id)").first.map(
+            User.init(postgresRow:))
     }
 
     /// One statement through the unique e-mail index.
     public func user(email: String) async throws -> User? {
-        try await connections.query("SELECT id, email, name, password_hash, is_staff FROM shop_user WHERE email = \(email)").first.map(User.init(postgresRow:))
+        try await connections.query("SELECT id, email, name, password_hash, is_staff FROM shop_user WHERE email = \(email)").first.map(
+            User.init(postgresRow:))
     }
 
     /// `nil` when the e-mail has an account: the unique index decides, across instances too.
     public func insert(email: String, name: String, passwordHash: String, isStaff: Bool) async throws -> User? {
         try await connections.write { connection in
-            try connection.rows("""
+            try connection.rows(
+                """
                 INSERT INTO shop_user (email, name, password_hash, is_staff) VALUES (\(email), \(name), \(passwordHash), \(isStaff)) \
                 ON CONFLICT (email) DO NOTHING RETURNING id, email, name, password_hash, is_staff
-                """).first.map(User.init(postgresRow:))
+                """
+            ).first.map(User.init(postgresRow:))
         }
     }
 
@@ -96,12 +104,14 @@ public struct PostgresAccountsStore: AccountsStore {
             try connection.execute("DELETE FROM session_cutoff WHERE ended_before < \(oldest)")
             switch end {
             case .signedOut(let sessionID, let signedInAt):
-                try connection.execute("""
+                try connection.execute(
+                    """
                     INSERT INTO signed_out_session (id, signed_in_at) VALUES (\(sessionID), \(signedInAt.timeIntervalSince1970)) \
                     ON CONFLICT (id) DO NOTHING
                     """)
             case .everySession(let userID, let cutoff):
-                try connection.execute("""
+                try connection.execute(
+                    """
                     INSERT INTO session_cutoff (user_id, ended_before) VALUES (\(userID), \(cutoff.timeIntervalSince1970)) \
                     ON CONFLICT (user_id) DO UPDATE SET ended_before = greatest(session_cutoff.ended_before, excluded.ended_before)
                     """)
@@ -130,15 +140,19 @@ public struct PostgresAccountsStore: AccountsStore {
 
     /// Asks the table itself, for a check that must not trust the in-memory copy.
     public func hasEnded(_ sessionID: String, userID: Int, signedInAt: Date) async throws -> Bool {
-        try await connections.query("""
+        try await connections.query(
+            """
             SELECT EXISTS (SELECT 1 FROM signed_out_session WHERE id = \(sessionID)) \
             OR EXISTS (SELECT 1 FROM session_cutoff WHERE user_id = \(userID) AND ended_before > \(signedInAt.timeIntervalSince1970))
-            """).first?.decode(Bool.self) ?? true
+            """
+        ).first?.decode(Bool.self) ?? true
     }
 
     /// Listens for other instances' session ends until cancelled; `started` runs each time listening (re)starts, so the caller can catch up on what it missed.
-    public func followSessionEnds(started: @escaping @Sendable () async -> Void, received: @escaping @Sendable (SessionEnd) -> Void,
-                                  interrupted: @escaping @Sendable () -> Void) async {
+    public func followSessionEnds(
+        started: @escaping @Sendable () async -> Void, received: @escaping @Sendable (SessionEnd) -> Void,
+        interrupted: @escaping @Sendable () -> Void
+    ) async {
         await PostgresListener(channel: Self.sessionEndsChannel, connections: connections, logger: logger).run(
             started: started,
             received: { payload in if let end = Self.end(announcedBy: payload) { received(end) } },

@@ -12,40 +12,45 @@ public struct PostgresPasskeyStore: PasskeyStore {
 
     /// The passkeys' tables; the storefront runs them after the accounts' own.
     public static func registerMigrations(in migrator: inout PostgresMigrator) {
-        migrator.register("accounts.v4.passkeys", [
-            """
-            CREATE TABLE passkey (
-                credential_id bytea PRIMARY KEY,
-                user_id bigint NOT NULL REFERENCES shop_user ON DELETE CASCADE,
-                public_key bytea NOT NULL,
-                sign_count bigint NOT NULL,
-                created_at timestamptz NOT NULL,
-                last_used_at timestamptz
-            )
-            """,
-            "CREATE INDEX passkey_by_user ON passkey (user_id)",
-            """
-            CREATE TABLE passkey_challenge (
-                challenge bytea PRIMARY KEY,
-                ceremony text NOT NULL,
-                session_id text NOT NULL,
-                user_id bigint,
-                expires_at timestamptz NOT NULL
-            )
-            """,
-        ])
+        migrator.register(
+            "accounts.v4.passkeys",
+            [
+                """
+                CREATE TABLE passkey (
+                    credential_id bytea PRIMARY KEY,
+                    user_id bigint NOT NULL REFERENCES shop_user ON DELETE CASCADE,
+                    public_key bytea NOT NULL,
+                    sign_count bigint NOT NULL,
+                    created_at timestamptz NOT NULL,
+                    last_used_at timestamptz
+                )
+                """,
+                "CREATE INDEX passkey_by_user ON passkey (user_id)",
+                """
+                CREATE TABLE passkey_challenge (
+                    challenge bytea PRIMARY KEY,
+                    ceremony text NOT NULL,
+                    session_id text NOT NULL,
+                    user_id bigint,
+                    expires_at timestamptz NOT NULL
+                )
+                """,
+            ])
     }
 
     public func issue(_ challenge: [UInt8], for ceremony: PasskeyCeremony, sessionID: String, userID: Int?, expiresAt: Date) async throws {
-        _ = try await connections.query("DELETE FROM passkey_challenge WHERE expires_at < now() OR (session_id = \(sessionID) AND ceremony = \(ceremony.rawValue))")
-        _ = try await connections.query("""
+        _ = try await connections.query(
+            "DELETE FROM passkey_challenge WHERE expires_at < now() OR (session_id = \(sessionID) AND ceremony = \(ceremony.rawValue))")
+        _ = try await connections.query(
+            """
             INSERT INTO passkey_challenge (challenge, ceremony, session_id, user_id, expires_at)
             VALUES (\(PostgresBytes(challenge)), \(ceremony.rawValue), \(sessionID), \(userID), \(expiresAt))
             """)
     }
 
     public func take(_ challenge: [UInt8], for ceremony: PasskeyCeremony, sessionID: String, now: Date) async throws -> Int?? {
-        let rows = try await connections.query("""
+        let rows = try await connections.query(
+            """
             DELETE FROM passkey_challenge WHERE challenge = \(PostgresBytes(challenge))
             RETURNING user_id, ceremony, session_id, expires_at
             """)
@@ -56,7 +61,8 @@ public struct PostgresPasskeyStore: PasskeyStore {
     }
 
     public func insert(_ passkey: Passkey) async throws -> Bool {
-        let rows = try await connections.query("""
+        let rows = try await connections.query(
+            """
             INSERT INTO passkey (credential_id, user_id, public_key, sign_count, created_at)
             VALUES (\(PostgresBytes(passkey.credentialID)), \(passkey.userID), \(PostgresBytes(passkey.publicKey)), \(Int64(passkey.signCount)), \(passkey.createdAt))
             ON CONFLICT (credential_id) DO NOTHING RETURNING 1
@@ -65,29 +71,36 @@ public struct PostgresPasskeyStore: PasskeyStore {
     }
 
     public func passkey(credentialID: [UInt8]) async throws -> Passkey? {
-        try await connections.query("""
+        try await connections.query(
+            """
             SELECT credential_id, user_id, public_key, sign_count, created_at, last_used_at FROM passkey
             WHERE credential_id = \(PostgresBytes(credentialID))
-            """).first.map(Self.passkey)
+            """
+        ).first.map(Self.passkey)
     }
 
     public func passkeys(userID: Int) async throws -> [Passkey] {
-        try await connections.query("""
+        try await connections.query(
+            """
             SELECT credential_id, user_id, public_key, sign_count, created_at, last_used_at FROM passkey
             WHERE user_id = \(userID) ORDER BY created_at
-            """).map(Self.passkey)
+            """
+        ).map(Self.passkey)
     }
 
     public func recordSignIn(credentialID: [UInt8], from old: UInt32, to new: UInt32, at date: Date) async throws -> Bool {
-        !(try await connections.query("""
+        !(try await connections.query(
+            """
             UPDATE passkey SET sign_count = \(Int64(new)), last_used_at = \(date)
             WHERE credential_id = \(PostgresBytes(credentialID)) AND sign_count = \(Int64(old)) RETURNING 1
             """)).isEmpty
     }
 
     static func passkey(_ row: PostgresRow) throws -> Passkey {
-        let (credentialID, userID, publicKey, signCount, createdAt, lastUsedAt) = try row.decode((PostgresBytes, Int, PostgresBytes, Int64, Date, Date?).self)
-        return Passkey(credentialID: credentialID.bytes, userID: userID, publicKey: publicKey.bytes,
-                       signCount: UInt32(truncatingIfNeeded: signCount), createdAt: createdAt, lastUsedAt: lastUsedAt)
+        let (credentialID, userID, publicKey, signCount, createdAt, lastUsedAt) = try row.decode(
+            (PostgresBytes, Int, PostgresBytes, Int64, Date, Date?).self)
+        return Passkey(
+            credentialID: credentialID.bytes, userID: userID, publicKey: publicKey.bytes,
+            signCount: UInt32(truncatingIfNeeded: signCount), createdAt: createdAt, lastUsedAt: lastUsedAt)
     }
 }

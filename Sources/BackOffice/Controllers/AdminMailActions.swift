@@ -18,7 +18,8 @@ struct AdminMailActions {
                 do {
                     switch try await orders.resendConfirmation(Int64(id), to: form.email, site: context.absoluteURL(for: "")) {
                     case .queued:
-                        context.logger.notice("unsent mail sent again", metadata: ["mail_id": "\(id)", "address": "\(form.email)", "staff": "\(staff.name)"])
+                        context.logger.notice(
+                            "unsent mail sent again", metadata: ["mail_id": "\(id)", "address": "\(form.email)", "staff": "\(staff.name)"])
                         return context.redirect(to: BackOfficeRoutes.mail.path, flash: "The mail is on its way again, to \(form.email).")
                     case .gone:
                         return context.redirect(to: BackOfficeRoutes.mail.path, flash: "That mail was already sent again or discarded.")
@@ -32,14 +33,17 @@ struct AdminMailActions {
         routes.action(BackOfficeRoutes.resendAllMail) { _, context, staff in
             let (queued, waiting) = try await orders.resendAllConfirmations(site: context.absoluteURL(for: ""))
             context.logger.notice("unsent mail sent again", metadata: ["count": "\(queued)", "waiting": "\(waiting)", "staff": "\(staff.name)"])
-            let flash = waiting == 0 ? "\(queued) mails are on their way again."
+            let flash =
+                waiting == 0
+                ? "\(queued) mails are on their way again."
                 : "\(queued) mails are on their way again; \(waiting) wait for an address that can be mailed."
             return context.redirect(to: BackOfficeRoutes.mail.path, flash: flash)
         }
         routes.action(BackOfficeRoutes.discardMail) { id, context, staff in
             let discarded = try await orders.discardConfirmation(Int64(id))
             if discarded { context.logger.notice("unsent mail discarded", metadata: ["mail_id": "\(id)", "staff": "\(staff.name)"]) }
-            return context.redirect(to: BackOfficeRoutes.mail.path, flash: discarded ? "The mail is discarded." : "That mail was already sent again or discarded.")
+            return context.redirect(
+                to: BackOfficeRoutes.mail.path, flash: discarded ? "The mail is discarded." : "That mail was already sent again or discarded.")
         }
     }
 }

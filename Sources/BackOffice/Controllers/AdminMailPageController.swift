@@ -19,7 +19,8 @@ struct AdminMailPageController: PageController {
             let state = returned.flatMap { $0.id == Int(confirmation.id) ? $0.state : nil }
             return AdminDeadLetterRow(confirmation, address: state?.value("email"), error: state?.error("email"))
         }
-        return Page(title: "Unsent mail · Back office", body: context.render(AdminMailView.self, AdminMailModel(rows: rows, isEmpty: rows.isEmpty)),
-                    status: returned == nil ? .ok : .unprocessableContent)
+        return Page(
+            title: "Unsent mail · Back office", body: context.render(AdminMailView.self, AdminMailModel(rows: rows, isEmpty: rows.isEmpty)),
+            status: returned == nil ? .ok : .unprocessableContent)
     }
 }

@@ -16,7 +16,8 @@ struct AdminOrderActions {
                 return try await context.render(AdminOrderPageController(orders: orders, id: id, returned: .ship(state)))
             case .valid(let form):
                 let shipped = try await orders.ship(order, trackingNumber: form.trackingNumber, by: staff)
-                return context.redirect(to: BackOfficeRoutes.order.path(id), flash: "Order #\(id) is shipped with \(shipped.trackingNumber ?? "its tracking number").")
+                return context.redirect(
+                    to: BackOfficeRoutes.order.path(id), flash: "Order #\(id) is shipped with \(shipped.trackingNumber ?? "its tracking number").")
             }
         }
         routes.action(BackOfficeRoutes.cancel) { id, context, staff in

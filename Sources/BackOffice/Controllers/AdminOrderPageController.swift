@@ -31,7 +31,8 @@ struct AdminOrderPageController: PageController {
         var ship: AdminOrderModel.TextField?
         if order.status == .paid {
             let state: FormState? = if case .ship(let state) = returned { state } else { nil }
-            ship = .init(url: BackOfficeRoutes.ship.path(order.id), value: state?.value("trackingNumber") ?? "", error: state?.error("trackingNumber"))
+            ship = .init(
+                url: BackOfficeRoutes.ship.path(order.id), value: state?.value("trackingNumber") ?? "", error: state?.error("trackingNumber"))
         }
         var cancel: AdminOrderModel.TextField?
         if (try? order.status.applying(.cancel)) != nil {
@@ -44,11 +45,13 @@ struct AdminOrderPageController: PageController {
             trackingNumber: order.trackingNumber, cancellationReason: order.cancellationReason,
             ship: ship, cancel: cancel,
             history: loaded.history.map {
-                .init(at: AdminDates.text($0.at), atISO: AdminDates.iso($0.at), actor: $0.actor.name, role: $0.actor.isStaff ? "staff" : "shopper",
-                      action: $0.action, detail: $0.detail ?? "")
+                .init(
+                    at: AdminDates.text($0.at), atISO: AdminDates.iso($0.at), actor: $0.actor.name, role: $0.actor.isStaff ? "staff" : "shopper",
+                    action: $0.action, detail: $0.detail ?? "")
             }
         )
-        return Page(title: "Order #\(order.id) · Back office", body: context.render(AdminOrderView.self, model),
-                    status: returned == nil ? .ok : .unprocessableContent)
+        return Page(
+            title: "Order #\(order.id) · Back office", body: context.render(AdminOrderView.self, model),
+            status: returned == nil ? .ok : .unprocessableContent)
     }
 }

@@ -17,7 +17,9 @@ struct AdminProductActions {
                 throw HTTPError(.unprocessableContent, message: "Choose a photo to upload.")
             }
             let photo = try await photos.add(file, to: id)
-            context.logger.notice("product photo added", metadata: ["product_id": "\(id)", "photo": "\(photo.fingerprint)", "bytes": "\(file.size)", "staff": "\(staff.name)"])
+            context.logger.notice(
+                "product photo added",
+                metadata: ["product_id": "\(id)", "photo": "\(photo.fingerprint)", "bytes": "\(file.size)", "staff": "\(staff.name)"])
             return context.redirect(to: BackOfficeRoutes.products.path, flash: "\(product.name) has a new photo.")
         }
         routes.action(BackOfficeRoutes.adjustProduct) { id, context, staff in
@@ -27,12 +29,16 @@ struct AdminProductActions {
                 let page = Int(state.value("page")).flatMap { (1...1_000_000).contains($0) ? $0 : nil } ?? 1  // as the form reads it
                 return try await context.render(AdminProductsPageController(catalog: catalog, returned: (id, page, state)))
             case .valid(let form):
-                let product = try await catalog.adjust(productID: id, stock: form.stock, priceMinor: form.priceMinor, expectedStock: form.expectedStock)
-                context.logger.notice("product adjusted", metadata: [
-                    "product_id": "\(id)", "stock": "\(product.stock)", "price_minor": "\(product.priceMinor)", "staff": "\(staff.name)",
-                ])
-                return context.redirect(to: BackOfficeRoutes.products.path + "?page=\(form.page)",
-                                        flash: "\(product.name): \(product.stock) in stock at \(product.price).")
+                let product = try await catalog.adjust(
+                    productID: id, stock: form.stock, priceMinor: form.priceMinor, expectedStock: form.expectedStock)
+                context.logger.notice(
+                    "product adjusted",
+                    metadata: [
+                        "product_id": "\(id)", "stock": "\(product.stock)", "price_minor": "\(product.priceMinor)", "staff": "\(staff.name)",
+                    ])
+                return context.redirect(
+                    to: BackOfficeRoutes.products.path + "?page=\(form.page)",
+                    flash: "\(product.name): \(product.stock) in stock at \(product.price).")
             }
         }
     }

@@ -1,5 +1,5 @@
-import Foundation
 import Catalog
+import Foundation
 import Tessera
 import TesseraViews
 
@@ -27,16 +27,19 @@ struct AdminProductsPageController: PageController {
         let rows = loaded.products.map { product in
             let state = returned.flatMap { $0.productID == product.id ? $0.state : nil }
             return AdminProductsModel.Row(
-                id: product.id, name: product.name, url: product.url, formURL: BackOfficeRoutes.adjustProduct.path(product.id), photoFormURL: BackOfficeRoutes.addPhoto.path(product.id),
-                stock: state?.value("stock") ?? String(product.stock), expectedStock: product.stock, price: state?.value("price") ?? Self.plain(product.priceMinor),
+                id: product.id, name: product.name, url: product.url, formURL: BackOfficeRoutes.adjustProduct.path(product.id),
+                photoFormURL: BackOfficeRoutes.addPhoto.path(product.id),
+                stock: state?.value("stock") ?? String(product.stock), expectedStock: product.stock,
+                price: state?.value("price") ?? Self.plain(product.priceMinor),
                 stockError: state?.error("stock"), priceError: state?.error("price"), page: loaded.page)
         }
         let model = AdminProductsModel(
             rows: rows, pageLabel: "Page \(loaded.page)",
             previousURL: loaded.page > 1 ? list + "?page=\(loaded.page - 1)" : nil,
             nextURL: loaded.hasMore ? list + "?page=\(loaded.page + 1)" : nil)
-        return Page(title: "Products · Back office", body: context.render(AdminProductsView.self, model),
-                    status: returned == nil ? .ok : .unprocessableContent)
+        return Page(
+            title: "Products · Back office", body: context.render(AdminProductsView.self, model),
+            status: returned == nil ? .ok : .unprocessableContent)
     }
 
     /// `?page=`: a positive number, 1 when absent.

@@ -48,7 +48,9 @@ struct ProductAdjustmentForm: FormModel {
     /// `12.5` → 1250; `nil` for anything but digits with at most two decimals.
     static func minorUnits(_ text: String) -> Int? {
         let parts = text.trimmingCharacters(in: .whitespaces).split(separator: ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), let whole = parts.first, (1...6).contains(whole.count), whole.allSatisfy({ $0.isASCII && $0.isNumber }), let units = Int(whole) else {
+        guard (1...2).contains(parts.count), let whole = parts.first, (1...6).contains(whole.count), whole.allSatisfy({ $0.isASCII && $0.isNumber }),
+            let units = Int(whole)
+        else {
             return nil
         }
         guard parts.count == 2 else { return units * 100 }
@@ -57,7 +59,6 @@ struct ProductAdjustmentForm: FormModel {
         return units * 100 + (cents.count == 1 ? value * 10 : value)
     }
 }
-
 
 /// Send a dead letter again: the address, as registration checks it.
 struct ResendMailForm: FormModel {

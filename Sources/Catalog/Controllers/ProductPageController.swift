@@ -16,11 +16,12 @@ struct ProductPageController: PageController {
     }
 
     func render(_ product: Product, in context: RequestContext) -> Page {
-        Page(title: product.name, body: context.render(ProductPageView.self, product),
-             description: "\(product.name): \(product.summary)",
-             // One URL per language (`?lang=de`) and one that negotiates: the canonical URL and
-             // the `hreflang` alternates tie them together.
-             canonicalPath: product.url)
+        Page(
+            title: product.name, body: context.render(ProductPageView.self, product),
+            description: "\(product.name): \(product.summary)",
+            // One URL per language (`?lang=de`) and one that negotiates: the canonical URL and
+            // the `hreflang` alternates tie them together.
+            canonicalPath: product.url)
     }
 
     func regions(for product: Product, in context: RequestContext) -> ProductPageView.Regions<Region> {

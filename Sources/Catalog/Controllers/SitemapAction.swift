@@ -28,7 +28,8 @@ struct SitemapAction {
                 part = number
             }
             let (categories, productIDs) = try await catalog.sitemap(part: part)
-            let paths = (part == 1 ? [CatalogRoutes.list.path] + categories.map { ProductListPage.categoryPath($0.slug) } : [])
+            let paths =
+                (part == 1 ? [CatalogRoutes.list.path] + categories.map { ProductListPage.categoryPath($0.slug) } : [])
                 + productIDs.map(CatalogRoutes.product.path)
             var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
             xml += #"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">"# + "\n"
@@ -43,7 +44,9 @@ struct SitemapAction {
                 }
                 alternates.append(#"<xhtml:link rel="alternate" hreflang="x-default" href="\#(Self.escaped(context.absoluteURL(for: path)))"/>"#)
                 for language in choice.available {
-                    xml += "<url><loc>\(Self.escaped(context.absoluteURL(for: choice.url(for: path, in: language))))</loc>" + alternates.joined() + "</url>\n"
+                    xml +=
+                        "<url><loc>\(Self.escaped(context.absoluteURL(for: choice.url(for: path, in: language))))</loc>" + alternates.joined()
+                        + "</url>\n"
                 }
             }
             xml += "</urlset>\n"

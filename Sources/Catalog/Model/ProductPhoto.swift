@@ -51,10 +51,13 @@ public struct PhotoVariantName: PathParameter, Hashable {
 
     public init?(pathSegment: String) {
         let parts = pathSegment.split(separator: "-")
-        guard parts.count == 2, parts[0].count == 16, parts[0].allSatisfy({ ("0"..."9").contains($0) || ("a"..."f").contains($0) }) else { return nil }
+        guard parts.count == 2, parts[0].count == 16, parts[0].allSatisfy({ ("0"..."9").contains($0) || ("a"..."f").contains($0) }) else {
+            return nil
+        }
         let file = parts[1].split(separator: ".")
         guard file.count == 2, let width = Int(file[0]), ProductPhoto.widths.contains(width), String(width) == file[0],
-              let format = VariantFormat.allCases.first(where: { $0.fileExtension == file[1] }) else { return nil }
+            let format = VariantFormat.allCases.first(where: { $0.fileExtension == file[1] })
+        else { return nil }
         self.init(fingerprint: String(parts[0]), width: width, format: format)
     }
 

@@ -53,8 +53,10 @@ public struct CatalogService: Sendable {
     /// The listing for the raw query-string values. A page that is not a positive number (or
     /// `last`), an unknown sort or category, or a cursor that is not a product id is a client
     /// error, not a guess; a cursor whose product is gone is a page that no longer exists.
-    public func listing(category slug: String?, search: String?, sort: String?, page: String?,
-                        after: String? = nil, before: String? = nil) async throws(CatalogError) -> Listing {
+    public func listing(
+        category slug: String?, search: String?, sort: String?, page: String?,
+        after: String? = nil, before: String? = nil
+    ) async throws(CatalogError) -> Listing {
         let categories: [Category]
         do { categories = try await store.categories() } catch { throw .storage(error) }
         var query = ProductQuery(pageSize: Self.pageSize)
@@ -87,8 +89,9 @@ public struct CatalogService: Sendable {
         query.start = try Self.start(after: after, before: before, toLastPage: toLastPage, page: query.page, byRelevance: query.sort == .relevance)
         var result: (products: [Product], total: Int, matchesMore: Bool)
         do { result = try await store.products(matching: query) } catch { throw .storage(error) }
-        var listing = Listing(products: result.products, total: result.total, matchesMore: result.matchesMore, query: query, category: category,
-                              categories: categories)
+        var listing = Listing(
+            products: result.products, total: result.total, matchesMore: result.matchesMore, query: query, category: category,
+            categories: categories)
         if toLastPage {
             listing.query.page = listing.pageCount
             // Relevance has no keyset: its last page is an offset, known once the total is.
@@ -110,7 +113,9 @@ public struct CatalogService: Sendable {
     }
 
     /// Where the page starts, from the query string's `after`, `before` and `page`.
-    private static func start(after: String?, before: String?, toLastPage: Bool, page: Int, byRelevance: Bool) throws(CatalogError) -> ProductQuery.Start {
+    private static func start(
+        after: String?, before: String?, toLastPage: Bool, page: Int, byRelevance: Bool
+    ) throws(CatalogError) -> ProductQuery.Start {
         func productID(_ value: String?) throws(CatalogError) -> Int? {
             guard let value, !value.isEmpty else { return nil }
             guard let id = Int(value), id >= 1 else { throw .invalid(Messages.errorPageAnchor.text()) }
@@ -195,8 +200,10 @@ public struct CatalogService: Sendable {
     public func sitemap(part: Int) async throws(CatalogError) -> (categories: [Category], productIDs: [Int]) {
         guard part >= 1, part <= (try await sitemapPartCount()) else { throw .notFound(Messages.errorNoSitemapPart.text(["part": part])) }
         do {
-            return (part == 1 ? try await store.categories() : [],
-                    try await store.productIDs(offset: (part - 1) * sitemapPartSize, limit: sitemapPartSize))
+            return (
+                part == 1 ? try await store.categories() : [],
+                try await store.productIDs(offset: (part - 1) * sitemapPartSize, limit: sitemapPartSize)
+            )
         } catch { throw .storage(error) }
     }
 

@@ -45,8 +45,9 @@ public struct PhotoService: Sendable {
                 if width == ProductPhoto.widths.last { largest = encoded }
             }
         }
-        let photo = ProductPhoto(productID: productID, fingerprint: try Self.fingerprint(of: source),
-                                 width: largest?.width ?? 0, height: largest?.height ?? 0)
+        let photo = ProductPhoto(
+            productID: productID, fingerprint: try Self.fingerprint(of: source),
+            width: largest?.width ?? 0, height: largest?.height ?? 0)
         let named = Dictionary(uniqueKeysWithValues: variants.map { (photo.variant(width: $0.key.width, format: $0.key.format), $0.value) })
         try await store.add(photo, variants: named)
         topics.publish([CatalogTopics.product(productID), PhotoShelf.photos(productID)])

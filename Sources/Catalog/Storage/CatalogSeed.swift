@@ -13,8 +13,14 @@ public enum CatalogSeed {
     ]
 
     static let names: [[String]] = [
-        ["Arc Floor Lamp", "Brass Desk Lamp", "Paper Pendant", "Glass Wall Sconce", "Reading Light", "Candle Lantern", "String Lights", "Opal Table Lamp"],
-        ["Oak Side Table", "Linen Armchair", "Walnut Bookshelf", "Folding Stool", "Rattan Bench", "Pine Dining Table", "Wall Shelf", "Low Coffee Table"],
+        [
+            "Arc Floor Lamp", "Brass Desk Lamp", "Paper Pendant", "Glass Wall Sconce", "Reading Light", "Candle Lantern", "String Lights",
+            "Opal Table Lamp",
+        ],
+        [
+            "Oak Side Table", "Linen Armchair", "Walnut Bookshelf", "Folding Stool", "Rattan Bench", "Pine Dining Table", "Wall Shelf",
+            "Low Coffee Table",
+        ],
         ["Cast Iron Pan", "Stoneware Mugs", "Chef's Knife", "Olive Wood Board", "Enamel Kettle", "Glass Carafe", "Ceramic Bowls", "Copper Saucepan"],
         ["Wool Throw", "Linen Napkins", "Cotton Quilt", "Jute Rug", "Velvet Cushion", "Waffle Towels", "Table Runner", "Knitted Blanket"],
         ["Dot Grid Notebook", "Fountain Pen", "Brass Ruler", "Desk Organizer", "Letter Set", "Sketchbook", "Pencil Case", "Wall Calendar"],
@@ -26,12 +32,13 @@ public enum CatalogSeed {
         for (categoryIndex, category) in categories.enumerated() {
             for (index, name) in names[categoryIndex].enumerated() {
                 let id = categoryIndex * 8 + index + 1
-                products.append(Product(
-                    id: id, categoryID: category.id, name: name,
-                    summary: "A \(name.lowercased()) from our \(category.name.lowercased()) collection, made to last.",
-                    priceMinor: 900 + (id * 737) % 24000, stock: id % 7 == 0 ? 0 : 3 + (id * 5) % 40,
-                    imagePath: "/images/products/\(id).svg"
-                ))
+                products.append(
+                    Product(
+                        id: id, categoryID: category.id, name: name,
+                        summary: "A \(name.lowercased()) from our \(category.name.lowercased()) collection, made to last.",
+                        priceMinor: 900 + (id * 737) % 24000, stock: id % 7 == 0 ? 0 : 3 + (id * 5) % 40,
+                        imagePath: "/images/products/\(id).svg"
+                    ))
             }
         }
         return products
@@ -45,7 +52,9 @@ public enum CatalogSeed {
         var random = SplitMix64(seed: seed)
         var products = Array(self.products.prefix(count))
         let finishes = ["Smoked", "Brushed", "Oiled", "Hand-thrown", "Woven", "Polished", "Matte", "Raw", "Glazed", "Washed", "Carved", "Hammered"]
-        let materials = ["Oak", "Walnut", "Brass", "Linen", "Wool", "Stoneware", "Copper", "Cotton", "Ash", "Cork", "Glass", "Rattan", "Steel", "Clay"]
+        let materials = [
+            "Oak", "Walnut", "Brass", "Linen", "Wool", "Stoneware", "Copper", "Cotton", "Ash", "Cork", "Glass", "Rattan", "Steel", "Clay",
+        ]
         let kinds = [
             ["Lamp", "Pendant", "Sconce", "Lantern", "Shade", "Night Light"],
             ["Stool", "Bench", "Shelf", "Side Table", "Chair", "Cabinet"],
@@ -58,12 +67,13 @@ public enum CatalogSeed {
             let categoryIndex = Int(random.next() % UInt64(categories.count))
             let kind = kinds[categoryIndex][Int(random.next() % UInt64(kinds[categoryIndex].count))]
             let name = "\(finishes[Int(random.next() % UInt64(finishes.count))]) \(materials[Int(random.next() % UInt64(materials.count))]) \(kind)"
-            products.append(Product(
-                id: id, categoryID: categories[categoryIndex].id, name: name,
-                summary: "A \(name.lowercased()) from our \(categories[categoryIndex].name.lowercased()) collection, batch \(id).",
-                priceMinor: 500 + Int(random.next() % 50_000), stock: Int(random.next() % 9) == 0 ? 0 : Int(random.next() % 60) + 1,
-                imagePath: "/images/products/\((id - 1) % 40 + 1).svg"
-            ))
+            products.append(
+                Product(
+                    id: id, categoryID: categories[categoryIndex].id, name: name,
+                    summary: "A \(name.lowercased()) from our \(categories[categoryIndex].name.lowercased()) collection, batch \(id).",
+                    priceMinor: 500 + Int(random.next() % 50_000), stock: Int(random.next() % 9) == 0 ? 0 : Int(random.next() % 60) + 1,
+                    imagePath: "/images/products/\((id - 1) % 40 + 1).svg"
+                ))
             id += 1
         }
         return products

@@ -53,7 +53,9 @@ final class CatalogSummaryCache: Sendable {
 
     /// The summary, read through `load` when none is kept; kept only if no commit changed it
     /// since `generation` was taken.
-    func summary(since generation: TopicCache<Int, CatalogSummary>.Generation, load: () async throws -> CatalogSummary) async rethrows -> CatalogSummary {
+    func summary(
+        since generation: TopicCache<Int, CatalogSummary>.Generation, load: () async throws -> CatalogSummary
+    ) async rethrows -> CatalogSummary {
         if let kept { return kept }
         let summary = try await load()
         cache.store(summary, for: 0, until: [Self.topic], since: generation)

@@ -33,16 +33,17 @@ public struct SQLitePhotoStore: PhotoStore {
     /// The photos' table; the storefront runs it with the catalog's own migrations.
     public static func registerMigrations(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("catalog.v5.photos") { db in
-            try db.execute(sql: """
-                CREATE TABLE productPhoto (
-                    productID INTEGER NOT NULL REFERENCES product ON DELETE CASCADE,
-                    fingerprint TEXT NOT NULL,
-                    width INTEGER NOT NULL,
-                    height INTEGER NOT NULL,
-                    addedAt REAL NOT NULL,
-                    PRIMARY KEY (productID, fingerprint)
-                )
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE productPhoto (
+                        productID INTEGER NOT NULL REFERENCES product ON DELETE CASCADE,
+                        fingerprint TEXT NOT NULL,
+                        width INTEGER NOT NULL,
+                        height INTEGER NOT NULL,
+                        addedAt REAL NOT NULL,
+                        PRIMARY KEY (productID, fingerprint)
+                    )
+                    """)
         }
         // Demo photos an older server listed by a made-up fingerprint (`de30…`) and drew when
         // first asked for: nothing draws them any more, so their listings go, and
@@ -56,10 +57,12 @@ public struct SQLitePhotoStore: PhotoStore {
         guard !productIDs.isEmpty else { return [:] }
         // One statement, on the caller's thread: a page's read.
         return try await database.unsafeRead { db in
-            let rows = try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT productID, fingerprint, width, height FROM productPhoto
-                WHERE productID IN (\(productIDs.map { _ in "?" }.joined(separator: ","))) ORDER BY productID, addedAt DESC, fingerprint
-                """), arguments: StatementArguments(productIDs))
+            let rows = try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT productID, fingerprint, width, height FROM productPhoto
+                        WHERE productID IN (\(productIDs.map { _ in "?" }.joined(separator: ","))) ORDER BY productID, addedAt DESC, fingerprint
+                        """), arguments: StatementArguments(productIDs))
             return Dictionary(grouping: rows.map { ProductPhoto(productID: $0[0], fingerprint: $0[1], width: $0[2], height: $0[3]) }, by: \.productID)
         }
     }
@@ -71,10 +74,11 @@ public struct SQLitePhotoStore: PhotoStore {
             try Data(bytes).write(to: URL(fileURLWithPath: folder).appendingPathComponent(name.pathSegment), options: .atomic)
         }
         try await database.write { db in
-            try db.execute(sql: """
-                INSERT INTO productPhoto (productID, fingerprint, width, height, addedAt) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (productID, fingerprint) DO UPDATE SET addedAt = excluded.addedAt
-                """, arguments: [photo.productID, photo.fingerprint, photo.width, photo.height, Date().timeIntervalSince1970])
+            try db.execute(
+                sql: """
+                    INSERT INTO productPhoto (productID, fingerprint, width, height, addedAt) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (productID, fingerprint) DO UPDATE SET addedAt = excluded.addedAt
+                    """, arguments: [photo.productID, photo.fingerprint, photo.width, photo.height, Date().timeIntervalSince1970])
         }
     }
 

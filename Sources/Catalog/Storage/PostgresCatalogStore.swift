@@ -30,55 +30,63 @@ public struct PostgresCatalogStore: CatalogStore {
 
     /// The catalog's tables, indexes and triggers, in the order they were added; the storefront runs them at start.
     public static func registerMigrations(in migrator: inout PostgresMigrator) {
-        migrator.register("catalog.v1", [
-            "CREATE TABLE category (id bigint PRIMARY KEY, slug text NOT NULL UNIQUE, name text NOT NULL)",
-            """
-            CREATE TABLE product (
-                id bigint PRIMARY KEY,
-                category_id bigint NOT NULL REFERENCES category,
-                name text NOT NULL,
-                summary text NOT NULL,
-                price_minor bigint NOT NULL CHECK (price_minor >= 0),
-                stock bigint NOT NULL CHECK (stock >= 0),
-                image_path text NOT NULL,
-                search tsvector GENERATED ALWAYS AS
-                    (setweight(to_tsvector('simple', name), 'A') || setweight(to_tsvector('simple', summary), 'B')) STORED
-            )
-            """,
-            "CREATE INDEX product_search ON product USING gin (search)",
-            "CREATE INDEX product_by_name ON product ((lower(name) COLLATE \"C\"), id)",
-            "CREATE INDEX product_by_price ON product (price_minor, id)",
-            "CREATE INDEX product_by_category_name ON product (category_id, (lower(name) COLLATE \"C\"), id)",
-            "CREATE INDEX product_by_category_price ON product (category_id, price_minor, id)",
-        ])
-        migrator.register("catalog.v2.summary-notifications", [
-            """
-            CREATE FUNCTION announce_catalog_summary_change() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN PERFORM pg_notify('tessera_catalog_summary', ''); RETURN NULL; END $$
-            """,
-            """
-            CREATE TRIGGER product_summary_change AFTER INSERT OR DELETE OR UPDATE OF category_id ON product \
-            FOR EACH STATEMENT EXECUTE FUNCTION announce_catalog_summary_change()
-            """,
-            """
-            CREATE TRIGGER category_summary_change AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON category \
-            FOR EACH STATEMENT EXECUTE FUNCTION announce_catalog_summary_change()
-            """,
-        ])
+        migrator.register(
+            "catalog.v1",
+            [
+                "CREATE TABLE category (id bigint PRIMARY KEY, slug text NOT NULL UNIQUE, name text NOT NULL)",
+                """
+                CREATE TABLE product (
+                    id bigint PRIMARY KEY,
+                    category_id bigint NOT NULL REFERENCES category,
+                    name text NOT NULL,
+                    summary text NOT NULL,
+                    price_minor bigint NOT NULL CHECK (price_minor >= 0),
+                    stock bigint NOT NULL CHECK (stock >= 0),
+                    image_path text NOT NULL,
+                    search tsvector GENERATED ALWAYS AS
+                        (setweight(to_tsvector('simple', name), 'A') || setweight(to_tsvector('simple', summary), 'B')) STORED
+                )
+                """,
+                "CREATE INDEX product_search ON product USING gin (search)",
+                "CREATE INDEX product_by_name ON product ((lower(name) COLLATE \"C\"), id)",
+                "CREATE INDEX product_by_price ON product (price_minor, id)",
+                "CREATE INDEX product_by_category_name ON product (category_id, (lower(name) COLLATE \"C\"), id)",
+                "CREATE INDEX product_by_category_price ON product (category_id, price_minor, id)",
+            ])
+        migrator.register(
+            "catalog.v2.summary-notifications",
+            [
+                """
+                CREATE FUNCTION announce_catalog_summary_change() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN PERFORM pg_notify('tessera_catalog_summary', ''); RETURN NULL; END $$
+                """,
+                """
+                CREATE TRIGGER product_summary_change AFTER INSERT OR DELETE OR UPDATE OF category_id ON product \
+                FOR EACH STATEMENT EXECUTE FUNCTION announce_catalog_summary_change()
+                """,
+                """
+                CREATE TRIGGER category_summary_change AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON category \
+                FOR EACH STATEMENT EXECUTE FUNCTION announce_catalog_summary_change()
+                """,
+            ])
         // Search in the order of sales: a search with many matches lists its best-selling ones
         // (``SearchCandidates``), read through this index.
-        migrator.register("catalog.v3.units-sold", [
-            "ALTER TABLE product ADD COLUMN units_sold bigint NOT NULL DEFAULT 0",
-            "CREATE INDEX product_by_sales ON product (units_sold DESC, id)",
-        ])
+        migrator.register(
+            "catalog.v3.units-sold",
+            [
+                "ALTER TABLE product ADD COLUMN units_sold bigint NOT NULL DEFAULT 0",
+                "CREATE INDEX product_by_sales ON product (units_sold DESC, id)",
+            ])
         // The summary's changes travel on the topic bus, as every cache's do, not on a channel
         // of their own: the same triggers, announcing the summary's topic to every instance.
-        migrator.register("catalog.v6.summary-on-the-bus", [
-            """
-            CREATE OR REPLACE FUNCTION announce_catalog_summary_change() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN PERFORM pg_notify('\(PostgresTopicBus.channel)', \(PostgresTopicBus.announcement(of: [CatalogSummaryCache.topic]))); RETURN NULL; END $$
-            """,
-        ])
+        migrator.register(
+            "catalog.v6.summary-on-the-bus",
+            [
+                """
+                CREATE OR REPLACE FUNCTION announce_catalog_summary_change() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN PERFORM pg_notify('\(PostgresTopicBus.channel)', \(PostgresTopicBus.announcement(of: [CatalogSummaryCache.topic]))); RETURN NULL; END $$
+                """
+            ])
     }
 
     /// Nothing: PostgreSQL orders searches by sales as they happen.
@@ -93,7 +101,8 @@ public struct PostgresCatalogStore: CatalogStore {
                 try connection.execute("INSERT INTO category (id, slug, name) VALUES (\(category.id), \(category.slug), \(category.name))")
             }
             for product in products {
-                try connection.execute("""
+                try connection.execute(
+                    """
                     INSERT INTO product (id, category_id, name, summary, price_minor, stock, image_path) VALUES \
                     (\(product.id), \(product.categoryID), \(product.name), \(product.summary), \(product.priceMinor), \(product.stock), \(product.imagePath))
                     """)
@@ -103,7 +112,8 @@ public struct PostgresCatalogStore: CatalogStore {
         summaryCache.publishChange()
     }
 
-    static let productColumns = "product.id, product.category_id, product.name, product.summary, product.price_minor, product.stock, product.image_path"
+    static let productColumns =
+        "product.id, product.category_id, product.name, product.summary, product.price_minor, product.stock, product.image_path"
 
     /// From memory, read again only after a commit changed them (``CatalogSummaryCache``).
     public func categories() async throws -> [Category] {
@@ -122,7 +132,8 @@ public struct PostgresCatalogStore: CatalogStore {
         return try await summaryCache.summary(since: generation) {
             var categories: [Category] = []
             var counts: [Int: Int] = [:]
-            let rows = try await connections.query("""
+            let rows = try await connections.query(
+                """
                 SELECT id, slug, name, (SELECT count(*) FROM product WHERE category_id = category.id) FROM category ORDER BY name
                 """)
             for row in rows {
@@ -157,9 +168,12 @@ public struct PostgresCatalogStore: CatalogStore {
     /// One `UPDATE … WHERE stock = expected RETURNING`, so a stock that moved since staff read it is a conflict, not a lost change.
     public func setStockAndPrice(productID: Int, stock: Int, priceMinor: Int, expectedStock: Int) async throws -> ProductAdjustment {
         try await connections.write { connection in
-            if let product = try Self.products(connection, PostgresQuery(
-                unsafeSQL: "UPDATE product SET stock = $2, price_minor = $3 WHERE id = $1 AND stock = $4 RETURNING \(Self.productColumns)",
-                binds: PostgresBindings(productID, stock, priceMinor, expectedStock))).first {
+            if let product = try Self.products(
+                connection,
+                PostgresQuery(
+                    unsafeSQL: "UPDATE product SET stock = $2, price_minor = $3 WHERE id = $1 AND stock = $4 RETURNING \(Self.productColumns)",
+                    binds: PostgresBindings(productID, stock, priceMinor, expectedStock))
+            ).first {
                 return .adjusted(product)
             }
             guard let current = try connection.rows("SELECT stock FROM product WHERE id = \(productID)").first?.decode(Int.self) else {
@@ -209,12 +223,16 @@ public struct PostgresCatalogStore: CatalogStore {
         let candidates = "(SELECT product.* FROM product\(filter.whereClause) ORDER BY product.units_sold DESC, product.id LIMIT \(limit)) AS product"
         let count = "SELECT count(*) FROM (SELECT 1 FROM product\(filter.whereClause) LIMIT \(limit + 1)) AS matches"
         var within = SQLFilter(binds: filter.binds)
-        let page = query.sort == .relevance
+        let page =
+            query.sort == .relevance
             ? Self.byRelevance(search, &within, from: candidates, query: query)
-            : Self.byKeyset(within, from: candidates, query: query, count: "SELECT least(count(*), \(limit)) FROM (SELECT 1 FROM product\(filter.whereClause) LIMIT \(limit)) AS matches")
-        let rows = try await connections.query(PostgresQuery(
-            unsafeSQL: "SELECT total.n, page.* FROM (\(count)) AS total (n) LEFT JOIN LATERAL (\(page.query.sql)) AS page ON true",
-            binds: page.query.binds))
+            : Self.byKeyset(
+                within, from: candidates, query: query,
+                count: "SELECT least(count(*), \(limit)) FROM (SELECT 1 FROM product\(filter.whereClause) LIMIT \(limit)) AS matches")
+        let rows = try await connections.query(
+            PostgresQuery(
+                unsafeSQL: "SELECT total.n, page.* FROM (\(count)) AS total (n) LEFT JOIN LATERAL (\(page.query.sql)) AS page ON true",
+                binds: page.query.binds))
         var counted = 0
         var products: [Product] = []
         for row in rows {
@@ -241,24 +259,33 @@ public struct PostgresCatalogStore: CatalogStore {
 
     /// A page of the candidates `source` by `ts_rank`, best first, at an offset: every
     /// candidate is ranked.
-    private static func byRelevance(_ search: String, _ filter: inout SQLFilter, from source: String, query: ProductQuery) -> (query: PostgresQuery, reversed: Bool) {
+    private static func byRelevance(
+        _ search: String, _ filter: inout SQLFilter, from source: String, query: ProductQuery
+    ) -> (query: PostgresQuery, reversed: Bool) {
         let rank = filter.bind("ts_rank(product.search, \(prefixQuery))", search)
         let limit = filter.bind("$?", query.pageSize), offset = filter.bind("$?", (query.page - 1) * query.pageSize)
-        return (PostgresQuery(unsafeSQL: "SELECT \(productColumns) FROM \(source)\(filter.whereClause) ORDER BY \(rank) DESC, product.id LIMIT \(limit) OFFSET \(offset)",
-                              binds: filter.binds), false)
+        return (
+            PostgresQuery(
+                unsafeSQL:
+                    "SELECT \(productColumns) FROM \(source)\(filter.whereClause) ORDER BY \(rank) DESC, product.id LIMIT \(limit) OFFSET \(offset)",
+                binds: filter.binds), false
+        )
     }
 
     /// A page in a sort's order, read from its index, as ``SQLiteCatalogStore`` reads it: after
     /// or before a given product (a keyset), or at an offset for the first pages. The last page
     /// needs the listing's size: `total` when it is known, else `count`, a statement that counts
     /// it with the filter's own parameters.
-    private static func byKeyset(_ filter: SQLFilter, from source: String = "product", query: ProductQuery, total: Int? = nil,
-                                 count: String? = nil) -> (query: PostgresQuery, reversed: Bool) {
-        let (key, descending) = switch query.sort {
-        case .relevance, .name: (["lower(product.name) COLLATE \"C\"", "product.id"], false)
-        case .priceAscending: (["product.price_minor", "product.id"], false)
-        case .priceDescending: (["product.price_minor", "product.id"], true)
-        }
+    private static func byKeyset(
+        _ filter: SQLFilter, from source: String = "product", query: ProductQuery, total: Int? = nil,
+        count: String? = nil
+    ) -> (query: PostgresQuery, reversed: Bool) {
+        let (key, descending) =
+            switch query.sort {
+            case .relevance, .name: (["lower(product.name) COLLATE \"C\"", "product.id"], false)
+            case .priceAscending: (["product.price_minor", "product.id"], false)
+            case .priceDescending: (["product.price_minor", "product.id"], true)
+            }
         var filter = filter
         var reversed = false
         var tail: String
@@ -290,7 +317,10 @@ public struct PostgresCatalogStore: CatalogStore {
         }
         let backwards = descending != reversed
         let order = key.map { backwards ? $0 + " DESC" : $0 }.joined(separator: ", ")
-        return (PostgresQuery(unsafeSQL: "SELECT \(productColumns) FROM \(source)\(filter.whereClause) ORDER BY \(order)" + tail, binds: filter.binds), reversed)
+        return (
+            PostgresQuery(unsafeSQL: "SELECT \(productColumns) FROM \(source)\(filter.whereClause) ORDER BY \(order)" + tail, binds: filter.binds),
+            reversed
+        )
     }
 
     static func products(_ connection: BlockingConnection, _ query: PostgresQuery) throws -> [Product] {
@@ -340,19 +370,26 @@ struct PostgresStockReservations: StockReservations {
 
     func reserve(_ quantity: Int, of productID: Int) throws -> Product {
         precondition(quantity > 0, "a reservation is for at least one item")
-        let reserved = try PostgresCatalogStore.products(connection, """
+        let reserved = try PostgresCatalogStore.products(
+            connection,
+            """
             UPDATE product SET stock = stock - \(quantity), units_sold = units_sold + \(quantity) WHERE id = \(productID) AND stock >= \(quantity) \
             RETURNING id, category_id, name, summary, price_minor, stock + \(quantity), image_path
             """)
         if let product = reserved.first { return product }
-        guard let product = try PostgresCatalogStore.products(connection, PostgresQuery(
-            unsafeSQL: "SELECT \(PostgresCatalogStore.productColumns) FROM product WHERE id = $1", binds: PostgresBindings(productID))).first
+        guard
+            let product = try PostgresCatalogStore.products(
+                connection,
+                PostgresQuery(
+                    unsafeSQL: "SELECT \(PostgresCatalogStore.productColumns) FROM product WHERE id = $1", binds: PostgresBindings(productID))
+            ).first
         else { throw StockShortage.unknownProduct(id: productID) }
         throw StockShortage.insufficient(productName: product.name, available: product.stock)
     }
 
     func release(_ quantity: Int, of productID: Int) throws {
-        try connection.execute("UPDATE product SET stock = stock + \(quantity), units_sold = greatest(0, units_sold - \(quantity)) WHERE id = \(productID)")
+        try connection.execute(
+            "UPDATE product SET stock = stock + \(quantity), units_sold = greatest(0, units_sold - \(quantity)) WHERE id = \(productID)")
     }
 }
 
@@ -365,9 +402,10 @@ extension Product {
 
     /// The columns of ``PostgresCatalogStore/productColumns``, in order from `first`.
     init(_ cells: PostgresRandomAccessRow, from first: Int) throws {
-        self.init(id: try cells[first].decode(Int.self), categoryID: try cells[first + 1].decode(Int.self),
-                  name: try cells[first + 2].decode(String.self), summary: try cells[first + 3].decode(String.self),
-                  priceMinor: try cells[first + 4].decode(Int.self), stock: try cells[first + 5].decode(Int.self),
-                  imagePath: try cells[first + 6].decode(String.self))
+        self.init(
+            id: try cells[first].decode(Int.self), categoryID: try cells[first + 1].decode(Int.self),
+            name: try cells[first + 2].decode(String.self), summary: try cells[first + 3].decode(String.self),
+            priceMinor: try cells[first + 4].decode(Int.self), stock: try cells[first + 5].decode(Int.self),
+            imagePath: try cells[first + 6].decode(String.self))
     }
 }

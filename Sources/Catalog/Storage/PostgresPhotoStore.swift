@@ -12,31 +12,36 @@ public struct PostgresPhotoStore: PhotoStore {
 
     /// The photos' tables; the storefront runs them with the catalog's own migrations.
     public static func registerMigrations(in migrator: inout PostgresMigrator) {
-        migrator.register("catalog.v4.photos", [
-            """
-            CREATE TABLE product_photo (
-                product_id bigint NOT NULL REFERENCES product ON DELETE CASCADE,
-                fingerprint text NOT NULL,
-                width integer NOT NULL,
-                height integer NOT NULL,
-                added_at timestamptz NOT NULL DEFAULT now(),
-                PRIMARY KEY (product_id, fingerprint)
-            )
-            """,
-            "CREATE TABLE photo_variant (name text PRIMARY KEY, bytes bytea NOT NULL)",
-        ])
+        migrator.register(
+            "catalog.v4.photos",
+            [
+                """
+                CREATE TABLE product_photo (
+                    product_id bigint NOT NULL REFERENCES product ON DELETE CASCADE,
+                    fingerprint text NOT NULL,
+                    width integer NOT NULL,
+                    height integer NOT NULL,
+                    added_at timestamptz NOT NULL DEFAULT now(),
+                    PRIMARY KEY (product_id, fingerprint)
+                )
+                """,
+                "CREATE TABLE photo_variant (name text PRIMARY KEY, bytes bytea NOT NULL)",
+            ])
         // Demo photos an older server listed by a made-up fingerprint (`de30…`) and drew when
         // first asked for: nothing draws them any more, so they go, and `storefront seed` adds
         // the demo photos again as uploads.
-        migrator.register("catalog.v5.forget-drawn-demo-photos", [
-            "DELETE FROM product_photo WHERE fingerprint LIKE 'de30%'",
-            "DELETE FROM photo_variant WHERE name LIKE 'de30%'",
-        ])
+        migrator.register(
+            "catalog.v5.forget-drawn-demo-photos",
+            [
+                "DELETE FROM product_photo WHERE fingerprint LIKE 'de30%'",
+                "DELETE FROM photo_variant WHERE name LIKE 'de30%'",
+            ])
     }
 
     public func photos(of productIDs: [Int]) async throws -> [Int: [ProductPhoto]] {
         guard !productIDs.isEmpty else { return [:] }
-        let rows = try await connections.query("""
+        let rows = try await connections.query(
+            """
             SELECT product_id, fingerprint, width, height FROM product_photo
             WHERE product_id = ANY(\(productIDs)) ORDER BY product_id, added_at DESC, fingerprint
             """)
@@ -50,11 +55,13 @@ public struct PostgresPhotoStore: PhotoStore {
     public func add(_ photo: ProductPhoto, variants: [PhotoVariantName: [UInt8]]) async throws {
         try await connections.write { connection in
             for (name, bytes) in variants {
-                try connection.execute("""
+                try connection.execute(
+                    """
                     INSERT INTO photo_variant (name, bytes) VALUES (\(name.pathSegment), \(PostgresBytes(bytes))) ON CONFLICT (name) DO NOTHING
                     """)
             }
-            try connection.execute("""
+            try connection.execute(
+                """
                 INSERT INTO product_photo (product_id, fingerprint, width, height) VALUES (\(photo.productID), \(photo.fingerprint), \(photo.width), \(photo.height))
                 ON CONFLICT (product_id, fingerprint) DO UPDATE SET added_at = now()
                 """)

@@ -48,32 +48,34 @@ public struct SQLiteCatalogStore: CatalogStore {
         // The listing's orders as indexes, whole and per category, so that a page of a large
         // catalog reads its dozen rows in order instead of sorting every product.
         migrator.registerMigration("catalog.v3.listing-indexes") { db in
-            try db.execute(sql: """
-                CREATE INDEX productByName ON product(name COLLATE NOCASE, id);
-                CREATE INDEX productByPrice ON product(priceMinor, id);
-                CREATE INDEX productByCategoryName ON product(categoryID, name COLLATE NOCASE, id);
-                CREATE INDEX productByCategoryPrice ON product(categoryID, priceMinor, id);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE INDEX productByName ON product(name COLLATE NOCASE, id);
+                    CREATE INDEX productByPrice ON product(priceMinor, id);
+                    CREATE INDEX productByCategoryName ON product(categoryID, name COLLATE NOCASE, id);
+                    CREATE INDEX productByCategoryPrice ON product(categoryID, priceMinor, id);
+                    """)
         }
         // Search in the order of sales: the full-text index's rowid is the product's place in
         // that order (`searchRank`, 1 the best-selling), so a search reads its first matches,
         // the best-selling ones, and stops (see ``SearchCandidates``). Prefix indexes for
         // words of one to three characters make every word's prefix one lookup.
         migrator.registerMigration("catalog.v4.search-by-sales") { db in
-            try db.execute(sql: """
-                ALTER TABLE product ADD COLUMN unitsSold INTEGER NOT NULL DEFAULT 0;
-                ALTER TABLE product ADD COLUMN searchRank INTEGER;
-                UPDATE product SET searchRank = ranked.place
-                    FROM (SELECT id, row_number() OVER (ORDER BY unitsSold DESC, id) AS place FROM product) AS ranked WHERE ranked.id = product.id;
-                CREATE UNIQUE INDEX productBySearchRank ON product(searchRank);
-                DROP TRIGGER __productSearch_ai;
-                DROP TRIGGER __productSearch_ad;
-                DROP TRIGGER __productSearch_au;
-                DROP TABLE productSearch;
-                CREATE VIRTUAL TABLE productSearch USING fts5(name, summary, tokenize='unicode61', prefix='1 2 3', content='product', content_rowid='searchRank');
-                INSERT INTO productSearch(productSearch) VALUES ('rebuild');
-                \(Self.searchTriggers)
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE product ADD COLUMN unitsSold INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE product ADD COLUMN searchRank INTEGER;
+                    UPDATE product SET searchRank = ranked.place
+                        FROM (SELECT id, row_number() OVER (ORDER BY unitsSold DESC, id) AS place FROM product) AS ranked WHERE ranked.id = product.id;
+                    CREATE UNIQUE INDEX productBySearchRank ON product(searchRank);
+                    DROP TRIGGER __productSearch_ai;
+                    DROP TRIGGER __productSearch_ad;
+                    DROP TRIGGER __productSearch_au;
+                    DROP TABLE productSearch;
+                    CREATE VIRTUAL TABLE productSearch USING fts5(name, summary, tokenize='unicode61', prefix='1 2 3', content='product', content_rowid='searchRank');
+                    INSERT INTO productSearch(productSearch) VALUES ('rebuild');
+                    \(Self.searchTriggers)
+                    """)
         }
     }
 
@@ -105,21 +107,25 @@ public struct SQLiteCatalogStore: CatalogStore {
     /// writer for about a second and a half.
     public func reorderSearchBySales() async throws -> Bool {
         try await database.write { db in
-            let moved = try Int.fetchOne(db, sql: """
-                SELECT count(*) FROM (SELECT searchRank, row_number() OVER (ORDER BY unitsSold DESC, id) AS place FROM product) WHERE searchRank <> place
-                """) ?? 0
+            let moved =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT count(*) FROM (SELECT searchRank, row_number() OVER (ORDER BY unitsSold DESC, id) AS place FROM product) WHERE searchRank <> place
+                        """) ?? 0
             guard moved > 0 else { return false }
-            try db.execute(sql: """
-                DROP TRIGGER productSearchOnChange;
-                UPDATE product SET searchRank = -searchRank;
-                UPDATE product SET searchRank = ranked.place
-                    FROM (SELECT id, row_number() OVER (ORDER BY unitsSold DESC, id) AS place FROM product) AS ranked WHERE ranked.id = product.id;
-                INSERT INTO productSearch(productSearch) VALUES ('rebuild');
-                CREATE TRIGGER productSearchOnChange AFTER UPDATE OF name, summary, searchRank ON product WHEN old.searchRank IS NOT NULL BEGIN
-                    INSERT INTO productSearch(productSearch, rowid, name, summary) VALUES ('delete', old.searchRank, old.name, old.summary);
-                    INSERT INTO productSearch(rowid, name, summary) VALUES (new.searchRank, new.name, new.summary);
-                END;
-                """)
+            try db.execute(
+                sql: """
+                    DROP TRIGGER productSearchOnChange;
+                    UPDATE product SET searchRank = -searchRank;
+                    UPDATE product SET searchRank = ranked.place
+                        FROM (SELECT id, row_number() OVER (ORDER BY unitsSold DESC, id) AS place FROM product) AS ranked WHERE ranked.id = product.id;
+                    INSERT INTO productSearch(productSearch) VALUES ('rebuild');
+                    CREATE TRIGGER productSearchOnChange AFTER UPDATE OF name, summary, searchRank ON product WHEN old.searchRank IS NOT NULL BEGIN
+                        INSERT INTO productSearch(productSearch, rowid, name, summary) VALUES ('delete', old.searchRank, old.name, old.summary);
+                        INSERT INTO productSearch(rowid, name, summary) VALUES (new.searchRank, new.name, new.summary);
+                    END;
+                    """)
             return true
         }
     }
@@ -169,8 +175,10 @@ public struct SQLiteCatalogStore: CatalogStore {
     static func products(_ statement: Statement, _ arguments: StatementArguments) throws -> [Product] {
         var products: [Product] = []
         try statement.forEachRow(arguments) { row in
-            products.append(Product(id: row.int(0), categoryID: row.int(1), name: row.string(2), summary: row.string(3),
-                                    priceMinor: row.int(4), stock: row.int(5), imagePath: row.string(6)))
+            products.append(
+                Product(
+                    id: row.int(0), categoryID: row.int(1), name: row.string(2), summary: row.string(3),
+                    priceMinor: row.int(4), stock: row.int(5), imagePath: row.string(6)))
         }
         return products
     }
@@ -178,8 +186,9 @@ public struct SQLiteCatalogStore: CatalogStore {
     /// `UPDATE … WHERE stock = expected` in one write, so a stock that moved since staff read it is a conflict, not a lost change.
     public func setStockAndPrice(productID: Int, stock: Int, priceMinor: Int, expectedStock: Int) async throws -> ProductAdjustment {
         try await database.write { db in
-            try db.execute(sql: "UPDATE product SET stock = ?, priceMinor = ? WHERE id = ? AND stock = ?",
-                           arguments: [stock, priceMinor, productID, expectedStock])
+            try db.execute(
+                sql: "UPDATE product SET stock = ?, priceMinor = ? WHERE id = ? AND stock = ?",
+                arguments: [stock, priceMinor, productID, expectedStock])
             let product = try Product.fetchOne(db, sql: "SELECT * FROM product WHERE id = ?", arguments: [productID])
             guard let product else { return .noSuchProduct }
             return db.changesCount == 1 ? .adjusted(product) : .stockMoved(to: product.stock)
@@ -227,12 +236,17 @@ public struct SQLiteCatalogStore: CatalogStore {
                 // The search's candidates: its first matches in the order of sales, which the
                 // index reads in its own order and stops after (see ``SearchCandidates``).
                 let inCategory = query.categoryID == nil ? "" : " AND rowid IN (SELECT searchRank FROM product WHERE categoryID = ?)"
-                conditions.append("product.searchRank IN (SELECT rowid FROM productSearch WHERE productSearch MATCH ?\(inCategory) ORDER BY rowid LIMIT \(SearchCandidates.limit))")
+                conditions.append(
+                    "product.searchRank IN (SELECT rowid FROM productSearch WHERE productSearch MATCH ?\(inCategory) ORDER BY rowid LIMIT \(SearchCandidates.limit))"
+                )
                 _ = arguments.append(contentsOf: [pattern])
                 if let categoryID = query.categoryID { _ = arguments.append(contentsOf: [categoryID]) }
-                let counted = try Int.fetchOne(db.cachedStatement(sql: """
-                    SELECT count(*) FROM (SELECT rowid FROM productSearch WHERE productSearch MATCH ?\(inCategory) LIMIT \(SearchCandidates.limit + 1))
-                    """), arguments: arguments) ?? 0
+                let counted =
+                    try Int.fetchOne(
+                        db.cachedStatement(
+                            sql: """
+                                SELECT count(*) FROM (SELECT rowid FROM productSearch WHERE productSearch MATCH ?\(inCategory) LIMIT \(SearchCandidates.limit + 1))
+                                """), arguments: arguments) ?? 0
                 total = min(counted, SearchCandidates.limit)
                 matchesMore = counted > SearchCandidates.limit
             } else {
@@ -258,9 +272,11 @@ public struct SQLiteCatalogStore: CatalogStore {
         var arguments: StatementArguments = [pattern]
         if let categoryID { _ = arguments.append(contentsOf: [categoryID]) }
         var scored: [(place: Int, score: Double)] = []
-        try db.cachedStatement(sql: """
-            SELECT rowid, bm25(productSearch) FROM productSearch WHERE productSearch MATCH ?\(inCategory) ORDER BY rowid LIMIT \(SearchCandidates.limit + 1)
-            """).forEachRow(arguments) { row in scored.append((row.int(0), row.double(1))) }
+        try db.cachedStatement(
+            sql: """
+                SELECT rowid, bm25(productSearch) FROM productSearch WHERE productSearch MATCH ?\(inCategory) ORDER BY rowid LIMIT \(SearchCandidates.limit + 1)
+                """
+        ).forEachRow(arguments) { row in scored.append((row.int(0), row.double(1))) }
         let matchesMore = scored.count > SearchCandidates.limit
         if matchesMore { scored.removeLast() }
         // bm25 is lower for better matches; ties go by the order of sales.
@@ -272,11 +288,14 @@ public struct SQLiteCatalogStore: CatalogStore {
     static func products(_ db: Database, inSearchOrder places: [Int]) throws -> [Product] {
         guard !places.isEmpty else { return [] }
         var found: [Int: Product] = [:]
-        try db.cachedStatement(sql: """
-            SELECT \(productColumns), product.searchRank FROM product WHERE product.searchRank IN (SELECT value FROM json_each(?))
-            """).forEachRow(["[" + places.map(String.init).joined(separator: ",") + "]"]) { row in
-            found[row.int(7)] = Product(id: row.int(0), categoryID: row.int(1), name: row.string(2), summary: row.string(3),
-                                        priceMinor: row.int(4), stock: row.int(5), imagePath: row.string(6))
+        try db.cachedStatement(
+            sql: """
+                SELECT \(productColumns), product.searchRank FROM product WHERE product.searchRank IN (SELECT value FROM json_each(?))
+                """
+        ).forEachRow(["[" + places.map(String.init).joined(separator: ",") + "]"]) { row in
+            found[row.int(7)] = Product(
+                id: row.int(0), categoryID: row.int(1), name: row.string(2), summary: row.string(3),
+                priceMinor: row.int(4), stock: row.int(5), imagePath: row.string(6))
         }
         return places.compactMap { found[$0] }
     }
@@ -285,18 +304,23 @@ public struct SQLiteCatalogStore: CatalogStore {
     /// total, and a page can start right after (or end right before) a given product: a keyset.
     /// The key's first column is also bounded on its own, which is what lets SQLite seek the
     /// index to the boundary instead of scanning up to it.
-    private static func byKeyset(_ conditions: [String], _ arguments: StatementArguments, query: ProductQuery, total: Int) -> (sql: String, arguments: StatementArguments, reversed: Bool) {
-        let (key, descending) = switch query.sort {
-        case .relevance, .name: (["product.name COLLATE NOCASE", "product.id"], false)
-        case .priceAscending: (["product.priceMinor", "product.id"], false)
-        case .priceDescending: (["product.priceMinor", "product.id"], true)
-        }
+    private static func byKeyset(
+        _ conditions: [String], _ arguments: StatementArguments, query: ProductQuery, total: Int
+    ) -> (sql: String, arguments: StatementArguments, reversed: Bool) {
+        let (key, descending) =
+            switch query.sort {
+            case .relevance, .name: (["product.name COLLATE NOCASE", "product.id"], false)
+            case .priceAscending: (["product.priceMinor", "product.id"], false)
+            case .priceDescending: (["product.priceMinor", "product.id"], true)
+            }
         func order(descending: Bool) -> String { key.map { descending ? $0 + " DESC" : $0 }.joined(separator: ", ") }
         func boundary(_ productID: Int, forwards: Bool) -> (String, StatementArguments) {
             let (strict, loose) = forwards != descending ? (">", ">=") : ("<", "<=")
             let row = key.joined(separator: ", ")
-            return ("\(key[0]) \(loose) (SELECT \(key[0]) FROM product WHERE product.id = ?) AND (\(row)) \(strict) (SELECT \(row) FROM product WHERE product.id = ?)",
-                    [productID, productID])
+            return (
+                "\(key[0]) \(loose) (SELECT \(key[0]) FROM product WHERE product.id = ?) AND (\(row)) \(strict) (SELECT \(row) FROM product WHERE product.id = ?)",
+                [productID, productID]
+            )
         }
         var conditions = conditions, arguments = arguments
         var reversed = false
@@ -327,8 +351,9 @@ public struct SQLiteCatalogStore: CatalogStore {
     /// One cached statement outside a transaction, through the category index.
     public func related(to product: Product, limit: Int) async throws -> [Product] {
         try await database.unsafeRead { db in
-            try Self.products(db.cachedStatement(sql: "SELECT \(Self.productColumns) FROM product WHERE categoryID = ? AND id <> ? ORDER BY id LIMIT ?"),
-                              [product.categoryID, product.id, limit])
+            try Self.products(
+                db.cachedStatement(sql: "SELECT \(Self.productColumns) FROM product WHERE categoryID = ? AND id <> ? ORDER BY id LIMIT ?"),
+                [product.categoryID, product.id, limit])
         }
     }
 
@@ -357,8 +382,9 @@ public struct SQLiteCatalogStore: CatalogStore {
             for row in try Row.fetchAll(db, sql: "SELECT categoryID, COUNT(*) FROM product GROUP BY categoryID") {
                 counts[row[0]] = row[1]
             }
-            return CatalogSummary(categories: try Category.order(Column("name")).fetchAll(db),
-                                  productCounts: counts, productCount: counts.values.reduce(0, +))
+            return CatalogSummary(
+                categories: try Category.order(Column("name")).fetchAll(db),
+                productCounts: counts, productCount: counts.values.reduce(0, +))
         }
     }
 }
@@ -377,14 +403,16 @@ struct SQLiteStockReservations: StockReservations {
     func reserve(_ quantity: Int, of productID: Int) throws -> Product {
         precondition(quantity > 0, "a reservation is for at least one item")
         guard let product = try Product.fetchOne(db, key: productID) else { throw StockShortage.unknownProduct(id: productID) }
-        try db.execute(sql: "UPDATE product SET stock = stock - ?, unitsSold = unitsSold + ? WHERE id = ? AND stock >= ?",
-                       arguments: [quantity, quantity, productID, quantity])
+        try db.execute(
+            sql: "UPDATE product SET stock = stock - ?, unitsSold = unitsSold + ? WHERE id = ? AND stock >= ?",
+            arguments: [quantity, quantity, productID, quantity])
         guard db.changesCount == 1 else { throw StockShortage.insufficient(productName: product.name, available: product.stock) }
         return product
     }
 
     func release(_ quantity: Int, of productID: Int) throws {
-        try db.execute(sql: "UPDATE product SET stock = stock + ?, unitsSold = max(0, unitsSold - ?) WHERE id = ?", arguments: [quantity, quantity, productID])
+        try db.execute(
+            sql: "UPDATE product SET stock = stock + ?, unitsSold = max(0, unitsSold - ?) WHERE id = ?", arguments: [quantity, quantity, productID])
     }
 }
 
@@ -395,8 +423,9 @@ extension Product: FetchableRecord, PersistableRecord, TableRecord {
     /// Columns by name, not through `Decodable`: a listing decodes a dozen products per request,
     /// and GRDB's decoder cost more than reading them.
     public init(row: Row) throws {
-        self.init(id: row["id"], categoryID: row["categoryID"], name: row["name"], summary: row["summary"],
-                  priceMinor: row["priceMinor"], stock: row["stock"], imagePath: row["imagePath"])
+        self.init(
+            id: row["id"], categoryID: row["categoryID"], name: row["name"], summary: row["summary"],
+            priceMinor: row["priceMinor"], stock: row["stock"], imagePath: row["imagePath"])
     }
 }
 

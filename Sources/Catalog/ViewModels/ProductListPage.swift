@@ -38,7 +38,9 @@ struct ProductListPage: Sendable {
     /// The page for `listing`, its words in `language` (category names are the shop's data,
     /// and stay as the shop wrote them).
     init(_ listing: CatalogService.Listing, language: Language) {
-        func text(_ message: LocalizedMessage, count: Int? = nil, _ arguments: KeyValuePairs<String, any HTMLOutputConvertible & Sendable> = [:]) -> String {
+        func text(
+            _ message: LocalizedMessage, count: Int? = nil, _ arguments: KeyValuePairs<String, any HTMLOutputConvertible & Sendable> = [:]
+        ) -> String {
             message.string(in: language, count: count, arguments)
         }
         let query = listing.query
@@ -65,7 +67,8 @@ struct ProductListPage: Sendable {
         // empty result repeats it.
         let none: String
         if let search = query.search {
-            heading = listing.category.map { text(Messages.listSearchResultsIn, ["search": search, "category": $0.name]) }
+            heading =
+                listing.category.map { text(Messages.listSearchResultsIn, ["search": search, "category": $0.name]) }
                 ?? text(Messages.listSearchResults, ["search": search])
             title = text(Messages.listSearchTitle, ["search": search, "shelf": shelf])
             none = text(Messages.listNoMatchFor, ["search": search])
@@ -79,13 +82,22 @@ struct ProductListPage: Sendable {
         isEmpty = listing.products.isEmpty
         let first = (query.page - 1) * query.pageSize + 1
         let last = first + listing.products.count - 1
-        summary = listing.total == 0 ? none
-            : listing.matchesMore ? text(Messages.listShowingMore, ["first": LocalizedNumber(first), "last": LocalizedNumber(last),
-                                                                   "count": LocalizedNumber(SearchCandidates.limit)])
-            : text(Messages.listShowing, count: listing.total, ["first": LocalizedNumber(first), "last": LocalizedNumber(last)])
-        categories = [Link(label: text(Messages.listAll), url: url(category: .some(nil)), isCurrent: listing.category == nil)]
+        summary =
+            listing.total == 0
+            ? none
+            : listing.matchesMore
+                ? text(
+                    Messages.listShowingMore,
+                    [
+                        "first": LocalizedNumber(first), "last": LocalizedNumber(last),
+                        "count": LocalizedNumber(SearchCandidates.limit),
+                    ])
+                : text(Messages.listShowing, count: listing.total, ["first": LocalizedNumber(first), "last": LocalizedNumber(last)])
+        categories =
+            [Link(label: text(Messages.listAll), url: url(category: .some(nil)), isCurrent: listing.category == nil)]
             + listing.categories.map { Link(label: $0.name, url: url(category: .some($0.slug)), isCurrent: $0.id == listing.category?.id) }
-        let orders: [(ProductQuery.Sort, LocalizedMessage)] = (query.search == nil ? [] : [(.relevance, Messages.listSortRelevance)])
+        let orders: [(ProductQuery.Sort, LocalizedMessage)] =
+            (query.search == nil ? [] : [(.relevance, Messages.listSortRelevance)])
             + [(.name, Messages.listSortName), (.priceAscending, Messages.listSortPrice), (.priceDescending, Messages.listSortPriceDesc)]
         sorts = orders.map { Link(label: text($0.1), url: url(sort: $0.0), isCurrent: $0.0 == query.sort) }
         // First, Previous, Next and Last, as a keyset allows: the next page starts after this
@@ -104,12 +116,15 @@ struct ProductListPage: Sendable {
             nextURL = url(page: "\(page + 1)", start: byNumber ? .offset : .after(productID: lastProduct.id))
         }
         // Search engines keep one URL per page: without the sort when the page needs no cursor.
-        canonicalPath = numbered(page).map { url(sort: defaultSort, page: $0) }
+        canonicalPath =
+            numbered(page).map { url(sort: defaultSort, page: $0) }
             ?? (page == pageCount ? url(page: "last") : url(page: "\(page)", start: query.start))
-        let count = listing.matchesMore
+        let count =
+            listing.matchesMore
             ? text(Messages.listProductsMore, ["count": LocalizedNumber(SearchCandidates.limit)])
             : text(Messages.listProducts, count: listing.total)
-        description = query.search.map { text(Messages.listDescriptionSearch, ["products": count, "search": $0]) }
+        description =
+            query.search.map { text(Messages.listDescriptionSearch, ["products": count, "search": $0]) }
             ?? text(Messages.listDescription, ["shelf": shelf, "products": count])
     }
 }

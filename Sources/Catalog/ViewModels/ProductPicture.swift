@@ -40,9 +40,11 @@ struct ProductCard: Sendable {
         let found = try await photos.pictures(of: products.map(\.id))
         return products.enumerated().map { index, product in
             // Two columns on a phone, cards of about 15rem on a desktop.
-            ProductCard(product: product, picture: found[product.id].map {
-                ProductPicture($0, alt: "", sizes: "(max-width: 700px) 50vw, 300px", eager: index < eagerCount)
-            })
+            ProductCard(
+                product: product,
+                picture: found[product.id].map {
+                    ProductPicture($0, alt: "", sizes: "(max-width: 700px) 50vw, 300px", eager: index < eagerCount)
+                })
         }
     }
 }

@@ -15,17 +15,21 @@ struct CartActions {
             switch try context.decodeForm(AddToCartForm.self) {
             case .invalid(let state):
                 guard let productID = Int(state.value("productID")) else { throw CartError.unknownProduct }
-                return try await context.render(AddToCartPageController(
-                    catalog: catalog, productID: productID, quantity: state.value("quantity"), error: state.error("quantity")))
+                return try await context.render(
+                    AddToCartPageController(
+                        catalog: catalog, productID: productID, quantity: state.value("quantity"), error: state.error("quantity")))
             case .valid(let form):
                 let cartID = CartSession.cartID(in: context, create: true)!
                 do {
                     let product = try await cart.add(form.quantity, of: form.productID, to: cartID)
                     CartSession.remember(try await cart.cart(cartID), in: context)
-                    return context.redirect(to: OrdersRoutes.cart.path, flash: context.localized(Messages.cartAdded, count: form.quantity, ["name": product.name]))
+                    return context.redirect(
+                        to: OrdersRoutes.cart.path, flash: context.localized(Messages.cartAdded, count: form.quantity, ["name": product.name]))
                 } catch let refusal as CartError where refusal != .unknownProduct {
-                    return try await context.render(AddToCartPageController(
-                        catalog: catalog, productID: form.productID, quantity: String(form.quantity), error: refusal.publicMessage(in: context.language)))
+                    return try await context.render(
+                        AddToCartPageController(
+                            catalog: catalog, productID: form.productID, quantity: String(form.quantity),
+                            error: refusal.publicMessage(in: context.language)))
                 }
             }
         }
@@ -40,8 +44,11 @@ struct CartActions {
                 do {
                     try await cart.setQuantity(form.quantity, of: productID, in: cartID)
                 } catch let refusal as CartError where refusal != .unknownProduct {
-                    return try await context.render(CartPageController(cart: cart, refusal: CartPageModel.QuantityRefusal(
-                        productID: productID, quantity: String(form.quantity), message: refusal.publicMessage(in: context.language))))
+                    return try await context.render(
+                        CartPageController(
+                            cart: cart,
+                            refusal: CartPageModel.QuantityRefusal(
+                                productID: productID, quantity: String(form.quantity), message: refusal.publicMessage(in: context.language))))
                 }
                 CartSession.remember(try await cart.cart(cartID), in: context)
                 return context.redirect(to: OrdersRoutes.cart.path, flash: context.localized(Messages.cartUpdated))

@@ -12,6 +12,8 @@ struct CartPageController: PageController {
     }
 
     func render(_ model: CartPageModel, in context: RequestContext) -> Page {
-        Page(title: context.localized(Messages.cartTitle), body: context.render(CartView.self, model), status: refusal == nil ? .ok : .unprocessableContent)
+        Page(
+            title: context.localized(Messages.cartTitle), body: context.render(CartView.self, model),
+            status: refusal == nil ? .ok : .unprocessableContent)
     }
 }

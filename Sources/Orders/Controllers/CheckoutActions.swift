@@ -22,20 +22,24 @@ struct CheckoutActions {
                 // A form without a number (a page from before numbers, a hand-made request) is
                 // one the shopper should look at again, not a second order.
                 guard case .valid(let form) = try context.decodeForm(CheckoutForm.self) else { throw CheckoutError.outdatedForm }
-                switch try await orders.checkout(cartID: CartSession.cartID(in: context, create: false), userID: shopper.id,
-                                                 checkoutNumber: form.checkoutNumber, by: shopper.author,
-                                                 site: context.absoluteURL(for: ""), language: context.language) {
+                switch try await orders.checkout(
+                    cartID: CartSession.cartID(in: context, create: false), userID: shopper.id,
+                    checkoutNumber: form.checkoutNumber, by: shopper.author,
+                    site: context.absoluteURL(for: ""), language: context.language)
+                {
                 case .placed(let order, let unmailable):
                     CartSession.remember(nil, in: context)
-                    let flash = if let unmailable {
-                        context.localized(Messages.orderPlacedUnmailable, ["id": order.id, "address": unmailable])
-                    } else {
-                        context.localized(Messages.orderPlacedFlash, ["id": order.id])
-                    }
+                    let flash =
+                        if let unmailable {
+                            context.localized(Messages.orderPlacedUnmailable, ["id": order.id, "address": unmailable])
+                        } else {
+                            context.localized(Messages.orderPlacedFlash, ["id": order.id])
+                        }
                     return context.redirect(to: OrdersRoutes.order.path(order.id), flash: flash)
                 case .alreadyPlaced(let orderID):
                     CartSession.remember(nil, in: context)
-                    return context.redirect(to: OrdersRoutes.order.path(orderID), flash: context.localized(Messages.orderPlacedBefore, ["id": orderID]))
+                    return context.redirect(
+                        to: OrdersRoutes.order.path(orderID), flash: context.localized(Messages.orderPlacedBefore, ["id": orderID]))
                 }
             } catch let refusal as CheckoutError {
                 return try await context.render(CheckoutPageController(cart: cart, orders: orders, userID: shopper.id, error: refusal))

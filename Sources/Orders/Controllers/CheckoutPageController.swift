@@ -12,8 +12,9 @@ struct CheckoutPageController: PageController {
 
     func load(_ context: RequestContext) async throws -> CheckoutModel {
         let contents = try await CartSession.currentCart(in: context, from: cart)
-        return CheckoutModel(items: LineItems(contents), isEmpty: contents.lines.isEmpty, error: error?.publicMessage(in: context.language),
-                             checkoutNumber: try await orders.nextCheckoutNumber(for: userID))
+        return CheckoutModel(
+            items: LineItems(contents), isEmpty: contents.lines.isEmpty, error: error?.publicMessage(in: context.language),
+            checkoutNumber: try await orders.nextCheckoutNumber(for: userID))
     }
 
     func render(_ model: CheckoutModel, in context: RequestContext) -> Page {

@@ -20,10 +20,11 @@ struct OrderActions {
                         .linking(to: Self.backLink(to: id, in: context))
                 case .valid(let form):
                     let outcome = try await orders.pay(order, idempotencyKey: form.idempotencyKey, by: shopper.author)
-                    let message = switch outcome {
-                    case .charged(let paid): context.localized(Messages.orderCharged, ["amount": Price(minor: paid.totalMinor), "id": paid.id])
-                    case .alreadyCharged(let paid): context.localized(Messages.orderAlreadyCharged, ["id": paid.id])
-                    }
+                    let message =
+                        switch outcome {
+                        case .charged(let paid): context.localized(Messages.orderCharged, ["amount": Price(minor: paid.totalMinor), "id": paid.id])
+                        case .alreadyCharged(let paid): context.localized(Messages.orderAlreadyCharged, ["id": paid.id])
+                        }
                     return context.redirect(to: OrdersRoutes.order.path(id), flash: message)
                 }
             }
@@ -33,7 +34,8 @@ struct OrderActions {
                 let order = try await lookup.order(id, of: shopper.id)
                 switch try context.decodeForm(CancelOrderForm.self) {
                 case .invalid(let state):
-                    return try await context.render(OrderPageController(orders: orders, id: id, userID: shopper.id, returnedForm: .cancellation(state)))
+                    return try await context.render(
+                        OrderPageController(orders: orders, id: id, userID: shopper.id, returnedForm: .cancellation(state)))
                 case .valid(let form):
                     _ = try await orders.cancel(order, reason: form.reason, by: shopper.author)
                     return context.redirect(to: OrdersRoutes.order.path(id), flash: context.localized(Messages.orderCancelledFlash, ["id": id]))

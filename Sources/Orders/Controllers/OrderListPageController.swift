@@ -24,9 +24,11 @@ struct OrderListPageController: PageController {
     }
 
     func regions(for listing: Listing, in context: RequestContext) -> OrderListView.Regions<Region> {
-        OrderListView.Regions(rows: Region(source: OrdersRoutes.orderRows.path + listing.query,
-                                           controller: OrderRowsRegion(orders: orders, userID: listing.userID, status: listing.status),
-                                           isRequired: true))
+        OrderListView.Regions(
+            rows: Region(
+                source: OrdersRoutes.orderRows.path + listing.query,
+                controller: OrderRowsRegion(orders: orders, userID: listing.userID, status: listing.status),
+                isRequired: true))
     }
 }
 
@@ -41,11 +43,14 @@ struct OrderRowsRegion: RegionController {
 
     func render(in context: RequestContext) async throws -> HTMLOutput {
         let listed = try await orders.orders(of: userID, status: status)
-        return context.render(OrderRowsView.self, OrderRowsModel(
-            rows: listed.map { Self.row($0, in: context) },
-            isEmpty: listed.isEmpty,
-            emptyMessage: status.map { context.localized(Messages.listNoneWithStatus, ["status": $0.localizedLabel]) } ?? context.localized(Messages.listNone)
-        ))
+        return context.render(
+            OrderRowsView.self,
+            OrderRowsModel(
+                rows: listed.map { Self.row($0, in: context) },
+                isEmpty: listed.isEmpty,
+                emptyMessage: status.map { context.localized(Messages.listNoneWithStatus, ["status": $0.localizedLabel]) }
+                    ?? context.localized(Messages.listNone)
+            ))
     }
 
     /// The row view for one order.

@@ -17,12 +17,16 @@ struct OrderPageController: PageController {
     }
 
     func render(_ order: Order, in context: RequestContext) -> Page {
-        Page(title: context.localized(Messages.orderTitle, ["id": order.id]), body: context.render(OrderPageView.self, OrderPageModel(order: OrderSummary(order), items: LineItems(order))),
-             status: returnedForm == nil ? .ok : .unprocessableContent)
+        Page(
+            title: context.localized(Messages.orderTitle, ["id": order.id]),
+            body: context.render(OrderPageView.self, OrderPageModel(order: OrderSummary(order), items: LineItems(order))),
+            status: returnedForm == nil ? .ok : .unprocessableContent)
     }
 
     func regions(for order: Order, in context: RequestContext) -> OrderPageView.Regions<Region> {
-        OrderPageView.Regions(status: Region(source: OrdersRoutes.orderStatus.path(order.id),
-                                             controller: OrderStatusChildren.region(for: order, returnedForm: returnedForm), isRequired: true))
+        OrderPageView.Regions(
+            status: Region(
+                source: OrdersRoutes.orderStatus.path(order.id),
+                controller: OrderStatusChildren.region(for: order, returnedForm: returnedForm), isRequired: true))
     }
 }

@@ -75,7 +75,8 @@ struct ShippedRegion: OrderStateRegion {
     let order: Order
 
     func render(in context: RequestContext) async throws -> HTMLOutput {
-        context.render(ShippedView.self, ShippedOrder(trackingNumber: order.trackingNumber ?? "—", confirmURL: OrdersRoutes.confirmReceipt.path(order.id)))
+        context.render(
+            ShippedView.self, ShippedOrder(trackingNumber: order.trackingNumber ?? "—", confirmURL: OrdersRoutes.confirmReceipt.path(order.id)))
     }
 }
 
@@ -94,8 +95,11 @@ struct CancelledRegion: OrderStateRegion {
     let order: Order
 
     func render(in context: RequestContext) async throws -> HTMLOutput {
-        let settlement = order.payment.map { context.localized(Messages.cancelledRefunded, ["amount": Price(minor: $0.amountMinor)]) }
+        let settlement =
+            order.payment.map { context.localized(Messages.cancelledRefunded, ["amount": Price(minor: $0.amountMinor)]) }
             ?? context.localized(Messages.cancelledNothingCharged)
-        return context.render(CancelledView.self, CancelledOrder(reason: order.cancellationReason ?? context.localized(Messages.cancelledNoReason), settlement: settlement))
+        return context.render(
+            CancelledView.self,
+            CancelledOrder(reason: order.cancellationReason ?? context.localized(Messages.cancelledNoReason), settlement: settlement))
     }
 }

@@ -17,7 +17,6 @@ public enum CheckoutError: LocalizedResponseError, Equatable {
         }
     }
 
-
     /// What the checkout page says, in `language`.
     public func publicMessage(in language: Language) -> String {
         switch self {

@@ -23,13 +23,14 @@ public struct OrderHistoryEntry: Sendable, Equatable {
 
     /// The entry for `change`.
     init(_ change: OrderChange, at date: Date, by actor: OrderChangeAuthor) {
-        let (action, detail): (String, String?) = switch change {
-        case .payment(let payment): ("paid", payment.reference)
-        case .shipment(let trackingNumber): ("shipped", trackingNumber)
-        case .receipt: ("received", nil)
-        case .cancellation(let reason): ("cancelled", reason)
-        case .review(let review): ("reviewed", "\(review.rating) of 5")
-        }
+        let (action, detail): (String, String?) =
+            switch change {
+            case .payment(let payment): ("paid", payment.reference)
+            case .shipment(let trackingNumber): ("shipped", trackingNumber)
+            case .receipt: ("received", nil)
+            case .cancellation(let reason): ("cancelled", reason)
+            case .review(let review): ("reviewed", "\(review.rating) of 5")
+            }
         self.init(at: date, actor: actor, action: action, detail: detail)
     }
 }

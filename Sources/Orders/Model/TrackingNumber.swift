@@ -10,7 +10,8 @@ public struct TrackingNumber: Sendable, Equatable {
     public init?(_ raw: String) {
         let text = raw.trimmingCharacters(in: .whitespaces).uppercased()
         guard (6...34).contains(text.count), text.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }),
-              text.contains(where: { $0 != "-" }) else {
+            text.contains(where: { $0 != "-" })
+        else {
             return nil
         }
         self.text = text

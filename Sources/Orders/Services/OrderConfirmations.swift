@@ -51,8 +51,10 @@ public struct OrderConfirmations: Sendable {
             try outbox.enqueue(message(for: order, to: buyer, site: site, language: language))
             return nil
         case .unusable(let address, let reason):
-            try outbox.bury(UnsendableMail(messageID: messageID(for: order), reference: ConfirmationReference(orderID: order.id, language: language.code).text,
-                                           recipient: address, reason: reason))
+            try outbox.bury(
+                UnsendableMail(
+                    messageID: messageID(for: order), reference: ConfirmationReference(orderID: order.id, language: language.code).text,
+                    recipient: address, reason: reason))
             return reason
         }
     }
@@ -65,9 +67,10 @@ public struct OrderConfirmations: Sendable {
     /// The confirmation of `order` to `buyer`, in `language` (the one the buyer checked out in);
     /// `site` (`https://shop.example.com`) makes the link absolute.
     func message(for order: Order, to buyer: MailAddress, site: String, language: Language) -> OutgoingMail {
-        let model = OrderPlacedMail(buyerName: buyer.name ?? buyer.address, orderID: order.id,
-                                    orderURL: site + OrdersRoutes.order.path(order.id), items: LineItems(order),
-                                    placedOn: LocalizedDate(order.placedAt), languageCode: language.code)
+        let model = OrderPlacedMail(
+            buyerName: buyer.name ?? buyer.address, orderID: order.id,
+            orderURL: site + OrdersRoutes.order.path(order.id), items: LineItems(order),
+            placedOn: LocalizedDate(order.placedAt), languageCode: language.code)
         return MailMessage(
             from: sender, to: buyer,
             subject: Messages.mailSubject.string(in: language, ["id": order.id]),

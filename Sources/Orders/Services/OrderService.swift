@@ -19,8 +19,10 @@ public struct OrderService: Sendable {
     /// The orders' rules over `store` for reads and `transactions` for every change, with the
     /// cart that checkout empties; with `confirmations`, checkout also puts the buyer's
     /// confirmation in the mail outbox.
-    public init(store: any OrderStore, transactions: any OrderTransactions, cart: CartService, topics: any TopicPublisher,
-                confirmations: OrderConfirmations? = nil, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        store: any OrderStore, transactions: any OrderTransactions, cart: CartService, topics: any TopicPublisher,
+        confirmations: OrderConfirmations? = nil, now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.topics = topics
         self.confirmations = confirmations
         self.store = store
@@ -37,19 +39,24 @@ public struct OrderService: Sendable {
     /// form older than the shopper's last checkout is a ``CheckoutError``, and nothing changes.
     /// The confirmation mail, if the service sends them, is written to the outbox in the same
     /// transaction, linking to the order on `site` (`https://shop.example.com`), in `language`.
-    public func checkout(cartID: String?, userID: Int, checkoutNumber: Int, by actor: OrderChangeAuthor, site: String = "",
-                         language: Language = .english) async throws -> CheckoutOutcome {
-        let lines: [(productID: Int, quantity: Int)] = if let cartID {
-            try await cart.cart(cartID).lines.map { ($0.product.id, $0.quantity) }
-        } else {
-            []
-        }
+    public func checkout(
+        cartID: String?, userID: Int, checkoutNumber: Int, by actor: OrderChangeAuthor, site: String = "",
+        language: Language = .english
+    ) async throws -> CheckoutOutcome {
+        let lines: [(productID: Int, quantity: Int)] =
+            if let cartID {
+                try await cart.cart(cartID).lines.map { ($0.product.id, $0.quantity) }
+            } else {
+                []
+            }
         let confirmations = self.confirmations
         let buyer = try await confirmations?.recipient(userID: userID)
         let date = now()
         let (outcome, unsendable) = try await runChecked { stores -> (CheckoutOutcome, String?) in
             try stores.orders.lockCheckouts(of: userID)
-            if let placed = try stores.orders.order(placedBy: userID, checkoutNumber: checkoutNumber) { return (.alreadyPlaced(orderID: placed), nil) }
+            if let placed = try stores.orders.order(placedBy: userID, checkoutNumber: checkoutNumber) {
+                return (.alreadyPlaced(orderID: placed), nil)
+            }
             guard checkoutNumber == (try stores.orders.lastCheckoutNumber(of: userID)) + 1 else { throw CheckoutError.outdatedForm }
             guard !lines.isEmpty else { throw CheckoutError.emptyCart }
             let order = try Self.place(lines, userID: userID, checkoutNumber: checkoutNumber, clearingCart: cartID, at: date, by: actor, in: stores)
@@ -83,8 +90,10 @@ public struct OrderService: Sendable {
 
     /// Reserves every line's stock at the catalog's current prices, creates the order and empties
     /// the cart, in one transaction: for orders no checkout form placed (the demo data).
-    func placeOrder(userID: Int, lines: [(productID: Int, quantity: Int)], clearingCart cartID: String?, at date: Date,
-                    by actor: OrderChangeAuthor) async throws -> Order {
+    func placeOrder(
+        userID: Int, lines: [(productID: Int, quantity: Int)], clearingCart cartID: String?, at date: Date,
+        by actor: OrderChangeAuthor
+    ) async throws -> Order {
         let order = try await runChecked { stores in
             try Self.place(lines, userID: userID, checkoutNumber: nil, clearingCart: cartID, at: date, by: actor, in: stores)
         }
@@ -92,8 +101,10 @@ public struct OrderService: Sendable {
         return order
     }
 
-    private static func place(_ lines: [(productID: Int, quantity: Int)], userID: Int, checkoutNumber: Int?, clearingCart cartID: String?,
-                              at date: Date, by actor: OrderChangeAuthor, in stores: OrderTransactionStores) throws -> Order {
+    private static func place(
+        _ lines: [(productID: Int, quantity: Int)], userID: Int, checkoutNumber: Int?, clearingCart cartID: String?,
+        at date: Date, by actor: OrderChangeAuthor, in stores: OrderTransactionStores
+    ) throws -> Order {
         let orderLines = try lines.map { line in
             let product = try stores.stock.reserve(line.quantity, of: line.productID)
             return OrderLine(productID: product.id, productName: product.name, unitPriceMinor: product.priceMinor, quantity: line.quantity)

@@ -59,7 +59,8 @@ extension OrderService {
     public func resendConfirmation(_ id: Int64, to address: String, site: String) async throws -> ResendOutcome {
         guard let confirmations, let letter = try await confirmations.deadLetters.deadLetter(id) else { return .gone }
         guard let reference = ConfirmationReference(letter.reference), let order = try await anyOrder(reference.orderID),
-              let user = try await confirmations.accounts.user(id: order.userID) else {
+            let user = try await confirmations.accounts.user(id: order.userID)
+        else {
             throw HTTPError(.notFound, message: "Mail \(id) is not the confirmation of an order that still exists.")
         }
         guard let buyer = MailAddress(address, name: user.name) else {
@@ -73,8 +74,9 @@ extension OrderService {
         }
         if changesAccount, !(try await confirmations.accounts.changeEmail(userID: user.id, from: user.email, to: address)) {
             // Someone took the address, or the account changed its own, since the check above.
-            confirmations.logger.warning("confirmation sent again, but the account keeps its address",
-                                         metadata: ["order_id": "\(order.id)", "address": "\(address)"])
+            confirmations.logger.warning(
+                "confirmation sent again, but the account keeps its address",
+                metadata: ["order_id": "\(order.id)", "address": "\(address)"])
         }
         return .queued
     }

@@ -38,8 +38,10 @@ public struct SQLiteCartStore: CartStore {
     /// By product, so a cart's lines keep their places between requests.
     public func lines(cart: String) async throws -> [(productID: Int, quantity: Int)] {
         try await database.read { db in
-            try Row.fetchAll(db.cachedStatement(sql: "SELECT productID, quantity FROM cartLine WHERE cartID = ? ORDER BY productID"), arguments: [cart])
-                .map { ($0["productID"], $0["quantity"]) }
+            try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT productID, quantity FROM cartLine WHERE cartID = ? ORDER BY productID"), arguments: [cart]
+            )
+            .map { ($0["productID"], $0["quantity"]) }
         }
     }
 
@@ -49,10 +51,11 @@ public struct SQLiteCartStore: CartStore {
             if quantity <= 0 {
                 try db.execute(sql: "DELETE FROM cartLine WHERE cartID = ? AND productID = ?", arguments: [cart, productID])
             } else {
-                try db.execute(sql: """
-                    INSERT INTO cartLine (cartID, productID, quantity) VALUES (?, ?, ?)
-                    ON CONFLICT(cartID, productID) DO UPDATE SET quantity = excluded.quantity
-                    """, arguments: [cart, productID, quantity])
+                try db.execute(
+                    sql: """
+                        INSERT INTO cartLine (cartID, productID, quantity) VALUES (?, ?, ?)
+                        ON CONFLICT(cartID, productID) DO UPDATE SET quantity = excluded.quantity
+                        """, arguments: [cart, productID, quantity])
             }
         }
     }
@@ -66,13 +69,15 @@ public struct SQLiteCartStore: CartStore {
                 let quantity: Int = row["quantity"]
                 // A line added since the caller read the limits has none: it stays where it is.
                 guard let limit = limits[productID] else { continue }
-                let existing = try Int.fetchOne(db, sql: "SELECT quantity FROM cartLine WHERE cartID = ? AND productID = ?", arguments: [target, productID]) ?? 0
+                let existing =
+                    try Int.fetchOne(db, sql: "SELECT quantity FROM cartLine WHERE cartID = ? AND productID = ?", arguments: [target, productID]) ?? 0
                 let merged = min(existing + quantity, limit)
                 if merged > existing {
-                    try db.execute(sql: """
-                        INSERT INTO cartLine (cartID, productID, quantity) VALUES (?, ?, ?)
-                        ON CONFLICT(cartID, productID) DO UPDATE SET quantity = excluded.quantity
-                        """, arguments: [target, productID, merged])
+                    try db.execute(
+                        sql: """
+                            INSERT INTO cartLine (cartID, productID, quantity) VALUES (?, ?, ?)
+                            ON CONFLICT(cartID, productID) DO UPDATE SET quantity = excluded.quantity
+                            """, arguments: [target, productID, merged])
                 }
                 try db.execute(sql: "DELETE FROM cartLine WHERE cartID = ? AND productID = ?", arguments: [source, productID])
             }
@@ -82,11 +87,13 @@ public struct SQLiteCartStore: CartStore {
     /// Adds to a line and returns its new quantity.
     public func add(_ quantity: Int, of productID: Int, to cart: String) async throws -> Int {
         try await database.write { db in
-            try db.execute(sql: """
-                INSERT INTO cartLine (cartID, productID, quantity) VALUES (?, ?, ?)
-                ON CONFLICT(cartID, productID) DO UPDATE SET quantity = quantity + excluded.quantity
-                """, arguments: [cart, productID, quantity])
-            return try Int.fetchOne(db, sql: "SELECT quantity FROM cartLine WHERE cartID = ? AND productID = ?", arguments: [cart, productID]) ?? quantity
+            try db.execute(
+                sql: """
+                    INSERT INTO cartLine (cartID, productID, quantity) VALUES (?, ?, ?)
+                    ON CONFLICT(cartID, productID) DO UPDATE SET quantity = quantity + excluded.quantity
+                    """, arguments: [cart, productID, quantity])
+            return try Int.fetchOne(db, sql: "SELECT quantity FROM cartLine WHERE cartID = ? AND productID = ?", arguments: [cart, productID])
+                ?? quantity
         }
     }
 }

@@ -31,7 +31,9 @@ public enum OrdersSeed {
             case .cancelled:
                 _ = try await service.cancel(order, reason: "Ordered the wrong colour.", by: .shopper(shopperName))
             case .paid, .shipped, .completed:
-                if case .charged(let paid) = try await service.pay(order, idempotencyKey: "seed-\(order.id)", by: .shopper(shopperName)) { order = paid }
+                if case .charged(let paid) = try await service.pay(order, idempotencyKey: "seed-\(order.id)", by: .shopper(shopperName)) {
+                    order = paid
+                }
                 if seed.status == .paid { break }
                 order = try await service.ship(order, by: .demoData)
                 if seed.status == .shipped { break }

@@ -11,12 +11,14 @@ public struct PostgresCartStore: CartStore {
 
     /// The carts' table, in the order its versions were added.
     public static func registerMigrations(in migrator: inout PostgresMigrator) {
-        migrator.register("orders.v1.cart", [
-            """
-            CREATE TABLE cart_line (cart_id text NOT NULL, product_id bigint NOT NULL, quantity bigint NOT NULL CHECK (quantity > 0), \
-            PRIMARY KEY (cart_id, product_id))
-            """,
-        ])
+        migrator.register(
+            "orders.v1.cart",
+            [
+                """
+                CREATE TABLE cart_line (cart_id text NOT NULL, product_id bigint NOT NULL, quantity bigint NOT NULL CHECK (quantity > 0), \
+                PRIMARY KEY (cart_id, product_id))
+                """
+            ])
     }
 
     /// By product, so a cart's lines keep their places between requests.
@@ -33,7 +35,8 @@ public struct PostgresCartStore: CartStore {
             if quantity <= 0 {
                 try connection.execute("DELETE FROM cart_line WHERE cart_id = \(cart) AND product_id = \(productID)")
             } else {
-                try connection.execute("""
+                try connection.execute(
+                    """
                     INSERT INTO cart_line (cart_id, product_id, quantity) VALUES (\(cart), \(productID), \(quantity)) \
                     ON CONFLICT (cart_id, product_id) DO UPDATE SET quantity = excluded.quantity
                     """)
@@ -44,10 +47,12 @@ public struct PostgresCartStore: CartStore {
     /// One `INSERT … ON CONFLICT … RETURNING`, so adds from two instances at once both count.
     public func add(_ quantity: Int, of productID: Int, to cart: String) async throws -> Int {
         try await connections.write { connection in
-            try connection.rows("""
+            try connection.rows(
+                """
                 INSERT INTO cart_line (cart_id, product_id, quantity) VALUES (\(cart), \(productID), \(quantity)) \
                 ON CONFLICT (cart_id, product_id) DO UPDATE SET quantity = cart_line.quantity + excluded.quantity RETURNING quantity
-                """).first?.decode(Int.self) ?? quantity
+                """
+            ).first?.decode(Int.self) ?? quantity
         }
     }
 
@@ -63,7 +68,8 @@ public struct PostgresCartStore: CartStore {
                 // One statement, so that a concurrent add to the target is added to, not
                 // overwritten: quantities add up to the limit, and never go down.
                 if limit > 0 {
-                    try connection.execute("""
+                    try connection.execute(
+                        """
                         INSERT INTO cart_line (cart_id, product_id, quantity) VALUES (\(target), \(productID), LEAST(\(quantity), \(limit))) \
                         ON CONFLICT (cart_id, product_id) DO UPDATE \
                         SET quantity = GREATEST(cart_line.quantity, LEAST(cart_line.quantity + \(quantity), \(limit)))

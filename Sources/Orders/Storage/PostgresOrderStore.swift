@@ -17,69 +17,77 @@ public struct PostgresOrderStore: OrderStore {
 
     /// One more than the user's highest; the checkout itself takes an advisory lock, so two checkouts never share one.
     public func nextCheckoutNumber(userID: Int) async throws -> Int {
-        try (await connections.query("SELECT coalesce(max(checkout_number), 0) FROM customer_order WHERE user_id = \(userID)").first?.decode(Int.self) ?? 0) + 1
+        try
+            (await connections.query("SELECT coalesce(max(checkout_number), 0) FROM customer_order WHERE user_id = \(userID)").first?.decode(Int.self)
+            ?? 0) + 1
     }
 
     /// The orders' tables and indexes, in the order they were added; the storefront runs them at start.
     public static func registerMigrations(in migrator: inout PostgresMigrator) {
-        migrator.register("orders.v2.orders", [
-            """
-            CREATE TABLE customer_order (
-                id bigserial PRIMARY KEY,
-                user_id bigint NOT NULL,
-                status text NOT NULL CHECK (status IN ('awaiting_payment', 'paid', 'shipped', 'completed', 'cancelled')),
-                placed_at timestamptz NOT NULL,
-                tracking_number text,
-                cancellation_reason text,
-                review_rating integer CHECK (review_rating BETWEEN 1 AND 5),
-                review_text text,
-                reviewed_at timestamptz
-            )
-            """,
-            "CREATE INDEX customer_order_by_user ON customer_order (user_id, placed_at DESC, id DESC)",
-            """
-            CREATE TABLE order_line (
-                order_id bigint NOT NULL REFERENCES customer_order ON DELETE CASCADE,
-                product_id bigint NOT NULL,
-                product_name text NOT NULL,
-                unit_price_minor bigint NOT NULL CHECK (unit_price_minor >= 0),
-                quantity bigint NOT NULL CHECK (quantity > 0),
-                PRIMARY KEY (order_id, product_id)
-            )
-            """,
-            "CREATE INDEX order_line_by_product ON order_line (product_id)",
-            // One row per order at most: the primary key itself forbids a second charge.
-            """
-            CREATE TABLE payment (
-                order_id bigint PRIMARY KEY REFERENCES customer_order ON DELETE CASCADE,
-                reference text NOT NULL UNIQUE,
-                idempotency_key text NOT NULL,
-                amount_minor bigint NOT NULL CHECK (amount_minor >= 0),
-                paid_at timestamptz NOT NULL
-            )
-            """,
-        ])
-        migrator.register("orders.v3.history", [
-            """
-            CREATE TABLE order_history (
-                id bigserial PRIMARY KEY,
-                order_id bigint NOT NULL REFERENCES customer_order ON DELETE CASCADE,
-                at timestamptz NOT NULL,
-                actor text NOT NULL,
-                is_staff boolean NOT NULL,
-                action text NOT NULL,
-                detail text
-            )
-            """,
-            "CREATE INDEX order_history_by_order ON order_history (order_id, id)",
-            "CREATE INDEX customer_order_by_placed_at ON customer_order (placed_at DESC, id DESC)",
-        ])
+        migrator.register(
+            "orders.v2.orders",
+            [
+                """
+                CREATE TABLE customer_order (
+                    id bigserial PRIMARY KEY,
+                    user_id bigint NOT NULL,
+                    status text NOT NULL CHECK (status IN ('awaiting_payment', 'paid', 'shipped', 'completed', 'cancelled')),
+                    placed_at timestamptz NOT NULL,
+                    tracking_number text,
+                    cancellation_reason text,
+                    review_rating integer CHECK (review_rating BETWEEN 1 AND 5),
+                    review_text text,
+                    reviewed_at timestamptz
+                )
+                """,
+                "CREATE INDEX customer_order_by_user ON customer_order (user_id, placed_at DESC, id DESC)",
+                """
+                CREATE TABLE order_line (
+                    order_id bigint NOT NULL REFERENCES customer_order ON DELETE CASCADE,
+                    product_id bigint NOT NULL,
+                    product_name text NOT NULL,
+                    unit_price_minor bigint NOT NULL CHECK (unit_price_minor >= 0),
+                    quantity bigint NOT NULL CHECK (quantity > 0),
+                    PRIMARY KEY (order_id, product_id)
+                )
+                """,
+                "CREATE INDEX order_line_by_product ON order_line (product_id)",
+                // One row per order at most: the primary key itself forbids a second charge.
+                """
+                CREATE TABLE payment (
+                    order_id bigint PRIMARY KEY REFERENCES customer_order ON DELETE CASCADE,
+                    reference text NOT NULL UNIQUE,
+                    idempotency_key text NOT NULL,
+                    amount_minor bigint NOT NULL CHECK (amount_minor >= 0),
+                    paid_at timestamptz NOT NULL
+                )
+                """,
+            ])
+        migrator.register(
+            "orders.v3.history",
+            [
+                """
+                CREATE TABLE order_history (
+                    id bigserial PRIMARY KEY,
+                    order_id bigint NOT NULL REFERENCES customer_order ON DELETE CASCADE,
+                    at timestamptz NOT NULL,
+                    actor text NOT NULL,
+                    is_staff boolean NOT NULL,
+                    action text NOT NULL,
+                    detail text
+                )
+                """,
+                "CREATE INDEX order_history_by_order ON order_history (order_id, id)",
+                "CREATE INDEX customer_order_by_placed_at ON customer_order (placed_at DESC, id DESC)",
+            ])
         // Each checkout form carries the number its order will have; a second submission of the
         // same form finds the order the first placed.
-        migrator.register("orders.v4.checkout-numbers", [
-            "ALTER TABLE customer_order ADD COLUMN checkout_number bigint",
-            "CREATE UNIQUE INDEX customer_order_by_checkout ON customer_order (user_id, checkout_number)",
-        ])
+        migrator.register(
+            "orders.v4.checkout-numbers",
+            [
+                "ALTER TABLE customer_order ADD COLUMN checkout_number bigint",
+                "CREATE UNIQUE INDEX customer_order_by_checkout ON customer_order (user_id, checkout_number)",
+            ])
     }
 
     static let orderColumns = """
@@ -115,7 +123,8 @@ public struct PostgresOrderStore: OrderStore {
 
     /// Oldest first, as the back office shows it.
     public func history(orderID: Int) async throws -> [OrderHistoryEntry] {
-        try await connections.query("SELECT at, actor, is_staff, action, detail FROM order_history WHERE order_id = \(orderID) ORDER BY id").map { row in
+        try await connections.query("SELECT at, actor, is_staff, action, detail FROM order_history WHERE order_id = \(orderID) ORDER BY id").map {
+            row in
             let (at, actor, isStaff, action, detail) = try row.decode((Date, String, Bool, String, String?).self)
             return OrderHistoryEntry(at: at, actor: OrderChangeAuthor(name: actor, isStaff: isStaff), action: action, detail: detail)
         }
@@ -123,11 +132,13 @@ public struct PostgresOrderStore: OrderStore {
 
     /// The user's orders with this product, newest first.
     public func purchases(userID: Int, productID: Int) async throws -> [Purchase] {
-        try await connections.query("""
+        try await connections.query(
+            """
             SELECT o.id, o.placed_at, o.status, l.quantity FROM customer_order o JOIN order_line l ON l.order_id = o.id \
             WHERE o.user_id = \(userID) AND l.product_id = \(productID) AND o.status IN ('paid', 'shipped', 'completed') \
             ORDER BY o.placed_at DESC, o.id DESC
-            """).map { row in
+            """
+        ).map { row in
             let (id, placedAt, status, quantity) = try row.decode((Int, Date, String, Int).self)
             return Purchase(orderID: id, placedAt: placedAt, quantity: quantity, status: OrderStatus(rawValue: status) ?? .paid)
         }
@@ -137,35 +148,42 @@ public struct PostgresOrderStore: OrderStore {
     /// lines and payment, in one statement: one round trip and one snapshot, whatever the number
     /// of orders. Each line is a row; an order's rows come together, lines by product.
     private func orders(_ selection: String, _ binds: PostgresBindings) async throws -> [Order] {
-        let rows = try await connections.query(PostgresQuery(unsafeSQL: """
-            SELECT o.id, o.user_id, o.status, o.placed_at, o.tracking_number, o.cancellation_reason, o.review_rating, o.review_text, \
-            o.reviewed_at, p.reference, p.idempotency_key, p.amount_minor, p.paid_at, \
-            l.product_id, l.product_name, l.unit_price_minor, l.quantity \
-            FROM (\(selection)) AS o LEFT JOIN payment p ON p.order_id = o.id LEFT JOIN order_line l ON l.order_id = o.id \
-            ORDER BY o.placed_at DESC, o.id DESC, l.product_id
-            """, binds: binds))
+        let rows = try await connections.query(
+            PostgresQuery(
+                unsafeSQL: """
+                    SELECT o.id, o.user_id, o.status, o.placed_at, o.tracking_number, o.cancellation_reason, o.review_rating, o.review_text, \
+                    o.reviewed_at, p.reference, p.idempotency_key, p.amount_minor, p.paid_at, \
+                    l.product_id, l.product_name, l.unit_price_minor, l.quantity \
+                    FROM (\(selection)) AS o LEFT JOIN payment p ON p.order_id = o.id LEFT JOIN order_line l ON l.order_id = o.id \
+                    ORDER BY o.placed_at DESC, o.id DESC, l.product_id
+                    """, binds: binds))
         var orders: [Order] = []
         for row in rows {
             let cells = row.makeRandomAccess()
             let id = try cells[0].decode(Int.self)
             if orders.last?.id != id {
                 let placedAt = try cells[3].decode(Date.self)
-                let payment: Payment? = cells[9].bytes == nil ? nil : Payment(
-                    reference: try cells[9].decode(String.self), idempotencyKey: try cells[10].decode(String.self),
-                    amountMinor: try cells[11].decode(Int.self), paidAt: try cells[12].decode(Date.self))
+                let payment: Payment? =
+                    cells[9].bytes == nil
+                    ? nil
+                    : Payment(
+                        reference: try cells[9].decode(String.self), idempotencyKey: try cells[10].decode(String.self),
+                        amountMinor: try cells[11].decode(Int.self), paidAt: try cells[12].decode(Date.self))
                 let review = try cells[6].decode(Int?.self).map {
                     Review(rating: $0, text: try cells[7].decode(String?.self) ?? "", reviewedAt: try cells[8].decode(Date?.self) ?? placedAt)
                 }
-                orders.append(Order(
-                    id: id, userID: try cells[1].decode(Int.self), status: OrderStatus(rawValue: try cells[2].decode(String.self)) ?? .cancelled,
-                    placedAt: placedAt, lines: [], payment: payment, trackingNumber: try cells[4].decode(String?.self),
-                    cancellationReason: try cells[5].decode(String?.self), review: review
-                ))
+                orders.append(
+                    Order(
+                        id: id, userID: try cells[1].decode(Int.self), status: OrderStatus(rawValue: try cells[2].decode(String.self)) ?? .cancelled,
+                        placedAt: placedAt, lines: [], payment: payment, trackingNumber: try cells[4].decode(String?.self),
+                        cancellationReason: try cells[5].decode(String?.self), review: review
+                    ))
             }
             if cells[13].bytes != nil {
-                orders[orders.count - 1].lines.append(OrderLine(
-                    productID: try cells[13].decode(Int.self), productName: try cells[14].decode(String.self),
-                    unitPriceMinor: try cells[15].decode(Int.self), quantity: try cells[16].decode(Int.self)))
+                orders[orders.count - 1].lines.append(
+                    OrderLine(
+                        productID: try cells[13].decode(Int.self), productName: try cells[14].decode(String.self),
+                        unitPriceMinor: try cells[15].decode(Int.self), quantity: try cells[16].decode(Int.self)))
             }
         }
         return orders
@@ -199,12 +217,17 @@ struct PostgresOrderWrites: OrderWrites {
     }
 
     func insertOrder(userID: Int, lines: [OrderLine], at date: Date, checkoutNumber: Int?) throws -> Int {
-        guard let id = try connection.rows("""
-            INSERT INTO customer_order (user_id, status, placed_at, checkout_number) \
-            VALUES (\(userID), \(OrderStatus.awaitingPayment.rawValue), \(date), \(checkoutNumber)) RETURNING id
-            """).first?.decode(Int.self) else { throw PostgresOrderStore.InsertReturnedNothing() }
+        guard
+            let id = try connection.rows(
+                """
+                INSERT INTO customer_order (user_id, status, placed_at, checkout_number) \
+                VALUES (\(userID), \(OrderStatus.awaitingPayment.rawValue), \(date), \(checkoutNumber)) RETURNING id
+                """
+            ).first?.decode(Int.self)
+        else { throw PostgresOrderStore.InsertReturnedNothing() }
         for line in lines {
-            try connection.execute("""
+            try connection.execute(
+                """
                 INSERT INTO order_line (order_id, product_id, product_name, unit_price_minor, quantity) \
                 VALUES (\(id), \(line.productID), \(line.productName), \(line.unitPriceMinor), \(line.quantity))
                 """)
@@ -213,19 +236,24 @@ struct PostgresOrderWrites: OrderWrites {
     }
 
     func record(_ entry: OrderHistoryEntry, orderID: Int) throws {
-        try connection.execute("""
+        try connection.execute(
+            """
             INSERT INTO order_history (order_id, at, actor, is_staff, action, detail) \
             VALUES (\(orderID), \(entry.at), \(entry.actor.name), \(entry.actor.isStaff), \(entry.action), \(entry.detail))
             """)
     }
 
     func update(orderID: Int, from expected: OrderStatus, to status: OrderStatus, recording change: OrderChange) throws -> Bool {
-        guard try connection.execute("""
-            UPDATE customer_order SET status = \(status.rawValue) WHERE id = \(orderID) AND status = \(expected.rawValue)
-            """) == 1 else { return false }
+        guard
+            try connection.execute(
+                """
+                UPDATE customer_order SET status = \(status.rawValue) WHERE id = \(orderID) AND status = \(expected.rawValue)
+                """) == 1
+        else { return false }
         switch change {
         case .payment(let payment):
-            try connection.execute("""
+            try connection.execute(
+                """
                 INSERT INTO payment (order_id, reference, idempotency_key, amount_minor, paid_at) \
                 VALUES (\(orderID), \(payment.reference), \(payment.idempotencyKey), \(payment.amountMinor), \(payment.paidAt))
                 """)
@@ -237,7 +265,8 @@ struct PostgresOrderWrites: OrderWrites {
             try connection.execute("UPDATE customer_order SET cancellation_reason = \(reason) WHERE id = \(orderID)")
         case .review(let review):
             // Reviewing keeps the status; the guard makes a second review lose to the first.
-            return try connection.execute("""
+            return try connection.execute(
+                """
                 UPDATE customer_order SET review_rating = \(review.rating), review_text = \(review.text), reviewed_at = \(review.reviewedAt) \
                 WHERE id = \(orderID) AND review_rating IS NULL
                 """) == 1

@@ -70,7 +70,10 @@ public struct SQLiteOrderStore: OrderStore {
     /// One more than the user's highest; checkouts are serialised by SQLite's one writer.
     public func nextCheckoutNumber(userID: Int) async throws -> Int {
         try await database.read { db in
-            try (Int.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(checkoutNumber), 0) FROM customerOrder WHERE userID = ?"), arguments: [userID]) ?? 0) + 1
+            try
+                (Int.fetchOne(
+                    db.cachedStatement(sql: "SELECT coalesce(max(checkoutNumber), 0) FROM customerOrder WHERE userID = ?"), arguments: [userID]) ?? 0)
+                + 1
         }
     }
 
@@ -85,8 +88,9 @@ public struct SQLiteOrderStore: OrderStore {
     public func orders(userID: Int, status: OrderStatus?) async throws -> [Order] {
         try await database.read { db in
             if let status {
-                return try Self.orders(db, sql: "SELECT * FROM customerOrder WHERE userID = ? AND status = ? ORDER BY placedAt DESC, id DESC",
-                                       arguments: [userID, status.rawValue])
+                return try Self.orders(
+                    db, sql: "SELECT * FROM customerOrder WHERE userID = ? AND status = ? ORDER BY placedAt DESC, id DESC",
+                    arguments: [userID, status.rawValue])
             }
             return try Self.orders(db, sql: "SELECT * FROM customerOrder WHERE userID = ? ORDER BY placedAt DESC, id DESC", arguments: [userID])
         }
@@ -96,8 +100,9 @@ public struct SQLiteOrderStore: OrderStore {
     public func allOrders(status: OrderStatus?, limit: Int) async throws -> [Order] {
         try await database.read { db in
             if let status {
-                return try Self.orders(db, sql: "SELECT * FROM customerOrder WHERE status = ? ORDER BY placedAt DESC, id DESC LIMIT ?",
-                                       arguments: [status.rawValue, limit])
+                return try Self.orders(
+                    db, sql: "SELECT * FROM customerOrder WHERE status = ? ORDER BY placedAt DESC, id DESC LIMIT ?",
+                    arguments: [status.rawValue, limit])
             }
             return try Self.orders(db, sql: "SELECT * FROM customerOrder ORDER BY placedAt DESC, id DESC LIMIT ?", arguments: [limit])
         }
@@ -107,7 +112,9 @@ public struct SQLiteOrderStore: OrderStore {
     public func history(orderID: Int) async throws -> [OrderHistoryEntry] {
         try await database.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM orderHistory WHERE orderID = ? ORDER BY id", arguments: [orderID]).map { row in
-                OrderHistoryEntry(at: row["at"], actor: OrderChangeAuthor(name: row["actor"], isStaff: row["isStaff"]), action: row["action"], detail: row["detail"])
+                OrderHistoryEntry(
+                    at: row["at"], actor: OrderChangeAuthor(name: row["actor"], isStaff: row["isStaff"]), action: row["action"], detail: row["detail"]
+                )
             }
         }
     }
@@ -115,13 +122,17 @@ public struct SQLiteOrderStore: OrderStore {
     /// The user's orders with this product, newest first.
     public func purchases(userID: Int, productID: Int) async throws -> [Purchase] {
         try await database.read { db in
-            try Row.fetchAll(db.cachedStatement(sql: """
-                SELECT o.id, o.placedAt, o.status, l.quantity FROM customerOrder o JOIN orderLine l ON l.orderID = o.id
-                WHERE o.userID = ? AND l.productID = ? AND o.status IN ('paid', 'shipped', 'completed')
-                ORDER BY o.placedAt DESC, o.id DESC
-                """), arguments: [userID, productID]).map { row in
-                Purchase(orderID: row["id"], placedAt: row["placedAt"], quantity: row["quantity"],
-                         status: OrderStatus(rawValue: row["status"]) ?? .paid)
+            try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT o.id, o.placedAt, o.status, l.quantity FROM customerOrder o JOIN orderLine l ON l.orderID = o.id
+                        WHERE o.userID = ? AND l.productID = ? AND o.status IN ('paid', 'shipped', 'completed')
+                        ORDER BY o.placedAt DESC, o.id DESC
+                        """), arguments: [userID, productID]
+            ).map { row in
+                Purchase(
+                    orderID: row["id"], placedAt: row["placedAt"], quantity: row["quantity"],
+                    status: OrderStatus(rawValue: row["status"]) ?? .paid)
             }
         }
     }
@@ -135,14 +146,22 @@ public struct SQLiteOrderStore: OrderStore {
         // The ids as one JSON array, so that these statements are the same for any number of
         // orders and are prepared once too.
         let idList = "[" + ids.map(String.init).joined(separator: ",") + "]"
-        let lines = Dictionary(grouping: try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT * FROM orderLine WHERE orderID IN (SELECT value FROM json_each(?)) ORDER BY productID"), arguments: [idList]
-        )) { (row: Row) -> Int in row["orderID"] }
-        let payments = Dictionary(uniqueKeysWithValues: try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT * FROM payment WHERE orderID IN (SELECT value FROM json_each(?))"), arguments: [idList]
-        ).map { row -> (Int, Payment) in
-            (row["orderID"], Payment(reference: row["reference"], idempotencyKey: row["idempotencyKey"], amountMinor: row["amountMinor"], paidAt: row["paidAt"]))
-        })
+        let lines = Dictionary(
+            grouping: try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT * FROM orderLine WHERE orderID IN (SELECT value FROM json_each(?)) ORDER BY productID"),
+                arguments: [idList]
+            )
+        ) { (row: Row) -> Int in row["orderID"] }
+        let payments = Dictionary(
+            uniqueKeysWithValues: try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT * FROM payment WHERE orderID IN (SELECT value FROM json_each(?))"), arguments: [idList]
+            ).map { row -> (Int, Payment) in
+                (
+                    row["orderID"],
+                    Payment(
+                        reference: row["reference"], idempotencyKey: row["idempotencyKey"], amountMinor: row["amountMinor"], paidAt: row["paidAt"])
+                )
+            })
         return rows.map { row in
             let id: Int = row["id"]
             let review: Review? = (row["reviewRating"] as Int?).map {
@@ -151,7 +170,8 @@ public struct SQLiteOrderStore: OrderStore {
             return Order(
                 id: id, userID: row["userID"], status: OrderStatus(rawValue: row["status"]) ?? .cancelled, placedAt: row["placedAt"],
                 lines: (lines[id] ?? []).map {
-                    OrderLine(productID: $0["productID"], productName: $0["productName"], unitPriceMinor: $0["unitPriceMinor"], quantity: $0["quantity"])
+                    OrderLine(
+                        productID: $0["productID"], productName: $0["productName"], unitPriceMinor: $0["unitPriceMinor"], quantity: $0["quantity"])
                 },
                 payment: payments[id], trackingNumber: row["trackingNumber"], cancellationReason: row["cancellationReason"], review: review
             )
@@ -174,37 +194,44 @@ struct SQLiteOrderWrites: OrderWrites {
     func lockCheckouts(of userID: Int) throws {}
 
     func order(placedBy userID: Int, checkoutNumber number: Int) throws -> Int? {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT id FROM customerOrder WHERE userID = ? AND checkoutNumber = ?"), arguments: [userID, number])
+        try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT id FROM customerOrder WHERE userID = ? AND checkoutNumber = ?"), arguments: [userID, number])
     }
 
     func lastCheckoutNumber(of userID: Int) throws -> Int {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(checkoutNumber), 0) FROM customerOrder WHERE userID = ?"), arguments: [userID]) ?? 0
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(checkoutNumber), 0) FROM customerOrder WHERE userID = ?"), arguments: [userID])
+            ?? 0
     }
 
     func insertOrder(userID: Int, lines: [OrderLine], at date: Date, checkoutNumber: Int?) throws -> Int {
-        try db.execute(sql: "INSERT INTO customerOrder (userID, status, placedAt, checkoutNumber) VALUES (?, ?, ?, ?)",
-                       arguments: [userID, OrderStatus.awaitingPayment.rawValue, date, checkoutNumber])
+        try db.execute(
+            sql: "INSERT INTO customerOrder (userID, status, placedAt, checkoutNumber) VALUES (?, ?, ?, ?)",
+            arguments: [userID, OrderStatus.awaitingPayment.rawValue, date, checkoutNumber])
         let id = Int(db.lastInsertedRowID)
         for line in lines {
-            try db.execute(sql: "INSERT INTO orderLine (orderID, productID, productName, unitPriceMinor, quantity) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [id, line.productID, line.productName, line.unitPriceMinor, line.quantity])
+            try db.execute(
+                sql: "INSERT INTO orderLine (orderID, productID, productName, unitPriceMinor, quantity) VALUES (?, ?, ?, ?, ?)",
+                arguments: [id, line.productID, line.productName, line.unitPriceMinor, line.quantity])
         }
         return id
     }
 
     func record(_ entry: OrderHistoryEntry, orderID: Int) throws {
-        try db.execute(sql: "INSERT INTO orderHistory (orderID, at, actor, isStaff, action, detail) VALUES (?, ?, ?, ?, ?, ?)",
-                       arguments: [orderID, entry.at, entry.actor.name, entry.actor.isStaff, entry.action, entry.detail])
+        try db.execute(
+            sql: "INSERT INTO orderHistory (orderID, at, actor, isStaff, action, detail) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [orderID, entry.at, entry.actor.name, entry.actor.isStaff, entry.action, entry.detail])
     }
 
     func update(orderID: Int, from expected: OrderStatus, to status: OrderStatus, recording change: OrderChange) throws -> Bool {
-        try db.execute(sql: "UPDATE customerOrder SET status = ? WHERE id = ? AND status = ?",
-                       arguments: [status.rawValue, orderID, expected.rawValue])
+        try db.execute(
+            sql: "UPDATE customerOrder SET status = ? WHERE id = ? AND status = ?",
+            arguments: [status.rawValue, orderID, expected.rawValue])
         guard db.changesCount == 1 else { return false }
         switch change {
         case .payment(let payment):
-            try db.execute(sql: "INSERT INTO payment (orderID, reference, idempotencyKey, amountMinor, paidAt) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [orderID, payment.reference, payment.idempotencyKey, payment.amountMinor, payment.paidAt])
+            try db.execute(
+                sql: "INSERT INTO payment (orderID, reference, idempotencyKey, amountMinor, paidAt) VALUES (?, ?, ?, ?, ?)",
+                arguments: [orderID, payment.reference, payment.idempotencyKey, payment.amountMinor, payment.paidAt])
         case .shipment(let trackingNumber):
             try db.execute(sql: "UPDATE customerOrder SET trackingNumber = ? WHERE id = ?", arguments: [trackingNumber, orderID])
         case .receipt:
@@ -213,8 +240,9 @@ struct SQLiteOrderWrites: OrderWrites {
             try db.execute(sql: "UPDATE customerOrder SET cancellationReason = ? WHERE id = ?", arguments: [reason, orderID])
         case .review(let review):
             // Reviewing keeps the status; the guard makes a second review lose to the first.
-            try db.execute(sql: "UPDATE customerOrder SET reviewRating = ?, reviewText = ?, reviewedAt = ? WHERE id = ? AND reviewRating IS NULL",
-                           arguments: [review.rating, review.text, review.reviewedAt, orderID])
+            try db.execute(
+                sql: "UPDATE customerOrder SET reviewRating = ?, reviewText = ?, reviewedAt = ? WHERE id = ? AND reviewRating IS NULL",
+                arguments: [review.rating, review.text, review.reviewedAt, orderID])
             return db.changesCount == 1
         }
         return true

@@ -1,5 +1,6 @@
 import Catalog
 import TesseraViews
+
 /// `/cart`: its lines with the forms to change them, and the server's totals.
 struct CartPageModel: Sendable {
     /// A quantity the cart refused (422): for which line, what was typed, and why.
@@ -36,10 +37,11 @@ struct CartPageModel: Sendable {
         let items = LineItems(cart ?? CartService.Cart(lines: []))
         lines = items.lines.map { item in
             let refused = refusal?.productID == item.productID ? refusal : nil
-            return Line(item: item, updateURL: OrdersRoutes.updateLine.path(item.productID), removeURL: OrdersRoutes.removeLine.path(item.productID),
-                        quantityID: "quantity-\(item.productID)", quantityLabel: Messages.cartQuantityOf.text(["name": item.name]),
-                        quantity: refused?.quantity ?? String(item.quantity), error: refused?.message,
-                        errorID: "quantity-\(item.productID)-error")
+            return Line(
+                item: item, updateURL: OrdersRoutes.updateLine.path(item.productID), removeURL: OrdersRoutes.removeLine.path(item.productID),
+                quantityID: "quantity-\(item.productID)", quantityLabel: Messages.cartQuantityOf.text(["name": item.name]),
+                quantity: refused?.quantity ?? String(item.quantity), error: refused?.message,
+                errorID: "quantity-\(item.productID)-error")
         }
         total = items.total
         totalMinor = items.totalMinor

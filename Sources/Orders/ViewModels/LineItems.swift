@@ -19,9 +19,10 @@ struct LineItems: Sendable {
 
     init(_ order: Order) {
         lines = order.lines.map { line in
-            Line(productID: line.productID, name: line.productName, url: CatalogRoutes.product.path(line.productID), quantity: line.quantity,
-                 unitPrice: Price(minor: line.unitPriceMinor), unitPriceMinor: line.unitPriceMinor,
-                 total: Price(minor: line.totalMinor), totalMinor: line.totalMinor)
+            Line(
+                productID: line.productID, name: line.productName, url: CatalogRoutes.product.path(line.productID), quantity: line.quantity,
+                unitPrice: Price(minor: line.unitPriceMinor), unitPriceMinor: line.unitPriceMinor,
+                total: Price(minor: line.totalMinor), totalMinor: line.totalMinor)
         }
         totalMinor = order.totalMinor
         total = Price(minor: totalMinor)
@@ -29,9 +30,10 @@ struct LineItems: Sendable {
 
     init(_ cart: CartService.Cart) {
         lines = cart.lines.map { line in
-            Line(productID: line.product.id, name: line.product.name, url: line.product.url, quantity: line.quantity,
-                 unitPrice: line.product.price, unitPriceMinor: line.product.priceMinor,
-                 total: Price(minor: line.totalMinor), totalMinor: line.totalMinor)
+            Line(
+                productID: line.product.id, name: line.product.name, url: line.product.url, quantity: line.quantity,
+                unitPrice: line.product.price, unitPriceMinor: line.product.priceMinor,
+                total: Price(minor: line.totalMinor), totalMinor: line.totalMinor)
         }
         totalMinor = cart.totalMinor
         total = Price(minor: totalMinor)

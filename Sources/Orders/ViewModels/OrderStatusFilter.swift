@@ -17,8 +17,9 @@ public struct OrderStatusFilter: Sendable {
     public static func links(for path: String, current: OrderStatus?) -> [OrderStatusFilter] {
         [OrderStatusFilter(label: Messages.listAll.text(), url: path, status: "all", current: current == nil ? "page" : "false")]
             + OrderStatus.allCases.map { status in
-                OrderStatusFilter(label: status.localizedLabel, url: path + "?status=" + status.rawValue, status: status.rawValue,
-                                  current: current == status ? "page" : "false")
+                OrderStatusFilter(
+                    label: status.localizedLabel, url: path + "?status=" + status.rawValue, status: status.rawValue,
+                    current: current == status ? "page" : "false")
             }
     }
 }

@@ -85,8 +85,10 @@ struct CompletedOrder: Sendable {
 
     init(_ order: Order, form: FormState) {
         review = order.review.map {
-            ShownReview(rating: $0.rating, stars: String(repeating: "★", count: $0.rating) + String(repeating: "☆", count: 5 - $0.rating),
-                        ratingText: Messages.completedRated.text(["rating": $0.rating]), text: $0.text, reviewedOn: LocalizedDate($0.reviewedAt), reviewedISO: DisplayDate.iso($0.reviewedAt))
+            ShownReview(
+                rating: $0.rating, stars: String(repeating: "★", count: $0.rating) + String(repeating: "☆", count: 5 - $0.rating),
+                ratingText: Messages.completedRated.text(["rating": $0.rating]), text: $0.text, reviewedOn: LocalizedDate($0.reviewedAt),
+                reviewedISO: DisplayDate.iso($0.reviewedAt))
         }
         reviewURL = OrdersRoutes.review.path(order.id)
         let chosen = form.values["rating"] ?? "5"

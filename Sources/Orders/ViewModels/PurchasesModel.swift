@@ -16,7 +16,8 @@ struct PurchasesModel: Sendable {
 
     init(_ purchases: [Purchase]) {
         rows = purchases.map {
-            Row(orderID: $0.orderID, url: OrdersRoutes.order.path($0.orderID), placedOn: LocalizedDate($0.placedAt),
+            Row(
+                orderID: $0.orderID, url: OrdersRoutes.order.path($0.orderID), placedOn: LocalizedDate($0.placedAt),
                 placedISO: DisplayDate.iso($0.placedAt), quantity: $0.quantity, status: $0.status.rawValue, statusLabel: $0.status.localizedLabel)
         }
     }

@@ -1,5 +1,5 @@
-import ServiceLifecycle
 import Logging
+import ServiceLifecycle
 import TesseraViews
 
 /// Collects what the modules register, then builds the immutable ``Application``.

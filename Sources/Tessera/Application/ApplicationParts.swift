@@ -26,9 +26,12 @@ final class ApplicationParts: Sendable {
     /// Pages' versions, for a 304 before loading, when something tells them what is published.
     let pageValidators: PageValidators?
 
-    init(layout: any PageLayout, regions: RegionRegistry, sharedRegions: SharedRegionTable, errorPages: ErrorPageRenderer, logger: Logger, developmentMode: Bool,
-         regionMetrics: RegionMetrics?, assets: AssetURLs, siteURL: SiteURL?, live: LiveRegions?, regionCache: RegionCache?,
-         pageValidators: PageValidators?) {
+    init(
+        layout: any PageLayout, regions: RegionRegistry, sharedRegions: SharedRegionTable, errorPages: ErrorPageRenderer, logger: Logger,
+        developmentMode: Bool,
+        regionMetrics: RegionMetrics?, assets: AssetURLs, siteURL: SiteURL?, live: LiveRegions?, regionCache: RegionCache?,
+        pageValidators: PageValidators?
+    ) {
         self.live = live
         self.regionCache = regionCache
         self.pageValidators = pageValidators

@@ -18,10 +18,13 @@ public enum ApplicationRunner {
     ///   - eventLoops: the loops to serve on, when the app keeps other work on them (its
     ///     PostgreSQL connections); `nil` gives the server loops of its own.
     ///   - logger: where the servers log.
-    public static func run(settings: ServerSettings, application: Application, metrics: (any HTTPResponder)? = nil,
-                           outliving: [any Service] = [], eventLoops: EventLoops? = nil, logger: Logger) async throws {
-        try await run(settings: settings, responder: application, errorResponder: application, state: application.serverState, metrics: metrics,
-                      services: application.services, outliving: outliving, eventLoops: eventLoops, logger: logger)
+    public static func run(
+        settings: ServerSettings, application: Application, metrics: (any HTTPResponder)? = nil,
+        outliving: [any Service] = [], eventLoops: EventLoops? = nil, logger: Logger
+    ) async throws {
+        try await run(
+            settings: settings, responder: application, errorResponder: application, state: application.serverState, metrics: metrics,
+            services: application.services, outliving: outliving, eventLoops: eventLoops, logger: logger)
     }
 
     /// Serves any responder, for programs that use the HTTP layer without the framework's pipeline.
@@ -49,14 +52,15 @@ public enum ApplicationRunner {
     ) async throws {
         // A group stops its services last to first: these stop after the servers.
         var group: [any Service] = outliving
-        group.append(HTTPServer(
-            configuration: settings.httpConfiguration,
-            responder: responder,
-            errorResponder: errorResponder,
-            logger: logger,
-            state: state,
-            eventLoops: eventLoops
-        ))
+        group.append(
+            HTTPServer(
+                configuration: settings.httpConfiguration,
+                responder: responder,
+                errorResponder: errorResponder,
+                logger: logger,
+                state: state,
+                eventLoops: eventLoops
+            ))
         if let metrics, let port = settings.metricsPort {
             let configuration = HTTPServerConfiguration(host: settings.host, port: port, threads: 1, shutdownGracePeriod: .seconds(1))
             group.append(HTTPServer(configuration: configuration, responder: metrics, logger: logger, name: "metrics"))
@@ -64,10 +68,12 @@ public enum ApplicationRunner {
         // Last, so a graceful shutdown reaches them first: live streams end before the server
         // drains, instead of holding it for its whole grace period.
         group += services
-        try await ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: group,
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger
-        )).run()
+        try await ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: group,
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
+        ).run()
     }
 }

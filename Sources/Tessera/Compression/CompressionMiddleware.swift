@@ -41,8 +41,8 @@ public struct CompressionMiddleware: Middleware {
         // An event stream must reach the client event by event, not wait in a zlib buffer. (The
         // field itself, not `headers[.contentType]`, which joins repeated fields into a new string.)
         guard let contentType = response.headers.first(where: { $0.name == .contentType })?.value, MediaTypes.isCompressible(contentType),
-              !contentType.hasPrefix("text/event-stream"),
-              !response.headers.contains(.contentEncoding), Self.mayHaveBody(response.status)
+            !contentType.hasPrefix("text/event-stream"),
+            !response.headers.contains(.contentEncoding), Self.mayHaveBody(response.status)
         else { return }
         response.headers.addVary("Accept-Encoding")
         guard AcceptEncoding(context.request.headers[.acceptEncoding]).allowsGzip else { return }

@@ -1,8 +1,9 @@
 import Foundation
+import TesseraViews
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import TesseraViews
 
 /// A few threads of their own, for CPU-heavy work such as password hashing, with a bounded queue.
 ///

@@ -46,12 +46,16 @@ public struct ServerOptions: ParsableArguments, Sendable {
 
     /// `--metrics-port`: where `/metrics` is served, apart from the public port; `nil` when not
     /// given, so `METRICS_PORT` or off applies.
-    @Option(name: .customLong("metrics-port"), help: "Port for Prometheus metrics at /metrics, apart from the public one; 0 picks a free one. [env: METRICS_PORT] (default: off)")
+    @Option(
+        name: .customLong("metrics-port"),
+        help: "Port for Prometheus metrics at /metrics, apart from the public one; 0 picks a free one. [env: METRICS_PORT] (default: off)")
     public var metricsPort: Int?
 
     /// `--drain-delay`: the seconds the server goes on accepting after SIGTERM while `/readyz`
     /// answers 503; `nil` when not given, so `DRAIN_DELAY` or 0 applies.
-    @Option(name: .customLong("drain-delay"), help: "Seconds to keep accepting after SIGTERM while readiness answers 503, for a load balancer to notice. [env: DRAIN_DELAY] (default: 0)")
+    @Option(
+        name: .customLong("drain-delay"),
+        help: "Seconds to keep accepting after SIGTERM while readiness answers 503, for a load balancer to notice. [env: DRAIN_DELAY] (default: 0)")
     public var drainDelay: Int?
 
     /// `--https`: the site is reached over HTTPS, directly or through a TLS-terminating proxy,
@@ -62,20 +66,34 @@ public struct ServerOptions: ParsableArguments, Sendable {
 
     /// `--trusted-proxies`: the proxies whose `X-Forwarded-For`/`-Proto` are believed; `nil` when
     /// not given, so `TRUSTED_PROXIES` or none applies.
-    @Option(name: .customLong("trusted-proxies"), help: "Comma-separated proxy addresses whose X-Forwarded-For and X-Forwarded-Proto are believed. [env: TRUSTED_PROXIES] (default: none)")
+    @Option(
+        name: .customLong("trusted-proxies"),
+        help: "Comma-separated proxy addresses whose X-Forwarded-For and X-Forwarded-Proto are believed. [env: TRUSTED_PROXIES] (default: none)")
     public var trustedProxies: String?
 
     /// `--public-url`: where shoppers reach the site, for absolute URLs (sitemap, canonical
     /// links); `nil` when not given, so `PUBLIC_URL` or each request's `Host` applies.
-    @Option(name: .customLong("public-url"), help: "Where the site is reached, such as https://shop.example.com, for sitemaps and canonical links. [env: PUBLIC_URL] (default: each request's Host)")
+    @Option(
+        name: .customLong("public-url"),
+        help:
+            "Where the site is reached, such as https://shop.example.com, for sitemaps and canonical links. [env: PUBLIC_URL] (default: each request's Host)"
+    )
     public var publicURL: String?
 
     /// Read by ``resolve(environment:)``.
-    @Option(name: .customLong("live-streams-per-client"), help: "Live-region streams one client address may hold open; a browser opens one per tab; 0 turns live regions off on this instance. [env: LIVE_STREAMS_PER_CLIENT] (default: 16)")
+    @Option(
+        name: .customLong("live-streams-per-client"),
+        help:
+            "Live-region streams one client address may hold open; a browser opens one per tab; 0 turns live regions off on this instance. [env: LIVE_STREAMS_PER_CLIENT] (default: 16)"
+    )
     public var liveStreamsPerClient: Int?
 
     /// Read by ``resolve(environment:)``.
-    @Option(name: .customLong("region-cache-mb"), help: "Megabytes of shared regions' HTML kept until what they show changes; 0 renders every region for every request. [env: REGION_CACHE_MB] (default: 8)")
+    @Option(
+        name: .customLong("region-cache-mb"),
+        help:
+            "Megabytes of shared regions' HTML kept until what they show changes; 0 renders every region for every request. [env: REGION_CACHE_MB] (default: 8)"
+    )
     public var regionCacheMegabytes: Int?
 
     /// No options given yet, as ArgumentParser requires; it fills them in as it parses the
@@ -94,13 +112,17 @@ public struct ServerOptions: ParsableArguments, Sendable {
             threads: try value(threads, "THREADS", { Int($0) }, default: HTTPServerConfiguration.processorCount),
             dataDirectory: Self.dataDirectory(dataDirectory, environment: environment),
             publicDirectory: try value(publicDirectory, "PUBLIC_DIR", { $0 }, default: "./Public"),
-            logLevel: try value(logLevel.map { Logger.Level(rawValue: $0.lowercased()) } ?? nil, "LOG_LEVEL", { Logger.Level(rawValue: $0.lowercased()) }, default: .info),
-            logFormat: try value(logFormat.map { LogFormat(rawValue: $0.lowercased()) } ?? nil, "LOG_FORMAT", { LogFormat(rawValue: $0.lowercased()) }, default: .text),
+            logLevel: try value(
+                logLevel.map { Logger.Level(rawValue: $0.lowercased()) } ?? nil, "LOG_LEVEL", { Logger.Level(rawValue: $0.lowercased()) },
+                default: .info),
+            logFormat: try value(
+                logFormat.map { LogFormat(rawValue: $0.lowercased()) } ?? nil, "LOG_FORMAT", { LogFormat(rawValue: $0.lowercased()) }, default: .text),
             shutdownGrace: .seconds(try value(shutdownGrace, "SHUTDOWN_GRACE", { Int($0) }, default: 10)),
             drainDelay: .seconds(try value(drainDelay, "DRAIN_DELAY", { Int($0) }, default: 0)),
             metricsPort: try value(metricsPort.map { Optional($0) }, "METRICS_PORT", { Int($0).map { Optional($0) } }, default: nil),
             https: try value(https.map(Self.parseSwitch) ?? nil, "HTTPS", Self.parseSwitch, default: false),
-            trustedProxies: try value(trustedProxies.map { TrustedProxies(list: $0) } ?? nil, "TRUSTED_PROXIES", { TrustedProxies(list: $0) }, default: TrustedProxies()),
+            trustedProxies: try value(
+                trustedProxies.map { TrustedProxies(list: $0) } ?? nil, "TRUSTED_PROXIES", { TrustedProxies(list: $0) }, default: TrustedProxies()),
             publicURL: try value(publicURL.map(SiteURL.init) ?? nil, "PUBLIC_URL", { SiteURL($0).map { Optional($0) } }, default: nil),
             liveStreamsPerClient: try value(liveStreamsPerClient, "LIVE_STREAMS_PER_CLIENT", { Int($0) }, default: 16),
             regionCacheMegabytes: try value(regionCacheMegabytes, "REGION_CACHE_MB", { Int($0) }, default: 8)
@@ -237,10 +259,11 @@ public struct ServerSettings: Sendable {
     public func bootstrapLogging() {
         let (level, format) = (logLevel, logFormat)
         LoggingSystem.bootstrap { label in
-            var handler: any LogHandler = switch format {
-            case .text: StreamLogHandler.standardOutput(label: label)
-            case .json: JSONLogHandler(label: label)
-            }
+            var handler: any LogHandler =
+                switch format {
+                case .text: StreamLogHandler.standardOutput(label: label)
+                case .json: JSONLogHandler(label: label)
+                }
             handler.logLevel = level
             return handler
         }

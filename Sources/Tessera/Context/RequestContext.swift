@@ -117,7 +117,9 @@ public struct RequestContext: Sendable {
 
     /// A catalog message as text in the request's language, for what Swift code hands on: a
     /// page title, a flash, an error's message.
-    public func localized(_ message: LocalizedMessage, count: Int? = nil, _ arguments: KeyValuePairs<String, any HTMLOutputConvertible & Sendable> = [:]) -> String {
+    public func localized(
+        _ message: LocalizedMessage, count: Int? = nil, _ arguments: KeyValuePairs<String, any HTMLOutputConvertible & Sendable> = [:]
+    ) -> String {
         message.string(in: language, count: count, arguments)
     }
 }

@@ -23,7 +23,9 @@ public struct SharedRegionContext: Sendable {
     }
 
     /// A catalog message as text in ``language``.
-    public func localized(_ message: LocalizedMessage, count: Int? = nil, _ arguments: KeyValuePairs<String, any HTMLOutputConvertible & Sendable> = [:]) -> String {
+    public func localized(
+        _ message: LocalizedMessage, count: Int? = nil, _ arguments: KeyValuePairs<String, any HTMLOutputConvertible & Sendable> = [:]
+    ) -> String {
         message.string(in: language, count: count, arguments)
     }
 }

@@ -48,7 +48,9 @@ public struct SiteURL: Sendable, Equatable, CustomStringConvertible {
         var host = bytes[...]
         if let colon = bytes.lastIndex(of: colonByte), bytes.last != close, bytes.first != open || (colon > 0 && bytes[colon - 1] == close) {
             let port = bytes[(colon + 1)...]
-            guard !port.isEmpty, port.count <= 5, port.allSatisfy(isDigit), port.reduce(0, { $0 * 10 + Int($1 - 0x30) }) <= 65535 else { return false }
+            guard !port.isEmpty, port.count <= 5, port.allSatisfy(isDigit), port.reduce(0, { $0 * 10 + Int($1 - 0x30) }) <= 65535 else {
+                return false
+            }
             host = bytes[..<colon]
         }
         if host.first == open {

@@ -44,8 +44,10 @@ public final class DatabasePatience: Sendable {
     /// Runs one database call of the current request: `call` gets the instant it must stop
     /// waiting at (`nil` outside a request with a patience), and its wait is counted against the
     /// budget. A request that has spent its budget gets ``DatabaseUnavailable`` without calling.
-    public static func call<T>(isolation: isolated (any Actor)? = #isolation,
-                               _ body: (ContinuousClock.Instant?) async throws -> T) async throws -> T {
+    public static func call<T>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (ContinuousClock.Instant?) async throws -> T
+    ) async throws -> T {
         guard let patience = current else { return try await body(nil) }
         let deadline = patience.start()
         defer { patience.end() }
@@ -88,8 +90,10 @@ extension DatabasePatience {
     /// honours cancellation, as GRDB does, then never starts it or rolls it back) and ends in the
     /// background. A value it still produces after that goes to `abandoned` (a connection opened
     /// too late for its caller goes back to the pool, say).
-    public static func value<T: Sendable>(of work: Task<T, any Error>, until deadline: ContinuousClock.Instant,
-                                          abandoned: (@Sendable (T) -> Void)? = nil) async throws -> T {
+    public static func value<T: Sendable>(
+        of work: Task<T, any Error>, until deadline: ContinuousClock.Instant,
+        abandoned: (@Sendable (T) -> Void)? = nil
+    ) async throws -> T {
         let race = FirstOutcome<T>()
         let timer = Task {
             guard (try? await Task.sleep(until: deadline)) != nil else { return }

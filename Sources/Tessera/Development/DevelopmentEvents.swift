@@ -15,11 +15,13 @@ struct DevelopmentEvents: Sendable {
     static let pollInterval = Duration.milliseconds(50)
 
     func respond(in context: RequestContext) async throws -> Response {
-        var response = Response(status: .ok, headers: [
-            .contentType: "text/event-stream; charset=utf-8",
-            .cacheControl: "no-store",
-            HTTPField.Name("X-Accel-Buffering")!: "no",
-        ])
+        var response = Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/event-stream; charset=utf-8",
+                .cacheControl: "no-store",
+                HTTPField.Name("X-Accel-Buffering")!: "no",
+            ])
         guard context.request.method != .head else { return response }
         let (build, statusFile, server) = (build, statusFile, server)
         response.body = .stream { writer in

@@ -35,7 +35,7 @@ public struct DevelopmentReload: FeatureModule {
     /// `nil` without them, as in production.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> DevelopmentReload? {
         guard let build = environment["TESSERA_DEV_BUILD"], !build.isEmpty,
-              let status = environment["TESSERA_DEV_STATUS"], !status.isEmpty
+            let status = environment["TESSERA_DEV_STATUS"], !status.isEmpty
         else { return nil }
         return DevelopmentReload(build: build, statusFile: URL(fileURLWithPath: status))
     }
@@ -48,8 +48,9 @@ public struct DevelopmentReload: FeatureModule {
     public func register(in app: inout ApplicationBuilder) {
         let stream = DevelopmentEvents(build: build, statusFile: statusFile, server: app.serverState)
         app.routes.action(Route<NoParameters>("tessera.dev.script", .get, RoutePattern(Self.scriptPath))) { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-store"],
-                     body: .bytes(DevelopmentReloadScript.bytes))
+            Response(
+                status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-store"],
+                body: .bytes(DevelopmentReloadScript.bytes))
         }
         app.routes.action(Route<NoParameters>("tessera.dev.events", .get, RoutePattern(Self.eventsPath))) { _, context in
             try await stream.respond(in: context)

@@ -10,7 +10,8 @@ struct DevelopmentReloadMiddleware: Middleware {
     init(build: String) {
         var attribute = HTMLOutput(capacity: 32)
         attribute.attribute(build)
-        tag = Array("<script src=\"\(DevelopmentReload.scriptPath)\" data-tessera-build=\"".utf8)
+        tag =
+            Array("<script src=\"\(DevelopmentReload.scriptPath)\" data-tessera-build=\"".utf8)
             + attribute.bytes + Array("\" defer></script>".utf8)
     }
 

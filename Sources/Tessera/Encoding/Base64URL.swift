@@ -17,7 +17,8 @@ public enum Base64URL {
             var index = bytes.startIndex
             var remaining = count
             while remaining > 0 {
-                let first = UInt32(bytes[index]); index = bytes.index(after: index)
+                let first = UInt32(bytes[index])
+                index = bytes.index(after: index)
                 let second = remaining > 1 ? UInt32(bytes[index]) : 0
                 if remaining > 1 { index = bytes.index(after: index) }
                 let third = remaining > 2 ? UInt32(bytes[index]) : 0

@@ -41,31 +41,33 @@ public struct DefaultErrorPage: ErrorPageController {
     /// quote what the visitor sent (an unknown `?lang=`): its control characters are dropped.
     public func render(_ error: any HTTPResponseError, in context: RequestContext) -> Page {
         let reason = Self.reason(of: error.status, in: context.language)
-        let model = ErrorPageModel(status: error.status.code, reason: reason, message: ControlCharacters.removed(from: error.localizedMessage(in: context.language)),
-                                   link: (error as? LinkedError)?.link)
+        let model = ErrorPageModel(
+            status: error.status.code, reason: reason, message: ControlCharacters.removed(from: error.localizedMessage(in: context.language)),
+            link: (error as? LinkedError)?.link)
         return Page(title: "\(error.status.code) \(reason)", body: context.render(ErrorPageView.self, model), status: error.status)
     }
 
     /// The status's reason phrase in `language`, for the statuses error pages show; others keep
     /// HTTP's English phrase.
     static func reason(of status: HTTPResponse.Status, in language: Language) -> String {
-        let message: LocalizedMessage? = switch status.code {
-        case 400: Messages.status400
-        case 403: Messages.status403
-        case 404: Messages.status404
-        case 405: Messages.status405
-        case 409: Messages.status409
-        case 413: Messages.status413
-        case 414: Messages.status414
-        case 415: Messages.status415
-        case 422: Messages.status422
-        case 429: Messages.status429
-        case 431: Messages.status431
-        case 500: Messages.status500
-        case 501: Messages.status501
-        case 503: Messages.status503
-        default: nil
-        }
+        let message: LocalizedMessage? =
+            switch status.code {
+            case 400: Messages.status400
+            case 403: Messages.status403
+            case 404: Messages.status404
+            case 405: Messages.status405
+            case 409: Messages.status409
+            case 413: Messages.status413
+            case 414: Messages.status414
+            case 415: Messages.status415
+            case 422: Messages.status422
+            case 429: Messages.status429
+            case 431: Messages.status431
+            case 500: Messages.status500
+            case 501: Messages.status501
+            case 503: Messages.status503
+            default: nil
+            }
         return message?.string(in: language) ?? status.reasonPhrase
     }
 }

@@ -22,8 +22,8 @@ public enum EmailAddressSyntax {
         let local = bytes[..<at]
         let domain = bytes[(at + 1)...]
         guard isDotAtom(local, allowing: { isAtext($0) || $0 >= 0x80 }), local.count <= 64,
-              isDotAtom(domain, allowing: { isLabelByte($0) || $0 >= 0x80 }),
-              domain.split(separator: UInt8(ascii: ".")).allSatisfy({ $0.count <= 63 && $0.first != UInt8(ascii: "-") && $0.last != UInt8(ascii: "-") })
+            isDotAtom(domain, allowing: { isLabelByte($0) || $0 >= 0x80 }),
+            domain.split(separator: UInt8(ascii: ".")).allSatisfy({ $0.count <= 63 && $0.first != UInt8(ascii: "-") && $0.last != UInt8(ascii: "-") })
         else { return .malformed }
         return bytes.allSatisfy({ $0 < 0x80 }) ? nil : .notASCII
     }
@@ -48,7 +48,8 @@ public enum EmailAddressSyntax {
     /// A domain label's letters, digits and hyphen.
     private static func isLabelByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"): true
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
+            true
         default: false
         }
     }

@@ -68,7 +68,9 @@ public struct FormReader: Sendable {
             return range.lowerBound
         }
         guard range.contains(value) else {
-            fail(name, text(Messages.formBetween, ["label": label, "low": LocalizedNumber(range.lowerBound), "high": LocalizedNumber(range.upperBound)]))
+            fail(
+                name,
+                text(Messages.formBetween, ["label": label, "low": LocalizedNumber(range.lowerBound), "high": LocalizedNumber(range.upperBound)]))
             return value
         }
         return value

@@ -36,8 +36,10 @@ public final class LiveRegions: TopicPublisher, Service {
 
         /// The defaults: a heartbeat every 10 s, a full refresh every minute, 16 streams per
         /// client address (0: none, live regions off), 16 regions per stream.
-        public init(heartbeat: Duration = .seconds(10), heartbeatsPerRefresh: Int = 6,
-                    maxStreamsPerClient: Int = 16, maxRegionsPerStream: Int = 16) {
+        public init(
+            heartbeat: Duration = .seconds(10), heartbeatsPerRefresh: Int = 6,
+            maxStreamsPerClient: Int = 16, maxRegionsPerStream: Int = 16
+        ) {
             self.heartbeat = heartbeat
             self.heartbeatsPerRefresh = max(1, heartbeatsPerRefresh)
             self.maxStreamsPerClient = max(0, maxStreamsPerClient)

@@ -31,7 +31,7 @@ struct LiveRender: Sendable {
     static func render(_ source: String, for stream: Request, session: Session.Loaded?, through application: Application) async -> LiveRender? {
         // The path as routed, decoded: `/%5Flive` is the stream's own URL too, never a region.
         guard var request = try? Request(method: .get, target: source, headers: headers(for: stream)),
-              !request.path.hasPrefix(LiveRegions.streamPath)
+            !request.path.hasPrefix(LiveRegions.streamPath)
         else { return nil }
         request.remoteAddress = stream.remoteAddress
         request.clientAddress = stream.clientAddress
@@ -39,8 +39,8 @@ struct LiveRender: Sendable {
         request.id = stream.id
         let probe = Probe(session: session)
         guard let response = try? await $probe.withValue(probe, operation: { try await application.respond(to: request) }),
-              response.status == .ok, let topics = probe.topics, !topics.isEmpty,
-              case .bytes(let html) = response.body
+            response.status == .ok, let topics = probe.topics, !topics.isEmpty,
+            case .bytes(let html) = response.body
         else { return nil }
         return LiveRender(html: html, version: RegionVersion.of(html), topics: topics)
     }

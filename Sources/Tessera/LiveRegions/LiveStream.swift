@@ -66,7 +66,9 @@ struct LiveStream: Sendable {
                 let work = subscriber.takeWork()
                 var wrote = false
                 for index in work.dirty.sorted() {
-                    guard let rendered = await LiveRender.render(watched[index].source, for: request, session: session, through: application) else { continue }
+                    guard let rendered = await LiveRender.render(watched[index].source, for: request, session: session, through: application) else {
+                        continue
+                    }
                     subscriber.setTopics(rendered.topics, ofRegion: index)
                     guard rendered.version != watched[index].version else { continue }
                     watched[index].version = rendered.version
@@ -84,12 +86,14 @@ struct LiveStream: Sendable {
 
     /// The head of every stream.
     private static func streamResponse() -> Response {
-        Response(status: .ok, headers: [
-            .contentType: "text/event-stream; charset=utf-8",
-            .cacheControl: "no-store",
-            // nginx buffers proxied answers unless told not to; a stream must pass at once.
-            HTTPField.Name("X-Accel-Buffering")!: "no",
-        ])
+        Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/event-stream; charset=utf-8",
+                .cacheControl: "no-store",
+                // nginx buffers proxied answers unless told not to; a stream must pass at once.
+                HTTPField.Name("X-Accel-Buffering")!: "no",
+            ])
     }
 
     /// A subscriber's place in the hub, given up when the last reference goes.
@@ -119,11 +123,15 @@ struct LiveStream: Sendable {
         guard sources.count <= limit else {
             throw HTTPError(.badRequest, message: "A stream follows at most \(limit) regions.")
         }
-        for source in sources where !source.hasPrefix("/") || source.hasPrefix("//") || source.utf8.count > 1024
-            || source.utf8.contains(where: { $0 < 0x21 || $0 == 0x7F }) || source.hasPrefix(LiveRegions.streamPath) {
+        for source in sources
+        where !source.hasPrefix("/") || source.hasPrefix("//") || source.utf8.count > 1024
+            || source.utf8.contains(where: { $0 < 0x21 || $0 == 0x7F }) || source.hasPrefix(LiveRegions.streamPath)
+        {
             throw HTTPError(.badRequest, message: "Each src must be a region's path on this site.")
         }
-        let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!].map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!].map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
         let versions = lastEventID ?? request.query.values(for: "v")
         let known = versions.count == sources.count
         return sources.enumerated().map { index, source in

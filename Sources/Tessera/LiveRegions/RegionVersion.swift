@@ -13,8 +13,9 @@ enum RegionVersion {
 
     /// Whether `text` could be a version: a scraper's or a stale page's guess is checked, never trusted.
     static func isWellFormed(_ text: some StringProtocol) -> Bool {
-        (1...32).contains(text.utf8.count) && text.utf8.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x5F
-        }
+        (1...32).contains(text.utf8.count)
+            && text.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x5F
+            }
     }
 }

@@ -49,8 +49,9 @@ public struct TopicFamily<Key: LosslessStringConvertible & Sendable>: Sendable {
 
     /// A family named `name` (letters, digits, `-` and `_`; a `.` separates the key).
     public init(_ name: String) {
-        precondition(!name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" },
-                     "a topic family's name is letters, digits, - and _")
+        precondition(
+            !name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" },
+            "a topic family's name is letters, digits, - and _")
         self.name = name
     }
 

@@ -14,6 +14,7 @@ public protocol TopicBus: Sendable {
     /// unheard while it was not listening, so every open region must be rendered again, and
     /// `interrupted` when it stops hearing (the connection dropped), so that nothing is kept
     /// meanwhile (``RegionCache``).
-    func listen(deliver: @escaping @Sendable ([Topic]) -> Void, resynchronize: @escaping @Sendable () -> Void,
-                interrupted: @escaping @Sendable () -> Void) async
+    func listen(
+        deliver: @escaping @Sendable ([Topic]) -> Void, resynchronize: @escaping @Sendable () -> Void,
+        interrupted: @escaping @Sendable () -> Void) async
 }

@@ -1,10 +1,11 @@
+import Logging
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Logging
-import Synchronization
 
 /// A swift-log handler that prints one JSON object per line on stdout, the form log shippers
 /// (Loki, Elastic, CloudWatch, Datadog) read without a parsing rule:

@@ -11,11 +11,12 @@ final class RegionMetrics: Sendable {
     private let timers = Mutex<[String: Metrics.Timer]>([:])
 
     func record(region: String, outcome: Result<HTMLOutput, any Error>, cached: Bool, since start: ContinuousClock.Instant) {
-        let label = switch outcome {
-        case .success: cached ? "cached" : "ok"
-        case .failure(is RegionRun.DeadlinePassed): "timed_out"
-        case .failure: "failed"
-        }
+        let label =
+            switch outcome {
+            case .success: cached ? "cached" : "ok"
+            case .failure(is RegionRun.DeadlinePassed): "timed_out"
+            case .failure: "failed"
+            }
         let key = "\(region) \(label)"
         let timer = timers.withLock { timers in
             if let known = timers[key] { return known }

@@ -40,7 +40,7 @@ public struct CSRFMiddleware: Middleware {
         var sent = request.headers[headerName]
         if sent == nil { sent = try formToken(of: request) }
         guard let sent, let expected = context.session.csrfToken,
-              constantTimeEqual(Array(sent.utf8), Array(expected.utf8))
+            constantTimeEqual(Array(sent.utf8), Array(expected.utf8))
         else {
             throw HTTPError(.forbidden, Messages.errorCsrf.text())
         }
@@ -52,7 +52,7 @@ public struct CSRFMiddleware: Middleware {
     private static func formToken(of request: Request) throws(HTTPError) -> String? {
         do {
             return try request.form()[FormProtection.fieldName]
-        } catch where error.status == .unsupportedMediaType {
+        } catch  where error.status == .unsupportedMediaType {
             return nil
         }
     }

@@ -13,9 +13,10 @@ extension HTTPFields {
         }
         func isListed(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
             contains { field in
-                field.name == .vary && FieldList.contains(field.value) { listed in
-                    (listed.count == 1 && listed[0] == UInt8(ascii: "*")) || FieldList.element(listed, equalsIgnoringCase: name)
-                }
+                field.name == .vary
+                    && FieldList.contains(field.value) { listed in
+                        (listed.count == 1 && listed[0] == UInt8(ascii: "*")) || FieldList.element(listed, equalsIgnoringCase: name)
+                    }
             }
         }
         var listedCount = 0, count = 0

@@ -81,7 +81,9 @@ struct MiddlewareRun: Sendable {
         return try outcome.get()
     }
 
-    private static func exit(_ step: some Middleware, _ outcome: Result<Response, any Error>, _ context: RequestContext) -> Result<Response, any Error> {
+    private static func exit(
+        _ step: some Middleware, _ outcome: Result<Response, any Error>, _ context: RequestContext
+    ) -> Result<Response, any Error> {
         switch outcome {
         case .success(var response):
             step.after(&response, for: context)

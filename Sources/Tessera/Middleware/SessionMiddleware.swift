@@ -45,7 +45,8 @@ public struct SessionMiddleware: Middleware {
             // visit, a session just ended) must never reach a shared cache, which would hand that
             // cookie to everyone.
             if chosen.has("private"), !chosen.has("no-store"),
-               let needed = context.session.cacheControl, CacheControlField(needed).has("no-store") {
+                let needed = context.session.cacheControl, CacheControlField(needed).has("no-store")
+            {
                 response.headers[.cacheControl] = needed
             } else if cookie != nil, !chosen.has("private"), !chosen.has("no-store") {
                 response.headers[.cacheControl] = "private, no-cache"

@@ -75,8 +75,10 @@ public struct Page: Sendable {
     }
 
     /// A page; leave `delivery` out to let the framework choose (see ``Page/delivery``).
-    public init(title: String, body: HTMLOutput, status: HTTPResponse.Status = .ok, delivery: Delivery? = nil,
-                description: String? = nil, canonicalPath: String? = nil) {
+    public init(
+        title: String, body: HTMLOutput, status: HTTPResponse.Status = .ok, delivery: Delivery? = nil,
+        description: String? = nil, canonicalPath: String? = nil
+    ) {
         self.title = title
         self.body = body
         self.status = status

@@ -26,7 +26,9 @@ enum PageRenderer {
         return .wait { context in try await respond(with: controller, in: context, validation: validation) }
     }
 
-    private static func respond(with controller: some PageController, in context: RequestContext, validation: PageValidation?) async throws -> Response {
+    private static func respond(
+        with controller: some PageController, in context: RequestContext, validation: PageValidation?
+    ) async throws -> Response {
         let model = try await controller.load(context)
         if let encodable = model as? any Encodable, AcceptHeader(context.request.headers[.accept]).prefersJSON {
             return try JSONResponse.make(encodable)
@@ -44,13 +46,15 @@ enum PageRenderer {
         // Their stream's element goes after the page's last region.
         if regions.contains(where: \.isLive) { page.body.region(LiveStreamMarker.slot) }
         let document = context.layout.render(page, in: context)
-        assert(slots.allSatisfy { slot in document.regions.contains { $0.name == slot.name } },
-               "\(type(of: controller)) fills region slots its page does not render: its Regions type belongs to another view")
+        assert(
+            slots.allSatisfy { slot in document.regions.contains { $0.name == slot.name } },
+            "\(type(of: controller)) fills region slots its page does not render: its Regions type belongs to another view")
         var response = Response(status: page.status, headers: [.contentType: "text/html; charset=utf-8"])
 
         // Every child starts now, so the page takes as long as its slowest region, not their sum.
         let byName = Dictionary(regions.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let running = Dictionary(regions.map { ($0.name, RegionRun($0.region, named: $0.name, in: context)) }, uniquingKeysWith: { first, _ in first })
+        let running = Dictionary(
+            regions.map { ($0.name, RegionRun($0.region, named: $0.name, in: context)) }, uniquingKeysWith: { first, _ in first })
 
         // A required region decides the status, so it must be done before anything is sent.
         for (name, region, _) in regions where region.isRequired {
@@ -73,7 +77,7 @@ enum PageRenderer {
         func whole(_ body: [UInt8]) -> Response {
             response.body = .bytes(body)
             guard let validation, page.status == .ok,
-                  let topics = dependencies(of: controller, regions.map { $0.region }, running: running.values, in: context)
+                let topics = dependencies(of: controller, regions.map { $0.region }, running: running.values, in: context)
             else { return response }
             return validation.validated(response, body: body, until: topics, session: context.session)
         }
@@ -97,8 +101,10 @@ enum PageRenderer {
     /// What a rendered page depends on, for its validator: the topics its controller, the layout
     /// and every region declare; `nil` when one of them declares nothing, or a region failed
     /// (its failure note is not the page's version).
-    private static func dependencies(of controller: some PageController, _ regions: [Region], running: some Sequence<RegionRun>,
-                                     in context: RequestContext) -> [Topic]? {
+    private static func dependencies(
+        of controller: some PageController, _ regions: [Region], running: some Sequence<RegionRun>,
+        in context: RequestContext
+    ) -> [Topic]? {
         guard var topics = controller.freshness.topics, let layout = context.layout.freshness.topics else { return nil }
         topics += layout
         for region in regions {

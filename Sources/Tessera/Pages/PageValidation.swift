@@ -23,8 +23,8 @@ struct PageValidation: Sendable {
         guard let validators = context.application.pageValidators else { return nil }
         let request = context.request
         guard request.method == .get || request.method == .head,
-              !AcceptHeader(request.headers[.accept]).prefersJSON,
-              let session = context.session.validatorIdentity
+            !AcceptHeader(request.headers[.accept]).prefersJSON,
+            let session = context.session.validatorIdentity
         else { return nil }
         self.validators = validators
         self.generation = validators.generation

@@ -19,7 +19,8 @@ public struct RateLimitRule: Sendable, Equatable, LosslessStringConvertible {
     public init?(_ description: String) {
         let parts = description.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let limit = Int(parts[0]), (1...1_000_000).contains(limit),
-              let seconds = Self.units[String(parts[1])] else { return nil }
+            let seconds = Self.units[String(parts[1])]
+        else { return nil }
         self.init(limit: limit, per: .seconds(seconds))
     }
 

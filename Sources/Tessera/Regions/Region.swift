@@ -38,11 +38,12 @@ public struct Region: Sendable {
         var path = RoutePathWriter()
         parameters.write(to: &path)
         let source = route.pattern.path(with: path.values)
-        let child: Child = if let use = context.application.sharedRegions.use(of: route.name, segments: path.values, source: source) {
-            .shared(use)
-        } else {
-            .perVisitor(UnregisteredSharedRegion(route: route.name))
-        }
+        let child: Child =
+            if let use = context.application.sharedRegions.use(of: route.name, segments: path.values, source: source) {
+                .shared(use)
+            } else {
+                .perVisitor(UnregisteredSharedRegion(route: route.name))
+            }
         self.init(source: source, child: child, deadline: deadline, isRequired: isRequired)
     }
 

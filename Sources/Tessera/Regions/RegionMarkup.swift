@@ -8,8 +8,10 @@ enum RegionMarkup {
     /// fragment in its place, and the log says why. A `live` region that rendered also carries
     /// `data-region-version`, its ``RegionVersion``, which is returned.
     @discardableResult
-    static func write(_ outcome: Result<HTMLOutput, any Error>, of region: Region, named name: String, live: Bool,
-                      into output: inout HTMLOutput, in context: RequestContext) -> String? {
+    static func write(
+        _ outcome: Result<HTMLOutput, any Error>, of region: Region, named name: String, live: Bool,
+        into output: inout HTMLOutput, in context: RequestContext
+    ) -> String? {
         output.write(static: "<div data-region=\"")
         output.attribute(name)
         if let source = region.source {

@@ -46,11 +46,12 @@ final class RegionRun: Sendable {
             let outcome: Result<HTMLOutput, any Error>
             var cached = false
             do {
-                let fragment = if let span {
-                    try await InstrumentationContext.withValue(span.context) { try await region.fragment(in: context) }
-                } else {
-                    try await region.fragment(in: context)
-                }
+                let fragment =
+                    if let span {
+                        try await InstrumentationContext.withValue(span.context) { try await region.fragment(in: context) }
+                    } else {
+                        try await region.fragment(in: context)
+                    }
                 (outcome, cached) = (.success(fragment.html), fragment.cached)
             } catch {
                 outcome = .failure(error)

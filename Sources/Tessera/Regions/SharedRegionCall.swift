@@ -46,7 +46,6 @@ protocol SharedRegionUse: Sendable {
     func failureFragment(for error: any Error, in context: RequestContext) -> HTMLOutput
 }
 
-
 /// What a page gets for a route no shared region was registered at: a region that fails, so a
 /// required one fails the page and an optional one shows its note, with the route in the log.
 struct UnregisteredSharedRegion: RegionController, CustomStringConvertible {

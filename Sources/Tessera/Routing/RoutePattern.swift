@@ -32,12 +32,13 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
 
     /// The pattern as written, with one leading slash and none trailing: `/products/{id}`.
     public var description: String {
-        "/" + segments.map { segment in
-            switch segment {
-            case .literal(let text): text
-            case .parameter(let name): "{\(name)}"
-            }
-        }.joined(separator: "/")
+        "/"
+            + segments.map { segment in
+                switch segment {
+                case .literal(let text): text
+                case .parameter(let name): "{\(name)}"
+                }
+            }.joined(separator: "/")
     }
 
     /// The path for `values`, percent-encoded.

@@ -65,8 +65,10 @@ final class RouteTrie: Sendable {
         Self.walk(root, path, from: start, captures: &captures, visit)
     }
 
-    private static func walk(_ node: Node, _ path: String, from start: String.Index, captures: inout [String],
-                             _ visit: (Int, RouteEntry, [String]) -> Void) {
+    private static func walk(
+        _ node: Node, _ path: String, from start: String.Index, captures: inout [String],
+        _ visit: (Int, RouteEntry, [String]) -> Void
+    ) {
         let bytes = path.utf8
         let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
         let segment = path[start..<end]

@@ -59,8 +59,9 @@ final class Router: Sendable {
         }
         guard allowed.isEmpty else {
             if allowed.contains("GET") { allowed.insert("HEAD") }
-            throw HTTPError(.methodNotAllowed, Messages.errorMethod.text(["method": request.method.rawValue]),
-                            headers: [.allow: allowed.sorted().joined(separator: ", ")])
+            throw HTTPError(
+                .methodNotAllowed, Messages.errorMethod.text(["method": request.method.rawValue]),
+                headers: [.allow: allowed.sorted().joined(separator: ", ")])
         }
         throw HTTPError.nothingHere
     }
@@ -78,8 +79,10 @@ final class RouteEntry: Sendable {
     let middleware: [any Middleware]
     let handler: RouteHandler
 
-    init(name: String, method: HTTPRequest.Method, pattern: RoutePattern, accepts: @escaping @Sendable ([String]) -> Bool,
-         middleware: [any Middleware], handler: RouteHandler) {
+    init(
+        name: String, method: HTTPRequest.Method, pattern: RoutePattern, accepts: @escaping @Sendable ([String]) -> Bool,
+        middleware: [any Middleware], handler: RouteHandler
+    ) {
         self.name = name
         self.method = method
         self.pattern = pattern

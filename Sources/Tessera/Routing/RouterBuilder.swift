@@ -133,18 +133,21 @@ public struct RouterBuilder: Sendable {
             }
             return parameters
         }
-        routes.append(Registration(name: route.name, method: route.method, pattern: route.pattern,
-                                   parameterCount: Parameters.pathSegmentCount) { routeMiddleware in
-            RouteEntry(
+        routes.append(
+            Registration(
                 name: route.name, method: route.method, pattern: route.pattern,
-                accepts: { captures in
-                    var reader = RouteCaptures(captures)
-                    return Parameters(captures: &reader) != nil
-                },
-                middleware: routeMiddleware,
-                handler: handler
-            )
-        })
+                parameterCount: Parameters.pathSegmentCount
+            ) { routeMiddleware in
+                RouteEntry(
+                    name: route.name, method: route.method, pattern: route.pattern,
+                    accepts: { captures in
+                        var reader = RouteCaptures(captures)
+                        return Parameters(captures: &reader) != nil
+                    },
+                    middleware: routeMiddleware,
+                    handler: handler
+                )
+            })
     }
 
     /// The router; or the first route whose pattern does not fit its parameters, or the first

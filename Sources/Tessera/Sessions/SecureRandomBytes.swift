@@ -1,7 +1,8 @@
+import Crypto
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Crypto
 
 /// Bytes from the system's cryptographic generator, drawn in one call.
 ///

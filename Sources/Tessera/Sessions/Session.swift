@@ -102,7 +102,9 @@ public struct Session: Sendable {
     /// answer and the answer may carry forms (`carryingNewTokenIn`); else `nil`: a visit that
     /// shows no form and keeps nothing sets no cookie. `Secure` when the configuration says so,
     /// or when the request came over HTTPS (`overHTTPS`).
-    func setCookie(_ configuration: SessionConfiguration, carryingNewTokenIn mayHaveForms: Bool, overHTTPS: Bool = false, now: Date = Date()) -> String? {
+    func setCookie(
+        _ configuration: SessionConfiguration, carryingNewTokenIn mayHaveForms: Bool, overHTTPS: Bool = false, now: Date = Date()
+    ) -> String? {
         guard let storage, var payload = storage.payloadToSave(includingNewToken: mayHaveForms) else { return nil }
         let maxAge = configuration.maxAge.components.seconds
         payload.expires = Int64(now.timeIntervalSince1970) + maxAge

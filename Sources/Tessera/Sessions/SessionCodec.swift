@@ -73,7 +73,8 @@ struct SessionCodec: Sendable {
     func encode(_ payload: Payload) -> String {
         precondition(payload.id.count == Self.idLength && payload.token.count == Self.tokenLength, "a saved session has its id and token")
         var record: [UInt8] = []
-        record.reserveCapacity(Self.fixedLength + Self.signatureLength + payload.values.reduce(0) { $0 + 3 + $1.key.utf8.count + $1.value.utf8.count })
+        record.reserveCapacity(
+            Self.fixedLength + Self.signatureLength + payload.values.reduce(0) { $0 + 3 + $1.key.utf8.count + $1.value.utf8.count })
         record.append(Self.version)
         record.append(contentsOf: payload.id)
         withUnsafeBytes(of: payload.expires.bigEndian) { record.append(contentsOf: $0) }
@@ -106,7 +107,7 @@ struct SessionCodec: Sendable {
     /// The session in `cookie`, or `nil` when it is not one of ours, unchanged and unexpired.
     func decode(_ cookie: Substring, now: Date = Date()) -> Payload? {
         guard cookie.utf8.count <= 4096, let record = Base64URL.decode(cookie),
-              record.count >= Self.fixedLength + Self.signatureLength, record[0] == Self.version
+            record.count >= Self.fixedLength + Self.signatureLength, record[0] == Self.version
         else { return nil }
         let signed = record.count - Self.signatureLength
         // Compared in constant time (swift-crypto's `==` for a code and bytes).
@@ -127,8 +128,8 @@ struct SessionCodec: Sendable {
             guard keyLength > 0, valueStart <= signed else { return nil }
             let valueLength = Int(record[valueStart - 2]) << 8 | Int(record[valueStart - 1])
             guard valueStart + valueLength <= signed,
-                  let key = String(validating: record[(cursor + 1)..<(cursor + 1 + keyLength)], as: UTF8.self),
-                  let value = String(validating: record[valueStart..<(valueStart + valueLength)], as: UTF8.self)
+                let key = String(validating: record[(cursor + 1)..<(cursor + 1 + keyLength)], as: UTF8.self),
+                let value = String(validating: record[valueStart..<(valueStart + valueLength)], as: UTF8.self)
             else { return nil }
             payload.values[key] = value
             cursor = valueStart + valueLength

@@ -23,8 +23,8 @@ enum HTTPDate {
     static func parse(_ text: String) -> Int64? {
         let fields = text.split(separator: " ")
         guard fields.count == 6, fields[5] == "GMT", fields[0].hasSuffix(","),
-              let day = Int32(fields[1]), let monthIndex = months.firstIndex(of: String(fields[2])),
-              let year = Int32(fields[3])
+            let day = Int32(fields[1]), let monthIndex = months.firstIndex(of: String(fields[2])),
+            let year = Int32(fields[3])
         else { return nil }
         let clock = fields[4].split(separator: ":")
         guard clock.count == 3, let hour = Int32(clock[0]), let minute = Int32(clock[1]), let second = Int32(clock[2]) else { return nil }

@@ -44,8 +44,8 @@ public struct PublicFiles: Sendable {
     /// something else). Only `GET` and `HEAD` are answered.
     public func response(to request: Request) -> Response? {
         guard request.method == .get || request.method == .head,
-              let found = locate(request.path),
-              let file = OpenFile(path: found.path)
+            let found = locate(request.path),
+            let file = OpenFile(path: found.path)
         else { return nil }
         // An entry that no longer describes the file (edited since start) is not used.
         let entry = found.entry.flatMap { $0.describes(file) ? $0 : nil }

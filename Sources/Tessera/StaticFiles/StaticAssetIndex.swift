@@ -45,11 +45,12 @@ struct StaticAssetIndex: Sendable {
             let components = relative.split(separator: "/")
             guard !components.contains(where: { $0.hasPrefix(".") }), !relative.hasSuffix(".gz") else { continue }
             // Only what PublicFiles would serve: a symlink that leads outside is not indexed.
-            guard let path = realpath(root + "/" + relative, nil).map({ pointer in
-                defer { free(pointer) }
-                return String(cString: pointer)
-            }), path.hasPrefix(root + "/"),
-                  let file = OpenFile(path: path), file.size <= Self.largestIndexedFile
+            guard
+                let path = realpath(root + "/" + relative, nil).map({ pointer in
+                    defer { free(pointer) }
+                    return String(cString: pointer)
+                }), path.hasPrefix(root + "/"),
+                let file = OpenFile(path: path), file.size <= Self.largestIndexedFile
             else { continue }
             let bytes = FileRegion(file: file).readBytes()
             let url = "/" + relative
@@ -67,7 +68,7 @@ extension StaticAssetIndex {
     /// The file gzipped, when it is text without a `.gz` sibling and compressing saves bytes.
     private static func gzip(_ bytes: [UInt8], of path: String) -> [UInt8]? {
         guard access(path + ".gz", R_OK) != 0, MediaTypes.isCompressible(MediaTypes.forPath(path)),
-              let compressed = GzipEncoder.gzip(bytes, level: GzipEncoder.once), compressed.count < bytes.count
+            let compressed = GzipEncoder.gzip(bytes, level: GzipEncoder.once), compressed.count < bytes.count
         else { return nil }
         return compressed
     }

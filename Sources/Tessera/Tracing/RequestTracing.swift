@@ -11,8 +11,10 @@ import Tracing
 public enum RequestTracing {
     /// Runs `body` in a child span named `name` of the current span, or without one when
     /// nothing is being traced; `body` gets the span, to add attributes.
-    public static func withChildSpan<T>(_ name: String, ofKind kind: SpanKind = .internal,
-                                        _ body: ((any Span)?) async throws -> T) async rethrows -> T {
+    public static func withChildSpan<T>(
+        _ name: String, ofKind kind: SpanKind = .internal,
+        _ body: ((any Span)?) async throws -> T
+    ) async rethrows -> T {
         guard let parent = InstrumentationContext.current else { return try await body(nil) }
         return try await withSpan(name, context: parent, ofKind: kind) { span in try await body(span) }
     }

@@ -28,7 +28,8 @@ public struct PlainErrorResponder: HTTPErrorResponder {
         let answer = ThrownError.answer(for: error)
         if AcceptHeader(request.headers[.accept]).prefersJSON { return .json(answer) }
         let title = ErrorText.html("\(answer.status.code) \(answer.status.reasonPhrase)")
-        let page = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>\(title)</title></head>\n"
+        let page =
+            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>\(title)</title></head>\n"
             + "<body><main><h1>\(title)</h1><p>\(ErrorText.html(ControlCharacters.removed(from: answer.publicMessage)))</p></main></body></html>\n"
         var response = Response.html(Array(page.utf8), status: answer.status)
         response.headers.append(contentsOf: answer.headers)

@@ -1,8 +1,9 @@
+import CTesseraShim
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CTesseraShim
-import Synchronization
 
 /// One thread that waits on epoll and runs everything its connections need: the file
 /// descriptors registered with it (a libmicrohttpd daemon, PostgreSQL sockets), and the Swift
@@ -131,8 +132,10 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     /// milliseconds it may sleep at most (negative: no limit), and calls `readiness` with no
     /// events when that time passes with nothing else to do: libmicrohttpd's connection
     /// timeouts come through here. On the loop's thread only; the descriptor stays the caller's.
-    public func register(_ descriptor: Int32, events: IOEvents, readiness: @escaping (IOEvents) -> Void,
-                         deadline: (() -> Int32)? = nil) -> Registration {
+    public func register(
+        _ descriptor: Int32, events: IOEvents, readiness: @escaping (IOEvents) -> Void,
+        deadline: (() -> Int32)? = nil
+    ) -> Registration {
         precondition(inEventLoop, "a descriptor is registered on its loop's thread")
         let handler = Handler(descriptor: descriptor, readiness: readiness, deadline: deadline)
         let token: Int

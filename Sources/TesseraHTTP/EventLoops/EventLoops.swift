@@ -1,8 +1,9 @@
+import CTesseraShim
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CTesseraShim
-import Synchronization
 
 /// One ``EventLoop`` per core, each on a thread of its own, for the life of the process or of a
 /// server: the HTTP server runs a libmicrohttpd daemon on each, and the PostgreSQL pool keeps
@@ -23,12 +24,14 @@ public final class EventLoops: Sendable {
         threads = loops.map { loop in
             let box = Unmanaged.passRetained(loop).toOpaque()
             var thread = pthread_t()
-            let status = pthread_create(&thread, nil, { box in
-                let loop = Unmanaged<EventLoop>.fromOpaque(box!).takeRetainedValue()
-                tessera_name_thread("tessera-loop-\(loop.index)")
-                loop.run()
-                return nil
-            }, box)
+            let status = pthread_create(
+                &thread, nil,
+                { box in
+                    let loop = Unmanaged<EventLoop>.fromOpaque(box!).takeRetainedValue()
+                    tessera_name_thread("tessera-loop-\(loop.index)")
+                    loop.run()
+                    return nil
+                }, box)
             precondition(status == 0, "pthread_create failed: \(status)")
             return thread
         }
@@ -50,20 +53,23 @@ public final class EventLoops: Sendable {
     /// Never from one of the loops: a loop cannot wait for its own thread.
     public func shutdown() async {
         guard !isShutDown.exchange(true, ordering: .relaxed) else { return }
-        precondition(EventLoop.current.map { current in !loops.contains { $0 === current } } ?? true,
-                     "a loop cannot wait for its own thread")
+        precondition(
+            EventLoop.current.map { current in !loops.contains { $0 === current } } ?? true,
+            "a loop cannot wait for its own thread")
         for loop in loops { loop.stop() }
         // Joined on a thread of its own: a join would hold a thread of the cooperative pool.
         let threads = self.threads
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let request = Unmanaged.passRetained(JoinRequest(threads: threads, done: done)).toOpaque()
             var joiner = pthread_t()
-            pthread_create(&joiner, nil, { request in
-                let request = Unmanaged<JoinRequest>.fromOpaque(request!).takeRetainedValue()
-                for thread in request.threads { pthread_join(thread, nil) }
-                request.done.resume()
-                return nil
-            }, request)
+            pthread_create(
+                &joiner, nil,
+                { request in
+                    let request = Unmanaged<JoinRequest>.fromOpaque(request!).takeRetainedValue()
+                    for thread in request.threads { pthread_join(thread, nil) }
+                    request.done.resume()
+                    return nil
+                }, request)
             pthread_detach(joiner)
         }
     }

@@ -272,7 +272,10 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
         // A reused prepared answer is the same bytes for every client, so it cannot carry a
         // new id; a client that sent its own gets it back on an answer built for it.
         if case .prepared(let prepared) = response.body, response.isPreparedAsIs, !isShuttingDown, !requestIDIsTheClients,
-           let reusable = prepared.native.response(orMake: { NativeResponse.make(bytes: prepared.body, headers: prepared.headers, defaults: core.defaultHeaders) }) {
+            let reusable = prepared.native.response(orMake: {
+                NativeResponse.make(bytes: prepared.body, headers: prepared.headers, defaults: core.defaultHeaders)
+            })
+        {
             record(status: response.status, bodyBytes: Int64(prepared.body.count), stream: nil)
             enqueue(reusable, status: response.status)
             return

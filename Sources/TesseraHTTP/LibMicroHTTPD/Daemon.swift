@@ -1,5 +1,6 @@
 import CTesseraShim
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,8 +51,10 @@ final class Daemons: Sendable {
         for daemon in started { daemon.attach() }
     }
 
-    private static func options(core: ServerCore, configuration: HTTPServerConfiguration, daemonCount: Int,
-                                retained: Unmanaged<ServerCore>) -> tessera_daemon_options {
+    private static func options(
+        core: ServerCore, configuration: HTTPServerConfiguration, daemonCount: Int,
+        retained: Unmanaged<ServerCore>
+    ) -> tessera_daemon_options {
         let limits = configuration.limits
         var options = tessera_daemon_options()
         options.flags = UInt32(MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue | MHD_USE_TURBO.rawValue)
@@ -60,7 +63,8 @@ final class Daemons: Sendable {
         let cap = core.connections
         let total = cap.limit + OpenConnections.overflow(of: cap.limit)
         options.connection_limit = UInt32((total + daemonCount - 1) / daemonCount)
-        options.per_ip_connection_limit = cap.limitPerAddress > 0 && cap.uncappedAddresses.isEmpty
+        options.per_ip_connection_limit =
+            cap.limitPerAddress > 0 && cap.uncappedAddresses.isEmpty
             ? UInt32(cap.limitPerAddress + OpenConnections.overflow(of: cap.limitPerAddress)) : 0
         options.connection_notified = DaemonCallbacks.connectionNotified
         options.connection_notified_cls = retained.toOpaque()

@@ -1,16 +1,18 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CTesseraShim
 import HTTPTypes
 import Logging
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The C entry points libmicrohttpd calls. Each one turns its `cls` back into Swift objects
 /// and delegates; no logic lives here that could live in a testable Swift type.
 enum DaemonCallbacks {
     /// A request's first line has arrived: create its context. The returned pointer comes back
     /// as `*con_cls` in the access callback and is released in `requestCompleted`.
-    static let uriLogged: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { cls, uri, connection in
+    static let uriLogged: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
+        cls, uri, connection in
         guard let cls, let connection else { return nil }
         let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
         core.inFlight.add(1, ordering: .relaxed)
@@ -26,52 +28,56 @@ enum DaemonCallbacks {
         return Unmanaged.passRetained(context).toOpaque()
     }
 
-    static let accessHandler: @convention(c) (
-        UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
-        UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?
-    ) -> MHD_Result = { _, _, url, method, version, uploadData, uploadSize, contextPointer in
-        guard let pointer = contextPointer?.pointee, let uploadSize else { return .NO }
-        let context = Unmanaged<ConnectionRequest>.fromOpaque(pointer).takeUnretainedValue()
-        let upload = uploadData.map { UnsafeRawBufferPointer(start: $0, count: uploadSize.pointee) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
-        switch RequestReader.advance(context, method: method, url: url, version: version, upload: upload) {
-        case .continue:
-            uploadSize.pointee = 0
-            return .YES
-        case .close:
-            return .NO
+    static let accessHandler:
+        @convention(c) (
+            UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
+            UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafeMutablePointer<Int>?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+        ) -> MHD_Result = { _, _, url, method, version, uploadData, uploadSize, contextPointer in
+            guard let pointer = contextPointer?.pointee, let uploadSize else { return .NO }
+            let context = Unmanaged<ConnectionRequest>.fromOpaque(pointer).takeUnretainedValue()
+            let upload =
+                uploadData.map { UnsafeRawBufferPointer(start: $0, count: uploadSize.pointee) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
+            switch RequestReader.advance(context, method: method, url: url, version: version, upload: upload) {
+            case .continue:
+                uploadSize.pointee = 0
+                return .YES
+            case .close:
+                return .NO
+            }
         }
-    }
 
-    static let requestCompleted: @convention(c) (
-        UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_RequestTerminationCode
-    ) -> Void = { _, _, contextPointer, termination in
-        guard let contextPointer, let pointer = contextPointer.pointee else { return }
-        contextPointer.pointee = nil
-        let context = Unmanaged<ConnectionRequest>.fromOpaque(pointer).takeRetainedValue()
-        context.core.inFlight.subtract(1, ordering: .relaxed)
-        context.open?.awaitNextHead()
-        AccessLog.record(context, completedNormally: termination == .REQUEST_TERMINATED_COMPLETED_OK)
-    }
+    static let requestCompleted:
+        @convention(c) (
+            UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_RequestTerminationCode
+        ) -> Void = { _, _, contextPointer, termination in
+            guard let contextPointer, let pointer = contextPointer.pointee else { return }
+            contextPointer.pointee = nil
+            let context = Unmanaged<ConnectionRequest>.fromOpaque(pointer).takeRetainedValue()
+            context.core.inFlight.subtract(1, ordering: .relaxed)
+            context.open?.awaitNextHead()
+            AccessLog.record(context, completedNormally: termination == .REQUEST_TERMINATED_COMPLETED_OK)
+        }
 
     /// A connection was accepted or is closing. Its ``OpenConnection`` lives in the socket
     /// context from one to the other.
-    static let connectionNotified: @convention(c) (
-        UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_ConnectionNotificationCode
-    ) -> Void = { cls, connection, socketContext, code in
-        guard let cls, let connection, let socketContext else { return }
-        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
-        switch code {
-        case .CONNECTION_NOTIFY_STARTED:
-            let open = core.connections.open(socket: tessera_mhd_connection_fd(connection), address: clientAddress(connection))
-            socketContext.pointee = Unmanaged.passRetained(open).toOpaque()
-        case .CONNECTION_NOTIFY_CLOSED:
-            guard let pointer = socketContext.pointee else { return }
-            socketContext.pointee = nil
-            core.connections.close(Unmanaged<OpenConnection>.fromOpaque(pointer).takeRetainedValue())
-        default:
-            break
+    static let connectionNotified:
+        @convention(c) (
+            UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_ConnectionNotificationCode
+        ) -> Void = { cls, connection, socketContext, code in
+            guard let cls, let connection, let socketContext else { return }
+            let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+            switch code {
+            case .CONNECTION_NOTIFY_STARTED:
+                let open = core.connections.open(socket: tessera_mhd_connection_fd(connection), address: clientAddress(connection))
+                socketContext.pointee = Unmanaged.passRetained(open).toOpaque()
+            case .CONNECTION_NOTIFY_CLOSED:
+                guard let pointer = socketContext.pointee else { return }
+                socketContext.pointee = nil
+                core.connections.close(Unmanaged<OpenConnection>.fromOpaque(pointer).takeRetainedValue())
+            default:
+                break
+            }
         }
-    }
 
     static let errorLogged: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void = { cls, message in
         guard let cls, let message else { return }

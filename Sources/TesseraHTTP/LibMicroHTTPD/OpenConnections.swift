@@ -1,7 +1,8 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// One open connection, from accept to close: what the server needs to know about it between
 /// requests, which libmicrohttpd does not track for us.

@@ -1,7 +1,8 @@
+import Logging
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Logging
 
 /// Every connection is an open file, and the usual soft limit of 1024 allows about a thousand
 /// connections, whatever the server is configured for. Any process may raise its soft limit
@@ -16,9 +17,11 @@ enum OpenFileLimit {
         let available = max(1, openFiles - descriptorsForEverythingElse)
         let fitting = min(wanted, max(1, available - OpenConnections.overflow(of: available)))
         if fitting < wanted {
-            logger.warning("the open-files limit allows fewer connections than configured", metadata: [
-                "configured": "\(wanted)", "openFilesLimit": "\(openFiles)", "connectionLimit": "\(fitting)",
-            ])
+            logger.warning(
+                "the open-files limit allows fewer connections than configured",
+                metadata: [
+                    "configured": "\(wanted)", "openFilesLimit": "\(openFiles)", "connectionLimit": "\(fitting)",
+                ])
         }
         return fitting
     }

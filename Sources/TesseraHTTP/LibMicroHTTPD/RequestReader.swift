@@ -1,8 +1,9 @@
 import CTesseraShim
+import HTTPTypes
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import HTTPTypes
 
 /// Reads a request through libmicrohttpd's access callback, which is called several times:
 /// once when the head has arrived, once per piece of body, and a last time with no data.
@@ -163,7 +164,9 @@ enum RequestReader {
     /// The head is held to RFC 9112 where a lenient reading lets two parties disagree about where
     /// a request ends (request smuggling): one `Host`, one `Transfer-Encoding` that is exactly
     /// `chunked`, no control characters in field values.
-    private static func readHead(_ context: ConnectionRequest, method: UnsafePointer<CChar>?, url: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?) -> Verdict {
+    private static func readHead(
+        _ context: ConnectionRequest, method: UnsafePointer<CChar>?, url: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?
+    ) -> Verdict {
         switch checkHead(context, method: method, url: url, version: version) {
         case .some(let error):
             return .refuse(error)
@@ -173,11 +176,15 @@ enum RequestReader {
     }
 
     /// The head's own rules; the error to answer with at once, if any.
-    private static func checkHead(_ context: ConnectionRequest, method: UnsafePointer<CChar>?, url: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?) -> HTTPError? {
+    private static func checkHead(
+        _ context: ConnectionRequest, method: UnsafePointer<CChar>?, url: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?
+    ) -> HTTPError? {
         guard let method, let url, let version else {
             return HTTPError(.requestLineMalformed)
         }
-        var head = HeadCollector(skipped: SkippedHeadBytes(method: method, target: url, targetByteCount: context.targetByteCount, targetHasSpace: context.targetHasSpace, version: version))
+        var head = HeadCollector(
+            skipped: SkippedHeadBytes(
+                method: method, target: url, targetByteCount: context.targetByteCount, targetHasSpace: context.targetHasSpace, version: version))
         withUnsafeMutablePointer(to: &head) { pointer in
             _ = MHD_get_connection_values_n(context.connection, .HEADER_KIND, HeadCollector.collect, pointer)
         }
@@ -236,7 +243,9 @@ enum RequestReader {
     private static func checkFraming(_ context: ConnectionRequest) -> Verdict {
         let limits = context.core.limits
         if context.open?.isOverCap == true {
-            return .refuseAfterBody(HTTPError(.tooManyConnections, headers: [.retryAfter: "5"]), declaredLength: context.declaredLength, drainLimit: Drain.overCapLimit(context))
+            return .refuseAfterBody(
+                HTTPError(.tooManyConnections, headers: [.retryAfter: "5"]), declaredLength: context.declaredLength,
+                drainLimit: Drain.overCapLimit(context))
         }
         switch context.declaredLength {
         case .some(let length) where length > (context.isUpload ? limits.maxUploadBytes : limits.maxBodyBytes):
@@ -244,7 +253,7 @@ enum RequestReader {
         case .some(let length) where length <= limits.maxBodyBytes:
             context.body.reserveCapacity(length)
         default:
-            break // chunked, or an upload spooled as it arrives
+            break  // chunked, or an upload spooled as it arrives
         }
         return .accept
     }
@@ -281,30 +290,34 @@ private struct HeadCollector {
         self.skipped = skipped
     }
 
-    static let collect: @convention(c) (UnsafeMutableRawPointer?, MHD_ValueKind, UnsafePointer<CChar>?, Int, UnsafePointer<CChar>?, Int) -> MHD_Result = { cls, _, key, keySize, value, valueSize in
-        guard let cls, let key else { return .YES }
-        let collector = cls.assumingMemoryBound(to: HeadCollector.self)
-        let name = UnsafeBufferPointer(start: UnsafeRawPointer(key).assumingMemoryBound(to: UInt8.self), count: keySize)
-        let valueBytes = value.map { UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: valueSize) }
-            ?? UnsafeBufferPointer(start: nil, count: 0)
-        guard !name.isEmpty, name.allSatisfy(HeadCollector.isTokenByte) else {
-            collector.pointee.hasInvalidField = true
+    static let collect:
+        @convention(c) (UnsafeMutableRawPointer?, MHD_ValueKind, UnsafePointer<CChar>?, Int, UnsafePointer<CChar>?, Int) -> MHD_Result = {
+            cls, _, key, keySize, value, valueSize in
+            guard let cls, let key else { return .YES }
+            let collector = cls.assumingMemoryBound(to: HeadCollector.self)
+            let name = UnsafeBufferPointer(start: UnsafeRawPointer(key).assumingMemoryBound(to: UInt8.self), count: keySize)
+            let valueBytes =
+                value.map { UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: valueSize) }
+                ?? UnsafeBufferPointer(start: nil, count: 0)
+            guard !name.isEmpty, name.allSatisfy(HeadCollector.isTokenByte) else {
+                collector.pointee.hasInvalidField = true
+                return .YES
+            }
+            if valueBytes.contains(where: RequestHeadRules.isControlByte) {
+                collector.pointee.hasInvalidValue = true
+            }
+            collector.pointee.skipped.line(
+                start: UnsafeRawPointer(key), valueEnd: UnsafeRawPointer(value ?? key) + (value == nil ? keySize : valueSize))
+            if name.count == 14, strncasecmp(key, "content-length", 14) == 0 {
+                collector.pointee.contentLengths.append(String(decoding: valueBytes, as: UTF8.self))
+            } else if name.count == 17, strncasecmp(key, "transfer-encoding", 17) == 0 {
+                collector.pointee.transferEncodings.append(String(decoding: valueBytes, as: UTF8.self))
+            } else if name.count == 4, strncasecmp(key, "host", 4) == 0 {
+                collector.pointee.hostCount += 1
+            }
+            collector.pointee.fields.append(rawName: name, value: valueBytes)
             return .YES
         }
-        if valueBytes.contains(where: RequestHeadRules.isControlByte) {
-            collector.pointee.hasInvalidValue = true
-        }
-        collector.pointee.skipped.line(start: UnsafeRawPointer(key), valueEnd: UnsafeRawPointer(value ?? key) + (value == nil ? keySize : valueSize))
-        if name.count == 14, strncasecmp(key, "content-length", 14) == 0 {
-            collector.pointee.contentLengths.append(String(decoding: valueBytes, as: UTF8.self))
-        } else if name.count == 17, strncasecmp(key, "transfer-encoding", 17) == 0 {
-            collector.pointee.transferEncodings.append(String(decoding: valueBytes, as: UTF8.self))
-        } else if name.count == 4, strncasecmp(key, "host", 4) == 0 {
-            collector.pointee.hostCount += 1
-        }
-        collector.pointee.fields.append(rawName: name, value: valueBytes)
-        return .YES
-    }
 
     /// RFC 9110 `tchar`.
     static func isTokenByte(_ byte: UInt8) -> Bool {
@@ -312,8 +325,8 @@ private struct HeadCollector {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             true
         case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
             true
         default:
             false

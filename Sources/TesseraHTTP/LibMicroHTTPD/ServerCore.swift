@@ -26,7 +26,10 @@ final class ServerCore: Sendable {
     let connections: OpenConnections
     let requestIDs = RequestIDGenerator()
 
-    init(responder: any HTTPResponder, errorResponder: any HTTPErrorResponder, configuration: HTTPServerConfiguration, connectionLimit: Int, logger: Logger) {
+    init(
+        responder: any HTTPResponder, errorResponder: any HTTPErrorResponder, configuration: HTTPServerConfiguration, connectionLimit: Int,
+        logger: Logger
+    ) {
         self.connections = OpenConnections(
             limit: connectionLimit, limitPerAddress: configuration.limits.maxConnectionsPerIP,
             uncappedAddresses: configuration.trustedProxies.addresses)
@@ -50,7 +53,8 @@ final class ServerCore: Sendable {
         let cutoff = MonotonicClock.nanoseconds() - (seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         let cut = connections.cutOffSlowHeads(waitingSince: cutoff)
         if cut > 0 {
-            logger.notice("cut off connections that did not send a request head in time", metadata: ["count": "\(cut)", "headTimeout": "\(limits.headTimeout)"])
+            logger.notice(
+                "cut off connections that did not send a request head in time", metadata: ["count": "\(cut)", "headTimeout": "\(limits.headTimeout)"])
         }
     }
 
@@ -76,7 +80,8 @@ final class ServerCore: Sendable {
             return try await work()
         } catch {
             if ThrownError.isServerFault(error) {
-                logger.error("handler failed", metadata: ["path": "\(request.path)", "error": "\(String(reflecting: error))", "request_id": "\(request.id)"])
+                logger.error(
+                    "handler failed", metadata: ["path": "\(request.path)", "error": "\(String(reflecting: error))", "request_id": "\(request.id)"])
             }
             return await errorResponder.response(for: error, to: request)
         }

@@ -32,7 +32,8 @@ struct SkippedHeadBytes {
         self.method = UnsafeRawPointer(method)
         let methodEnd = UnsafeRawPointer(method) + strlen(method)
         pieceEnd = UnsafeRawPointer(version) + strlen(version)
-        isStrict = UnsafeRawPointer(target) == methodEnd + 1
+        isStrict =
+            UnsafeRawPointer(target) == methodEnd + 1
             && UnsafeRawPointer(version) == UnsafeRawPointer(target) + targetByteCount + 1
             && !targetHasSpace
     }

@@ -109,20 +109,25 @@ final class LoopConnection: @unchecked Sendable {
         try query.binds.checkSendable()
         if prepare {
             let key = PreparedQuery(sql: query.sql, types: query.binds.values.map(\.type))
-            let name = preparedQueries[key] ?? {
-                guard preparedQueries.count < Self.preparedQueryLimit else { return nil }
-                let name = "tessera_query_\(preparedQueries.count)"
-                preparedQueries[key] = name
-                return name
-            }()
+            let name =
+                preparedQueries[key]
+                ?? {
+                    guard preparedQueries.count < Self.preparedQueryLimit else { return nil }
+                    let name = "tessera_query_\(preparedQueries.count)"
+                    preparedQueries[key] = name
+                    return name
+                }()
             if let name { return try await runPrepared(name: name, sql: query.sql, binds: query.binds, deadline: deadline) }
         }
         return try await withCheckedThrowingContinuation { waiter in
-            enqueue(Unit(waiter: waiter, deadline: deadline, send: { connection in
-                Self.withParameters(query.binds) { count, types, values, lengths, formats in
-                    PQsendQueryParams(connection, query.sql, count, types, values, lengths, formats, 0) == 1
-                }
-            }))
+            enqueue(
+                Unit(
+                    waiter: waiter, deadline: deadline,
+                    send: { connection in
+                        Self.withParameters(query.binds) { count, types, values, lengths, formats in
+                            PQsendQueryParams(connection, query.sql, count, types, values, lengths, formats, 0) == 1
+                        }
+                    }))
         }
     }
 
@@ -133,12 +138,15 @@ final class LoopConnection: @unchecked Sendable {
         let mustPrepare = !prepared.contains(name)
         if mustPrepare { prepared.insert(name) }
         return try await withCheckedThrowingContinuation { waiter in
-            enqueue(Unit(waiter: waiter, deadline: deadline, preparing: mustPrepare ? name : nil, send: { connection in
-                Self.withParameters(binds) { count, types, values, lengths, formats in
-                    if mustPrepare, PQsendPrepare(connection, name, sql, count, types) != 1 { return false }
-                    return PQsendQueryPrepared(connection, name, count, values, lengths, formats, 0) == 1
-                }
-            }))
+            enqueue(
+                Unit(
+                    waiter: waiter, deadline: deadline, preparing: mustPrepare ? name : nil,
+                    send: { connection in
+                        Self.withParameters(binds) { count, types, values, lengths, formats in
+                            if mustPrepare, PQsendPrepare(connection, name, sql, count, types) != 1 { return false }
+                            return PQsendQueryPrepared(connection, name, count, values, lengths, formats, 0) == 1
+                        }
+                    }))
         }
     }
 
@@ -193,8 +201,9 @@ final class LoopConnection: @unchecked Sendable {
             registration = nil
             descriptor = socket
             if socket >= 0 {
-                registration = loop.register(socket, events: .writable, readiness: { [unowned self] in readiness($0) },
-                                             deadline: { [unowned self] in millisecondsToDeadline() })
+                registration = loop.register(
+                    socket, events: .writable, readiness: { [unowned self] in readiness($0) },
+                    deadline: { [unowned self] in millisecondsToDeadline() })
             }
         }
         switch polling {

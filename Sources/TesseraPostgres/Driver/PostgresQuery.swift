@@ -102,7 +102,8 @@ public struct PostgresBindings: Sendable, Hashable {
     /// text values as C strings, so it would otherwise arrive cut short at the NUL, silently.
     func checkSendable() throws {
         for (index, value) in values.enumerated() where !value.isBinary && value.bytes?.contains(0) == true {
-            throw PostgresError(sqlState: "22021", message: "the text bound to $\(index + 1) contains a NUL byte, which PostgreSQL's text cannot hold")
+            throw PostgresError(
+                sqlState: "22021", message: "the text bound to $\(index + 1) contains a NUL byte, which PostgreSQL's text cannot hold")
         }
     }
 }

@@ -183,7 +183,8 @@ enum PostgresText {
             return Int(String(decoding: scanner[start..<end], as: UTF8.self))
         }
         guard bytes.count >= 19, let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2) else { return nil }
+            let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2)
+        else { return nil }
         components.year = year
         components.month = month
         components.day = day
@@ -221,7 +222,8 @@ enum PostgresText {
         func two(_ value: Int?) -> String { value.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "00" }
         var microText = String(micros)
         microText = String(repeating: "0", count: max(0, 6 - microText.count)) + microText
-        return "\(parts.year ?? 1970)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute)):\(two(parts.second)).\(microText)+00"
+        return
+            "\(parts.year ?? 1970)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute)):\(two(parts.second)).\(microText)+00"
     }
 
     private static let utcCalendar: Calendar = {

@@ -102,7 +102,9 @@ public struct LocalizedMessage: Sendable, HTMLOutputConvertible {
 
     /// The message as a string in `language`, for Swift code that hands text on (a flash, a
     /// page title, an error).
-    public func string(in language: Language, count: Int? = nil, _ arguments: KeyValuePairs<String, any HTMLOutputConvertible & Sendable> = [:]) -> String {
+    public func string(
+        in language: Language, count: Int? = nil, _ arguments: KeyValuePairs<String, any HTMLOutputConvertible & Sendable> = [:]
+    ) -> String {
         text(count: count, arguments).string(in: language)
     }
 }
