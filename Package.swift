@@ -343,3 +343,15 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+/// The language's upcoming rules, as Hummingbird turns them on: `any` spelled out for every
+/// existential, a member visible only where its module is imported, and imports internal unless
+/// a file says `public import` (what a module's API exposes of another is then written down).
+let upcomingFeatures: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+for target in package.targets where target.type != .system && target.type != .plugin {
+    target.swiftSettings = (target.swiftSettings ?? []) + upcomingFeatures
+}

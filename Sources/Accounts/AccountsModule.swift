@@ -1,4 +1,4 @@
-import Tessera
+public import Tessera
 
 /// Accounts' one entry point: registration, sign-in (password or passkey) and sign-out, the
 /// account page with its passkeys and its password change, and the service that keeps this instance's copy of the session ends

@@ -1,4 +1,4 @@
-import Tessera
+public import Tessera
 
 /// Accounts' routes, for links from anywhere.
 public enum AccountsRoutes {

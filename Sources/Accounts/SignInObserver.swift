@@ -1,4 +1,4 @@
-import Tessera
+public import Tessera
 
 /// Something another module does when a shopper signs in, such as moving the visitor's
 /// anonymous cart into the account's.

@@ -1,6 +1,6 @@
-import Catalog
-import Orders
-import Tessera
+public import Catalog
+public import Orders
+public import Tessera
 
 /// Staff's side of the shop: orders to ship or cancel, products' stock and price. It uses the
 /// Orders and Catalog services, and neither of them knows it exists.

@@ -1,4 +1,4 @@
-import Tessera
+public import Tessera
 
 /// The back office's addresses: staff's side of the shop, all under `/admin`.
 public enum BackOfficeRoutes {

@@ -1,4 +1,4 @@
-import Tessera
+public import Tessera
 
 /// The catalog's one entry point: its pages, its shared regions, and the store's work beside the
 /// server (``CatalogService/maintain()``).

@@ -1,4 +1,4 @@
-import Tessera
+public import Tessera
 
 /// The catalog's routes, for links from anywhere.
 public enum CatalogRoutes {

@@ -1,4 +1,4 @@
-import Tessera
+public import Tessera
 
 /// What the catalog's regions depend on, for live regions: a product changes when its stock,
 /// price or text does. Public, so the modules that change stock (Orders, the back office)

@@ -1,6 +1,6 @@
 import Accounts
-import Catalog
-import Tessera
+public import Catalog
+public import Tessera
 
 /// Orders' one entry point: the cart, checkout, the orders pages, and the two regions Orders
 /// provides to the catalog's product page through the region registry.

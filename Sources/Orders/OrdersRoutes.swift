@@ -1,4 +1,4 @@
-import Tessera
+public import Tessera
 
 /// Orders' routes, for links from anywhere.
 public enum OrdersRoutes {

@@ -1,4 +1,4 @@
-import Tessera
+public import Tessera
 
 /// What the orders' regions depend on, for live regions.
 public enum OrdersTopics {

@@ -63,7 +63,7 @@ final class MeasuredDatabase: DatabaseWriter {
         }
     }
 
-    func asyncRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
+    func asyncRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
         pool.asyncRead(value)
     }
 
@@ -78,7 +78,7 @@ final class MeasuredDatabase: DatabaseWriter {
         return try DatabaseTime.measure { try reader.unsafeRead(value) }
     }
 
-    func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
+    func asyncUnsafeRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
         pool.asyncUnsafeRead(value)
     }
 
@@ -94,7 +94,7 @@ final class MeasuredDatabase: DatabaseWriter {
         pool._add(observation: observation, scheduling: scheduler, onChange: onChange)
     }
 
-    func spawnConcurrentRead(_ value: @escaping @Sendable (Result<Database, Error>) -> Void) {
+    func spawnConcurrentRead(_ value: @escaping @Sendable (Result<Database, any Error>) -> Void) {
         pool.spawnConcurrentRead(value)
     }
 
@@ -169,7 +169,7 @@ final class MeasuredDatabase: DatabaseWriter {
         try await DatabaseTime.measure { try await turns.inTurn { try await pool.barrierWriteWithoutTransaction(updates) } }
     }
 
-    func asyncBarrierWriteWithoutTransaction(_ updates: @escaping @Sendable (Result<Database, Error>) -> Void) {
+    func asyncBarrierWriteWithoutTransaction(_ updates: @escaping @Sendable (Result<Database, any Error>) -> Void) {
         pool.asyncBarrierWriteWithoutTransaction(updates)
     }
 

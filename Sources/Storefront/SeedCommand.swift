@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import Foundation
+import GRDB
 import Logging
 import Tessera
 import TesseraPostgres

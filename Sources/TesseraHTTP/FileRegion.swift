@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An open, regular file. Opening once and answering from the descriptor means the file that was
 /// checked (size, type, modification time) is the file that is sent, even if the path changes.

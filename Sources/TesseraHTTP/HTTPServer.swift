@@ -1,6 +1,7 @@
 import HTTPTypes
-import Logging
-import ServiceLifecycle
+public import Logging
+public import ServiceLifecycle
+import Synchronization
 
 /// The HTTP server: libmicrohttpd underneath, an ``HTTPResponder`` on top.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A file received in a `multipart/form-data` body: its bytes (``contents``) in memory when the
 /// body was small, in a ``SpooledFile`` when the body was large enough to be written to disk as

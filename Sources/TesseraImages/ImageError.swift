@@ -1,5 +1,5 @@
-import HTTPTypes
-import TesseraHTTP
+public import HTTPTypes
+public import TesseraHTTP
 
 /// Why an uploaded image was refused: a 4xx page that says what to send instead. Nothing is
 /// stored when one is thrown.

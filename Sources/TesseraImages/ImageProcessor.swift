@@ -1,6 +1,6 @@
 import CTesseraImages
 import Foundation
-import Tessera
+public import Tessera
 
 /// Images for the web, through libvips: checks what users upload, makes the variants pages
 /// show (JPEG and WebP, at the widths a `srcset` offers, without metadata).

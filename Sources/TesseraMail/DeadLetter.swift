@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 import Metrics
 
 /// A mail the outbox will not send by itself: it could not be made, or a server refused it for

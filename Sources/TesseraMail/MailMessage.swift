@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+public import Foundation
 import Tessera
 
 /// An e-mail with an HTML part and a text part, both rendered from typed views, as a shop sends

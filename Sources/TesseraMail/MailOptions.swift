@@ -1,5 +1,5 @@
-import ArgumentParser
-import Foundation
+public import ArgumentParser
+public import Foundation
 import Tessera
 
 /// The command-line options of an app that sends mail, each with its environment variable, as

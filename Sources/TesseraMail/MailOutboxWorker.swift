@@ -1,6 +1,6 @@
-import Logging
+public import Logging
 import Metrics
-import ServiceLifecycle
+public import ServiceLifecycle
 import Tessera
 import Tracing
 

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Tessera
 
 /// Sends mail to an SMTP server (``SMTPServerURL``): one connection per message, `EHLO`,

@@ -1,6 +1,6 @@
-import HTTPTypes
-import Tessera
-import TesseraViews
+public import HTTPTypes
+public import Tessera
+public import TesseraViews
 
 /// Why a passkey registration or sign-in was refused: a 422 page that says what to do, while the
 /// case says what was wrong, for the log. Nothing is stored or signed in when one is thrown.

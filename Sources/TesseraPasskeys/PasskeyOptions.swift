@@ -1,6 +1,6 @@
-import ArgumentParser
-import Foundation
-import Tessera
+public import ArgumentParser
+public import Foundation
+public import Tessera
 
 /// The command-line options of an app with passkeys, each with its environment variable.
 ///

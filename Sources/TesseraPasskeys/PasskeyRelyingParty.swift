@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 
 /// The site's side of passkeys (WebAuthn Level 3, §7): it checks what a browser sends back from
 /// `navigator.credentials.create()` and `.get()` against what the site asked for.

@@ -1,4 +1,4 @@
-import Tessera
+public import Tessera
 
 extension DatabaseUnavailable {
     /// The database failure behind `error`, summed up in one line: the server's own message (a

@@ -1,8 +1,8 @@
 import Dispatch
-import Logging
+public import Logging
 import Synchronization
 import Tessera
-import TesseraHTTP
+public import TesseraHTTP
 import Tracing
 
 /// PostgreSQL for an app: connections kept on its event loops for the statements its requests

@@ -1,4 +1,5 @@
 import Tessera
+import Tracing
 
 /// One connection of an event loop, held for the statements of one
 /// ``PostgresConnections/withConnection(_:)`` body; it must not outlive the body. Other

@@ -1,6 +1,6 @@
 import Foundation
 import Tessera
-import TesseraMail
+public import TesseraMail
 
 /// The framework's mail outbox (`MailOutbox`) in PostgreSQL, shared by every instance
 /// on the database: each worker claims a mail with `FOR UPDATE SKIP LOCKED` in one statement,

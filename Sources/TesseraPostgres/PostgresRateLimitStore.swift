@@ -1,5 +1,5 @@
-import Foundation
-import Tessera
+public import Foundation
+public import Tessera
 
 /// Rate-limit counts in PostgreSQL, shared by every instance on the database, so that N
 /// instances allow what one allows. An update locks its keys' rows (`FOR UPDATE`, in key order,

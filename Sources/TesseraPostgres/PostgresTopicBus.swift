@@ -1,7 +1,7 @@
 import Foundation
-import Logging
+public import Logging
 import Synchronization
-import Tessera
+public import Tessera
 
 /// Live regions across instances that share one PostgreSQL: changes go out with `NOTIFY` and
 /// come in with `LISTEN`, on the channel ``channel``.

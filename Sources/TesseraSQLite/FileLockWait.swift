@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+public import GRDB
 import Synchronization
 
 /// How long a write waits for another process's lock on the database file: until the deadline

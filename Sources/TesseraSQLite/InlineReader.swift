@@ -1,4 +1,4 @@
-import GRDB
+public import GRDB
 import Synchronization
 
 /// Read-only connections to a SQLite database in WAL mode, read on the caller's thread.

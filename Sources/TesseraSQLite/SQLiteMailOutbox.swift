@@ -1,7 +1,7 @@
-import Foundation
-import GRDB
+public import Foundation
+public import GRDB
 import Tessera
-import TesseraMail
+public import TesseraMail
 
 /// The framework's mail outbox (`MailOutbox`) in the app's SQLite database: a table
 /// that the app's transactions write to (``writes(in:now:)``) and `MailOutboxWorker` reads.

@@ -1,4 +1,4 @@
-import GRDB
+public import GRDB
 import GRDBSQLite
 
 /// The current row of a statement being stepped, read column by column with SQLite's C API.

@@ -1,5 +1,5 @@
 import Foundation
-import TesseraViews
+public import TesseraViews
 
 /// A module's message catalogs, one JSON file per language (`locales/en.json`, `locales/de.json`),
 /// read and checked at build time.

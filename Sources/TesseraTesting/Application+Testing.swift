@@ -1,4 +1,4 @@
-import Tessera
+public import Tessera
 
 /// How ``Tessera/Application/test(_:_:)`` reaches the app.
 public enum TestingMode: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a command printed, and how it ended.
 public struct CommandOutput: Sendable {

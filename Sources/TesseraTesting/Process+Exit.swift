@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension Process {
     /// How the program ended (its exit code, or the signal that ended it, as

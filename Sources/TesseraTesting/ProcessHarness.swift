@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Runs one of the package's executables as a child process, as an operator would: with
 /// environment variables, reading its stdout, and stopping it with a signal.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A response as a test sees it, whichever way it was sent: status, header fields in order, and
 /// the whole body (a streamed one collected).
 public struct TestResponse: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import ServiceLifecycle
+public import ServiceLifecycle
 import Synchronization
 public import TesseraHTTP
 

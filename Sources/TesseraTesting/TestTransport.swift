@@ -1,5 +1,5 @@
-import Foundation
-import Tessera
+public import Foundation
+public import Tessera
 
 /// How a ``TestClient`` reaches the app: in process, or over a real socket.
 public protocol TestTransport: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The filters templates can apply with `|`: `{{ name | uppercase }}`,
 /// `{{ order.placedAt | date: "yyyy-MM-dd" }}`. A filter is a static function here, so an app

@@ -1,7 +1,7 @@
 import Foundation
-import Logging
-import TesseraPostgres
-import Testing
+public import Logging
+public import TesseraPostgres
+public import Testing
 
 /// The two databases every store implements. The conformance tests run once for each, so a
 /// store that passes on one and fails on the other is a failed test.

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTestSupport
+import TesseraPostgres
 import TesseraTesting
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PostgresTestSupport
+import TesseraPostgres
 import TesseraTesting
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import Tessera
 import TesseraTesting
+import TesseraViews
 import Testing
 
 /// `PublicFiles` over real HTTP, against a throwaway `Public/` folder with a secret beside it.

@@ -1,3 +1,5 @@
+import ArgumentParser
+import Logging
 import Tessera
 import Testing
 

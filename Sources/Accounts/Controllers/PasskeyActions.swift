@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Tessera
 import TesseraPasskeys
 import TesseraViews

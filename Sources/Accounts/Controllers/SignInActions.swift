@@ -1,3 +1,4 @@
+import Logging
 import Tessera
 import TesseraViews
 

@@ -1,3 +1,4 @@
+import Logging
 import Tessera
 
 /// What every way of signing in does once the account is known: a new session for the user, then

@@ -1,4 +1,4 @@
-import Tessera
+public import Tessera
 
 extension RateLimitKey {
     /// The signed-in shopper, so that one account's limit follows it from address to address;

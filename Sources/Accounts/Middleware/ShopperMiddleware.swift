@@ -1,5 +1,5 @@
 import Foundation
-import Tessera
+public import Tessera
 
 /// Reads who is signed in from the session, once per request, and attaches it as
 /// `context.shopper` for every controller, region and layout after it.

@@ -1,5 +1,5 @@
-import Tessera
-import TesseraViews
+public import Tessera
+public import TesseraViews
 
 /// Registration refused: the form is shown again with the reason (422).
 public enum RegistrationError: LocalizedResponseError, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A passkey registered to an account: the credential the authenticator made, its public key,
 /// and the signature counter last seen, which must go up at every sign-in.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The signed-in sessions that ended before their time, as the database records them.
 ///

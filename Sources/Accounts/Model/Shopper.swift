@@ -1,4 +1,4 @@
-import Tessera
+public import Tessera
 
 /// Who is signed in, as every page of the request sees it: loaded from the session once, by
 /// ``ShopperMiddleware``, and read as `context.shopper` by any module.

@@ -1,5 +1,5 @@
-import Foundation
-import Tessera
+public import Foundation
+public import Tessera
 
 /// Registration, sign-in, password changes and signed-in sessions. Refusals are thrown as
 /// ``RegistrationError``, ``SignInError``, ``SignInThrottled`` and ``PasswordChangeError``,

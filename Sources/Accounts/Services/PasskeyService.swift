@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import Tessera
-import TesseraPasskeys
+public import TesseraPasskeys
 
 /// Passkeys for accounts: a signed-in shopper adds one, then signs in with it, no password.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Tessera
+public import Tessera
 
 /// Slows password guessing down, per account and per client address.
 ///

@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+public import Foundation
+public import GRDB
 
 /// Where accounts live; services see only this protocol.
 ///

@@ -1,5 +1,5 @@
-import Foundation
-import GRDB
+public import Foundation
+public import GRDB
 
 /// Where passkeys and their challenges live.
 ///

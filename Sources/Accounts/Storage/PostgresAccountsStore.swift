@@ -1,6 +1,6 @@
-import Foundation
-import Logging
-import TesseraPostgres
+public import Foundation
+public import Logging
+public import TesseraPostgres
 
 /// Accounts in PostgreSQL, shared by every instance.
 ///

@@ -1,5 +1,5 @@
-import Foundation
-import TesseraPostgres
+public import Foundation
+public import TesseraPostgres
 
 /// Passkeys in PostgreSQL, shared by every instance: a challenge issued by one instance is taken
 /// by whichever instance the answer reaches, once (`DELETE … RETURNING`).

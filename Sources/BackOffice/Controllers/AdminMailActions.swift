@@ -1,4 +1,5 @@
 import Accounts
+import Logging
 import Orders
 import Tessera
 

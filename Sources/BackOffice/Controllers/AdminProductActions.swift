@@ -1,4 +1,6 @@
 import Catalog
+import Logging
+import Orders
 import Tessera
 
 /// A product's new stock and price, by staff. The catalog publishes the change, so every open

@@ -1,6 +1,8 @@
 import Catalog
 import Foundation
 import Orders
+import Tessera
+import TesseraMail
 
 /// How the back office shows dates: the day and the time, in UTC, as staff compare them.
 enum AdminDates {

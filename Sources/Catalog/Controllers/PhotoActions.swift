@@ -1,6 +1,7 @@
 import HTTPTypes
 import Tessera
 import TesseraImages
+import TesseraViews
 
 /// `/photos/{name}`: a variant's bytes, as a static file is sent. Its name carries its content's
 /// fingerprint, so a browser or a CDN keeps it for a year without asking again (`immutable`).

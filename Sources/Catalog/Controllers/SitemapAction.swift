@@ -1,4 +1,6 @@
+import Foundation
 import Tessera
+import TesseraViews
 
 /// `/sitemap.xml`: the home page, each category's listing and each product page, as absolute
 /// URLs (the sitemap protocol requires them), so search engines find every product without

@@ -1,5 +1,5 @@
-import Tessera
-import TesseraViews
+public import Tessera
+public import TesseraViews
 
 /// Why the catalog could not answer, and how each reason is answered over HTTP.
 public enum CatalogError: LocalizedResponseError {

@@ -1,4 +1,4 @@
-import TesseraViews
+public import TesseraViews
 
 /// An amount of the shop's currency on a page: written as the page's language writes money
 /// (`$1,250.00`, `1.250,00 $`), so view models hold the amount and never a formatted string.

@@ -1,4 +1,4 @@
-import TesseraViews
+public import TesseraViews
 
 /// A product in the shop. Prices are integer minor units (cents): money is never a `Double`.
 public struct Product: Sendable, Equatable, Codable {

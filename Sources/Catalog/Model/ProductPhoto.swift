@@ -1,5 +1,5 @@
-import Tessera
-import TesseraImages
+public import Tessera
+public import TesseraImages
 
 /// A photo of a product, as pages show it: six variants (WebP and JPEG at three widths), named
 /// by the fingerprint of the original, so each variant's URL names its content and can be kept

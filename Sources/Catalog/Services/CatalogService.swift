@@ -1,5 +1,6 @@
 import Foundation
-import Tessera
+public import Tessera
+import TesseraViews
 
 /// The catalog's rules: how listings are paged, sorted and searched, and what a bad request is.
 /// Controllers call it; it talks to a ``CatalogStore``.

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import Tessera
+public import Tessera
 import TesseraImages
 
 /// Product photos: staff upload them, pages show them. An upload is checked by its bytes and

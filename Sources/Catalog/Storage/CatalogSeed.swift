@@ -1,4 +1,4 @@
-import GRDB
+public import GRDB
 
 /// The demo catalog the first run creates: 5 categories of 8 products, each with an image in
 /// `Public/images/products/`.

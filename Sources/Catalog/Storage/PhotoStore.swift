@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+public import GRDB
 
 /// Where product photos live: which products have which photos, and the bytes of each variant.
 public protocol PhotoStore: Sendable {

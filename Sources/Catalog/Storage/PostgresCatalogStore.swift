@@ -1,5 +1,5 @@
-import Tessera
-import TesseraPostgres
+public import Tessera
+public import TesseraPostgres
 
 /// The catalog in PostgreSQL: the same listings, search and stock rules as
 /// ``SQLiteCatalogStore``, for shops that run several instances on one database.

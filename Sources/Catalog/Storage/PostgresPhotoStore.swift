@@ -1,5 +1,5 @@
 import Foundation
-import TesseraPostgres
+public import TesseraPostgres
 
 /// Photos with PostgreSQL: the variants' bytes in the database too, so every instance behind the
 /// balancer serves every photo, whichever instance took the upload.

@@ -1,5 +1,5 @@
-import GRDB
-import Tessera
+public import GRDB
+public import Tessera
 import TesseraSQLite
 
 /// The catalog in SQLite, through GRDB. Every value goes in as a bound argument, every statement

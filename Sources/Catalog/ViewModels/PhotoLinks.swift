@@ -1,3 +1,4 @@
+import Tessera
 import TesseraImages
 
 /// A photo's URLs as a `<picture>` needs them, made once per photo (``PhotoShelf`` keeps them):

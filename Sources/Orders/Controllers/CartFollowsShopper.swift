@@ -1,5 +1,5 @@
-import Accounts
-import Tessera
+public import Accounts
+public import Tessera
 
 /// The cart follows the shopper: on sign-in the anonymous cart joins the account's cart, so the
 /// same cart is there on every device the shopper signs in on. Handed to Accounts by the

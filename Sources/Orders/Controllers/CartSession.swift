@@ -1,6 +1,6 @@
 import Accounts
 import Foundation
-import Tessera
+public import Tessera
 
 /// The visitor's cart as the session knows it: a signed-in shopper's cart belongs to the
 /// account (the same on every device), anyone else's has an id made on first use and kept in

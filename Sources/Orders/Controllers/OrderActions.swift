@@ -1,3 +1,4 @@
+import Accounts
 import Catalog
 import Tessera
 import TesseraViews

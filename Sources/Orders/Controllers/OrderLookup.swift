@@ -1,4 +1,5 @@
 import Tessera
+import TesseraViews
 
 /// Loads the signed-in shopper's order, or answers as if it did not exist.
 struct OrderLookup {

@@ -1,5 +1,5 @@
-import Tessera
-import TesseraViews
+public import Tessera
+public import TesseraViews
 
 /// Why a cart change was refused.
 public enum CartError: LocalizedResponseError, Equatable {

@@ -1,5 +1,5 @@
-import Tessera
-import TesseraViews
+public import Tessera
+public import TesseraViews
 
 /// Why a cart could not become an order; the checkout page shows it again, with the reason.
 public enum CheckoutError: LocalizedResponseError, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An order: what was bought at which price, and where it is in its life. Prices are copied from
 /// the catalog when the order is placed, in integer minor units, so later price changes never

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One change of an order, kept for good: who made it, when, what it was. The back office shows
 /// an order's history; it is written in the transaction that makes the change, so a change

@@ -1,4 +1,4 @@
-import TesseraViews
+public import TesseraViews
 
 /// Where an order is in its life. The raw values are the scraping contract's
 /// `data-order-status` values and what the database stores.

@@ -1,5 +1,5 @@
-import Tessera
-import TesseraViews
+public import Tessera
+public import TesseraViews
 
 /// A transition the state machine refuses: paying a cancelled order, reviewing an unfinished one.
 public struct OrderTransitionError: LocalizedResponseError, Equatable, CustomStringConvertible {

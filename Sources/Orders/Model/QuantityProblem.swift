@@ -1,4 +1,4 @@
-import TesseraViews
+public import TesseraViews
 
 /// Why a quantity cannot be had: what the cart and checkout refuse, said in the shopper's
 /// language where a page shows it, and in English in logs and `publicMessage`.

@@ -1,4 +1,4 @@
-import Catalog
+public import Catalog
 
 /// The cart's rules: quantities are whole numbers from 1 up to the stock, prices come from the
 /// catalog (a client never supplies one), and the server computes every total.

@@ -1,8 +1,8 @@
-import Accounts
+public import Accounts
 import Foundation
 import Logging
 import Tessera
-import TesseraMail
+public import TesseraMail
 import TesseraViews
 
 /// The mail a buyer gets when their order is placed: who sends it, how the buyer is reached,

@@ -1,7 +1,7 @@
 import Catalog
-import Foundation
-import Tessera
-import TesseraViews
+public import Foundation
+public import Tessera
+public import TesseraViews
 
 /// The orders' rules: checkout from a cart, who may see an order, and every status change, which
 /// the state machine (``OrderStatus/applying(_:)``) must allow first. Controllers call this; it

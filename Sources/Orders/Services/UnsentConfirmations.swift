@@ -3,7 +3,7 @@ import Catalog
 import Foundation
 import Logging
 import Tessera
-import TesseraMail
+public import TesseraMail
 import TesseraViews
 
 /// An order confirmation the outbox gave up on, as staff see it: the dead letter, its order, and

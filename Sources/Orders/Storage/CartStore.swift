@@ -1,4 +1,4 @@
-import GRDB
+public import GRDB
 
 /// Carts, keyed by an id: the account's for a signed-in shopper, else one kept in the visitor's
 /// session (see `CartSession`).

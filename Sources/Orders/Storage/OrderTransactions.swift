@@ -1,7 +1,7 @@
-import Catalog
-import Foundation
+public import Catalog
+public import Foundation
 import Tessera
-import TesseraMail
+public import TesseraMail
 
 /// What changing orders needs inside one transaction: the catalog's stock, the orders' own
 /// rows, the carts and the mail outbox. Each module owns its protocol; the transaction hands

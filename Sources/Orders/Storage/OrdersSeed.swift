@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The demo orders the first run creates for the first demo user: one in every status, placed
 /// over the past weeks, each made through ``OrderService`` so it follows the same rules

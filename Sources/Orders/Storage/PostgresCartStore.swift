@@ -1,4 +1,4 @@
-import TesseraPostgres
+public import TesseraPostgres
 
 /// Carts in PostgreSQL, shared by every instance: a shopper's next request may land on another.
 public struct PostgresCartStore: CartStore {

@@ -1,5 +1,5 @@
 import Foundation
-import TesseraPostgres
+public import TesseraPostgres
 
 /// Orders in PostgreSQL: reads here, writes through ``PostgresOrderWrites`` inside the
 /// transaction the composition root runs. Every move between statuses is a conditional

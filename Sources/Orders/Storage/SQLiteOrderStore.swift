@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+public import GRDB
 
 /// Orders in SQLite, through GRDB: reads here, writes through ``SQLiteOrderWrites`` inside the
 /// transaction the composition root runs.

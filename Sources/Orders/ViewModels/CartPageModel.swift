@@ -1,4 +1,5 @@
 import Catalog
+import Tessera
 import TesseraViews
 
 /// `/cart`: its lines with the forms to change them, and the server's totals.

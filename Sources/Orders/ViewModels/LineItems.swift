@@ -1,4 +1,5 @@
 import Catalog
+import Tessera
 
 /// Lines with prices, for checkout and the order page.
 struct LineItems: Sendable {

@@ -1,5 +1,5 @@
-import Tessera
-import TesseraViews
+public import Tessera
+public import TesseraViews
 
 /// The status filter links above an order list (`?status=`): the shopper's `/orders` and the
 /// back office's `/admin/orders` show the same ones.

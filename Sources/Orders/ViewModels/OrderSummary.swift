@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Tessera
 import TesseraViews
 
 /// An order as every order view shows it: id, link, date, status, total.

@@ -1,3 +1,4 @@
+import Tessera
 import TesseraViews
 
 /// "Your purchases of this product": one row per order that holds it.

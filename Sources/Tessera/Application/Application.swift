@@ -1,5 +1,5 @@
-import Logging
-import ServiceLifecycle
+public import Logging
+public import ServiceLifecycle
 
 /// A Tessera app, ready to serve: the middleware chain around the router.
 ///

@@ -1,6 +1,6 @@
-import Logging
-import ServiceLifecycle
-import TesseraViews
+public import Logging
+public import ServiceLifecycle
+public import TesseraViews
 
 /// Collects what the modules register, then builds the immutable ``Application``.
 ///

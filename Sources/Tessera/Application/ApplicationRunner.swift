@@ -1,6 +1,7 @@
-import Logging
-import ServiceLifecycle
+public import Logging
+public import ServiceLifecycle
 import TesseraHTTP
+import UnixSignals
 
 /// Runs an HTTP server until SIGTERM or SIGINT, then shuts it down gracefully and returns, so the
 /// process exits 0, which is what container platforms expect from a clean stop.

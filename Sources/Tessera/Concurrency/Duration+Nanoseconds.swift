@@ -1,5 +1,5 @@
-import Dispatch
-import Foundation
+public import Dispatch
+public import Foundation
 
 // `package`: the other targets of this package use them too.
 extension Duration {

@@ -1,5 +1,5 @@
 import Foundation
-import TesseraViews
+public import TesseraViews
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+public import Foundation
 
 /// The one rule for every setting of a Tessera app and its modules: a command-line flag wins,
 /// else its environment variable, else the default; an empty variable counts as unset, and one

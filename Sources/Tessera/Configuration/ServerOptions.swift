@@ -1,6 +1,6 @@
-import ArgumentParser
-import Foundation
-import Logging
+public import ArgumentParser
+public import Foundation
+public import Logging
 import TesseraHTTP
 
 /// The command-line options every Tessera executable shares. Each has an environment variable,

@@ -1,5 +1,5 @@
-import Logging
-import TesseraViews
+public import Logging
+public import TesseraViews
 
 /// What a controller gets besides its injected services: the request, the visitor's session,
 /// the app's typed per-request values, and by name the few shared things pages need (the

@@ -1,5 +1,5 @@
-import Logging
-import TesseraViews
+public import Logging
+public import TesseraViews
 
 /// What a shared region loads its model in: the language, and nothing of the visitor. Its
 /// fragment is kept and shown to every visitor in that language, so it gets no session, cookie,

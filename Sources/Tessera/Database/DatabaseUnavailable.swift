@@ -1,5 +1,5 @@
 import TesseraHTTP
-import TesseraViews
+public import TesseraViews
 
 /// The database could not be reached, went away mid-request, or did not answer within the
 /// request's ``DatabasePatience``: a 503 with the error page and `Retry-After`, not a 500,

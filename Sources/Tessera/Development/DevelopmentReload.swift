@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// `make dev`'s half inside the app: every HTML page carries a small script that reloads it once
 /// another build of the app answers, and that shows a failed build's errors over the page until

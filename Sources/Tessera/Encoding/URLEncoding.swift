@@ -1,3 +1,5 @@
+import Foundation
+
 /// Percent-encoding for the two places apps put values into URLs, so every module encodes alike.
 public enum URLEncoding {
     /// One path segment: everything but unreserved characters is encoded, `/` included, and a

@@ -1,5 +1,5 @@
 import TesseraHTTP
-import TesseraViews
+public import TesseraViews
 
 /// A way on from an error page besides the home page: back to the order the visitor was acting
 /// on, say. ``DefaultErrorPage`` shows it above the link home.

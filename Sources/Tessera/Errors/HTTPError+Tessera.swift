@@ -1,5 +1,5 @@
 import TesseraHTTP
-import TesseraViews
+public import TesseraViews
 
 extension HTTPError {
     /// An error answered with `status` whose message is a catalog's

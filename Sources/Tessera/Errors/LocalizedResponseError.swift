@@ -1,5 +1,5 @@
 import TesseraHTTP
-import TesseraViews
+public import TesseraViews
 
 /// An error whose words are in a message catalog: its page is in the visitor's language, so a
 /// German shopper's 409 is German throughout. Its `publicMessage` is the English, for logs and

@@ -1,5 +1,5 @@
 import Foundation
-import TesseraViews
+public import TesseraViews
 
 /// A form's typed model, decoded and validated from the submitted fields: the V→VM→C flow of
 /// seed 004. The controller receives either the model, valid, or the submitted values with a

@@ -1,6 +1,7 @@
-import Logging
-import ServiceLifecycle
+public import Logging
+public import ServiceLifecycle
 import Synchronization
+import Tracing
 
 /// Live regions: a region whose model changes is rendered again in every page open on it, and
 /// sent down one server-sent-events stream per page.

@@ -1,4 +1,4 @@
-import TesseraViews
+public import TesseraViews
 
 /// The language a request is answered in, and how it was chosen: what the layout needs for
 /// `<html lang>`, the language switcher and the `hreflang` alternates.

@@ -1,5 +1,5 @@
 import HTTPTypes
-import TesseraViews
+public import TesseraViews
 
 /// Picks the language of each answer, so views render their catalog messages, prices and dates
 /// in it: the URL's `?lang=de` first (and remembered in a cookie, as a switcher link sets it),

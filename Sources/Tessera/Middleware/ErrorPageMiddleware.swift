@@ -1,3 +1,5 @@
+import Logging
+
 /// Turns whatever the rest of the chain throws into an answer: an error page in the site's
 /// layout (rendered by the controller registered for its status), JSON for a client that asks
 /// for it, or a bare redirect.

@@ -1,4 +1,4 @@
-import TesseraViews
+public import TesseraViews
 
 /// A controller for a full page, built for each request by the factory its module registered.
 ///

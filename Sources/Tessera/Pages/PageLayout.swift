@@ -1,4 +1,4 @@
-import TesseraViews
+public import TesseraViews
 
 /// Wraps a page in the site's layout. The app provides one (its navigation, its styles); pages
 /// and error pages of every module go through it, so modules never need to know it.

@@ -1,5 +1,6 @@
 import HTTPTypes
 import TesseraHTTP
+import TesseraViews
 
 /// One page request's use of the app's ``PageValidators``: a 304 before the page loads when the
 /// visitor's `If-None-Match` names the version kept for it, and else, once the page is rendered,

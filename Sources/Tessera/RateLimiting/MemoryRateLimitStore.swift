@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// Counts in this process's memory: for one instance (the storefront on SQLite), and for tests.

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// A limit on a group of routes, such as "registration: 10 an hour per address": Rails'
 /// `rate_limit to:, within:, by:` and ASP.NET Core's fixed-window limiter, as a middleware step

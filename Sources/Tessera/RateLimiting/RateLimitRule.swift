@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 
 /// How many requests a ``RateLimit`` allows in how long: `10/hour`, `30/minute`, as operators
 /// write it in settings.

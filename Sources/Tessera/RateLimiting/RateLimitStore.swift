@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where rate limits keep their counts: in this process (``MemoryRateLimitStore``), or in a
 /// database every instance shares, so that N instances allow what one allows.

@@ -1,5 +1,5 @@
-import Foundation
-import TesseraViews
+public import Foundation
+public import TesseraViews
 
 /// Too many requests for a ``RateLimit``: a 429 page that says when to try again, with
 /// `Retry-After` for clients that read it.

@@ -1,4 +1,4 @@
-import TesseraViews
+public import TesseraViews
 
 /// A child controller that renders one region of a page for this visitor. The same controller
 /// answers alone at the region's own URL, as a bare fragment, so a scraper or a script can

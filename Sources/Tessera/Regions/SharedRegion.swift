@@ -1,4 +1,4 @@
-import TesseraViews
+public import TesseraViews
 
 /// A region whose fragment is the same for every visitor in a language, such as a product's
 /// description: kept by the app's ``RegionCache`` under its own URL until a topic it shows is

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The typed values a route's `{…}` segments carry.
 ///

@@ -1,3 +1,5 @@
+import TesseraViews
+
 /// Matches a request to one route; nothing else. The application runs what it matched.
 ///
 /// A path that matches no route is a 404; one that matches only routes of other methods is a

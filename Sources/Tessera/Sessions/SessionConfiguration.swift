@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+public import Foundation
 
 /// How sessions are kept: a signed cookie, so the server stores nothing and a restart loses nothing.
 public struct SessionConfiguration: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import TesseraHTTP
-import TesseraViews
+public import TesseraViews
 
 /// Serves the files under a folder (`Public/`), the way a CDN or nginx would: the right
 /// `Content-Type`, validators (`ETag`, `Last-Modified`) and 304s, single ranges, gzip for

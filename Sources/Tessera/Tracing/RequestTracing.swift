@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import Tracing
+public import Tracing
 
 /// The spans of a traced request, through swift-distributed-tracing's bootstrapped tracer.
 ///

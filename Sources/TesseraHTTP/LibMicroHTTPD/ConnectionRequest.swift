@@ -1,5 +1,6 @@
 import CTesseraShim
 import HTTPTypes
+import Logging
 import Synchronization
 
 /// The server's state for one request, from its first line to its completion.

@@ -1,6 +1,7 @@
 import CTesseraShim
 import HTTPTypes
 import Logging
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc

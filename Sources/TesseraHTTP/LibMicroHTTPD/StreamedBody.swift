@@ -1,4 +1,5 @@
 import CTesseraShim
+import Logging
 import Synchronization
 
 /// The bridge between an async producer and libmicrohttpd's pull-style content reader.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 // The Swift types Tessera binds and reads, in PostgreSQL's text format (bytes for `bytea`).
 

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A day on a page, written as the page's language writes dates ("Nov 24, 2025",
 /// "24. Nov. 2025"), in UTC so that a page does not depend on the server's zone.
