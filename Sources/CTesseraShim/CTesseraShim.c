@@ -118,6 +118,8 @@ tessera_daemon *tessera_mhd_start(const tessera_daemon_options *o, char *error, 
     items[n++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)o->connection_notified, o->connection_notified_cls};
   items[n++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
 
+  // One function for every daemon of the process, set before the first starts.
+  if (o->error_page != NULL) tessera_error_page = o->error_page;
   unsigned int flags = o->flags | (o->is_ipv6 ? MHD_USE_IPv6 : 0);
   handle->mhd = MHD_start_daemon(flags, 0, NULL, NULL, o->access_handler, o->access_handler_cls,
                                  MHD_OPTION_ARRAY, items, MHD_OPTION_END);

@@ -7,7 +7,8 @@ import Testing
 /// be what the server says when no framework is in front of it, and German must be German.
 @Suite struct ServerRefusalLanguageTests {
     static let every: [ServerRefusal] = [
-        .requestLineMalformed, .methodNotSupported("BREW"), .methodNotSupported(""), .urlTooLong(limit: 8192), .headersTooLarge(limit: 8192),
+        .requestLineMalformed, .httpVersionNotSupported, .chunkedBodyMalformed, .methodNotSupported("BREW"), .methodNotSupported(""),
+        .urlTooLong(limit: 8192), .headersTooLarge(limit: 8192),
         .headerNameInvalid, .headerValueControlCharacter, .requestLineSpacing, .hostHeader, .transferEncodingRepeated,
         .transferCodingUnsupported, .contentLengthWithTransferEncoding, .contentLengthNotANumber, .contentLengthConflicting,
         .targetNotAPath, .pathNotUTF8, .pathEncodedSlash, .pathNUL, .pathDotSegment, .pathNeedlessEscape, .queryNotUTF8, .tooManyConnections,

@@ -50,6 +50,9 @@ typedef struct tessera_daemon_options {
   void *error_logger_cls;
   MHD_NotifyConnectionCallback connection_notified;
   void *connection_notified_cls;
+  // What libmicrohttpd refuses by itself goes to this (patch 0007), with access_handler_cls.
+  struct MHD_Response *(*error_page)(void *cls, struct MHD_Connection *connection, unsigned int status_code,
+                                     const char *message);
 } tessera_daemon_options;
 
 /// A running daemon together with the logger context that must outlive it.

@@ -151,6 +151,13 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
         }
     }
 
+    /// The same, when the steps that shape every answer answer without waiting: for the
+    /// refusals libmicrohttpd makes inside its parser (a malformed `Content-Length`, say).
+    public func immediateResponse(for error: any Error, to request: Request) -> Response? {
+        guard case .ready(let response) = run(request, through: rejectedRequestSteps, to: .failure(error)) else { return nil }
+        return response
+    }
+
     /// The answer once the steps entered have run their way out. An error no step recovered
     /// from goes back to the server, which logs it and asks ``response(for:to:)``, as for any
     /// error the app did not answer.

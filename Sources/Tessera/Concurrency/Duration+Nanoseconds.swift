@@ -1,5 +1,5 @@
-public import Dispatch
-public import Foundation
+package import Dispatch
+package import Foundation
 
 // `package`: the other targets of this package use them too.
 extension Duration {

@@ -8,6 +8,8 @@ extension ServerRefusal {
     var text: LocalizedText {
         switch self {
         case .requestLineMalformed: Messages.refusalRequestLine.text()
+        case .httpVersionNotSupported: Messages.refusalHttpVersion.text()
+        case .chunkedBodyMalformed: Messages.refusalChunkedBody.text()
         case .methodNotSupported(let name): Messages.refusalMethod.text(["method": name.isEmpty ? "(none)" : name])
         case .urlTooLong(let limit): Messages.refusalUrlTooLong.text(["limit": limit])
         case .headersTooLarge(let limit): Messages.refusalHeadersTooLarge.text(["limit": limit])

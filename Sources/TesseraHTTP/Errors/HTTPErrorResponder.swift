@@ -11,6 +11,15 @@ public protocol HTTPErrorResponder: Sendable {
     /// body was read, the body is empty, and for a malformed target, the path is empty.
     /// `error` is anything; ``ThrownError/answer(for:revealingDetails:)`` says what it means.
     func response(for error: any Error, to request: Request) async -> Response
+
+    /// The same answer, when it can be made without waiting, for the few refusals libmicrohttpd
+    /// makes inside its parser, where nothing can wait; `nil` leaves its own short text.
+    func immediateResponse(for error: any Error, to request: Request) -> Response?
+}
+
+extension HTTPErrorResponder {
+    /// None: libmicrohttpd's own text.
+    public func immediateResponse(for error: any Error, to request: Request) -> Response? { nil }
 }
 
 /// A small, self-contained error page: HTML for browsers, JSON for clients that ask for it.

@@ -5,6 +5,8 @@ import HTTPTypes
 /// framework's error step says them in the visitor's language.
 public enum ServerRefusal: TranslatedWords, Equatable {
     case requestLineMalformed
+    case httpVersionNotSupported
+    case chunkedBodyMalformed
     case methodNotSupported(String)
     case urlTooLong(limit: Int)
     case headersTooLarge(limit: Int)
@@ -45,6 +47,7 @@ public enum ServerRefusal: TranslatedWords, Equatable {
         switch self {
         case .methodNotSupported, .transferCodingUnsupported: .notImplemented
         case .urlTooLong: .uriTooLong
+        case .httpVersionNotSupported: .httpVersionNotSupported
         case .headersTooLarge: .requestHeaderFieldsTooLarge
         case .bodyTooLarge, .uploadTooLarge, .multipartTooManyParts, .multipartTooManyFiles, .multipartTextTooLarge: .contentTooLarge
         case .tooManyConnections, .uploadNotStored, .uploadNotRead, .tooSlow, .shuttingDown: .serviceUnavailable
@@ -58,6 +61,8 @@ public enum ServerRefusal: TranslatedWords, Equatable {
     public var english: String {
         switch self {
         case .requestLineMalformed: "The request line is malformed."
+        case .httpVersionNotSupported: "Only HTTP/1.0 and HTTP/1.1 are spoken here."
+        case .chunkedBodyMalformed: "The chunked request body is malformed."
         case .methodNotSupported(let name): "The method \(name.isEmpty ? "(none)" : name) is not supported."
         case .urlTooLong(let limit): "The URL is longer than \(limit) bytes."
         case .headersTooLarge(let limit): "The request's headers are larger than \(limit) bytes."

@@ -74,6 +74,7 @@ final class Daemons: Sendable {
         options.request_completed = DaemonCallbacks.requestCompleted
         options.uri_logger = DaemonCallbacks.uriLogged
         options.error_logger = DaemonCallbacks.errorLogged
+        options.error_page = DaemonCallbacks.errorPage
         options.access_handler_cls = retained.toOpaque()
         options.request_completed_cls = retained.toOpaque()
         options.uri_logger_cls = retained.toOpaque()

@@ -10,6 +10,14 @@ import Glibc
 /// The C entry points libmicrohttpd calls. Each one turns its `cls` back into Swift objects
 /// and delegates; no logic lives here that could live in a testable Swift type.
 enum DaemonCallbacks {
+    /// libmicrohttpd refuses a request inside its parser: the app's error step may answer.
+    static let errorPage: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UInt32, UnsafePointer<CChar>?) -> OpaquePointer? = {
+        cls, connection, status, message in
+        guard let cls, let connection else { return nil }
+        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+        return LibraryRefusal.page(on: connection, status: Int(status), message: message.map { String(cString: $0) } ?? "", core: core)
+    }
+
     /// A request's first line has arrived: create its context. The returned pointer comes back
     /// as `*con_cls` in the access callback and is released in `requestCompleted`.
     static let uriLogged: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
