@@ -23,6 +23,8 @@ public final class SpooledFile: Sendable {
         if descriptor >= 0 {
             _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            // Read-only to whoever opens ``path``: only this descriptor, the server's, writes.
+            _ = fchmod(descriptor, S_IRUSR)
         }
         guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: ["errno": errno, "directory": directory]) }
         self.descriptor = descriptor
@@ -70,6 +72,7 @@ public final class SpooledFile: Sendable {
     }
 
     /// A path that opens this very file, for libraries that take paths (`/proc/self/fd/N`):
-    /// valid while this object lives.
+    /// valid while this object lives, and read-only: the file's mode lets nobody but the
+    /// superuser open it for writing, so a library handed the path cannot change the upload.
     public var path: String { "/proc/self/fd/\(descriptor)" }
 }

@@ -28,6 +28,18 @@ import Testing
     /// Bytes that look like the end of a part but are not: the parser must not cut there.
     static let tricky = Array("\r\n--tessera-upload-tes\r\n-\r\n--tessera-upload-te\r".utf8)
 
+    /// The path a library is handed opens the file read-only: its mode is the owner's read
+    /// alone, while the server's own descriptor goes on writing.
+    @Test func aSpooledFilesPathIsReadOnly() throws {
+        let spooled = try SpooledFile()
+        try spooled.append(Array("before".utf8))
+        var status = stat()
+        #expect(stat(spooled.path, &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o400, "mode \(String(status.st_mode & 0o777, radix: 8))")
+        try spooled.append(Array(" and after".utf8))
+        #expect(try spooled.read(at: 0, count: 100) == Array("before and after".utf8))
+    }
+
     @Test func aSpooledBodyParsesAsTheSameBodyInMemoryWhateverThePieces() throws {
         let first = (0..<5000).map { UInt8(truncatingIfNeeded: $0 * 7) } + Self.tricky
         let body = Self.body(files: [("a.jpg", first), ("empty.jpg", []), ("b.jpg", Self.tricky + [1, 2, 3])])
