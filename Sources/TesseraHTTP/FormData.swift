@@ -52,18 +52,58 @@ struct MediaTypeHeader {
     var parameters: [String: String]
 
     init(_ value: String) {
-        let pieces = value.split(separator: ";")
+        let pieces = Self.pieces(of: value)
         essence = pieces.first.map { String($0.trimmingSpaces()).lowercased() } ?? ""
         var parameters: [String: String] = [:]
         for piece in pieces.dropFirst() {
             guard let equals = piece.firstIndex(of: "=") else { continue }
             let name = piece[..<equals].trimmingSpaces().lowercased()
-            var parameterValue = piece[piece.index(after: equals)...].trimmingSpaces()
-            if parameterValue.count >= 2, parameterValue.first == "\"", parameterValue.last == "\"" {
-                parameterValue = parameterValue.dropFirst().dropLast()
-            }
-            parameters[name] = String(parameterValue)
+            let parameterValue = piece[piece.index(after: equals)...].trimmingSpaces()
+            parameters[name] = Self.unquoted(parameterValue)
         }
         self.parameters = parameters
+    }
+
+    /// The value split at each `;` outside a quoted string (RFC 9110, 5.6.4): a file named
+    /// `a;b.jpg` keeps its name.
+    static func pieces(of value: String) -> [Substring] {
+        var pieces: [Substring] = []
+        var start = value.startIndex
+        var index = value.startIndex
+        var quoted = false
+        while index < value.endIndex {
+            switch value[index] {
+            case "\\" where quoted:
+                // The escaped character is taken as it is, even a quote.
+                index = value.index(after: index)
+                if index == value.endIndex { continue }
+            case "\"":
+                quoted.toggle()
+            case ";" where !quoted:
+                pieces.append(value[start..<index])
+                start = value.index(after: index)
+            default:
+                break
+            }
+            index = value.index(after: index)
+        }
+        pieces.append(value[start...])
+        return pieces
+    }
+
+    /// A quoted string's contents with its escapes undone; a token as it is.
+    static func unquoted(_ value: Substring) -> String {
+        guard value.count >= 2, value.first == "\"", value.last == "\"" else { return String(value) }
+        var result = ""
+        var escaped = false
+        for character in value.dropFirst().dropLast() {
+            if !escaped, character == "\\" {
+                escaped = true
+                continue
+            }
+            result.append(character)
+            escaped = false
+        }
+        return result
     }
 }

@@ -28,6 +28,19 @@ import Testing
     /// Bytes that look like the end of a part but are not: the parser must not cut there.
     static let tricky = Array("\r\n--tessera-upload-tes\r\n-\r\n--tessera-upload-te\r".utf8)
 
+    /// A `;` inside a quoted parameter is part of it, and a quoted string's escapes are undone:
+    /// a file named `a;b.jpg` keeps its name (it lost `;b.jpg` before).
+    @Test func aQuotedParameterKeepsItsSemicolonsAndEscapes() throws {
+        let header = MediaTypeHeader(#"form-data; name="photo"; filename="a;b \"c\".jpg"; size=3"#)
+        #expect(header.essence == "form-data")
+        #expect(header.parameters["name"] == "photo")
+        #expect(header.parameters["filename"] == #"a;b "c".jpg"#)
+        #expect(header.parameters["size"] == "3")
+        let parsed = try MultipartParser(boundary: Self.boundary).parse(.memory(Self.body(files: [("a;b.jpg", [1, 2, 3])])))
+        #expect(parsed.files.map(\.clientFileName) == ["a;b.jpg"])
+        #expect(MediaTypeHeader("text/plain; charset=\"utf-8").parameters["charset"] == "\"utf-8", "an unclosed quote is kept as sent")
+    }
+
     /// The path a library is handed opens the file read-only: its mode is the owner's read
     /// alone, while the server's own descriptor goes on writing.
     @Test func aSpooledFilesPathIsReadOnly() throws {
