@@ -82,7 +82,9 @@ import Testing
         let version = try Self.version(of: "counter", in: page)
         let url = try Self.streamURL(of: page)
         #expect(url == "/_live?src=/counters/1/value&v=\(version)")
-        // The region without topics is not live: no version, not in the stream.
+        // A live region is announced politely when it changes.
+        #expect(Markup(page.text).first("data-region", equalTo: "counter")?["aria-live"] == "polite")
+        // The region without topics is not live: no version, not in the stream, not announced.
         #expect(page.text.contains(#"<div data-region="note" data-region-src="/counters/1/note">"#))
         #expect(page.text.components(separatedBy: "data-live-stream").count == 2, "one stream per page")
         try await shop.server.stop()

@@ -6,7 +6,8 @@ import TesseraViews
 enum RegionMarkup {
     /// `<div data-region="name" data-region-src="url">…</div>`; a failed child leaves its failure
     /// fragment in its place, and the log says why. A `live` region that rendered also carries
-    /// `data-region-version`, its ``RegionVersion``, which is returned.
+    /// `data-region-version`, its ``RegionVersion``, which is returned, and `aria-live="polite"`,
+    /// since its content may change under the visitor.
     @discardableResult
     static func write(
         _ outcome: Result<HTMLOutput, any Error>, of region: Region, named name: String, live: Bool,
@@ -25,6 +26,8 @@ enum RegionMarkup {
                 version = RegionVersion.of(fragment.bytes)
                 output.write(static: "\" data-region-version=\"")
                 output.attribute(version!)
+                // A change shown while the visitor reads is told to a screen reader, politely.
+                output.write(static: "\" aria-live=\"polite")
             }
             output.write(static: "\">")
             output.write(fragment)
