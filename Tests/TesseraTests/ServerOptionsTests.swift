@@ -39,6 +39,21 @@ import Testing
         #expect(try ServerOptions.parse(["--https", "off"]).resolve(environment: ["HTTPS": "1"]).https == false, "a flag wins")
     }
 
+    /// HTTPS follows an `https://` public URL unless told otherwise, and brings HSTS; every
+    /// answer says which powerful features no page may use.
+    @Test func anHTTPSPublicURLMeansHSTSAndSecureCookies() throws {
+        let hsts = HTTPField.Name("Strict-Transport-Security")!, permissions = HTTPField.Name("Permissions-Policy")!
+        let secure = try ServerOptions.parse([]).resolve(environment: ["PUBLIC_URL": "https://shop.example.com"])
+        #expect(secure.https)
+        #expect(secure.httpConfiguration.defaultHeaders[hsts] == "max-age=31536000")
+        #expect(secure.httpConfiguration.defaultHeaders[permissions] == SecurityHeaders.permissionsPolicy)
+        let plain = try ServerOptions.parse([]).resolve(environment: ["PUBLIC_URL": "http://shop.example.com"])
+        #expect(!plain.https && plain.httpConfiguration.defaultHeaders[hsts] == nil)
+        #expect(plain.httpConfiguration.defaultHeaders[permissions] == SecurityHeaders.permissionsPolicy)
+        let toldNot = try ServerOptions.parse([]).resolve(environment: ["PUBLIC_URL": "https://shop.example.com", "HTTPS": "0"])
+        #expect(!toldNot.https, "HTTPS=0 is what the operator said")
+    }
+
     @Test func zeroStreamsPerClientTurnsLiveRegionsOff() throws {
         let on = try ServerOptions.parse([]).resolve(environment: [:])
         #expect(on.liveStreamsPerClient == 16 && LiveRegions(configuration: on.liveConfiguration).servesStreams)

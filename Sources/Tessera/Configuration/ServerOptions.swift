@@ -61,7 +61,9 @@ public struct ServerOptions: ParsableArguments, Sendable {
     /// `--https`: the site is reached over HTTPS, directly or through a TLS-terminating proxy,
     /// so session cookies are `Secure` and named `__Host-…`; `nil` when not given, so `HTTPS` or
     /// off applies.
-    @Option(help: "The site is reached over HTTPS (a TLS-terminating proxy counts): 1 or 0. [env: HTTPS] (default: 0)")
+    @Option(
+        help: "The site is reached over HTTPS (a TLS-terminating proxy counts): 1 or 0. [env: HTTPS] (default: 1 when PUBLIC_URL is https://, else 0)"
+    )
     public var https: String?
 
     /// `--trusted-proxies`: the proxies whose `X-Forwarded-For`/`-Proto` are believed; `nil` when
@@ -106,6 +108,8 @@ public struct ServerOptions: ParsableArguments, Sendable {
         func value<T>(_ flag: T?, _ variable: String, _ parse: (String) -> T?, default fallback: T) throws -> T {
             try options.value(flag, variable, default: fallback, parse)
         }
+        // Over HTTPS when told, or else when the public URL says so.
+        let resolvedPublicURL = try value(publicURL.map(SiteURL.init) ?? nil, "PUBLIC_URL", { SiteURL($0).map { Optional($0) } }, default: nil)
         let settings = ServerSettings(
             host: try value(host, "HOST", { $0 }, default: "0.0.0.0"),
             port: try value(port, "PORT", { Int($0) }, default: 8080),
@@ -120,10 +124,10 @@ public struct ServerOptions: ParsableArguments, Sendable {
             shutdownGrace: .seconds(try value(shutdownGrace, "SHUTDOWN_GRACE", { Int($0) }, default: 10)),
             drainDelay: .seconds(try value(drainDelay, "DRAIN_DELAY", { Int($0) }, default: 0)),
             metricsPort: try value(metricsPort.map { Optional($0) }, "METRICS_PORT", { Int($0).map { Optional($0) } }, default: nil),
-            https: try value(https.map(Self.parseSwitch) ?? nil, "HTTPS", Self.parseSwitch, default: false),
+            https: try value(https.map(Self.parseSwitch) ?? nil, "HTTPS", Self.parseSwitch, default: resolvedPublicURL?.scheme == "https"),
             trustedProxies: try value(
                 trustedProxies.map { TrustedProxies(list: $0) } ?? nil, "TRUSTED_PROXIES", { TrustedProxies(list: $0) }, default: TrustedProxies()),
-            publicURL: try value(publicURL.map(SiteURL.init) ?? nil, "PUBLIC_URL", { SiteURL($0).map { Optional($0) } }, default: nil),
+            publicURL: resolvedPublicURL,
             liveStreamsPerClient: try value(liveStreamsPerClient, "LIVE_STREAMS_PER_CLIENT", { Int($0) }, default: 16),
             regionCacheMegabytes: try value(regionCacheMegabytes, "REGION_CACHE_MB", { Int($0) }, default: 8)
         )
@@ -243,10 +247,10 @@ public struct ServerSettings: Sendable {
         .regions(maxBytes: regionCacheMegabytes << 20)
     }
 
-    /// What the HTTP server needs from these settings, with ``SecurityHeaders/defaults`` (and
-    /// ``serverName``, when set) on every response.
+    /// What the HTTP server needs from these settings, with ``SecurityHeaders/defaults(https:)``
+    /// (and ``serverName``, when set) on every response.
     public var httpConfiguration: HTTPServerConfiguration {
-        var headers = SecurityHeaders.defaults
+        var headers = SecurityHeaders.defaults(https: https)
         if let serverName { headers[.server] = serverName }
         return HTTPServerConfiguration(
             host: host, port: port, threads: threads, shutdownGracePeriod: shutdownGrace, drainDelay: drainDelay,
