@@ -28,7 +28,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var limitOptions: LimitOptions
 
     func run() async throws {
-        let (settings, secret, databaseChoice, databaseTimeout, mail, relyingParty, hasher, limits) = try await UsageError.reported {
+        let (settings, secrets, databaseChoice, databaseTimeout, mail, relyingParty, hasher, limits) = try await UsageError.reported {
             let settings = try options.resolve()
             let databaseChoice = try databaseOptions.resolve()
             let databaseTimeout = try databaseOptions.requestTimeout()
@@ -38,7 +38,7 @@ struct ServeCommand: AsyncParsableCommand {
             let limits = try limitOptions.resolve()
             do {
                 return (
-                    settings, try SessionConfiguration.loadSecret(dataDirectory: settings.dataDirectory), databaseChoice, databaseTimeout, mail,
+                    settings, try SessionConfiguration.loadSecrets(dataDirectory: settings.dataDirectory), databaseChoice, databaseTimeout, mail,
                     relyingParty, hasher, limits
                 )
             } catch let short as SessionConfiguration.SecretTooShort {
@@ -93,7 +93,8 @@ struct ServeCommand: AsyncParsableCommand {
         app.serve(PublicFiles(root: settings.publicDirectory))
         app.siteURL = settings.publicURL
         let sessions = SessionConfiguration(
-            secret: secret,
+            secret: secrets[0],
+            previousSecrets: Array(secrets.dropFirst()),
             secureCookies: settings.https,
             hostPrefix: settings.https
         )

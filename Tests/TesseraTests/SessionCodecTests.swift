@@ -102,6 +102,29 @@ import Testing
         #expect(codec.payload(in: forged, now: now) == nil, "still refused the second time")
     }
 
+    /// A new secret rolls out without signing anyone out: a cookie signed with the previous one
+    /// loads, and the answer signs it again with the new one; without the previous secret listed,
+    /// the old cookie is no session.
+    @Test func aCookieSignedWithAPreviousSecretLoadsAndIsSignedAgain() throws {
+        let old = SessionConfiguration(secret: Data(repeating: 1, count: 32))
+        let rotated = SessionConfiguration(secret: Data(repeating: 2, count: 32), previousSecrets: [Data(repeating: 1, count: 32)])
+        let payload = SessionCodec.Payload(
+            id: SessionCodec.newIdentifier(), expires: Int64(Date().timeIntervalSince1970) + 600, token: SessionCodec.newToken(),
+            values: ["userID": "42"])
+        let cookie = old.codec.encode(payload)
+
+        let session = Session(cookie: cookie, sessions: rotated)
+        #expect(session["userID"] == "42")
+        let setCookie = try #require(session.setCookie(rotated, carryingNewTokenIn: false), "signed again, though unchanged")
+        let value = try #require(setCookie.split(separator: ";").first?.split(separator: "=", maxSplits: 1).last.map(String.init))
+        #expect(rotated.codec.decode(Substring(value))?.values == ["userID": "42"], "under the new secret")
+        #expect(old.codec.decode(Substring(value)) == nil)
+
+        let current = Session(cookie: value, sessions: rotated)
+        #expect(current["userID"] == "42" && current.setCookie(rotated, carryingNewTokenIn: false) == nil, "nothing to sign again")
+        #expect(Session(cookie: cookie, sessions: SessionConfiguration(secret: Data(repeating: 2, count: 32)))["userID"] == nil)
+    }
+
     /// Two generations of `capacity` each: a flood of new cookies evicts, and what a visitor
     /// sends again is moved to the newer one, so it outlives the flood.
     @Test func theCookieCacheIsBounded() {

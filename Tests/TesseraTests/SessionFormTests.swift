@@ -228,16 +228,20 @@ import Testing
     @Test func theSecretComesFromTheEnvironmentOrIsKeptInTheDataDirectory() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-secret-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let generated = try SessionConfiguration.loadSecret(dataDirectory: directory, environment: [:])
-        #expect(generated.count == 32)
+        let generated = try SessionConfiguration.loadSecrets(dataDirectory: directory, environment: [:])
+        #expect(generated.count == 1 && generated[0].count == 32)
         let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/session-secret")
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-        #expect(try SessionConfiguration.loadSecret(dataDirectory: directory, environment: [:]) == generated, "kept across restarts")
-        let fromEnvironment = try SessionConfiguration.loadSecret(
-            dataDirectory: directory, environment: ["SESSION_SECRET": String(repeating: "s", count: 40)])
-        #expect(fromEnvironment == Data(String(repeating: "s", count: 40).utf8))
-        #expect(throws: SessionConfiguration.SecretTooShort.self) {
-            try SessionConfiguration.loadSecret(dataDirectory: directory, environment: ["SESSION_SECRET": "short"])
+        #expect(try SessionConfiguration.loadSecrets(dataDirectory: directory, environment: [:]) == generated, "kept across restarts")
+        let (new, old) = (String(repeating: "n", count: 40), String(repeating: "o", count: 32))
+        let fromEnvironment = try SessionConfiguration.loadSecrets(dataDirectory: directory, environment: ["SESSION_SECRET": new])
+        #expect(fromEnvironment == [Data(new.utf8)])
+        let rotating = try SessionConfiguration.loadSecrets(dataDirectory: directory, environment: ["SESSION_SECRET": "\(new), \(old)"])
+        #expect(rotating == [Data(new.utf8), Data(old.utf8)], "the current secret first, then the previous")
+        for short in ["short", "\(new) short"] {
+            #expect(throws: SessionConfiguration.SecretTooShort.self) {
+                try SessionConfiguration.loadSecrets(dataDirectory: directory, environment: ["SESSION_SECRET": short])
+            }
         }
     }
 }

@@ -208,7 +208,7 @@ public struct ServerSettings: Sendable {
     /// How many threads serve connections; at least one.
     public var threads: Int
     /// The folder for the database and secrets, such as the session secret that
-    /// ``SessionConfiguration/loadSecret(dataDirectory:environment:)`` keeps there.
+    /// ``SessionConfiguration/loadSecrets(dataDirectory:environment:)`` keeps there.
     public var dataDirectory: String
     /// The folder of static files, for ``PublicFiles``.
     public var publicDirectory: String

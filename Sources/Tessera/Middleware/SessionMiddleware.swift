@@ -24,7 +24,7 @@ public struct SessionMiddleware: Middleware {
         if let loaded = LiveRender.probe?.session, loaded.isLoaded(from: cookie, by: configuration.codec) {
             context.session = Session(reloading: loaded)
         } else {
-            context.session = Session(cookie: cookie, codec: configuration.codec)
+            context.session = Session(cookie: cookie, sessions: configuration)
         }
         return .next
     }

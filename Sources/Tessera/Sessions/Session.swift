@@ -20,9 +20,22 @@ public struct Session: Sendable {
     }
 
     /// The session in `cookie`, or a new one when there is no valid cookie. Either way it has a
-    /// CSRF token from here on, drawn when first asked for.
-    init(cookie: String?, codec: SessionCodec) {
-        storage = Storage(payload: cookie.flatMap { codec.payload(in: $0) }, loadedFrom: Loaded.Source(cookie: cookie, secret: codec.secret))
+    /// CSRF token from here on, drawn when first asked for. A cookie signed with a previous
+    /// secret of `sessions` loads too, and the answer signs it again with the current one.
+    init(cookie: String?, sessions: SessionConfiguration) {
+        let codec = sessions.codec
+        if let cookie {
+            if let payload = codec.payload(in: cookie) {
+                storage = Storage(payload: payload, loadedFrom: Loaded.Source(cookie: cookie, secret: codec.secret))
+                return
+            }
+            for previous in sessions.previousCodecs {
+                guard let payload = previous.payload(in: cookie) else { continue }
+                storage = Storage(payload: payload, loadedFrom: Loaded.Source(cookie: cookie, secret: previous.secret), signAgain: true)
+                return
+            }
+        }
+        storage = Storage(payload: nil, loadedFrom: Loaded.Source(cookie: cookie, secret: codec.secret))
     }
 
     /// What a session's cookie held when it was loaded, and which cookie that was.
@@ -185,8 +198,9 @@ public struct Session: Sendable {
         /// The cookie it came from; `nil` for a session that was not loaded from a request.
         let loadedFrom: Loaded.Source?
 
-        init(payload: SessionCodec.Payload?, loadedFrom: Loaded.Source? = nil) {
-            state = Mutex(State(payload: payload ?? Self.newPayload()))
+        /// `signAgain`: the cookie was signed with a previous secret, so the answer sets it again.
+        init(payload: SessionCodec.Payload?, loadedFrom: Loaded.Source? = nil, signAgain: Bool = false) {
+            state = Mutex(State(payload: payload ?? Self.newPayload(), modified: signAgain))
             fromCookie = payload
             self.loadedFrom = loadedFrom
         }

@@ -18,15 +18,19 @@ public struct SessionConfiguration: Sendable {
     public var hostPrefix: Bool
     let secret: Data
 
-    /// Sessions signed with `secret`, usually the one from
-    /// ``SessionConfiguration/loadSecret(dataDirectory:environment:)``. Whoever has the secret can
-    /// forge any session, so keep it out of the repository.
+    /// Sessions signed with `secret`, usually the first of
+    /// ``SessionConfiguration/loadSecrets(dataDirectory:environment:)``; a cookie signed with one
+    /// of `previousSecrets` still works, and is signed again with `secret` in the same answer, so
+    /// a new secret rolls out without signing anyone out. Whoever has a secret can forge any
+    /// session, so keep them out of the repository, and drop a previous one once every session
+    /// signed with it has expired (``maxAge``).
     public init(
-        secret: Data, cookieName: String = "tessera_session", maxAge: Duration = .seconds(14 * 24 * 3600),
+        secret: Data, previousSecrets: [Data] = [], cookieName: String = "tessera_session", maxAge: Duration = .seconds(14 * 24 * 3600),
         secureCookies: Bool = false, hostPrefix: Bool = false
     ) {
         self.secret = secret
         self.codec = SessionCodec(secret: secret)
+        self.previousCodecs = previousSecrets.map(SessionCodec.init(secret:))
         self.cookieName = cookieName
         self.maxAge = maxAge
         self.secureCookies = secureCookies
@@ -38,31 +42,36 @@ public struct SessionConfiguration: Sendable {
 
     /// Signs and reads the cookies: made once, since it keys its HMAC with the secret.
     let codec: SessionCodec
+    /// Reads cookies signed with the previous secrets, newest first.
+    let previousCodecs: [SessionCodec]
 
-    /// The secret from `SESSION_SECRET` when set (at least 32 characters), else the one kept in
-    /// `<dataDirectory>/session-secret`, which is made once with 256 random bits and mode 0600, so
-    /// sessions survive restarts without anyone having to configure anything.
-    public static func loadSecret(dataDirectory: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Data {
-        if let secret = environment["SESSION_SECRET"], !secret.isEmpty {
-            guard secret.utf8.count >= 32 else { throw SecretTooShort() }
-            return Data(secret.utf8)
+    /// The secrets from `SESSION_SECRET` when set: the current one first, then the previous ones
+    /// still accepted, separated by spaces or commas (`SESSION_SECRET="new… old…"`), each at least
+    /// 32 characters. Else the one kept in `<dataDirectory>/session-secret`, which is made once
+    /// with 256 random bits and mode 0600, so sessions survive restarts without anyone having to
+    /// configure anything.
+    public static func loadSecrets(dataDirectory: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [Data] {
+        if let list = environment["SESSION_SECRET"], !list.isEmpty {
+            let secrets = list.split { $0 == " " || $0 == "," || $0 == "\n" || $0 == "\t" }
+            guard !secrets.isEmpty, secrets.allSatisfy({ $0.utf8.count >= 32 }) else { throw SecretTooShort() }
+            return secrets.map { Data($0.utf8) }
         }
         let path = URL(fileURLWithPath: dataDirectory).appendingPathComponent("session-secret").path
         if let existing = FileManager.default.contents(atPath: path), existing.count >= 32 {
-            return existing
+            return [existing]
         }
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         let secret = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
         guard FileManager.default.createFile(atPath: path, contents: secret, attributes: [.posixPermissions: 0o600]) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
         }
-        return secret
+        return [secret]
     }
 
-    /// Thrown by ``SessionConfiguration/loadSecret(dataDirectory:environment:)`` when
+    /// Thrown by ``SessionConfiguration/loadSecrets(dataDirectory:environment:)`` when a secret of
     /// `SESSION_SECRET` is shorter than 32 characters, which would be too easy to guess.
     public struct SecretTooShort: Error, CustomStringConvertible {
         /// What to fix, for the message that stops the app.
-        public var description: String { "SESSION_SECRET must be at least 32 characters long" }
+        public var description: String { "SESSION_SECRET must be at least 32 characters long, each secret of a list too" }
     }
 }
