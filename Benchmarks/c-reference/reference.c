@@ -60,6 +60,7 @@ static const char *security_headers[][2] = {
   {"X-Content-Type-Options", "nosniff"},
   {"Referrer-Policy", "strict-origin-when-cross-origin"},
   {"X-Frame-Options", "DENY"},
+  {"Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(), usb=()"},
 };
 
 /* The headers of every answer: its Content-Type (none for an empty one), Server, the security headers. */

@@ -67,6 +67,8 @@ struct MediaTypeHeader {
     /// The value split at each `;` outside a quoted string (RFC 9110, 5.6.4): a file named
     /// `a;b.jpg` keeps its name.
     static func pieces(of value: String) -> [Substring] {
+        // Most requests have no `Content-Type` at all: no array for them.
+        guard !value.isEmpty else { return [] }
         var pieces: [Substring] = []
         var start = value.startIndex
         var index = value.startIndex

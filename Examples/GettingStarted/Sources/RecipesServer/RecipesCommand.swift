@@ -20,9 +20,8 @@ struct RecipesCommand: AsyncParsableCommand {
         if let development { app.register(development) }
         let reload: [any Middleware] = development.map { [$0.middleware] } ?? []
 
-        let sessions = SessionConfiguration(
-            secret: try SessionConfiguration.loadSecret(dataDirectory: settings.dataDirectory)
-        )
+        let secrets = try SessionConfiguration.loadSecrets(dataDirectory: settings.dataDirectory)
+        let sessions = SessionConfiguration(secret: secrets[0], previousSecrets: Array(secrets.dropFirst()))
         let application = try app.build(
             middleware: reload + [SessionMiddleware(sessions), ErrorPageMiddleware()],
             routeMiddleware: [CSRFMiddleware()],
