@@ -19,12 +19,19 @@ import Testing
         return try app.build(middleware: [LanguageMiddleware(languages: languages), ErrorPageMiddleware()], routeMiddleware: [])
     }
 
-    static func exchange(_ raw: String, port: Int) async throws -> TestResponse {
-        try await onThread {
+    /// The app's answer to `raw`, sent alone on a new connection; the server must go on serving.
+    static func answer(to raw: String) async throws -> TestResponse {
+        let application = try app()
+        let server = try await TestServer.start(responder: application, errorResponder: application)
+        let port = server.port
+        let reply = try await onThread {
             let client = try RawHTTPClient(port: port, timeout: 5)
             try client.send(raw)
             return try client.readReply()
         }
+        #expect(try await server.assertServing().status == 200, "the server goes on")
+        try await server.stop()
+        return reply
     }
 
     @Test(arguments: [
@@ -36,16 +43,12 @@ import Testing
         ("POST /ok HTTP/1.1\r\nHost: x\r\nAccept-Language: de\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n\r\n", .chunkedBodyMalformed),
     ])
     func aRefusalAfterTheHeadIsTheErrorPageInTheVisitorsLanguage(raw: String, refusal: ServerRefusal) async throws {
-        let application = try Self.app()
-        let server = try await TestServer.start(responder: application, errorResponder: application)
-        let reply = try await Self.exchange(raw, port: server.port)
+        let reply = try await Self.answer(to: raw)
         #expect(reply.status == refusal.status.code)
         #expect(reply.header("content-language") == "de", "\(reply.headers)")
         #expect(reply.header("content-type") == "text/html; charset=utf-8")
         #expect(reply.text.contains(refusal.text.string(in: Self.german)), "\(reply.text)")
         #expect(reply.header("connection") == "close")
-        #expect(try await server.assertServing().status == 200, "the server goes on")
-        try await server.stop()
     }
 
     /// Refused before any header was read: the error page in the site's first language.
@@ -55,12 +58,9 @@ import Testing
         ("GET /ok HTTP/2.0\r\nHost: x\r\nAccept-Language: de\r\n\r\n", .httpVersionNotSupported),
     ])
     func aRefusalOfTheRequestLineIsTheErrorPage(raw: String, refusal: ServerRefusal) async throws {
-        let application = try Self.app()
-        let server = try await TestServer.start(responder: application, errorResponder: application)
-        let reply = try await Self.exchange(raw, port: server.port)
+        let reply = try await Self.answer(to: raw)
         #expect(reply.status == refusal.status.code)
         #expect(reply.header("content-type") == "text/html; charset=utf-8")
         #expect(reply.text.contains(refusal.english), "\(reply.text)")
-        try await server.stop()
     }
 }
