@@ -4,8 +4,8 @@ import Testing
 
 @testable import Tessera
 
-/// The session cookie's binary record: what it holds, and that nothing but an untouched,
-/// unexpired record of ours under our secret decodes.
+/// The session cookie's binary record: what it holds, that none of it can be read from the
+/// cookie, and that nothing but an untouched, unexpired record of ours under our secret decodes.
 @Suite struct SessionCodecTests {
     let codec = SessionCodec(secret: Data(repeating: 7, count: 32))
     let now = Date(timeIntervalSince1970: 1_800_000_000)
@@ -14,13 +14,19 @@ import Testing
         SessionCodec.Payload(id: SessionCodec.newIdentifier(), expires: 1_800_000_600, token: SessionCodec.newToken(), values: values)
     }
 
-    /// The record as it travels, before base64url: what the HMAC covers, then the HMAC.
-    func record(of cookie: String) throws -> [UInt8] {
+    /// The cookie as it travels, before base64url: version, nonce, the sealed record, the tag.
+    func sealed(_ cookie: String) throws -> [UInt8] {
         try #require(Base64URL.decode(Substring(cookie)))
     }
 
-    func signed(_ record: [UInt8]) -> String {
-        Base64URL.encode(record + Array(HMAC<SHA256>.authenticationCode(for: record, using: SymmetricKey(data: codec.secret))))
+    /// The record inside `cookie`, opened with the codec's key.
+    func record(of cookie: String) throws -> [UInt8] {
+        try #require(codec.open(sealed(cookie)))
+    }
+
+    /// `record` sealed under the codec's key, as a cookie: what only the secret's holder can make.
+    func sealing(_ record: [UInt8]) -> String {
+        Base64URL.encode(codec.seal(record))
     }
 
     @Test func aSessionComesBackAsItWent() throws {
@@ -28,21 +34,38 @@ import Testing
         let cookie = codec.encode(sent)
         #expect(codec.decode(Substring(cookie), now: now) == sent)
         #expect(codec.decode(Substring(codec.encode(payload([:]))), now: now)?.values == [:], "no entries at all")
-        #expect(cookie.count < 200, "a signed-in session with a cart fits in \(cookie.count) characters")
+        #expect(cookie.count < 220, "a signed-in session with a cart fits in \(cookie.count) characters")
         #expect(cookie.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }, "cookie-safe")
     }
 
     @Test func theRecordHasFixedFieldsFirst() throws {
         let sent = payload()
         let bytes = try record(of: codec.encode(sent))
-        #expect(bytes[0] == SessionCodec.version)
-        #expect(Array(bytes[1...16]) == sent.id)
-        #expect(bytes[17...24].reduce(Int64(0)) { $0 << 8 | Int64($1) } == sent.expires, "big-endian seconds")
-        #expect(Array(bytes[25...56]) == sent.token)
+        #expect(Array(bytes[0..<16]) == sent.id)
+        #expect(bytes[16..<24].reduce(Int64(0)) { $0 << 8 | Int64($1) } == sent.expires, "big-endian seconds")
+        #expect(Array(bytes[24..<56]) == sent.token)
+        #expect(try sealed(codec.encode(sent))[0] == SessionCodec.version)
+    }
+
+    /// Whoever holds the cookie learns nothing from it: no id, token or value in clear, and the
+    /// same session sealed twice gives two unrelated cookies (a fresh nonce each time).
+    @Test func theCookieHidesWhatTheSessionKeeps() throws {
+        let sent = payload(["userName": "Ada Lovelace", "cartCount": "3"])
+        let first = codec.encode(sent), second = codec.encode(sent)
+        #expect(first != second)
+        #expect(codec.decode(Substring(first), now: now) == codec.decode(Substring(second), now: now))
+        let bytes = try sealed(first)
+        func contains(_ needle: [UInt8]) -> Bool {
+            bytes.indices.contains { start in bytes[start...].starts(with: needle) }
+        }
+        let expiry = withUnsafeBytes(of: sent.expires.bigEndian) { Array($0) }
+        for secret in [sent.id, sent.token, expiry, Array("Ada Lovelace".utf8), Array("userName".utf8)] {
+            #expect(!contains(secret), "\(secret.prefix(4)) is in the cookie")
+        }
     }
 
     @Test func anyChangedByteIsRefused() throws {
-        let bytes = try record(of: codec.encode(payload()))
+        let bytes = try sealed(codec.encode(payload()))
         for position in bytes.indices {
             var changed = bytes
             changed[position] ^= 0x01
@@ -60,16 +83,20 @@ import Testing
         for garbage in ["", "A", "!!!!", String(repeating: "A", count: 5000)] {
             #expect(codec.decode(Substring(garbage), now: now) == nil, "\(garbage.prefix(8))")
         }
-        // A record of another version, signed with our own secret, is still not read.
-        var other = try record(of: cookie).dropLast(32).map { $0 }
-        other[0] = 2
-        #expect(codec.decode(Substring(signed(other)), now: now) == nil)
+        // The version is authenticated: a cookie of ours relabelled as another version is not read.
+        var relabelled = try sealed(cookie)
+        relabelled[0] = 1
+        #expect(codec.decode(Substring(Base64URL.encode(relabelled)), now: now) == nil)
+        // The format before, signed with HMAC-SHA256 but readable by anyone: its holder signs in again.
+        let signedRecord = [1] + (try record(of: cookie))
+        let signedOnly = Base64URL.encode(signedRecord + HMAC<SHA256>.authenticationCode(for: signedRecord, using: SymmetricKey(data: codec.secret)))
+        #expect(codec.decode(Substring(signedOnly), now: now) == nil)
     }
 
-    /// Only the secret's holder can sign a record, but the parser must stay safe whatever the
+    /// Only the secret's holder can seal a record, but the parser must stay safe whatever the
     /// bytes: entries that overrun the record, empty keys, and text that is not UTF-8.
-    @Test func malformedEntriesUnderAValidSignatureAreRefusedNotTrusted() throws {
-        let fixed = try record(of: codec.encode(payload([:]))).dropLast(32).map { $0 }
+    @Test func malformedEntriesUnderAValidSealAreRefusedNotTrusted() throws {
+        let fixed = try record(of: codec.encode(payload([:])))
         let entries: [[UInt8]] = [
             [5, 0x61],  // a key longer than what is left
             [1, 0x61, 0x00],  // a value length cut short
@@ -79,9 +106,10 @@ import Testing
             [1, 0x61, 0x00, 0x01, 0xC3],  // a value that is not UTF-8
         ]
         for entry in entries {
-            #expect(codec.decode(Substring(signed(fixed + entry)), now: now) == nil, "\(entry)")
+            #expect(codec.decode(Substring(sealing(fixed + entry)), now: now) == nil, "\(entry)")
         }
-        #expect(codec.decode(Substring(signed(fixed + [1, 0x61, 0x00, 0x01, 0x62])), now: now)?.values == ["a": "b"], "a well-formed entry")
+        #expect(codec.decode(Substring(sealing(fixed + [1, 0x61, 0x00, 0x01, 0x62])), now: now)?.values == ["a": "b"], "a well-formed entry")
+        #expect(codec.decode(Substring(sealing(Array(fixed.prefix(55)))), now: now) == nil, "fixed fields cut short")
     }
 
     /// A cookie verified once is found again by its exact bytes, and only under its own secret;
@@ -95,7 +123,7 @@ import Testing
         let other = SessionCodec(secret: Data(repeating: 8, count: 32))
         #expect(other.payload(in: cookie, now: now) == nil, "kept under another secret")
 
-        var tampered = try record(of: cookie)
+        var tampered = try sealed(cookie)
         tampered[30] ^= 1
         let forged = Base64URL.encode(tampered)
         #expect(codec.payload(in: forged, now: now) == nil)

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import Synchronization
 
-/// The visitor's session: a few strings kept in a signed cookie, and the CSRF token of its forms.
+/// The visitor's session: a few strings kept in an encrypted cookie, and the CSRF token of its forms.
 ///
 /// ``SessionMiddleware`` loads it for each request. Without that step in the chain the session
 /// is *detached*: it reads as empty, has no token, and writes go nowhere (a debug build stops at
@@ -20,8 +20,8 @@ public struct Session: Sendable {
     }
 
     /// The session in `cookie`, or a new one when there is no valid cookie. Either way it has a
-    /// CSRF token from here on, drawn when first asked for. A cookie signed with a previous
-    /// secret of `sessions` loads too, and the answer signs it again with the current one.
+    /// CSRF token from here on, drawn when first asked for. A cookie sealed with a previous
+    /// secret of `sessions` loads too, and the answer seals it again with the current one.
     init(cookie: String?, sessions: SessionConfiguration) {
         let codec = sessions.codec
         if let cookie {
@@ -31,7 +31,7 @@ public struct Session: Sendable {
             }
             for previous in sessions.previousCodecs {
                 guard let payload = previous.payload(in: cookie) else { continue }
-                storage = Storage(payload: payload, loadedFrom: Loaded.Source(cookie: cookie, secret: previous.secret), signAgain: true)
+                storage = Storage(payload: payload, loadedFrom: Loaded.Source(cookie: cookie, secret: previous.secret), sealAgain: true)
                 return
             }
         }
@@ -58,7 +58,7 @@ public struct Session: Sendable {
 
     /// The session as its cookie held it when loaded, before this request changed anything;
     /// `nil` when detached. A live stream keeps it for its re-renders, which send the very same
-    /// cookie: verifying it again (HMAC, JSON) would prove nothing new.
+    /// cookie: opening it again would prove nothing new.
     var loaded: Loaded? {
         storage.flatMap { storage in storage.loadedFrom.map { Loaded(source: $0, payload: storage.fromCookie) } }
     }
@@ -198,9 +198,9 @@ public struct Session: Sendable {
         /// The cookie it came from; `nil` for a session that was not loaded from a request.
         let loadedFrom: Loaded.Source?
 
-        /// `signAgain`: the cookie was signed with a previous secret, so the answer sets it again.
-        init(payload: SessionCodec.Payload?, loadedFrom: Loaded.Source? = nil, signAgain: Bool = false) {
-            state = Mutex(State(payload: payload ?? Self.newPayload(), modified: signAgain))
+        /// `sealAgain`: the cookie was sealed with a previous secret, so the answer sets it again.
+        init(payload: SessionCodec.Payload?, loadedFrom: Loaded.Source? = nil, sealAgain: Bool = false) {
+            state = Mutex(State(payload: payload ?? Self.newPayload(), modified: sealAgain))
             fromCookie = payload
             self.loadedFrom = loadedFrom
         }

@@ -1,11 +1,11 @@
 import Crypto
 public import Foundation
 
-/// How sessions are kept: a signed cookie, so the server stores nothing and a restart loses nothing.
+/// How sessions are kept: an encrypted, authenticated cookie, so the server stores nothing and a restart loses nothing.
 public struct SessionConfiguration: Sendable {
     /// The cookie's name; change it when two apps share a domain.
     public var cookieName: String
-    /// How long a session lasts without a change: the cookie's `Max-Age` and its signed expiry,
+    /// How long a session lasts without a change: the cookie's `Max-Age` and its sealed expiry,
     /// both renewed whenever the session changes.
     public var maxAge: Duration
     /// Adds `Secure` to the cookie. Turn on when the site is served over HTTPS (behind a proxy
@@ -18,12 +18,12 @@ public struct SessionConfiguration: Sendable {
     public var hostPrefix: Bool
     let secret: Data
 
-    /// Sessions signed with `secret`, usually the first of
-    /// ``SessionConfiguration/loadSecrets(dataDirectory:environment:)``; a cookie signed with one
-    /// of `previousSecrets` still works, and is signed again with `secret` in the same answer, so
-    /// a new secret rolls out without signing anyone out. Whoever has a secret can forge any
-    /// session, so keep them out of the repository, and drop a previous one once every session
-    /// signed with it has expired (``maxAge``).
+    /// Sessions sealed with `secret`, usually the first of
+    /// ``SessionConfiguration/loadSecrets(dataDirectory:environment:)``; a cookie sealed with one
+    /// of `previousSecrets` still works, and is sealed again with `secret` in the same answer, so
+    /// a new secret rolls out without signing anyone out. Whoever has a secret can forge and read
+    /// any session, so keep them out of the repository, and drop a previous one once every
+    /// session sealed with it has expired (``maxAge``).
     public init(
         secret: Data, previousSecrets: [Data] = [], cookieName: String = "tessera_session", maxAge: Duration = .seconds(14 * 24 * 3600),
         secureCookies: Bool = false, hostPrefix: Bool = false
@@ -40,9 +40,9 @@ public struct SessionConfiguration: Sendable {
     /// The cookie's name as sent, with the `__Host-` prefix when ``hostPrefix`` asks for it.
     public var sentCookieName: String { hostPrefix ? "__Host-" + cookieName : cookieName }
 
-    /// Signs and reads the cookies: made once, since it keys its HMAC with the secret.
+    /// Seals and opens the cookies: made once, since it derives its key from the secret.
     let codec: SessionCodec
-    /// Reads cookies signed with the previous secrets, newest first.
+    /// Opens cookies sealed with the previous secrets, newest first.
     let previousCodecs: [SessionCodec]
 
     /// The secrets from `SESSION_SECRET` when set: the current one first, then the previous ones

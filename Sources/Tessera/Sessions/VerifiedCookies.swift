@@ -1,11 +1,11 @@
 import Synchronization
 
-/// Session cookies this app verified lately, by their exact value, so that a visitor's next
-/// request skips the base64 and the HMAC: one hash lookup instead of two SHA-256 blocks.
+/// Session cookies this app opened lately, by their exact value, so that a visitor's next
+/// request skips the base64 and the cipher: one hash lookup instead of an AES-GCM open.
 ///
 /// Owned by one ``SessionCodec``, so a value verified under one secret is never taken for
-/// another's. Only cookies that verified are kept, and what is kept is the payload the
-/// signature covered; its expiry is still checked on every request. Bounded: two generations of
+/// another's. Only cookies that opened are kept, and what is kept is the payload the tag
+/// authenticated; its expiry is still checked on every request. Bounded: two generations of
 /// at most `capacity` cookies each, the older one dropped whole when the newer fills, and a
 /// cookie found in the older one moved to the newer. That is close to least-recently-used at
 /// the cost of a dictionary, and a flood of new cookies can only evict, never grow it.
