@@ -9,7 +9,8 @@ let testSettings: [SwiftSetting] = [.unsafeFlags(["-Onone"], .when(configuration
 ///
 /// Layout, from the bottom up:
 /// - `CMicroHTTPD`, `CTesseraShim`: libmicrohttpd and the few calls Swift cannot make directly;
-///   `CZlib`: zlib, for gzip; `CVips`, `CTesseraImages`: libvips, for photos.
+///   `CZlib`: zlib, for gzip; `CVips`, `CTesseraImages`: libvips, for photos; `CTesseraTLS`:
+///   a TLS client on OpenSSL, for mail.
 /// - `TesseraViews`: the runtime of typed views; `TesseraViewsPlugin` compiles `Views/` into them
 ///   with `tessera-views` (`TesseraTemplateCompiler`).
 /// - `TesseraHTTP`: the HTTP server, requests, responses and the error protocol. libmicrohttpd's
@@ -81,6 +82,9 @@ let package = Package(
         // CTesseraImages wraps in calls Swift can make.
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "CTesseraImages", dependencies: ["CVips"]),
+        // A TLS client on OpenSSL (Debian's libssl-dev, which libpq links too): mail over TLS, and
+        // the bytes libpq's TLS holds for TesseraPostgres's event loop.
+        .target(name: "CTesseraTLS", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         // libpq (Debian's libpq-dev), PostgreSQL's own client, for TesseraPostgres.
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
@@ -114,6 +118,7 @@ let package = Package(
         .target(
             name: "TesseraMail",
             dependencies: [
+                "CTesseraTLS",
                 "Tessera",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -165,6 +170,7 @@ let package = Package(
         .target(
             name: "TesseraPostgres",
             dependencies: [
+                "CTesseraTLS",
                 "CLibPQ", "TesseraHTTP", "Tessera", "TesseraMail",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),

@@ -18,6 +18,7 @@ C = {"CMicroHTTPD", "CTesseraShim", "CZlib", "CVips", "CTesseraImages", "CLibPQ"
 ALLOWED = {
     "CTesseraShim": {"CMicroHTTPD"},
     "CTesseraImages": {"CVips"},
+    "CTesseraTLS": set(),
     # The views' runtime and their compiler know nothing of HTTP.
     "TesseraViews": set(),
     "TesseraTemplateCompiler": {"TesseraViews"},
@@ -27,11 +28,11 @@ ALLOWED = {
     # The framework an app uses.
     "Tessera": {"TesseraHTTP", "TesseraViews", "CZlib"},
     # Mail and passkeys each sit on the framework, which links neither.
-    "TesseraMail": {"Tessera", "TesseraHTTP", "TesseraViews"},
+    "TesseraMail": {"Tessera", "TesseraHTTP", "TesseraViews", "CTesseraTLS"},
     "TesseraPasskeys": {"Tessera", "TesseraHTTP", "TesseraViews"},
     # Databases keep the mail outbox, so they know mail; images only libvips.
     "TesseraSQLite": {"Tessera", "TesseraHTTP", "TesseraViews", "TesseraMail"},
-    "TesseraPostgres": {"Tessera", "TesseraHTTP", "TesseraViews", "TesseraMail", "CLibPQ"},
+    "TesseraPostgres": {"Tessera", "TesseraHTTP", "TesseraViews", "TesseraMail", "CLibPQ", "CTesseraTLS"},
     "TesseraImages": {"Tessera", "TesseraHTTP", "TesseraViews", "CTesseraImages", "CVips"},
     "TesseraTesting": {"Tessera", "TesseraHTTP", "TesseraViews", "CZlib"},
     # Features: the catalog and accounts know no other feature; orders may use both; the back

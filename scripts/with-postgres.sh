@@ -6,8 +6,10 @@
 #
 # The cluster is Debian's PostgreSQL (installed if missing): initdb in a new folder under
 # .build/, pg_ctl on a free loopback port, password authentication, fsync off (it is thrown
-# away). The command gets:
-#   TESSERA_POSTGRES_URL       postgres://postgres:…@127.0.0.1:PORT/tessera, a fresh database
+# away), TLS with a certificate from a throwaway CA (scripts/test-ca.sh). The command gets:
+#   TESSERA_POSTGRES_URL       postgres://postgres:…@127.0.0.1:PORT/tessera?sslmode=disable, a
+#                              fresh database; unencrypted, as the benchmarks compare it
+#   TESSERA_POSTGRES_TLS_URL   the same with ?sslmode=verify-full&sslrootcert=…/ca.crt
 #   TESSERA_POSTGRES_CLUSTER   the cluster's folder
 #   TESSERA_POSTGRES_CTL       a command that takes stop or start: for tests of an outage
 set -euo pipefail
@@ -70,6 +72,10 @@ trap 'exit 143' TERM
 # From /, which the postgres user can enter even when the clone is in a private folder.
 (cd / && "${as_owner[@]}" "$bin/initdb" -D "$cluster/data" -U postgres -E UTF8 --no-locale \
   --auth-host=scram-sha-256 --auth-local=trust --pwfile="$cluster/password" >/dev/null)
+# TLS: the server's certificate and key in its data folder, readable by the server alone.
+scripts/test-ca.sh "$cluster/tls" >/dev/null
+cp "$cluster/tls/server.crt" "$cluster/tls/server.key" "$cluster/data/"
+[ ${#as_owner[@]} -eq 0 ] || chown postgres "$cluster/data/server.crt" "$cluster/data/server.key"
 # TCP on loopback only: no Unix socket, whose path would be too long under a deep checkout.
 cat >> "$cluster/data/postgresql.conf" <<CONF
 port = $port
@@ -82,11 +88,15 @@ max_connections = 200
 # Statement counts for whoever asks (TechEmpower's verifier counts a route's queries through it);
 # its view answers only when the library is loaded at start, and loading it costs a cluster little.
 shared_preload_libraries = 'pg_stat_statements'
+ssl = on
+ssl_cert_file = 'server.crt'
+ssl_key_file = 'server.key'
 CONF
 "$ctl" start
 PGPASSWORD="$password" "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -q -c "CREATE DATABASE tessera" >/dev/null
 
-export TESSERA_POSTGRES_URL="postgres://postgres:$password@127.0.0.1:$port/tessera"
+export TESSERA_POSTGRES_URL="postgres://postgres:$password@127.0.0.1:$port/tessera?sslmode=disable"
+export TESSERA_POSTGRES_TLS_URL="postgres://postgres:$password@127.0.0.1:$port/tessera?sslmode=verify-full&sslrootcert=$cluster/tls/ca.crt"
 export TESSERA_POSTGRES_CLUSTER="$cluster"
 export TESSERA_POSTGRES_CTL="$ctl"
 echo "PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port (cluster in $cluster)" >&2

@@ -1,4 +1,5 @@
 import CLibPQ
+import CTesseraTLS
 import Tessera
 
 #if canImport(Glibc)
@@ -91,7 +92,11 @@ public final class BlockingConnection: @unchecked Sendable {
         var failure: (any Error)?
         while true {
             while PQisBusy(connection) == 1 {
-                guard wait(for: Int16(POLLIN), until: deadline) else { throw DatabaseUnavailable(reason: "the database did not answer in time") }
+                // Bytes OpenSSL already decrypted never make the socket readable: read them first.
+                let decrypted = PQsslInUse(connection) == 1 && tessera_tls_pending(PQsslStruct(connection, "OpenSSL")) > 0
+                guard decrypted || wait(for: Int16(POLLIN), until: deadline) else {
+                    throw DatabaseUnavailable(reason: "the database did not answer in time")
+                }
                 guard PQconsumeInput(connection) == 1 else { throw DatabaseUnavailable(reason: LoopConnection.message(connection)) }
             }
             guard let result = PQgetResult(connection) else { break }

@@ -35,6 +35,16 @@ public enum PostgresTestCluster {
         return try PostgresURL(text)
     }
 
+    /// The cluster's URL as a `DATABASE_URL` for `database`, its options (`sslmode`) kept: for a
+    /// server process a test starts.
+    public static func databaseURL(_ database: String) throws -> String {
+        guard let text = ProcessInfo.processInfo.environment["TESSERA_POSTGRES_URL"] else { throw NotConfigured() }
+        var components = URLComponents(string: text)
+        components?.path = "/" + database
+        guard let url = components?.string else { throw NotConfigured() }
+        return url
+    }
+
     /// A new empty database in the cluster, and its URL.
     public static func newDatabase() async throws -> PostgresURL {
         var url = try url()

@@ -19,8 +19,7 @@ import Testing
 struct AllocationBudgetTests {
     @Test func theBenchAppsRoutesStayWithinTheirBudgets() async throws {
         let url = try await PostgresTestCluster.newDatabase()
-        let cluster = try #require(ProcessInfo.processInfo.environment["TESSERA_POSTGRES_URL"])
-        let databaseURL = cluster[..<(try #require(cluster.lastIndex(of: "/")))] + "/" + url.database
+        let databaseURL = try PostgresTestCluster.databaseURL(url.database)
         let counter = try AllocationCounter()
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }

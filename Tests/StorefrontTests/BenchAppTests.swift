@@ -79,9 +79,7 @@ import Testing
     /// `Server` field it requires.
     @Test func servesTechEmpowersSevenTestsOnPostgreSQL() async throws {
         let url = try await PostgresTestCluster.newDatabase()
-        let cluster = try #require(ProcessInfo.processInfo.environment["TESSERA_POSTGRES_URL"])
-        let path = try #require(cluster.lastIndex(of: "/"))
-        let databaseURL = cluster[..<path] + "/" + url.database
+        let databaseURL = try PostgresTestCluster.databaseURL(url.database)
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
         let bench = try ProcessHarness(

@@ -32,7 +32,7 @@ import Testing
         let framework: Set = [
             "Tessera", "TesseraHTTP", "TesseraViews", "TesseraMail", "TesseraPasskeys", "TesseraViewsPlugin", "TesseraViewCompiler",
             "TesseraTemplateCompiler", "CTesseraShim", "CMicroHTTPD", "CZlib", "CLibPQ", "TesseraPostgres", "TesseraSQLite", "TesseraImages",
-            "CTesseraImages", "CVips",
+            "CTesseraImages", "CVips", "CTesseraTLS",
         ]
         // Catalog and Accounts depend on the framework only; Orders may use both; nobody but the
         // composition root knows Storefront.

@@ -95,7 +95,7 @@ def cluster_url(database, user=None, password=None):
     parts = urllib.parse.urlsplit(CLUSTER_URL)
     user, password = user or urllib.parse.unquote(parts.username), password or urllib.parse.unquote(parts.password)
     netloc = f"{urllib.parse.quote(user)}:{urllib.parse.quote(password)}@{parts.hostname}:{parts.port}"
-    return urllib.parse.urlunsplit((parts.scheme, netloc, "/" + database, "", ""))
+    return urllib.parse.urlunsplit((parts.scheme, netloc, "/" + database, parts.query, ""))
 
 
 def stored_fortunes():

@@ -11,6 +11,18 @@ import Testing
         #expect(try PostgresURL("postgres://shop@db/storefront").password == nil)
         #expect(try PostgresURL("postgres://shop:a%2541@db/storefront").password == "a%41", "decoded once")
         #expect(url.description == "postgres://shop:…@db.internal:6543/storefront", "logs never show the password")
+        #expect(url.tlsMode == .prefer && url.conninfo.contains("sslmode=prefer"), "libpq's own default")
+    }
+
+    /// libpq's TLS options, passed on as libpq reads them, and shown in logs.
+    @Test func readsTheTLSOptions() throws {
+        let url = try PostgresURL("postgres://shop@db/storefront?sslmode=verify-full&sslrootcert=/etc/tessera/db%20ca.pem")
+        #expect(url.tlsMode == .verifyFull && url.rootCertificate == "/etc/tessera/db ca.pem")
+        #expect(url.conninfo.contains("sslmode=verify-full sslrootcert='/etc/tessera/db ca.pem'"))
+        #expect(url.description == "postgres://shop@db:5432/storefront?sslmode=verify-full&sslrootcert=/etc/tessera/db ca.pem")
+        for mode in PostgresURL.TLSMode.allCases {
+            #expect(try PostgresURL("postgres://shop@db/storefront?sslmode=\(mode.rawValue)").conninfo.contains("sslmode=\(mode.rawValue) "))
+        }
     }
 
     @Test(arguments: [
@@ -23,7 +35,10 @@ import Testing
         ("postgres://shop@db/", "names no database"),
         ("postgres://shop@db/a/b", "names no database"),
         ("postgres://shop@db:0/storefront", "outside 1–65535"),
-        ("postgres://shop@db/storefront?sslmode=require", "does not read"),
+        ("postgres://shop@db/storefront?sslmode=on", "expected one of disable, allow, prefer, require, verify-ca, verify-full"),
+        ("postgres://shop@db/storefront?sslmode", "has sslmode="),
+        ("postgres://shop@db/storefront?sslrootcert=", "empty sslrootcert"),
+        ("postgres://shop@db/storefront?pool=5", "the option pool, which Tessera does not read"),
     ])
     func refusesWhatItCannotUse(text: String, reason: String) {
         #expect {

@@ -97,7 +97,8 @@ class TraceTest(unittest.TestCase):
         psql(CLUSTER_URL, f"CREATE DATABASE {cls.database}")
         # Every statement in the cluster's log, to find the one carrying the trace.
         psql(CLUSTER_URL, f"ALTER DATABASE {cls.database} SET log_statement = 'all'")
-        cls.url = CLUSTER_URL.rsplit("/", 1)[0] + "/" + cls.database
+        parts = urllib.parse.urlsplit(CLUSTER_URL)
+        cls.url = urllib.parse.urlunsplit(parts._replace(path="/" + cls.database))
         cls.folder = tempfile.mkdtemp(prefix="tessera-trace-")
         cls.port = free_port()
         cls.log_path = Path(cls.folder) / "storefront.log"

@@ -1,4 +1,5 @@
 import CLibPQ
+import CTesseraTLS
 import Tessera
 import TesseraHTTP
 
@@ -184,13 +185,25 @@ final class LoopConnection: @unchecked Sendable {
             advanceConnecting(polling: PQconnectPoll(connection))
         case .open:
             if !events.isDisjoint(with: [.readable, .failed]) {
-                guard PQconsumeInput(connection) == 1 else { return fail(DatabaseUnavailable(reason: Self.message(connection))) }
-                readResults(connection)
+                guard consumeInput(connection) else { return fail(DatabaseUnavailable(reason: Self.message(connection))) }
                 deliverNotifications()
             }
             if writing || events.contains(.writable) { flush() }
             if events.isEmpty { expireOverdue() }
         }
+    }
+
+    /// Reads what arrived, and every result it completes. Over TLS, OpenSSL may keep decrypted
+    /// bytes of a record that libpq's buffer had no room for; the socket will never announce
+    /// them again, so they are read now. (libpq makes room for at least 8 KiB on each read, so
+    /// every round takes some; the bound only keeps a library bug from becoming a busy loop.)
+    private func consumeInput(_ connection: OpaquePointer) -> Bool {
+        for _ in 0..<4096 {
+            guard PQconsumeInput(connection) == 1 else { return false }
+            readResults(connection)
+            guard PQsslInUse(connection) == 1, tessera_tls_pending(PQsslStruct(connection, "OpenSSL")) > 0 else { return true }
+        }
+        return true
     }
 
     private func advanceConnecting(polling: PostgresPollingStatusType) {
