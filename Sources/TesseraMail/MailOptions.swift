@@ -11,8 +11,17 @@ public struct MailOptions: ParsableArguments, Sendable {
     /// `--smtp-url`; `nil` when not given, so `SMTP_URL` or the mail folder applies.
     @Option(
         name: .customLong("smtp-url"),
-        help: "smtp://[user:password@]host[:port] of the server that sends mail. [env: SMTP_URL] (default: files in DATA_DIR/mail)")
+        help: """
+            smtps://[user:password@]host[:port] (TLS) or smtp://…[?starttls=required] (STARTTLS) of the server that sends mail. \
+            [env: SMTP_URL] (default: files in DATA_DIR/mail)
+            """)
     public var smtpURL: String?
+
+    /// `--smtp-ca-file`; `nil` when not given, so `SMTP_CA_FILE` or the system's CA store applies.
+    @Option(
+        name: .customLong("smtp-ca-file"),
+        help: "CA certificates (PEM) that the mail server's certificate must chain to, for a private CA. [env: SMTP_CA_FILE] (default: the system's)")
+    public var smtpCAFile: String?
 
     /// `--mail-from`; `nil` when not given, so `MAIL_FROM` or the default applies.
     @Option(
@@ -46,11 +55,16 @@ public struct MailOptions: ParsableArguments, Sendable {
             let folder = URL(fileURLWithPath: dataDirectory).appendingPathComponent("mail").path
             return Settings(transport: MailFolder(path: folder), sender: sender, destination: "the folder \(folder)")
         }
+        let server: SMTPServerURL
         do {
-            let server = try SMTPServerURL(url)
-            return Settings(transport: SMTPTransport(server: server), sender: sender, destination: "\(server)")
+            server = try SMTPServerURL(url)
         } catch {
             throw ValidationError(error.description)
         }
+        let caFile = value(smtpCAFile, "SMTP_CA_FILE")
+        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+            throw ValidationError("SMTP_CA_FILE=\(caFile) is not a file this process can read.")
+        }
+        return Settings(transport: SMTPTransport(server: server, caFile: caFile), sender: sender, destination: "\(server)")
     }
 }

@@ -1,14 +1,22 @@
+import CTesseraTLS
+
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// One SMTP connection, in blocking calls that each wait at most until the conversation's
-/// deadline: a command written whole, a reply read line by line.
+/// deadline: a command written whole, a reply read line by line; in clear, or through TLS once
+/// ``startTLS(host:caFile:)`` has verified the server.
 final class SMTPConnection {
     private let socket: Int32
     private let deadline: ContinuousClock.Instant
     /// What the server sent past the last line read.
     private var unread: [UInt8] = []
+    /// The TLS session, once started: every byte then goes through it.
+    private var tls: OpaquePointer?
+
+    /// Whether the connection is encrypted, with a verified server.
+    var isEncrypted: Bool { tls != nil }
 
     /// The longest reply line taken; RFC 5321 allows 512 bytes.
     static let maximumLineLength = 4096
@@ -55,18 +63,54 @@ final class SMTPConnection {
     }
 
     func close() {
+        if let tls { tessera_tls_free(tls) }
         Glibc.close(socket)
     }
 
+    /// Starts TLS on the connection: the server's certificate must chain to the CA certificates
+    /// in `caFile` (the system's when `nil`) and name `host`. Anything the server sent before the
+    /// handshake and not yet read is refused: it would be a command slipped in before encryption.
+    func startTLS(host: String, caFile: String?) throws {
+        guard unread.isEmpty else { throw SMTPError.tls(reason: "the server sent more than its reply to STARTTLS, in clear") }
+        var error = [CChar](repeating: 0, count: 512)
+        guard let session = tessera_tls_client(socket, host, caFile, &error, error.count) else {
+            throw SMTPError.tls(reason: Self.text(error))
+        }
+        while true {
+            let status = tessera_tls_handshake(session, &error, error.count)
+            switch status {
+            case Int32(TESSERA_TLS_DONE):
+                tls = session
+                return
+            case Int32(TESSERA_TLS_WANT_READ), Int32(TESSERA_TLS_WANT_WRITE):
+                do {
+                    try Self.wait(socket, for: Int16(status == Int32(TESSERA_TLS_WANT_READ) ? POLLIN : POLLOUT), until: deadline)
+                } catch {
+                    tessera_tls_free(session)
+                    throw error
+                }
+            default:
+                tessera_tls_free(session)
+                throw SMTPError.tls(reason: Self.text(error))
+            }
+        }
+    }
+
+    private static func text(_ characters: [CChar]) -> String {
+        String(decoding: characters.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// Sends `line` and checks the reply's code; `shown` names the command in errors (never
-    /// `AUTH`'s secret).
-    func command(_ line: String, expect codes: Int..., shown: String? = nil) throws {
+    /// `AUTH`'s secret). Returns the reply's lines, without their codes.
+    @discardableResult
+    func command(_ line: String, expect codes: Int..., shown: String? = nil) throws -> [String] {
         try send(line + "\r\n", expectAny: codes, shown: shown ?? String(line.prefix { $0 != ":" && $0 != " " }))
     }
 
-    func send(_ text: String, expectAny codes: [Int], shown: String) throws {
+    @discardableResult
+    func send(_ text: String, expectAny codes: [Int], shown: String) throws -> [String] {
         try write(Array(text.utf8), during: shown)
-        try expectAny(codes, after: shown)
+        return try expectAny(codes, after: shown)
     }
 
     func expect(_ code: Int, after what: String) throws {
@@ -74,7 +118,8 @@ final class SMTPConnection {
     }
 
     /// Reads one reply, all its lines (`250-…` continues, `250 …` ends), and checks its code.
-    private func expectAny(_ codes: [Int], after what: String) throws {
+    @discardableResult
+    private func expectAny(_ codes: [Int], after what: String) throws -> [String] {
         var text: [String] = []
         while true {
             let line = try readLine(during: what)
@@ -83,7 +128,7 @@ final class SMTPConnection {
             guard isLast else { continue }
             guard let code = Int(line.prefix(3)) else { throw SMTPError.refused(command: what, code: 0, reply: line) }
             guard codes.contains(code) else { throw SMTPError.refused(command: what, code: code, reply: text.joined(separator: " ")) }
-            return
+            return text
         }
     }
 
@@ -96,6 +141,17 @@ final class SMTPConnection {
                 return String(decoding: line, as: UTF8.self).trimmingSuffix(while: { $0 == "\r" })
             }
             guard unread.count <= Self.maximumLineLength else { throw SMTPError.replyTooLong }
+            if let tls {
+                // OpenSSL may hold decrypted bytes already: read first, wait only when told to.
+                let count = chunk.withUnsafeMutableBytes { tessera_tls_read(tls, $0.baseAddress, $0.count) }
+                switch count {
+                case 1...: unread.append(contentsOf: chunk[..<count])
+                case Int(TESSERA_TLS_WANT_READ): try Self.wait(socket, for: Int16(POLLIN), until: deadline)
+                case Int(TESSERA_TLS_WANT_WRITE): try Self.wait(socket, for: Int16(POLLOUT), until: deadline)
+                default: throw SMTPError.closed(during: what)
+                }
+                continue
+            }
             try Self.wait(socket, for: Int16(POLLIN), until: deadline)
             let count = recv(socket, &chunk, chunk.count, 0)
             if count > 0 {
@@ -109,6 +165,16 @@ final class SMTPConnection {
     private func write(_ bytes: [UInt8], during what: String) throws {
         var sent = 0
         while sent < bytes.count {
+            if let tls {
+                let count = bytes[sent...].withUnsafeBytes { tessera_tls_write(tls, $0.baseAddress, $0.count) }
+                switch count {
+                case 1...: sent += count
+                case Int(TESSERA_TLS_WANT_READ): try Self.wait(socket, for: Int16(POLLIN), until: deadline)
+                case Int(TESSERA_TLS_WANT_WRITE): try Self.wait(socket, for: Int16(POLLOUT), until: deadline)
+                default: throw SMTPError.closed(during: what)
+                }
+                continue
+            }
             let count = bytes[sent...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if count > 0 {
                 sent += count

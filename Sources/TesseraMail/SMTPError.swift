@@ -11,6 +11,11 @@ public enum SMTPError: Error, CustomStringConvertible, Sendable {
     case timedOut
     /// No connection could be made: the host has no address, or every address refused.
     case unreachable(reason: String)
+    /// TLS could not be set up: the server's certificate was refused, or the handshake failed.
+    case tls(reason: String)
+    /// The server offers no `STARTTLS`, and this mail may not go in clear: the URL requires TLS,
+    /// or it holds a password, which is only ever sent encrypted.
+    case tlsNotOffered(because: String)
 
     /// A `5xx` reply: the server will say the same next time, until someone changes something.
     public var isPermanent: Bool {
@@ -37,6 +42,8 @@ public enum SMTPError: Error, CustomStringConvertible, Sendable {
         case .replyTooLong: "the SMTP server sent a reply line over 4,096 bytes"
         case .timedOut: "the SMTP server did not finish in time"
         case .unreachable(let reason): "no connection to the SMTP server: \(reason)"
+        case .tls(let reason): "no TLS with the SMTP server: \(reason)"
+        case .tlsNotOffered(let because): "the SMTP server does not offer STARTTLS, and \(because)"
         }
     }
 }

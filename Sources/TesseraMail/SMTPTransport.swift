@@ -1,8 +1,13 @@
 public import Foundation
 import Tessera
 
-/// Sends mail to an SMTP server (``SMTPServerURL``): one connection per message, `EHLO`,
-/// `AUTH PLAIN` when the URL has credentials, `MAIL FROM`, `RCPT TO`, `DATA`, `QUIT`.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Sends mail to an SMTP server (``SMTPServerURL``): one connection per message, TLS from the
+/// start (`smtps://`) or `STARTTLS` when offered, `EHLO`, `AUTH PLAIN` when the URL has
+/// credentials (over TLS only), `MAIL FROM`, `RCPT TO`, `DATA`, `QUIT`.
 ///
 /// A message counts as sent only on the server's `250` after the data; anything else throws and
 /// the outbox tries again later with the same `Message-ID`. The whole conversation has one
@@ -14,17 +19,29 @@ public struct SMTPTransport: MailTransport {
     public let timeout: Duration
     /// The name this client gives in `EHLO`.
     public let clientName: String
+    /// The CA certificates the server's certificate must chain to, for a private CA; `nil` for
+    /// the system's store.
+    public let caFile: String?
 
-    public init(server: SMTPServerURL, timeout: Duration = .seconds(30), clientName: String = ProcessInfo.processInfo.hostName) {
+    public init(
+        server: SMTPServerURL, timeout: Duration = .seconds(30), clientName: String = ProcessInfo.processInfo.hostName, caFile: String? = nil
+    ) {
         self.server = server
         self.timeout = timeout
         self.clientName = clientName.isEmpty ? "localhost" : clientName
+        self.caFile = caFile
     }
 
     public func send(_ mail: OutgoingMail) async throws {
         let transport = self
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let thread = Thread {
+                // A server that hangs up mid-handshake must be an error, not SIGPIPE: OpenSSL
+                // writes with write(2), so the signal is blocked on this thread, which ends here.
+                var pipe = sigset_t()
+                sigemptyset(&pipe)
+                sigaddset(&pipe, SIGPIPE)
+                pthread_sigmask(SIG_BLOCK, &pipe, nil)
                 continuation.resume(with: Result { try transport.converse(mail) })
             }
             thread.name = "tessera-smtp"
@@ -35,8 +52,22 @@ public struct SMTPTransport: MailTransport {
     private func converse(_ mail: OutgoingMail) throws {
         let connection = try SMTPConnection(host: server.host, port: server.port, deadline: .now + timeout)
         defer { connection.close() }
+        if server.security == .implicitTLS { try connection.startTLS(host: server.host, caFile: caFile) }
         try connection.expect(220, after: "the greeting")
-        try connection.command("EHLO \(clientName)", expect: 250)
+        let capabilities = try connection.command("EHLO \(clientName)", expect: 250)
+        if !connection.isEncrypted {
+            // EHLO's first line is the server's name; each later one names an extension.
+            if capabilities.dropFirst().contains(where: { $0.uppercased() == "STARTTLS" }) {
+                try connection.command("STARTTLS", expect: 220)
+                try connection.startTLS(host: server.host, caFile: caFile)
+                // What the server said before the handshake may have been forged: ask again.
+                try connection.command("EHLO \(clientName)", expect: 250)
+            } else if server.security == .startTLSRequired {
+                throw SMTPError.tlsNotOffered(because: "SMTP_URL requires it (?starttls=required)")
+            } else if server.username != nil {
+                throw SMTPError.tlsNotOffered(because: "the password in SMTP_URL is only ever sent encrypted")
+            }
+        }
         if let username = server.username {
             let token = Data("\0\(username)\0\(server.password ?? "")".utf8).base64EncodedString()
             try connection.command("AUTH PLAIN \(token)", expect: 235, shown: "AUTH PLAIN")

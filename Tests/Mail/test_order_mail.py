@@ -7,6 +7,9 @@ outbox in the order's transaction, and a worker sends it to a real SMTP server o
   restarted server sends it once;
 - an SMTP server that refuses for 10 s delays the mail but loses nothing and sends it once;
 - on PostgreSQL, two instances share one outbox and send each mail once (FOR UPDATE SKIP LOCKED);
+- over STARTTLS and over TLS from the first byte (smtps), the relay's certificate from a test CA
+  (SMTP_CA_FILE) is verified and the password goes encrypted; a certificate from another CA is
+  refused with a log line that says so, and the mail waits, then goes once the relay is mended;
 - without SMTP_URL, mail is written to DATA_DIR/mail;
 - a malformed SMTP_URL or MAIL_FROM stops the start with a message that names it;
 - registration and mail agree on every kind of address: what the form takes is mailed, an
@@ -15,8 +18,10 @@ outbox in the order's transaction, and a worker sends it to a real SMTP server o
   dead letter (recorded, logged, counted, never retried) that staff see at /admin/mail, mend
   and send again, or discard; on SQLite and on PostgreSQL.
 """
+import atexit
 import os
 import re
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -88,6 +93,19 @@ class Storefront:
 
     def logged(self):
         return self.log_path.read_text(errors="replace")
+
+
+_test_ca = []
+
+
+def test_ca():
+    """A folder with a throwaway CA and certificates it signs (scripts/test-ca.sh), made once."""
+    if not _test_ca:
+        folder = tempfile.mkdtemp(prefix="tessera-mail-ca-")
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        subprocess.run([str(ROOT / "scripts/test-ca.sh"), folder], check=True, stdout=subprocess.DEVNULL)
+        _test_ca.append(folder)
+    return _test_ca[0]
 
 
 def buyer(base, email=None, name="Mail Buyer"):
@@ -167,8 +185,8 @@ class MailRules:
         self.folder.cleanup()
 
     def start(self, **environment):
-        self.storefront = Storefront(Path(self.folder.name) / "data", SMTP_URL=f"smtp://127.0.0.1:{self.smtp_port}",
-                                     **self.database, **environment)
+        self.storefront = Storefront(Path(self.folder.name) / "data", **{"SMTP_URL": f"smtp://127.0.0.1:{self.smtp_port}",
+                                                                         **self.database, **environment})
         return self.storefront
 
     def test_registration_and_mail_agree_on_every_kind_of_address(self):
@@ -364,6 +382,42 @@ class OrderMailOnSQLiteTest(MailRules, unittest.TestCase):
         time.sleep(2)
         self.assertEqual(len(mails_for(self.smtp.mailbox, order)), 1)
         self.assertIn("will retry", storefront.logged())
+
+    def test_mail_goes_over_starttls_and_over_tls_with_the_password_only_encrypted(self):
+        ca = test_ca()
+        for tls, url in (("starttls", "smtp://shop:secret@127.0.0.1:{port}?starttls=required"), ("implicit", "smtps://shop:secret@127.0.0.1:{port}")):
+            with self.subTest(tls=tls):
+                self.smtp_port = free_port()
+                self.smtp = SMTPServer(self.smtp_port, tls=tls, certificate=(ca, "server"))
+                try:
+                    storefront = self.start(SMTP_URL=url.format(port=self.smtp_port), SMTP_CA_FILE=f"{ca}/ca.crt")
+                    order = place_order(buyer(storefront.base))
+                    try:
+                        wait_for_mail(self.smtp.mailbox, order, timeout=20)
+                    except AssertionError as missing:
+                        raise AssertionError(f"{missing}; the storefront logged: {storefront.logged()[-1500:]}") from None
+                    self.assertEqual(self.smtp.mailbox.links, [{"tls": True, "login": b"shop"}])
+                finally:
+                    self.storefront.stop()
+                    self.smtp.stop()
+                    self.storefront = self.smtp = None
+
+    def test_a_certificate_from_another_authority_is_refused_and_the_mail_waits(self):
+        ca = test_ca()
+        # What a machine in the middle would show: a certificate for the right name, from a CA
+        # the shop does not trust.
+        self.smtp = SMTPServer(self.smtp_port, tls="starttls", certificate=(ca, "stranger"))
+        storefront = self.start(SMTP_URL=f"smtp://shop:secret@127.0.0.1:{self.smtp_port}", SMTP_CA_FILE=f"{ca}/ca.crt")
+        order = place_order(buyer(storefront.base))
+        wait_until(lambda: "certificate was refused: unable to get local issuer certificate" in storefront.logged(), 20,
+                   "a log line that says the certificate was refused")
+        self.assertEqual(self.smtp.mailbox.received(), [], "nothing went to the stranger")
+        self.smtp.stop()
+        self.smtp = SMTPServer(self.smtp_port, tls="starttls", certificate=(ca, "server"))
+        wait_for_mail(self.smtp.mailbox, order, timeout=60)
+        time.sleep(2)
+        self.assertEqual(len(mails_for(self.smtp.mailbox, order)), 1)
+        self.assertEqual(self.smtp.mailbox.links, [{"tls": True, "login": b"shop"}])
 
     def test_without_smtp_url_mail_is_written_to_the_data_folder(self):
         data = Path(self.folder.name) / "data"

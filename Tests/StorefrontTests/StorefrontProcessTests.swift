@@ -222,7 +222,8 @@ import Testing
             ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"],
             "OTEL_EXPORTER_OTLP_PROTOCOL=grpc is not supported"
         ),
-        (["SMTP_URL": "https://mail.example.com"], "only smtp:// is supported"),
+        (["SMTP_URL": "https://mail.example.com"], "only smtp:// (STARTTLS) and smtps:// (TLS from the start) are supported"),
+        (["SMTP_URL": "smtps://mail.example.com", "SMTP_CA_FILE": "/nonexistent/ca.pem"], "SMTP_CA_FILE=/nonexistent/ca.pem is not a file"),
         (["MAIL_FROM": "nobody"], "MAIL_FROM=nobody is not an address"),
         (["PASSKEY_RP_ID": "127.0.0.1"], "PASSKEY_RP_ID=127.0.0.1 is not a domain name"),
         (["PASSKEY_RP_ID": "shop.example", "PUBLIC_URL": "https://other.example"], "must be PUBLIC_URL's host (other.example)"),

@@ -11,8 +11,46 @@ import Testing
     let mail = OutgoingMail(
         messageID: "t.1@example.com", sender: "shop@example.com", recipients: ["ada@example.com"], data: "Subject: Hi\r\n\r\nHello.\r\n")
 
-    func transport(port: Int, timeout: Duration = .seconds(10)) throws -> SMTPTransport {
-        SMTPTransport(server: try SMTPServerURL("smtp://127.0.0.1:\(port)"), timeout: timeout, clientName: "tests")
+    func transport(port: Int, timeout: Duration = .seconds(10), user: String = "", options: String = "") throws -> SMTPTransport {
+        SMTPTransport(server: try SMTPServerURL("smtp://\(user)127.0.0.1:\(port)\(options)"), timeout: timeout, clientName: "tests")
+    }
+
+    /// A password never goes in clear: to a server that offers no STARTTLS, the conversation
+    /// stops after EHLO, before AUTH; so does one whose URL requires TLS.
+    @Test func withoutSTARTTLSAPasswordOrARequirementStopsBeforeAuth() async throws {
+        for (user, options, reason) in [("shop:secret@", "", "password"), ("", "?starttls=required", "requires it")] {
+            let server = try ScriptedSMTPServer(says: ["220 hello\r\n", "250-relay\r\n250-AUTH PLAIN\r\n250 8BITMIME\r\n", "235 ok\r\n"])
+            await #expect {
+                try await transport(port: server.port, user: user, options: options).send(mail)
+            } throws: { error in
+                guard case SMTPError.tlsNotOffered(let because) = error else { return false }
+                return because.contains(reason) && "\(error)".contains("does not offer STARTTLS")
+            }
+        }
+    }
+
+    /// Bytes sent with the reply to STARTTLS, before the handshake, would be read as if they
+    /// had come encrypted: the client refuses them.
+    @Test func repliesSlippedInBeforeTheHandshakeAreRefused() async throws {
+        let server = try ScriptedSMTPServer(says: ["220 hello\r\n", "250-relay\r\n250 STARTTLS\r\n", "220 go ahead\r\n250 forged\r\n"])
+        await #expect {
+            try await transport(port: server.port).send(mail)
+        } throws: { error in
+            guard case SMTPError.tls(let reason) = error else { return false }
+            return reason.contains("more than its reply to STARTTLS")
+        }
+    }
+
+    /// A server that offers STARTTLS and then does not speak TLS is an error that says so,
+    /// within the deadline, and the mail is not sent in clear instead.
+    @Test func aServerThatOffersSTARTTLSButCannotSpeakItFails() async throws {
+        let server = try ScriptedSMTPServer(says: ["220 hello\r\n", "250-relay\r\n250 STARTTLS\r\n", "220 go ahead\r\n", "not TLS at all\r\n"])
+        await #expect {
+            try await transport(port: server.port, timeout: .seconds(5)).send(mail)
+        } throws: { error in
+            guard case SMTPError.tls(let reason) = error else { return false }
+            return !reason.isEmpty
+        }
     }
 
     @Test func aServerThatNeverSpeaksTimesOutAtTheDeadline() async throws {
