@@ -1,11 +1,15 @@
 """Three storefront instances on one PostgreSQL behind nginx, as deploy/compose.yaml runs them,
 all started here: a shopper's requests land on every instance in turn, checkouts racing through
 different instances never oversell, a sign-out through one instance holds on all, an instance
-killed under load is routed around, loses no acknowledged order, and rejoins when restarted, and a
-change made through one instance reaches live pages whose streams are on the others.
+killed under load is routed around, loses no acknowledged order, and rejoins when restarted, a
+change made through one instance reaches live pages whose streams are on the others, and nginx
+serves HTTPS with HTTP/2 and sends plain HTTP there.
 
 Run by scripts/scale-out-test.sh (make test), inside scripts/with-postgres.sh, which provides
-TESSERA_POSTGRES_URL. nginx runs deploy/nginx.conf with loopback ports for the service names.
+TESSERA_POSTGRES_URL. nginx runs deploy/nginx.conf with loopback ports for the service names and
+the ports, and a certificate from a test CA (scripts/test-ca.sh). The load goes through a plain
+listener the test adds to the HTTPS server block: the same locations, without Python's TLS
+costing the two cores the instances need.
 """
 import html
 import itertools
@@ -139,14 +143,19 @@ class Nginx:
     def __init__(self, folder, instances):
         self.folder = Path(folder) / "nginx"
         self.folder.mkdir()
-        self.port = free_port()
+        self.port, self.tls_port, self.redirect_port = free_port(), free_port(), free_port()
+        self.ca = self.folder / "tls/ca.crt"
+        subprocess.run([str(ROOT / "scripts/test-ca.sh"), str(self.folder / "tls")], check=True, stdout=subprocess.DEVNULL)
         config = (ROOT / "deploy/nginx.conf").read_text()
         for number, instance in enumerate(instances, start=1):
             config = config.replace(f"server shop{number}:8080", f"server 127.0.0.1:{instance.port}")
-        config = config.replace("listen 80;", f"listen 127.0.0.1:{self.port};")
+        config = config.replace("listen 80;", f"listen 127.0.0.1:{self.redirect_port};")
+        config = config.replace("listen 443 ssl http2;", f"listen 127.0.0.1:{self.tls_port} ssl http2;\n        listen 127.0.0.1:{self.port};")
+        config = config.replace("/etc/nginx/tls/fullchain.pem", str(self.folder / "tls/server.crt"))
+        config = config.replace("/etc/nginx/tls/privkey.pem", str(self.folder / "tls/server.key"))
         config = config.replace("http {", "http {\n    access_log off;\n" + "".join(
             f"    {kind}_temp_path {self.folder}/{kind};\n" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")), 1)
-        assert "shop1" not in config and "listen 80" not in config, "the deploy config changed shape"
+        assert "shop1" not in config and "listen 80" not in config and "/etc/nginx" not in config, "the deploy config changed shape"
         config = f"daemon off;\npid {self.folder}/nginx.pid;\nerror_log {self.folder}/error.log;\n" + config
         (self.folder / "nginx.conf").write_text(config)
         self.process = subprocess.Popen(["nginx", "-c", str(self.folder / "nginx.conf"), "-p", str(self.folder)],
@@ -552,6 +561,28 @@ class ScaleOutTest(unittest.TestCase):
         print(f"\nshared limits: registrations from one address through 3 instances {[status for status, _ in answers]}; "
               f"wrong passwords for one account {statuses}", file=sys.stderr)
         self.assertEqual(statuses, [422] * 6 + [429], "the 7th guess waits, whichever instance counted the 6 before it")
+
+    def test_90_https_with_http2_in_front_and_plain_http_sent_there(self):
+        """deploy/nginx.conf's TLS server block: HTTP/2 with the test CA's certificate, the
+        instances told the visit is HTTPS (so the session cookie is Secure), and port 80 only a
+        redirect to the same path on HTTPS."""
+        base = f"https://127.0.0.1:{self.nginx.tls_port}"
+
+        def curl(*arguments):
+            return subprocess.run(["curl", "-sS", "--max-time", "20", *arguments], capture_output=True, text=True, timeout=30)
+
+        secure = curl("--http2", "--cacert", str(self.nginx.ca), "-D", "-", "-o", "/dev/null", "-w", "version=%{http_version}", base + "/login")
+        self.assertEqual(secure.returncode, 0, secure.stderr)
+        self.assertRegex(secure.stdout, r"(?m)^HTTP/2 200", "HTTP/2 over TLS")
+        self.assertTrue(secure.stdout.endswith("version=2"), secure.stdout)
+        self.assertRegex(secure.stdout, r"(?im)^set-cookie: [^\r\n]*; ?Secure", "X-Forwarded-Proto: https reached the instance")
+
+        untrusted = curl("-o", "/dev/null", base + "/")
+        self.assertEqual(untrusted.returncode, 60, "without the test CA, curl refuses the certificate: " + untrusted.stderr)
+
+        plain = curl("-D", "-", "-o", "/dev/null", f"http://127.0.0.1:{self.nginx.redirect_port}/products/2?page=1")
+        self.assertRegex(plain.stdout, r"^HTTP/1.1 301")
+        self.assertRegex(plain.stdout, r"(?im)^location: https://127\.0\.0\.1/products/2\?page=1\r?$")
 
     def test_9_a_rolling_deploy_under_load_drops_nothing(self):
         """deploy/rolling-deploy.sh replaces the three instances one at a time while 8 clients
