@@ -5,7 +5,7 @@
 export SWIFT ?= swift
 unexport MAKEFLAGS MFLAGS MAKEOVERRIDES
 
-.PHONY: run run-postgres dev dev-loop page-weight example-test dev-reload-test test test-build test-repeat browser-test mail-test trace-test techempower-test container-test scale-out-test stall-test image soak build bench docs deps clean
+.PHONY: run run-postgres dev fuzz dev-loop page-weight example-test dev-reload-test test test-build test-repeat browser-test mail-test trace-test techempower-test container-test scale-out-test stall-test image soak build bench docs deps clean
 
 deps:
 	@scripts/install-deps.sh build
@@ -53,6 +53,12 @@ test-build: deps
 ## run's output is in .build/test-repeat/ (.build/test-repeat-loaded/ when loaded).
 test-repeat: deps
 	scripts/test-repeat.sh $(N)
+
+## libFuzzer on the hand-written parsers (Fuzz/targets: CBOR, cookies, the session record and
+## base64url), FUZZ_SECONDS each (60 unless given); make test runs each for 30 s. A crash's input is
+## kept in .build/fuzz/crashes/ (scripts/fuzz.sh).
+fuzz:
+	scripts/fuzz.sh $(FUZZ_SECONDS)
 
 ## The real-browser test alone (headless Chromium through Selenium); screenshots in .build/.
 browser-test: test-build

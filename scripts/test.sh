@@ -2,7 +2,7 @@
 # `make test`: one build, then every check on it (decision 0029).
 #
 #   build    scripts/test-build.sh, while scripts/test-prepare.sh installs what the checks need
-#   then     suites, docs            | example, dev-reload    | container, trace, techempower
+#   then     suites, docs, fuzz      | example, dev-reload    | container, trace, techempower
 #   then     browser                 | stall, scale-out       | mail
 #   last     soak, alone: it loads both cores and measures memory
 #
@@ -75,6 +75,7 @@ wait "$prepare" || report
 
 export STOREFRONT_BINARY="$test_bin/storefront" TESSERA_BENCH_BINARY="$test_bin/tessera-bench"
 lanes "suites scripts/swift-test.sh" "docs scripts/docs.sh" "format scripts/format-check.sh" "module-graph scripts/module-graph.py" \
+    "fuzz scripts/fuzz.sh 30" \
     "|" "example scripts/example-test.sh" "dev-reload scripts/dev-reload-test.sh" \
     "|" "container scripts/container-test.sh" "trace scripts/trace-test.sh" "techempower scripts/techempower-test.sh"
 lanes "browser scripts/browser-test.sh" \

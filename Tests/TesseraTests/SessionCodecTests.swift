@@ -10,8 +10,8 @@ import Testing
     let codec = SessionCodec(secret: Data(repeating: 7, count: 32))
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    func payload(_ values: [String: String] = ["userID": "42", "userName": "Ada Lovelace ✓", "cartCount": "3"]) -> SessionCodec.Payload {
-        SessionCodec.Payload(id: SessionCodec.newIdentifier(), expires: 1_800_000_600, token: SessionCodec.newToken(), values: values)
+    func payload(_ values: [String: String] = ["userID": "42", "userName": "Ada Lovelace ✓", "cartCount": "3"]) -> SessionRecord {
+        SessionRecord(id: SessionCodec.newIdentifier(), expires: 1_800_000_600, token: SessionCodec.newToken(), values: values)
     }
 
     /// The cookie as it travels, before base64url: version, nonce, the sealed record, the tag.
@@ -136,7 +136,7 @@ import Testing
     @Test func aCookieSignedWithAPreviousSecretLoadsAndIsSignedAgain() throws {
         let old = SessionConfiguration(secret: Data(repeating: 1, count: 32))
         let rotated = SessionConfiguration(secret: Data(repeating: 2, count: 32), previousSecrets: [Data(repeating: 1, count: 32)])
-        let payload = SessionCodec.Payload(
+        let payload = SessionRecord(
             id: SessionCodec.newIdentifier(), expires: Int64(Date().timeIntervalSince1970) + 600, token: SessionCodec.newToken(),
             values: ["userID": "42"])
         let cookie = old.codec.encode(payload)
@@ -176,7 +176,7 @@ import Testing
         #expect(draws.allSatisfy { $0.count == 48 })
         #expect(Set(draws).count == draws.count, "200 draws of 384 bits, all different")
         let (id, token) = SessionCodec.newIdentifierAndToken()
-        #expect(id.count == SessionCodec.idLength && token.count == SessionCodec.tokenLength)
+        #expect(id.count == SessionRecord.idLength && token.count == SessionRecord.tokenLength)
         #expect(id != Array(token.prefix(id.count)), "the id and the token are different bytes")
         // Every byte value turns up across 9,600 bytes: nothing stuck at zero.
         #expect(Set(draws.joined()).count == 256)

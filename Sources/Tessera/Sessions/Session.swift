@@ -48,7 +48,7 @@ public struct Session: Sendable {
         /// The cookie's value as sent, and the secret that verified it.
         let source: Source
         /// `nil` when there was no valid cookie.
-        let payload: SessionCodec.Payload?
+        let payload: SessionRecord?
 
         /// Whether a request that sends `cookie`, checked with `codec`, would load this again.
         func isLoaded(from cookie: String?, by codec: SessionCodec) -> Bool {
@@ -169,7 +169,7 @@ public struct Session: Sendable {
     /// do, and drawing them was most of what such a request cost.
     private final class Storage: Sendable {
         private struct State {
-            var payload: SessionCodec.Payload
+            var payload: SessionRecord
             var modified = false
             var tokenIsNew = false
             /// Whether the answer found a value (the token included) or changed the session.
@@ -194,30 +194,30 @@ public struct Session: Sendable {
 
         private let state: Mutex<State>
         /// The payload as loaded, before anything was drawn or changed.
-        let fromCookie: SessionCodec.Payload?
+        let fromCookie: SessionRecord?
         /// The cookie it came from; `nil` for a session that was not loaded from a request.
         let loadedFrom: Loaded.Source?
 
         /// `sealAgain`: the cookie was sealed with a previous secret, so the answer sets it again.
-        init(payload: SessionCodec.Payload?, loadedFrom: Loaded.Source? = nil, sealAgain: Bool = false) {
+        init(payload: SessionRecord?, loadedFrom: Loaded.Source? = nil, sealAgain: Bool = false) {
             state = Mutex(State(payload: payload ?? Self.newPayload(), modified: sealAgain))
             fromCookie = payload
             self.loadedFrom = loadedFrom
         }
 
         /// A session with nothing drawn yet (see ``State/complete()``).
-        static func newPayload() -> SessionCodec.Payload {
-            SessionCodec.Payload(id: [], expires: 0, token: [], values: [:])
+        static func newPayload() -> SessionRecord {
+            SessionRecord(id: [], expires: 0, token: [], values: [:])
         }
 
-        func read<T>(_ body: (SessionCodec.Payload) -> T) -> T {
+        func read<T>(_ body: (SessionRecord) -> T) -> T {
             state.withLock { state in
                 state.complete()
                 return body(state.payload)
             }
         }
 
-        func read<T>(_ body: (SessionCodec.Payload, _ used: Bool, _ consulted: Bool) -> T) -> T {
+        func read<T>(_ body: (SessionRecord, _ used: Bool, _ consulted: Bool) -> T) -> T {
             state.withLock { body($0.payload, $0.used, $0.consulted) }
         }
 
@@ -243,7 +243,7 @@ public struct Session: Sendable {
             }
         }
 
-        func change(_ body: (inout SessionCodec.Payload) -> Bool) {
+        func change(_ body: (inout SessionRecord) -> Bool) {
             state.withLock { state in
                 state.complete()
                 state.used = true
@@ -254,7 +254,7 @@ public struct Session: Sendable {
             }
         }
 
-        func payloadToSave(includingNewToken: Bool) -> SessionCodec.Payload? {
+        func payloadToSave(includingNewToken: Bool) -> SessionRecord? {
             state.withLock { state in
                 guard state.modified || (includingNewToken && state.tokenIsNew) else { return nil }
                 state.complete()

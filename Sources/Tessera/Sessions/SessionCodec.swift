@@ -14,14 +14,7 @@ import Foundation
 /// | any | the record, encrypted |
 /// | 16 | GCM tag |
 ///
-/// The record, integers big-endian:
-///
-/// | bytes | field |
-/// |---|---|
-/// | 16 | session id |
-/// | 8 | expiry, seconds since 1970 |
-/// | 32 | CSRF token |
-/// | any | entries: key length (1 byte, 1 to 255), key, value length (2 bytes), value; UTF-8 |
+/// The record is a ``SessionRecord``.
 ///
 /// Fixed fields and no JSON: a session is decoded for every request that sends its cookie and
 /// encoded for every answer that sets one, and JSON's encoder and decoder were most of that
@@ -57,13 +50,10 @@ struct SessionCodec: Sendable {
 
     /// The format this codec writes, and the only one it reads.
     static let version: UInt8 = 2
-    static let idLength = 16
-    static let tokenLength = 32
     /// The bytes in front of the ciphertext that GCM authenticates too: the version.
     private static let authenticatedHeader: [UInt8] = [version]
     private static let nonceLength = 12
     private static let tagLength = 16
-    private static let fixedLength = idLength + 8 + tokenLength
 
     /// `record` encrypted and authenticated, with the version and nonce in front.
     func seal(_ record: [UInt8]) -> [UInt8] {
@@ -88,47 +78,14 @@ struct SessionCodec: Sendable {
         return Array(record)
     }
 
-    /// A session as its cookie holds it.
-    struct Payload: Equatable, Sendable {
-        /// The session's id, ``SessionCodec/idLength`` random bytes; empty until drawn.
-        var id: [UInt8]
-        var expires: Int64
-        /// The CSRF token of its forms, ``SessionCodec/tokenLength`` random bytes; empty until drawn.
-        var token: [UInt8]
-        var values: [String: String]
-
-        func isUnexpired(at now: Date) -> Bool {
-            expires > Int64(now.timeIntervalSince1970)
-        }
-    }
-
     /// The cookie value; `payload` must have its id and token.
-    func encode(_ payload: Payload) -> String {
-        precondition(payload.id.count == Self.idLength && payload.token.count == Self.tokenLength, "a saved session has its id and token")
-        var record: [UInt8] = []
-        record.reserveCapacity(
-            Self.fixedLength + payload.values.reduce(0) { $0 + 3 + $1.key.utf8.count + $1.value.utf8.count })
-        record.append(contentsOf: payload.id)
-        withUnsafeBytes(of: payload.expires.bigEndian) { record.append(contentsOf: $0) }
-        record.append(contentsOf: payload.token)
-        for (key, value) in payload.values {
-            let keyBytes = key.utf8, valueBytes = value.utf8
-            // The session's API holds short strings (ids, counts, names): longer ones are not kept.
-            guard (1...255).contains(keyBytes.count), valueBytes.count <= Int(UInt16.max) else {
-                assertionFailure("session entry too long to keep: \(key)")
-                continue
-            }
-            record.append(UInt8(keyBytes.count))
-            record.append(contentsOf: keyBytes)
-            withUnsafeBytes(of: UInt16(valueBytes.count).bigEndian) { record.append(contentsOf: $0) }
-            record.append(contentsOf: valueBytes)
-        }
-        return Base64URL.encode(seal(record))
+    func encode(_ payload: SessionRecord) -> String {
+        Base64URL.encode(seal(payload.bytes))
     }
 
     /// The session in `cookie`, as ``decode(_:now:)`` reads it, from the cookies verified lately
     /// when it is one of them: a visitor's every request sends the same cookie.
-    func payload(in cookie: String, now: Date = Date()) -> Payload? {
+    func payload(in cookie: String, now: Date = Date()) -> SessionRecord? {
         if let kept = verified.payload(for: cookie) { return kept.isUnexpired(at: now) ? kept : nil }
         guard let payload = decode(Substring(cookie), now: now) else { return nil }
         verified.keep(payload, for: cookie)
@@ -136,47 +93,24 @@ struct SessionCodec: Sendable {
     }
 
     /// The session in `cookie`, or `nil` when it is not one of ours, unchanged and unexpired.
-    func decode(_ cookie: Substring, now: Date = Date()) -> Payload? {
-        guard cookie.utf8.count <= 4096, let sealed = Base64URL.decode(cookie), let record = open(sealed), record.count >= Self.fixedLength
-        else { return nil }
-        var expires: Int64 = 0
-        for byte in record[Self.idLength..<(Self.idLength + 8)] { expires = expires << 8 | Int64(byte) }
-        var payload = Payload(
-            id: Array(record[0..<Self.idLength]),
-            expires: expires,
-            token: Array(record[(Self.idLength + 8)..<Self.fixedLength]),
-            values: [:]
-        )
-        guard payload.isUnexpired(at: now) else { return nil }
-        var cursor = Self.fixedLength
-        while cursor < record.count {
-            let keyLength = Int(record[cursor])
-            let valueStart = cursor + 1 + keyLength + 2
-            guard keyLength > 0, valueStart <= record.count else { return nil }
-            let valueLength = Int(record[valueStart - 2]) << 8 | Int(record[valueStart - 1])
-            guard valueStart + valueLength <= record.count,
-                let key = String(validating: record[(cursor + 1)..<(cursor + 1 + keyLength)], as: UTF8.self),
-                let value = String(validating: record[valueStart..<(valueStart + valueLength)], as: UTF8.self)
-            else { return nil }
-            payload.values[key] = value
-            cursor = valueStart + valueLength
-        }
-        return payload
+    func decode(_ cookie: Substring, now: Date = Date()) -> SessionRecord? {
+        guard cookie.utf8.count <= 4096, let sealed = Base64URL.decode(cookie), let record = open(sealed) else { return nil }
+        return SessionRecord(bytes: record, now: now)
     }
 
     /// A new session id: 128 bits from the cryptographic generator.
     static func newIdentifier() -> [UInt8] {
-        SecureRandomBytes.draw(idLength)
+        SecureRandomBytes.draw(SessionRecord.idLength)
     }
 
     /// A new CSRF token: 256 bits from the cryptographic generator.
     static func newToken() -> [UInt8] {
-        SecureRandomBytes.draw(tokenLength)
+        SecureRandomBytes.draw(SessionRecord.tokenLength)
     }
 
     /// A new session's id and token, in one draw from the cryptographic generator.
     static func newIdentifierAndToken() -> (id: [UInt8], token: [UInt8]) {
-        let bytes = SecureRandomBytes.draw(idLength + tokenLength)
-        return (Array(bytes.prefix(idLength)), Array(bytes.dropFirst(idLength)))
+        let bytes = SecureRandomBytes.draw(SessionRecord.idLength + SessionRecord.tokenLength)
+        return (Array(bytes.prefix(SessionRecord.idLength)), Array(bytes.dropFirst(SessionRecord.idLength)))
     }
 }

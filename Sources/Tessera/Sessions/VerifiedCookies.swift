@@ -11,8 +11,8 @@ import Synchronization
 /// the cost of a dictionary, and a flood of new cookies can only evict, never grow it.
 final class VerifiedCookies: Sendable {
     private struct Generations {
-        var current: [String: SessionCodec.Payload] = [:]
-        var previous: [String: SessionCodec.Payload] = [:]
+        var current: [String: SessionRecord] = [:]
+        var previous: [String: SessionRecord] = [:]
     }
 
     private let capacity: Int
@@ -23,7 +23,7 @@ final class VerifiedCookies: Sendable {
     }
 
     /// The payload `cookie` verified to, if it was seen lately.
-    func payload(for cookie: String) -> SessionCodec.Payload? {
+    func payload(for cookie: String) -> SessionRecord? {
         generations.withLock { kept in
             if let payload = kept.current[cookie] { return payload }
             guard let payload = kept.previous.removeValue(forKey: cookie) else { return nil }
@@ -33,11 +33,11 @@ final class VerifiedCookies: Sendable {
     }
 
     /// Keeps what `cookie` verified to.
-    func keep(_ payload: SessionCodec.Payload, for cookie: String) {
+    func keep(_ payload: SessionRecord, for cookie: String) {
         generations.withLock { Self.insert(payload, for: cookie, into: &$0, capacity: capacity) }
     }
 
-    private static func insert(_ payload: SessionCodec.Payload, for cookie: String, into kept: inout Generations, capacity: Int) {
+    private static func insert(_ payload: SessionRecord, for cookie: String, into kept: inout Generations, capacity: Int) {
         if kept.current.count >= capacity {
             kept.previous = kept.current
             kept.current = Dictionary(minimumCapacity: capacity)
