@@ -65,6 +65,13 @@ import Testing
             Issue.record("accepted Content-Length with Transfer-Encoding")
             return
         }
+        #expect(ContentLength.check(["1, 2"], hasTransferEncoding: false) == .invalid(.conflicting))
+        #expect(ContentLength.check(["+5"], hasTransferEncoding: false) == .invalid(.notANumber), "Int(_:) takes a sign; the header may not")
+        #expect(ServerRefusal(.withTransferEncoding) == .contentLengthWithTransferEncoding)
+        #expect(TransferEncoding.check([" Chunked "]) == nil)
+        #expect(TransferEncoding.check(["chunked", "chunked"]) == .repeated)
+        #expect(TransferEncoding.check(["gzip, chunked"]) == .unsupported)
+        #expect(ServerRefusal(.unsupported) == .transferCodingUnsupported)
     }
 
     @Test func acceptHeaderPrefersJSONOnlyWhenAsked() {

@@ -218,8 +218,8 @@ enum RequestReader {
         if head.hostCount > 1 || (isHTTP11 && head.hostCount == 0) {
             return HTTPError(.hostHeader)
         }
-        if let error = TransferEncoding.check(head.transferEncodings) {
-            return error
+        if let problem = TransferEncoding.check(head.transferEncodings) {
+            return HTTPError(ServerRefusal(problem))
         }
         do {
             context.parsedTarget = try RequestTarget.parse(context.target)
@@ -228,8 +228,8 @@ enum RequestReader {
         }
         context.isUpload = MediaTypeHeader(context.headers[.contentType] ?? "").essence == "multipart/form-data"
         switch ContentLength.check(head.contentLengths, hasTransferEncoding: !head.transferEncodings.isEmpty) {
-        case .invalid(let refusal):
-            return HTTPError(refusal)
+        case .invalid(let problem):
+            return HTTPError(ServerRefusal(problem))
         case .length(let length):
             context.declaredLength = length
         case .absent:
