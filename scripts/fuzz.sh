@@ -44,7 +44,7 @@ while read -r name sources; do
     echo "fuzz $name: ${runs:-?} inputs in ${seconds} s, nothing found (corpus: $(ls "$out/corpus/$name" | wc -l) new, $(ls "Fuzz/$name/corpus" | wc -l) seeds)"
   else
     echo "fuzz $name: FOUND A FAILURE; its input is in $out/crashes/, the run's output in $log:" >&2
-    grep -E "ERROR|Fatal error|Precondition failed|SUMMARY|Test unit written" "$log" | head -n 20 >&2
+    grep -E "ERROR|Fatal error|Precondition failed|SUMMARY|Test unit written" "$log" | head -n 20 >&2 || true
     failed=1
   fi
 done < Fuzz/targets

@@ -96,7 +96,9 @@ CONF
 PGPASSWORD="$password" "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -q -c "CREATE DATABASE tessera" >/dev/null
 
 export TESSERA_POSTGRES_URL="postgres://postgres:$password@127.0.0.1:$port/tessera?sslmode=disable"
-export TESSERA_POSTGRES_TLS_URL="postgres://postgres:$password@127.0.0.1:$port/tessera?sslmode=verify-full&sslrootcert=$cluster/tls/ca.crt"
+# The CA's path percent-encoded: a checkout's path may hold a space, a "&" or a "%".
+ca_in_url=$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))' "$cluster/tls/ca.crt")
+export TESSERA_POSTGRES_TLS_URL="postgres://postgres:$password@127.0.0.1:$port/tessera?sslmode=verify-full&sslrootcert=$ca_in_url"
 export TESSERA_POSTGRES_CLUSTER="$cluster"
 export TESSERA_POSTGRES_CTL="$ctl"
 echo "PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$port (cluster in $cluster)" >&2

@@ -5,7 +5,9 @@ import Foundation
 /// - `smtps://[user:password@]host[:port]`: TLS from the first byte (port 465 when none is given).
 /// - `smtp://[user:password@]host[:port]`: `STARTTLS` whenever the server offers it (port 25 when
 ///   none is given); in clear only to a server that does not offer it and only without a
-///   password. `?starttls=required` refuses to send in clear at all.
+///   password. `?starttls=required` refuses to send in clear at all; `?starttls=never` sends in
+///   clear on purpose, to a relay on the same host whose certificate names no host (Debian's
+///   Postfix offers STARTTLS with a self-signed one), and never with a password.
 ///
 /// Credentials are sent with `AUTH PLAIN`, and only over TLS. The server's certificate is always
 /// verified, against the system's CA store or the file `SMTP_CA_FILE` names.
@@ -25,6 +27,8 @@ public struct SMTPServerURL: Sendable, Equatable, CustomStringConvertible {
         /// `smtp://`: `STARTTLS` when offered; in clear to a server that offers none, unless
         /// there is a password to send.
         case startTLSWhenOffered
+        /// `smtp://…?starttls=never`: in clear, to a relay on the same host; no password.
+        case plain
     }
 
     /// Why a text is not an SMTP URL, said so that an operator can fix it.
@@ -41,14 +45,17 @@ public struct SMTPServerURL: Sendable, Equatable, CustomStringConvertible {
         }
         guard let host = components.host, !host.isEmpty else { throw Invalid(description: "SMTP_URL \(text) names no host.") }
         guard components.path.isEmpty || components.path == "/", components.fragment == nil else {
-            throw Invalid(description: "SMTP_URL \(text) has a path; it takes only user, password, host, port and ?starttls=required.")
+            throw Invalid(description: "SMTP_URL \(text) has a path; it takes only user, password, host, port and ?starttls=.")
         }
         var security: Security = scheme == "smtps" ? .implicitTLS : .startTLSWhenOffered
         for item in components.queryItems ?? [] {
-            guard item.name == "starttls", item.value == "required", scheme == "smtp" else {
-                throw Invalid(description: "SMTP_URL \(text): the only option is ?starttls=required, on smtp://.")
+            guard item.name == "starttls", scheme == "smtp", let value = item.value, value == "required" || value == "never" else {
+                throw Invalid(description: "SMTP_URL \(text): the only option is ?starttls=required or ?starttls=never, on smtp://.")
             }
-            security = .startTLSRequired
+            security = value == "required" ? .startTLSRequired : .plain
+        }
+        if security == .plain, components.user != nil {
+            throw Invalid(description: "SMTP_URL \(text): ?starttls=never sends in clear, so it takes no user or password.")
         }
         let port = components.port ?? (scheme == "smtps" ? 465 : 25)
         guard (1...65535).contains(port) else { throw Invalid(description: "SMTP_URL \(text): the port must be 1 to 65535.") }
@@ -59,14 +66,10 @@ public struct SMTPServerURL: Sendable, Equatable, CustomStringConvertible {
         self.security = security
     }
 
-    /// Whether this mail may only go over TLS: the URL says so, or there is a password to send.
-    var requiresTLS: Bool {
-        security != .startTLSWhenOffered || username != nil
-    }
-
     /// The URL without its password, for logs.
     public var description: String {
         let scheme = security == .implicitTLS ? "smtps" : "smtp"
-        return "\(scheme)://\(username.map { "\($0)@" } ?? "")\(host):\(port)\(security == .startTLSRequired ? "?starttls=required" : "")"
+        let option = security == .startTLSRequired ? "?starttls=required" : security == .plain ? "?starttls=never" : ""
+        return "\(scheme)://\(username.map { "\($0)@" } ?? "")\(host):\(port)\(option)"
     }
 }

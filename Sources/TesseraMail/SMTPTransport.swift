@@ -55,7 +55,7 @@ public struct SMTPTransport: MailTransport {
         if server.security == .implicitTLS { try connection.startTLS(host: server.host, caFile: caFile) }
         try connection.expect(220, after: "the greeting")
         let capabilities = try connection.command("EHLO \(clientName)", expect: 250)
-        if !connection.isEncrypted {
+        if !connection.isEncrypted, server.security != .plain {
             // EHLO's first line is the server's name; each later one names an extension.
             if capabilities.dropFirst().contains(where: { $0.uppercased() == "STARTTLS" }) {
                 try connection.command("STARTTLS", expect: 220)

@@ -89,16 +89,18 @@ import Testing
         #expect(full.username == "user@shop")
         #expect(full.password == "p:ss")
         #expect(full.description == "smtp://user@shop@mail.example.com:2525", "no password in logs")
-        #expect(full.security == .startTLSWhenOffered && full.requiresTLS, "a password only goes encrypted")
+        #expect(full.security == .startTLSWhenOffered)
         let relay = try SMTPServerURL("smtp://127.0.0.1")
-        #expect(relay.port == 25 && relay.security == .startTLSWhenOffered && !relay.requiresTLS)
+        #expect(relay.port == 25 && relay.security == .startTLSWhenOffered)
+        let local = try SMTPServerURL("smtp://localhost?starttls=never")
+        #expect(local.security == .plain && local.description == "smtp://localhost:25?starttls=never")
         let implicit = try SMTPServerURL("smtps://mail.example.com")
         #expect(implicit.port == 465 && implicit.security == .implicitTLS && implicit.description == "smtps://mail.example.com:465")
         let required = try SMTPServerURL("smtp://mail.example.com:587?starttls=required")
         #expect(required.security == .startTLSRequired && required.description == "smtp://mail.example.com:587?starttls=required")
         for bad in [
             "https://mail.example.com", "smtp://", "smtp://host:0", "smtp://host/path", "mail.example.com", "smtps://host?starttls=required",
-            "smtp://host?starttls=yes", "smtp://host?tls=1",
+            "smtp://host?starttls=yes", "smtp://host?tls=1", "smtp://shop:secret@host?starttls=never",
         ] {
             #expect(throws: SMTPServerURL.Invalid.self, "\(bad)") { try SMTPServerURL(bad) }
         }

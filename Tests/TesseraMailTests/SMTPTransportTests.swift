@@ -29,6 +29,17 @@ import Testing
         }
     }
 
+    /// `?starttls=never` sends in clear even to a server that offers STARTTLS: the relay on the
+    /// same host whose certificate names no host. The whole conversation goes through.
+    @Test func startTLSNeverSendsInClearToALocalRelay() async throws {
+        let server = try ScriptedSMTPServer(
+            says: [
+                "220 hello\r\n", "250-relay\r\n250 STARTTLS\r\n", "250 sender ok\r\n", "250 recipient ok\r\n", "354 go on\r\n", "250 queued\r\n",
+                "221 bye\r\n",
+            ])
+        try await transport(port: server.port, options: "?starttls=never").send(mail)
+    }
+
     /// Bytes sent with the reply to STARTTLS, before the handshake, would be read as if they
     /// had come encrypted: the client refuses them.
     @Test func repliesSlippedInBeforeTheHandshakeAreRefused() async throws {

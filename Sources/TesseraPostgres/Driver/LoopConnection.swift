@@ -246,8 +246,9 @@ final class LoopConnection: @unchecked Sendable {
             if !writing, let registration { loop.modify(registration, events: [.readable, .writable]) }
             writing = true
             // While its send buffer is full, libpq reads what the server sent into its own
-            // buffer, and the socket may then never be readable for it again: take it now.
-            readResults(connection)
+            // buffer (and OpenSSL may hold the rest of a record), and the socket may then never
+            // be readable for it again: take it now.
+            guard consumeInput(connection) else { return fail(DatabaseUnavailable(reason: Self.message(connection))) }
             deliverNotifications()
         default:
             fail(DatabaseUnavailable(reason: Self.message(connection)))
