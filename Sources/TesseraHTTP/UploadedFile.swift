@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A file received in a `multipart/form-data` body: its bytes (``contents``) in memory when the
 /// body was small, in a ``SpooledFile`` when the body was large enough to be written to disk as
@@ -49,19 +49,6 @@ public struct UploadedFile: Sendable {
         cleaned = cleaned.trimmingCharacters(in: .whitespaces)
         guard !cleaned.isEmpty, cleaned.utf8.count <= 255 else { return nil }
         return cleaned
-    }
-
-    /// Writes the file into `directory` under ``safeFileName`` and returns its URL. It never
-    /// overwrites: an existing name is an error, so two uploads cannot silently replace each
-    /// other. A spooled file is copied in pieces, never whole in memory.
-    @discardableResult
-    public func write(into directory: URL) throws -> URL {
-        guard let name = safeFileName else {
-            throw HTTPError(.fileNameUnusable)
-        }
-        let destination = directory.appendingPathComponent(name, isDirectory: false)
-        try contents.copy(to: destination.path)
-        return destination
     }
 }
 

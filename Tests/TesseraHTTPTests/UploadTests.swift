@@ -98,7 +98,9 @@ import Testing
         for body in [manyFiles, fields] {
             let spooled = try SpooledFile()
             try spooled.append(body)
-            let error = #expect(throws: HTTPError.self) { try MultipartParser(boundary: Self.boundary).parse(.spooled(spooled)) }
+            let error = #expect(throws: HTTPError.self) {
+                try FormData(body: .spooled(spooled), contentType: "multipart/form-data; boundary=\(Self.boundary)")
+            }
             #expect(error?.status == .contentTooLarge)
         }
     }
@@ -119,7 +121,7 @@ import Testing
         let body = Self.body(files: [("a.jpg", [UInt8](repeating: 9, count: 10_000))])
         let spooled = try SpooledFile()
         try spooled.append(body.prefix(8_000))
-        #expect(throws: HTTPError.self) { try MultipartParser(boundary: Self.boundary).parse(.spooled(spooled)) }
+        #expect(throws: HTTPError.self) { try FormData(body: .spooled(spooled), contentType: "multipart/form-data; boundary=\(Self.boundary)") }
     }
 
     /// The resident memory of this process, from /proc.
