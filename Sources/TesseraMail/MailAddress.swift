@@ -19,6 +19,14 @@ public struct MailAddress: Sendable, Hashable, CustomStringConvertible {
         self.name = name.map { ControlCharacters.removed(from: $0).trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// `shop@localhost`: the sender of an app whose configuration names none (``MailOptions``).
+    public static let localShop = MailAddress(checked: "shop@localhost")
+
+    private init(checked address: String) {
+        self.address = address
+        name = nil
+    }
+
     /// Why `address` cannot be mailed, in words for staff and logs; `nil` when it can.
     public static func problem(in address: String) -> String? {
         switch EmailAddressSyntax.problem(in: address) {

@@ -43,7 +43,7 @@ public struct MailOptions: ParsableArguments, Sendable {
     /// The options with the environment and defaults applied, checked: a malformed `SMTP_URL`
     /// or `MAIL_FROM` stops the start with a message that says which.
     public func resolve(
-        dataDirectory: String, defaultSender: String = "shop@localhost",
+        dataDirectory: String, defaultSender: String = MailAddress.localShop.address,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> Settings {
         let value = OptionEnvironment(environment).string

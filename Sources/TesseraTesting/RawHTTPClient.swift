@@ -267,13 +267,14 @@ public final class RawHTTPClient: @unchecked Sendable {
 }
 
 extension RawHTTPClient {
-    /// One request on a new connection, with `Connection: close`.
+    /// One request on a new connection, with `Connection: close`; `Host: localhost` unless `headers` name another.
     public static func request(
         port: Int, _ target: String, method: String = "GET", headers: [String: String] = [:], body: [UInt8] = [],
         timeout: TimeInterval = 10
     ) throws -> TestResponse {
         let client = try RawHTTPClient(port: port, timeout: timeout)
-        var head = "\(method) \(target) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+        let host = headers.keys.contains { $0.lowercased() == "host" } ? "" : "Host: localhost\r\n"
+        var head = "\(method) \(target) HTTP/1.1\r\n\(host)Connection: close\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if !body.isEmpty { head += "Content-Length: \(body.count)\r\n" }
         try client.send(Array((head + "\r\n").utf8) + body)

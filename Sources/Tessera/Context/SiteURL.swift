@@ -36,6 +36,18 @@ public struct SiteURL: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(scheme)://\(authority)" }
 
+    /// Whether the host is this machine (`localhost`, `127.0.0.0/8`, `[::1]`): a developer's
+    /// run, where only the developer can send requests.
+    public var isLoopback: Bool {
+        let host: Substring
+        if authority.hasPrefix("[") {
+            host = authority.prefix { $0 != "]" }.dropFirst()
+        } else {
+            host = authority.prefix { $0 != ":" }
+        }
+        return host == "localhost" || host.hasSuffix(".localhost") || host.hasPrefix("127.") || host == "::1"
+    }
+
     /// A host name, an IPv4 address or a bracketed IPv6 address, then perhaps `:port`. ASCII
     /// only, checked byte by byte: pages that link their canonical URL ask it several times.
     static func isAuthority(_ text: String) -> Bool {
@@ -73,5 +85,14 @@ extension RequestContext {
     /// request's own scheme and `Host`. For a page that makes several absolute URLs.
     public var site: SiteURL {
         application.siteURL ?? SiteURL(of: request)
+    }
+
+    /// The site for a link that carries a secret (a password reset mailed to someone): the
+    /// configured ``SiteURL``, or the request's own only on loopback. Elsewhere `nil`: the `Host`
+    /// is the client's to choose, and a link to a host it chose would hand it the secret.
+    public var trustedSite: SiteURL? {
+        if let configured = application.siteURL { return configured }
+        let own = SiteURL(of: request)
+        return own.isLoopback ? own : nil
     }
 }

@@ -48,6 +48,12 @@ public struct RateLimit: Middleware {
         return .next
     }
 
+    /// Counts one request for `subject`, which the route reads itself (a form's e-mail, say), or
+    /// throws ``RateLimited``: for a limit whose key is not known before the route runs.
+    public func count(_ subject: String, in context: RequestContext) async throws {
+        try await count("\(name):\(subject)", now: Date(), in: context)
+    }
+
     /// Counts one request for `storeKey` at `now` in the store, as ``before(_:)`` does, or
     /// throws ``RateLimited``, logged in `context` when there is one.
     func count(_ storeKey: String, now: Date, in context: RequestContext? = nil) async throws {
@@ -85,6 +91,9 @@ public struct RateLimitKey: Sendable {
     public init(_ subject: @escaping @Sendable (RequestContext) -> String?) {
         self.subject = subject
     }
+
+    /// No key before the route runs: the route counts with ``RateLimit/count(_:in:)``.
+    public static let countedByRoute = RateLimitKey { _ in nil }
 
     /// The client's address (behind a trusted proxy, the one it reports).
     public static let clientAddress = RateLimitKey { context in
