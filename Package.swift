@@ -192,7 +192,7 @@ let package = Package(
         .target(
             name: "Accounts",
             dependencies: [
-                "Tessera", "TesseraViews", "TesseraPostgres", "TesseraPasskeys",
+                "Tessera", "TesseraViews", "TesseraPostgres", "TesseraPasskeys", "TesseraMail", "TesseraSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -334,7 +334,8 @@ let package = Package(
         .testTarget(
             name: "OrdersTests",
             dependencies: [
-                "Orders", "Catalog", "Accounts", "Storefront", "TesseraPostgres", "PostgresTestSupport",
+                "Orders", "Catalog", "Accounts", "Storefront", "TesseraPostgres", "TesseraSQLite", "TesseraMail", "TesseraViews",
+                "PostgresTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: testSettings

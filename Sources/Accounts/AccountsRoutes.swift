@@ -18,6 +18,15 @@ public enum AccountsRoutes {
     public static let changePassword = Route<NoParameters>("accounts.password", .get, "/account/password")
     /// Changes the password and ends every other session of the account.
     public static let submitPasswordChange = Route<NoParameters>("accounts.password.submit", .post, "/account/password")
+    /// `/password/forgot`: asks for the e-mail to mail a reset link to.
+    public static let forgotPassword = Route<NoParameters>("accounts.password.forgot", .get, "/password/forgot")
+    /// Mails a reset link if an account has the e-mail, and says the same either way; throttled
+    /// per client and per e-mail (429).
+    public static let submitForgotPassword = Route<NoParameters>("accounts.password.forgot.submit", .post, "/password/forgot")
+    /// `/password/reset/{token}`: the new password's form, while the mailed link works.
+    public static let resetPassword = Route<PasswordResetToken>("accounts.password.reset", .get, "/password/reset/{token}")
+    /// Sets the new password, once per link, and ends every session of the account.
+    public static let submitPasswordReset = Route<PasswordResetToken>("accounts.password.reset.submit", .post, "/password/reset/{token}")
     /// The options for adding a passkey (JSON), with a new challenge bound to the session; the
     /// account page's script asks for them.
     public static let passkeyRegistrationOptions = Route<NoParameters>("accounts.passkeys.options", .post, "/account/passkeys/options")

@@ -13,16 +13,23 @@ struct LimitOptions: ParsableArguments {
     var registration: RateLimitRule?
 
     @Option(
+        name: .customLong("password-reset-limit"),
+        help: "Password reset links asked for per client address. [env: PASSWORD_RESET_LIMIT] (default: 10/hour)")
+    var passwordReset: RateLimitRule?
+
+    @Option(
         name: .customLong("checkout-limit"),
         help: "Orders placed per signed-in shopper. [env: CHECKOUT_LIMIT] (default: 30/minute)")
     var checkout: RateLimitRule?
 
-    /// The registration and checkout rules; a value that is not `N/unit` stops the start.
-    func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> (registration: RateLimitRule, checkout: RateLimitRule)
-    {
+    /// The registration, password reset and checkout rules; a value that is not `N/unit` stops the start.
+    func resolve(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> (registration: RateLimitRule, passwordReset: RateLimitRule, checkout: RateLimitRule) {
         let options = OptionEnvironment(environment)
         return (
             try rule(options, registration, "REGISTRATION_LIMIT", default: AccountsModule.defaultRegistrationLimit),
+            try rule(options, passwordReset, "PASSWORD_RESET_LIMIT", default: AccountsModule.defaultPasswordResetLimit),
             try rule(options, checkout, "CHECKOUT_LIMIT", default: OrdersModule.defaultCheckoutLimit)
         )
     }

@@ -84,8 +84,9 @@ struct ServeCommand: AsyncParsableCommand {
         app.register(BackOfficeModule(orders: services.orders, catalog: services.catalog, photos: services.photos))
         app.register(
             AccountsModule(
-                accounts: services.accounts, passkeys: services.passkeys, signInObservers: [CartFollowsShopper(cart: services.cart)],
-                registrationLimit: limits.registration))
+                accounts: services.accounts, passkeys: services.passkeys, passwordResets: services.passwordResets,
+                signInObservers: [CartFollowsShopper(cart: services.cart)], registrationLimit: limits.registration,
+                passwordResetLimit: limits.passwordReset))
         app.register(RobotsModule())
         // `make dev` only: pages reload after each rebuild, and show a failed build's errors.
         let development = DevelopmentReload.fromEnvironment()

@@ -14,13 +14,15 @@ import TesseraSQLite
 /// changes share. The database is chosen here and nowhere else: SQLite in the data directory,
 /// or PostgreSQL when `DATABASE_URL` names one. Changes are published to `topics`, the app's
 /// live regions. With a `mailSender`, checkout queues the buyer's confirmation in the database's
-/// `mailOutbox`; passkeys belong to `relyingParty`.
+/// `mailOutbox`; reset links are queued there always (from `shop@localhost` without one);
+/// passkeys belong to `relyingParty`.
 struct StorefrontServices {
     let catalog: CatalogService
     let accounts: AccountsService
     let cart: CartService
     let orders: OrderService
     let passkeys: PasskeyService
+    let passwordResets: PasswordResetService
     let photos: PhotoService
     let mailOutbox: any MailOutbox
     /// Where the rate limits and the sign-in throttle count: this process's memory on SQLite,
@@ -38,6 +40,8 @@ struct StorefrontServices {
         rateLimits = MemoryRateLimitStore()
         accounts = AccountsService(store: SQLiteAccountsStore(database: database), hasher: hasher, throttle: SignInThrottle(store: rateLimits))
         passkeys = PasskeyService(relyingParty: relyingParty, store: SQLitePasskeyStore(database: database), accounts: accounts)
+        passwordResets = PasswordResetService(
+            store: SQLitePasswordResetStore(database: database), accounts: accounts, sender: mailSender ?? .localShop)
         cart = CartService(store: SQLiteCartStore(database: database), catalog: catalog)
         let outbox = SQLiteMailOutbox(database: database)
         orders = OrderService(
@@ -56,6 +60,8 @@ struct StorefrontServices {
         accounts = AccountsService(
             store: PostgresAccountsStore(connections: connections), hasher: hasher, throttle: SignInThrottle(store: rateLimits))
         passkeys = PasskeyService(relyingParty: relyingParty, store: PostgresPasskeyStore(connections: connections), accounts: accounts)
+        passwordResets = PasswordResetService(
+            store: PostgresPasswordResetStore(connections: connections), accounts: accounts, sender: mailSender ?? .localShop)
         cart = CartService(store: PostgresCartStore(connections: connections), catalog: catalog)
         let outbox = PostgresMailOutbox(connections: connections)
         orders = OrderService(

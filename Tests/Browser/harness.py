@@ -13,6 +13,8 @@ scripts/browser-test.sh passes, through the environment:
 """
 import atexit
 import base64
+import email
+import email.policy
 import json
 import os
 import shutil
@@ -94,6 +96,25 @@ class Storefront:
         self.log = open(Path(self.data) / "storefront.log", "w")
         self.process = subprocess.Popen([str(BINARY)], cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
         wait_until_healthy(self.base, self.process, 30, "the storefront did not start; see " + self.log.name)
+
+    def reset_links(self, count, seconds=30):
+        """The links of the first `count` password reset mails in DATA_DIR/mail, oldest first,
+        once the outbox's worker (which looks every second) has written them; fails after
+        `seconds` without them."""
+        folder = Path(self.data) / "mail"
+        deadline = time.monotonic() + seconds
+        while True:
+            files = sorted(folder.glob("password-reset.*.eml"), key=lambda file: file.stat().st_mtime_ns) if folder.exists() else []
+            if len(files) >= count:
+                break
+            assert time.monotonic() < deadline, f"{count} reset mails in {folder}, not {len(files)}"
+            time.sleep(0.05)
+        links = []
+        for file in files[:count]:
+            mail = email.message_from_bytes(file.read_bytes(), policy=email.policy.default)
+            text = mail.get_body(preferencelist=("plain",)).get_content()
+            links.append(next(word for word in text.split() if "/password/reset/" in word))
+        return links
 
     def stop(self):
         self.process.terminate()

@@ -36,6 +36,8 @@ class EveryPageAtBothWidths(BrowserTest):
     # The German walks: their screenshots apart, and every page they reach must be German.
     screenshot_prefix = ""
     expected_lang = "en"
+    # Reset links the walks asked for (for Grace, one per signed-out walk), so each finds its own mail.
+    links_asked = 0
 
     def setUp(self):
         self.forget_everything()
@@ -134,6 +136,25 @@ class EveryPageAtBothWidths(BrowserTest):
         self.assert_status(422)
         self.check_page(note="422, a line over the stock", status=422)
 
+    def forget_the_password(self):
+        """The forgotten-password form, sent empty and sent, the mailed link's form with its
+        errors, and a link that no longer works."""
+        self.visit("/password/forgot")
+        self.submit("[data-view=ForgotPassword] button[type=submit]")
+        self.check_page(note="422, sent empty", status=422)
+        self.type("#email", "grace@example.com")
+        self.submit("[data-view=ForgotPassword] button[type=submit]")
+        self.assertEqual(self.path(), "/login")
+        self.check_page(note="a link asked for")
+        type(self).links_asked += 1
+        link = self.storefront.reset_links(self.links_asked)[-1]
+        self.visit(link[link.index("/password/reset/"):])
+        self.type("#password", "new-password-1")
+        self.type("#confirm", "new-password-2")
+        self.submit("[data-view=ResetPassword] button[type=submit]")
+        self.check_page(note="422, the passwords differ", status=422)
+        self.visit("/password/reset/" + "A" * 43, note="404, a dead link", status=404)
+
     def show_not_found(self):
         self.visit("/no/such/page", note="404", status=404)
         self.assert_status(404)
@@ -174,6 +195,7 @@ class EveryPageAtBothWidths(BrowserTest):
         self.submit("[data-view=Register] button[type=submit]")
         self.assert_status(422)
         self.check_page(note="422, sent empty", status=422)
+        self.forget_the_password()
         self.fill_the_cart()
         self.ask_for_more_than_the_stock()
         self.open("/checkout")

@@ -4,7 +4,9 @@ import Foundation
 import GRDB
 import Orders
 import PostgresTestSupport
+import TesseraMail
 import TesseraPostgres
+import TesseraSQLite
 import Testing
 
 @testable import Storefront
@@ -33,6 +35,7 @@ final class ShopDatabase: Sendable {
             SQLiteAccountsStore.registerMigrations(in: &migrator)
             SQLiteCartStore.registerMigrations(in: &migrator)
             SQLiteOrderStore.registerMigrations(in: &migrator)
+            SQLiteMailOutbox.registerMigrations(in: &migrator)
             try migrator.migrate(pool)
             return ShopDatabase(
                 kind: kind, services: StorefrontServices(database: pool, topics: topics, hasher: .forTests), topics: topics, sqlite: (pool, folder),
@@ -74,6 +77,13 @@ final class ShopDatabase: Sendable {
         }
         let connections = PostgresTestCluster.connections(postgres!.url, size: 4)
         return (StorefrontServices(postgres: connections, topics: TopicLog(), hasher: .forTests), { await connections.shutdown() })
+    }
+
+    /// Password resets on this database that read the time from `clock`, as if it were later.
+    func passwordResets(clock: @escaping @Sendable () -> Date) -> PasswordResetService {
+        let store: any PasswordResetStore =
+            if let sqlite { SQLitePasswordResetStore(database: sqlite.pool) } else { PostgresPasswordResetStore(connections: postgres!.connections) }
+        return PasswordResetService(store: store, accounts: services.accounts, sender: .localShop, now: clock)
     }
 
     /// An order's status as the database has it right now, read on this thread outside any

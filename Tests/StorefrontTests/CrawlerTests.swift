@@ -10,7 +10,7 @@ import Testing
             #expect(robots.status == 200)
             #expect(robots.header("content-type") == "text/plain; charset=utf-8")
             let lines = robots.text.split(separator: "\n").map(String.init)
-            for path in ["/cart", "/checkout", "/orders", "/account", "/login", "/register", "/products/*/", "/*?*sort="] {
+            for path in ["/cart", "/checkout", "/orders", "/account", "/login", "/register", "/password/", "/products/*/", "/*?*sort="] {
                 #expect(lines.contains("Disallow: \(path)"), "\(path)")
             }
             #expect(!lines.contains("Disallow: /"), "the catalog stays open")

@@ -217,6 +217,7 @@ import Testing
         (["PASSWORD_HASH_ROUNDS": "12"], "PASSWORD_HASH_ROUNDS=12 must be from 1000 to 10000000"),
         (["REGISTRATION_LIMIT": "lots"], "REGISTRATION_LIMIT=lots is not valid. REGISTRATION_LIMIT is a count from 1 to 1000000"),
         (["CHECKOUT_LIMIT": "0/minute"], "CHECKOUT_LIMIT=0/minute is not valid"),
+        (["PASSWORD_RESET_LIMIT": "0/hour"], "PASSWORD_RESET_LIMIT=0/hour is not valid. PASSWORD_RESET_LIMIT is a count from 1 to 1000000"),
         (["CHECKOUT_LIMIT": "30/fortnight"], "such as 10/hour"),
         (
             ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"],

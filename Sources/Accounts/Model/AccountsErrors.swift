@@ -55,3 +55,12 @@ public enum PasswordChangeError: LocalizedResponseError, Equatable {
     /// What the form says, in `language`.
     public func publicMessage(in language: Language) -> String { Messages.errorWrongCurrentPassword.string(in: language) }
 }
+
+/// A reset link asked for where the server cannot name its own site safely: no `PUBLIC_URL`, and
+/// a request that did not come to loopback (503, and an error in the log for the operator).
+public struct ResetLinksNeedPublicURL: LocalizedResponseError, Equatable {
+    public var status: HTTPResponse.Status { .serviceUnavailable }
+
+    /// What the page says, in `language`.
+    public func publicMessage(in language: Language) -> String { Messages.errorResetNeedsSite.string(in: language) }
+}

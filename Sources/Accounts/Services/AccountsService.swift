@@ -36,8 +36,7 @@ public struct AccountsService: Sendable {
 
     /// Creates an account; throws ``RegistrationError/emailTaken`` when the e-mail has one.
     public func register(name: String, email: String, password: String) async throws -> User {
-        let hasher = self.hasher
-        let hash = try await hash { try hasher.hash(password) }
+        let hash = try await passwordHash(for: password)
         guard let user = try await store.insert(email: email, name: name, passwordHash: hash, isStaff: false) else {
             throw RegistrationError.emailTaken
         }
@@ -99,8 +98,7 @@ public struct AccountsService: Sendable {
             throw PasswordChangeError.wrongCurrentPassword
         }
         try? await throttle.succeeded(account: user.email, from: address)
-        let hasher = self.hasher
-        let hash = try await hash { try hasher.hash(new) }
+        let hash = try await passwordHash(for: new)
         try await store.updatePasswordHash(userID: userID, to: hash)
         let cutoff = Date()
         try await end(.everySession(userID: userID, signedInBefore: cutoff))
@@ -141,6 +139,12 @@ public struct AccountsService: Sendable {
         sessionEnds.record(end)
     }
 
+    /// Notes an end that another store wrote in its own transaction (a password reset's) in
+    /// this instance's copy, as ``end(_:)`` does for its own.
+    func recorded(_ end: SessionEnd) {
+        sessionEnds.record(end)
+    }
+
     /// Keeps this instance's copy of the session ends current, until the task is cancelled:
     /// loads them whenever hearing of other instances' ends starts (again), and records each one
     /// heard. Run it beside the server (``SessionEndsFollower``); until it has loaded, signed-in
@@ -164,6 +168,12 @@ public struct AccountsService: Sendable {
             received: { replica.record($0) },
             interrupted: { replica.interrupt() }
         )
+    }
+
+    /// The hash to store for a new password, made on the hashing pool.
+    func passwordHash(for password: String) async throws -> String {
+        let hasher = self.hasher
+        return try await hash { try hasher.hash(password) }
     }
 
     private func verify(_ password: String, against stored: String) async throws -> Bool {

@@ -81,6 +81,15 @@ public struct SQLiteAccountsStore: AccountsStore {
                 table.column("endedBefore", .double).notNull().indexed()
             }
         }
+        // A reset link's token is kept only as its SHA-256 (`digest`).
+        migrator.registerMigration("accounts.v5.password-resets") { db in
+            try db.create(table: "passwordReset") { table in
+                table.primaryKey("digest", .text)
+                table.column("userID", .integer).notNull().indexed().references("user", onDelete: .cascade)
+                table.column("expiresAt", .double).notNull().indexed()
+                table.column("usedAt", .double)
+            }
+        }
     }
 
     /// One read by primary key.
@@ -123,22 +132,25 @@ public struct SQLiteAccountsStore: AccountsStore {
 
     /// Records the end and forgets those older than any session still alive, in one write.
     public func record(_ end: SessionEnd, forgettingSignInsBefore oldestSignIn: Date) async throws {
-        try await database.write { db in
-            let oldest = oldestSignIn.timeIntervalSince1970
-            try db.execute(sql: "DELETE FROM signedOutSession WHERE signedInAt < ?", arguments: [oldest])
-            try db.execute(sql: "DELETE FROM sessionCutoff WHERE endedBefore < ?", arguments: [oldest])
-            switch end {
-            case .signedOut(let sessionID, let signedInAt):
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO signedOutSession (id, signedInAt) VALUES (?, ?)",
-                    arguments: [sessionID, signedInAt.timeIntervalSince1970])
-            case .everySession(let userID, let cutoff):
-                try db.execute(
-                    sql: """
-                        INSERT INTO sessionCutoff (userID, endedBefore) VALUES (?, ?)
-                        ON CONFLICT (userID) DO UPDATE SET endedBefore = max(endedBefore, excluded.endedBefore)
-                        """, arguments: [userID, cutoff.timeIntervalSince1970])
-            }
+        try await database.write { db in try Self.record(end, forgettingSignInsBefore: oldestSignIn, in: db) }
+    }
+
+    /// ``record(_:forgettingSignInsBefore:)`` inside a transaction that is already open, such as a password reset's.
+    static func record(_ end: SessionEnd, forgettingSignInsBefore oldestSignIn: Date, in db: Database) throws {
+        let oldest = oldestSignIn.timeIntervalSince1970
+        try db.execute(sql: "DELETE FROM signedOutSession WHERE signedInAt < ?", arguments: [oldest])
+        try db.execute(sql: "DELETE FROM sessionCutoff WHERE endedBefore < ?", arguments: [oldest])
+        switch end {
+        case .signedOut(let sessionID, let signedInAt):
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO signedOutSession (id, signedInAt) VALUES (?, ?)",
+                arguments: [sessionID, signedInAt.timeIntervalSince1970])
+        case .everySession(let userID, let cutoff):
+            try db.execute(
+                sql: """
+                    INSERT INTO sessionCutoff (userID, endedBefore) VALUES (?, ?)
+                    ON CONFLICT (userID) DO UPDATE SET endedBefore = max(endedBefore, excluded.endedBefore)
+                    """, arguments: [userID, cutoff.timeIntervalSince1970])
         }
     }
 

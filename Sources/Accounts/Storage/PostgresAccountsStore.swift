@@ -50,6 +50,17 @@ public struct PostgresAccountsStore: AccountsStore {
                 """,
                 "CREATE INDEX session_cutoff_by_age ON session_cutoff (ended_before)",
             ])
+        // A reset link's token is kept only as its SHA-256 (`digest`).
+        migrator.register(
+            "accounts.v4.password-resets",
+            [
+                """
+                CREATE TABLE password_reset (digest text PRIMARY KEY, user_id bigint NOT NULL REFERENCES shop_user ON DELETE CASCADE, \
+                expires_at double precision NOT NULL, used_at double precision)
+                """,
+                "CREATE INDEX password_reset_by_user ON password_reset (user_id)",
+                "CREATE INDEX password_reset_by_expiry ON password_reset (expires_at)",
+            ])
     }
 
     /// One statement by primary key.
@@ -97,28 +108,30 @@ public struct PostgresAccountsStore: AccountsStore {
 
     /// Records the end, which every instance then hears by `NOTIFY`, and forgets the ends no live session can need.
     public func record(_ end: SessionEnd, forgettingSignInsBefore oldestSignIn: Date) async throws {
+        try await connections.write { connection in try Self.record(end, forgettingSignInsBefore: oldestSignIn, on: connection) }
+    }
+
+    /// ``record(_:forgettingSignInsBefore:)`` inside a transaction that is already open, such as a password reset's.
+    static func record(_ end: SessionEnd, forgettingSignInsBefore oldestSignIn: Date, on connection: BlockingConnection) throws {
         let oldest = oldestSignIn.timeIntervalSince1970
-        let announcement = Self.announcement(of: end)
-        try await connections.write { connection in
-            try connection.execute("DELETE FROM signed_out_session WHERE signed_in_at < \(oldest)")
-            try connection.execute("DELETE FROM session_cutoff WHERE ended_before < \(oldest)")
-            switch end {
-            case .signedOut(let sessionID, let signedInAt):
-                try connection.execute(
-                    """
-                    INSERT INTO signed_out_session (id, signed_in_at) VALUES (\(sessionID), \(signedInAt.timeIntervalSince1970)) \
-                    ON CONFLICT (id) DO NOTHING
-                    """)
-            case .everySession(let userID, let cutoff):
-                try connection.execute(
-                    """
-                    INSERT INTO session_cutoff (user_id, ended_before) VALUES (\(userID), \(cutoff.timeIntervalSince1970)) \
-                    ON CONFLICT (user_id) DO UPDATE SET ended_before = greatest(session_cutoff.ended_before, excluded.ended_before)
-                    """)
-            }
-            // Delivered when the transaction commits, never before, and never if it does not.
-            try connection.execute("SELECT pg_notify(\(Self.sessionEndsChannel), \(announcement))")
+        try connection.execute("DELETE FROM signed_out_session WHERE signed_in_at < \(oldest)")
+        try connection.execute("DELETE FROM session_cutoff WHERE ended_before < \(oldest)")
+        switch end {
+        case .signedOut(let sessionID, let signedInAt):
+            try connection.execute(
+                """
+                INSERT INTO signed_out_session (id, signed_in_at) VALUES (\(sessionID), \(signedInAt.timeIntervalSince1970)) \
+                ON CONFLICT (id) DO NOTHING
+                """)
+        case .everySession(let userID, let cutoff):
+            try connection.execute(
+                """
+                INSERT INTO session_cutoff (user_id, ended_before) VALUES (\(userID), \(cutoff.timeIntervalSince1970)) \
+                ON CONFLICT (user_id) DO UPDATE SET ended_before = greatest(session_cutoff.ended_before, excluded.ended_before)
+                """)
         }
+        // Delivered when the transaction commits, never before, and never if it does not.
+        try connection.execute("SELECT pg_notify(\(sessionEndsChannel), \(announcement(of: end)))")
     }
 
     /// The ends that can still matter, read at start and again after the listener reconnects.

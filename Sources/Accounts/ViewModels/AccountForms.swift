@@ -42,6 +42,27 @@ struct PasswordChangeForm: FormModel {
     }
 }
 
+/// The e-mail a reset link is asked for.
+struct ForgotPasswordForm: FormModel {
+    var email: String
+
+    init(reading form: inout FormReader) {
+        email = form.email("email").lowercased()
+    }
+}
+
+/// A new password from a reset link: no current password, since the link proves the mailbox.
+struct PasswordResetForm: FormModel {
+    var password: String
+
+    init(reading form: inout FormReader) {
+        password = form.secret("password", label: Messages.passwordNew.string(in: form.language))
+        let confirmation = form.secret("confirm", label: Messages.passwordAgain.string(in: form.language))
+        form.check(password.count >= 8 || form.errors["password"] != nil, "password", Messages.formNewPasswordShort.string(in: form.language))
+        form.check(confirmation == password || form.errors["confirm"] != nil, "confirm", Messages.formPasswordsDiffer.string(in: form.language))
+    }
+}
+
 /// A new passkey, as the account page's script fills it in from `navigator.credentials.create()`.
 struct PasskeyRegistrationForm: FormModel {
     var clientDataJSON: String

@@ -55,15 +55,50 @@ struct AccountPage: Sendable {
     }
 }
 
-/// What the password change template shows: only messages, never a password.
-struct PasswordPage: Sendable {
-    var currentError: String?
+/// The new password and its confirmation, with their messages: what the password change and
+/// the reset forms share (`new_password_fields.html`).
+struct NewPasswordFields: Sendable {
     var passwordError: String?
     var confirmError: String?
 
     init(_ state: FormState) {
-        currentError = state.error("current")
         passwordError = state.error("password")
         confirmError = state.error("confirm")
+    }
+}
+
+/// What the password change template shows: only messages, never a password.
+struct PasswordPage: Sendable {
+    var currentError: String?
+    var newPassword: NewPasswordFields
+
+    init(_ state: FormState) {
+        currentError = state.error("current")
+        newPassword = NewPasswordFields(state)
+    }
+}
+
+/// What the forgotten-password template shows: the e-mail again, its message, and whether the
+/// visitor came from a link that no longer works.
+struct ForgotPasswordPage: Sendable {
+    var email: String
+    var emailError: String?
+    var linkDead: Bool
+
+    init(_ state: FormState, linkDead: Bool = false) {
+        email = state.value("email")
+        emailError = state.error("email")
+        self.linkDead = linkDead
+    }
+}
+
+/// What the reset template shows: where the form goes (the link's own address) and the messages.
+struct ResetPasswordPage: Sendable {
+    var action: String
+    var newPassword: NewPasswordFields
+
+    init(_ state: FormState, token: PasswordResetToken) {
+        action = AccountsRoutes.submitPasswordReset.path(token)
+        newPassword = NewPasswordFields(state)
     }
 }

@@ -1,0 +1,67 @@
+public import Foundation
+public import GRDB
+public import TesseraMail
+import TesseraSQLite
+
+/// Where password resets are kept: each link's token as its SHA-256, for one account, until it
+/// expires or is used. The writes that must not come apart share a transaction: a reset and its
+/// mail (the outbox is in the same database), and a reset's use, the new password and the end of
+/// every session of the account.
+public protocol PasswordResetStore: Sendable {
+    /// Keeps a reset of `userID`'s password under `digest` until `expiresAt`, and puts `mail`
+    /// in the outbox, together; forgets resets that expired a day before `now`.
+    func issue(digest: String, userID: Int, expiresAt: Date, mail: OutgoingMail, now: Date) async throws
+
+    /// The account of the reset `digest` when it is unused and unexpired at `now`, else `nil`.
+    func usableReset(_ digest: String, at now: Date) async throws -> Int?
+
+    /// Uses the reset `digest`, if it is still usable at `now`, with one conditional update, so
+    /// that of two uses at once only one wins; then sets the account's `passwordHash`, uses its
+    /// other resets, and ends every session of the account signed in before `now`, all in one
+    /// transaction (forgetting the ends of sign-ins before `oldestSignIn`, as ``AccountsStore`` does).
+    /// Returns the account, or `nil` when the reset was not usable and nothing changed.
+    func redeem(_ digest: String, at now: Date, passwordHash: String, forgettingSignInsBefore oldestSignIn: Date) async throws -> Int?
+}
+
+/// Password resets in SQLite, beside the accounts and the mail outbox.
+public struct SQLitePasswordResetStore: PasswordResetStore {
+    let database: any DatabaseWriter
+
+    /// Resets in `database`, after ``SQLiteAccountsStore``'s and the outbox's migrations ran.
+    public init(database: any DatabaseWriter) {
+        self.database = database
+    }
+
+    public func issue(digest: String, userID: Int, expiresAt: Date, mail: OutgoingMail, now: Date) async throws {
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM passwordReset WHERE expiresAt < ?", arguments: [now.timeIntervalSince1970 - 86_400])
+            try db.execute(
+                sql: "INSERT INTO passwordReset (digest, userID, expiresAt) VALUES (?, ?, ?)",
+                arguments: [digest, userID, expiresAt.timeIntervalSince1970])
+            try SQLiteMailOutbox.writes(in: db, now: now).enqueue(mail)
+        }
+    }
+
+    public func usableReset(_ digest: String, at now: Date) async throws -> Int? {
+        try await database.read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT userID FROM passwordReset WHERE digest = ? AND usedAt IS NULL AND expiresAt > ?",
+                arguments: [digest, now.timeIntervalSince1970])
+        }
+    }
+
+    public func redeem(_ digest: String, at now: Date, passwordHash: String, forgettingSignInsBefore oldestSignIn: Date) async throws -> Int? {
+        return try await database.write { db in
+            guard
+                let userID = try Int.fetchOne(
+                    db, sql: "UPDATE passwordReset SET usedAt = ? WHERE digest = ? AND usedAt IS NULL AND expiresAt > ? RETURNING userID",
+                    arguments: [now.timeIntervalSince1970, digest, now.timeIntervalSince1970])
+            else { return nil }
+            try db.execute(sql: "UPDATE user SET passwordHash = ? WHERE id = ?", arguments: [passwordHash, userID])
+            try db.execute(
+                sql: "UPDATE passwordReset SET usedAt = ? WHERE userID = ? AND usedAt IS NULL", arguments: [now.timeIntervalSince1970, userID])
+            try SQLiteAccountsStore.record(.everySession(userID: userID, signedInBefore: now), forgettingSignInsBefore: oldestSignIn, in: db)
+            return userID
+        }
+    }
+}

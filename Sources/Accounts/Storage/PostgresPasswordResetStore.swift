@@ -1,0 +1,48 @@
+public import Foundation
+public import TesseraMail
+public import TesseraPostgres
+
+/// Password resets in PostgreSQL, shared by every instance: a link mailed by one is used on
+/// another, and the end of the account's sessions is announced to all of them.
+public struct PostgresPasswordResetStore: PasswordResetStore {
+    let connections: PostgresConnections
+
+    /// Resets in the database behind `connections`, after the accounts' and the outbox's migrations ran.
+    public init(connections: PostgresConnections) {
+        self.connections = connections
+    }
+
+    public func issue(digest: String, userID: Int, expiresAt: Date, mail: OutgoingMail, now: Date) async throws {
+        let forgotten = now.timeIntervalSince1970 - 86_400, expires = expiresAt.timeIntervalSince1970
+        try await connections.write { connection in
+            try connection.execute("DELETE FROM password_reset WHERE expires_at < \(forgotten)")
+            try connection.execute("INSERT INTO password_reset (digest, user_id, expires_at) VALUES (\(digest), \(userID), \(expires))")
+            try PostgresMailOutbox.writes(in: connection).enqueue(mail)
+        }
+    }
+
+    public func usableReset(_ digest: String, at now: Date) async throws -> Int? {
+        try await connections.query(
+            "SELECT user_id FROM password_reset WHERE digest = \(digest) AND used_at IS NULL AND expires_at > \(now.timeIntervalSince1970)"
+        ).first?.decode(Int.self)
+    }
+
+    public func redeem(_ digest: String, at now: Date, passwordHash: String, forgettingSignInsBefore oldestSignIn: Date) async throws -> Int? {
+        let moment = now.timeIntervalSince1970
+        return try await connections.write { connection in
+            guard
+                let userID = try connection.rows(
+                    """
+                    UPDATE password_reset SET used_at = \(moment) WHERE digest = \(digest) AND used_at IS NULL AND expires_at > \(moment) \
+                    RETURNING user_id
+                    """
+                ).first?.decode(Int.self)
+            else { return nil }
+            try connection.execute("UPDATE shop_user SET password_hash = \(passwordHash) WHERE id = \(userID)")
+            try connection.execute("UPDATE password_reset SET used_at = \(moment) WHERE user_id = \(userID) AND used_at IS NULL")
+            try PostgresAccountsStore.record(
+                .everySession(userID: userID, signedInBefore: now), forgettingSignInsBefore: oldestSignIn, on: connection)
+            return userID
+        }
+    }
+}

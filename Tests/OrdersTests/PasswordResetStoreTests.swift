@@ -1,0 +1,123 @@
+import Foundation
+import PostgresTestSupport
+import Synchronization
+import Tessera
+import TesseraMail
+import TesseraViews
+import Testing
+
+@testable import Accounts
+@testable import Storefront
+
+/// Password resets on both databases, through the composition root's wiring: the link's mail
+/// and its reset are kept together, a link works once and for an hour, and using it ends every
+/// session of the account.
+@Suite struct PasswordResetStoreTests {
+    static let site = SiteURL("https://shop.example.com")!
+
+    /// The mail the outbox holds next, and the token of its link.
+    static func nextLink(in shop: ShopDatabase) async throws -> (mail: ClaimedMail, token: PasswordResetToken)? {
+        guard let claimed = try await shop.services.mailOutbox.claim(lease: .seconds(60)) else { return nil }
+        let text = claimed.mail.data.replacingOccurrences(of: "=\r\n", with: "")
+        let segment = text.components(separatedBy: "https://shop.example.com/password/reset/").dropFirst().first?.prefix(43) ?? ""
+        return try #require(PasswordResetToken(pathSegment: String(segment)).map { (claimed, $0) })
+    }
+
+    static func with(_ kind: StoreKind, _ body: (ShopDatabase, User) async throws -> Void) async throws {
+        let shop = try await ShopDatabase.make(kind)
+        do {
+            let user = try await shop.services.accounts.register(name: "Ada", email: "ada@example.org", password: "analytical-engine")
+            try await body(shop, user)
+        } catch {
+            await shop.remove()
+            throw error
+        }
+        await shop.remove()
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aLinkIsMailedOnlyToAnAccountsAddress(_ kind: StoreKind) async throws {
+        try await Self.with(kind) { shop, user in
+            let resets = shop.services.passwordResets
+            #expect(try await resets.mailLink(to: "nobody@example.org", site: Self.site, language: .english) == false)
+            #expect(try await shop.services.mailOutbox.claim(lease: .seconds(60)) == nil, "no mail for an address without an account")
+            #expect(try await resets.mailLink(to: "ADA@example.org", site: Self.site, language: .english))
+            let (claimed, token) = try #require(try await Self.nextLink(in: shop))
+            #expect(claimed.mail.recipients == ["ada@example.org"])
+            #expect(claimed.mail.messageID.hasPrefix("password-reset."))
+            #expect(!claimed.mail.data.contains(token.digest), "the mail has the token, the database its digest")
+            #expect(try await resets.account(resetBy: token) == user.id)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aLinkWorksOnceEndsEverySessionAndKillsTheOthers(_ kind: StoreKind) async throws {
+        try await Self.with(kind) { shop, user in
+            let resets = shop.services.passwordResets, accounts = shop.services.accounts
+            try await resets.mailLink(to: user.email, site: Self.site, language: .english)
+            try await resets.mailLink(to: user.email, site: Self.site, language: .english)
+            let first = try #require(try await Self.nextLink(in: shop)).token
+            let second = try #require(try await Self.nextLink(in: shop)).token
+            #expect(first != second)
+            let signedInAt = Date() - 60
+            #expect(try await accounts.isSessionActive("phone", userID: user.id, signedInAt: signedInAt))
+
+            #expect(try await resets.reset(second, to: "difference-engine")?.id == user.id)
+            #expect(try await !accounts.isSessionActive("phone", userID: user.id, signedInAt: signedInAt), "recorded in the database")
+            #expect(accounts.standing(of: "phone", userID: user.id, signedInAt: signedInAt) == .ended, "and in this instance's copy")
+            #expect(try await accounts.authenticate(email: user.email, password: "difference-engine", from: nil).id == user.id)
+            await #expect(throws: SignInError.wrongCredentials) {
+                try await accounts.authenticate(email: user.email, password: "analytical-engine", from: nil)
+            }
+            #expect(try await resets.reset(second, to: "third-password") == nil, "a link works once")
+            #expect(try await resets.reset(first, to: "third-password") == nil, "an older link dies with the reset")
+            #expect(try await resets.account(resetBy: first) == nil)
+            #expect(try await accounts.authenticate(email: user.email, password: "difference-engine", from: nil).id == user.id)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func ofTwoUsesAtOnceOneWins(_ kind: StoreKind) async throws {
+        try await Self.with(kind) { shop, user in
+            let resets = shop.services.passwordResets
+            try await resets.mailLink(to: user.email, site: Self.site, language: .english)
+            let token = try #require(try await Self.nextLink(in: shop)).token
+            let passwords = (0..<6).map { "password-number-\($0)" }
+            let winners = try await withThrowingTaskGroup(of: String?.self) { group in
+                for password in passwords { group.addTask { try await resets.reset(token, to: password) == nil ? nil : password } }
+                return try await group.reduce(into: [String]()) { if let won = $1 { $0.append(won) } }
+            }
+            #expect(winners.count == 1)
+            let winner = try #require(winners.first)
+            #expect(try await shop.services.accounts.authenticate(email: user.email, password: winner, from: nil).id == user.id)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aLinkExpiresAfterAnHour(_ kind: StoreKind) async throws {
+        try await Self.with(kind) { shop, user in
+            let later = Mutex<TimeInterval>(0)
+            let resets = shop.passwordResets { Date() + later.withLock { $0 } }
+            try await resets.mailLink(to: user.email, site: Self.site, language: .english)
+            let token = try #require(try await Self.nextLink(in: shop)).token
+            later.withLock { $0 = 3590 }
+            #expect(try await resets.account(resetBy: token) == user.id, "still usable just before the hour")
+            later.withLock { $0 = 3610 }
+            #expect(try await resets.account(resetBy: token) == nil)
+            #expect(try await resets.reset(token, to: "too-late-password") == nil)
+            await #expect(throws: SignInError.wrongCredentials) {
+                try await shop.services.accounts.authenticate(email: user.email, password: "too-late-password", from: nil)
+            }
+        }
+    }
+
+    @Test func theMailIsInTheLanguageItWasAskedIn() async throws {
+        try await Self.with(.sqlite) { shop, user in
+            try await shop.services.passwordResets.mailLink(to: user.email, site: Self.site, language: Language("de", currencies: ["EUR"]))
+            let mail = try #require(try await Self.nextLink(in: shop)).mail.mail.data
+            #expect(mail.contains("Content-Language: de"))
+            #expect(mail.contains("Hallo Ada,"))
+            #expect(mail.contains("<html lang=3D\"de\">"))
+        }
+    }
+}
