@@ -64,9 +64,10 @@ fuzz:
 browser-test: test-build
 	scripts/browser-test.sh
 
-## The Getting Started guide's app (Examples/GettingStarted): the guide's code checked against
-## it, then built and tested as its own package that depends on Tessera by path.
-example-test: deps
+## The Getting Started guide's app (Examples/GettingStarted): made again by `tessera new` and
+## `tessera generate resource` (make test's build) and compared, the generators' refusals, the
+## guide's code checked against it, then built and tested as its own package on Tessera by path.
+example-test: test-build
 	scripts/example-test.sh
 
 ## `make dev`'s reload in headless Chromium, on the Getting Started app (after example-test).

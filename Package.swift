@@ -41,6 +41,7 @@ let package = Package(
         .plugin(name: "TesseraViewsPlugin", targets: ["TesseraViewsPlugin"]),
         .executable(name: "storefront", targets: ["Storefront"]),
         .executable(name: "tessera-bench", targets: ["TesseraBench"]),
+        .executable(name: "tessera", targets: ["TesseraCLI"]),
     ],
     traits: [
         // The storefront's OTLP/HTTP trace exporter (swift-otel, async-http-client, swift-protobuf,
@@ -245,6 +246,11 @@ let package = Package(
             // after every edit, and lld does it in a fraction of gold's time.
             linkerSettings: [.unsafeFlags(["-use-ld=lld"], .when(configuration: .debug))],
             plugins: ["TesseraViewsPlugin"]
+        ),
+        // `tessera new` and `tessera generate resource`: apps and features, as files to edit.
+        .executableTarget(
+            name: "TesseraCLI",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "TesseraBench",

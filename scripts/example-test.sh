@@ -1,11 +1,49 @@
 #!/usr/bin/env bash
-# The Getting Started guide is an app: Examples/GettingStarted, its own package that depends on
-# Tessera by path. This checks that every block of code in the guide (GettingStarted.md) is a file,
-# or part of a file, of that package, then builds the package and runs its tests. It shares
-# nothing with the main build but the package cache: it compiles Tessera again, in debug, as a
-# user's package does (about 80 s on two cores).
+# The Getting Started guide's app is what the generators make: Examples/GettingStarted is
+# `tessera new Cookbook` with one `tessera generate resource`, checked in. This makes them again in
+# a new folder and fails on any difference, so the generators, the example and the guide cannot
+# drift apart; checks the generators' refusals (nothing written); checks that every block of code
+# in the guide (GettingStarted.md) is a file, or part of a file, of the example; then builds the
+# example and runs its tests. The build shares nothing with the main one but the package cache: it
+# compiles Tessera again, in debug, as a user's package does.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/test-configuration.sh"
+cd "$tessera_root"
+tessera="$test_bin/tessera"
+example=Examples/GettingStarted
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# The example, made again: the same two commands as the guide's.
+"$tessera" new Cookbook --directory "$work" --tessera-path ../.. >/dev/null
+(cd "$work/Cookbook" && "$tessera" generate resource Recipe name:string minutes:int steps:text vegetarian:bool >/dev/null)
+if ! diff -r --exclude=.build --exclude=Package.resolved "$work/Cookbook" "$example"; then
+  echo "$example is not what the generators make now (above: generated, then the example); make it again (GettingStarted.md says how)" >&2
+  exit 1
+fi
+
+# Each refusal says why, exits 1, and leaves the app as it was.
+refuse() {
+  local expected=$1; shift
+  local before after output status=0
+  before=$(cd "$work" && find . -type f -exec sha256sum {} + | sort)
+  output=$("$@" 2>&1) || status=$?
+  after=$(cd "$work" && find . -type f -exec sha256sum {} + | sort)
+  if [ "$status" -ne 1 ] || [[ "$output" != *"$expected"* ]] || [ "$before" != "$after" ]; then
+    echo "refusal expected for: $* (exit $status, wanted 1 and \"$expected\"): $output" >&2
+    exit 1
+  fi
+}
+refuse "is not a Swift type name" "$tessera" new shelf --directory "$work"
+refuse "is not a Swift type name" "$tessera" new "Shelf-App" --directory "$work"
+refuse "exists already" "$tessera" new Cookbook --directory "$work"
+refuse "exists already" "$tessera" generate resource Recipe name:string --directory "$work/Cookbook"
+refuse "is not one of string, text, int, bool" "$tessera" generate resource Note body:strin --directory "$work/Cookbook"
+refuse "is not name:type" "$tessera" generate resource Note body --directory "$work/Cookbook"
+refuse "is taken by the generated code" "$tessera" generate resource Note id:int --directory "$work/Cookbook"
+refuse "is given twice" "$tessera" generate resource Note body:text body:string --directory "$work/Cookbook"
+refuse "is not the folder of an app" "$tessera" generate resource Note body:text --directory "$work"
+echo "the generators make $example again, byte for byte, and refuse 9 wrong commands writing nothing"
 
 python3 - <<'PYTHON'
 import pathlib, re, sys
@@ -23,5 +61,5 @@ PYTHON
 
 # A debug build in the package's own .build, as its author's `swift build` makes; the dev-reload
 # test (scripts/dev-reload-test.sh) then rebuilds it, incrementally, in the same environment.
-scripts/swift.sh build --package-path Examples/GettingStarted --build-tests
-scripts/swift.sh test --package-path Examples/GettingStarted --skip-build
+scripts/swift.sh build --package-path "$example" --build-tests
+scripts/swift.sh test --package-path "$example" --skip-build

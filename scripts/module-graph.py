@@ -44,6 +44,7 @@ ALLOWED = {
     # The composition root and the bench app may use every library.
     "Storefront": None,
     "TesseraBench": {"Tessera", "TesseraHTTP", "TesseraViews", "TesseraSQLite", "TesseraPostgres"},
+    "TesseraCLI": set(),
 }
 
 
@@ -67,7 +68,9 @@ def main() -> int:
         folder = pathlib.Path("Sources") / name
         for source in sorted(folder.rglob("*.swift")):
             for number, line in enumerate(source.read_text().splitlines(), 1):
-                match = re.match(r"\s*(?:@_exported\s+|@testable\s+)?(?:public\s+|internal\s+|package\s+)?import\s+(?:\w+\s+)?(\w+)", line)
+                # An import starts its line; an indented one is text in a string (the
+                # generators' templates), which this module does not import.
+                match = re.match(r"(?:@_exported\s+|@testable\s+)?(?:public\s+|internal\s+|package\s+)?import\s+(?:\w+\s+)?(\w+)", line)
                 if match and match.group(1) in ours and match.group(1) not in allowed:
                     problems.append(f"{source}:{number}: imports {match.group(1)}, which {name}'s layer does not allow")
     for problem in problems:

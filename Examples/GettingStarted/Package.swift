@@ -2,38 +2,43 @@
 import PackageDescription
 
 let package = Package(
-    name: "Recipes",
+    name: "Cookbook",
     platforms: [.macOS("26.0")],
     dependencies: [
-        // Tessera itself, two folders up; your app: .package(url: "<Tessera's URL>", from: "0.1.0")
         .package(name: "tessera", path: "../.."),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
     ],
     targets: [
+        // The app's feature modules and its route table (CookbookApp).
         .target(
-            name: "Recipes",
+            name: "Cookbook",
             dependencies: [
                 .product(name: "Tessera", package: "tessera"),
                 .product(name: "TesseraViews", package: "tessera"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             plugins: [.plugin(name: "TesseraViewsPlugin", package: "tessera")]
         ),
+        // The server: its settings, the database, the middleware.
         .executableTarget(
-            name: "RecipesServer",
+            name: "CookbookServer",
             dependencies: [
-                "Recipes",
+                "Cookbook",
                 .product(name: "Tessera", package: "tessera"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(
-            name: "RecipesTests",
+            name: "CookbookTests",
             dependencies: [
-                "Recipes",
+                "Cookbook",
                 .product(name: "Tessera", package: "tessera"),
                 .product(name: "TesseraTesting", package: "tessera"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
     ]

@@ -15,13 +15,15 @@ from selenium.webdriver.support.ui import WebDriverWait
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Browser"))
 from harness import SCREENSHOTS, DevServer, chromium  # noqa: E402
 
-TEMPLATE = "Views/Recipes/recipe_list.html"
+TEMPLATE = "Views/Cookbook/recipe_form.html"
+# The line of `{{ page.minutes }}` in it, where the misspelt property's error is reported.
+MINUTES_LINE = next(number for number, line in enumerate((Path(__file__).resolve().parents[2] / "Examples/GettingStarted" / TEMPLATE).read_text().splitlines(), 1) if "{{ page.minutes }}" in line)
 
 
 class DevReloadTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.dev = DevServer(package="Examples/GettingStarted", product="RecipesServer", seed=False, probe="/")
+        cls.dev = DevServer(package="Examples/GettingStarted", product="CookbookServer", seed=False, probe="/")
         cls.dev.start()
         try:
             cls.browser = chromium()
@@ -42,45 +44,45 @@ class DevReloadTest(unittest.TestCase):
         return self.browser.execute_script(code)
 
     def label(self):
-        return self.script("return document.querySelector('label[for=q]').textContent")
+        return self.script("return document.querySelector('label[for=name]').textContent")
 
     def build(self):
         return self.script("return document.querySelector('script[data-tessera-build]').dataset.tesseraBuild")
 
     def test_an_edit_reloads_the_page_and_a_failed_build_shows_over_it(self):
-        self.browser.get(self.dev.base + "/")
+        self.browser.get(self.dev.base + "/recipes/new")
         build = self.build()
         self.assertTrue(build)
-        self.assertEqual(self.label(), "Find a recipe")
+        self.assertEqual(self.label(), "Name")
         # Something typed and a scrolled page: both must survive the reload.
-        self.browser.find_element(By.ID, "q").send_keys("pancakes")
+        self.browser.find_element(By.ID, "name").send_keys("pancakes")
         self.script("window.scrollTo(0, 400)")
         scrolled = self.script("return window.scrollY")
         self.assertGreater(scrolled, 0, "the page must be long enough to scroll")
 
-        self.dev.edit(TEMPLATE, '<label for="q">Find a recipe</label>', '<label for="q">Look up</label>')
+        self.dev.edit(TEMPLATE, '<label for="name">Name</label>', '<label for="name">Look up</label>')
         self.wait.until(lambda _: self.label() == "Look up")
         self.assertNotEqual(self.build(), build, "the page was rendered by the new build")
-        self.assertEqual(self.browser.find_element(By.ID, "q").get_attribute("value"), "pancakes")
+        self.assertEqual(self.browser.find_element(By.ID, "name").get_attribute("value"), "pancakes")
         self.assertAlmostEqual(self.script("return window.scrollY"), scrolled, delta=2)
 
         # A misspelt property: the Swift compiler's error, at the template's line, over the page.
-        self.dev.edit(TEMPLATE, "{{ recipe.minutes }}", "{{ recipe.minuts }}")
+        self.dev.edit(TEMPLATE, "{{ page.minutes }}", "{{ page.minuts }}")
         overlay = self.wait.until(lambda browser: browser.find_element(By.ID, "tessera-dev-overlay"))
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         self.browser.save_screenshot(str(SCREENSHOTS / "dev-build-failed.png"))
         text = overlay.text
         self.assertIn("The build failed", text)
-        self.assertIn(TEMPLATE + ":11:", text)
+        self.assertIn(f"{TEMPLATE}:{MINUTES_LINE}:", text)
         self.assertIn("minuts", text)
         self.assertEqual(self.label(), "Look up", "the last good build goes on serving the page")
 
         # Fixed: the overlay goes, and the page reloads with the new build.
-        self.dev.edit(TEMPLATE, "{{ recipe.minuts }}", "{{ recipe.minutes }}")
-        self.dev.edit(TEMPLATE, '<label for="q">Look up</label>', '<label for="q">Find a recipe</label>')
-        self.wait.until(lambda _: self.label() == "Find a recipe")
+        self.dev.edit(TEMPLATE, "{{ page.minuts }}", "{{ page.minutes }}")
+        self.dev.edit(TEMPLATE, '<label for="name">Look up</label>', '<label for="name">Name</label>')
+        self.wait.until(lambda _: self.label() == "Name")
         self.wait.until(lambda browser: not browser.find_elements(By.ID, "tessera-dev-overlay"))
-        self.assertEqual(self.browser.find_element(By.ID, "q").get_attribute("value"), "pancakes")
+        self.assertEqual(self.browser.find_element(By.ID, "name").get_attribute("value"), "pancakes")
         self.dev.restore()
 
 

@@ -1,19 +1,25 @@
 import ArgumentParser
+import Cookbook
+import Foundation
+import GRDB
 import Logging
-import Recipes
 import Tessera
 
+/// The server: `make run`, or `swift run CookbookServer --help` for its settings.
 @main
-struct RecipesCommand: AsyncParsableCommand {
+struct CookbookServerCommand: AsyncParsableCommand {
     @OptionGroup var options: ServerOptions
 
     func run() async throws {
         let settings = try options.resolve()
         settings.bootstrapLogging()
-        let logger = Logger(label: "recipes")
+        let logger = Logger(label: "cookbook")
+        // SQLite in the data directory, in WAL mode; every module's migrations first.
+        let database = try DatabasePool(path: URL(fileURLWithPath: settings.dataDirectory).appendingPathComponent("cookbook.sqlite").path)
+        try CookbookApp.migrator.migrate(database)
 
         var app = ApplicationBuilder()
-        app.register(RecipesModule(book: .sample))
+        CookbookApp.register(in: &app, database: database)
         app.serve(PublicFiles(root: settings.publicDirectory))
         // Under `make dev` only: pages reload after each rebuild, and show a failed build's errors.
         let development = DevelopmentReload.fromEnvironment()
@@ -25,7 +31,8 @@ struct RecipesCommand: AsyncParsableCommand {
         let application = try app.build(
             middleware: reload + [SessionMiddleware(sessions), ErrorPageMiddleware()],
             routeMiddleware: [CSRFMiddleware()],
-            logger: logger
+            logger: logger,
+            developmentMode: development != nil
         )
         try await ApplicationRunner.run(settings: settings, application: application, logger: logger)
     }
