@@ -1,5 +1,5 @@
 /// The files of a new app: a package with a library of feature modules (the home page to
-/// start with), its server, its tests, a Makefile, a Dockerfile and a README. `AppName` is the
+/// start with) and its layout, its server, its tests, a Makefile, a Dockerfile and a README. `AppName` is the
 /// library, `AppNameServer` the server, `AppNameTests` the tests; `AppNameApp` is the route
 /// table, which `tessera generate resource` adds to at its `tessera:` lines.
 struct AppTemplate {
@@ -32,6 +32,9 @@ struct AppTemplate {
         let name = app.type
         files.add("Package.swift", packageManifest)
         files.add("Sources/\(name)/\(name)App.swift", routeTable)
+        files.add("Sources/\(name)/\(name)Layout.swift", layout)
+        files.add("Views/\(name)/layout.html", layoutView)
+        files.add("Public/css/app.css", stylesheet)
         files.add("Sources/\(name)/Home/HomeRoutes.swift", homeRoutes)
         files.add("Sources/\(name)/Home/HomeModule.swift", homeModule)
         files.add("Sources/\(name)/Home/HomePageController.swift", homePageController)
@@ -45,7 +48,7 @@ struct AppTemplate {
         files.add("Tests/\(name)Tests/HomeTests.swift", homeTests)
         files.add("Makefile", makefile)
         files.add("Dockerfile", dockerfile)
-        files.add(".dockerignore", "# The image takes only what make image staged.\n*\n!.build/image\n")
+        files.add(".dockerignore", "# The image takes only what make image staged, and the public files.\n*\n!.build/image\n!Public\n")
         files.add(".gitignore", ".build/\ndata/\nPackage.resolved\n")
         files.add("README.md", readme)
         return files
@@ -133,6 +136,63 @@ struct AppTemplate {
             }
 
             """#
+    }
+
+    var layout: String {
+        let name = app.type
+        return #"""
+            public import Tessera
+            import TesseraViews
+
+            /// The app's layout: every page and error page goes through it, so no module knows it.
+            public struct \#(name)Layout: PageLayout {
+                public init() {}
+
+                /// It shows nothing but the page and its language.
+                public var freshness: PageFreshness { .unchanging }
+
+                public func render(_ page: Page, in context: RequestContext) -> HTMLOutput {
+                    context.render(LayoutView.self, LayoutContent(title: page.title, body: page.body, languageCode: context.language.code))
+                }
+            }
+
+            """#
+    }
+
+    var layoutView: String {
+        #"""
+        {% model page: LayoutContent %}
+        <!DOCTYPE html>
+        <html lang="{{ page.languageCode }}">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>{{ page.title }}</title>
+        <link rel="stylesheet" href="/css/app.css">
+        </head>
+        <body>
+        <header><a href="{{ route HomeRoutes.home }}">\#(app.type)</a></header>
+        <main>
+        {{ page.body }}
+        </main>
+        </body>
+        </html>
+
+        """#
+    }
+
+    var stylesheet: String {
+        """
+        /* The app's styles: readable on a phone and a desktop alike. */
+        body { margin: 0; font: 1rem/1.5 system-ui, sans-serif; color: #1a1a1a; background: #fff; }
+        header, main { max-width: 40rem; margin: 0 auto; padding: 1rem; }
+        header a { font-weight: bold; color: inherit; text-decoration: none; }
+        label { display: block; margin-top: 1rem; }
+        input:not([type="checkbox"]), textarea { display: block; box-sizing: border-box; width: 100%; padding: 0.4rem; font: inherit; }
+        button { margin-top: 1rem; padding: 0.4rem 1rem; font: inherit; }
+        .field-error { margin: 0.25rem 0 0; color: #b00020; }
+
+        """
     }
 
     var homeRoutes: String {
@@ -307,6 +367,7 @@ struct AppTemplate {
                     let secrets = try SessionConfiguration.loadSecrets(dataDirectory: settings.dataDirectory)
                     let sessions = SessionConfiguration(secret: secrets[0], previousSecrets: Array(secrets.dropFirst()))
                     let application = try app.build(
+                        layout: \#(name)Layout(),
                         middleware: reload + [SessionMiddleware(sessions), ErrorPageMiddleware()],
                         routeMiddleware: [CSRFMiddleware()],
                         logger: logger,
@@ -333,7 +394,8 @@ struct AppTemplate {
                     var app = ApplicationBuilder()
                     \#(name)App.register(in: &app, database: database)
                     let sessions = SessionConfiguration(secret: Data(repeating: 7, count: 32))
-                    return try app.build(middleware: [SessionMiddleware(sessions), ErrorPageMiddleware()], routeMiddleware: [CSRFMiddleware()])
+                    return try app.build(
+                        layout: \#(name)Layout(), middleware: [SessionMiddleware(sessions), ErrorPageMiddleware()], routeMiddleware: [CSRFMiddleware()])
                 }
             }
 
@@ -355,6 +417,7 @@ struct AppTemplate {
                         let page = try await client.send("/")
                         #expect(page.status == 200)
                         #expect(page.text.contains("<h1>\#(name)</h1>"))
+                        #expect(page.text.contains(#"<link rel="stylesheet" href="/css/app.css">"#), "in the app's layout")
                         #expect(page.text.contains(#"data-region="greeting""#))
                         let region = try await client.send("/greeting")
                         #expect(region.status == 200)
@@ -421,6 +484,7 @@ struct AppTemplate {
              && useradd --system --uid 10001 --create-home app \
              && mkdir -p /app/data && chown app /app/data
             COPY .build/image/ /app/
+            COPY Public/ /app/Public/
             USER app
             WORKDIR /app
             ENV HOST=0.0.0.0 PORT=8080 DATA_DIR=/app/data
@@ -445,7 +509,8 @@ struct AppTemplate {
 
             `make dev` runs it and rebuilds on every save, reloading the open page.
 
-            - `Sources/\#(name)/\#(name)App.swift`: the route table and the migrations.
+            - `Sources/\#(name)/\#(name)App.swift`: the route table and the migrations;
+              `\#(name)Layout.swift` and `Views/\#(name)/layout.html`: the layout every page goes through.
             - `Sources/\#(name)/Home/`: the home page, a container with a region, and its service.
             - `Views/\#(name)/`: the typed views, one model each.
             - `Sources/\#(name)Server/`: the server's settings (`--help`), database and middleware.

@@ -24,7 +24,7 @@ struct SwiftName: Sendable, Equatable {
     /// Names of the framework and the generated code that a new type must not shadow.
     static let taken: Set<String> = [
         "Tessera", "TesseraViews", "TesseraTesting", "TesseraSQLite", "GRDB", "Foundation", "Testing", "Logging", "ArgumentParser",
-        "Home", "Greeting", "Page", "Region", "Route", "Application", "String", "Int", "Bool", "Date", "Error", "Self", "Type",
+        "Home", "Greeting", "Layout", "Page", "Region", "Route", "Application", "String", "Int", "Bool", "Date", "Error", "Self", "Type",
     ]
 
     /// `book`: a variable's name.

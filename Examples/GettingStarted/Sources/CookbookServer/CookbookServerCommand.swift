@@ -29,6 +29,7 @@ struct CookbookServerCommand: AsyncParsableCommand {
         let secrets = try SessionConfiguration.loadSecrets(dataDirectory: settings.dataDirectory)
         let sessions = SessionConfiguration(secret: secrets[0], previousSecrets: Array(secrets.dropFirst()))
         let application = try app.build(
+            layout: CookbookLayout(),
             middleware: reload + [SessionMiddleware(sessions), ErrorPageMiddleware()],
             routeMiddleware: [CSRFMiddleware()],
             logger: logger,

@@ -10,6 +10,7 @@ import Testing
             let page = try await client.send("/")
             #expect(page.status == 200)
             #expect(page.text.contains("<h1>Cookbook</h1>"))
+            #expect(page.text.contains(#"<link rel="stylesheet" href="/css/app.css">"#), "in the app's layout")
             #expect(page.text.contains(#"data-region="greeting""#))
             let region = try await client.send("/greeting")
             #expect(region.status == 200)

@@ -12,6 +12,7 @@ enum TestApp {
         var app = ApplicationBuilder()
         CookbookApp.register(in: &app, database: database)
         let sessions = SessionConfiguration(secret: Data(repeating: 7, count: 32))
-        return try app.build(middleware: [SessionMiddleware(sessions), ErrorPageMiddleware()], routeMiddleware: [CSRFMiddleware()])
+        return try app.build(
+            layout: CookbookLayout(), middleware: [SessionMiddleware(sessions), ErrorPageMiddleware()], routeMiddleware: [CSRFMiddleware()])
     }
 }
