@@ -7,6 +7,7 @@ import TesseraTemplateCompiler
 ///
 ///     tessera-views template FILE --output SWIFT --display-path PATH --relative-path PATH [CATALOGS]
 ///     tessera-views messages --output SWIFT CATALOGS
+///     tessera-views markup FILE --display-path PATH --relative-path PATH   (JSON: the shape and the static runs)
 ///     CATALOGS: --catalog locales/<language>.json … [--catalog-display-folder Views/Module/locales]
 ///
 /// Only the plugin calls it, with arguments it writes itself, so the parsing is a few lines here:
@@ -20,7 +21,8 @@ enum ViewCompilerCommand {
             switch arguments.next() {
             case "template": try compileTemplate(&arguments)
             case "messages": try compileMessages(&arguments)
-            default: throw UsageError("the first argument is `template` or `messages`")
+            case "markup": try printMarkup(&arguments)
+            default: throw UsageError("the first argument is `template`, `messages` or `markup`")
             }
         } catch {
             // A compiler's error line; the build fails at the file it names.
@@ -37,6 +39,17 @@ enum ViewCompilerCommand {
             source: source, path: options.value("--display-path"), relativePath: options.value("--relative-path"),
             catalogs: try options.catalogs())
         try Data(swift.utf8).write(to: URL(fileURLWithPath: options.value("--output")), options: .atomic)
+    }
+
+    /// For `make dev`: the template's code shape and static runs, as JSON on standard output.
+    static func printMarkup(_ arguments: inout Arguments) throws {
+        let input = try arguments.positional("the template file")
+        let options = try arguments.options(required: ["--display-path", "--relative-path"])
+        let markup = try TemplateCompiler.markup(
+            source: try String(contentsOfFile: input, encoding: .utf8), path: options.value("--display-path"),
+            relativePath: options.value("--relative-path"))
+        let json = try JSONSerialization.data(withJSONObject: ["shape": markup.shape, "runs": markup.runs], options: [.sortedKeys])
+        FileHandle.standardOutput.write(json)
     }
 
     static func compileMessages(_ arguments: inout Arguments) throws {

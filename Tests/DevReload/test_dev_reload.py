@@ -1,7 +1,8 @@
 """`make dev` in a real browser, on the Getting Started app (Examples/GettingStarted, built in
 debug by scripts/example-test.sh just before): an edit reloads the open page by itself, keeping
-what was typed and where the page was scrolled; a failed build shows over the page, at the
-template's line, and goes away when the next build succeeds.
+what was typed and where the page was scrolled; an edit of markup alone shows without a rebuild
+(the page's build stays the same); a failed build shows over the page, at the template's line,
+and goes away when the next build succeeds.
 
 The app is the example, not the storefront: its debug build is made anyway, and each rebuild here
 takes seconds, where `make test` has no debug build of the storefront to start from."""
@@ -60,9 +61,11 @@ class DevReloadTest(unittest.TestCase):
         scrolled = self.script("return window.scrollY")
         self.assertGreater(scrolled, 0, "the page must be long enough to scroll")
 
+        # Markup alone: the same build serves it, read from what the watcher saved.
         self.dev.edit(TEMPLATE, '<label for="name">Name</label>', '<label for="name">Look up</label>')
         self.wait.until(lambda _: self.label() == "Look up")
-        self.assertNotEqual(self.build(), build, "the page was rendered by the new build")
+        self.assertEqual(self.build(), build, "markup alone is shown without a rebuild")
+        self.assertIn("without a rebuild", self.dev.log_path.read_text())
         self.assertEqual(self.browser.find_element(By.ID, "name").get_attribute("value"), "pancakes")
         self.assertAlmostEqual(self.script("return window.scrollY"), scrolled, delta=2)
 
@@ -79,9 +82,13 @@ class DevReloadTest(unittest.TestCase):
 
         # Fixed: the overlay goes, and the page reloads with the new build.
         self.dev.edit(TEMPLATE, "{{ page.minuts }}", "{{ page.minutes }}")
+        self.wait.until(lambda _: self.build() != build)
+        self.wait.until(lambda browser: not browser.find_elements(By.ID, "tessera-dev-overlay"))
+        self.assertEqual(self.label(), "Look up", "the new build has the saved markup in it")
+        rebuilt = self.build()
         self.dev.edit(TEMPLATE, '<label for="name">Look up</label>', '<label for="name">Name</label>')
         self.wait.until(lambda _: self.label() == "Name")
-        self.wait.until(lambda browser: not browser.find_elements(By.ID, "tessera-dev-overlay"))
+        self.assertEqual(self.build(), rebuilt, "markup alone again: no rebuild")
         self.assertEqual(self.browser.find_element(By.ID, "name").get_attribute("value"), "pancakes")
         self.dev.restore()
 

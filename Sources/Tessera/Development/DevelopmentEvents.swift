@@ -2,12 +2,13 @@ import Foundation
 import TesseraHTTP
 
 /// The event stream of ``DevelopmentReload``: `build` with the running build's name first, then
-/// `failed` with the compiler's messages whenever the watcher's status file holds some, and
-/// `fixed` when it is gone. It ends when the server starts to drain, and the page's
+/// `markup` with the markup version whenever it changes (and at first), `failed` with the
+/// compiler's messages whenever the watcher's status file holds some, and `fixed` when it is gone. It ends when the server starts to drain, and the page's
 /// `EventSource` reconnects, to the next build, by itself.
 struct DevelopmentEvents: Sendable {
     let build: String
     let statusFile: URL
+    let markup: DevelopmentMarkupVersion
     let server: HTTPServerState
 
     /// How often the status file and the server's phase are looked at: a failed build shows
@@ -23,15 +24,22 @@ struct DevelopmentEvents: Sendable {
                 HTTPField.Name("X-Accel-Buffering")!: "no",
             ])
         guard context.request.method != .head else { return response }
-        let (build, statusFile, server) = (build, statusFile, server)
+        let (build, statusFile, markup, server) = (build, statusFile, markup, server)
         response.body = .stream { writer in
-            try await writer.write("retry: 50\n\nevent: build\ndata: \(build)\n\n")
+            var version = markup.current()
+            try await writer.write("retry: 50\n\nevent: build\ndata: \(build)\n\nevent: markup\ndata: \(version)\n\n")
             try await writer.flush()
             var shown: String?
             var quiet = Duration.zero
             while server.phase == .serving || server.phase == .starting {
                 let status = Self.failure(in: statusFile)
-                if status != shown {
+                let now = markup.current()
+                if now != version {
+                    try await writer.write("event: markup\ndata: \(now)\n\n")
+                    try await writer.flush()
+                    version = now
+                    quiet = .zero
+                } else if status != shown {
                     try await writer.write(status.map(Self.failed) ?? "event: fixed\ndata:\n\n")
                     try await writer.flush()
                     shown = status

@@ -6,9 +6,11 @@ public import Foundation
 ///
 /// The watcher (`scripts/dev.py`) rebuilds and restarts the app on every saved change. It names
 /// each build (`TESSERA_DEV_BUILD`), and writes a failed build's compiler messages to a file
-/// (`TESSERA_DEV_STATUS`) while the last good build goes on serving. The page follows
-/// ``eventsPath``, an event stream that says which build answers and what that file holds: a page
-/// rendered by another build reloads itself, keeping its scroll position and what was typed into
+/// (`TESSERA_DEV_STATUS`) while the last good build goes on serving. A template whose markup
+/// alone changed is not rebuilt: the watcher saves its static text (`TESSERA_DEV_MARKUP`), which
+/// a debug build's views read, and counts the saves. The page follows
+/// ``eventsPath``, an event stream that says which build answers, how many saves of markup it has
+/// seen, and what that file holds: a page rendered by another build, or before the last save, reloads itself, keeping its scroll position and what was typed into
 /// its forms. Phoenix's live reload and Vite's client work the same way: the page follows the
 /// server, not the files, so it reloads only once the new server can answer it.
 ///
@@ -24,11 +26,16 @@ public struct DevelopmentReload: FeatureModule {
     public let build: String
     /// Where the watcher writes a failed build's messages; no file while the last build succeeded.
     public let statusFile: URL
+    /// Where the watcher saves a template's markup when nothing else in it changed, so the page
+    /// shows it without a rebuild (`DevelopmentMarkup`, in debug builds); `nil`: never.
+    public let markupFolder: URL?
 
-    /// Development reload for the build named `build`, with failures read from `statusFile`.
-    public init(build: String, statusFile: URL) {
+    /// Development reload for the build named `build`, with failures read from `statusFile` and
+    /// saved markup from `markupFolder`.
+    public init(build: String, statusFile: URL, markupFolder: URL? = nil) {
         self.build = build
         self.statusFile = statusFile
+        self.markupFolder = markupFolder
     }
 
     /// Reload from `TESSERA_DEV_BUILD` and `TESSERA_DEV_STATUS`, which only the watcher sets;
@@ -37,16 +44,18 @@ public struct DevelopmentReload: FeatureModule {
         guard let build = environment["TESSERA_DEV_BUILD"], !build.isEmpty,
             let status = environment["TESSERA_DEV_STATUS"], !status.isEmpty
         else { return nil }
-        return DevelopmentReload(build: build, statusFile: URL(fileURLWithPath: status))
+        let markup = environment["TESSERA_DEV_MARKUP"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+        return DevelopmentReload(build: build, statusFile: URL(fileURLWithPath: status), markupFolder: markup)
     }
 
     /// The step that adds the script to every HTML page. It goes inside compression (after
     /// ``CompressionMiddleware`` in the chain), which must see the page with its script.
-    public var middleware: some Middleware { DevelopmentReloadMiddleware(build: build) }
+    public var middleware: some Middleware { DevelopmentReloadMiddleware(build: build, markup: DevelopmentMarkupVersion(folder: markupFolder)) }
 
     /// The script and the event stream.
     public func register(in app: inout ApplicationBuilder) {
-        let stream = DevelopmentEvents(build: build, statusFile: statusFile, server: app.serverState)
+        let stream = DevelopmentEvents(
+            build: build, statusFile: statusFile, markup: DevelopmentMarkupVersion(folder: markupFolder), server: app.serverState)
         app.routes.action(Route<NoParameters>("tessera.dev.script", .get, RoutePattern(Self.scriptPath))) { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-store"],

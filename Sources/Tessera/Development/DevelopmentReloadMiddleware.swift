@@ -2,17 +2,24 @@ import TesseraHTTP
 import TesseraViews
 
 /// Adds ``DevelopmentReload``'s script to every HTML page, just before `</body>`, with the name
-/// of the build that rendered it; as Phoenix's live-reload plug does. A page streamed in parts
-/// gets it at its end. Anything but HTML goes out untouched.
+/// of the build that rendered it and the markup version it was rendered at; as Phoenix's
+/// live-reload plug does. A page streamed in parts gets it at its end. Anything but HTML goes out
+/// untouched.
 struct DevelopmentReloadMiddleware: Middleware {
-    let tag: [UInt8]
+    let start: [UInt8]
+    let markup: DevelopmentMarkupVersion
 
-    init(build: String) {
+    init(build: String, markup: DevelopmentMarkupVersion) {
         var attribute = HTMLOutput(capacity: 32)
         attribute.attribute(build)
-        tag =
-            Array("<script src=\"\(DevelopmentReload.scriptPath)\" data-tessera-build=\"".utf8)
-            + attribute.bytes + Array("\" defer></script>".utf8)
+        start = Array("<script src=\"\(DevelopmentReload.scriptPath)\" data-tessera-build=\"".utf8) + attribute.bytes
+        self.markup = markup
+    }
+
+    /// Reads the markup version before the page renders: a save after it reloads the page again.
+    func before(_ context: inout RequestContext) throws -> StepOutcome {
+        context[RenderedMarkupVersion.self] = markup.current()
+        return .next
     }
 
     /// Error pages too: a page that failed is the one a developer is looking at.
@@ -20,7 +27,9 @@ struct DevelopmentReloadMiddleware: Middleware {
 
     func after(_ response: inout Response, for context: RequestContext) {
         guard response.isHTML else { return }
-        let tag = self.tag
+        var version = HTMLOutput(capacity: 8)
+        version.attribute(context[RenderedMarkupVersion.self] ?? "0")
+        let tag = start + Array("\" data-tessera-markup=\"".utf8) + version.bytes + Array("\" defer></script>".utf8)
         switch response.body {
         case .bytes(let bytes):
             response.body = .bytes(Self.inserting(tag, into: bytes))

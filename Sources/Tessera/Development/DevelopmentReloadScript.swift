@@ -1,6 +1,7 @@
 /// The browser's half of ``DevelopmentReload``, served at ``DevelopmentReload/scriptPath``.
 ///
-/// It follows the event stream; when another build answers, it saves the scroll position and
+/// It follows the event stream; when another build answers, or markup was saved after the page
+/// was rendered, it saves the scroll position and
 /// what was typed into the page's forms (never passwords or files) in `sessionStorage`, reloads,
 /// and puts them back. While a build fails it shows the compiler's messages over the page, each
 /// `file:line:` first, and takes them away when the next build succeeds.
@@ -76,6 +77,12 @@ enum DevelopmentReloadScript {
           const events = new EventSource("\#(DevelopmentReload.eventsPath)");
           events.addEventListener("build", (event) => {
             if (event.data === build) return;
+            events.close();
+            save();
+            location.reload();
+          });
+          events.addEventListener("markup", (event) => {
+            if (event.data === script.dataset.tesseraMarkup) return;
             events.close();
             save();
             location.reload();
