@@ -52,8 +52,13 @@ public struct DevelopmentReload: FeatureModule {
     /// ``CompressionMiddleware`` in the chain), which must see the page with its script.
     public var middleware: some Middleware { DevelopmentReloadMiddleware(build: build, markup: DevelopmentMarkupVersion(folder: markupFolder)) }
 
-    /// The script and the event stream.
+    /// The script and the event stream. With a markup folder, no page is answered from a copy
+    /// (304s, shared regions' HTML): saved markup changes what pages show without a topic.
     public func register(in app: inout ApplicationBuilder) {
+        if markupFolder != nil {
+            app.pageValidators = .pages(maxBytes: 0)
+            app.regionCache = .regions(maxBytes: 0)
+        }
         let stream = DevelopmentEvents(
             build: build, statusFile: statusFile, markup: DevelopmentMarkupVersion(folder: markupFolder), server: app.serverState)
         app.routes.action(Route<NoParameters>("tessera.dev.script", .get, RoutePattern(Self.scriptPath))) { _, _ in
