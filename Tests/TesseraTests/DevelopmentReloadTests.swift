@@ -28,12 +28,12 @@ import Testing
             let page = try await client.send("/")
             #expect(
                 page.text
-                    == #"<!DOCTYPE html><html><body><p>hi</p><script src="/_tessera/dev/reload.js" data-tessera-build="b&lt;1&gt;" defer></script></body></html>"#
+                    == #"<!DOCTYPE html><html><body><p>hi</p><script src="/_tessera/dev/reload.js" data-tessera-build="b&lt;1&gt;" data-tessera-markup="0" defer></script></body></html>"#
             )
             #expect(try await client.send("/data.json").text == "{}", "anything but HTML is untouched")
             let missing = try await client.send("/nothing")
             #expect(missing.status == 404)
-            #expect(missing.text.contains(#"data-tessera-build="b&lt;1&gt;" defer></script></body>"#), "error pages too")
+            #expect(missing.text.contains(#"data-tessera-build="b&lt;1&gt;" data-tessera-markup="0" defer></script></body>"#), "error pages too")
             let script = try await client.send(DevelopmentReload.scriptPath)
             #expect(script.header("content-type") == "text/javascript; charset=utf-8")
             #expect(script.text.contains(#"new EventSource("/_tessera/dev/events")"#))
@@ -53,6 +53,51 @@ import Testing
         let reload = DevelopmentReload.fromEnvironment(["TESSERA_DEV_BUILD": "7", "TESSERA_DEV_STATUS": "/tmp/x"])
         #expect(reload?.build == "7")
         #expect(reload?.statusFile.path == "/tmp/x")
+        #expect(reload?.markupFolder == nil)
+        #expect(
+            DevelopmentReload.fromEnvironment(["TESSERA_DEV_BUILD": "7", "TESSERA_DEV_STATUS": "/tmp/x", "TESSERA_DEV_MARKUP": "/tmp/m"])?
+                .markupFolder?.path == "/tmp/m")
+    }
+
+    /// A page says the markup version it was rendered at, and the stream says each new one, so
+    /// a page rendered before a save reloads; no page is answered from a copy meanwhile.
+    @Test func theStreamSaysEachSaveOfMarkup() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-dev-markup-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("3".utf8).write(to: folder.appendingPathComponent("version"))
+        var builder = ApplicationBuilder()
+        let reload = DevelopmentReload(build: "9", statusFile: Self.statusFile(), markupFolder: folder)
+        reload.register(in: &builder)
+        #expect(!builder.pageValidators.isOn && !builder.regionCache.isOn, "saved markup changes pages without a topic")
+        let app = try Self.app(reload: reload)
+        try await app.test { client in
+            let page = try await client.send("/")
+            #expect(page.text.contains(#"data-tessera-build="9" data-tessera-markup="3" defer>"#))
+        }
+        let server = try await TestServer.start(responder: app, errorResponder: app)
+        let port = server.port
+        do {
+            try await onThread {
+                let stream = try RawHTTPClient(port: port, timeout: 10)
+                try stream.send("GET \(DevelopmentReload.eventsPath) HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                _ = try stream.readHead()
+                var received = ""
+                func readUntil(_ text: String) throws {
+                    while !received.contains(text) {
+                        guard let chunk = try stream.readChunk() else { throw RawHTTPClient.Failure.closed }
+                        received += String(decoding: chunk, as: UTF8.self)
+                    }
+                }
+                try readUntil("event: build\ndata: 9\n\nevent: markup\ndata: 3\n\n")
+                try Data("4".utf8).write(to: folder.appendingPathComponent("version"))
+                try readUntil("event: markup\ndata: 4\n\n")
+            }
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+        try await server.stop()
     }
 
     @Test func theStreamNamesTheBuildThenRelaysAFailedBuildAndItsFix() async throws {
