@@ -59,7 +59,10 @@ public struct AccountsModule: FeatureModule {
         PasskeyActions(passkeys: passkeys, accounts: accounts, steps: steps).register(in: &app.routes)
         let resets = passwordResets
         app.routes.page(AccountsRoutes.forgotPassword) { _, _ in ForgotPasswordPageController(form: FormState()) }
-        app.routes.page(AccountsRoutes.resetPassword) { token, _ in ResetPasswordPageController(resets: resets, token: token, form: FormState()) }
+        // The link's token is in the path: the access log shows the route's pattern instead.
+        app.routes.group(SecretPathMiddleware()) { routes in
+            routes.page(AccountsRoutes.resetPassword) { token, _ in ResetPasswordPageController(resets: resets, token: token, form: FormState()) }
+        }
         PasswordResetActions(
             resets: resets, clientLimit: app.rateLimit("password-reset", passwordResetLimit),
             addressLimit: app.rateLimit("password-reset-email", Self.passwordResetLimitPerAddress, by: .countedByRoute)

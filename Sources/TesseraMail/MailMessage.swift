@@ -92,7 +92,15 @@ public struct OutgoingMail: Sendable, Equatable {
     /// The message, headers and body, with CRLF line ends.
     public let data: String
     /// What the mail is about, in the app's words (`order:42:en`); `nil` when the app keeps none.
+    /// A reference that starts with ``secretPrefix`` marks a mail whose body is a secret (a
+    /// password reset link): the outbox forgets the body once it is delivered.
     public let reference: String?
+
+    /// `secret:`: the start of the reference of a mail whose body the outbox must not keep.
+    public static let secretPrefix = "secret:"
+
+    /// Whether the outbox forgets the body once the mail is delivered.
+    public var isSecret: Bool { reference?.hasPrefix(Self.secretPrefix) ?? false }
 
     public init(messageID: String, sender: String, recipients: [String], data: String, reference: String? = nil) {
         self.messageID = messageID

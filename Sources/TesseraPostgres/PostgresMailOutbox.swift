@@ -99,8 +99,13 @@ public struct PostgresMailOutbox: MailOutbox, DeadLetterOffice {
     }
 
     public func delivered(_ claim: ClaimedMail) async throws {
+        // A secret (a reset link) is not kept once it is on its way.
+        let forgets = claim.mail.isSecret
         _ = try await connections.query(
-            "UPDATE tessera_mail_outbox SET delivered_at = now(), last_error = NULL WHERE id = \(claim.id) AND delivered_at IS NULL")
+            """
+            UPDATE tessera_mail_outbox SET delivered_at = now(), last_error = NULL, data = CASE WHEN \(forgets) THEN '' ELSE data END
+            WHERE id = \(claim.id) AND delivered_at IS NULL
+            """)
     }
 
     public func retry(_ claim: ClaimedMail, after delay: Duration, error: String) async throws {

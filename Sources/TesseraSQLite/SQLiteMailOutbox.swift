@@ -120,6 +120,8 @@ public struct SQLiteMailOutbox: MailOutbox, DeadLetterOffice {
             try db.execute(
                 sql: "UPDATE tessera_mail_outbox SET delivered_at = ?, last_error = NULL WHERE id = ? AND delivered_at IS NULL",
                 arguments: [now, claim.id])
+            // A secret (a reset link) is not kept once it is on its way.
+            if claim.mail.isSecret { try db.execute(sql: "UPDATE tessera_mail_outbox SET data = '' WHERE id = ?", arguments: [claim.id]) }
         }
     }
 

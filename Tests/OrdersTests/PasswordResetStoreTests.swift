@@ -47,6 +47,10 @@ import Testing
             #expect(claimed.mail.messageID.hasPrefix("password-reset."))
             #expect(!claimed.mail.data.contains(token.digest), "the mail has the token, the database its digest")
             #expect(try await resets.account(resetBy: token) == user.id)
+            // Once on its way, the outbox keeps no copy of the link.
+            #expect(try shop.outboxData(of: claimed.mail.messageID)?.replacingOccurrences(of: "=\r\n", with: "").contains(token.text) == true)
+            try await shop.services.mailOutbox.delivered(claimed)
+            #expect(try shop.outboxData(of: claimed.mail.messageID) == "")
         }
     }
 
@@ -73,6 +77,23 @@ import Testing
             #expect(try await resets.reset(first, to: "third-password") == nil, "an older link dies with the reset")
             #expect(try await resets.account(resetBy: first) == nil)
             #expect(try await accounts.authenticate(email: user.email, password: "difference-engine", from: nil).id == user.id)
+        }
+    }
+
+    /// A new password, or a new address (staff mending it), ends the links mailed before.
+    @Test(arguments: StoreKind.allCases)
+    func aPasswordChangeOrANewAddressEndsTheLinks(_ kind: StoreKind) async throws {
+        try await Self.with(kind) { shop, user in
+            let resets = shop.services.passwordResets, accounts = shop.services.accounts
+            try await resets.mailLink(to: user.email, site: Self.site, language: .english)
+            let beforeChange = try #require(try await Self.nextLink(in: shop)).token
+            _ = try await accounts.changePassword(userID: user.id, current: "analytical-engine", new: "second-password", from: nil)
+            #expect(try await resets.account(resetBy: beforeChange) == nil)
+            try await resets.mailLink(to: user.email, site: Self.site, language: .english)
+            let beforeMove = try #require(try await Self.nextLink(in: shop)).token
+            #expect(try await accounts.changeEmail(userID: user.id, from: user.email, to: "ada@new.example"))
+            #expect(try await resets.account(resetBy: beforeMove) == nil)
+            #expect(try await resets.reset(beforeMove, to: "mallory-password") == nil)
         }
     }
 

@@ -95,6 +95,16 @@ final class ShopDatabase: Sendable {
         return try postgres!.rowsBlocking("SELECT status FROM customer_order WHERE id = \(orderID)").first?.decode(String.self)
     }
 
+    /// The body the outbox keeps for the mail `messageID`, read behind the services' back.
+    func outboxData(of messageID: String) throws -> String? {
+        if let sqlite {
+            return try sqlite.pool.read { db in
+                try String.fetchOne(db, sql: "SELECT data FROM tessera_mail_outbox WHERE message_id = ?", arguments: [messageID])
+            }
+        }
+        return try postgres!.rowsBlocking("SELECT data FROM tessera_mail_outbox WHERE message_id = \(messageID)").first?.decode(String.self)
+    }
+
     /// Changes a product's price behind the services' back, as staff or another system would.
     func doublePrice(of productID: Int) async throws {
         if let sqlite {

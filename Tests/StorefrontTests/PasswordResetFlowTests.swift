@@ -86,6 +86,22 @@ import Testing
         }
     }
 
+    /// The access log shows the reset route's pattern, never a link's token.
+    @Test func theLogHoldsNoToken() async throws {
+        try await run(on: .sqlite, ["LOG_LEVEL": "info"]) { shop in
+            let visitor = TestClient(port: shop.port)
+            _ = try await visitor.submit(from: "/password/forgot", to: "/password/forgot", form: "email=alan%40example.com")
+            let mail = try await ResetMail.awaitOne(in: shop.dataDirectory)
+            let token = String(mail.path.dropFirst("/password/reset/".count))
+            #expect(try await visitor.send(mail.path).status == 200)
+            #expect(try await visitor.submit(from: mail.path, to: mail.path, form: "password=enigma-1939&confirm=enigma-1939").status == 303)
+            let log = shop.harness.log
+            #expect(log.contains("GET /password/reset/{token} 200"), "\(log.suffix(2000))")
+            #expect(log.contains("POST /password/reset/{token} 303"))
+            #expect(!log.contains(token), "the token is in no log line")
+        }
+    }
+
     /// The form tells nobody who has an account: the same answer, and no mail, for an address
     /// without one; malformed input is the form again.
     @Test func anUnknownAddressGetsTheSameAnswerAndNoMail() async throws {
@@ -144,6 +160,8 @@ import Testing
             let refused = try await ask(TestClient(port: shop.port), for: "grace%40example.com", host: "shop.attacker.example")
             #expect(refused.status == 503)
             #expect(refused.text.contains("Password reset by mail is not set up on this server yet."))
+            let lookalike = try await ask(TestClient(port: shop.port), for: "grace%40example.com", host: "127.attacker.example")
+            #expect(lookalike.status == 503, "a name that starts with 127. is not an address on this machine")
             _ = try await TestClient(port: shop.port).submit(from: "/password/forgot", to: "/password/forgot", form: "email=alan%40example.com")
             let mails = try await ResetMail.await(1, in: shop.dataDirectory)
             #expect(mails.count == 1 && mails[0].headers.contains("<alan@example.com>"), "none for the refused request")

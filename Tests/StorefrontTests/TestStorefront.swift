@@ -9,6 +9,8 @@ struct TestStorefront: Sendable {
     let port: Int
     /// Its data directory (`DATA_DIR`), removed after the test: to look at what it stored.
     let dataDirectory: URL
+    /// The process, for what it logged so far (`harness.log`).
+    let harness: ProcessHarness
 
     /// One `GET` on a new connection.
     func get(_ target: String) async throws -> TestResponse {
@@ -53,7 +55,7 @@ struct TestStorefront: Sendable {
             workingDirectory: ProcessHarness.packageRoot
         )
         do {
-            try await body(TestStorefront(port: try await harness.waitForPort(timeout: startup), dataDirectory: data))
+            try await body(TestStorefront(port: try await harness.waitForPort(timeout: startup), dataDirectory: data, harness: harness))
         } catch {
             harness.signal(SIGTERM)
             _ = try? await harness.waitForExit()

@@ -33,6 +33,11 @@ struct PasswordResetActions {
                 }
             }
         }
+        routes.group(SecretPathMiddleware()) { routes in Self.registerReset(resets, in: &routes) }
+    }
+
+    /// The new password's form: the link's token is in its path, which the log leaves out.
+    static func registerReset(_ resets: PasswordResetService, in routes: inout RouterBuilder) {
         routes.action(AccountsRoutes.submitPasswordReset) { token, context in
             switch try context.decodeForm(PasswordResetForm.self) {
             case .invalid(let state):

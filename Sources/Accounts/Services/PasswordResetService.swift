@@ -88,6 +88,6 @@ public struct PasswordResetService: Sendable {
             html: MailPasswordResetView.render(model, language: language).string,
             text: MailPasswordResetTextView.render(model, language: language),
             language: language.code
-        ).outgoing(reference: "password-reset")
+        ).outgoing(reference: OutgoingMail.secretPrefix + "password-reset")
     }
 }

@@ -113,11 +113,19 @@ public struct SQLiteAccountsStore: AccountsStore {
         }
     }
 
-    /// Replaces the hash; the service records the sessions' end beside it.
+    /// Replaces the hash, and uses up the account's reset links; the service records the
+    /// sessions' end beside it.
     public func updatePasswordHash(userID: Int, to passwordHash: String) async throws {
         try await database.write { db in
             try db.execute(sql: "UPDATE user SET passwordHash = ? WHERE id = ?", arguments: [passwordHash, userID])
+            try Self.useUpResets(of: userID, in: db)
         }
+    }
+
+    /// Marks the account's unused reset links used: a new password or a new address ends them.
+    static func useUpResets(of userID: Int, in db: Database) throws {
+        try db.execute(
+            sql: "UPDATE passwordReset SET usedAt = ? WHERE userID = ? AND usedAt IS NULL", arguments: [Date().timeIntervalSince1970, userID])
     }
 
     /// `false` when the account's e-mail is no longer `old`, or another account has `email`
@@ -126,7 +134,10 @@ public struct SQLiteAccountsStore: AccountsStore {
         try await database.write { db in
             guard try User.filter(Column("email") == email && Column("id") != userID).fetchCount(db) == 0 else { return false }
             try db.execute(sql: "UPDATE user SET email = ? WHERE id = ? AND email = ?", arguments: [email, userID, old])
-            return db.changesCount == 1
+            guard db.changesCount == 1 else { return false }
+            // A link mailed to the old address no longer resets the account.
+            try Self.useUpResets(of: userID, in: db)
+            return true
         }
     }
 

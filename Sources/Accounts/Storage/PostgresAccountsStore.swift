@@ -87,11 +87,19 @@ public struct PostgresAccountsStore: AccountsStore {
         }
     }
 
-    /// Replaces the hash; the service records the sessions' end beside it.
+    /// Replaces the hash, and uses up the account's reset links; the service records the
+    /// sessions' end beside it.
     public func updatePasswordHash(userID: Int, to passwordHash: String) async throws {
         try await connections.write { connection in
             try connection.execute("UPDATE shop_user SET password_hash = \(passwordHash) WHERE id = \(userID)")
+            try Self.useUpResets(of: userID, on: connection)
         }
+    }
+
+    /// Marks the account's unused reset links used: a new password or a new address ends them.
+    static func useUpResets(of userID: Int, on connection: BlockingConnection) throws {
+        let now = Date().timeIntervalSince1970
+        try connection.execute("UPDATE password_reset SET used_at = \(now) WHERE user_id = \(userID) AND used_at IS NULL")
     }
 
     /// `false` when the account's e-mail is no longer `old`, or another account has `email`:
@@ -99,7 +107,12 @@ public struct PostgresAccountsStore: AccountsStore {
     public func updateEmail(userID: Int, from old: String, to email: String) async throws -> Bool {
         do {
             return try await connections.write { connection in
-                try connection.execute("UPDATE shop_user SET email = \(email) WHERE id = \(userID) AND email = \(old)") == 1
+                guard try connection.execute("UPDATE shop_user SET email = \(email) WHERE id = \(userID) AND email = \(old)") == 1 else {
+                    return false
+                }
+                // A link mailed to the old address no longer resets the account.
+                try Self.useUpResets(of: userID, on: connection)
+                return true
             }
         } catch let error as PostgresError where error.isUniqueViolation {
             return false

@@ -45,7 +45,13 @@ public struct SiteURL: Sendable, Equatable, CustomStringConvertible {
         } else {
             host = authority.prefix { $0 != ":" }
         }
-        return host == "localhost" || host.hasSuffix(".localhost") || host.hasPrefix("127.") || host == "::1"
+        if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" { return true }
+        // 127.0.0.0/8 written as an address: four numbers, not a name that starts with 127.
+        let numbers = host.split(separator: ".", omittingEmptySubsequences: false)
+        return numbers.count == 4 && numbers[0] == "127"
+            && numbers.allSatisfy { number in
+                !number.isEmpty && number.count <= 3 && number.allSatisfy { ("0"..."9").contains($0) } && UInt8(number) != nil
+            }
     }
 
     /// A host name, an IPv4 address or a bracketed IPv6 address, then perhaps `:port`. ASCII

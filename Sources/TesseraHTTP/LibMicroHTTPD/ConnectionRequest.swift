@@ -94,6 +94,8 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
     private var answeredBytes: Int64 = 0
     /// The trace the answer belongs to, for the access log line.
     private(set) var answeredTraceID: String?
+    /// The answer's ``Response/loggedTarget``: the access log's target when the real one holds a secret.
+    private(set) var answeredLoggedTarget: String?
     private var answeredStream: StreamedBody?
 
     init(core: ServerCore, connection: OpaquePointer, open: OpenConnection?, target: String, targetByteCount: Int, targetHasSpace: Bool) {
@@ -269,6 +271,7 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
     /// or while the connection is suspended, which are the two moments the library allows it.
     private func queue(_ response: Response) {
         answeredTraceID = response.traceID
+        answeredLoggedTarget = response.loggedTarget
         let isShuttingDown = core.isShuttingDown.load(ordering: .relaxed)
         // A reused prepared answer is the same bytes for every client, so it cannot carry a
         // new id; a client that sent its own gets it back on an answer built for it.
