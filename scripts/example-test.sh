@@ -37,13 +37,17 @@ refuse() {
 refuse "is not a Swift type name" "$tessera" new shelf --directory "$work"
 refuse "is not a Swift type name" "$tessera" new "Shelf-App" --directory "$work"
 refuse "exists already" "$tessera" new Cookbook --directory "$work"
-refuse "exists already" "$tessera" generate resource Recipe name:string --directory "$work/Cookbook"
+refuse "The app declares Recipe," "$tessera" generate resource Recipe name:string --directory "$work/Cookbook"
 refuse "is not one of string, text, int, bool" "$tessera" generate resource Note body:strin --directory "$work/Cookbook"
 refuse "is not name:type" "$tessera" generate resource Note body --directory "$work/Cookbook"
-refuse "is taken by the generated code" "$tessera" generate resource Note id:int --directory "$work/Cookbook"
+refuse "is taken by Swift or the generated code" "$tessera" generate resource Note id:int --directory "$work/Cookbook"
 refuse "is given twice" "$tessera" generate resource Note body:text body:string --directory "$work/Cookbook"
 refuse "is not the folder of an app" "$tessera" generate resource Note body:text --directory "$work"
-echo "the generators make $example again, byte for byte, and refuse 9 wrong commands writing nothing"
+refuse "would name a variable" "$tessera" generate resource Class name:string --directory "$work/Cookbook"
+refuse "is taken by Swift or the generated code" "$tessera" generate resource Note form:string --directory "$work/Cookbook"
+refuse "is taken by Swift or the generated code" "$tessera" generate resource Note repeat:bool --directory "$work/Cookbook"
+refuse "The app declares RecipeForm" "$tessera" generate resource RecipeForm name:string --directory "$work/Cookbook"
+echo "the generators make $example again, byte for byte, and refuse 13 wrong commands writing nothing"
 
 python3 - <<'PYTHON'
 import pathlib, re, sys

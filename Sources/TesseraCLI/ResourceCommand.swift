@@ -33,8 +33,33 @@ struct ResourceCommand: ParsableCommand {
         guard resource.type != app.type, resource.pluralType != app.type else {
             throw Refusal("The resource \(resource.type) would share the app's name; choose another.")
         }
-        try ResourceTemplate(app: app, resource: resource, fields: fields).files.write(into: root)
+        let template = ResourceTemplate(app: app, resource: resource, fields: fields)
+        let declared = Self.declaredTypes(in: root, app: app)
+        let clashes = template.typeNames.filter(declared.contains)
+        guard clashes.isEmpty else {
+            throw Refusal("The app declares \(clashes.joined(separator: ", ")) already: choose another name. Nothing was written.")
+        }
+        try template.files.write(into: root)
         print("Added \(resource.pluralType) at /\(resource.pluralSnake): Sources/\(app.type)/\(resource.pluralType)/, its views and tests.")
+    }
+
+    /// The types the app's library declares, and its views' types (`recipe_list.html` is `RecipeListView`).
+    static func declaredTypes(in root: URL, app: SwiftName) -> Set<String> {
+        var names: Set<String> = []
+        let manager = FileManager.default
+        let declaration = /(?:struct|enum|class|protocol|actor|typealias)\s+([A-Za-z_][A-Za-z0-9_]*)/
+        let sources = root.appendingPathComponent("Sources/\(app.type)")
+        for case let file as URL in manager.enumerator(at: sources, includingPropertiesForKeys: nil) ?? .init() where file.pathExtension == "swift" {
+            let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+            for match in text.matches(of: declaration) { names.insert(String(match.1)) }
+        }
+        let views = root.appendingPathComponent("Views/\(app.type)")
+        for case let file as URL in manager.enumerator(at: views, includingPropertiesForKeys: nil) ?? .init()
+        where ["html", "txt"].contains(file.pathExtension) {
+            let stem = file.deletingPathExtension().lastPathComponent
+            names.insert(stem.split(separator: "_").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined() + "View")
+        }
+        return names
     }
 
     /// The app's name, from the one route table `tessera new` made (`Sources/NAME/NAMEApp.swift`).

@@ -45,7 +45,9 @@ struct ResourceField: Equatable {
             throw Refusal(
                 "The field name \(name.debugDescription) is not a Swift property name: ASCII letters and digits, starting with a small letter.")
         }
-        guard !Self.reserved.contains(name) else { throw Refusal("The field name \(name) is taken by the generated code; choose another.") }
+        guard !Self.reserved.contains(name), !SwiftName.keywords.contains(name), !name.hasSuffix("Error") else {
+            throw Refusal("The field name \(name) is taken by Swift or the generated code; choose another.")
+        }
         guard let kind = Kind(rawValue: type) else {
             throw Refusal(
                 "The field type \(type.debugDescription) of \(name) is not one of \(Kind.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -56,7 +58,7 @@ struct ResourceField: Equatable {
 
     /// Names the generated models already use.
     static let reserved: Set<String> = [
-        "id", "heading", "action", "button", "errors", "values", "self", "default", "class", "case", "in", "is", "as",
+        "id", "heading", "action", "button", "back", "errors", "values", "form", "state",
     ]
 
     /// `Page count` for `pageCount`: the label people read.

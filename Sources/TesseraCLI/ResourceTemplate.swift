@@ -39,6 +39,16 @@ struct ResourceTemplate {
 
     // MARK: Names
 
+    /// Every type the resource declares, views included: none may exist in the app already.
+    var typeNames: [String] {
+        let (type, plural) = (resource.type, resource.pluralType)
+        return [
+            type, "\(type)Form", "\(plural)Routes", "\(plural)Module", "\(type)Service", "\(type)Store", "SQLite\(type)Store", "\(type)List",
+            "\(type)Page", "\(type)FormPage", "\(type)ListPageController", "\(type)PageController", "\(type)FormPageController",
+            "\(type)Actions", "\(type)ListView", "\(type)PageView", "\(type)FormView",
+        ]
+    }
+
     /// `books`, `reading lists`: what pages call them.
     var plural: String { SwiftName.snake(resource.pluralType).replacingOccurrences(of: "_", with: " ") }
     /// `reading-lists`: the URL's segment.
@@ -187,10 +197,11 @@ struct ResourceTemplate {
     var store: String {
         let (type, variable) = (resource.type, resource.variable)
         let columns = fields.map { "                table.column(\"\($0.name)\", \($0.kind.columnType)).notNull()" }.joined(separator: "\n")
-        let names = fields.map(\.name).joined(separator: ", ")
+        // Quoted: a field may be named like an SQL keyword (`order`, `group`).
+        let names = fields.map { "\\\"\($0.name)\\\"" }.joined(separator: ", ")
         let placeholders = fields.map { _ in "?" }.joined(separator: ", ")
         let values = fields.map { "\(variable).\($0.name)" }.joined(separator: ", ")
-        let assignments = fields.map { "\($0.name) = ?" }.joined(separator: ", ")
+        let assignments = fields.map { "\\\"\($0.name)\\\" = ?" }.joined(separator: ", ")
         return #"""
             public import GRDB
 
@@ -224,17 +235,17 @@ struct ResourceTemplate {
                 }
 
                 public func all() async throws -> [\#(type)] {
-                    try await database.read { db in try \#(type).fetchAll(db, sql: "SELECT * FROM \#(table) ORDER BY id") }
+                    try await database.read { db in try \#(type).fetchAll(db, sql: "SELECT * FROM \"\#(table)\" ORDER BY id") }
                 }
 
                 public func \#(variable)(id: Int) async throws -> \#(type)? {
-                    try await database.read { db in try \#(type).fetchOne(db, sql: "SELECT * FROM \#(table) WHERE id = ?", arguments: [id]) }
+                    try await database.read { db in try \#(type).fetchOne(db, sql: "SELECT * FROM \"\#(table)\" WHERE id = ?", arguments: [id]) }
                 }
 
                 public func insert(_ \#(variable): \#(type)) async throws -> \#(type) {
                     try await database.write { db in
                         try db.execute(
-                            sql: "INSERT INTO \#(table) (\#(names)) VALUES (\#(placeholders))",
+                            sql: "INSERT INTO \"\#(table)\" (\#(names)) VALUES (\#(placeholders))",
                             arguments: [\#(values)])
                         var inserted = \#(variable)
                         inserted.id = Int(db.lastInsertedRowID)
@@ -245,7 +256,7 @@ struct ResourceTemplate {
                 public func update(_ \#(variable): \#(type)) async throws -> Bool {
                     try await database.write { db in
                         try db.execute(
-                            sql: "UPDATE \#(table) SET \#(assignments) WHERE id = ?",
+                            sql: "UPDATE \"\#(table)\" SET \#(assignments) WHERE id = ?",
                             arguments: [\#(values), \#(variable).id])
                         return db.changesCount == 1
                     }

@@ -19,7 +19,25 @@ struct SwiftName: Sendable, Equatable {
             throw Refusal("\(what) \(text) would hide a type the app uses; choose another name.")
         }
         type = text
+        guard !Self.keywords.contains(variable), !Self.keywords.contains(pluralVariable), !Self.localNames.contains(variable) else {
+            throw Refusal("\(what) \(text) would name a variable `\(variable)` that Swift or the generated code already uses; choose another name.")
+        }
     }
+
+    /// Swift's keywords, which a generated variable or property must not be.
+    static let keywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init", "inout", "internal", "let",
+        "open", "operator", "private", "precedencegroup", "protocol", "public", "rethrows", "static", "struct", "subscript", "typealias",
+        "var", "break", "case", "catch", "continue", "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat",
+        "return", "throw", "switch", "where", "while", "any", "as", "await", "false", "is", "nil", "self", "super", "throws", "true", "try",
+        "some", "async", "consume", "borrowing", "consuming", "copy", "discard", "each", "macro", "package",
+    ]
+
+    /// The generated code's own parameters and locals: a resource's variable must not shadow them.
+    static let localNames: Set<String> = [
+        "store", "database", "db", "row", "form", "state", "page", "list", "context", "routes", "app", "table", "migrator", "output",
+        "client", "id", "editing",
+    ]
 
     /// Names of the framework and the generated code that a new type must not shadow.
     static let taken: Set<String> = [
@@ -31,6 +49,9 @@ struct SwiftName: Sendable, Equatable {
     var variable: String { type.prefix(1).lowercased() + type.dropFirst() }
     /// `Books`: the module's and the routes' plural, English's regular one.
     var pluralType: String {
+        for (singular, plural) in Self.irregularPlurals where type.hasSuffix(singular) {
+            return type.dropLast(singular.count) + plural
+        }
         if type.hasSuffix("y"), let before = type.dropLast().last, !"aeiou".contains(before) { return type.dropLast() + "ies" }
         if type.hasSuffix("s") || type.hasSuffix("x") || type.hasSuffix("ch") || type.hasSuffix("sh") { return type + "es" }
         return type + "s"
@@ -44,10 +65,22 @@ struct SwiftName: Sendable, Equatable {
     /// `book`, spaced for people: `ReadingList` is `reading list`.
     var words: String { Self.snake(type).replacingOccurrences(of: "_", with: " ") }
 
+    /// English's common irregular plurals, by ending: `SalesPerson` → `SalesPeople`.
+    static let irregularPlurals: [(String, String)] = [
+        ("Person", "People"), ("person", "people"), ("Child", "Children"), ("child", "children"), ("Man", "Men"), ("man", "men"),
+        ("Mouse", "Mice"), ("mouse", "mice"), ("Foot", "Feet"), ("foot", "feet"), ("Tooth", "Teeth"), ("tooth", "teeth"),
+    ]
+
+    /// `ReadingList` → `reading_list`; a run of capitals is one word: `FAQEntry` → `faq_entry`.
     static func snake(_ text: String) -> String {
+        let characters = Array(text)
         var result = ""
-        for character in text {
-            if character.isUppercase, !result.isEmpty { result += "_" }
+        for (index, character) in characters.enumerated() {
+            if character.isUppercase, index > 0 {
+                let previous = characters[index - 1]
+                let next = index + 1 < characters.count ? characters[index + 1] : nil
+                if previous.isLowercase || previous.isNumber || (previous.isUppercase && next?.isLowercase == true) { result += "_" }
+            }
             result += character.lowercased()
         }
         return result

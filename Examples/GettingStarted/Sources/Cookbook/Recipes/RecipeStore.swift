@@ -33,17 +33,17 @@ public struct SQLiteRecipeStore: RecipeStore {
     }
 
     public func all() async throws -> [Recipe] {
-        try await database.read { db in try Recipe.fetchAll(db, sql: "SELECT * FROM recipes ORDER BY id") }
+        try await database.read { db in try Recipe.fetchAll(db, sql: "SELECT * FROM \"recipes\" ORDER BY id") }
     }
 
     public func recipe(id: Int) async throws -> Recipe? {
-        try await database.read { db in try Recipe.fetchOne(db, sql: "SELECT * FROM recipes WHERE id = ?", arguments: [id]) }
+        try await database.read { db in try Recipe.fetchOne(db, sql: "SELECT * FROM \"recipes\" WHERE id = ?", arguments: [id]) }
     }
 
     public func insert(_ recipe: Recipe) async throws -> Recipe {
         try await database.write { db in
             try db.execute(
-                sql: "INSERT INTO recipes (name, minutes, steps, vegetarian) VALUES (?, ?, ?, ?)",
+                sql: "INSERT INTO \"recipes\" (\"name\", \"minutes\", \"steps\", \"vegetarian\") VALUES (?, ?, ?, ?)",
                 arguments: [recipe.name, recipe.minutes, recipe.steps, recipe.vegetarian])
             var inserted = recipe
             inserted.id = Int(db.lastInsertedRowID)
@@ -54,7 +54,7 @@ public struct SQLiteRecipeStore: RecipeStore {
     public func update(_ recipe: Recipe) async throws -> Bool {
         try await database.write { db in
             try db.execute(
-                sql: "UPDATE recipes SET name = ?, minutes = ?, steps = ?, vegetarian = ? WHERE id = ?",
+                sql: "UPDATE \"recipes\" SET \"name\" = ?, \"minutes\" = ?, \"steps\" = ?, \"vegetarian\" = ? WHERE id = ?",
                 arguments: [recipe.name, recipe.minutes, recipe.steps, recipe.vegetarian, recipe.id])
             return db.changesCount == 1
         }
