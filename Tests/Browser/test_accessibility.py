@@ -36,7 +36,7 @@ class EveryPageAtBothWidths(BrowserTest):
     # The German walks: their screenshots apart, and every page they reach must be German.
     screenshot_prefix = ""
     expected_lang = "en"
-    # Reset links the walks asked for (for Grace, one per signed-out walk), so each finds its own mail.
+    # Reset links the walks asked for (one per signed-out walk), so each finds its own mail.
     links_asked = 0
 
     def setUp(self):
@@ -142,7 +142,8 @@ class EveryPageAtBothWidths(BrowserTest):
         self.visit("/password/forgot")
         self.submit("[data-view=ForgotPassword] button[type=submit]")
         self.check_page(note="422, sent empty", status=422)
-        self.type("#email", "grace@example.com")
+        # Another shopper per walk: a link asked for again within a minute is not mailed again.
+        self.type("#email", "grace@example.com" if self.expected_lang == "en" else "alan@example.com")
         self.submit("[data-view=ForgotPassword] button[type=submit]")
         self.assertEqual(self.path(), "/login")
         self.check_page(note="a link asked for")

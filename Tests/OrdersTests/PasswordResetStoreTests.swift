@@ -57,8 +57,11 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aLinkWorksOnceEndsEverySessionAndKillsTheOthers(_ kind: StoreKind) async throws {
         try await Self.with(kind) { shop, user in
-            let resets = shop.services.passwordResets, accounts = shop.services.accounts
+            // Two links, asked for two minutes apart.
+            let later = Mutex<TimeInterval>(-120)
+            let resets = shop.passwordResets { Date() + later.withLock { $0 } }, accounts = shop.services.accounts
             try await resets.mailLink(to: user.email, site: Self.site, language: .english)
+            later.withLock { $0 = 0 }
             try await resets.mailLink(to: user.email, site: Self.site, language: .english)
             let first = try #require(try await Self.nextLink(in: shop)).token
             let second = try #require(try await Self.nextLink(in: shop)).token
@@ -66,15 +69,15 @@ import Testing
             let signedInAt = Date() - 60
             #expect(try await accounts.isSessionActive("phone", userID: user.id, signedInAt: signedInAt))
 
-            #expect(try await resets.reset(second, to: "difference-engine")?.id == user.id)
+            #expect(try await resets.reset(second, to: "difference-engine").user?.id == user.id)
             #expect(try await !accounts.isSessionActive("phone", userID: user.id, signedInAt: signedInAt), "recorded in the database")
             #expect(accounts.standing(of: "phone", userID: user.id, signedInAt: signedInAt) == .ended, "and in this instance's copy")
             #expect(try await accounts.authenticate(email: user.email, password: "difference-engine", from: nil).id == user.id)
             await #expect(throws: SignInError.wrongCredentials) {
                 try await accounts.authenticate(email: user.email, password: "analytical-engine", from: nil)
             }
-            #expect(try await resets.reset(second, to: "third-password") == nil, "a link works once")
-            #expect(try await resets.reset(first, to: "third-password") == nil, "an older link dies with the reset")
+            #expect(try await resets.reset(second, to: "third-password") == .usedJustNow, "a link works once; sent again, it says so")
+            #expect(try await resets.reset(first, to: "third-password") == .dead, "an older link dies with the reset")
             #expect(try await resets.account(resetBy: first) == nil)
             #expect(try await accounts.authenticate(email: user.email, password: "difference-engine", from: nil).id == user.id)
         }
@@ -93,7 +96,7 @@ import Testing
             let beforeMove = try #require(try await Self.nextLink(in: shop)).token
             #expect(try await accounts.changeEmail(userID: user.id, from: user.email, to: "ada@new.example"))
             #expect(try await resets.account(resetBy: beforeMove) == nil)
-            #expect(try await resets.reset(beforeMove, to: "mallory-password") == nil)
+            #expect(try await resets.reset(beforeMove, to: "mallory-password") == .dead)
         }
     }
 
@@ -105,12 +108,30 @@ import Testing
             let token = try #require(try await Self.nextLink(in: shop)).token
             let passwords = (0..<6).map { "password-number-\($0)" }
             let winners = try await withThrowingTaskGroup(of: String?.self) { group in
-                for password in passwords { group.addTask { try await resets.reset(token, to: password) == nil ? nil : password } }
+                for password in passwords { group.addTask { try await resets.reset(token, to: password).user == nil ? nil : password } }
                 return try await group.reduce(into: [String]()) { if let won = $1 { $0.append(won) } }
             }
             #expect(winners.count == 1)
             let winner = try #require(winners.first)
             #expect(try await shop.services.accounts.authenticate(email: user.email, password: winner, from: nil).id == user.id)
+        }
+    }
+
+    /// A double click, or a retried request, mails one link; asking again later mails another.
+    @Test(arguments: StoreKind.allCases)
+    func askingTwiceAtOnceMailsOneLink(_ kind: StoreKind) async throws {
+        try await Self.with(kind) { shop, user in
+            let later = Mutex<TimeInterval>(0)
+            let resets = shop.passwordResets { Date() + later.withLock { $0 } }
+            let mailed = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for _ in 0..<4 { group.addTask { try await resets.mailLink(to: user.email, site: Self.site, language: .english) } }
+                return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+            }
+            #expect(mailed == 1)
+            #expect(try await Self.nextLink(in: shop) != nil)
+            #expect(try await shop.services.mailOutbox.claim(lease: .seconds(60)) == nil, "one mail for four requests")
+            later.withLock { $0 = PasswordResetService.repeatWindow.timeInterval + 1 }
+            #expect(try await resets.mailLink(to: user.email, site: Self.site, language: .english), "asked again later: another link")
         }
     }
 
@@ -125,7 +146,7 @@ import Testing
             #expect(try await resets.account(resetBy: token) == user.id, "still usable just before the hour")
             later.withLock { $0 = 3610 }
             #expect(try await resets.account(resetBy: token) == nil)
-            #expect(try await resets.reset(token, to: "too-late-password") == nil)
+            #expect(try await resets.reset(token, to: "too-late-password") == .dead)
             await #expect(throws: SignInError.wrongCredentials) {
                 try await shop.services.accounts.authenticate(email: user.email, password: "too-late-password", from: nil)
             }
@@ -140,5 +161,12 @@ import Testing
             #expect(mail.contains("Hallo Ada,"))
             #expect(mail.contains("<html lang=3D\"de\">"))
         }
+    }
+}
+
+extension PasswordResetService.Outcome {
+    /// The account whose password was set, if it was.
+    var user: User? {
+        if case .reset(let user) = self { user } else { nil }
     }
 }

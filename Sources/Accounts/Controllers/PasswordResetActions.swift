@@ -43,14 +43,19 @@ struct PasswordResetActions {
             case .invalid(let state):
                 return try await context.render(ResetPasswordPageController(resets: resets, token: token, form: state))
             case .valid(let form):
-                guard let user = try await resets.reset(token, to: form.password) else {
+                switch try await resets.reset(token, to: form.password) {
+                case .reset(let user):
+                    // This browser's own session of the account ended too: forgotten now, as
+                    // the next request would, so that the word below survives.
+                    if context.shopper?.id == user.id { context.session.clear() }
+                    return context.redirect(to: AccountsRoutes.login.path, flash: context.localized(Messages.resetDone))
+                case .usedJustNow:
+                    // The form sent twice (a double click): the first sending set the password.
+                    return context.redirect(to: AccountsRoutes.login.path, flash: context.localized(Messages.resetJustUsed))
+                case .dead:
                     context.logger.notice("password reset refused: the link is unknown, used or expired")
                     return try await context.render(ResetPasswordPageController.deadLink)
                 }
-                // This browser's own session of the account ended too: forgotten now, as the
-                // next request would, so that the word below survives.
-                if context.shopper?.id == user.id { context.session.clear() }
-                return context.redirect(to: AccountsRoutes.login.path, flash: context.localized(Messages.resetDone))
             }
         }
     }

@@ -50,9 +50,32 @@ public struct PasswordResetService: Sendable {
         let issued = now()
         let mail = message(
             to: recipient, link: site.absolute(AccountsRoutes.resetPassword.path(token)), digest: token.digest, date: issued, language: language)
-        try await store.issue(digest: token.digest, userID: user.id, expiresAt: issued + Self.validity.timeInterval, mail: mail, now: issued)
+        let expires = issued + Self.validity.timeInterval
+        guard
+            try await store.issue(
+                digest: token.digest, userID: user.id, expiresAt: expires, unlessOneExpiresAfter: expires - Self.repeatWindow.timeInterval,
+                mail: mail, now: issued)
+        else {
+            logger.info("password reset link not mailed again: one went a moment ago", metadata: ["user_id": "\(user.id)"])
+            return false
+        }
         logger.info("password reset link mailed", metadata: ["user_id": "\(user.id)"])
         return true
+    }
+
+    /// A link asked for again within this of the last one is not mailed again: a double click
+    /// or a retried request mails one link, a shopper who asks again later gets another.
+    public static let repeatWindow: Duration = .seconds(60)
+
+    /// What a use of a link came to.
+    public enum Outcome: Sendable, Equatable {
+        /// The account has the new password, and every session of it ended.
+        case reset(User)
+        /// The link was used a moment ago (``repeatWindow``): a form sent twice, whose first
+        /// sending set the password.
+        case usedJustNow
+        /// The link is unknown, used long ago or expired; nothing changed.
+        case dead
     }
 
     /// The account `token` resets, while its link is unused and unexpired; `nil` otherwise.
@@ -61,9 +84,19 @@ public struct PasswordResetService: Sendable {
     }
 
     /// Gives the account of `token` the password `password` and ends every session of it, if the
-    /// link still works: of two uses at once, one wins. Returns the account, or `nil` when the
-    /// link is unknown, used or expired, and nothing changed.
-    public func reset(_ token: PasswordResetToken, to password: String) async throws -> User? {
+    /// link still works: of two uses at once, one wins, and the other learns it was just used.
+    public func reset(_ token: PasswordResetToken, to password: String) async throws -> Outcome {
+        guard let user = try await resetting(token, to: password) else {
+            guard let used = try await store.usedAt(token.digest), now().timeIntervalSince(used) < Self.repeatWindow.timeInterval else {
+                return .dead
+            }
+            return .usedJustNow
+        }
+        return .reset(user)
+    }
+
+    /// The account, with its new password; `nil` when the link did not work, and nothing changed.
+    private func resetting(_ token: PasswordResetToken, to password: String) async throws -> User? {
         // A dead link costs no hashing.
         guard try await account(resetBy: token) != nil else { return nil }
         let hash = try await accounts.passwordHash(for: password)

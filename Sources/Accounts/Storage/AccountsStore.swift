@@ -122,10 +122,12 @@ public struct SQLiteAccountsStore: AccountsStore {
         }
     }
 
-    /// Marks the account's unused reset links used: a new password or a new address ends them.
+    /// Ends the account's unused reset links, as if they had expired: a new password or a new
+    /// address ends them. (Only the link that set a password is marked used.)
     static func useUpResets(of userID: Int, in db: Database) throws {
         try db.execute(
-            sql: "UPDATE passwordReset SET usedAt = ? WHERE userID = ? AND usedAt IS NULL", arguments: [Date().timeIntervalSince1970, userID])
+            sql: "UPDATE passwordReset SET expiresAt = min(expiresAt, ?) WHERE userID = ? AND usedAt IS NULL",
+            arguments: [Date().timeIntervalSince1970, userID])
     }
 
     /// `false` when the account's e-mail is no longer `old`, or another account has `email`

@@ -9,11 +9,19 @@ import TesseraSQLite
 /// every session of the account.
 public protocol PasswordResetStore: Sendable {
     /// Keeps a reset of `userID`'s password under `digest` until `expiresAt`, and puts `mail`
-    /// in the outbox, together; forgets resets that expired a day before `now`.
-    func issue(digest: String, userID: Int, expiresAt: Date, mail: OutgoingMail, now: Date) async throws
+    /// in the outbox, together; forgets resets that expired a day before `now`. Does nothing and
+    /// returns `false` when an unused reset of the account expires after `recent` (one issued a
+    /// moment ago): a form sent twice at once mails one link.
+    func issue(
+        digest: String, userID: Int, expiresAt: Date, unlessOneExpiresAfter recent: Date, mail: OutgoingMail, now: Date
+    ) async throws
+        -> Bool
 
     /// The account of the reset `digest` when it is unused and unexpired at `now`, else `nil`.
     func usableReset(_ digest: String, at now: Date) async throws -> Int?
+
+    /// When the reset `digest` was used, if it was.
+    func usedAt(_ digest: String) async throws -> Date?
 
     /// Uses the reset `digest`, if it is still usable at `now`, with one conditional update, so
     /// that of two uses at once only one wins; then sets the account's `passwordHash`, uses its
@@ -32,14 +40,30 @@ public struct SQLitePasswordResetStore: PasswordResetStore {
         self.database = database
     }
 
-    public func issue(digest: String, userID: Int, expiresAt: Date, mail: OutgoingMail, now: Date) async throws {
+    public func issue(
+        digest: String, userID: Int, expiresAt: Date, unlessOneExpiresAfter recent: Date, mail: OutgoingMail, now: Date
+    )
+        async throws -> Bool
+    {
+        // One writer at a time: the check and the insert cannot be split.
         try await database.write { db in
+            let fresh = try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM passwordReset WHERE userID = ? AND usedAt IS NULL AND expiresAt > ?)",
+                arguments: [userID, recent.timeIntervalSince1970])
+            guard fresh != true else { return false }
             try db.execute(sql: "DELETE FROM passwordReset WHERE expiresAt < ?", arguments: [now.timeIntervalSince1970 - 86_400])
             try db.execute(
                 sql: "INSERT INTO passwordReset (digest, userID, expiresAt) VALUES (?, ?, ?)",
                 arguments: [digest, userID, expiresAt.timeIntervalSince1970])
             try SQLiteMailOutbox.writes(in: db, now: now).enqueue(mail)
+            return true
         }
+    }
+
+    public func usedAt(_ digest: String) async throws -> Date? {
+        try await database.read { db in
+            try Double.fetchOne(db, sql: "SELECT usedAt FROM passwordReset WHERE digest = ?", arguments: [digest])
+        }.map { Date(timeIntervalSince1970: $0) }
     }
 
     public func usableReset(_ digest: String, at now: Date) async throws -> Int? {
@@ -58,8 +82,7 @@ public struct SQLitePasswordResetStore: PasswordResetStore {
                     arguments: [now.timeIntervalSince1970, digest, now.timeIntervalSince1970])
             else { return nil }
             try db.execute(sql: "UPDATE user SET passwordHash = ? WHERE id = ?", arguments: [passwordHash, userID])
-            try db.execute(
-                sql: "UPDATE passwordReset SET usedAt = ? WHERE userID = ? AND usedAt IS NULL", arguments: [now.timeIntervalSince1970, userID])
+            try SQLiteAccountsStore.useUpResets(of: userID, in: db)
             try SQLiteAccountsStore.record(.everySession(userID: userID, signedInBefore: now), forgettingSignInsBefore: oldestSignIn, in: db)
             return userID
         }

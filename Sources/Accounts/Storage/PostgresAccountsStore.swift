@@ -96,10 +96,11 @@ public struct PostgresAccountsStore: AccountsStore {
         }
     }
 
-    /// Marks the account's unused reset links used: a new password or a new address ends them.
+    /// Ends the account's unused reset links, as if they had expired: a new password or a new
+    /// address ends them. (Only the link that set a password is marked used.)
     static func useUpResets(of userID: Int, on connection: BlockingConnection) throws {
         let now = Date().timeIntervalSince1970
-        try connection.execute("UPDATE password_reset SET used_at = \(now) WHERE user_id = \(userID) AND used_at IS NULL")
+        try connection.execute("UPDATE password_reset SET expires_at = least(expires_at, \(now)) WHERE user_id = \(userID) AND used_at IS NULL")
     }
 
     /// `false` when the account's e-mail is no longer `old`, or another account has `email`:

@@ -12,13 +12,28 @@ public struct PostgresPasswordResetStore: PasswordResetStore {
         self.connections = connections
     }
 
-    public func issue(digest: String, userID: Int, expiresAt: Date, mail: OutgoingMail, now: Date) async throws {
-        let forgotten = now.timeIntervalSince1970 - 86_400, expires = expiresAt.timeIntervalSince1970
-        try await connections.write { connection in
+    public func issue(
+        digest: String, userID: Int, expiresAt: Date, unlessOneExpiresAfter recent: Date, mail: OutgoingMail, now: Date
+    )
+        async throws -> Bool
+    {
+        let forgotten = now.timeIntervalSince1970 - 86_400, expires = expiresAt.timeIntervalSince1970, fresh = recent.timeIntervalSince1970
+        return try await connections.write { connection in
+            // The account's row, locked: two requests for one account check and insert in turn.
+            _ = try connection.rows("SELECT id FROM shop_user WHERE id = \(userID) FOR UPDATE")
+            let recentOne = try connection.rows(
+                "SELECT 1 FROM password_reset WHERE user_id = \(userID) AND used_at IS NULL AND expires_at > \(fresh) LIMIT 1")
+            guard recentOne.isEmpty else { return false }
             try connection.execute("DELETE FROM password_reset WHERE expires_at < \(forgotten)")
             try connection.execute("INSERT INTO password_reset (digest, user_id, expires_at) VALUES (\(digest), \(userID), \(expires))")
             try PostgresMailOutbox.writes(in: connection).enqueue(mail)
+            return true
         }
+    }
+
+    public func usedAt(_ digest: String) async throws -> Date? {
+        try await connections.query("SELECT used_at FROM password_reset WHERE digest = \(digest) AND used_at IS NOT NULL").first
+            .map { Date(timeIntervalSince1970: try $0.decode(Double.self)) }
     }
 
     public func usableReset(_ digest: String, at now: Date) async throws -> Int? {
@@ -39,7 +54,7 @@ public struct PostgresPasswordResetStore: PasswordResetStore {
                 ).first?.decode(Int.self)
             else { return nil }
             try connection.execute("UPDATE shop_user SET password_hash = \(passwordHash) WHERE id = \(userID)")
-            try connection.execute("UPDATE password_reset SET used_at = \(moment) WHERE user_id = \(userID) AND used_at IS NULL")
+            try PostgresAccountsStore.useUpResets(of: userID, on: connection)
             try PostgresAccountsStore.record(
                 .everySession(userID: userID, signedInBefore: now), forgettingSignInsBefore: oldestSignIn, on: connection)
             return userID
