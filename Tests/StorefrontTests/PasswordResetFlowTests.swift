@@ -97,6 +97,11 @@ import Testing
             let token = String(mail.path.dropFirst("/password/reset/".count))
             #expect(try await visitor.send(mail.path).status == 200)
             #expect(try await visitor.submit(from: mail.path, to: mail.path, form: "password=enigma-1939&confirm=enigma-1939").status == 303)
+            // The access log's line is written once the answer has gone: wait for it.
+            let deadline = ContinuousClock.now + .seconds(30)
+            while !shop.harness.log.contains("POST /password/reset/{token} 303"), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             let log = shop.harness.log
             #expect(log.contains("GET /password/reset/{token} 200"), "\(log.suffix(2000))")
             #expect(log.contains("POST /password/reset/{token} 303"))
