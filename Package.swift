@@ -309,14 +309,18 @@ let package = Package(
         .testTarget(
             name: "TesseraPostgresTests",
             dependencies: [
-                "TesseraPostgres", "Tessera", "TesseraHTTP", "TesseraTesting", "PostgresTestSupport",
+                "TesseraPostgres", "Tessera", "TesseraHTTP", "TesseraMail", "TesseraTesting", "PostgresTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: testSettings
         ),
         .testTarget(name: "TesseraImagesTests", dependencies: ["TesseraImages", "Tessera", "TesseraTesting"], swiftSettings: testSettings),
         .testTarget(
-            name: "TesseraSQLiteTests", dependencies: ["TesseraSQLite", "Tessera", "TesseraMail", .product(name: "GRDB", package: "GRDB.swift")],
+            name: "TesseraSQLiteTests",
+            dependencies: [
+                "TesseraSQLite", "Tessera", "TesseraMail", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: testSettings),
         .testTarget(
             name: "CatalogTests",

@@ -26,6 +26,17 @@ public protocol MailOutbox: Sendable {
     /// again. Only the claim it was sent under counts, as for ``retry(_:after:error:)``: `false`
     /// when another claim (or staff) changed it since, and nothing was buried.
     func bury(_ claim: ClaimedMail, reason: String) async throws -> Bool
+
+    /// How long until the next mail waiting to be sent is due: `.zero` (or less) when one is
+    /// due now, `nil` when none waits. A claimed mail is due again when its lease ends.
+    func nextDue() async throws -> Duration?
+
+    /// Calls `arrived` each time mail may have become due sooner than ``nextDue()`` said: a
+    /// transaction that queued mail (or sent a dead letter again) committed, in this process or,
+    /// for a shared database, in another; and each time following (re)starts, once it hears,
+    /// since what came before may be due. Returns when the task is cancelled. What the worker
+    /// sleeps on, so that an idle outbox is never polled.
+    func followArrivals(_ arrived: @escaping @Sendable () -> Void) async
 }
 
 /// A mail a worker claimed from a ``MailOutbox``.

@@ -16,11 +16,17 @@ import Tracing
 /// is logged as an error and retried, so mending the settings sends everything. A mail is marked delivered only after the transport returns; a process killed in
 /// between sends it again after the lease, with the same `Message-ID`. On shutdown the worker
 /// finishes the mail in hand and stops.
+///
+/// It never polls: between mails it sleeps until the next one it knows of is due
+/// (``MailOutbox/nextDue()``), or until the outbox says mail arrived
+/// (``MailOutbox/followArrivals(_:)``: a transaction that queued mail committed, here or on another
+/// instance). An idle worker costs nothing, and a queued mail leaves at once.
 public struct MailOutboxWorker: Service {
     /// How the worker paces itself.
     public struct Configuration: Sendable {
-        /// How often an idle worker looks for due mail.
-        public var pollInterval: Duration = .seconds(1)
+        /// How long the worker waits before it looks again when the outbox could not be read
+        /// (the database is down).
+        public var unreadableRetry: Duration = .seconds(1)
         /// How long a claimed mail is hidden from other workers: well past the transport's
         /// deadline (``SMTPTransport``: 30 s to connect, 30 s more to finish), so a slow worker is never taken for a dead one.
         public var lease: Duration = .seconds(120)
@@ -48,9 +54,30 @@ public struct MailOutboxWorker: Service {
     }
 
     public func run() async throws {
-        while !Task.isShuttingDownGracefully, !Task.isCancelled {
-            if await deliverNext() { continue }
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: configuration.pollInterval) }
+        let arrivals = WakeSignal()
+        let outbox = self.outbox
+        await withDiscardingTaskGroup { group in
+            group.addTask { await outbox.followArrivals { arrivals.signal() } }
+            while !Task.isShuttingDownGracefully, !Task.isCancelled {
+                if await deliverNext() { continue }
+                let wait = await nextWait()
+                _ = await cancelWhenGracefulShutdown { await arrivals.wait(atMost: wait) }
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// How long to sleep when nothing could be claimed: until the next mail is due (`nil`: none
+    /// waits, so until mail arrives). Never less than a few milliseconds, so a mail that is due
+    /// but held by another worker's claim in progress is not asked for in a busy loop.
+    func nextWait() async -> Duration? {
+        do {
+            guard let due = try await outbox.nextDue() else { return nil }
+            return max(due, .milliseconds(10))
+        } catch {
+            // ``deliverNext()`` has just warned of the same outage.
+            logger.debug("mail outbox unavailable", metadata: ["error": "\(error)", "retry-in": "\(configuration.unreadableRetry)"])
+            return configuration.unreadableRetry
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+public import Logging
 import Tessera
 public import TesseraMail
 
@@ -9,12 +10,21 @@ public import TesseraMail
 /// a row with `dead_at` set; a discarded one keeps its row (and so its `Message-ID`, never sent
 /// again) with `discarded_at` set. `attempts` counts every claim and is the claim's number;
 /// `resent_after` is its value when staff last sent the mail again.
+///
+/// Queuing a mail (or sending a dead letter again) also sends `NOTIFY` on ``arrivalsChannel``,
+/// which PostgreSQL delivers when the transaction commits: every instance's worker wakes, and
+/// none polls.
 public struct PostgresMailOutbox: MailOutbox, DeadLetterOffice {
     let connections: PostgresConnections
+    let logger: Logger
+
+    /// The channel that announces queued mail.
+    public static let arrivalsChannel = "tessera_mail_outbox"
 
     /// The outbox on `connections`' database, after ``registerMigrations(in:)``'s migration ran.
-    public init(connections: PostgresConnections) {
+    public init(connections: PostgresConnections, logger: Logger = Logger(label: "tessera.mail.outbox")) {
         self.connections = connections
+        self.logger = logger
     }
 
     /// The outbox's table, `tessera_mail_outbox`: register it with the app's own migrations.
@@ -65,6 +75,7 @@ public struct PostgresMailOutbox: MailOutbox, DeadLetterOffice {
                 INSERT INTO tessera_mail_outbox (message_id, sender, recipients, data, reference)
                 VALUES (\(mail.messageID), \(mail.sender), \(mail.recipients), \(mail.data), \(mail.reference)) ON CONFLICT (message_id) DO NOTHING
                 """)
+            try connection.execute("SELECT pg_notify(\(PostgresMailOutbox.arrivalsChannel), '')")
         }
 
         func bury(_ letter: UnsendableMail) throws {
@@ -126,6 +137,21 @@ public struct PostgresMailOutbox: MailOutbox, DeadLetterOffice {
         ).isEmpty
     }
 
+    public func nextDue() async throws -> Duration? {
+        let rows = try await connections.query(
+            """
+            SELECT extract(epoch FROM min(due_at) - now())::float8 FROM tessera_mail_outbox WHERE delivered_at IS NULL AND dead_at IS NULL
+            """)
+        return try rows.first?.decode(Double?.self).map { Duration.seconds($0) }
+    }
+
+    /// Listens on ``arrivalsChannel``; each time listening (re)starts, a notice may have been
+    /// missed, so that counts as an arrival too.
+    public func followArrivals(_ arrived: @escaping @Sendable () -> Void) async {
+        await PostgresListener(channel: Self.arrivalsChannel, connections: connections, logger: logger).run(
+            started: { arrived() }, received: { _ in arrived() }, interrupted: {})
+    }
+
     // MARK: Dead letters
 
     private static func deadLetters(_ rows: [PostgresRow]) throws -> [DeadLetter] {
@@ -158,11 +184,15 @@ public struct PostgresMailOutbox: MailOutbox, DeadLetterOffice {
     }
 
     public func resend(_ id: Int64, as mail: OutgoingMail) async throws -> Bool {
+        // One statement, so the notice goes out exactly when the row changed.
         try await !connections.query(
             """
-            UPDATE tessera_mail_outbox SET sender = \(mail.sender), recipients = \(mail.recipients), data = \(mail.data), reference = \(mail.reference),
-                resent_after = attempts, due_at = now(), dead_at = NULL, last_error = NULL
-            WHERE id = \(id) AND dead_at IS NOT NULL AND discarded_at IS NULL AND delivered_at IS NULL RETURNING id
+            WITH sent_again AS (
+                UPDATE tessera_mail_outbox SET sender = \(mail.sender), recipients = \(mail.recipients), data = \(mail.data),
+                    reference = \(mail.reference), resent_after = attempts, due_at = now(), dead_at = NULL, last_error = NULL
+                WHERE id = \(id) AND dead_at IS NOT NULL AND discarded_at IS NULL AND delivered_at IS NULL RETURNING id
+            )
+            SELECT id, pg_notify(\(Self.arrivalsChannel), '') FROM sent_again
             """
         ).isEmpty
     }

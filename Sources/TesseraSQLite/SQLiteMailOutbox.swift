@@ -146,6 +146,24 @@ public struct SQLiteMailOutbox: MailOutbox, DeadLetterOffice {
         }
     }
 
+    public func nextDue() async throws -> Duration? {
+        let now = now().timeIntervalSince1970
+        let due = try await database.read { db in
+            try Double.fetchOne(db, sql: "SELECT min(due_at) FROM tessera_mail_outbox WHERE delivered_at IS NULL AND dead_at IS NULL")
+        }
+        return due.map { Duration.seconds($0 - now) }
+    }
+
+    /// Hears every committed transaction of this process that queued mail or sent a dead letter
+    /// again (the only writers of an SQLite database are this process's).
+    public func followArrivals(_ arrived: @escaping @Sendable () -> Void) async {
+        let observer = MailArrivals(arrived)
+        database.add(transactionObserver: observer, extent: .observerLifetime)
+        arrived()
+        await Task.untilCancelled()
+        database.remove(transactionObserver: observer)
+    }
+
     // MARK: Dead letters
 
     private static let deadLetterColumns = "id, message_id, reference, recipients, last_error, attempts - resent_after AS attempts, created_at"
@@ -195,5 +213,40 @@ public struct SQLiteMailOutbox: MailOutbox, DeadLetterOffice {
             try db.execute(sql: "UPDATE tessera_mail_outbox SET discarded_at = ? WHERE id = ? AND \(Self.isDeadLetter)", arguments: [now, id])
             return db.changesCount == 1
         }
+    }
+}
+
+/// Tells the worker of a committed transaction that inserted mail or sent a dead letter again
+/// (the only writes that set `resent_after`), and of nothing else: the worker's own claims,
+/// retries and deliveries only push mail later.
+private final class MailArrivals: TransactionObserver, @unchecked Sendable {
+    // @unchecked: `changed` is touched on the database's writer queue only, as GRDB calls it.
+    private let arrived: @Sendable () -> Void
+    private var changed = false
+
+    init(_ arrived: @escaping @Sendable () -> Void) {
+        self.arrived = arrived
+    }
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+        switch eventKind {
+        case .insert(let table): table == "tessera_mail_outbox"
+        case .update(let table, let columns): table == "tessera_mail_outbox" && columns.contains("resent_after")
+        case .delete: false
+        }
+    }
+
+    func databaseDidChange(with event: DatabaseEvent) {
+        changed = true
+    }
+
+    func databaseDidCommit(_ db: Database) {
+        guard changed else { return }
+        changed = false
+        arrived()
+    }
+
+    func databaseDidRollback(_ db: Database) {
+        changed = false
     }
 }

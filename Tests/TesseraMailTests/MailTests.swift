@@ -217,6 +217,12 @@ import Testing
             events.withLock { $0.append("bury \(claim.id): \(reason)") }
             return true
         }
+        func nextDue() async throws -> Duration? {
+            done.withLock { $0 } ? nil : .zero
+        }
+        func followArrivals(_ arrived: @escaping @Sendable () -> Void) async {
+            await Task.untilCancelled()
+        }
     }
 
     /// Fails its first `failures` sends as a busy server does.

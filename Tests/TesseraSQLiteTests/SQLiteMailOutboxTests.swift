@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 import Synchronization
 import Tessera
 import TesseraMail
@@ -12,6 +13,7 @@ import Testing
     let pool: DatabasePool
     let clock = Clock()
     let outbox: SQLiteMailOutbox
+    let realClock: Bool
 
     /// A clock the test moves by hand.
     final class Clock: Sendable {
@@ -19,7 +21,9 @@ import Testing
         func advance(_ seconds: TimeInterval) { now.withLock { $0 += seconds } }
     }
 
-    init() throws {
+    /// - Parameter realClock: the outbox on the system's clock, for a worker that really waits.
+    init(realClock: Bool = false) throws {
+        self.realClock = realClock
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mail-outbox-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         pool = try DatabasePool(path: folder.appendingPathComponent("test.sqlite").path)
@@ -27,7 +31,7 @@ import Testing
         SQLiteMailOutbox.registerMigrations(in: &migrator)
         try migrator.migrate(pool)
         let clock = clock
-        outbox = SQLiteMailOutbox(database: pool, now: { clock.now.withLock { $0 } })
+        outbox = realClock ? SQLiteMailOutbox(database: pool) : SQLiteMailOutbox(database: pool, now: { clock.now.withLock { $0 } })
     }
 
     func mail(_ id: String) -> OutgoingMail {
@@ -35,7 +39,7 @@ import Testing
     }
 
     func enqueue(_ mail: OutgoingMail) throws {
-        let now = clock.now.withLock { $0 }
+        let now = realClock ? Date() : clock.now.withLock { $0 }
         try pool.write { db in try SQLiteMailOutbox.writes(in: db, now: now).enqueue(mail) }
     }
 
@@ -153,5 +157,122 @@ import Testing
         #expect(try await outbox.deadLetter(id) == nil)
         #expect(try await outbox.deadLetters(limit: 10).isEmpty)
         #expect(try await outbox.resend(id, as: mail("m2")) == false, "a discarded letter stays discarded")
+    }
+}
+
+/// The worker never polls: the outbox says when the next mail is due, and when mail arrives.
+@Suite struct SQLiteMailOutboxArrivalTests {
+    @Test func nextDueSaysWhenTheNextMailIsDue() async throws {
+        let suite = try SQLiteMailOutboxTests()
+        let outbox = suite.outbox
+        #expect(try await outbox.nextDue() == nil, "nothing waits")
+        try suite.enqueue(suite.mail("one@shop"))
+        #expect(try await outbox.nextDue() == .zero)
+        let claimed = try #require(try await outbox.claim(lease: .seconds(60)))
+        #expect(try await outbox.nextDue() == .seconds(60), "due again when its lease ends")
+        try await outbox.retry(claimed, after: .seconds(4), error: "451 try later")
+        #expect(try await outbox.nextDue() == .seconds(4))
+        suite.clock.advance(5)
+        #expect(try await outbox.nextDue() == .seconds(-1), "overdue")
+        let again = try #require(try await outbox.claim(lease: .seconds(60)))
+        try await outbox.delivered(again)
+        #expect(try await outbox.nextDue() == nil)
+    }
+
+    /// Each queued (or resent) mail is heard once its transaction commits; the worker's own
+    /// claims, retries, deliveries and burials are not, nor a transaction rolled back.
+    @Test func arrivalsAreHeardForCommittedMailOnly() async throws {
+        let suite = try SQLiteMailOutboxTests()
+        let outbox = suite.outbox
+        let heard = Mutex(0)
+        let (started, startedHere) = AsyncStream<Void>.makeStream()
+        let following = Task {
+            await outbox.followArrivals {
+                if heard.withLock({ count in
+                    count += 1
+                    return count
+                }) == 1 {
+                    startedHere.yield()
+                }
+            }
+        }
+        defer { following.cancel() }
+        for await _ in started { break }
+        #expect(heard.withLock { $0 } == 1, "following began: whatever waited may be due")
+
+        try suite.enqueue(suite.mail("one@shop"))
+        #expect(heard.withLock { $0 } == 2)
+        struct Rollback: Error {}
+        #expect(throws: Rollback.self) {
+            try suite.pool.write { db in
+                try SQLiteMailOutbox.writes(in: db).enqueue(suite.mail("never@shop"))
+                throw Rollback()
+            }
+        }
+        #expect(heard.withLock { $0 } == 2, "a rolled-back mail is not heard")
+
+        let claimed = try #require(try await outbox.claim(lease: .seconds(60)))
+        try await outbox.retry(claimed, after: .seconds(0), error: "451")
+        let again = try #require(try await outbox.claim(lease: .seconds(60)))
+        #expect(try await outbox.bury(again, reason: "550 no such user"))
+        #expect(heard.withLock { $0 } == 2, "the worker's own changes wake nobody")
+
+        #expect(try await outbox.resend(claimed.id, as: suite.mail("one@shop")))
+        #expect(heard.withLock { $0 } == 3, "a dead letter sent again is due at once")
+    }
+
+    /// A worker with nothing to do sleeps without a limit, and a mail queued meanwhile still
+    /// goes out: only the arrival can have woken it.
+    @Test(.timeLimit(.minutes(1))) func aSleepingWorkerSendsAMailAsSoonAsItIsQueued() async throws {
+        let suite = try SQLiteMailOutboxTests(realClock: true)
+        let outbox = SleepWatchingOutbox(suite.outbox)
+        let transport = RecordingTransport()
+        let worker = MailOutboxWorker(outbox: outbox, transport: transport, logger: Logger(label: "test"))
+        let running = Task { try await worker.run() }
+        defer { running.cancel() }
+        var asleep = outbox.asleep.makeAsyncIterator()
+        var sent = transport.sent.makeAsyncIterator()
+        for messageID in ["woken@shop", "again@shop"] {
+            await asleep.next()  // nothing due: the worker sleeps with no limit
+            try suite.enqueue(suite.mail(messageID))
+            #expect(await sent.next() == messageID)
+        }
+    }
+
+    /// The SQLite outbox, telling when the worker learns that nothing waits (and so sleeps until
+    /// an arrival). The arrival heard when following starts is not passed on, so that each time
+    /// the worker is told nothing waits, it really sleeps until a commit wakes it.
+    final class SleepWatchingOutbox: MailOutbox {
+        let outbox: SQLiteMailOutbox
+        let asleep: AsyncStream<Void>
+        private let sleeping: AsyncStream<Void>.Continuation
+        init(_ outbox: SQLiteMailOutbox) {
+            self.outbox = outbox
+            (asleep, sleeping) = AsyncStream.makeStream()
+        }
+        func claim(lease: Duration) async throws -> ClaimedMail? { try await outbox.claim(lease: lease) }
+        func delivered(_ claim: ClaimedMail) async throws { try await outbox.delivered(claim) }
+        func retry(_ claim: ClaimedMail, after delay: Duration, error: String) async throws {
+            try await outbox.retry(claim, after: delay, error: error)
+        }
+        func bury(_ claim: ClaimedMail, reason: String) async throws -> Bool { try await outbox.bury(claim, reason: reason) }
+        func nextDue() async throws -> Duration? {
+            let due = try await outbox.nextDue()
+            if due == nil { sleeping.yield() }
+            return due
+        }
+        func followArrivals(_ arrived: @escaping @Sendable () -> Void) async {
+            let started = Mutex(false)
+            await outbox.followArrivals {
+                if started.withLock({ $0 }) { arrived() } else { started.withLock { $0 = true } }
+            }
+        }
+    }
+
+    final class RecordingTransport: MailTransport {
+        let sent: AsyncStream<String>
+        private let sending: AsyncStream<String>.Continuation
+        init() { (sent, sending) = AsyncStream.makeStream() }
+        func send(_ mail: OutgoingMail) async throws { sending.yield(mail.messageID) }
     }
 }
