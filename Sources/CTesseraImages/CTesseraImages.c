@@ -12,6 +12,10 @@ static void start(void) {
     if (started == 0) {
         vips_cache_set_max(0);
         vips_concurrency_set(1);
+        // The starting thread is whichever first asked (a task's, on the global executor): it
+        // keeps nothing of libvips's, or its exit, whenever the executor retires it, would free
+        // (and allocate, in glib) long after.
+        vips_thread_shutdown();
     }
 }
 

@@ -13,6 +13,9 @@ final class LiveHub: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Signalled when a stream opens on a hub that had none: the heartbeat sleeps on it, so an
+    /// instance with no streams open does nothing at all.
+    let firstStream = WakeSignal()
 
     /// Open streams.
     var count: Int {
@@ -24,16 +27,18 @@ final class LiveHub: Sendable {
     /// that moved on from a page leaves its stream open until the server next writes to it, so the
     /// oldest stream is the likeliest to be nobody's. `false` after ``close()``.
     func add(_ subscriber: LiveSubscriber, limit: Int) -> Bool {
-        let evicted: LiveSubscriber? = state.withLock { state in
-            guard !state.isClosed else { return nil }
+        let (evicted, first): (LiveSubscriber?, Bool) = state.withLock { state in
+            guard !state.isClosed else { return (nil, false) }
             let id = ObjectIdentifier(subscriber)
+            let first = state.subscribers.isEmpty
             state.subscribers[id] = subscriber
             state.discovering.insert(id)
             state.streamsPerClient[subscriber.client, default: []].append(id)
-            guard state.streamsPerClient[subscriber.client]!.count > limit else { return nil }
+            guard state.streamsPerClient[subscriber.client]!.count > limit else { return (nil, first) }
             let oldest = state.streamsPerClient[subscriber.client]!.removeFirst()
-            return state.subscribers[oldest]
+            return (state.subscribers[oldest], first)
         }
+        if first { firstStream.signal() }
         evicted?.evict()
         return state.withLock { $0.subscribers[ObjectIdentifier(subscriber)] != nil }
     }

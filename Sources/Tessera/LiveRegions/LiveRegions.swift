@@ -148,9 +148,14 @@ public final class LiveRegions: TopicPublisher, Service {
         }
     }
 
+    /// Heartbeats while streams are open; with none, it sleeps until the first one opens.
     private func beat() async {
         var count = 0
         while !Task.isCancelled {
+            if hub.count == 0 {
+                _ = await hub.firstStream.wait()
+                continue
+            }
             try? await Task.sleep(for: configuration.heartbeat)
             guard !Task.isCancelled else { return }
             count += 1
