@@ -12,4 +12,4 @@ STOREFRONT_BINARY="${STOREFRONT_BINARY:-$test_bin/storefront}" \
 SCREENSHOT_DIR="${SCREENSHOT_DIR:-.build/browser-screenshots}" \
 AXE_SOURCE="$(dirname "$(dirname "$python")")/axe.min.js" \
 PYTHONDONTWRITEBYTECODE=1 \
-  "$python" -m unittest discover --start-directory Tests/Browser --pattern "${BROWSER_TESTS:-test_*.py}" --verbose
+  "$python" scripts/python-tests.py discover --start-directory Tests/Browser --pattern "${BROWSER_TESTS:-test_*.py}" --verbose

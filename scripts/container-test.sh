@@ -6,4 +6,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build-image.sh
 source scripts/podman-env.sh
-python3 -m unittest -v Tests/Container/test_container.py
+python3 scripts/python-tests.py -v Tests/Container/test_container.py

@@ -6,4 +6,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python=$(scripts/browser-venv.sh)
 SCREENSHOT_DIR="${SCREENSHOT_DIR:-.build/browser-screenshots}" PYTHONDONTWRITEBYTECODE=1 \
-  "$python" -m unittest -v Tests/DevReload/test_dev_reload.py
+  "$python" scripts/python-tests.py -v Tests/DevReload/test_dev_reload.py

@@ -17,6 +17,7 @@ mkdir -p "$out/bin" "$out/crashes"
 swiftc="$(dirname "$(command -v "${SWIFT:-swift}")")/swiftc"
 
 failed=0
+ran=0
 while read -r name sources; do
   [[ -z "$name" || "$name" == \#* ]] && continue
   [ $# -gt 0 ] && [[ ! " $* " == *" $name "* ]] && continue
@@ -41,11 +42,19 @@ while read -r name sources; do
   if "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
        -artifact_prefix="$out/crashes/$name-" "$out/corpus/$name" "Fuzz/$name/corpus" > "$log" 2>&1; then
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
-    echo "fuzz $name: ${runs:-?} inputs in ${seconds} s, nothing found (corpus: $(ls "$out/corpus/$name" | wc -l) new, $(ls "Fuzz/$name/corpus" | wc -l) seeds)"
+    if [ "${runs:-0}" -gt 0 ]; then
+      echo "fuzz $name: $runs inputs in ${seconds} s, nothing found (corpus: $(ls "$out/corpus/$name" | wc -l) new, $(ls "Fuzz/$name/corpus" | wc -l) seeds)"
+      ran=$((ran + 1))
+    else
+      echo "fuzz $name: ran no input (see $log)" >&2
+      failed=1
+    fi
   else
     echo "fuzz $name: FOUND A FAILURE; its input is in $out/crashes/, the run's output in $log:" >&2
     grep -E "ERROR|Fatal error|Precondition failed|SUMMARY|Test unit written" "$log" | head -n 20 >&2 || true
     failed=1
   fi
 done < Fuzz/targets
+# A name that matches no target, or a list without one, fuzzed nothing: not a pass.
+[ "$ran" -gt 0 ] || [ "$failed" -ne 0 ] || { echo "fuzz: no target ran" >&2; failed=1; }
 exit $failed

@@ -11,4 +11,4 @@ scripts/install-deps.sh postgres >&2
 python=$(scripts/venv.sh mail "aiosmtpd>=1.4,<2")
 [ "${1:-}" = --prepare ] && exit 0
 STOREFRONT_BINARY="${STOREFRONT_BINARY:-$test_bin/storefront}" \
-  scripts/with-postgres.sh "$python" -m unittest -v Tests/Mail/test_order_mail.py
+  scripts/with-postgres.sh "$python" scripts/python-tests.py -v Tests/Mail/test_order_mail.py

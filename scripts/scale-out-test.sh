@@ -7,4 +7,4 @@ source "$(dirname "$0")/test-configuration.sh"
 cd "$tessera_root"
 scripts/install-deps.sh nginx
 STOREFRONT_BINARY="${STOREFRONT_BINARY:-$test_bin/storefront}" \
-  scripts/with-postgres.sh python3 -m unittest -v Tests/ScaleOut/test_scale_out.py
+  scripts/with-postgres.sh python3 scripts/python-tests.py -v Tests/ScaleOut/test_scale_out.py

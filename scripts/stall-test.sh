@@ -6,4 +6,4 @@ set -euo pipefail
 source "$(dirname "$0")/test-configuration.sh"
 cd "$tessera_root"
 STOREFRONT_BINARY="${STOREFRONT_BINARY:-$test_bin/storefront}" \
-  scripts/with-postgres.sh python3 -m unittest -v Tests/Stall/test_database_stall.py
+  scripts/with-postgres.sh python3 scripts/python-tests.py -v Tests/Stall/test_database_stall.py

@@ -14,6 +14,9 @@ mkdir -p .build
 
 scripts/with-postgres.sh "$swift_sh" test "${test_build_flags[@]}" --skip-build "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
+# Tests that did not run ("➜ Suite X skipped: reason", XCTest's "Test Case … skipped"): each on a
+# "SKIPPED:" line, which make test's summary lists apart from the passes.
+grep -E '^➜ (Suite|Test) .* skipped|^Test Case .* skipped' "$log" | sed -E 's/^➜ /SKIPPED: Swift /; s/^Test Case /SKIPPED: Swift /' || true
 if [ "$status" -ne 0 ]; then
     echo
     echo "==== The failures again (the whole output is in $log) ===="

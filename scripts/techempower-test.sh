@@ -7,7 +7,7 @@
 #   TECHEMPOWER_REPO      their repository, bare or not (default: /work/.mirror/TechEmpower+
 #                         FrameworkBenchmarks/repo, where a fetch of github:TechEmpower/
 #                         FrameworkBenchmarks leaves its snapshot)
-#   REQUIRE_TECHEMPOWER=1 no snapshot is a failure (exit 3), not a loud skip (exit 0)
+#   REQUIRE_TECHEMPOWER=1 no snapshot is a failure (exit 3), not a skip (exit 77)
 #   TESSERA_BENCH_BINARY  the server (default: make test's build, scripts/test-build.sh)
 #   SERVER_COMMAND        another server instead, a shell command (see verify.py), with
 #                         CREATE_SCHEMA=1 for one that reads the tables but does not make them:
@@ -20,15 +20,18 @@ cd "$tessera_root"
 prepare=${1:-}
 repo=${TECHEMPOWER_REPO:-/work/.mirror/TechEmpower+FrameworkBenchmarks/repo}
 
-# Without their repository there is nothing to run: say so where nobody can miss it, in the
-# step's output and in the summary `make test` prints at its end, and never as a pass.
-if ! git -C "$repo" cat-file -e HEAD:toolset/test_types/verifications.py 2>/dev/null; then
+# Without their repository there is nothing to run: the step is skipped (exit 77), which `make
+# test`'s summary lists apart from the passes, never as a pass. A repository that is there but
+# cannot be read is a failure, with git's own words.
+if [ ! -e "$repo" ]; then
   [ "$prepare" = --prepare ] && exit 0
-  message="TechEmpower verifier NOT RUN: no toolset at $repo; fetch github:TechEmpower/FrameworkBenchmarks"
-  printf '\n%s\n!!!! %s\n%s\n\n' "$(printf '!%.0s' {1..100})" "$message" "$(printf '!%.0s' {1..100})" >&2
-  mkdir -p .build && echo "$(date +%T) $message" >> .build/test-steps.log
-  [ "${REQUIRE_TECHEMPOWER:-0}" = 1 ] && exit 3
-  exit 0
+  echo "SKIPPED: TechEmpower's verifier: no snapshot of github:TechEmpower/FrameworkBenchmarks at $repo (fetch it there, or set TECHEMPOWER_REPO)"
+  [ "${REQUIRE_TECHEMPOWER:-0}" = 1 ] && { echo "REQUIRE_TECHEMPOWER=1: a skip is a failure" >&2; exit 3; }
+  exit 77
+fi
+if ! git -C "$repo" cat-file -e HEAD:toolset/test_types/verifications.py; then
+  echo "FAIL: $repo holds no TechEmpower toolset that git can read (toolset/test_types/verifications.py at HEAD)" >&2
+  exit 1
 fi
 
 scripts/install-deps.sh techempower >&2

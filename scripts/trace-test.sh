@@ -12,4 +12,4 @@ scripts/install-deps.sh postgres >&2
 python=$(scripts/venv.sh trace "opentelemetry-proto>=1.20,<2")
 [ "${1:-}" = --prepare ] && exit 0
 STOREFRONT_BINARY="${STOREFRONT_BINARY:-$test_bin/storefront}" \
-  scripts/with-postgres.sh "$python" -m unittest -v Tests/Tracing/test_traces.py
+  scripts/with-postgres.sh "$python" scripts/python-tests.py -v Tests/Tracing/test_traces.py
