@@ -10,13 +10,17 @@ balancer, which the per-address cap exempts. Signs in as the demo user Ada for t
 kernel's listen queues dropped meanwhile, and on failure the server's log (at `notice`, which
 names connections it cut off), so that a failure says where it came from.
 
-Environment: CONNECTIONS (1000), SECONDS (30), PORT (18195).
+Every answer must be a 200: a redirect (a session that stopped working sends the order page to
+/login) counts as a failure, as wrk's own count of errors would not.
+
+Environment: CONNECTIONS (1000), SOAK_SECONDS (30), PORT (a free one unless given).
 Exit status: 0 when it passed, 1 when it did not.
 """
 import http.cookiejar
 import os
 import re
 import resource
+import socket
 import subprocess
 import sys
 import tempfile
@@ -26,8 +30,16 @@ import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONNECTIONS = int(os.environ.get("CONNECTIONS", "1000"))
-SECONDS = int(os.environ.get("SECONDS", "30"))
-PORT = int(os.environ.get("PORT", "18195"))
+SECONDS = int(os.environ.get("SOAK_SECONDS", "30"))
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+PORT = int(os.environ.get("SOAK_PORT") or free_port())
 BASE = f"http://127.0.0.1:{PORT}"
 # Back near idle: within this much of the resident memory before the load, once it is over.
 SETTLED_MARGIN_MB = 20
@@ -48,9 +60,13 @@ def start(data):
     server = subprocess.Popen([binary()], cwd=ROOT, env=environment,
                               stdout=log, stderr=subprocess.STDOUT)
     for _ in range(400):
+        # Ready, and the server that answers is this one (not another on the same port).
+        if server.poll() is not None:
+            break
         try:
             urllib.request.urlopen(BASE + "/readyz", timeout=1).read()
-            return server
+            if server.poll() is None:
+                return server
         except OSError:
             time.sleep(0.05)
     server.kill()
@@ -91,9 +107,20 @@ def run_wrk(cookie):
     script = f"""
 local paths = {{"/", "/products/2", "/orders/1"}}
 local i = 0
+local threads = {{}}
+function setup(thread) table.insert(threads, thread) end
+function init(args) wrong = 0 end
 request = function()
   i = i + 1
   return wrk.format("GET", paths[(i % #paths) + 1], {{["Cookie"] = "{cookie}"}})
+end
+function response(status, headers, body)
+  if status ~= 200 then wrong = wrong + 1 end
+end
+function done(summary, latency, requests)
+  local total = 0
+  for _, thread in ipairs(threads) do total = total + thread:get("wrong") end
+  io.write(string.format("answers other than 200: %d\\n", total))
 end
 """
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as lua:
@@ -122,7 +149,7 @@ def main():
             peak = resident_mb(server.pid, "VmHWM")
             time.sleep(10)
             settled = resident_mb(server.pid)
-            still_serving = urllib.request.urlopen(BASE + "/readyz", timeout=5).status == 200
+            still_serving = server.poll() is None and urllib.request.urlopen(BASE + "/readyz", timeout=5).status == 200
         finally:
             server.terminate()
             server.wait(timeout=30)
@@ -135,15 +162,18 @@ def main():
     socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)
     errors = sum(int(n) for n in socket_errors.groups()) if socket_errors else 0
     non_2xx = int(re.search(r"Non-2xx or 3xx responses: (\d+)", output).group(1)) if "Non-2xx" in output else 0
+    not_200 = int(re.search(r"answers other than 200: (\d+)", output).group(1))
     latency = dict(re.findall(r"^\s+(50|75|90|99)%\s+(\S+)", output, re.MULTILINE))
     print(f"{CONNECTIONS} connections, {SECONDS} s: {requests} requests, {rate:.0f}/s, "
-          f"socket errors {errors}, non-2xx/3xx {non_2xx}, p50 {latency.get('50')}, p99 {latency.get('99')}")
+          f"socket errors {errors}, non-2xx/3xx {non_2xx}, not 200 {not_200}, p50 {latency.get('50')}, p99 {latency.get('99')}")
     print(f"resident memory: idle {idle:.1f} MB, peak {peak:.1f} MB, 10 s after {settled:.1f} MB")
     print(f"connections a full listen queue dropped meanwhile: {queue_drops}")
 
     failures = []
-    if errors or non_2xx:
-        failures.append(f"{errors} socket errors and {non_2xx} failed answers")
+    if errors or non_2xx or not_200:
+        failures.append(f"{errors} socket errors, {non_2xx} failed answers, {not_200} answers other than 200")
+    if requests == 0:
+        failures.append("no request was answered")
     if settled > idle + SETTLED_MARGIN_MB:
         failures.append(f"memory did not come back: {settled:.1f} MB against {idle:.1f} MB idle")
     if not still_serving:
