@@ -20,7 +20,8 @@ import Testing
         guard let claimed = try await shop.services.mailOutbox.claim(lease: .seconds(60)) else { return nil }
         let text = claimed.mail.data.replacingOccurrences(of: "=\r\n", with: "")
         let segment = text.components(separatedBy: "https://shop.example.com/password/reset/").dropFirst().first?.prefix(43) ?? ""
-        return try #require(PasswordResetToken(pathSegment: String(segment)).map { (claimed, $0) })
+        let token = try #require(PasswordResetToken(pathSegment: String(segment)))
+        return (claimed, token)
     }
 
     static func with(_ kind: StoreKind, _ body: (ShopDatabase, User) async throws -> Void) async throws {
