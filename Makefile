@@ -49,7 +49,7 @@ test-build: deps
 	scripts/test-build.sh
 
 ## The Swift suites N times in a row (20 unless N is given), to find a flaky test before CI does;
-## LOADED=1 keeps one core busy with another process meanwhile, as on a shared CI host. Each
+## LOADED=1 keeps one core busy with another process meanwhile, as on a shared CI host (LOADED=2: two). Each
 ## run's output is in .build/test-repeat/ (.build/test-repeat-loaded/ when loaded).
 test-repeat: deps
 	scripts/test-repeat.sh $(N)
