@@ -1,5 +1,6 @@
 import GRDB
 import Tessera
+import TesseraHTTP
 import TesseraSQLite
 import Tracing
 
@@ -135,7 +136,8 @@ final class MeasuredDatabase: DatabaseWriter {
                             }
                         }
                         group.addTask {
-                            try await Task.sleep(until: deadline)
+                            // On the request's loop's clock: a write that wins leaves no timer behind.
+                            try await Expiry.sleep(until: deadline, on: EventLoop.current)
                             throw DatabaseUnavailable(reason: "no answer in the request's patience")
                         }
                         defer { group.cancelAll() }

@@ -69,7 +69,8 @@ public final class PostgresConnections: Sendable {
                 loop: $0, conninfo: url.conninfo, limit: perLoop, connectTimeout: connectTimeout,
                 statementTimeout: statementTimeout)
         }
-        blocking = BlockingPool(conninfo: url.conninfo, size: size, connectTimeout: connectTimeout, statementTimeout: statementTimeout)
+        blocking = BlockingPool(
+            conninfo: url.conninfo, size: size, connectTimeout: connectTimeout, statementTimeout: statementTimeout, eventLoops: self.eventLoops)
     }
 
     // MARK: Statements, in the caller's task
@@ -236,7 +237,7 @@ public final class PostgresConnections: Sendable {
                         throw Self.isUnavailable(error) ? DatabaseUnavailable(error) : error
                     }
                 }
-                return try await DatabasePatience.value(of: work, until: deadline)
+                return try await DatabasePatience.value(of: work, until: deadline, on: self.eventLoops.currentOrNext())
             }
         }
     }
@@ -334,6 +335,8 @@ final class BlockingPool: Sendable {
     private let size: Int
     private let connectTimeout: Duration
     private let statementTimeout: Duration
+    /// Whose clocks time the waits for a connection.
+    private let eventLoops: EventLoops
     private let queue = DispatchQueue(label: "tessera.postgres.transactions", attributes: .concurrent)
     private let state = Mutex(State())
 
@@ -352,11 +355,12 @@ final class BlockingPool: Sendable {
         var nextWaiter = 0
     }
 
-    init(conninfo: String, size: Int, connectTimeout: Duration, statementTimeout: Duration) {
+    init(conninfo: String, size: Int, connectTimeout: Duration, statementTimeout: Duration, eventLoops: EventLoops) {
         self.conninfo = conninfo
         self.size = size
         self.connectTimeout = connectTimeout
         self.statementTimeout = statementTimeout
+        self.eventLoops = eventLoops
     }
 
     /// Runs `body` on one of the pool's threads.
@@ -409,8 +413,8 @@ final class BlockingPool: Sendable {
     }
 
     private func waitForLease(until deadline: ContinuousClock.Instant) async -> Handover {
-        let timer = Mutex<Task<Void, Never>?>(nil)
-        defer { timer.withLock { $0?.cancel() } }
+        let expiry = Mutex<Expiry?>(nil)
+        defer { expiry.withLock { $0?.cancel() } }
         return await withCheckedContinuation { continuation in
             let id = state.withLock { state in
                 defer { state.nextWaiter += 1 }
@@ -418,9 +422,8 @@ final class BlockingPool: Sendable {
                 return state.nextWaiter
             }
             // Started once the caller waits, so the deadline cannot pass before it is there to find.
-            timer.withLock {
-                $0 = Task {
-                    guard (try? await Task.sleep(until: deadline)) != nil else { return }
+            expiry.withLock {
+                $0 = Expiry.after(max(.zero, deadline - .now), on: eventLoops.currentOrNext()) {
                     let waiter = self.state.withLock { state -> CheckedContinuation<Handover, Never>? in
                         guard let index = state.waiting.firstIndex(where: { $0.id == id }) else { return nil }
                         return state.waiting.remove(at: index).continuation

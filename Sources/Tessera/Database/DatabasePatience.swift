@@ -1,4 +1,5 @@
 import Synchronization
+public import TesseraHTTP
 
 /// How long the request being answered may wait for its database, in all.
 ///
@@ -89,18 +90,18 @@ extension DatabasePatience {
     /// first. At the deadline the caller goes on at once; the work is cancelled (an adapter that
     /// honours cancellation, as GRDB does, then never starts it or rolls it back) and ends in the
     /// background. A value it still produces after that goes to `abandoned` (a connection opened
-    /// too late for its caller goes back to the pool, say).
+    /// too late for its caller goes back to the pool, say). The deadline is a timer of `loop`'s
+    /// (the caller's, on a request): when the work wins, nothing of it is left behind.
     public static func value<T: Sendable>(
-        of work: Task<T, any Error>, until deadline: ContinuousClock.Instant,
+        of work: Task<T, any Error>, until deadline: ContinuousClock.Instant, on loop: EventLoop?,
         abandoned: (@Sendable (T) -> Void)? = nil
     ) async throws -> T {
         let race = FirstOutcome<T>()
-        let timer = Task {
-            guard (try? await Task.sleep(until: deadline)) != nil else { return }
+        let expiry = Expiry.after(max(.zero, deadline - .now), on: loop) {
             work.cancel()
             race.finish(.failure(DatabaseUnavailable(reason: "no answer in the request's patience")))
         }
-        defer { timer.cancel() }
+        defer { expiry.cancel() }
         return try await withCheckedThrowingContinuation { continuation in
             race.start(continuation)
             Task {

@@ -8,8 +8,8 @@ import Tracing
 ///
 /// The child starts with `Task.immediate`: one that does not suspend (rendering from memory, say)
 /// finishes right here, with no thread hop and no timer. Only a child that suspends gets a
-/// deadline timer, cancelled as soon as the child answers; whichever comes first decides the
-/// outcome, so a child that ignores cancellation cannot hold the page.
+/// deadline timer on the request's loop, cancelled as soon as the child answers; whichever comes
+/// first decides the outcome, so a child that ignores cancellation cannot hold the page.
 final class RegionRun: Sendable {
     /// A region that did not answer in time. An optional region shows its failure fragment; a
     /// required one fails the page with a 503 and `Retry-After`, like ``DatabaseUnavailable``:
@@ -24,7 +24,7 @@ final class RegionRun: Sendable {
     }
 
     private enum State {
-        case running(waiters: [CheckedContinuation<Result<HTMLOutput, any Error>, Never>], timer: Task<Void, Never>?)
+        case running(waiters: [CheckedContinuation<Result<HTMLOutput, any Error>, Never>], timer: Expiry?)
         case finished(Result<HTMLOutput, any Error>)
     }
 
@@ -60,9 +60,8 @@ final class RegionRun: Sendable {
         }
         child.withLock { $0 = task }
         guard finishedOutcome == nil else { return }
-        let timer = Task { [self] in
-            try? await Task.sleep(for: region.deadline)
-            guard !Task.isCancelled else { return }
+        // On the request's loop's clock: a child that answers in time leaves no timer behind.
+        let timer = Expiry.after(region.deadline, on: EventLoop.current) { [self] in
             if finish(with: .failure(RegionRun.DeadlinePassed(deadline: region.deadline))) { cancel() }
         }
         let alreadyDone: Bool = state.withLock { state in
@@ -100,7 +99,7 @@ final class RegionRun: Sendable {
     /// Records the first outcome; true when this call was first.
     @discardableResult
     private func finish(with outcome: Result<HTMLOutput, any Error>, cached: Bool = false) -> Bool {
-        let pending: (waiters: [CheckedContinuation<Result<HTMLOutput, any Error>, Never>], timer: Task<Void, Never>?)? = state.withLock { state in
+        let pending: (waiters: [CheckedContinuation<Result<HTMLOutput, any Error>, Never>], timer: Expiry?)? = state.withLock { state in
             guard case .running(let waiters, let timer) = state else { return nil }
             state = .finished(outcome)
             return (waiters, timer)

@@ -242,8 +242,7 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
         let errorResponder = core.errorResponder
         // The connection stays suspended, and the server cannot stop, until an answer is sent:
         // an error page that takes too long is replaced by the plain one.
-        let fallback = Task {
-            do { try await Task.sleep(for: Self.errorPagePatience) } catch { return }
+        let fallback = Expiry.after(Self.errorPagePatience, on: EventLoop.current) {
             self.sendExpiryAnswer(PlainErrorResponder().page(for: reason, to: request))
         }
         Task {
