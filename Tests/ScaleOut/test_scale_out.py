@@ -136,6 +136,23 @@ class Instance:
         """How many requests this instance has logged (its access log lines)."""
         return len(re.findall(r"\] (GET|POST|HEAD) /\S* \d{3} ", self.log_path.read_text()))
 
+    def session_ends_heard(self):
+        """How many session ends this instance heard from the database's listener (its log's
+        "session end heard" lines): each was in force there when it was logged."""
+        return self.log_path.read_text().count("session end heard:")
+
+
+def wait_for_session_ends(instances, before, timeout=20):
+    """Waits until every instance has heard one more session end than `before` counted: the
+    event after which each refuses the session. A sign-out reaches the other instances through
+    PostgreSQL's NOTIFY, so it takes effect there a moment after the answer that made it."""
+    deadline = time.monotonic() + timeout
+    while any(instance.session_ends_heard() <= count for instance, count in zip(instances, before)):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not every instance heard the session end in {timeout} s: "
+                                 f"{[i.session_ends_heard() for i in instances]} against {before}")
+        time.sleep(0.05)
+
 
 class Nginx:
     """nginx in the foreground with deploy/nginx.conf, its files in a folder of its own."""
@@ -263,8 +280,10 @@ class ScaleOutTest(unittest.TestCase):
         copied = http.cookiejar.CookieJar()
         for cookie in shopper.opener.handlers[[type(h).__name__ for h in shopper.opener.handlers].index("HTTPCookieProcessor")].cookiejar:
             copied.set_cookie(cookie)
+        heard = [instance.session_ends_heard() for instance in self.instances]
         status, _, _ = shopper.post("/", "/logout", {})
         self.assertEqual(status, 303)
+        wait_for_session_ends(self.instances, heard)
         replay = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(copied), NoRedirects())
         for _ in range(6):  # twice round the three instances
             try:
@@ -279,9 +298,11 @@ class ScaleOutTest(unittest.TestCase):
         second = Shopper(self.nginx.base)
         self.assertEqual(second.sign_in(first.email, "long-enough-1"), 303)
         self.assertEqual(second.get("/orders")[0], 200)
+        heard = [instance.session_ends_heard() for instance in self.instances]
         status, _, _ = first.post("/account/password", "/account/password",
                                   {"current": "long-enough-1", "password": "even-longer-2", "confirm": "even-longer-2"})
         self.assertEqual(status, 303)
+        wait_for_session_ends(self.instances, heard)
         for _ in range(6):
             self.assertEqual(second.get("/orders")[0], 303, "the other session is signed out on every instance")
 

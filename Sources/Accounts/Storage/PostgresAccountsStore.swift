@@ -180,9 +180,19 @@ public struct PostgresAccountsStore: AccountsStore {
         started: @escaping @Sendable () async -> Void, received: @escaping @Sendable (SessionEnd) -> Void,
         interrupted: @escaping @Sendable () -> Void
     ) async {
+        let logger = self.logger
         await PostgresListener(channel: Self.sessionEndsChannel, connections: connections, logger: logger).run(
             started: started,
-            received: { payload in if let end = Self.end(announcedBy: payload) { received(end) } },
+            received: { payload in
+                guard let end = Self.end(announcedBy: payload) else { return }
+                received(end)
+                // After it took effect here: an operator (or a test) that reads this line knows
+                // this instance refuses the session from now on. Never the session's id.
+                switch end {
+                case .signedOut: logger.info("session end heard: one session signed out")
+                case .everySession(let userID, _): logger.info("session end heard: every session of a user", metadata: ["user": "\(userID)"])
+                }
+            },
             interrupted: interrupted
         )
     }
