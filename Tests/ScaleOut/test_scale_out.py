@@ -160,6 +160,9 @@ class Nginx:
     def __init__(self, folder, instances):
         self.folder = Path(folder) / "nginx"
         self.folder.mkdir()
+        # nginx's workers (`nobody`) keep pages in a cache folder in here: they must reach it.
+        os.chmod(folder, 0o755)
+        os.chmod(self.folder, 0o755)
         self.port, self.tls_port, self.redirect_port = free_port(), free_port(), free_port()
         self.ca = self.folder / "tls/ca.crt"
         subprocess.run([str(ROOT / "scripts/test-ca.sh"), str(self.folder / "tls")], check=True, stdout=subprocess.DEVNULL)
@@ -170,6 +173,7 @@ class Nginx:
         config = config.replace("listen 443 ssl http2;", f"listen 127.0.0.1:{self.tls_port} ssl http2;\n        listen 127.0.0.1:{self.port};")
         config = config.replace("/etc/nginx/tls/fullchain.pem", str(self.folder / "tls/server.crt"))
         config = config.replace("/etc/nginx/tls/privkey.pem", str(self.folder / "tls/server.key"))
+        config = config.replace("/var/cache/nginx/pages", str(self.folder / "cache"))
         config = config.replace("http {", "http {\n    access_log off;\n" + "".join(
             f"    {kind}_temp_path {self.folder}/{kind};\n" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")), 1)
         assert "shop1" not in config and "listen 80" not in config and "/etc/nginx" not in config, "the deploy config changed shape"
@@ -494,6 +498,50 @@ class ScaleOutTest(unittest.TestCase):
             for reply in streams:
                 reply.close()
 
+    def test_6b_nginx_keeps_a_kept_page_and_drops_it_after_a_change(self):
+        """A product page for visitors without a session is kept by the instances and, for a
+        second at a time, by nginx: a repeat comes from nginx's cache; a shopper with a session
+        passes by it; no kept answer carries a cookie; and a purchase made on one instance shows
+        through nginx as soon as its copy's second is over."""
+        product = 23
+        url = f"{self.nginx.base}/products/{product}?nginx-keeps=1"  # a URL nobody asked for yet
+
+        def fetch(cookie=None):
+            headers = {"Cookie": cookie} if cookie else {}
+            with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=10) as reply:
+                return reply.headers, reply.read().decode()
+
+        first_headers, first = fetch()
+        self.assertEqual(first_headers["X-Cache"], "MISS")
+        self.assertEqual(first_headers["Cache-Control"], "public, no-cache")
+        self.assertIsNone(first_headers["Set-Cookie"])
+        stock = re.search(r'data-stock="(\d+)"', first).group(1)
+        repeat_headers, repeat = fetch()
+        # From nginx's copy: as it is within its second, or after a 304 from an instance.
+        self.assertIn(repeat_headers["X-Cache"], ("HIT", "REVALIDATED"))
+        self.assertEqual(repeat, first)
+
+        shopper = new_shopper(self.nginx.base, "nginx-keeps")
+        cookie = "; ".join(f"{c.name}={c.value}" for c in shopper.opener.handlers[
+            [type(h).__name__ for h in shopper.opener.handlers].index("HTTPCookieProcessor")].cookiejar)
+        signed_in_headers, signed_in = fetch(cookie)
+        self.assertEqual(signed_in_headers["X-Cache"], "BYPASS", "a session passes by nginx's cache")
+        self.assertIn("data-signed-in-as", signed_in)
+        self.assertEqual(fetch()[1], first, "and what it got was not kept for the others")
+
+        buyer = new_shopper(f"http://127.0.0.1:{self.instances[0].port}", "nginx-buyer")
+        self.assertIsNotNone(place_order(buyer, product))
+        deadline = time.monotonic() + 10
+        while True:
+            headers, page = fetch()
+            self.assertIsNone(headers["Set-Cookie"])
+            if f'data-stock="{int(stock) - 1}"' in page:
+                self.assertIn(headers["X-Cache"], ("EXPIRED", "MISS"), "nginx asked an instance again")
+                break
+            self.assertIn(headers["X-Cache"], ("HIT", "UPDATING"), f"a stale page came from nginx's second only: {headers['X-Cache']}")
+            self.assertLess(time.monotonic(), deadline, "nginx never showed the purchase")
+            time.sleep(0.05)
+
     def test_7_every_instance_serves_every_photo(self):
         """Photos live in the database on PostgreSQL: a demo photo the seed added, and a photo
         staff upload through nginx, are served by all three instances directly."""
@@ -518,11 +566,9 @@ class ScaleOutTest(unittest.TestCase):
         staff = Shopper(self.nginx.base)
         self.assertEqual(staff.sign_in("sam@example.com", "sam-staff-2026"), 303)
         _, admin = staff.get("/admin/products")
-        token = re.search(r'name="_csrf" value="([^"]+)"', admin).group(1)
         boundary = "scale-out-photo"
         photo = drawn[0][2]
-        body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"_csrf\"\r\n\r\n{token}\r\n"
-                f"--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"new.webp\"\r\nContent-Type: image/webp\r\n\r\n").encode() \
+        body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"new.webp\"\r\nContent-Type: image/webp\r\n\r\n").encode() \
             + photo + f"\r\n--{boundary}--\r\n".encode()
         request = urllib.request.Request(self.nginx.base + "/admin/products/7/photos", data=body, method="POST",
                                          headers={"Content-Type": f"multipart/form-data; boundary={boundary}"})
@@ -592,9 +638,11 @@ class ScaleOutTest(unittest.TestCase):
         def curl(*arguments):
             return subprocess.run(["curl", "-sS", "--max-time", "20", *arguments], capture_output=True, text=True, timeout=30)
 
-        secure = curl("--http2", "--cacert", str(self.nginx.ca), "-D", "-", "-o", "/dev/null", "-w", "version=%{http_version}", base + "/login")
+        # Adding to the cart starts a session: its cookie says whether the instance saw HTTPS.
+        secure = curl("--http2", "--cacert", str(self.nginx.ca), "-D", "-", "-o", "/dev/null", "-w", "version=%{http_version}",
+                      "-H", "Sec-Fetch-Site: same-origin", "--data", "productID=2&quantity=1", base + "/cart/items")
         self.assertEqual(secure.returncode, 0, secure.stderr)
-        self.assertRegex(secure.stdout, r"(?m)^HTTP/2 200", "HTTP/2 over TLS")
+        self.assertRegex(secure.stdout, r"(?m)^HTTP/2 303", "HTTP/2 over TLS")
         self.assertTrue(secure.stdout.endswith("version=2"), secure.stdout)
         self.assertRegex(secure.stdout, r"(?im)^set-cookie: [^\r\n]*; ?Secure", "X-Forwarded-Proto: https reached the instance")
 
