@@ -69,18 +69,16 @@ def _buy(base, product):
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
 
     def post(page, action, fields):
-        html = opener.open(base + page, timeout=10).read().decode()
-        token = re.search(r'name="_csrf" value="([^"]+)"', html).group(1)
-        data = urllib.parse.urlencode({**fields, "_csrf": token}).encode()
+        opener.open(base + page, timeout=10).read()
+        data = urllib.parse.urlencode(fields).encode()
         return opener.open(base + action, data=data, timeout=30)
 
     post("/login", "/login", {"email": "grace@example.com", "password": "grace-hopper-1906"})
     post(f"/products/{product}", "/cart/items", {"productID": str(product), "quantity": "1"})
     html = opener.open(base + "/checkout", timeout=10).read().decode()
-    token = re.search(r'name="_csrf" value="([^"]+)"', html).group(1)
     number = re.search(r'name="checkoutNumber" value="([^"]+)"', html).group(1)
     sent = time.monotonic()
-    opener.open(base + "/checkout", data=urllib.parse.urlencode({"_csrf": token, "checkoutNumber": number}).encode(), timeout=30).read()
+    opener.open(base + "/checkout", data=urllib.parse.urlencode({"checkoutNumber": number}).encode(), timeout=30).read()
     return sent
 
 

@@ -66,29 +66,16 @@ def home_latencies(seconds):
     return latencies
 
 
-def login_form(source):
-    """A session cookie and its form token, as a browser would have them."""
-    connection = http.client.HTTPConnection("127.0.0.1", PORT, timeout=10, source_address=(source, 0))
-    connection.request("GET", "/login")
-    reply = connection.getresponse()
-    page = reply.read().decode()
-    connection.close()
-    cookie = reply.getheader("Set-Cookie").split(";")[0]
-    token = re.search(r'name="_csrf" value="([^"]+)"', page).group(1)
-    return cookie, token
-
-
 def guesser(index, spread, outcomes, stop):
     attempt = 0
-    cookie, token = login_form("127.0.0.1")
     while not stop.is_set():
         attempt += 1
         source = f"127.0.1.{(index * 31 + attempt) % 250 + 1}" if spread else "127.0.0.1"
         email = f"guess-{index}-{attempt}@example.com" if spread else "ada@example.com"
-        body = urllib.parse.urlencode({"email": email, "password": f"wrong-{attempt}", "next": "/", "_csrf": token})
+        body = urllib.parse.urlencode({"email": email, "password": f"wrong-{attempt}", "next": "/"})
         try:
             connection = http.client.HTTPConnection("127.0.0.1", PORT, timeout=10, source_address=(source, 0))
-            connection.request("POST", "/login", body, {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie})
+            connection.request("POST", "/login", body, {"Content-Type": "application/x-www-form-urlencoded"})
             reply = connection.getresponse()
             reply.read()
             connection.close()

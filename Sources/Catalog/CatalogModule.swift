@@ -17,8 +17,8 @@ public struct CatalogModule: FeatureModule {
     public func register(in app: inout ApplicationBuilder) {
         let catalog = self.catalog, photos = self.photos
         app.services.append(CatalogMaintenance(catalog: catalog))
-        app.routes.page(CatalogRoutes.list) { _, _ in ProductListPageController(catalog: catalog, photos: photos) }
-        app.routes.page(CatalogRoutes.product) { id, _ in ProductPageController(catalog: catalog, photos: photos, id: id) }
+        app.routes.keptPage(CatalogRoutes.list) { _ in ProductListPageController(catalog: catalog, photos: photos) }
+        app.routes.keptPage(CatalogRoutes.product) { id in ProductPageController(catalog: catalog, photos: photos, id: id) }
         app.routes.sharedRegion(CatalogRoutes.detail, ProductDetailRegion(catalog: catalog, photos: photos))
         PhotoActions(photos: photos).register(in: &app.routes)
         app.routes.sharedRegion(CatalogRoutes.related, RelatedProductsRegion(catalog: catalog, photos: photos))

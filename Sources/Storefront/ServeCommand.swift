@@ -73,6 +73,7 @@ struct ServeCommand: AsyncParsableCommand {
         var app = ApplicationBuilder()
         app.live = storage.live
         app.regionCache = settings.makeRegionCache()
+        app.keptPages = settings.makeKeptPages()
         app.rateLimitStore = services.rateLimits
         if tracing != nil { logger.info("traces: exported over OTLP/HTTP (OTEL_* settings)") }
         // Order confirmations: checkout queues them in the database, this sends them.

@@ -195,14 +195,8 @@ struct CodeGenerator {
                     pendingText += text
                     continue
                 }
-                var start = text.startIndex
-                for formEnd in tracker.consume(text) {
-                    pendingText += text[start..<formEnd]
-                    start = formEnd
-                    flush(&self)
-                    line("output.csrfField()")
-                }
-                pendingText += text[start...]
+                tracker.consume(text)
+                pendingText += text
                 continue
             }
             flush(&self)
@@ -381,7 +375,7 @@ struct CodeGenerator {
         var code = atom(expression.base)
         for filter in expression.filters {
             // `asset` is the one filter that reads the rendering's own state: the map of
-            // fingerprinted URLs the output was given, as forms read its CSRF token.
+            // fingerprinted URLs the output was given.
             if filter.name == "asset", filter.arguments.isEmpty {
                 code = "output.assets.url(for: \(code))"
                 continue

@@ -34,35 +34,10 @@ struct HTMLContextTracker: Equatable {
     ]
 
     private(set) var state = State.data
-    /// The static value of the current `<form>` tag's `method` attribute.
-    private var formMethod = ""
 
-    /// Follows `text`; returns the positions right after each `<form method="post">` start tag,
-    /// where the compiler puts the CSRF field.
-    @discardableResult
-    mutating func consume(_ text: String) -> [String.Index] {
-        var postFormEnds: [String.Index] = []
-        var index = text.startIndex
-        while index != text.endIndex {
-            let character = text[index]
-            let wasInFormTag = isInsideFormTag
-            step(character)
-            index = text.index(after: index)
-            if wasInFormTag, state == .data, character == ">", formMethod.lowercased() == "post" {
-                postFormEnds.append(index)
-            }
-        }
-        return postFormEnds
-    }
-
-    private var isInsideFormTag: Bool {
-        switch state {
-        case .tagName("form"), .beforeAttributeName("form"), .attributeName("form", _), .afterAttributeName("form", _),
-            .beforeAttributeValue("form", _), .attributeValue("form", _, _, _), .unquotedAttributeValue("form", _):
-            true
-        default:
-            false
-        }
+    /// Follows `text`.
+    mutating func consume(_ text: String) {
+        for character in text { step(character) }
     }
 
     /// Whether a `{{ … }}` may go here, and how it is written.
@@ -125,7 +100,6 @@ struct HTMLContextTracker: Equatable {
         case .data:
             if character == "<" { state = .tagOpen }
         case .tagOpen:
-            formMethod = ""
             if character.isLetter {
                 state = .tagName(String(character).lowercased())
             } else if character == "/" {
@@ -200,14 +174,11 @@ struct HTMLContextTracker: Equatable {
             } else if character == ">" {
                 enterContent(of: tag)
             } else {
-                if tag == "form", name == "method" { formMethod.append(character) }
                 state = .unquotedAttributeValue(tag: tag, name: name)
             }
         case .attributeValue(let tag, let name, let quote, _):
-            if tag == "form", name == "method", character != quote { formMethod.append(character) }
             state = character == quote ? .beforeAttributeName(tag: tag) : .attributeValue(tag: tag, name: name, quote: quote, atStart: false)
-        case .unquotedAttributeValue(let tag, let name):
-            if tag == "form", name == "method", !character.isWhitespace, character != ">" { formMethod.append(character) }
+        case .unquotedAttributeValue(let tag, _):
             if character.isWhitespace { state = .beforeAttributeName(tag: tag) } else if character == ">" { enterContent(of: tag) }
         case .rawText(let tag, let pending):
             let closing = "</" + tag

@@ -1,7 +1,7 @@
 /// What a template writes, chosen by its file's extension, as Askama chooses its escaper.
 public enum TemplateKind: Sendable, Equatable {
-    /// `.html`: values are escaped for where they land (text, attribute, URL, script), and forms
-    /// get their CSRF field. The view is an `HTMLView`.
+    /// `.html`: values are escaped for where they land (text, attribute, URL, script). The view
+    /// is an `HTMLView`.
     case html
     /// `.txt`: plain text, such as an e-mail's text part. Values are written as they are; there
     /// are no regions, blocks or layouts. The view is a `TextView`, named `…TextView`, so it can

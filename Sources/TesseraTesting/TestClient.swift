@@ -22,13 +22,14 @@ public final class TestClient: Sendable {
         }
     }
 
-    /// Keeps `name=value`, replacing a cookie of that name.
-    private func store(_ pair: String) {
+    /// Keeps `name=value`, replacing a cookie of that name; with `deleting` (`Max-Age=0`), only
+    /// forgets it, as a browser does.
+    private func store(_ pair: String, deleting: Bool = false) {
         guard let equals = pair.firstIndex(of: "=") else { return }
         let name = String(pair[..<equals]), value = String(pair[pair.index(after: equals)...])
         jar.withLock { jar in
             jar.removeAll { $0.name == name }
-            jar.append((name, value))
+            if !deleting { jar.append((name, value)) }
         }
     }
 
@@ -50,19 +51,16 @@ public final class TestClient: Sendable {
         if form != nil { fields.append(("Content-Type", "application/x-www-form-urlencoded")) }
         let response = try await transport.execute(method: method, target: target, headers: fields, body: Array((form ?? "").utf8))
         for setCookie in response.headers("set-cookie") {
-            store(String(setCookie.prefix { $0 != ";" }))
+            store(String(setCookie.prefix { $0 != ";" }), deleting: setCookie.contains("Max-Age=0"))
         }
         return response
     }
 
     /// Gets `page`, then posts `form` (urlencoded, what the visitor fills in) to `action`, as a
-    /// browser submits the page's form: with its hidden fields (the CSRF token, and whatever
-    /// else the form carries) that `form` does not set. A page without such a form lends its
-    /// CSRF token alone.
+    /// browser submits the page's form: with its hidden fields that `form` does not set.
     public func submit(from page: String, to action: String, form: String) async throws -> TestResponse {
         let reply = try await send(page)
-        var hidden = reply.hiddenFields(ofFormTo: action)
-        if hidden.isEmpty, let token = reply.csrfToken { hidden = [("_csrf", token)] }
+        let hidden = reply.hiddenFields(ofFormTo: action)
         let filled = Set(form.split(separator: "&").map { String($0.prefix { $0 != "=" }) })
         let fields = hidden.filter { !filled.contains($0.name) }.map { URLEncoding.queryValue($0.name) + "=" + URLEncoding.queryValue($0.value) }
         return try await send(action, method: "POST", form: ([form] + fields).filter { !$0.isEmpty }.joined(separator: "&"))

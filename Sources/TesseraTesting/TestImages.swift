@@ -35,13 +35,10 @@ public enum TestImages {
 
     /// A `multipart/form-data` body with one file field, and its `Content-Type`.
     public static func multipart(
-        field: String, fileName: String, contentType: String, bytes: [UInt8], token: String?
+        field: String, fileName: String, contentType: String, bytes: [UInt8]
     ) -> (body: [UInt8], contentType: String) {
         let boundary = "tessera-test-\(bytes.count)"
         var body: [UInt8] = []
-        if let token {
-            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"_csrf\"\r\n\r\n\(token)\r\n".utf8)
-        }
         body += Array(
             "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field)\"; filename=\"\(fileName)\"\r\nContent-Type: \(contentType)\r\n\r\n"
                 .utf8)

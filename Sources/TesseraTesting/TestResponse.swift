@@ -30,14 +30,7 @@ public struct TestResponse: Sendable {
         headers.filter { $0.0.lowercased() == name.lowercased() }.map(\.1)
     }
 
-    /// The CSRF token of the page's first form that has one.
-    public var csrfToken: String? {
-        guard let range = text.range(of: #"name="_csrf" value=""#) else { return nil }
-        return String(text[range.upperBound...].prefix { $0 != "\"" })
-    }
-
-    /// The hidden fields of the page's first form that posts to `action` (its token among
-    /// them), names and values decoded: what a browser sends along with what the visitor typed.
+    /// The hidden fields of the page's first form that posts to `action`, names and values decoded: what a browser sends along with what the visitor typed.
     /// Empty when the page has no such form.
     public func hiddenFields(ofFormTo action: String) -> [(name: String, value: String)] {
         let markup = self.markup

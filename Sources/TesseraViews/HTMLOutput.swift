@@ -10,12 +10,8 @@ public struct HTMLOutput: Sendable {
     /// Appended to only through the methods below, which is what keeps output escaped.
     @usableFromInline var storage: [UInt8]
     public private(set) var regions: [RegionSlot]
-    /// Where forms rendered into this output get their CSRF token; given by whoever starts the
-    /// rendering (the framework's `RequestContext.render`), and asked only when a form is
-    /// written, so that an output without forms never draws a token (nor its cookie).
-    public let formToken: FormTokenSource
     /// The fingerprinted URLs of static files, for the `asset` filter; given by whoever starts
-    /// the rendering, like ``formToken``.
+    /// the rendering (the framework's `RequestContext.render`).
     public let assets: AssetURLs
     /// The language catalog messages (`{{ t "key" }}`), numbers and prices are written in; the
     /// request's negotiated language when the framework starts the rendering.
@@ -23,22 +19,20 @@ public struct HTMLOutput: Sendable {
 
     /// - Parameters:
     ///   - capacity: bytes to reserve; a page that fits needs no reallocation.
-    ///   - formToken: the token for the hidden field of every `<form method="post">`.
     ///   - assets: what `{{ path | asset }}` links to.
     ///   - language: what messages render in.
-    public init(capacity: Int = 4096, formToken: FormTokenSource = .none, assets: AssetURLs = .none, language: Language = .english) {
+    public init(capacity: Int = 4096, assets: AssetURLs = .none, language: Language = .english) {
         storage = []
         storage.reserveCapacity(capacity)
         regions = []
-        self.formToken = formToken
         self.assets = assets
         self.language = language
     }
 
-    /// A new, empty output rendering for the same request: same CSRF token, assets and language.
-    /// For a piece rendered apart, such as a page's block before its layout takes it.
+    /// A new, empty output rendering for the same request: same assets and language. For a
+    /// piece rendered apart, such as a page's block before its layout takes it.
     public func emptyCopy(capacity: Int = 4096) -> HTMLOutput {
-        HTMLOutput(capacity: capacity, formToken: formToken, assets: assets, language: language)
+        HTMLOutput(capacity: capacity, assets: assets, language: language)
     }
 
     /// The rendered UTF-8.

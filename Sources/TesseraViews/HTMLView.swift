@@ -8,13 +8,10 @@ public protocol HTMLView {
 }
 
 extension HTMLView {
-    /// Renders into a new output. Its forms carry the token `formToken` gives, the request's
-    /// CSRF token; a view rendered without one (a test, a benchmark) has forms without the
-    /// field. Its `asset` filters link through `assets`, and its messages are in `language`.
-    public static func render(
-        _ model: Model, formToken: FormTokenSource = .none, assets: AssetURLs = .none, language: Language = .english
-    ) -> HTMLOutput {
-        var output = HTMLOutput(formToken: formToken, assets: assets, language: language)
+    /// Renders into a new output. Its `asset` filters link through `assets`, and its messages
+    /// are in `language`.
+    public static func render(_ model: Model, assets: AssetURLs = .none, language: Language = .english) -> HTMLOutput {
+        var output = HTMLOutput(assets: assets, language: language)
         render(model, into: &output)
         return output
     }

@@ -2,44 +2,71 @@ import Foundation
 import TesseraTesting
 import Testing
 
-/// Every form that posts, on every kind of page the shop serves, carries the session's token:
-/// full pages, region fragments at their own URLs, error pages and forms sent back with errors.
-@Suite struct FormTokenTests {
-    @Test func everyPostFormOnEveryPageCarriesTheToken() async throws {
+/// Forms carry no token (decision 0035): a first visit to any page with a form sets no cookie,
+/// every form works from the shop's own pages, and a post a browser says came from elsewhere is
+/// a 403 page in the visitor's language that changes nothing.
+@Suite struct CrossOriginTests {
+    @Test func browsingSetsNoCookieAndFormsCarryNoToken() async throws {
         try await TestStorefront.run { shop in
+            let anonymous = ["/", "/products/2", "/products/17", "/?q=tea", "/login", "/register", "/password/forgot", "/cart", "/no/such/page"]
+            var formsSeen = 0
+            for page in anonymous {
+                let reply = try await TestClient(port: shop.port).send(page)
+                #expect(reply.headers("set-cookie").isEmpty, "\(page): browsing keeps nothing, so it sets no cookie")
+                formsSeen += Self.checkForms(in: reply, page)
+            }
+            #expect(formsSeen >= 5, "the pages really have forms: \(formsSeen)")
+
+            // Signed in, with a cart: every form of every page, of error pages and of forms sent
+            // back with their errors, still carries nothing of the session.
             let browser = TestClient(port: shop.port)
             _ = try await browser.submit(from: "/login", to: "/login", form: "email=ada%40example.com&password=ada-lovelace-1815")
             _ = try await browser.submit(from: "/products/2", to: "/cart/items", form: "productID=2&quantity=1")
             let pages =
-                ["/", "/products/2", "/products/17", "/cart", "/checkout", "/orders", "/account", "/no/such/page"]
-                + (1...6).map { "/orders/\($0)" } + (1...6).map { "/orders/\($0)/status" }
+                ["/", "/products/2", "/cart", "/checkout", "/orders", "/account"] + (1...6).map { "/orders/\($0)" }
                 + ["/products/2/add-to-cart", "/products/17/purchases"]
-            var formsSeen = 0
             for page in pages {
-                let reply = try await browser.send(page)
-                formsSeen += try Self.checkForms(in: reply, page)
+                formsSeen += Self.checkForms(in: try await browser.send(page), page)
             }
-            // Forms sent back with their errors (422) and an error page (409).
             let rejected = try await browser.submit(from: "/cart", to: "/cart/items/2", form: "quantity=abc")
             #expect(rejected.status == 422)
-            formsSeen += try Self.checkForms(in: rejected, "422 cart")
+            formsSeen += Self.checkForms(in: rejected, "422 cart")
             let conflict = try await browser.submit(from: "/orders/3", to: "/orders/3/pay", form: "idempotencyKey=x")
             #expect(conflict.status == 409)
-            formsSeen += try Self.checkForms(in: conflict, "409 page")
+            formsSeen += Self.checkForms(in: conflict, "409 page")
             #expect(formsSeen > 25, "the pages really have forms: \(formsSeen)")
         }
     }
 
-    /// How many post forms the page has; each must be followed by its token field.
-    static func checkForms(in reply: TestResponse, _ page: String) throws -> Int {
-        let markup = reply.markup
-        let forms = markup.tags.filter { $0.name == "form" && $0["method"]?.lowercased() == "post" }
-        for form in forms {
-            let next = markup.after(form).tags.first
-            #expect(
-                next?.name == "input" && next?["name"] == "_csrf" && (next?["value"]?.count ?? 0) >= 40,
-                "\(page): the form to \(form["action"] ?? "?") has no token")
+    /// A post from another site is refused before it reaches the shop's code: signed in or not,
+    /// in the visitor's language, and the cart stays as it was.
+    @Test func aPostFromAnotherSiteIsA403InTheVisitorsLanguage() async throws {
+        try await TestStorefront.run { shop in
+            let browser = TestClient(port: shop.port)
+            _ = try await browser.submit(from: "/login", to: "/login", form: "email=ada%40example.com&password=ada-lovelace-1815")
+            for headers in [
+                ["Sec-Fetch-Site": "cross-site"], ["Sec-Fetch-Site": "same-site"], ["Origin": "https://evil.example"], ["Origin": "null"],
+            ] {
+                let english = try await browser.send("/cart/items", method: "POST", form: "productID=2&quantity=1", headers: headers)
+                #expect(english.status == 403, "\(headers)")
+                #expect(english.text.contains("did not come from this site"), "\(headers)")
+                let german = try await browser.send(
+                    "/cart/items", method: "POST", form: "productID=2&quantity=1", headers: headers.merging(["Accept-Language": "de"]) { $1 })
+                #expect(german.status == 403, "\(headers)")
+                #expect(german.text.contains("stammt nicht von dieser Website"), "\(headers)")
+            }
+            #expect(!(try await browser.send("/cart").text.contains(#"data-product-id="2""#)), "nothing reached the cart")
+            let own = try await browser.send(
+                "/cart/items", method: "POST", form: "productID=2&quantity=1", headers: ["Sec-Fetch-Site": "same-origin"])
+            #expect(own.status == 303)
+            #expect(try await browser.send("/cart").text.contains(#"data-product-id="2""#))
         }
+    }
+
+    /// How many post forms the page has; none may carry a token field.
+    static func checkForms(in reply: TestResponse, _ page: String) -> Int {
+        let forms = reply.markup.tags.filter { $0.name == "form" && $0["method"]?.lowercased() == "post" }
+        #expect(!reply.text.contains("_csrf"), "\(page): a form carries a token")
         return forms.count
     }
 }

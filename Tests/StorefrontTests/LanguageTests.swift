@@ -2,8 +2,8 @@ import Foundation
 import TesseraTesting
 import Testing
 
-/// English and German: the language comes from the URL's `?lang=` (remembered in a cookie, as
-/// the switcher sets it), else that cookie, else `Accept-Language`; pages, prices, plurals,
+/// English and German: the language comes from the URL's `?lang=` (remembered in the session, as
+/// the switcher sets it), else the session's, else `Accept-Language`; pages, prices, plurals,
 /// flashes and `<html lang>` follow it, and caches are told what it depended on.
 @Suite(.serialized) struct LanguageTests {
     @Test func theBrowsersLanguageChoosesTheFirstPage() async throws {
@@ -40,7 +40,10 @@ import Testing
 
             let german = try await browser.send("/?category=kitchen&sort=price&lang=de", headers: ["Accept-Language": "en"])
             #expect(german.text.contains(#"<html lang="de">"#))
-            #expect(german.headers("set-cookie").contains { $0.hasPrefix("lang=de;") && $0.contains("HttpOnly") && $0.contains("SameSite=Lax") })
+            // A language chosen by hand starts a session that remembers it (no cookie of its own).
+            #expect(
+                german.headers("set-cookie").contains { $0.hasPrefix("tessera_session=") && $0.contains("HttpOnly") && $0.contains("SameSite=Lax") })
+            #expect(!german.headers("set-cookie").contains { $0.hasPrefix("lang=") })
             #expect(german.header("cache-control")?.contains("private") == true, "an answer that sets a cookie is not for shared caches")
             let canonical = try #require(german.text.firstMatch(of: /<link rel="canonical" href="([^"]+)">/)?.1)
             #expect(canonical.hasSuffix("/?category=kitchen&amp;lang=de"), "the sort is dropped, the language kept: \(canonical)")
@@ -49,7 +52,7 @@ import Testing
                 german.text.contains(
                     #"<a href="/?category=kitchen&amp;sort=price&amp;lang=de" hreflang="de" lang="de" aria-current="true">Deutsch</a>"#))
 
-            // The cookie now decides, over the browser's header, on every page and form.
+            // The session now decides, over the browser's header, on every page and form.
             let cart = try await browser.send("/cart", headers: ["Accept-Language": "en"])
             #expect(cart.text.contains("<h1>Ihr Warenkorb</h1>"))
             let added = try await browser.submit(from: "/products/2", to: "/cart/items", form: "productID=2&quantity=3")
@@ -75,8 +78,8 @@ import Testing
             let orders = try await browser.send("/orders?lang=de")
             #expect(orders.status == 200)
             #expect(orders.text.contains("<h1>Ihre Bestellungen</h1>"))
-            #expect(orders.headers("set-cookie").contains { $0.hasPrefix("lang=de;") })
-            #expect(orders.header("cache-control") == "private, no-store", "not weakened by the language's cookie")
+            #expect(orders.headers("set-cookie").contains { $0.hasPrefix("tessera_session=") }, "the session remembers it")
+            #expect(orders.header("cache-control") == "private, no-store", "not weakened by the language's choice")
             // An error page is in the chosen language, with the language's headers.
             let missing = try await browser.send("/no/such/page", headers: ["Accept": "text/html"])
             #expect(missing.status == 404)
@@ -131,7 +134,7 @@ import Testing
             #expect(refusedInGerman.status == 400 && refusedInGerman.text.contains("Dieser Shop spricht"))
             let stale = try await browser.send("/", headers: ["Cookie": "lang=klingon", "Accept-Language": "de"])
             #expect(stale.status == 200)
-            #expect(stale.text.contains(#"<html lang="de">"#), "an unknown cookie falls through to the header")
+            #expect(stale.text.contains(#"<html lang="de">"#), "the cookie of the language before sessions kept it is not read")
             #expect(try await shop.get("/").status == 200, "the server is still up")
         }
     }

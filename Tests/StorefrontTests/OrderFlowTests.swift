@@ -60,7 +60,7 @@ import Testing
             // A price or a total sent by the client is ignored: the server prices the order.
             let number = try #require(checkout.hiddenFields(ofFormTo: "/checkout").first { $0.name == "checkoutNumber" }?.value)
             let placed = try await browser.send(
-                "/checkout", method: "POST", form: "totalMinor=1&priceMinor=1&checkoutNumber=\(number)&_csrf=\(checkout.csrfToken ?? "")")
+                "/checkout", method: "POST", form: "totalMinor=1&priceMinor=1&checkoutNumber=\(number)")
             #expect(placed.status == 303)
             let orderURL = try #require(placed.header("location"))
             #expect(orderURL.hasPrefix("/orders/"))
@@ -75,7 +75,7 @@ import Testing
             #expect(try await browser.send("/").markup.first("data-cart-count")?["data-cart-count"] == "0")
 
             // The same form sent again (a double click, a retry) lands on the same order.
-            let again = try await browser.send("/checkout", method: "POST", form: "checkoutNumber=\(number)&_csrf=\(checkout.csrfToken ?? "")")
+            let again = try await browser.send("/checkout", method: "POST", form: "checkoutNumber=\(number)")
             #expect(again.status == 303)
             #expect(again.header("location") == orderURL, "the order the first submission placed")
             #expect(try await browser.send("/orders").markup.tags(with: "data-order-id").count == 1, "one order")
@@ -89,7 +89,7 @@ import Testing
             // A form without its number (hand-made, or from before numbers) places nothing: the
             // page comes back to be looked at again, with a fresh number.
             _ = try await browser.submit(from: "/products/3", to: "/cart/items", form: "productID=3&quantity=1")
-            let unnumbered = try await browser.send("/checkout", method: "POST", form: "_csrf=\(checkout.csrfToken ?? "")")
+            let unnumbered = try await browser.send("/checkout", method: "POST", form: "")
             #expect(unnumbered.status == 409)
             #expect(unnumbered.text.contains("This checkout page was out of date"))
             #expect(unnumbered.hiddenFields(ofFormTo: "/checkout").contains { $0.name == "checkoutNumber" && $0.value == "2" })
@@ -149,11 +149,11 @@ import Testing
             let id = try await Self.newShopperOrders(1, of: 10, in: browser)
             let page = try await browser.send("/orders/\(id)")
             let key = try #require(page.markup.first("name", equalTo: "idempotencyKey")?["value"])
-            let form = "idempotencyKey=\(key)&_csrf=\(page.csrfToken ?? "")"
+            let form = "idempotencyKey=\(key)"
 
             // A pay form without its key (or with a huge one) is refused and charges nothing.
             for bad in ["", "idempotencyKey=&", "idempotencyKey=\(String(repeating: "k", count: 65))&"] {
-                let refused = try await browser.send("/orders/\(id)/pay", method: "POST", form: bad + "_csrf=\(page.csrfToken ?? "")")
+                let refused = try await browser.send("/orders/\(id)/pay", method: "POST", form: bad)
                 #expect(refused.status == 400, "\(bad)")
                 #expect(refused.text.contains("The payment form is incomplete"))
             }
@@ -173,7 +173,7 @@ import Testing
             #expect(afterSecond.text.firstMatch(of: /data-payment-reference>([A-Z0-9-]+)</)?.output.1 == reference, "still the one payment")
 
             // A different pay form for a paid order is a conflict, not a second charge.
-            let other = try await browser.send("/orders/\(id)/pay", method: "POST", form: "idempotencyKey=another-key&_csrf=\(page.csrfToken ?? "")")
+            let other = try await browser.send("/orders/\(id)/pay", method: "POST", form: "idempotencyKey=another-key")
             #expect(other.status == 409)
             #expect(other.text.contains("This order is already paid."))
 
@@ -181,7 +181,7 @@ import Testing
             let racing = try await Self.newShopperOrders(1, of: 11, in: browser)
             let racePage = try await browser.send("/orders/\(racing)")
             let raceForm =
-                "idempotencyKey=\(racePage.markup.first("name", equalTo: "idempotencyKey")?["value"] ?? "")&_csrf=\(racePage.csrfToken ?? "")"
+                "idempotencyKey=\(racePage.markup.first("name", equalTo: "idempotencyKey")?["value"] ?? "")"
             async let one = browser.send("/orders/\(racing)/pay", method: "POST", form: raceForm)
             async let two = browser.send("/orders/\(racing)/pay", method: "POST", form: raceForm)
             #expect(try await [one.status, two.status] == [303, 303])
@@ -263,7 +263,6 @@ import Testing
         try await TestStorefront.run { shop in
             let browser = TestClient(port: shop.port)
             try await Self.signInAsAda(browser)
-            let token = try await browser.send("/orders").csrfToken ?? ""
             let cases: [(String, String, String)] = [
                 ("/orders/3/pay", "idempotencyKey=k1", "An order with the status “Cancelled” cannot be paid."),
                 ("/orders/4/review", "rating=5&text=Great", "Only a completed order can be reviewed; this one has the status “Shipped”."),
@@ -274,7 +273,7 @@ import Testing
                 ("/orders/3/cancel", "", "An order with the status “Cancelled” cannot be cancelled."),
             ]
             for (action, form, message) in cases {
-                let reply = try await browser.send(action, method: "POST", form: form + "&_csrf=\(token)")
+                let reply = try await browser.send(action, method: "POST", form: form + "")
                 #expect(reply.status == 409, "\(action)")
                 #expect(reply.text.contains(message), "\(action)")
                 #expect(reply.markup.first("data-status")?["data-status"] == "409", "an error page in the layout")
@@ -283,7 +282,7 @@ import Testing
             }
             // In German, the refusal and its way back too.
             _ = try await browser.send("/orders?lang=de")
-            let german = try await browser.send("/orders/3/pay", method: "POST", form: "idempotencyKey=k1&_csrf=\(token)")
+            let german = try await browser.send("/orders/3/pay", method: "POST", form: "idempotencyKey=k1")
             #expect(german.status == 409)
             #expect(german.text.contains("Eine Bestellung mit dem Status „Storniert“ kann nicht bezahlt werden."), "\(german.text)")
             #expect(german.text.contains("<a href=\"/orders/3\">Zurück zu Bestellung Nr. 3</a>"))
@@ -296,8 +295,8 @@ import Testing
         try await TestStorefront.run { shop in
             let browser = TestClient(port: shop.port)
             try await Self.signInAsAda(browser)
-            let page = try await browser.send("/orders/4")
-            let confirmed = try await browser.send("/orders/4/confirm", method: "POST", form: "_csrf=\(page.csrfToken ?? "")")
+            _ = try await browser.send("/orders/4")
+            let confirmed = try await browser.send("/orders/4/confirm", method: "POST", form: "")
             #expect(confirmed.status == 303)
             let completed = try await browser.send("/orders/4")
             #expect(Self.status(completed) == "completed")
@@ -305,14 +304,14 @@ import Testing
 
             // Bad fields come back on the order page, with what was typed.
             let bad = try await browser.send(
-                "/orders/4/review", method: "POST", form: "rating=9&text=%3Cb%3Ehi%3C%2Fb%3E&_csrf=\(page.csrfToken ?? "")")
+                "/orders/4/review", method: "POST", form: "rating=9&text=%3Cb%3Ehi%3C%2Fb%3E")
             #expect(bad.status == 422)
             #expect(bad.markup.first("data-field", equalTo: "rating") != nil)
             #expect(bad.text.contains("&lt;b&gt;hi&lt;/b&gt;</textarea>"))
             #expect(Self.status(bad) == "completed")
 
             let payload = "%3Cscript%3Ealert(%27x%27)%3C%2Fscript%3E%20%22quoted%22"
-            let reviewed = try await browser.send("/orders/4/review", method: "POST", form: "rating=4&text=\(payload)&_csrf=\(page.csrfToken ?? "")")
+            let reviewed = try await browser.send("/orders/4/review", method: "POST", form: "rating=4&text=\(payload)")
             #expect(reviewed.status == 303)
             let shown = try await browser.send("/orders/4")
             #expect(shown.markup.first("data-review-rating")?["data-review-rating"] == "4")
@@ -328,22 +327,22 @@ import Testing
             let before = try #require(try await Self.stock(of: 12, in: shop))
             let id = try await Self.newShopperOrders(2, of: 12, in: browser)
             #expect(try await Self.stock(of: 12, in: shop) == before - 2)
-            let page = try await browser.send("/orders/\(id)")
+            _ = try await browser.send("/orders/\(id)")
             let tooLong = String(repeating: "x", count: 201)
-            let refused = try await browser.send("/orders/\(id)/cancel", method: "POST", form: "reason=\(tooLong)&_csrf=\(page.csrfToken ?? "")")
+            let refused = try await browser.send("/orders/\(id)/cancel", method: "POST", form: "reason=\(tooLong)")
             #expect(refused.status == 422)
             #expect(refused.markup.first("data-field", equalTo: "reason") != nil)
             #expect(Self.status(refused) == "awaiting_payment")
 
             let cancelled = try await browser.send(
-                "/orders/\(id)/cancel", method: "POST", form: "reason=%3Ci%3EChanged%3C%2Fi%3E+my+mind&_csrf=\(page.csrfToken ?? "")")
+                "/orders/\(id)/cancel", method: "POST", form: "reason=%3Ci%3EChanged%3C%2Fi%3E+my+mind")
             #expect(cancelled.status == 303)
             let shown = try await browser.send("/orders/\(id)")
             #expect(Self.status(shown) == "cancelled")
             #expect(shown.text.contains("data-cancellation-reason>&lt;i&gt;Changed&lt;/i&gt; my mind<"))
             #expect(try await Self.stock(of: 12, in: shop) == before, "the stock is back")
 
-            let pay = try await browser.send("/orders/\(id)/pay", method: "POST", form: "idempotencyKey=late&_csrf=\(page.csrfToken ?? "")")
+            let pay = try await browser.send("/orders/\(id)/pay", method: "POST", form: "idempotencyKey=late")
             #expect(pay.status == 409, "paying a cancelled order")
         }
     }
@@ -356,15 +355,14 @@ import Testing
             #expect(signedOut.header("location") == "/login?next=%2Forders%2F1")
 
             try await Self.signIn(browser, as: "grace%40example.com", password: "grace-hopper-1906")
-            let token = try await browser.send("/orders").csrfToken ?? ""
             for target in ["/orders/1", "/orders/6/status", "/orders/999", "/orders/abc", "/orders/-1", "/orders/99999999999999999999"] {
                 let reply = try await browser.send(target)
                 #expect(reply.status == 404, "\(target)")
                 #expect(!reply.text.contains("Lovelace"), "\(target)")  // her surname: "Ada" can turn up in a random token
             }
-            let pay = try await browser.send("/orders/6/pay", method: "POST", form: "idempotencyKey=steal&_csrf=\(token)")
+            let pay = try await browser.send("/orders/6/pay", method: "POST", form: "idempotencyKey=steal")
             #expect(pay.status == 404, "another shopper's order cannot be paid")
-            let cancel = try await browser.send("/orders/6/cancel", method: "POST", form: "_csrf=\(token)")
+            let cancel = try await browser.send("/orders/6/cancel", method: "POST", form: "")
             #expect(cancel.status == 404)
 
             let ada = TestClient(port: shop.port)

@@ -14,10 +14,10 @@ import Testing
                 #expect(registered.status == 303, "registration \(number)")
             }
             let browser = TestClient(port: shop.port)
-            let form = try await browser.send("/register")
+            _ = try await browser.send("/register")
             let refused = try await browser.send(
                 "/register", method: "POST",
-                form: "name=Eleven&email=eleven%40example.com&password=long-enough-1&_csrf=\(form.csrfToken ?? "")",
+                form: "name=Eleven&email=eleven%40example.com&password=long-enough-1",
                 headers: ["Accept-Language": "de"])
             #expect(refused.status == 429)
             #expect(refused.header("retry-after").flatMap(Int.init).map { (3500...3600).contains($0) } == true)

@@ -1,5 +1,5 @@
 """A shopper over plain HTTP, for the tests that drive a running storefront (the container test,
-the scale-out test): the session cookie, and the form token of each page, as a browser keeps them.
+the scale-out test): the session cookie, as a browser keeps it, and each form's hidden fields.
 """
 import http.cookiejar
 import re
@@ -14,11 +14,10 @@ class NoRedirects(urllib.request.HTTPRedirectHandler):
 
 
 def hidden_fields(html, action):
-    """The hidden fields of the first form on the page that posts to `action`, else the page's
-    CSRF token alone."""
+    """The hidden fields of the first form on the page that posts to `action`; none without one."""
     form = re.search(r'<form\b[^>]*\baction="' + re.escape(action) + r'"[^>]*>(.*?)</form>', html, re.S)
     if form is None:
-        return {"_csrf": re.search(r'name="_csrf" value="([^"]+)"', html).group(1)}
+        return {}
     fields = {}
     for tag in re.findall(r'<input\b[^>]*>', form.group(1)):
         if 'type="hidden"' in tag:
@@ -34,7 +33,7 @@ def html_unescape(text):
 
 
 class Shopper:
-    """A browser's worth of state: the session cookie, and the form token of each page."""
+    """A browser's worth of state: the session cookie."""
 
     def __init__(self, base, address=None):
         """`address`: the client address a proxy in front reports (`X-Forwarded-For`), for a
@@ -54,8 +53,7 @@ class Shopper:
 
     def post(self, page, action, fields):
         """Fills the form on `page` that posts to `action` with `fields`, and sends it with its
-        hidden fields (the token, and whatever else it carries), as a browser does. A page
-        without such a form lends its token alone."""
+        hidden fields, as a browser does."""
         _, html = self.get(page)
         data = urllib.parse.urlencode({**hidden_fields(html, action), **fields}).encode()
         try:

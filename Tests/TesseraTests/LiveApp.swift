@@ -12,7 +12,7 @@ final class Counters: Sendable {
         guard let counter = values.withLock({ $0[id] }), counter.owner == visitor else {
             throw HTTPError(.notFound, message: "No such counter.")
         }
-        return CounterModel(id: id, value: counter.value)
+        return CounterModel(id: id, value: counter.value, device: "")
     }
 
     /// Adds one: the change a service commits before it publishes.
@@ -24,6 +24,9 @@ final class Counters: Sendable {
 struct CounterModel: Sendable {
     var id: Int
     var value: Int
+    /// What the visitor's session says of the device (`?device=` on the page keeps it there):
+    /// each subscriber's re-render shows its own.
+    var device: String
 }
 
 enum CounterTopics {
@@ -36,7 +39,7 @@ enum CounterRoutes {
     static let note = Route<Int>("counter.note", .get, "/counters/{id}/note")
 }
 
-/// The live region: the count, and a form, so each subscriber's fragment carries its own token.
+/// The live region: the count, the device the visitor's session names, and a form.
 struct CounterRegion: RegionController {
     let counters: Counters
     let id: Int
@@ -44,7 +47,9 @@ struct CounterRegion: RegionController {
     var topics: [Topic] { [CounterTopics.counter(id)] }
 
     func render(in context: RequestContext) async throws -> HTMLOutput {
-        context.render(LiveCounterView.self, try counters.counter(id, seenBy: context.request.cookies["visitor"]))
+        var counter = try counters.counter(id, seenBy: context.request.cookies["visitor"])
+        counter.device = context.session["device"] ?? "none"
+        return context.render(LiveCounterView.self, counter)
     }
 }
 
@@ -63,6 +68,7 @@ struct CounterPage: PageController {
 
     func load(_ context: RequestContext) async throws -> String {
         _ = try counters.counter(id, seenBy: context.request.cookies["visitor"])
+        if let device = context.request.query["device"] { context.session["device"] = device }
         return "Counter \(id)"
     }
 

@@ -194,21 +194,19 @@ import Testing
         try await shop.server.stop()
     }
 
-    @Test func eachSubscriberGetsItsOwnFormToken() async throws {
+    @Test func eachSubscriberIsRenderedWithItsOwnSession() async throws {
         let shop = try await Self.start()
         let laptop = Visitor("alice", port: shop.server.port)
         let phone = Visitor("alice", port: shop.server.port)
-        let laptopPage = try await laptop.page("/counters/1")
-        let phonePage = try await phone.page("/counters/1")
-        let (laptopToken, phoneToken) = (try #require(laptopPage.csrfToken), try #require(phonePage.csrfToken))
-        #expect(laptopToken != phoneToken)
+        let laptopPage = try await laptop.page("/counters/1?device=laptop")
+        let phonePage = try await phone.page("/counters/1?device=phone")
         let laptopStream = try await laptop.follow(try Self.streamURL(of: laptopPage))
         let phoneStream = try await phone.follow(try Self.streamURL(of: phonePage))
         shop.bump(1)
         let laptopEvent = try #require(try await Self.next(laptopStream))
         let phoneEvent = try #require(try await Self.next(phoneStream))
-        #expect(laptopEvent.data.contains(#"name="_csrf" value="\#(laptopToken)""#))
-        #expect(phoneEvent.data.contains(#"name="_csrf" value="\#(phoneToken)""#))
+        #expect(laptopEvent.data.contains("<p>Device: laptop</p>"))
+        #expect(phoneEvent.data.contains("<p>Device: phone</p>"))
         laptopStream.close()
         phoneStream.close()
         try await shop.server.stop()
@@ -221,17 +219,16 @@ import Testing
         // re-render while the whole suite keeps both cores busy.
         let shop = try await Self.start(sessionLifetime: .seconds(6))
         let alice = Visitor("alice", port: shop.server.port)
-        let page = try await alice.page("/counters/1")
+        let page = try await alice.page("/counters/1?device=laptop")
         let received = ContinuousClock.now  // the session was issued before this: it ends within 6 s of it
-        let token = try #require(page.csrfToken)
         let stream = try await alice.follow(try Self.streamURL(of: page), timeout: 20)
         shop.bump(1)
         let fresh = try #require(try await Self.next(stream))
-        #expect(fresh.data.contains(#"name="_csrf" value="\#(token)""#), "still the page's session")
+        #expect(fresh.data.contains("<p>Device: laptop</p>"), "still the page's session")
         try await Task.sleep(until: received + .seconds(7))
         shop.bump(1)
         let expired = try #require(try await Self.next(stream))
-        #expect(expired.data.contains(#"name="_csrf""#) && !expired.data.contains(token), "a new session, with a token of its own")
+        #expect(expired.data.contains("<p>Device: none</p>"), "a new visitor's empty session")
         stream.close()
         try await shop.server.stop()
     }

@@ -166,7 +166,7 @@ import Testing
     /// A region of the visitor's own, beside the shared one: it sees the session and the name.
     struct VisitorRegion: RegionController {
         func render(in context: RequestContext) async throws -> HTMLOutput {
-            RegionCacheTests.html("yours: token \(context.formToken ?? "none"), visitor \(context[VisitorKey.self] ?? "nobody")")
+            RegionCacheTests.html("yours: session \(context.session.id ?? "none"), visitor \(context[VisitorKey.self] ?? "nobody")")
         }
     }
 
@@ -255,7 +255,7 @@ import Testing
             for visitor in ["alice", "bob"] {
                 let page = try await client.send("/prices/2", headers: ["Cookie": "visitor=\(visitor)"])
                 #expect(page.text.contains("price 20 in en, render 1."), "one render for both: \(page.text)")
-                let yours = try #require(page.text.firstMatch(of: /yours: token ([^,]+), visitor (\w+)/))
+                let yours = try #require(page.text.firstMatch(of: /yours: session ([^,]+), visitor (\w+)/))
                 #expect(yours.1 != "none" && yours.2 == visitor, "the visitor's own region sees the session and the name")
             }
         }

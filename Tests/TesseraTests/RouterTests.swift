@@ -53,11 +53,13 @@ import Testing
         let head = try await onThread { try RawHTTPClient.request(port: port, "/pages", method: "HEAD") }
         #expect(head.status == 200)
         #expect(head.header("content-length") == "4")
-        // The POST route exists; without a CSRF token it is refused, not "not allowed".
-        let post = try await onThread { try RawHTTPClient.request(port: port, "/pages", method: "POST") }
+        // The POST route exists; from another site it is refused, not "not allowed".
+        let post = try await onThread { try RawHTTPClient.request(port: port, "/pages", method: "POST", headers: ["Sec-Fetch-Site": "cross-site"]) }
         #expect(post.status == 403)
         // CSRF is checked once a route matched: a POST to nowhere is a 404, not a 403.
-        let nowhere = try await onThread { try RawHTTPClient.request(port: port, "/nowhere", method: "POST") }
+        let nowhere = try await onThread {
+            try RawHTTPClient.request(port: port, "/nowhere", method: "POST", headers: ["Sec-Fetch-Site": "cross-site"])
+        }
         #expect(nowhere.status == 404)
         try await server.stop()
     }
@@ -191,14 +193,15 @@ import Testing
         let port = server.port
         let cases: [(String, String, [UInt8], Int)] = [
             ("GET", "/a%00b", [], 400),
-            ("POST", "/pages", [], 403),
+            ("POST", "/pages", [], 403),  // from another site (below)
             ("GET", "/nowhere", [], 404),
             ("DELETE", "/pages/1", [], 405),
             ("POST", "/pages", Array(repeating: 65, count: 500), 413),
             ("GET", "/boom", [], 500),
         ]
         for (method, target, body, status) in cases {
-            let reply = try await onThread { try RawHTTPClient.request(port: port, target, method: method, body: body) }
+            let headers = status == 403 ? ["Sec-Fetch-Site": "cross-site"] : [:]
+            let reply = try await onThread { try RawHTTPClient.request(port: port, target, method: method, headers: headers, body: body) }
             #expect(reply.status == status, "\(method) \(target)")
             #expect(reply.text.contains("<!DOCTYPE html>"), "\(method) \(target) is a full page")
             #expect(reply.text.contains("<main>"), "inside the layout")

@@ -2,8 +2,8 @@ import Foundation
 import TesseraTesting
 import Testing
 
-/// The fixture package `Tests/Fixtures/RulesInTypes`: a shared region that reads the visitor
-/// (session, header, cookie, query, a middleware's value, the form token), is handed it, or
+/// The fixture package `Tests/Fixtures/RulesInTypes`: a shared region or a kept page that reads
+/// the visitor (session, header, cookie, address, query, a middleware's value), is handed it, or
 /// loads through a loader that reads it, or a second image processor (a second libvips
 /// thread), must not compile.
 ///
@@ -74,7 +74,12 @@ import Testing
             ("ReadsCookie", "value of type 'SharedRegionContext' has no member 'cookies'"),
             ("ReadsQuery", "value of type 'SharedRegionContext' has no member 'query'"),
             ("ReadsValue", "value of type 'SharedRegionContext' has no subscripts"),
-            ("ReadsFormToken", "value of type 'SharedRegionContext' has no member 'formToken'"),
+            // A page kept whole for every visitor without a session reads a visitor.
+            ("KeptReadsSession", "value of type 'KeptPageContext' has no member 'session'"),
+            ("KeptReadsCookie", "value of type 'KeptPageContext' has no member 'cookies'"),
+            ("KeptReadsHeader", "'request' is inaccessible due to 'private' protection level"),
+            ("KeptReadsAddress", "value of type 'KeptPageContext' has no member 'clientAddress'"),
+            ("KeptReadsValue", "value of type 'KeptPageContext' has no subscripts"),
         ]
         for (target, message) in refused {
             let result = try await Self.typecheck(target, with: arguments)
@@ -96,6 +101,8 @@ import Testing
             ("LoadsWithVisitor", 12, "cannot convert value of type 'SharedRegionContext' to expected argument type 'RequestContext'"),
             // A handler that takes a group's guarantee (a signed-in shopper) outside the group.
             ("GuaranteeOutsideGroup", 12, "expects 2 arguments, but 3 were used in closure body"),
+            // A kept page's factory gets the route's parameters alone, never the request.
+            ("KeptFactoryTakesRequest", 12, "expects 1 argument, but 2 were used in closure body"),
         ]
         for (target, line, message) in handed {
             let result = try await Self.typecheck(target, with: arguments)

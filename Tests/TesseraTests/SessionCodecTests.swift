@@ -11,7 +11,7 @@ import Testing
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     func payload(_ values: [String: String] = ["userID": "42", "userName": "Ada Lovelace ✓", "cartCount": "3"]) -> SessionRecord {
-        SessionRecord(id: SessionCodec.newIdentifier(), expires: 1_800_000_600, token: SessionCodec.newToken(), values: values)
+        SessionRecord(id: SessionCodec.newIdentifier(), expires: 1_800_000_600, values: values)
     }
 
     /// The cookie as it travels, before base64url: version, nonce, the sealed record, the tag.
@@ -21,7 +21,7 @@ import Testing
 
     /// The record inside `cookie`, opened with the codec's key.
     func record(of cookie: String) throws -> [UInt8] {
-        try #require(codec.open(sealed(cookie)))
+        try #require(codec.open(sealed(cookie))?.record)
     }
 
     /// `record` sealed under the codec's key, as a cookie: what only the secret's holder can make.
@@ -32,9 +32,10 @@ import Testing
     @Test func aSessionComesBackAsItWent() throws {
         let sent = payload()
         let cookie = codec.encode(sent)
-        #expect(codec.decode(Substring(cookie), now: now) == sent)
-        #expect(codec.decode(Substring(codec.encode(payload([:]))), now: now)?.values == [:], "no entries at all")
-        #expect(cookie.count < 220, "a signed-in session with a cart fits in \(cookie.count) characters")
+        #expect(codec.decode(Substring(cookie), now: now)?.record == sent)
+        #expect(codec.decode(Substring(cookie), now: now)?.isOlder == false)
+        #expect(codec.decode(Substring(codec.encode(payload([:]))), now: now)?.record.values == [:], "no entries at all")
+        #expect(cookie.count < 180, "a signed-in session with a cart fits in \(cookie.count) characters")
         #expect(cookie.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }, "cookie-safe")
     }
 
@@ -43,23 +44,23 @@ import Testing
         let bytes = try record(of: codec.encode(sent))
         #expect(Array(bytes[0..<16]) == sent.id)
         #expect(bytes[16..<24].reduce(Int64(0)) { $0 << 8 | Int64($1) } == sent.expires, "big-endian seconds")
-        #expect(Array(bytes[24..<56]) == sent.token)
+        #expect(bytes.count > 24, "the entries follow at once")
         #expect(try sealed(codec.encode(sent))[0] == SessionCodec.version)
     }
 
-    /// Whoever holds the cookie learns nothing from it: no id, token or value in clear, and the
+    /// Whoever holds the cookie learns nothing from it: no id or value in clear, and the
     /// same session sealed twice gives two unrelated cookies (a fresh nonce each time).
     @Test func theCookieHidesWhatTheSessionKeeps() throws {
         let sent = payload(["userName": "Ada Lovelace", "cartCount": "3"])
         let first = codec.encode(sent), second = codec.encode(sent)
         #expect(first != second)
-        #expect(codec.decode(Substring(first), now: now) == codec.decode(Substring(second), now: now))
+        #expect(codec.decode(Substring(first), now: now)?.record == codec.decode(Substring(second), now: now)?.record)
         let bytes = try sealed(first)
         func contains(_ needle: [UInt8]) -> Bool {
             bytes.indices.contains { start in bytes[start...].starts(with: needle) }
         }
         let expiry = withUnsafeBytes(of: sent.expires.bigEndian) { Array($0) }
-        for secret in [sent.id, sent.token, expiry, Array("Ada Lovelace".utf8), Array("userName".utf8)] {
+        for secret in [sent.id, expiry, Array("Ada Lovelace".utf8), Array("userName".utf8)] {
             #expect(!contains(secret), "\(secret.prefix(4)) is in the cookie")
         }
     }
@@ -108,8 +109,45 @@ import Testing
         for entry in entries {
             #expect(codec.decode(Substring(sealing(fixed + entry)), now: now) == nil, "\(entry)")
         }
-        #expect(codec.decode(Substring(sealing(fixed + [1, 0x61, 0x00, 0x01, 0x62])), now: now)?.values == ["a": "b"], "a well-formed entry")
-        #expect(codec.decode(Substring(sealing(Array(fixed.prefix(55)))), now: now) == nil, "fixed fields cut short")
+        #expect(codec.decode(Substring(sealing(fixed + [1, 0x61, 0x00, 0x01, 0x62])), now: now)?.record.values == ["a": "b"], "a well-formed entry")
+        #expect(codec.decode(Substring(sealing(Array(fixed.prefix(23)))), now: now) == nil, "fixed fields cut short")
+    }
+
+    /// Cookies of the format before (version 2, which held a form token) still open, the token
+    /// skipped, and their answer seals them again in the current format.
+    @Test func aCookieOfTheFormatBeforeOpensAndIsSealedAgain() throws {
+        let sent = payload(["userID": "42"])
+        var olderRecord = Array(sent.bytes.prefix(24)) + SecureRandomBytes.draw(32)
+        olderRecord += sent.bytes.dropFirst(24)
+        let older = Base64URL.encode(codec.seal(olderRecord, version: SessionCodec.olderVersion))
+        let opened = try #require(codec.decode(Substring(older), now: now))
+        #expect(opened.record == sent && opened.isOlder)
+        #expect(
+            codec.decode(Substring(Base64URL.encode(codec.seal(sent.bytes, version: SessionCodec.olderVersion))), now: now) == nil,
+            "a format-2 record without its token is short of 32 bytes: refused")
+        let sessions = SessionConfiguration(secret: codec.secret)
+        let session = Session(cookie: older, sessions: sessions)
+        #expect(session["userID"] == "42")
+        let setCookie = try #require(session.setCookie(sessions, now: now), "sealed again in the current format")
+        let value = try #require(setCookie.split(separator: ";").first?.split(separator: "=", maxSplits: 1).last.map(String.init))
+        #expect(try sealed(value)[0] == SessionCodec.version)
+    }
+
+    /// A session left holding nothing deletes the cookie it came with; one that never had a
+    /// cookie and keeps nothing sets none.
+    @Test func aSessionLeftEmptyDeletesItsCookie() throws {
+        let sessions = SessionConfiguration(secret: codec.secret)
+        let signedIn = Session(
+            cookie: codec.encode(
+                SessionRecord(id: SessionCodec.newIdentifier(), expires: Int64(Date().timeIntervalSince1970) + 600, values: ["userID": "42"])),
+            sessions: sessions)
+        signedIn.clear()
+        let deletion = try #require(signedIn.setCookie(sessions))
+        #expect(deletion.hasPrefix("tessera_session=; Max-Age=0"))
+        let anonymous = Session(cookie: nil, sessions: sessions)
+        anonymous["flash"] = "hello"
+        anonymous["flash"] = nil
+        #expect(anonymous.setCookie(sessions) == nil, "no cookie to delete, nothing to keep")
     }
 
     /// A cookie verified once is found again by its exact bytes, and only under its own secret;
@@ -117,8 +155,8 @@ import Testing
     @Test func verifiedCookiesAreKeptPerSecretAndStillExpire() throws {
         let sent = payload()
         let cookie = codec.encode(sent)
-        #expect(codec.payload(in: cookie, now: now) == sent)
-        #expect(codec.payload(in: cookie, now: now) == sent, "found again")
+        #expect(codec.payload(in: cookie, now: now)?.record == sent)
+        #expect(codec.payload(in: cookie, now: now)?.record == sent, "found again")
         #expect(codec.payload(in: cookie, now: Date(timeIntervalSince1970: 1_800_000_600)) == nil, "expired, though kept")
         let other = SessionCodec(secret: Data(repeating: 8, count: 32))
         #expect(other.payload(in: cookie, now: now) == nil, "kept under another secret")
@@ -136,20 +174,18 @@ import Testing
     @Test func aCookieSignedWithAPreviousSecretLoadsAndIsSignedAgain() throws {
         let old = SessionConfiguration(secret: Data(repeating: 1, count: 32))
         let rotated = SessionConfiguration(secret: Data(repeating: 2, count: 32), previousSecrets: [Data(repeating: 1, count: 32)])
-        let payload = SessionRecord(
-            id: SessionCodec.newIdentifier(), expires: Int64(Date().timeIntervalSince1970) + 600, token: SessionCodec.newToken(),
-            values: ["userID": "42"])
+        let payload = SessionRecord(id: SessionCodec.newIdentifier(), expires: Int64(Date().timeIntervalSince1970) + 600, values: ["userID": "42"])
         let cookie = old.codec.encode(payload)
 
         let session = Session(cookie: cookie, sessions: rotated)
         #expect(session["userID"] == "42")
-        let setCookie = try #require(session.setCookie(rotated, carryingNewTokenIn: false), "signed again, though unchanged")
+        let setCookie = try #require(session.setCookie(rotated), "signed again, though unchanged")
         let value = try #require(setCookie.split(separator: ";").first?.split(separator: "=", maxSplits: 1).last.map(String.init))
-        #expect(rotated.codec.decode(Substring(value))?.values == ["userID": "42"], "under the new secret")
+        #expect(rotated.codec.decode(Substring(value))?.record.values == ["userID": "42"], "under the new secret")
         #expect(old.codec.decode(Substring(value)) == nil)
 
         let current = Session(cookie: value, sessions: rotated)
-        #expect(current["userID"] == "42" && current.setCookie(rotated, carryingNewTokenIn: false) == nil, "nothing to sign again")
+        #expect(current["userID"] == "42" && current.setCookie(rotated) == nil, "nothing to sign again")
         #expect(Session(cookie: cookie, sessions: SessionConfiguration(secret: Data(repeating: 2, count: 32)))["userID"] == nil)
     }
 
@@ -169,15 +205,13 @@ import Testing
     }
 }
 
-/// The ids and tokens drawn for new sessions, in one call to the kernel.
+/// The ids drawn for new sessions, in one call to the kernel.
 @Suite struct SecureRandomBytesTests {
     @Test func drawsAreAsLongAsAskedAndNeverRepeat() {
         let draws = (0..<200).map { _ in SecureRandomBytes.draw(48) }
         #expect(draws.allSatisfy { $0.count == 48 })
         #expect(Set(draws).count == draws.count, "200 draws of 384 bits, all different")
-        let (id, token) = SessionCodec.newIdentifierAndToken()
-        #expect(id.count == SessionRecord.idLength && token.count == SessionRecord.tokenLength)
-        #expect(id != Array(token.prefix(id.count)), "the id and the token are different bytes")
+        #expect(SessionCodec.newIdentifier().count == SessionRecord.idLength)
         // Every byte value turns up across 9,600 bytes: nothing stuck at zero.
         #expect(Set(draws.joined()).count == 256)
         #expect(SecureRandomBytes.draw(300).count == 300, "past getentropy's 256 bytes, the fallback draws")

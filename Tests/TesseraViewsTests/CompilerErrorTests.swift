@@ -144,7 +144,6 @@ import Testing
             path: "Views/Shop/mail.txt", relativePath: "mail.txt")
         #expect(swift.contains("enum MailTextView: TextView"))
         #expect(swift.contains("output.plainText(m.url)"))
-        #expect(!swift.contains("csrfField"))
         for (template, message) in [
             ("{% model m: M %}{% region cart %}", "a text template has no regions or blocks"),
             ("{% model m: M %}{% block body %}x{% endblock %}", "a text template has no regions or blocks"),

@@ -33,6 +33,7 @@ struct PasskeyActions {
                 _ = try await passkeys.register(
                     clientDataJSON: form.clientDataJSON, attestationObject: form.attestationObject, userID: shopper.id,
                     sessionID: try Self.sessionID(context), origin: context.absoluteURL(for: ""))
+                context.session[Self.ceremonyKey] = nil
                 context.logger.info("passkey added", metadata: ["user_id": "\(shopper.id)"])
                 return context.redirect(to: AccountsRoutes.account.path, flash: context.localized(Messages.accountPasskeyAdded))
             } catch let refusal as PasskeyError {
@@ -53,6 +54,7 @@ struct PasskeyActions {
                     authenticatorData: form.authenticatorData, signature: form.signature,
                     userHandle: form.userHandle, sessionID: try Self.sessionID(context),
                     origin: context.absoluteURL(for: ""))
+                context.session[Self.ceremonyKey] = nil
                 await steps.signIn(user, in: context)
                 context.logger.info("signed in with a passkey", metadata: ["user_id": "\(user.id)"])
                 return context.redirect(to: next, flash: context.localized(Messages.loginSignedIn, ["name": user.name]))
@@ -66,11 +68,16 @@ struct PasskeyActions {
         }
     }
 
-    /// The session the challenge is bound to: the page that asks has one, since it shows a form.
+    /// The session the challenge is bound to. A visitor has no session until something is kept
+    /// in it, so asking for a challenge keeps one: the ceremony's answer comes back to it.
     static func sessionID(_ context: RequestContext) throws(HTTPError) -> String {
         guard let id = context.session.id else { throw HTTPError(.badRequest, Messages.errorReload.text()) }
+        if context.session[ceremonyKey] == nil { context.session[ceremonyKey] = "1" }
         return id
     }
+
+    /// What keeps a visitor's session while a passkey ceremony is under way.
+    static let ceremonyKey = "passkey.ceremony"
 
     /// `value` as JSON that no cache keeps: each answer holds a new challenge.
     static func json(_ value: some Encodable) throws -> Response {

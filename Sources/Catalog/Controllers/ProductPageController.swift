@@ -1,21 +1,22 @@
 import Tessera
 import TesseraViews
 
-/// `/products/{id}`: a container. Its regions are the detail, the related products, and whatever
-/// other modules provide for the catalog's extension points (add to cart, your purchases).
-struct ProductPageController: PageController {
+/// `/products/{id}`: a container, kept whole for visitors without a session. Its regions are the
+/// detail, the related products, and whatever other modules provide for the catalog's extension
+/// points (add to cart; your purchases, for a signed-in shopper, who gets the page rendered).
+struct ProductPageController: KeptPage {
     let catalog: CatalogService
     let photos: PhotoService
     let id: Int
 
     /// The page shows the product's name and summary; its regions declare the rest.
-    var freshness: PageFreshness { .until([CatalogTopics.product(id)]) }
+    var keptUntil: [Topic] { [CatalogTopics.product(id)] }
 
-    func load(_ context: RequestContext) async throws -> Product {
+    func load(_ context: KeptPageContext) async throws -> Product {
         try await catalog.product(id: id)
     }
 
-    func render(_ product: Product, in context: RequestContext) -> Page {
+    func render(_ product: Product, in context: KeptPageContext) -> Page {
         Page(
             title: product.name, body: context.render(ProductPageView.self, product),
             description: "\(product.name): \(product.summary)",
@@ -24,12 +25,12 @@ struct ProductPageController: PageController {
             canonicalPath: product.url)
     }
 
-    func regions(for product: Product, in context: RequestContext) -> ProductPageView.Regions<Region> {
+    func regions(for product: Product, in context: KeptPageContext) -> ProductPageView.Regions<Region> {
         ProductPageView.Regions(
-            detail: Region(shared: CatalogRoutes.detail, id, isRequired: true, in: context),
-            addToCart: context.regions.region(providedFor: CatalogRegions.addToCart, input: product, in: context),
-            purchases: context.regions.region(providedFor: CatalogRegions.purchases, input: product, in: context),
-            related: Region(shared: CatalogRoutes.related, id, in: context)
+            detail: context.region(shared: CatalogRoutes.detail, id, isRequired: true),
+            addToCart: context.region(providedFor: CatalogRegions.addToCart, input: product),
+            purchases: context.region(providedFor: CatalogRegions.purchases, input: product),
+            related: context.region(shared: CatalogRoutes.related, id)
         )
     }
 }

@@ -132,6 +132,17 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
         }
     }
 
+    /// A kept page's copy (``KeptPages``): `request`, made of the page's key alone, through the
+    /// whole chain, and what the page turned out to depend on (`nil`: not to be kept).
+    func renderKeptPage(_ request: Request) async throws -> (response: Response, topics: [Topic]?) {
+        let record = KeptPageRecord()
+        var context = RequestContext(request: request, application: parts)
+        context.keptPageRecord = record
+        var run = MiddlewareRun(appSteps: middleware)
+        let response = try await Self.proceed(&run, &context, to: .router(router)).response()
+        return (response, record.topics)
+    }
+
     /// Answers a request through the chain, waiting for its handler if it must: what tests and
     /// anything that is not the HTTP server call.
     public func respond(to request: Request) async throws -> Response {

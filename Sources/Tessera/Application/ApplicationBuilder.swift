@@ -49,6 +49,12 @@ public struct ApplicationBuilder: Sendable {
     /// (``PageFreshness``) are validated. `.pages(maxBytes: 0)` validates none.
     public var pageValidators: PageValidators = .pages()
 
+    /// Whole pages kept for visitors without a session (``KeptPage``), until a topic they show is
+    /// published; used, like ``regionCache``, only with ``live`` regions, which tell it of every
+    /// publication, here and on the other instances. 64 MB by default; `KeptPages(maxBytes: 0)`
+    /// renders every page for every visitor.
+    public var keptPages = KeptPages()
+
     /// What the modules need running beside the server for as long as it serves (a listener
     /// that keeps a copy in memory current, say), started and stopped with it by
     /// ``ApplicationRunner``.
@@ -108,15 +114,18 @@ public struct ApplicationBuilder: Sendable {
         let recordsMetrics = middleware.contains { $0 is MetricsMiddleware }
         if let live, regionCache.isOn { live.follow(regionCache) }
         if let live, pageValidators.isOn { live.follow(pageValidators) }
+        if let live, keptPages.isOn { live.follow(keptPages) }
         let parts = ApplicationParts(
             layout: layout, regions: regions, sharedRegions: routes.sharedRegions, errorPages: ErrorPageRenderer(controllers: errorPages),
             logger: logger, developmentMode: developmentMode,
             regionMetrics: recordsMetrics ? RegionMetrics() : nil, assets: assets, siteURL: siteURL, live: live,
             regionCache: live != nil && regionCache.isOn ? regionCache : nil,
-            pageValidators: live != nil && pageValidators.isOn ? pageValidators : nil
+            pageValidators: live != nil && pageValidators.isOn ? pageValidators : nil,
+            keptPages: live != nil && keptPages.isOn ? keptPages : nil
         )
         let application = Application(parts: parts, router: router, middleware: middleware, serverState: serverState, services: services)
         live?.bind(application)
+        parts.keptPages?.bind(application)
         return application
     }
 }

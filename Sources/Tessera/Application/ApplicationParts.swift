@@ -25,13 +25,16 @@ final class ApplicationParts: Sendable {
     let regionCache: RegionCache?
     /// Pages' versions, for a 304 before loading, when something tells them what is published.
     let pageValidators: PageValidators?
+    /// Whole pages for visitors without a session, when something tells them what is published.
+    let keptPages: KeptPages?
 
     init(
         layout: any PageLayout, regions: RegionRegistry, sharedRegions: SharedRegionTable, errorPages: ErrorPageRenderer, logger: Logger,
         developmentMode: Bool,
         regionMetrics: RegionMetrics?, assets: AssetURLs, siteURL: SiteURL?, live: LiveRegions?, regionCache: RegionCache?,
-        pageValidators: PageValidators?
+        pageValidators: PageValidators?, keptPages: KeptPages?
     ) {
+        self.keptPages = keptPages
         self.live = live
         self.regionCache = regionCache
         self.pageValidators = pageValidators

@@ -84,6 +84,9 @@ public final class TopicCache<Key: Hashable & Sendable, Value: Sendable>: TopicF
     /// Values kept now.
     public var count: Int { state.withLock { $0.entries.count } }
 
+    /// The cost of the values kept now, never above ``Limits/maxCost``.
+    var keptCost: Int { state.withLock { $0.cost } }
+
     /// Arrivals waiting in the eviction queue, kept or not: bounded by the kept ones (tests).
     var queuedArrivals: Int { state.withLock { $0.arrivals.count - $0.head } }
 

@@ -98,6 +98,13 @@ public struct ServerOptions: ParsableArguments, Sendable {
     )
     public var regionCacheMegabytes: Int?
 
+    @Option(
+        name: .customLong("kept-pages-mb"),
+        help:
+            "Megabytes of whole pages kept for visitors without a session until what they show changes; 0 renders every page for every visitor. [env: KEPT_PAGES_MB] (default: 64)"
+    )
+    public var keptPagesMegabytes: Int?
+
     /// No options given yet, as ArgumentParser requires; it fills them in as it parses the
     /// command line.
     public init() {}
@@ -129,13 +136,17 @@ public struct ServerOptions: ParsableArguments, Sendable {
                 trustedProxies.map { TrustedProxies(list: $0) } ?? nil, "TRUSTED_PROXIES", { TrustedProxies(list: $0) }, default: TrustedProxies()),
             publicURL: resolvedPublicURL,
             liveStreamsPerClient: try value(liveStreamsPerClient, "LIVE_STREAMS_PER_CLIENT", { Int($0) }, default: 16),
-            regionCacheMegabytes: try value(regionCacheMegabytes, "REGION_CACHE_MB", { Int($0) }, default: 8)
+            regionCacheMegabytes: try value(regionCacheMegabytes, "REGION_CACHE_MB", { Int($0) }, default: 8),
+            keptPagesMegabytes: try value(keptPagesMegabytes, "KEPT_PAGES_MB", { Int($0) }, default: 64)
         )
         guard settings.liveStreamsPerClient >= 0 else {
             throw ValidationError("LIVE_STREAMS_PER_CLIENT must be zero (live regions off) or more (--live-streams-per-client).")
         }
         guard (0...4096).contains(settings.regionCacheMegabytes) else {
             throw ValidationError("REGION_CACHE_MB must be from 0 (no region cache) to 4096 (--region-cache-mb).")
+        }
+        guard (0...4096).contains(settings.keptPagesMegabytes) else {
+            throw ValidationError("KEPT_PAGES_MB must be from 0 (no kept pages) to 4096 (--kept-pages-mb).")
         }
         if let publicURL, SiteURL(publicURL) == nil {
             throw ValidationError("--public-url \(publicURL) must be an http or https origin, such as https://shop.example.com.")
@@ -232,6 +243,8 @@ public struct ServerSettings: Sendable {
     public var liveStreamsPerClient: Int
     /// Megabytes of shared regions' HTML kept (``RegionCache``); 0 keeps none.
     public var regionCacheMegabytes: Int
+    /// Megabytes of whole pages kept for visitors without a session (``KeptPages``); 0 keeps none.
+    public var keptPagesMegabytes: Int
     /// The `Server` field of every answer, such as `Tessera`; `nil` sends none, which tells a
     /// scanner nothing. Benchmarks that require the field set it.
     public var serverName: String? = nil
@@ -245,6 +258,11 @@ public struct ServerSettings: Sendable {
     /// The shared regions' cache of ``regionCacheMegabytes``, for ``ApplicationBuilder/regionCache``.
     public func makeRegionCache() -> RegionCache {
         .regions(maxBytes: regionCacheMegabytes << 20)
+    }
+
+    /// The kept pages of ``keptPagesMegabytes``, for ``ApplicationBuilder/keptPages``.
+    public func makeKeptPages() -> KeptPages {
+        KeptPages(maxBytes: keptPagesMegabytes << 20)
     }
 
     /// What the HTTP server needs from these settings, with ``SecurityHeaders/defaults(https:)``

@@ -24,6 +24,9 @@ public struct RequestContext: Sendable {
     var values: RequestValues
     /// The request's server span, when the app traces (``TracingMiddleware``).
     var trace: RequestTrace?
+    /// Set when the request renders a kept page's copy for nobody (``KeptPages``): what the
+    /// page turned out to depend on goes here.
+    var keptPageRecord: KeptPageRecord?
 
     init(request: Request, application: ApplicationParts) {
         self.languageChoice = nil
@@ -32,6 +35,7 @@ public struct RequestContext: Sendable {
         self.route = nil
         self.values = RequestValues()
         self.trace = nil
+        self.keptPageRecord = nil
     }
 
     /// The request as the server read it, or as a middleware rewrote it.
@@ -98,21 +102,16 @@ public struct RequestContext: Sendable {
     /// The regions other modules provide, by key (``RegionRegistry``).
     public var regions: RegionRegistry { application.regions }
 
-    /// The CSRF token this request's forms carry; `nil` without a session step.
-    public var formToken: String? { session.csrfToken }
-
     /// A typed value attached to this request by a middleware, such as the signed-in shopper.
     public subscript<Key: RequestValueKey>(_ key: Key.Type) -> Key.Value? {
         get { values[key] }
         set { values[key] = newValue }
     }
 
-    /// Renders `view` for this request: its forms carry the request's CSRF token, its
-    /// `asset` filters link the app's fingerprinted static files, and its messages are in the
-    /// request's ``language``.
+    /// Renders `view` for this request: its `asset` filters link the app's fingerprinted static
+    /// files, and its messages are in the request's ``language``.
     public func render<View: HTMLView>(_ view: View.Type, _ model: View.Model) -> HTMLOutput {
-        let session = self.session
-        return View.render(model, formToken: FormTokenSource { session.csrfToken }, assets: application.assets, language: language)
+        View.render(model, assets: application.assets, language: language)
     }
 
     /// A catalog message as text in the request's language, for what Swift code hands on: a

@@ -36,6 +36,17 @@ public struct SiteURL: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(scheme)://\(authority)" }
 
+    /// Whether `other` is the same origin: the same scheme, host and port, the scheme's default
+    /// port written or not (`https://shop.example.com:443` is `https://shop.example.com`).
+    public func isSameOrigin(as other: SiteURL) -> Bool {
+        scheme == other.scheme && authorityWithoutDefaultPort == other.authorityWithoutDefaultPort
+    }
+
+    private var authorityWithoutDefaultPort: Substring {
+        let defaultPort = scheme == "https" ? ":443" : ":80"
+        return authority.hasSuffix(defaultPort) ? authority.dropLast(defaultPort.count) : authority[...]
+    }
+
     /// Whether the host is this machine (`localhost`, `127.0.0.0/8`, `[::1]`): a developer's
     /// run, where only the developer can send requests.
     public var isLoopback: Bool {

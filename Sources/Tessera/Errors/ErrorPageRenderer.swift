@@ -2,7 +2,7 @@ import TesseraViews
 
 /// What an error looks like: a bare redirect for a 3xx, JSON for a client that asks for it, and
 /// otherwise the page of the status's ``ErrorPageController`` in the site's layout, rendered with
-/// the request's context, so its navigation knows the visitor and its forms carry the token.
+/// the request's context, so its navigation knows the visitor.
 struct ErrorPageRenderer: Sendable {
     let controllers: [HTTPResponse.Status: any ErrorPageController]
 

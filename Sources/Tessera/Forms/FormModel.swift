@@ -117,7 +117,7 @@ public enum FormSubmission<Model: FormModel>: Sendable {
 
 /// A submitted form to show again: its values, and its messages by field.
 public struct FormState: Sendable, Equatable {
-    /// The submitted values by field name, without the CSRF token, to fill the form in again.
+    /// The submitted values by field name, to fill the form in again.
     public var values: [String: String]
     /// The message for each field that is wrong, by field name.
     public var errors: [String: String]
@@ -144,7 +144,7 @@ extension RequestContext {
         let model = Model(reading: &reader)
         guard reader.errors.isEmpty else {
             var values: [String: String] = [:]
-            for item in data.fields where item.name != FormProtection.fieldName && values[item.name] == nil {
+            for item in data.fields where values[item.name] == nil {
                 values[item.name] = item.value
             }
             return .invalid(FormState(values: values, errors: reader.errors))

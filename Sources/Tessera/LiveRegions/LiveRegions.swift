@@ -10,8 +10,8 @@ import Tracing
 /// a service publishes the topics it changed once its transaction commits (``publish(_:)``). Each
 /// open page's stream then asks the region's own URL again with that visitor's request (cookies
 /// and all), so the region is rendered by its own child controller, with the same
-/// authorization as the page and the visitor's own CSRF token; the fragment goes down the stream
-/// only when it differs from what the page shows.
+/// authorization as the page; the fragment goes down the stream only when it differs from what
+/// the page shows.
 ///
 /// It is a `Service`: run it next to the HTTP server (``ApplicationRunner`` does) for heartbeats,
 /// the bus, and a shutdown that ends every stream at once, so a drain does not wait for them.

@@ -2,7 +2,7 @@ import Synchronization
 
 /// A region rendered again for one subscriber: through the whole app, at the region's own URL,
 /// with the subscriber's request, so it passes the same middleware (session, sign-in,
-/// authorization) as the page did and its forms carry the subscriber's own CSRF token.
+/// authorization) as the page did.
 struct LiveRender: Sendable {
     let html: [UInt8]
     let version: String

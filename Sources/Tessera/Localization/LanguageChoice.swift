@@ -10,8 +10,8 @@ public final class LanguageChoice: Sendable {
     public enum Source: Sendable, Equatable {
         /// The URL names it (`?lang=de`): the page can be linked and crawled in that language.
         case url
-        /// The shopper chose it earlier, and the language cookie remembers.
-        case cookie
+        /// The shopper chose it earlier, and their session remembers.
+        case session
         /// The browser's `Accept-Language`.
         case header
         /// Nothing said: the app's first language.

@@ -2,23 +2,24 @@ import HTTPTypes
 public import TesseraViews
 
 /// Picks the language of each answer, so views render their catalog messages, prices and dates
-/// in it: the URL's `?lang=de` first (and remembered in a cookie, as a switcher link sets it),
-/// then that cookie, then `Accept-Language`, then the first language.
+/// in it: the URL's `?lang=de` first (and remembered in the visitor's session, as a switcher link
+/// sets it: a language chosen by hand starts a session), then the session's, then
+/// `Accept-Language`, then the first language.
 ///
 /// The answer says which (`Content-Language`) and, when the URL did not name the language,
 /// that it depends on the headers (`Vary: Accept-Language, Cookie`), so a shared cache never
-/// hands a German page to an English reader. Put it before ``ErrorPageMiddleware``, so that
+/// hands a German page to an English reader. Put it after ``SessionMiddleware``. Put it before ``ErrorPageMiddleware``, so that
 /// error pages are in the visitor's language and carry these headers too, and put
 /// ``LanguageParameterCheck`` among the route steps, which refuses a `?lang=` the app lacks.
 public struct LanguageMiddleware: Middleware {
     /// The app's languages; the first is the fallback.
     public let languages: [Language]
-    /// The query parameter and the cookie that carry a chosen language.
+    /// The query parameter that names a language, and the session's key that remembers it.
     public let parameter: String
 
     /// - Parameters:
     ///   - languages: at least one; the first answers when nothing else decides.
-    ///   - parameter: the name of both the query parameter and the cookie, `lang` by default.
+    ///   - parameter: the name of both the query parameter and the session's key, `lang` by default.
     public init(languages: [Language], parameter: String = "lang") {
         precondition(!languages.isEmpty, "an app has at least one language")
         self.languages = languages
@@ -39,8 +40,8 @@ public struct LanguageMiddleware: Middleware {
             }
         }
         if chosen == nil {
-            if let remembered = request.cookie(parameter), let language = languages.first(where: { $0.code == remembered }) {
-                chosen = (language, .cookie)
+            if let remembered = context.session[parameter], let language = languages.first(where: { $0.code == remembered }) {
+                chosen = (language, .session)
             } else if let accepted = AcceptLanguage(request.headers[.acceptLanguage]).bestMatch(in: languages) {
                 chosen = (accepted, .header)
             } else {
@@ -63,17 +64,10 @@ public struct LanguageMiddleware: Middleware {
         response.headers[.contentLanguage] = choice.current.code
         switch choice.source {
         case .url:
-            guard context.request.cookie(parameter) != choice.current.code else { break }
-            var cookie = "\(parameter)=\(choice.current.code); Path=/; Max-Age=31536000; SameSite=Lax; HttpOnly"
-            if context.request.isSecure { cookie += "; Secure" }
-            response.headers.append(HTTPField(name: .setCookie, value: cookie))
-            // The cookie is this visitor's: the answer that sets it is not for a shared cache.
-            // A stricter rule chosen already (`no-store` for a signed-in page) stays.
-            let caching = CacheControlField(response.headers)
-            if !caching.has("private"), !caching.has("no-store") {
-                response.headers[.cacheControl] = "private, no-cache"
-            }
-        case .cookie, .header, .fallback:
+            // Remembered for the visitor's next pages; the session step, which runs after this
+            // on the way out, sets its cookie and keeps the answer from shared caches.
+            context.session[parameter] = choice.current.code
+        case .session, .header, .fallback:
             response.headers.addVary("Accept-Language, Cookie")
         }
     }

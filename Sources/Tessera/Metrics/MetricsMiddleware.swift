@@ -24,8 +24,10 @@ public struct MetricsMiddleware: SurroundingMiddleware {
     /// Counts refused requests too.
     public var runsForRejectedRequests: Bool { true }
 
-    /// Notes when the request started.
+    /// Notes when the request started; a kept page's render for nobody is no request, and is
+    /// not counted (its visitor's request is).
     public func before(_ context: inout RequestContext) throws -> StepOutcome {
+        guard context.keptPageRecord == nil else { return .next }
         context[StartedAt.self] = .now
         return .next
     }
@@ -33,6 +35,8 @@ public struct MetricsMiddleware: SurroundingMiddleware {
     /// Meters the request's database time (``DatabaseTime``), bound as a task-local value around
     /// everything after this step, its work in a task included.
     public func surround(_ context: inout RequestContext, _ rest: (inout RequestContext) -> HTTPAnswer) -> HTTPAnswer {
+        // A kept page's render for nobody waits in its visitor's request, which meters it.
+        guard context.keptPageRecord == nil else { return rest(&context) }
         let meter = DatabaseTime()
         let answer = DatabaseTime.$current.withValue(meter) { rest(&context) }
         guard case .pending(let work) = answer else { return answer }

@@ -1,66 +1,50 @@
-import Crypto
-import Foundation
 import TesseraViews
 
-/// Cross-site request forgery protection: every `POST`, `PUT`, `PATCH` and `DELETE` must carry
-/// the session's token, in the `_csrf` form field or the `X-CSRF-Token` header, or it is a 403.
-/// A browser that says the request comes from another site (`Sec-Fetch-Site: cross-site` or
-/// `same-site`) is refused before the token is looked at, so a leaked token does not let another
-/// site post (decision 0031).
+/// Cross-site request forgery protection without a token, by where the browser says a request
+/// comes from, as Go's `CrossOriginProtection`, ASP.NET Core 11 and Rails 8.2 do (decision 0035).
+/// Every `POST`, `PUT`, `PATCH` and `DELETE`:
+/// - passes when `Sec-Fetch-Site` is `same-origin` or `none` (the visitor typed it, or a page of
+///   this site sent it); any other value (`same-site`, `cross-site`) is refused;
+/// - without `Sec-Fetch-Site` (a browser older than 2020, or a plain-HTTP origin, where browsers
+///   do not send it), passes when `Origin` names the app's own origin: ``SiteURL`` from
+///   `PUBLIC_URL`, or the request's own site on loopback (``RequestContext/trustedSite``); any
+///   other `Origin`, `null` included, is refused;
+/// - with neither header, passes: it is not a browser (a script, a test, a scraper), whose
+///   requests no other site can make a visitor's browser send.
+///
+/// A refusal is a 403 in the visitor's language. Forms carry nothing, so a page with a form is
+/// the same for every visitor without a session, and can be kept whole. Session cookies stay
+/// `SameSite=Lax` as a second fence.
 ///
 /// A route middleware: it runs once a route has matched, so a `POST` to an address that does not
-/// exist is still a 404, and one to an address that takes only `GET` a 405. Forms get the field
-/// without anyone writing it: the template compiler adds it after every `<form method="post">`,
-/// from the token the rendering was given.
+/// exist is still a 404, and one to an address that takes only `GET` a 405.
 public struct CSRFMiddleware: Middleware {
-    /// `X-CSRF-Token`, where a script sends the token instead of the form field.
-    public static let headerName = HTTPField.Name("X-CSRF-Token")!
-
-    /// The CSRF step; the session step must run before it, since the session holds the token.
+    /// The CSRF step.
     public init() {}
 
-    /// Checks the token of an unsafe request; a missing or wrong one is a 403.
+    /// Checks where an unsafe request comes from; one from elsewhere is a 403.
     public func before(_ context: inout RequestContext) throws -> StepOutcome {
         if Self.isUnsafe(context.request.method) { try Self.verify(context) }
         return .next
     }
 
-    /// `Sec-Fetch-Site`, which every current browser sends with a form's request: where it came from.
+    /// `Sec-Fetch-Site`, which every current browser sends over HTTPS and to `localhost`.
     static let fetchSite = HTTPField.Name("Sec-Fetch-Site")!
+    static let origin = HTTPField.Name("Origin")!
 
     static func isUnsafe(_ method: HTTPRequest.Method) -> Bool {
         method == .post || method == .put || method == .patch || method == .delete
     }
 
     static func verify(_ context: RequestContext) throws(HTTPError) {
-        let request = context.request
-        if let site = request.headers[fetchSite], site != "same-origin", site != "none" {
-            throw HTTPError(.forbidden, Messages.errorCsrf.text())
+        let headers = context.request.headers
+        if let site = headers[fetchSite] {
+            guard site == "same-origin" || site == "none" else { throw refusal }
+            return
         }
-        var sent = request.headers[headerName]
-        if sent == nil { sent = try formToken(of: request) }
-        guard let sent, let expected = context.session.csrfToken,
-            constantTimeEqual(Array(sent.utf8), Array(expected.utf8))
-        else {
-            throw HTTPError(.forbidden, Messages.errorCsrf.text())
-        }
+        guard let origin = headers[origin] else { return }
+        guard let own = context.trustedSite, let sent = SiteURL(origin), sent.isSameOrigin(as: own) else { throw refusal }
     }
 
-    /// The token field of the form in the body. A body that is not a form has none, but a form
-    /// the server refuses (too many parts, malformed) is answered as what it is, not as a
-    /// missing token.
-    private static func formToken(of request: Request) throws(HTTPError) -> String? {
-        do {
-            return try request.form()[FormProtection.fieldName]
-        } catch  where error.status == .unsupportedMediaType {
-            return nil
-        }
-    }
-
-    private static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        var difference: UInt8 = 0
-        for (x, y) in zip(a, b) { difference |= x ^ y }
-        return difference == 0
-    }
+    private static var refusal: HTTPError { HTTPError(.forbidden, Messages.errorCsrf.text()) }
 }

@@ -1,10 +1,6 @@
-/// Loads the visitor's session from its signed cookie before the rest of the chain runs, and
-/// writes the cookie back when the session changed.
-///
-/// The session's CSRF token is there for whatever asks for it during the request (a first visit
-/// gets a new one, drawn when first asked), streamed regions included, so every form can carry
-/// it. A new token is sent with the first HTML answer; answers that carry no forms (a health
-/// check, an image) do not set a cookie for it, nor pay for drawing it.
+/// Loads the visitor's session from its sealed cookie before the rest of the chain runs, and
+/// writes the cookie back when the session changed. A visitor without a session gets an empty
+/// one, which sets no cookie unless something is kept in it.
 public struct SessionMiddleware: Middleware {
     let configuration: SessionConfiguration
 
@@ -20,6 +16,11 @@ public struct SessionMiddleware: Middleware {
     /// it starts from that session (see ``LiveRegions``), so a change fanned out to a thousand
     /// open pages does not verify a thousand cookies again.
     public func before(_ context: inout RequestContext) throws -> StepOutcome {
+        if context.keptPageRecord != nil {
+            // A kept page's copy is rendered for nobody: no session, and none to start.
+            context.session = .nobodys()
+            return .next
+        }
         let cookie = context.request.cookie(configuration.sentCookieName)
         if let loaded = LiveRender.probe?.session, loaded.isLoaded(from: cookie, by: configuration.codec) {
             context.session = Session(reloading: loaded)
@@ -29,10 +30,10 @@ public struct SessionMiddleware: Middleware {
         return .next
     }
 
-    /// Sets the cookie when the session changed, or when an HTML answer carries a new token, and
-    /// the answer's `Cache-Control` when it used the session and did not choose its own.
+    /// Sets the cookie when the session changed, and the answer's `Cache-Control` when it used
+    /// the session and did not choose its own.
     public func after(_ response: inout Response, for context: RequestContext) {
-        let cookie = context.session.setCookie(configuration, carryingNewTokenIn: response.isHTML, overHTTPS: context.request.isSecure)
+        let cookie = context.session.setCookie(configuration, overHTTPS: context.request.isSecure)
         if let cookie {
             response.headers.append(HTTPField(name: .setCookie, value: cookie))
         }
@@ -41,9 +42,9 @@ public struct SessionMiddleware: Middleware {
             // An answer that chose its own caching (a static file) keeps it, with two exceptions.
             // One that is already private (a step's `private, no-cache`, such as the language
             // cookie's) but showed what a signed-in session holds becomes `no-store`, so that
-            // Back after sign-out shows nothing. One that carries a new session cookie (a first
-            // visit, a session just ended) must never reach a shared cache, which would hand that
-            // cookie to everyone.
+            // Back after sign-out shows nothing. One that carries a new session cookie (a cart
+            // just started, a session just ended) must never reach a shared cache, which would
+            // hand that cookie to everyone.
             if chosen.has("private"), !chosen.has("no-store"),
                 let needed = context.session.cacheControl, CacheControlField(needed).has("no-store")
             {
@@ -56,6 +57,6 @@ public struct SessionMiddleware: Middleware {
         }
     }
 
-    /// Yes: the error page of a refused request knows the visitor, and its forms carry the token.
+    /// Yes: the error page of a refused request knows the visitor.
     public var runsForRejectedRequests: Bool { true }
 }

@@ -21,7 +21,8 @@ enum PageRenderer {
     /// A visitor who has the version kept for this page gets a 304 at once: nothing loads or
     /// renders, and no task starts. Anyone else waits for the page.
     static func decide(with controller: some PageController, in request: RequestContext) -> HandlerDecision {
-        let validation = PageValidation(request)
+        // A kept page's copy for nobody has no visitor to answer 304: KeptPages validates it.
+        let validation = request.keptPageRecord == nil ? PageValidation(request) : nil
         if let notModified = validation?.notModified() { return .answer(notModified) }
         return .wait { context in try await respond(with: controller, in: context, validation: validation) }
     }
@@ -67,15 +68,16 @@ enum PageRenderer {
 
         // Streaming pays off only while a region is still working; a page whose regions all
         // answered already goes out in one piece, with a Content-Length.
-        let streamed = (page.delivery ?? .streamed) == .streamed && running.values.contains { $0.finishedOutcome == nil }
-        // The cookie goes out with the head, and a session sets one only when a form asked for
-        // its token. A region still working when the head is sent, or a live region rendered
-        // again later for the page's stream, may show a form after that: such pages draw the
-        // token now, so its cookie goes with the head.
-        if streamed || regions.contains(where: \.isLive) { _ = context.formToken }
+        // A kept page's copy is kept whole: it waits for every region.
+        let streamed =
+            (page.delivery ?? .streamed) == .streamed && context.keptPageRecord == nil && running.values.contains { $0.finishedOutcome == nil }
         // A page sent whole can carry its version; a streamed one sends its head too early.
         func whole(_ body: [UInt8]) -> Response {
             response.body = .bytes(body)
+            if let record = context.keptPageRecord {
+                record.report(
+                    page.status == .ok ? dependencies(of: controller, regions.map { $0.region }, running: running.values, in: context) : nil)
+            }
             guard let validation, page.status == .ok,
                 let topics = dependencies(of: controller, regions.map { $0.region }, running: running.values, in: context)
             else { return response }

@@ -29,7 +29,7 @@ struct SharedRegionCall<Shared: SharedRegion>: SharedRegionUse {
 
     private func render(in context: SharedRegionContext) async throws -> HTMLOutput {
         let model = try await region.load(parameters, in: context)
-        return Shared.View.render(model, formToken: .none, assets: context.assets, language: context.language)
+        return Shared.View.render(model, assets: context.assets, language: context.language)
     }
 
     func failureFragment(for error: any Error, in context: RequestContext) -> HTMLOutput {

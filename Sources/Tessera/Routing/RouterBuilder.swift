@@ -1,7 +1,8 @@
 import TesseraViews
 
 /// The routes of an app, as its modules register them. Three kinds, one per way of answering:
-/// - ``page(_:_:)``: a full page, by a ``PageController``;
+/// - ``page(_:_:)``: a full page, by a ``PageController``, or ``keptPage(_:_:)``, by a
+///   ``KeptPage`` kept whole for visitors without a session;
 /// - ``fragment(_:_:)``: a region at its own URL, by a ``RegionController``;
 /// - ``action(_:_:)-6ptra``: anything else, such as a form post that redirects; the same with a
 ///   closure that never waits (``action(_:_:)-2959e``) answers without starting a task.
@@ -30,6 +31,25 @@ public struct RouterBuilder: Sendable {
     ) {
         add(route) { (read: @escaping @Sendable (RequestContext) throws -> Parameters) in
             .deciding { context in try PageRenderer.decide(with: factory(read(context), context), in: context) }
+        }
+    }
+
+    /// A full page kept whole for visitors without a session (``KeptPage``): the factory gets the
+    /// typed parameters alone, with no request, so what it stores are the parameters and the
+    /// services. A visitor without a session cookie is answered from the app's ``KeptPages``; one
+    /// with a session, or when the app keeps no pages, by the page rendered for them.
+    public mutating func keptPage<Parameters, Kept: KeptPage>(
+        _ route: Route<Parameters>,
+        _ factory: @escaping @Sendable (Parameters) throws -> Kept
+    ) {
+        add(route) { (read: @escaping @Sendable (RequestContext) throws -> Parameters) in
+            .deciding { context in
+                let rendering = KeptPageRendering(page: try factory(read(context)))
+                guard context.keptPageRecord == nil, let kept = context.application.keptPages, kept.isOn, let key = KeptPageKey(context) else {
+                    return PageRenderer.decide(with: rendering, in: context)
+                }
+                return kept.decide(key, for: context) { context in try await context.render(rendering) }
+            }
         }
     }
 

@@ -2,10 +2,13 @@ import Crypto
 import Foundation
 import Synchronization
 
-/// The visitor's session: a few strings kept in an encrypted cookie, and the CSRF token of its forms.
+/// The visitor's session: a few strings kept in an encrypted cookie.
 ///
-/// ``SessionMiddleware`` loads it for each request. Without that step in the chain the session
-/// is *detached*: it reads as empty, has no token, and writes go nowhere (a debug build stops at
+/// ``SessionMiddleware`` loads it for each request. A visitor has none until something is kept
+/// in it (a cart, a sign-in, a language chosen by hand, a flash): only then does an answer set
+/// its cookie, so browsing, searching and reading set no cookie at all, and their pages can be
+/// kept whole (decision 0035). Without that step in the chain the session
+/// is *detached*: it reads as empty, and writes go nowhere (a debug build stops at
 /// the first write, since it is a wiring mistake). Changing it makes the response carry a new
 /// cookie. ``rotate()`` gives it a new identity, which sign-in must do so that a session id
 /// planted before sign-in is worthless.
@@ -19,18 +22,18 @@ public struct Session: Sendable {
         self.storage = storage
     }
 
-    /// The session in `cookie`, or a new one when there is no valid cookie. Either way it has a
-    /// CSRF token from here on, drawn when first asked for. A cookie sealed with a previous
-    /// secret of `sessions` loads too, and the answer seals it again with the current one.
+    /// The session in `cookie`, or a new, empty one when there is no valid cookie. A cookie
+    /// sealed with a previous secret of `sessions`, or in the codec's older format, loads too,
+    /// and the answer seals it again with the current ones.
     init(cookie: String?, sessions: SessionConfiguration) {
         let codec = sessions.codec
         if let cookie {
-            if let payload = codec.payload(in: cookie) {
-                storage = Storage(payload: payload, loadedFrom: Loaded.Source(cookie: cookie, secret: codec.secret))
+            if let (payload, isOlder) = codec.payload(in: cookie) {
+                storage = Storage(payload: payload, loadedFrom: Loaded.Source(cookie: cookie, secret: codec.secret), sealAgain: isOlder)
                 return
             }
             for previous in sessions.previousCodecs {
-                guard let payload = previous.payload(in: cookie) else { continue }
+                guard let (payload, _) = previous.payload(in: cookie) else { continue }
                 storage = Storage(payload: payload, loadedFrom: Loaded.Source(cookie: cookie, secret: previous.secret), sealAgain: true)
                 return
             }
@@ -70,13 +73,19 @@ public struct Session: Sendable {
         storage = Storage(payload: loaded.payload.flatMap { $0.isUnexpired(at: now) ? $0 : nil }, loadedFrom: loaded.source)
     }
 
-    /// The session's id; `nil` when detached.
-    public var id: String? { storage?.read { Base64URL.encode($0.id) } }
+    /// The session of a kept page's render for nobody (``KeptPages``): empty, and whatever is
+    /// written to it goes nowhere, so the copy sets no cookie.
+    static func nobodys() -> Session {
+        Session(storage: Storage(payload: nil, keepsNothing: true))
+    }
 
-    /// The token every form of this session carries; `nil` when detached. Asking for it draws
-    /// one for a new session, which the answer then sets in the cookie: an answer that shows
-    /// no form sets none.
-    public var csrfToken: String? { storage?.token }
+    /// Whether the request sent a session cookie, valid or not: only a request that sent none
+    /// is answered from a kept page.
+    var cameWithCookie: Bool { storage?.loadedFrom?.cookie != nil }
+
+    /// The session's id; `nil` when detached. A new session's is drawn when first asked for,
+    /// and kept only if the session is.
+    public var id: String? { storage?.read { Base64URL.encode($0.id) } }
 
     /// The value kept under `key`; setting `nil` removes it. The whole session travels in its
     /// cookie, so keep values small: an id, not a record. Every copy of the context sees a change.
@@ -95,7 +104,7 @@ public struct Session: Sendable {
         }
     }
 
-    /// A new id for the same values and token: call it on sign-in.
+    /// A new id for the same values: call it on sign-in.
     public func rotate() {
         storage?.change { payload in
             payload.id = SessionCodec.newIdentifier()
@@ -103,7 +112,7 @@ public struct Session: Sendable {
         }
     }
 
-    /// Forgets everything, with a new id and a new CSRF token: call it on sign-out.
+    /// Forgets everything, with a new id: call it on sign-out.
     public func clear() {
         storage?.change { payload in
             payload = Storage.newPayload()
@@ -111,20 +120,23 @@ public struct Session: Sendable {
         }
     }
 
-    /// The `Set-Cookie` value when the session changed, or when its token was drawn for this
-    /// answer and the answer may carry forms (`carryingNewTokenIn`); else `nil`: a visit that
-    /// shows no form and keeps nothing sets no cookie. `Secure` when the configuration says so,
-    /// or when the request came over HTTPS (`overHTTPS`).
-    func setCookie(
-        _ configuration: SessionConfiguration, carryingNewTokenIn mayHaveForms: Bool, overHTTPS: Bool = false, now: Date = Date()
-    ) -> String? {
-        guard let storage, var payload = storage.payloadToSave(includingNewToken: mayHaveForms) else { return nil }
+    /// The `Set-Cookie` value when the session changed (or must be sealed again); else `nil`: a
+    /// visit that keeps nothing sets no cookie. A session left holding nothing (its flash shown,
+    /// its visitor signed out) deletes the cookie it came with: the visitor is one without a
+    /// session again, whose pages may be kept whole. `Secure` when the configuration says so, or
+    /// when the request came over HTTPS (`overHTTPS`).
+    func setCookie(_ configuration: SessionConfiguration, overHTTPS: Bool = false, now: Date = Date()) -> String? {
+        guard let storage, var payload = storage.payloadToSave() else { return nil }
+        let secure = configuration.secureCookies || configuration.hostPrefix || overHTTPS
+        let attributes = "; Path=/; HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
+        guard !payload.values.isEmpty else {
+            guard storage.loadedFrom?.cookie != nil else { return nil }
+            return "\(configuration.sentCookieName)=; Max-Age=0" + attributes
+        }
         let maxAge = configuration.maxAge.components.seconds
         payload.expires = Int64(now.timeIntervalSince1970) + maxAge
         let value = configuration.codec.encode(payload)
-        let secure = configuration.secureCookies || configuration.hostPrefix || overHTTPS
-        return "\(configuration.sentCookieName)=\(value); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Lax"
-            + (secure ? "; Secure" : "")
+        return "\(configuration.sentCookieName)=\(value); Max-Age=\(maxAge)" + attributes
     }
 
     /// The `Cache-Control` an answer needs because of what it took from this session, or `nil`
@@ -132,10 +144,10 @@ public struct Session: Sendable {
     ///
     /// A session that holds anything (a signed-in user, a cart) makes every answer that used it
     /// `private, no-store`: after sign-out, neither a shared cache nor the browser's Back button
-    /// may show it again. An answer that used only an anonymous session (its forms carry the
-    /// token), or asked the session something and found nothing (who is signed in: nobody), is
-    /// `private, no-cache`: a signed-in visitor would have been answered differently, so no
-    /// shared cache may hand it to others.
+    /// may show it again. An answer that asked the session something and found nothing (who is
+    /// signed in: nobody) is `private, no-cache`: a signed-in visitor would have been answered
+    /// differently, so no shared cache may hand it to others. (A page kept whole for visitors
+    /// without a session is rendered without one, and is `public`: KeptPages.)
     var cacheControl: String? {
         storage?.read { payload, used, consulted in
             if used, !payload.values.isEmpty { return "private, no-store" }
@@ -158,37 +170,26 @@ public struct Session: Sendable {
     /// holds nothing: only then may a page's version be kept for the next request's cookie.
     var isUnchangedAndHoldsNothing: Bool {
         guard let storage else { return true }
-        return storage.payloadToSave(includingNewToken: true) == nil && storage.read { payload, _, _ in payload.values.isEmpty }
+        return storage.payloadToSave() == nil && storage.read { payload, _, _ in payload.values.isEmpty }
     }
 
     /// The session's state, shared by every copy of the request's context (regions run
     /// concurrently, so it is locked).
     ///
-    /// A new session's id and a missing CSRF token are drawn from the system's generator only
-    /// when something asks for them: most answers (a health check, an image, a JSON read) never
-    /// do, and drawing them was most of what such a request cost.
+    /// A new session's id is drawn from the system's generator only when something asks for
+    /// it or keeps something: most answers never do.
     private final class Storage: Sendable {
         private struct State {
             var payload: SessionRecord
             var modified = false
-            var tokenIsNew = false
-            /// Whether the answer found a value (the token included) or changed the session.
+            /// Whether the answer found a value or changed the session.
             var used = false
             /// Whether the answer asked the session anything, found or not.
             var consulted = false
 
-            /// Draws what the session lacks: an id for a new session, a token for one without.
+            /// Draws what the session lacks: an id for a new session.
             mutating func complete() {
-                if payload.id.isEmpty, payload.token.isEmpty {
-                    (payload.id, payload.token) = SessionCodec.newIdentifierAndToken()
-                    tokenIsNew = true
-                    return
-                }
                 if payload.id.isEmpty { payload.id = SessionCodec.newIdentifier() }
-                if payload.token.isEmpty {
-                    payload.token = SessionCodec.newToken()
-                    tokenIsNew = true
-                }
             }
         }
 
@@ -198,16 +199,20 @@ public struct Session: Sendable {
         /// The cookie it came from; `nil` for a session that was not loaded from a request.
         let loadedFrom: Loaded.Source?
 
+        /// Whether nothing written is ever saved (``Session/nobodys()``).
+        let keepsNothing: Bool
+
         /// `sealAgain`: the cookie was sealed with a previous secret, so the answer sets it again.
-        init(payload: SessionRecord?, loadedFrom: Loaded.Source? = nil, sealAgain: Bool = false) {
+        init(payload: SessionRecord?, loadedFrom: Loaded.Source? = nil, sealAgain: Bool = false, keepsNothing: Bool = false) {
             state = Mutex(State(payload: payload ?? Self.newPayload(), modified: sealAgain))
             fromCookie = payload
             self.loadedFrom = loadedFrom
+            self.keepsNothing = keepsNothing
         }
 
         /// A session with nothing drawn yet (see ``State/complete()``).
         static func newPayload() -> SessionRecord {
-            SessionRecord(id: [], expires: 0, token: [], values: [:])
+            SessionRecord(id: [], expires: 0, values: [:])
         }
 
         func read<T>(_ body: (SessionRecord) -> T) -> T {
@@ -233,16 +238,6 @@ public struct Session: Sendable {
             }
         }
 
-        /// The CSRF token, drawn if the session has none yet: the answer carries a form of this
-        /// session's, so it depends on the session.
-        var token: String {
-            state.withLock { state in
-                state.complete()
-                state.used = true
-                return Base64URL.encode(state.payload.token)
-            }
-        }
-
         func change(_ body: (inout SessionRecord) -> Bool) {
             state.withLock { state in
                 state.complete()
@@ -254,9 +249,9 @@ public struct Session: Sendable {
             }
         }
 
-        func payloadToSave(includingNewToken: Bool) -> SessionRecord? {
+        func payloadToSave() -> SessionRecord? {
             state.withLock { state in
-                guard state.modified || (includingNewToken && state.tokenIsNew) else { return nil }
+                guard state.modified, !keepsNothing else { return nil }
                 state.complete()
                 return state.payload
             }

@@ -7,8 +7,11 @@ import Foundation
 /// |---|---|
 /// | 16 | session id |
 /// | 8 | expiry, seconds since 1970 |
-/// | 32 | CSRF token |
 /// | any | entries: key length (1 byte, 1 to 255), key, value length (2 bytes), value; UTF-8 |
+///
+/// Cookies of format 2 (``SessionCodec/olderVersion``) hold 32 bytes of a form token after the
+/// expiry, from before forms were checked by where they came from (decision 0035): they are
+/// read and skipped.
 ///
 /// Only the secret's holder can seal a record, but the parser stays safe whatever the bytes (it
 /// is fuzzed on its own: `make fuzz`), so it needs nothing but Foundation.
@@ -16,18 +19,16 @@ struct SessionRecord: Equatable, Sendable {
     /// The session's id, ``idLength`` random bytes; empty until drawn.
     var id: [UInt8]
     var expires: Int64
-    /// The CSRF token of its forms, ``tokenLength`` random bytes; empty until drawn.
-    var token: [UInt8]
     var values: [String: String]
 
     static let idLength = 16
-    static let tokenLength = 32
-    private static let fixedLength = idLength + 8 + tokenLength
+    private static let fixedLength = idLength + 8
+    /// The form token that format-2 records hold after the expiry.
+    private static let olderTokenLength = 32
 
-    init(id: [UInt8], expires: Int64, token: [UInt8], values: [String: String]) {
+    init(id: [UInt8], expires: Int64, values: [String: String]) {
         self.id = id
         self.expires = expires
-        self.token = token
         self.values = values
     }
 
@@ -35,14 +36,13 @@ struct SessionRecord: Equatable, Sendable {
         expires > Int64(now.timeIntervalSince1970)
     }
 
-    /// The record as bytes; it must have its id and token.
+    /// The record as bytes; it must have its id.
     var bytes: [UInt8] {
-        precondition(id.count == Self.idLength && token.count == Self.tokenLength, "a saved session has its id and token")
+        precondition(id.count == Self.idLength, "a saved session has its id")
         var record: [UInt8] = []
         record.reserveCapacity(Self.fixedLength + values.reduce(0) { $0 + 3 + $1.key.utf8.count + $1.value.utf8.count })
         record.append(contentsOf: id)
         withUnsafeBytes(of: expires.bigEndian) { record.append(contentsOf: $0) }
-        record.append(contentsOf: token)
         for (key, value) in values {
             let keyBytes = key.utf8, valueBytes = value.utf8
             // The session's API holds short strings (ids, counts, names): longer ones are not kept.
@@ -58,15 +58,16 @@ struct SessionRecord: Equatable, Sendable {
         return record
     }
 
-    /// The session in `bytes`, or `nil` when they are not a whole record or it has expired.
-    init?(bytes record: [UInt8], now: Date) {
-        guard record.count >= Self.fixedLength else { return nil }
+    /// The session in `bytes`, or `nil` when they are not a whole record or it has expired;
+    /// `withOlderToken` for a format-2 record, whose form token is skipped.
+    init?(bytes record: [UInt8], now: Date, withOlderToken: Bool = false) {
+        let entriesStart = Self.fixedLength + (withOlderToken ? Self.olderTokenLength : 0)
+        guard record.count >= entriesStart else { return nil }
         var expires: Int64 = 0
         for byte in record[Self.idLength..<(Self.idLength + 8)] { expires = expires << 8 | Int64(byte) }
-        self.init(
-            id: Array(record[0..<Self.idLength]), expires: expires, token: Array(record[(Self.idLength + 8)..<Self.fixedLength]), values: [:])
+        self.init(id: Array(record[0..<Self.idLength]), expires: expires, values: [:])
         guard isUnexpired(at: now) else { return nil }
-        var cursor = Self.fixedLength
+        var cursor = entriesStart
         while cursor < record.count {
             let keyLength = Int(record[cursor])
             let valueStart = cursor + 1 + keyLength + 2

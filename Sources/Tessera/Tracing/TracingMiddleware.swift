@@ -13,6 +13,9 @@ public struct TracingMiddleware: SurroundingMiddleware {
     public init() {}
 
     public func surround(_ context: inout RequestContext, _ rest: (inout RequestContext) -> HTTPAnswer) -> HTTPAnswer {
+        // A kept page's render for nobody is part of the request that asked for it: its regions'
+        // and database calls' spans are that request's children.
+        guard context.keptPageRecord == nil else { return rest(&context) }
         let trace = RequestTrace(span: RequestTracing.startRequestSpan(for: context.request))
         context.trace = trace
         let span = trace.span

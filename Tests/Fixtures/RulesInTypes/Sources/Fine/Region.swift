@@ -44,3 +44,17 @@ struct Yours: RegionController {
         return output
     }
 }
+
+/// What a kept page may use: its services, its parameters, the URL's query, the language, the
+/// site, the logger, and the regions others provide.
+struct Kept: KeptPage {
+    let prices: Prices
+    let id: Int
+    var keptUntil: [Topic] { [] }
+    func load(_ context: KeptPageContext) async throws -> String {
+        context.logger.debug("loading")
+        return "\(prices.price(of: id)) in \(context.language.code), sorted by \(context.query["sort"] ?? "name") on \(context.site)"
+    }
+    func render(_ model: String, in context: KeptPageContext) -> Page { Page(title: model, body: context.render(Text.self, model)) }
+}
+func registerKept(in routes: inout RouterBuilder) { routes.keptPage(Route<Int>("kept", .get, "/kept/{id}")) { id in Kept(prices: Prices(), id: id) } }
