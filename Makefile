@@ -5,7 +5,7 @@
 export SWIFT ?= swift
 unexport MAKEFLAGS MFLAGS MAKEOVERRIDES
 
-.PHONY: run run-postgres dev fuzz dev-loop page-weight example-test dev-reload-test test test-build test-repeat browser-test mail-test trace-test techempower-test container-test scale-out-test stall-test image soak build bench docs deps clean
+.PHONY: run run-postgres dev fuzz dev-loop page-weight example-test dev-reload-test test test-build test-repeat browser-test mail-test trace-test cache-test techempower-test container-test scale-out-test stall-test image soak build bench docs deps clean
 
 deps:
 	@scripts/install-deps.sh build
@@ -82,6 +82,10 @@ mail-test: test-build
 ## One product page's trace, exported over OTLP/HTTP to a receiver on loopback (opentelemetry-proto).
 trace-test: test-build
 	scripts/trace-test.sh
+
+## What shared caches may keep of the storefront's pages, as REDbot reads them (Tests/Caches).
+cache-test: test-build
+	scripts/cache-test.sh
 
 ## TechEmpower's own verifier (from a snapshot of their repository, never committed) on the bench
 ## app's /json, /plaintext, /db, /queries, /updates, /cached-queries and /fortunes, on a throwaway

@@ -10,6 +10,7 @@ pids=()
 scripts/browser-venv.sh > /dev/null & pids+=($!)
 scripts/mail-test.sh --prepare & pids+=($!)
 scripts/trace-test.sh --prepare & pids+=($!)
+scripts/cache-test.sh --prepare & pids+=($!)
 scripts/techempower-test.sh --prepare & pids+=($!)
 scripts/build-image.sh --prepare & pids+=($!)
 status=0

@@ -5,7 +5,7 @@
 #            and the example app, which needs nothing of it, builds at a low priority beside it
 #            (example-build): it takes only the cores the main build leaves idle
 #   then     suites, docs, format, module-graph | example, dev-reload | container, trace, techempower
-#   then     browser | stall, scale-out | mail | fuzz
+#   then     browser | stall, scale-out | mail, caches | fuzz
 #   last     soak, alone: it loads both cores and measures memory
 #
 # Steps on one line run side by side, each lane's steps one after another. The first line's lanes
@@ -106,7 +106,7 @@ lanes "suites scripts/swift-test.sh" "docs scripts/docs.sh" "format scripts/form
     "|" "container scripts/container-test.sh" "trace scripts/trace-test.sh" "techempower scripts/techempower-test.sh"
 lanes "browser scripts/browser-test.sh" \
     "|" "stall scripts/stall-test.sh" "scale-out scripts/scale-out-test.sh" \
-    "|" "mail scripts/mail-test.sh" \
+    "|" "mail scripts/mail-test.sh" "caches scripts/cache-test.sh" \
     "|" "fuzz scripts/fuzz.sh 30"
 step soak Benchmarks/soak.py
 report

@@ -522,12 +522,20 @@ class ScaleOutTest(unittest.TestCase):
         self.assertEqual(repeat, first)
 
         shopper = new_shopper(self.nginx.base, "nginx-keeps")
+        status, _, _ = shopper.post(f"/products/{product}?nginx-keeps=1", "/cart/items", {"productID": str(product), "quantity": "2"})
+        self.assertEqual(status, 303)
         cookie = "; ".join(f"{c.name}={c.value}" for c in shopper.opener.handlers[
             [type(h).__name__ for h in shopper.opener.handlers].index("HTTPCookieProcessor")].cookiejar)
         signed_in_headers, signed_in = fetch(cookie)
         self.assertEqual(signed_in_headers["X-Cache"], "BYPASS", "a session passes by nginx's cache")
-        self.assertIn("data-signed-in-as", signed_in)
-        self.assertEqual(fetch()[1], first, "and what it got was not kept for the others")
+        self.assertIn('data-signed-in-as="Nginx-Keeps"', signed_in)
+        self.assertIn('data-cart-count="2"', signed_in)
+        self.assertIn('class="flash"', signed_in)
+        anonymous_headers, anonymous = fetch()
+        self.assertEqual(anonymous, first, "what the shopper got was not kept for the others")
+        self.assertNotIn("data-signed-in-as", anonymous)
+        self.assertIn('data-cart-count="0"', anonymous)
+        self.assertIsNone(anonymous_headers["Set-Cookie"])
 
         buyer = new_shopper(f"http://127.0.0.1:{self.instances[0].port}", "nginx-buyer")
         self.assertIsNotNone(place_order(buyer, product))
