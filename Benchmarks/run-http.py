@@ -528,18 +528,25 @@ def storefront_pages(servers):
     data = tempfile.mkdtemp(prefix="tessera-bench-shop-")
     atexit.register(shutil.rmtree, data, ignore_errors=True)
     run([".build/release/storefront", "seed", "--data-dir", data])
-    # The kept page's bytes as a static file, beside the shop's own files.
+    # The kept page's bytes as a static file, beside the shop's own files, there before the
+    # measured servers start, as a deployed file would be.
     public = os.path.join(data, "public")
     shutil.copytree(os.path.join(ROOT, "Public"), public)
+    first = start([".build/release/storefront"], 18092, probe="/healthz", DATA_DIR=data, PUBLIC_DIR=public)
+    with urllib.request.urlopen("http://127.0.0.1:18092/products/2", timeout=5) as kept:
+        if kept.headers.get("Cache-Control") != "public, no-cache" or kept.headers.get("Set-Cookie"):
+            sys.exit("/products/2 is not answered from the kept page")
+        page = kept.read()
+    first.terminate()
+    first.wait()
+    with open(os.path.join(public, "products-2.html"), "wb") as file:
+        file.write(page)
     for pinned, port in ((True, 18093), (False, 18094)):
         label = "pinned" if pinned else "unpinned"
         servers.append(start([".build/release/storefront"], port, pinned=pinned, probe="/healthz", DATA_DIR=data, PUBLIC_DIR=public))
         base = f"http://127.0.0.1:{port}"
-        with urllib.request.urlopen(base + "/products/2", timeout=5) as kept:
-            if kept.headers.get("Cache-Control") != "public, no-cache" or kept.headers.get("Set-Cookie"):
-                sys.exit("/products/2 is not answered from the kept page")
-            with open(os.path.join(public, "products-2.html"), "wb") as file:
-                file.write(kept.read())
+        if urllib.request.urlopen(base + "/products-2.html", timeout=5).read() != page:
+            sys.exit("/products-2.html does not send the kept page's bytes")
         cookie = signed_in_cookie(base, "ada@example.com", "ada-lovelace-1815")
         reference = "storefront /healthz"
         results = measure({

@@ -209,4 +209,32 @@ import Testing
         #expect(PublicFiles(root: site.publicFolder.path).assetURLs.url(for: "/css/site.css") != url)
         try await server.stop()
     }
+
+    /// Small files are answered from the copy read at start while `stat` finds them unchanged;
+    /// any change, even one that keeps the size within the same second, or a symlink put in a
+    /// file's place, is answered from disk by the usual rules.
+    @Test func keptFilesFollowEveryChangeOnDisk() async throws {
+        try await withSite { site, port in
+            let digits = site.publicFolder.appendingPathComponent("digits.txt")
+            let first = try await onThread { try RawHTTPClient.request(port: port, "/digits.txt") }
+            #expect(first.text == "0123456789")
+            let validator = try #require(first.header("etag"))
+            let notModified = try await onThread { try RawHTTPClient.request(port: port, "/digits.txt", headers: ["If-None-Match": validator]) }
+            #expect(notModified.status == 304)
+
+            // The same size, in place (same inode), at once: only the nanoseconds tell.
+            let handle = try FileHandle(forWritingTo: digits)
+            try handle.write(contentsOf: Data("9876543210".utf8))
+            try handle.close()
+            let edited = try await onThread { try RawHTTPClient.request(port: port, "/digits.txt") }
+            #expect(edited.text == "9876543210")
+
+            // A symlink out of the folder in the file's place: refused, as from disk.
+            try FileManager.default.removeItem(at: digits)
+            try FileManager.default.createSymbolicLink(atPath: digits.path, withDestinationPath: "../secret.txt")
+            let swapped = try await onThread { try RawHTTPClient.request(port: port, "/digits.txt") }
+            #expect(swapped.status == 404)
+            #expect(!swapped.text.contains("TOP-SECRET"))
+        }
+    }
 }

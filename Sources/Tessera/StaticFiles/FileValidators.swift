@@ -4,7 +4,7 @@ import TesseraHTTP
 
 /// `ETag` and `Last-Modified` for a file, and the conditional-request rules that use them
 /// (RFC 9110 §13): `If-None-Match` wins over `If-Modified-Since`.
-struct FileValidators {
+struct FileValidators: Sendable {
     let eTag: String
     let lastModified: String
     private let modifiedSeconds: Int64

@@ -17,6 +17,9 @@ public import TesseraViews
 /// `%2F` and NUL (the server refuses those), and on top of that this responder refuses hidden
 /// files and backslashes, then resolves symlinks and checks the real path is still inside.
 /// Directories are never listed.
+///
+/// Small files are answered from the copy read at start while one `stat` finds them unchanged,
+/// so serving a stylesheet costs about what a page kept in memory does, not eight system calls.
 public struct PublicFiles: Sendable {
     /// The folder served, as an absolute path with its symlinks resolved.
     public let root: String
@@ -43,8 +46,9 @@ public struct PublicFiles: Sendable {
     /// The answer for `request`, or `nil` when no file matches (so the caller can 404, or try
     /// something else). Only `GET` and `HEAD` are answered.
     public func response(to request: Request) -> Response? {
-        guard request.method == .get || request.method == .head,
-            let found = locate(request.path),
+        guard request.method == .get || request.method == .head else { return nil }
+        if let kept = keptResponse(to: request) { return kept }
+        guard let found = locate(request.path),
             let file = OpenFile(path: found.path)
         else { return nil }
         // An entry that no longer describes the file (edited since start) is not used.
@@ -91,6 +95,49 @@ public struct PublicFiles: Sendable {
             return Response(status: .ok, headers: headers, body: gzip)
         }
         return Response(status: .ok, headers: headers, body: .file(FileRegion(file: file)))
+    }
+
+    /// The answer from a file kept whole at start, while `stat` finds it unchanged: the same
+    /// headers as from disk, without opening, resolving or reading it. `nil` sends the request
+    /// the long way (a range, a `.gz` sibling, a file too large, edited or added since start).
+    private func keptResponse(to request: Request) -> Response? {
+        guard request.headers[.range] == nil else { return nil }
+        let isFingerprinted: Bool
+        let entry: StaticAssetIndex.Entry
+        if let plain = index.byURL[request.path] {
+            (entry, isFingerprinted) = (plain, false)
+        } else if let name = Fingerprint.remove(from: request.path), let named = index.byURL[name],
+            named.fingerprintedURL == request.path
+        {
+            (entry, isFingerprinted) = (named, true)
+        } else {
+            return nil
+        }
+        guard let content = entry.content, !entry.hasGzipSibling, FileIdentity(path: entry.path) == entry.identity else {
+            return nil
+        }
+        let validators = entry.validators
+        var headers: HTTPFields = [
+            .contentType: entry.contentType,
+            .eTag: validators.eTag,
+            .lastModified: validators.lastModified,
+            .cacheControl: isFingerprinted ? Self.fingerprintedCacheControl : cacheControl,
+            .acceptRanges: "bytes",
+        ]
+        var body = ResponseBody.bytes(content)
+        if let gzip = entry.gzip {
+            headers.addVary("Accept-Encoding")
+            if AcceptEncoding(request.headers[.acceptEncoding]).allowsGzip {
+                headers[.eTag] = validators.gzipETag
+                headers[.contentEncoding] = "gzip"
+                body = .bytes(gzip)
+            }
+        }
+        if validators.isNotModified(request.headers) {
+            headers[.contentEncoding] = nil
+            return Response(status: .notModified, headers: headers)
+        }
+        return Response(status: .ok, headers: headers, body: body)
     }
 
     /// The file a request path names: the path itself, or a fingerprinted name of it.

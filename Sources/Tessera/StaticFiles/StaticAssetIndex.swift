@@ -10,6 +10,9 @@ import TesseraViews
 /// after an edit) gives every changed file its new URL. A file edited while the server runs is
 /// noticed by its size and modification time, and served fresh, without the year-long caching,
 /// until the next start.
+///
+/// Small files are kept whole, with their headers made once: while `stat` finds the file as it
+/// was, a request for it costs no more than a page kept in memory.
 struct StaticAssetIndex: Sendable {
     struct Entry: Sendable {
         /// The real path on disk.
@@ -20,6 +23,15 @@ struct StaticAssetIndex: Sendable {
         let modificationTime: Date
         /// The whole file gzipped, for a compressible file without a `.gz` sibling.
         let gzip: [UInt8]?
+        /// Whether a `.gz` sibling was there at start: it is then read per request.
+        let hasGzipSibling: Bool
+        /// The file's bytes, for a file no larger than ``StaticAssetIndex/largestKeptFile``.
+        let content: [UInt8]?
+        /// The version of the file `content` and `gzip` were read from.
+        let identity: FileIdentity
+        /// Its `ETag` and `Last-Modified`, made once.
+        let validators: FileValidators
+        let contentType: String
 
         /// Whether `file` is still the file this entry describes.
         func describes(_ file: OpenFile) -> Bool {
@@ -31,6 +43,11 @@ struct StaticAssetIndex: Sendable {
     /// public folder of a few such files stays a few megabytes in memory at most.
     static let largestIndexedFile: Int64 = 1024 * 1024
 
+    /// Files up to this size are kept whole in memory (a public folder's pages, styles and
+    /// scripts), until ``keptBytesLimit`` is reached; others are sent from disk by the kernel.
+    static let largestKeptFile: Int64 = 64 * 1024
+    static let keptBytesLimit: Int64 = 32 * 1024 * 1024
+
     /// By the file's plain URL path, `/css/site.css`.
     private(set) var byURL: [String: Entry] = [:]
 
@@ -41,6 +58,7 @@ struct StaticAssetIndex: Sendable {
 
     init(root: String) {
         guard let walker = FileManager.default.enumerator(atPath: root) else { return }
+        var keptBytes: Int64 = 0
         while let relative = walker.nextObject() as? String {
             let components = relative.split(separator: "/")
             guard !components.contains(where: { $0.hasPrefix(".") }), !relative.hasSuffix(".gz") else { continue }
@@ -50,14 +68,23 @@ struct StaticAssetIndex: Sendable {
                     defer { free(pointer) }
                     return String(cString: pointer)
                 }), path.hasPrefix(root + "/"),
+                let identity = FileIdentity(path: path),
                 let file = OpenFile(path: path), file.size <= Self.largestIndexedFile
             else { continue }
             let bytes = FileRegion(file: file).readBytes()
+            // Read between two stats that agree, so the bytes are the version the identity names.
+            guard FileIdentity(path: path) == identity else { continue }
+            let hasGzipSibling = access(path + ".gz", R_OK) == 0
+            let isKept = file.size <= Self.largestKeptFile && keptBytes + file.size <= Self.keptBytesLimit
+            if isKept { keptBytes += file.size }
             let url = "/" + relative
             let hash = SHA256.hash(data: bytes).prefix(5).map { String(format: "%02x", $0) }.joined()
             let entry = Entry(
                 path: path, fingerprintedURL: Fingerprint.add(hash, to: url),
-                size: file.size, modificationTime: file.modificationTime, gzip: Self.gzip(bytes, of: path)
+                size: file.size, modificationTime: file.modificationTime,
+                gzip: hasGzipSibling ? nil : Self.gzip(bytes, of: path), hasGzipSibling: hasGzipSibling,
+                content: isKept ? bytes : nil, identity: identity,
+                validators: FileValidators(file: file), contentType: MediaTypes.forPath(path)
             )
             byURL[url] = entry
         }
@@ -67,7 +94,7 @@ struct StaticAssetIndex: Sendable {
 extension StaticAssetIndex {
     /// The file gzipped, when it is text without a `.gz` sibling and compressing saves bytes.
     private static func gzip(_ bytes: [UInt8], of path: String) -> [UInt8]? {
-        guard access(path + ".gz", R_OK) != 0, MediaTypes.isCompressible(MediaTypes.forPath(path)),
+        guard MediaTypes.isCompressible(MediaTypes.forPath(path)),
             let compressed = GzipEncoder.gzip(bytes, level: GzipEncoder.once), compressed.count < bytes.count
         else { return nil }
         return compressed
