@@ -6,22 +6,11 @@
 # in the guide (GettingStarted.md) is a file, or part of a file, of the example; then builds the
 # example and runs its tests. The build shares nothing with the main one but the package cache: it
 # compiles Tessera again, in debug, as a user's package does.
-#
-#   scripts/example-test.sh [--build]     --build: only build the example as it is checked in,
-#                                         which needs nothing of make test's build (make test
-#                                         starts it beside that build, at a low priority)
 set -euo pipefail
 source "$(dirname "$0")/test-configuration.sh"
 cd "$tessera_root"
 tessera="$test_bin/tessera"
 example=Examples/GettingStarted
-# A debug build in the package's own .build, as its author's `swift build` makes; the dev-reload
-# test (scripts/dev-reload-test.sh) then rebuilds it, incrementally, in the same environment.
-build_example() { scripts/swift.sh build --package-path "$example" --build-tests; }
-if [ "${1:-}" = --build ]; then
-  build_example
-  exit 0
-fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -74,5 +63,7 @@ if missing or not blocks:
 print(f"the guide's {len(blocks)} blocks of code are all in Examples/GettingStarted")
 PYTHON
 
-build_example
+# A debug build in the package's own .build, as its author's `swift build` makes; the dev-reload
+# test (scripts/dev-reload-test.sh) then rebuilds it, incrementally, in the same environment.
+scripts/swift.sh build --package-path "$example" --build-tests
 scripts/swift.sh test --package-path "$example" --skip-build

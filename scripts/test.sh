@@ -2,8 +2,6 @@
 # `make test`: one build, then every check on it (decision 0029).
 #
 #   build    scripts/test-build.sh, while scripts/test-prepare.sh installs what the checks need
-#            and the example app, which needs nothing of it, builds at a low priority beside it
-#            (example-build): it takes only the cores the main build leaves idle
 #   then     suites, docs, format, module-graph | example, dev-reload | container, trace, techempower
 #   then     browser | stall, scale-out | mail, caches | fuzz
 #   last     soak, alone: it loads both cores and measures memory
@@ -90,16 +88,12 @@ report() {
 
 ( step prepare scripts/test-prepare.sh ) &
 prepare=$!
-( step example-build nice -n 19 scripts/example-test.sh --build ) &
-example_build=$!
 if ! step build scripts/test-build.sh; then
-  kill -- -"$example_build" 2>/dev/null || kill "$example_build" 2>/dev/null || true
   wait "$prepare"
   report
 fi
 wait "$prepare" || report
 
-wait "$example_build" || true
 export STOREFRONT_BINARY="$test_bin/storefront" TESSERA_BENCH_BINARY="$test_bin/tessera-bench"
 lanes "suites scripts/swift-test.sh" "docs scripts/docs.sh" "format scripts/format-check.sh" "module-graph scripts/module-graph.py" \
     "|" "example scripts/example-test.sh" "dev-reload scripts/dev-reload-test.sh" \
