@@ -83,7 +83,7 @@ report() {
     echo "==== make test FAILED: $(tr '\n' ' ' < "$logs/failed")"
     exit 1
   fi
-  echo "==== make test passed: $(wc -l < "$logs/passed") steps passed, $(sort -u "$logs/skipped" 2>/dev/null | wc -l) checks skipped"
+  echo "==== make test passed: $(wc -l < "$logs/passed") steps passed, $(sort -u "$logs/skipped" 2>/dev/null | wc -l) skipped (listed above)"
 }
 
 ( step prepare scripts/test-prepare.sh ) &
