@@ -44,7 +44,7 @@ printf '%s\n' "$password" > "$cluster/password"
 ctl="$cluster/ctl"
 cat > "$ctl" <<CTL
 #!/usr/bin/env bash
-# stop | start: the throwaway cluster at $cluster
+# stop | start | restart-fast | restart-immediate: the throwaway cluster at $cluster
 set -euo pipefail
 # From a folder every user can enter: the server looks its programs up from where it starts.
 cd /
@@ -54,7 +54,9 @@ for fd in \$(ls /proc/\$\$/fd); do [ "\$fd" -gt 2 ] && eval "exec \$fd>&-" 2>/de
 case "\$1" in
   start) ${as_owner[*]} "$bin/pg_ctl" -D "$cluster/data" -l "$cluster/log" -w -t 30 start </dev/null >/dev/null 2>&1 ;;
   stop) ${as_owner[*]} "$bin/pg_ctl" -D "$cluster/data" -m fast -w stop >/dev/null ;;
-  *) echo "usage: \$0 start|stop" >&2; exit 2 ;;
+  restart-fast|restart-immediate)
+    ${as_owner[*]} "$bin/pg_ctl" -D "$cluster/data" -l "$cluster/log" -m "\${1#restart-}" -w -t 30 restart </dev/null >/dev/null 2>&1 ;;
+  *) echo "usage: \$0 start|stop|restart-fast|restart-immediate" >&2; exit 2 ;;
 esac
 CTL
 chmod 755 "$ctl"

@@ -17,6 +17,13 @@ struct DatabaseOptions: ParsableArguments {
     var poolSize: Int?
 
     @Option(
+        name: .customLong("database-queue-limit"),
+        help:
+            "PostgreSQL statements one event loop may hold waiting for the database; past it a page is a 503 at once. [env: DATABASE_QUEUE_LIMIT] (default: 2048)"
+    )
+    var queueLimit: Int?
+
+    @Option(
         name: .customLong("database-timeout"),
         help:
             "Seconds a request may wait for the database in all (connections, locks, answers) before it is a 503. [env: DATABASE_TIMEOUT] (default: 2)"
@@ -38,7 +45,7 @@ struct DatabaseOptions: ParsableArguments {
         case sqlite
         /// The URL's text is checked when the server connects: a malformed one is an
         /// unavailable database (exit 69), as the deploy contract says.
-        case postgres(url: String, poolSize: Int)
+        case postgres(url: String, poolSize: Int, queueLimits: PostgresQueueLimits)
     }
 
     /// Flags win over variables. A server on PostgreSQL (`forServing`) needs `SESSION_SECRET`:
@@ -49,10 +56,17 @@ struct DatabaseOptions: ParsableArguments {
         guard let url = options.string(databaseURL, "DATABASE_URL") else { return .sqlite }
         let size = try options.value(poolSize, "DATABASE_POOL_SIZE", default: 10) { Int($0) }
         guard (2...500).contains(size) else { throw ValidationError("The database pool size must be between 2 and 500.") }
-        guard forServing else { return .postgres(url: url, poolSize: size) }
+        let queueLimit = try options.value(queueLimit, "DATABASE_QUEUE_LIMIT", default: PostgresQueueLimits().perLoop) { Int($0) }
+        guard (1...1_000_000).contains(queueLimit) else {
+            throw ValidationError("The database queue limit must be between 1 and 1000000 statements per event loop.")
+        }
+        var limits = PostgresQueueLimits()
+        limits.perLoop = queueLimit
+        limits.perConnection = max(limits.window, min(limits.perConnection, queueLimit))
+        guard forServing else { return .postgres(url: url, poolSize: size, queueLimits: limits) }
         guard let secret = environment["SESSION_SECRET"], !secret.isEmpty else {
             throw ValidationError("DATABASE_URL needs SESSION_SECRET: instances that share a database must sign sessions with one secret.")
         }
-        return .postgres(url: url, poolSize: size)
+        return .postgres(url: url, poolSize: size, queueLimits: limits)
     }
 }

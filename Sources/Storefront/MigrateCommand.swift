@@ -25,7 +25,7 @@ struct MigrateCommand: AsyncParsableCommand {
         switch choice {
         case .sqlite:
             applied = try StorefrontDatabase.migrate(dataDirectory: ServerOptions.dataDirectory(dataDirectory))
-        case .postgres(let text, _):
+        case .postgres(let text, _, _):
             // A migration may take minutes (a backfill): not a page's 15 s.
             applied = try await StorefrontPostgres.forCommand(text, to: "migrate", statementTimeout: .seconds(3600)) { connections in
                 try await StorefrontPostgres.migrator.migrate(connections)

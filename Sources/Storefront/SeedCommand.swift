@@ -59,7 +59,7 @@ struct SeedCommand: AsyncParsableCommand {
                     database: database, topics: LiveRegions(), photoFolder: StorefrontDatabase.photoFolder(in: folder)
                 ).photos)
             try database.close()
-        case .postgres(let text, _):
+        case .postgres(let text, _, _):
             photos = try await StorefrontPostgres.forCommand(text, to: "seed") { connections in
                 try await StorefrontPostgres.seedDemoShop(connections, hasher: hasher)
             }

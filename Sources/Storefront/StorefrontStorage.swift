@@ -39,14 +39,14 @@ struct StorefrontStorage {
                     database: database, topics: live, mailSender: mailSender, relyingParty: relyingParty,
                     hasher: hasher, photoFolder: StorefrontDatabase.photoFolder(in: dataDirectory)), live: live,
                 readiness: DatabaseReadiness(database: database), close: {})
-        case .postgres(let text, let poolSize):
+        case .postgres(let text, let poolSize, let queueLimits):
             let url: PostgresURL
             do {
                 url = try PostgresURL(text)
             } catch {
                 throw UnavailableAtStart(message: error.description)
             }
-            let connections = PostgresConnections(url: url, size: poolSize, eventLoops: eventLoops, logger: logger)
+            let connections = PostgresConnections(url: url, size: poolSize, queueLimits: queueLimits, eventLoops: eventLoops, logger: logger)
             do {
                 try await StorefrontPostgres.prepare(connections, hasher: hasher)
             } catch {

@@ -35,6 +35,8 @@ public final class PostgresConnections: Sendable {
     public let connectTimeout: Duration
     /// How long one statement may wait for its answer before its connection counts as lost.
     public let statementTimeout: Duration
+    /// How much work each loop's connections hold before they refuse more.
+    public let queueLimits: PostgresQueueLimits
 
     let eventLoops: EventLoops
     private let ownsEventLoops: Bool
@@ -47,18 +49,20 @@ public final class PostgresConnections: Sendable {
     ///   - size: how many connections each kind of work may keep open (``size``).
     ///   - connectTimeout: how long a new connection may take.
     ///   - statementTimeout: how long a statement may wait for its answer (``statementTimeout``).
+    ///   - queueLimits: how much work each loop's connections hold (``queueLimits``).
     ///   - eventLoops: the loops the app serves on, so that a request's statements stay on its
     ///     thread; `nil` starts one loop of the pool's own (for commands and tests).
     ///   - logger: where connection failures are logged.
     public init(
         url: PostgresURL, size: Int = 10, connectTimeout: Duration = .seconds(5), statementTimeout: Duration = .seconds(15),
-        eventLoops: EventLoops? = nil, logger: Logger
+        queueLimits: PostgresQueueLimits = PostgresQueueLimits(), eventLoops: EventLoops? = nil, logger: Logger
     ) {
         precondition(size > 0, "a pool holds at least one connection")
         self.url = url
         self.size = size
         self.connectTimeout = connectTimeout
         self.statementTimeout = statementTimeout
+        self.queueLimits = queueLimits
         self.eventLoops = eventLoops ?? EventLoops(count: 1)
         self.ownsEventLoops = eventLoops == nil
         self.logger = logger
@@ -67,7 +71,7 @@ public final class PostgresConnections: Sendable {
         pools = loops.map {
             LoopPool(
                 loop: $0, conninfo: url.conninfo, limit: perLoop, connectTimeout: connectTimeout,
-                statementTimeout: statementTimeout)
+                statementTimeout: statementTimeout, queueLimits: queueLimits)
         }
         blocking = BlockingPool(
             conninfo: url.conninfo, size: size, connectTimeout: connectTimeout, statementTimeout: statementTimeout, eventLoops: self.eventLoops)
@@ -282,32 +286,44 @@ final class LoopPool: @unchecked Sendable {
     private let limit: Int
     private let connectTimeout: Duration
     private let statementTimeout: Duration
+    private let queueLimits: PostgresQueueLimits
     private var connections: [LoopConnection] = []
 
-    init(loop: EventLoop, conninfo: String, limit: Int, connectTimeout: Duration, statementTimeout: Duration) {
+    init(
+        loop: EventLoop, conninfo: String, limit: Int, connectTimeout: Duration, statementTimeout: Duration,
+        queueLimits: PostgresQueueLimits
+    ) {
         self.loop = loop
         self.conninfo = conninfo
         self.limit = limit
         self.connectTimeout = connectTimeout
         self.statementTimeout = statementTimeout
+        self.queueLimits = queueLimits
     }
 
     /// An idle connection; else a new one while there is room; else the one with the fewest
     /// statements waiting, behind which this one queues. A connection whose oldest statement
     /// has waited longer than ``slowStatement`` is busy with a slow one: it is taken only when
     /// every connection is, so a slow statement holds up no request that has another way.
-    func connection() -> LoopConnection {
+    /// When the loop holds ``PostgresQueueLimits/perLoop`` statements, or every connection its
+    /// share, the caller hears `DatabaseUnavailable` at once rather than join the queue.
+    func connection() throws -> LoopConnection {
         var least: LoopConnection?
         var leastOfAll: LoopConnection?
+        var held = 0
         let now = ContinuousClock.now
         for connection in connections {
             if connection.inFlight == 0, connection.isOpen { return connection }
+            held += connection.inFlight
+            guard connection.hasRoom else { continue }
             if leastOfAll == nil || connection.inFlight < leastOfAll!.inFlight { leastOfAll = connection }
             if let sentAt = connection.oldestSentAt, now - sentAt > Self.slowStatement { continue }
             if least == nil || connection.inFlight < least!.inFlight { least = connection }
         }
+        guard held < queueLimits.perLoop else { throw DatabaseUnavailable(reason: "\(held) statements already wait on this loop") }
         if connections.count < limit { return open() }
-        return least ?? leastOfAll ?? open()
+        guard let chosen = least ?? leastOfAll else { throw DatabaseUnavailable(reason: "every connection of this loop holds its share") }
+        return chosen
     }
 
     /// How long a statement may go unanswered before its connection counts as busy with it:
@@ -315,7 +331,8 @@ final class LoopPool: @unchecked Sendable {
     static let slowStatement: Duration = .milliseconds(25)
 
     private func open() -> LoopConnection {
-        let connection = LoopConnection(conninfo: conninfo, loop: loop, connectTimeout: connectTimeout, statementTimeout: statementTimeout)
+        let connection = LoopConnection(
+            conninfo: conninfo, loop: loop, connectTimeout: connectTimeout, statementTimeout: statementTimeout, limits: queueLimits)
         connection.closedBecause = { [unowned self, unowned connection] _ in
             connections.removeAll { $0 === connection }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TesseraTesting
 import Testing
 
@@ -44,6 +45,8 @@ import Testing
         (["SESSION_SECRET": ""], "DATABASE_URL needs SESSION_SECRET"),
         (["SESSION_SECRET": Self.secret, "DATABASE_POOL_SIZE": "many"], "DATABASE_POOL_SIZE=many is not valid"),
         (["SESSION_SECRET": Self.secret, "DATABASE_POOL_SIZE": "1"], "between 2 and 500"),
+        (["SESSION_SECRET": Self.secret, "DATABASE_QUEUE_LIMIT": "lots"], "DATABASE_QUEUE_LIMIT=lots is not valid"),
+        (["SESSION_SECRET": Self.secret, "DATABASE_QUEUE_LIMIT": "0"], "between 1 and 1000000"),
     ])
     func aSharedDatabaseMisconfiguredIsAUsageError(environment: [String: String], message: String) async throws {
         let storefront = try start(environment.merging(["DATABASE_URL": "postgres://postgres@127.0.0.1/shop"]) { $1 })
@@ -57,6 +60,51 @@ import Testing
     /// answers again. A cluster of its own, so that stopping it disturbs no other test.
     @Test func anOutageIsA503AndTheServerRecoversWithoutARestart() async throws {
         try await PrivatePostgresCluster.run { cluster in try await outage(of: cluster) }
+    }
+
+    /// PostgreSQL restarted under load, its backends ended (`-m fast`) or killed (`-m
+    /// immediate`) while pages' statements are on the wire and others queue on connections
+    /// still opening: the process lives, every request gets an answer (the page, or the 503
+    /// page while the database is away), and the first page after the restart is whole again.
+    @Test(arguments: ["restart-fast", "restart-immediate"])
+    func aRestartUnderLoadLeavesEveryRequestAnswered(action: String) async throws {
+        try await PrivatePostgresCluster.run { cluster in
+            let storefront = try start(["DATABASE_URL": cluster.url, "SESSION_SECRET": Self.secret, "DATABASE_POOL_SIZE": "4"])
+            defer { if storefront.process.exitStatusIfEnded == nil { storefront.signal(SIGKILL) } }
+            let port = try await storefront.waitForPort()
+            let done = StopFlag()
+            // Searches no kept page answers (each its own query text), so each reads the database.
+            let load = Task {
+                try await withThrowingTaskGroup(of: [Int].self) { group in
+                    for worker in 0..<24 {
+                        group.addTask {
+                            try await onThread {
+                                var statuses: [Int] = []
+                                while !done.isSet {
+                                    let target = "/?q=oak\(worker)x\(statuses.count)"
+                                    statuses.append(try RawHTTPClient.request(port: port, target).status)
+                                }
+                                return statuses
+                            }
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0 += $1 }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            try await cluster.control(action)
+            try await Task.sleep(for: .milliseconds(300))
+            done.set()
+            let statuses = try await load.value
+            let counts = Dictionary(grouping: statuses, by: { $0 }).mapValues(\.count)
+            #expect(statuses.allSatisfy { $0 == 200 || $0 == 503 }, "\(counts)")
+            #expect(counts[200, default: 0] > 0, "\(counts)")
+            #expect(storefront.process.exitStatusIfEnded == nil, "the server lives")
+            let after = try await onThread { try RawHTTPClient.request(port: port, "/?q=walnut") }
+            #expect(after.status == 200, "the first page after the restart: \(after.status)")
+            storefront.signal(SIGTERM)
+            #expect(try await storefront.waitForExit() == 0)
+        }
     }
 
     /// Whether `probe` gives `expected` within 10 s, asked every 100 ms.
@@ -173,4 +221,11 @@ final class PrivatePostgresCluster: @unchecked Sendable {
     }
 
     struct Failed: Error {}
+}
+
+/// Tells the load's threads to stop.
+private final class StopFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isSet: Bool { flag.load(ordering: .relaxed) }
+    func set() { flag.store(true, ordering: .relaxed) }
 }

@@ -11,6 +11,10 @@ import TesseraHTTP
 /// nothing but itself. A prepared statement is prepared once per connection, in the same
 /// pipeline as its first use. Every method runs on the loop's thread, and the answers resume
 /// their callers there.
+///
+/// What it holds is bounded (``PostgresQueueLimits``): at most a window of statements is on
+/// the wire at once and the rest wait here, so a statement whose caller gave up before its turn
+/// is never sent; past its share in all, another is refused at once with `DatabaseUnavailable`.
 final class LoopConnection: @unchecked Sendable {
     // @unchecked: used on its loop's thread only; the types that hold one keep it there.
     /// The outcome of one statement: its rows, and how many rows it changed.
@@ -44,12 +48,17 @@ final class LoopConnection: @unchecked Sendable {
 
     let loop: EventLoop
     private let statementTimeout: Duration
+    private let limits: PostgresQueueLimits
     private var connection: OpaquePointer?
     private var registration: EventLoop.Registration?
     private var descriptor: Int32 = -1
     private var phase: Phase
     private var units: [Unit] = []
+    /// The oldest unit not answered yet.
     private var head = 0
+    /// The oldest unit not sent yet: every unit from `head` up to it is on the wire. An index,
+    /// not a loop's range, because answers read while sending move and compact the queue.
+    private var unsent = 0
     private var prepared: Set<String> = []
     /// When the statement now at the head of the queue got there (the one before it was answered).
     private var headSince = ContinuousClock.now
@@ -70,6 +79,8 @@ final class LoopConnection: @unchecked Sendable {
 
     /// Statements sent or waiting, not answered yet.
     var inFlight: Int { units.count - head }
+    /// Whether another statement may be queued here (``PostgresQueueLimits/perConnection``).
+    var hasRoom: Bool { inFlight < limits.perConnection }
     /// Since when the oldest statement not answered yet (the one the others queue behind) has
     /// been the database's to answer: sent, and every statement before it answered.
     var oldestSentAt: ContinuousClock.Instant? {
@@ -81,9 +92,11 @@ final class LoopConnection: @unchecked Sendable {
 
     /// Starts connecting to `conninfo` at once; statements may be sent meanwhile, and go out
     /// once it is open. On the loop's thread.
-    init(conninfo: String, loop: EventLoop, connectTimeout: Duration, statementTimeout: Duration) {
+    init(conninfo: String, loop: EventLoop, connectTimeout: Duration, statementTimeout: Duration, limits: PostgresQueueLimits = PostgresQueueLimits())
+    {
         self.loop = loop
         self.statementTimeout = statementTimeout
+        self.limits = limits
         phase = .connecting(deadline: .now + connectTimeout)
         connection = PQconnectStart(conninfo)
         guard let connection, PQstatus(connection) != CONNECTION_BAD else {
@@ -156,18 +169,37 @@ final class LoopConnection: @unchecked Sendable {
             unit.waiter?.resume(throwing: DatabaseUnavailable(reason: "the connection is closed"))
             return
         }
+        guard hasRoom else {
+            unit.waiter?.resume(throwing: DatabaseUnavailable(reason: "\(inFlight) statements already wait on one connection"))
+            return
+        }
         units.append(unit)
-        if isOpen { send(at: units.count - 1) }
+        sendWaiting()
     }
 
-    private func send(at index: Int) {
-        guard let connection, let send = units[index].send else { return }
-        units[index].send = nil
-        units[index].sentAt = .now
-        guard send(connection), PQpipelineSync(connection) == 1 else {
-            return fail(DatabaseUnavailable(reason: Self.message(connection)))
+    /// Sends the waiting units while the window has room, oldest first, flushing after each
+    /// round (a flush may read answers, which makes room again). A unit whose caller has gone
+    /// is dropped unsent: nobody waits for its answer. (A unit that prepares a statement goes
+    /// anyway: those queued behind it rely on the statement.)
+    private func sendWaiting() {
+        while let connection, isOpen, unsent < units.count, unsent - head < limits.window {
+            let now = ContinuousClock.now
+            while unsent < units.count, unsent - head < limits.window {
+                if units[unsent].preparing == nil, units[unsent].waiter == nil || units[unsent].deadline.map({ now >= $0 }) == true {
+                    let dropped = units.remove(at: unsent)
+                    dropped.waiter?.resume(throwing: DatabaseUnavailable(reason: "no answer in the request's patience"))
+                    continue
+                }
+                guard let send = units[unsent].send else { break }
+                units[unsent].send = nil
+                units[unsent].sentAt = now
+                unsent += 1
+                guard send(connection), PQpipelineSync(connection) == 1 else {
+                    return fail(DatabaseUnavailable(reason: Self.message(connection)))
+                }
+            }
+            flush()
         }
-        flush()
     }
 
     // MARK: The socket
@@ -190,6 +222,7 @@ final class LoopConnection: @unchecked Sendable {
             }
             if writing || events.contains(.writable) { flush() }
             if events.isEmpty { expireOverdue() }
+            sendWaiting()
         }
     }
 
@@ -226,7 +259,7 @@ final class LoopConnection: @unchecked Sendable {
             }
             phase = .open
             if let registration { loop.modify(registration, events: .readable) }
-            for index in head..<units.count { send(at: index) }
+            sendWaiting()
         case PGRES_POLLING_READING:
             if let registration { loop.modify(registration, events: .readable) }
         case PGRES_POLLING_WRITING:
@@ -257,12 +290,13 @@ final class LoopConnection: @unchecked Sendable {
 
     /// Every result that has arrived, each Sync ending its unit.
     private func readResults(_ connection: OpaquePointer) {
-        while head < units.count, units[head].sentAt != nil, PQisBusy(connection) == 0 {
+        while head < unsent, PQisBusy(connection) == 0 {
             guard let result = PQgetResult(connection) else { continue }  // the end of one statement's results
             defer { PQclear(result) }
             switch PQresultStatus(result) {
             case PGRES_TUPLES_OK, PGRES_SINGLE_TUPLE:
-                units[head].answer.rows += Self.rows(of: result)
+                // Rows nobody waits for any more are not copied.
+                if units[head].waiter != nil { units[head].answer.rows += Self.rows(of: result) }
             case PGRES_COMMAND_OK where units[head].preparing != nil:
                 // The Prepare's own answer, which comes first: the statement exists now, whatever
                 // becomes of this execution.
@@ -287,8 +321,10 @@ final class LoopConnection: @unchecked Sendable {
         if head == units.count {
             units.removeAll(keepingCapacity: true)
             head = 0
+            unsent = 0
         } else if head > 64, head * 2 > units.count {
             units.removeFirst(head)
+            unsent -= head
             head = 0
         }
         if let failure = unit.failure {
@@ -353,7 +389,8 @@ final class LoopConnection: @unchecked Sendable {
         oldestSentAt.map { $0 + statementTimeout }
     }
 
-    /// Callers past their patience hear `DatabaseUnavailable`; their statements go on.
+    /// Callers past their patience hear `DatabaseUnavailable`. Their statements on the wire go
+    /// on (their answers are dropped); those not sent yet are dropped now.
     private func expireWaiters(at now: ContinuousClock.Instant) {
         for index in head..<units.count {
             if let deadline = units[index].deadline, now >= deadline, let waiter = units[index].waiter {
@@ -361,6 +398,7 @@ final class LoopConnection: @unchecked Sendable {
                 waiter.resume(throwing: DatabaseUnavailable(reason: "no answer in the request's patience"))
             }
         }
+        units[unsent...].removeAll { $0.waiter == nil && $0.preparing == nil }
     }
 
     // MARK: Closing
@@ -374,6 +412,7 @@ final class LoopConnection: @unchecked Sendable {
         let waiting = units[head...]
         units = []
         head = 0
+        unsent = 0
         for unit in waiting { unit.waiter?.resume(throwing: error) }
         if let connection { PQfinish(connection) }
         connection = nil

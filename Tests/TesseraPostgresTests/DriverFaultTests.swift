@@ -1,0 +1,93 @@
+import Foundation
+import PostgresTestSupport
+import Tessera
+import TesseraHTTP
+import Testing
+
+@testable import TesseraPostgres
+
+/// The loop's driver under the faults a database restart or a flood brings: statements queued
+/// while a connection opens, a socket that fills, callers that have gone, more work than a
+/// connection should hold.
+@Suite struct DriverFaultTests {
+    /// Hundreds of large statements queued while the connection is still opening, as after a
+    /// restart under load: they go out as soon as it opens, the socket fills while answers come
+    /// back, and the queue is compacted as they do. Every caller gets its own answer, and the
+    /// process lives (an index past the queue's end once trapped here).
+    @Test func statementsQueuedWhileConnectingAllGetTheirAnswers() async throws {
+        let url = try await PostgresTestCluster.newDatabase()
+        let connections = PostgresTestCluster.connections(url, size: 1)
+        // 64 KiB each, 400 of them: 25 MiB, far more than a loopback socket's buffers hold.
+        let payload = String(repeating: "x", count: 65_536)
+        // One lease: its connection starts opening, and the 400 statements, from child tasks
+        // on the same loop, queue on it before the loop has a turn to finish opening it.
+        let lengths = try await connections.withConnection { lease in
+            try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+                for index in 0..<400 {
+                    group.addTask {
+                        let rows = try await lease.query("SELECT length(\(payload)) + \(index)")
+                        return (index, try rows[0].decode(Int.self))
+                    }
+                }
+                return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+            }
+        }
+        #expect(lengths.count == 400)
+        #expect(lengths.allSatisfy { $0.value == 65_536 + $0.key }, "each caller had its own statement's answer")
+        await connections.shutdown()
+        await PostgresTestCluster.drop(url)
+    }
+
+    /// With one statement on the wire at a time: a statement whose caller gives up while it
+    /// waits its turn is never sent, and past the connection's and the loop's share another
+    /// is refused at once, not queued.
+    @Test func aBoundedQueueDropsWhatNobodyWaitsForAndRefusesTheRest() async throws {
+        let url = try await PostgresTestCluster.newDatabase()
+        let connections = PostgresConnections(
+            url: url, size: 1, connectTimeout: .seconds(60), statementTimeout: .seconds(120),
+            queueLimits: PostgresQueueLimits(window: 1, perConnection: 3, perLoop: 3), logger: PostgresTestCluster.logger)
+        try await connections.execute("CREATE TABLE sent (x int)")
+        // Prepared on the connection now: a statement's first use, which prepares it, is sent
+        // whatever becomes of its caller, since the ones behind it rely on it.
+        func insert(_ value: Int) async throws { try await connections.execute("INSERT INTO sent VALUES (\(value))") }
+        try await insert(0)
+        let lock = try BlockingConnection(url: url, timeout: .seconds(30))
+        _ = try lock.rows("SELECT pg_advisory_lock(59)")
+        func waitingOnTheLock() throws -> Bool {
+            try lock.rows(
+                """
+                SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = 59 AND NOT granted
+                  AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                """)[0].decode(Int.self) == 1
+        }
+        let refusals = try await connections.withConnection { lease in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                // On the wire, held by the lock: the window is full.
+                group.addTask { _ = try await lease.query("SELECT pg_advisory_lock(59), pg_advisory_unlock(59)") }
+                while try !waitingOnTheLock() { try await Task.sleep(for: .milliseconds(5)) }
+                // Waits its turn for longer than its caller's patience: dropped unsent.
+                await #expect(throws: DatabaseUnavailable.self) {
+                    try await DatabasePatience.$current.withValue(DatabasePatience(limit: .milliseconds(200))) {
+                        try await insert(1)
+                    }
+                }
+                // Two more wait their turn: the connection holds its three.
+                group.addTask { _ = try await lease.query("SELECT 2") }
+                group.addTask { _ = try await lease.query("SELECT 3") }
+                while lease.connection.inFlight < 3 { try await Task.sleep(for: .milliseconds(5)) }
+                var refusals: [String] = []
+                do { _ = try await lease.query("SELECT 4") } catch let error as DatabaseUnavailable { refusals.append(error.reason) }
+                do { _ = try await connections.query("SELECT 5") } catch let error as DatabaseUnavailable { refusals.append(error.reason) }
+                _ = try lock.rows("SELECT pg_advisory_unlock(59)")
+                try await group.waitForAll()
+                return refusals
+            }
+        }
+        #expect(refusals == ["3 statements already wait on one connection", "3 statements already wait on this loop"])
+        // Everything sent has been answered, in order: the dropped INSERT would have run by now.
+        #expect(try await connections.query("SELECT count(*) FROM sent WHERE x = 1")[0].decode(Int.self) == 0)
+        withExtendedLifetime(lock) {}
+        await connections.shutdown()
+        await PostgresTestCluster.drop(url)
+    }
+}
