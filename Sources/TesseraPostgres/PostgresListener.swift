@@ -10,14 +10,24 @@ import TesseraHTTP
 /// it connects again, waiting 0.2 s and doubling up to 5 s. A notification sent while nobody
 /// listened is lost for good, so whoever relies on the channel must catch up each time
 /// listening starts: ``run(started:received:interrupted:)`` says when.
+///
+/// A connection that only listens sends nothing, so a partition that closes nothing (a
+/// firewall that drops a long-lived flow, a peer frozen mid-failover) would leave it deaf for as
+/// long as TCP takes to notice, hours. So it sends a heartbeat whenever it has been quiet for
+/// ``heartbeat``, and a heartbeat unanswered within another ``heartbeat`` counts the connection
+/// as lost: silence is noticed within two heartbeats, and `interrupted` runs.
 public struct PostgresListener: Sendable {
     public let channel: String
+    /// How long the connection may be quiet before it sends a heartbeat, and how long the
+    /// heartbeat may go unanswered.
+    public let heartbeat: Duration
     private let connections: PostgresConnections
     private let logger: Logger
 
     /// A listener on `channel` of the database `connections` reach.
-    public init(channel: String, connections: PostgresConnections, logger: Logger) {
+    public init(channel: String, connections: PostgresConnections, logger: Logger, heartbeat: Duration = .seconds(5)) {
         self.channel = channel
+        self.heartbeat = heartbeat
         self.connections = connections
         self.logger = logger
     }
@@ -71,10 +81,11 @@ public struct PostgresListener: Sendable {
         try await withTaskExecutorPreference(loop) {
             let connection = LoopConnection(
                 conninfo: connections.url.conninfo, loop: loop, connectTimeout: connections.connectTimeout,
-                statementTimeout: connections.statementTimeout)
+                statementTimeout: heartbeat)
             connection.notified = { heard, payload in if heard == channel { received(payload) } }
             defer { connection.close() }
             _ = try await connection.run(PostgresQuery(unsafeSQL: "LISTEN \"\(channel)\""), deadline: .now + connections.connectTimeout)
+            connection.keepAlive(every: heartbeat)
             if again { logger.notice("listening again", metadata: ["channel": "\(channel)"]) }
             await started()
             let ended = ConnectionEnd()

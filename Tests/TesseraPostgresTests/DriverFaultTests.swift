@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTestSupport
+import Synchronization
 import Tessera
 import TesseraHTTP
 import Testing
@@ -87,6 +88,36 @@ import Testing
         // Everything sent has been answered, in order: the dropped INSERT would have run by now.
         #expect(try await connections.query("SELECT count(*) FROM sent WHERE x = 1")[0].decode(Int.self) == 0)
         withExtendedLifetime(lock) {}
+        await connections.shutdown()
+        await PostgresTestCluster.drop(url)
+    }
+
+    /// A partition that closes nothing: the relay between the listener and PostgreSQL goes
+    /// silent. Nothing the listener would send fails, yet it notices, through its heartbeat,
+    /// and says it was interrupted, so whoever relies on it stops trusting what it has not
+    /// heard. (Without the heartbeat it waited for TCP, hours; the time limit fails it.)
+    @Test(.timeLimit(.minutes(1))) func aListenerNoticesASilentPartition() async throws {
+        let url = try await PostgresTestCluster.newDatabase()
+        let relay = try SilentRelay(upstreamPort: url.port)
+        var relayed = url
+        relayed.port = relay.port
+        let connections = PostgresTestCluster.connections(relayed, size: 2)
+        let listener = PostgresListener(
+            channel: "partition", connections: connections, logger: PostgresTestCluster.logger, heartbeat: .milliseconds(200))
+        let (events, heard) = AsyncStream.makeStream(of: String.self)
+        let listening = Task {
+            await listener.run(
+                started: { heard.yield("started") }, received: { heard.yield("received \($0)") }, interrupted: { heard.yield("interrupted") })
+        }
+        var next = events.makeAsyncIterator()
+        #expect(await next.next() == "started")
+        // Heard through the relay while it forwards.
+        try await PostgresTestCluster.connections(url, size: 2).execute("NOTIFY partition, 'before'")
+        #expect(await next.next() == "received before")
+        relay.goSilent()
+        #expect(await next.next() == "interrupted")
+        listening.cancel()
+        relay.close()
         await connections.shutdown()
         await PostgresTestCluster.drop(url)
     }

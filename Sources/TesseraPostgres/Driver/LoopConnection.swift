@@ -36,8 +36,17 @@ final class LoopConnection: @unchecked Sendable {
         var sentAt: ContinuousClock.Instant?
         /// The prepared statement this unit prepares, forgotten again if the unit fails.
         var preparing: String?
+        /// Sent by ``keepAlive(every:)``, for no caller.
+        var isHeartbeat = false
         /// Sends the unit once the connection is open.
         var send: ((OpaquePointer) -> Bool)?
+
+        /// Whether the unit may stay unsent: nobody waits for it (or its caller's patience has
+        /// run out), and nothing else relies on it.
+        func isAbandoned(at now: ContinuousClock.Instant) -> Bool {
+            guard preparing == nil, !isHeartbeat else { return false }
+            return waiter == nil || deadline.map { now >= $0 } == true
+        }
     }
 
     private enum Phase {
@@ -72,6 +81,8 @@ final class LoopConnection: @unchecked Sendable {
         let types: [UInt32]
     }
     private var writing = false
+    /// ``keepAlive(every:)``'s timer.
+    private var heartbeat: LoopTimer?
     /// Hears every `NOTIFY` the connection receives (a listener's).
     var notified: ((String, String) -> Void)?
     /// Hears the connection close, with why; the pool drops it.
@@ -185,7 +196,7 @@ final class LoopConnection: @unchecked Sendable {
         while let connection, isOpen, unsent < units.count, unsent - head < limits.window {
             let now = ContinuousClock.now
             while unsent < units.count, unsent - head < limits.window {
-                if units[unsent].preparing == nil, units[unsent].waiter == nil || units[unsent].deadline.map({ now >= $0 }) == true {
+                if units[unsent].isAbandoned(at: now) {
                     let dropped = units.remove(at: unsent)
                     dropped.waiter?.resume(throwing: DatabaseUnavailable(reason: "no answer in the request's patience"))
                     continue
@@ -398,7 +409,21 @@ final class LoopConnection: @unchecked Sendable {
                 waiter.resume(throwing: DatabaseUnavailable(reason: "no answer in the request's patience"))
             }
         }
-        units[unsent...].removeAll { $0.waiter == nil && $0.preparing == nil }
+        units[unsent...].removeAll { $0.isAbandoned(at: now) }
+    }
+
+    // MARK: Heartbeat
+
+    /// Sends `SELECT 1` whenever the connection has had nothing on the wire for `interval`, so
+    /// that a connection nobody else sends on (a listener's) finds out when its peer has gone
+    /// silent, as after a network partition that closed nothing: unanswered within the
+    /// statement timeout, the heartbeat closes the connection, as any statement would.
+    func keepAlive(every interval: Duration) {
+        if let heartbeat { loop.cancel(heartbeat) }
+        heartbeat = loop.schedule(after: interval, repeating: interval) { [weak self] in
+            guard let self, isOpen, inFlight == 0 else { return }
+            enqueue(Unit(waiter: nil, deadline: nil, isHeartbeat: true, send: { PQsendQueryParams($0, "SELECT 1", 0, nil, nil, nil, nil, 0) == 1 }))
+        }
     }
 
     // MARK: Closing
@@ -409,6 +434,8 @@ final class LoopConnection: @unchecked Sendable {
         phase = .closed
         if let registration { loop.deregister(registration) }
         registration = nil
+        if let heartbeat { loop.cancel(heartbeat) }
+        heartbeat = nil
         let waiting = units[head...]
         units = []
         head = 0
