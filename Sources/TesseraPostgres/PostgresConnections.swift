@@ -39,6 +39,8 @@ public final class PostgresConnections: Sendable {
     public let queueLimits: PostgresQueueLimits
 
     let eventLoops: EventLoops
+    /// Where the loops' connections connect, the host name resolved off the loops.
+    let address: PostgresAddress
     private let ownsEventLoops: Bool
     private let pools: [LoopPool]
     private let blocking: BlockingPool
@@ -68,9 +70,10 @@ public final class PostgresConnections: Sendable {
         self.logger = logger
         let loops = self.eventLoops.loops
         let perLoop = max(1, size / loops.count)
-        pools = loops.map {
+        address = PostgresAddress(url: url, resolver: HostResolver())
+        pools = loops.map { [address] in
             LoopPool(
-                loop: $0, conninfo: url.conninfo, limit: perLoop, connectTimeout: connectTimeout,
+                loop: $0, address: address, limit: perLoop, connectTimeout: connectTimeout,
                 statementTimeout: statementTimeout, queueLimits: queueLimits)
         }
         blocking = BlockingPool(
@@ -282,7 +285,7 @@ extension PostgresConnections {
 final class LoopPool: @unchecked Sendable {
     // @unchecked: every mutable field is touched on `loop`'s thread only.
     let loop: EventLoop
-    private let conninfo: String
+    private let address: PostgresAddress
     private let limit: Int
     private let connectTimeout: Duration
     private let statementTimeout: Duration
@@ -290,11 +293,11 @@ final class LoopPool: @unchecked Sendable {
     private var connections: [LoopConnection] = []
 
     init(
-        loop: EventLoop, conninfo: String, limit: Int, connectTimeout: Duration, statementTimeout: Duration,
+        loop: EventLoop, address: PostgresAddress, limit: Int, connectTimeout: Duration, statementTimeout: Duration,
         queueLimits: PostgresQueueLimits
     ) {
         self.loop = loop
-        self.conninfo = conninfo
+        self.address = address
         self.limit = limit
         self.connectTimeout = connectTimeout
         self.statementTimeout = statementTimeout
@@ -332,7 +335,7 @@ final class LoopPool: @unchecked Sendable {
 
     private func open() -> LoopConnection {
         let connection = LoopConnection(
-            conninfo: conninfo, loop: loop, connectTimeout: connectTimeout, statementTimeout: statementTimeout, limits: queueLimits)
+            address: address, loop: loop, connectTimeout: connectTimeout, statementTimeout: statementTimeout, limits: queueLimits)
         connection.closedBecause = { [unowned self, unowned connection] _ in
             connections.removeAll { $0 === connection }
         }

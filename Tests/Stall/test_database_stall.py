@@ -2,6 +2,8 @@
 `make test`).
 
 - PostgreSQL: every process of the throwaway cluster is stopped (SIGSTOP) for 3 s.
+- PostgreSQL's host name: its DNS server stops answering while the storefront must connect again
+  (a name server of the test's own on 127.0.0.9, seen through a mount namespace's resolv.conf).
 - SQLite: another process holds the database file's write lock for 3 s.
 
 What must hold. Each is an event or a count, or a time far from what a loaded machine's noise can
@@ -84,13 +86,13 @@ class Connection:
 
 
 class Storefront:
-    def __init__(self, folder, **environment):
+    def __init__(self, folder, launcher=(), **environment):
         self.port = free_port()
         self.data = Path(folder) / "data"
         self.log_path = Path(folder) / "storefront.log"
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(
-            [str(BINARY)], cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
+            [*launcher, str(BINARY)], cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
             env={**os.environ, "HOST": "127.0.0.1", "PORT": str(self.port), "DATA_DIR": str(self.data), "SESSION_SECRET": SECRET,
                  "LOG_LEVEL": os.environ.get("STALL_LOG_LEVEL", "info"), "DATABASE_TIMEOUT": str(DEADLINE),
                  "PASSWORD_HASH_ROUNDS": "1000", **environment})
@@ -137,6 +139,65 @@ class Storefront:
             self.process.send_signal(signal.SIGTERM)
             self.process.wait(timeout=30)
         self.log.close()
+
+
+class NameServer:
+    """A DNS server on UDP port 53 of `address` that answers A queries for `names`, until told to
+    go silent: then it takes every query and answers none, as a name server that is down
+    behind a firewall that drops packets."""
+
+    def __init__(self, address, names):
+        import socket
+        self.names = names
+        self.socket = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.socket.bind((address, 53))
+        self.silent = threading.Event()
+        self.unanswered = threading.Event()
+        self.answered = 0
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+        self.thread.start()
+
+    def go_silent(self):
+        self.silent.set()
+
+    def answer_again(self):
+        self.silent.clear()
+
+    def close(self):
+        self.socket.close()
+
+    def serve(self):
+        import struct
+        while True:
+            try:
+                query, client = self.socket.recvfrom(512)
+            except OSError:
+                return
+            if self.silent.is_set():
+                self.unanswered.set()
+                continue
+            ident, _flags, count = struct.unpack(">HHH", query[:6])
+            if count != 1:
+                continue
+            end = 12
+            labels = []
+            while query[end]:
+                labels.append(query[end + 1:end + 1 + query[end]].decode())
+                end += 1 + query[end]
+            qtype = struct.unpack(">H", query[end + 1:end + 3])[0]
+            question = query[12:end + 5]
+            address = self.names.get(".".join(labels).lower())
+            if address is None:
+                header = struct.pack(">HHHHHH", ident, 0x8183, 1, 0, 0, 0)  # NXDOMAIN
+                answers = b""
+            elif qtype == 1:
+                header = struct.pack(">HHHHHH", ident, 0x8180, 1, 1, 0, 0)
+                answers = b"\xc0\x0c" + struct.pack(">HHIH", 1, 1, 5, 4) + bytes(int(part) for part in address.split("."))
+            else:  # no other record of the name: an empty answer
+                header = struct.pack(">HHHHHH", ident, 0x8180, 1, 0, 0, 0)
+                answers = b""
+            self.socket.sendto(header + question + answers, client)
+            self.answered += 1
 
 
 class Workers:
@@ -328,6 +389,61 @@ class DatabaseStallTest(unittest.TestCase):
             finally:
                 resume()
                 storefront.stop()
+
+    def test_a_silent_dns_server_holds_no_event_loop(self):
+        """libpq resolves `host=` on the thread that starts a connection; the storefront resolves it
+        on a thread of its own. While the name server holds a lookup unanswered (5 s, its client's
+        timeout), a server with one event loop answers `/healthz` and a static file, and a page
+        that needs the database is a 503 at its deadline; once the name server answers again,
+        pages are whole again."""
+        with tempfile.TemporaryDirectory(prefix="tessera-dns-") as folder:
+            try:
+                names = NameServer("127.0.0.9", {"db.tessera.test": "127.0.0.1"})
+            except PermissionError as error:
+                self.skipTest(f"cannot listen on 127.0.0.9:53 ({error}): a name server needs root")
+            resolv = Path(folder) / "resolv.conf"
+            resolv.write_text("nameserver 127.0.0.9\noptions timeout:5 attempts:1\n")
+            launcher = ["unshare", "--mount", "sh", "-c", 'mount --bind "$0" /etc/resolv.conf && exec "$@"', str(resolv)]
+            if subprocess.run([*launcher, "true"], capture_output=True).returncode != 0:
+                names.close()
+                self.skipTest("unshare --mount is not allowed here: no private resolv.conf for the storefront")
+            url = urllib.parse.urlsplit(os.environ["TESSERA_POSTGRES_URL"])
+            named = url._replace(netloc=url.netloc.replace("127.0.0.1", "db.tessera.test")).geturl()
+            storefront = Storefront(folder, launcher=launcher, DATABASE_URL=named, THREADS="1")
+
+            def get(path, timeout=10):
+                connection = Connection(storefront.port)
+                try:
+                    return connection.request("GET", path, timeout=timeout)
+                finally:
+                    connection.close()
+
+            try:
+                self.assertEqual(get("/?q=oak")[0], 200, "the database through its name")
+                self.assertGreater(names.answered, 0, "the name was looked up through the test's name server")
+                names.go_silent()
+                # Every connection ends: the next page must connect, and look the name up, again.
+                subprocess.run([os.environ["TESSERA_POSTGRES_CTL"], "restart-fast"], check=True)
+                page = {}
+                reader = threading.Thread(target=lambda: page.update(answer=get("/?q=walnut", timeout=30)))
+                reader.start()
+                self.assertTrue(names.unanswered.wait(30), "the storefront asked the silent name server")
+                # The lookup is held for 5 s: a loop blocked in it would answer none of these in 4 s.
+                for _ in range(10):
+                    self.assertEqual(get("/healthz", timeout=4)[0], 200)
+                    self.assertEqual(get("/favicon.svg", timeout=4)[0], 200)
+                reader.join(30)
+                status, headers, _ = page["answer"]
+                self.assertEqual((status, headers.get("Retry-After")), (503, "5"), "the page waited its deadline, not the lookup")
+                names.answer_again()
+                deadline = time.monotonic() + 30
+                while get("/?q=lamp")[0] != 200:
+                    self.assertLess(time.monotonic(), deadline, "pages whole again once the name server answers")
+                    time.sleep(0.2)
+                self.assertIsNone(storefront.process.poll(), "the server lives")
+            finally:
+                storefront.stop()
+                names.close()
 
     def test_sqlite_write_locked_by_another_process_for_3_seconds(self):
         with tempfile.TemporaryDirectory(prefix="tessera-stall-") as folder:

@@ -112,12 +112,53 @@ import Testing
         var next = events.makeAsyncIterator()
         #expect(await next.next() == "started")
         // Heard through the relay while it forwards.
-        try await PostgresTestCluster.connections(url, size: 2).execute("NOTIFY partition, 'before'")
+        let notifier = PostgresTestCluster.connections(url, size: 2)
+        try await notifier.execute("NOTIFY partition, 'before'")
+        await notifier.shutdown()
         #expect(await next.next() == "received before")
         relay.goSilent()
         #expect(await next.next() == "interrupted")
         listening.cancel()
         relay.close()
+        await connections.shutdown()
+        await PostgresTestCluster.drop(url)
+    }
+
+    /// A flood of statements from callers that give up after 100 ms: what the database still
+    /// runs once they have all gone is bounded by the window, not by the flood. Counted, not
+    /// timed: each statement that runs leaves a row; rows are counted when the last caller has
+    /// gone, and again on the flood's connection, behind everything sent before. (Before the
+    /// window, every statement of the 2,000 ran, most of them after their callers had gone.)
+    @Test func aFloodLeavesNoBacklogInTheDatabase() async throws {
+        let url = try await PostgresTestCluster.newDatabase()
+        let limits = PostgresQueueLimits()
+        let connections = PostgresConnections(
+            url: url, size: 1, connectTimeout: .seconds(60), statementTimeout: .seconds(120), queueLimits: limits,
+            logger: PostgresTestCluster.logger)
+        try await connections.execute("CREATE TABLE ran (n int)")
+        let answered = await withTaskGroup(of: Bool.self) { group in
+            for n in 0..<2000 {
+                group.addTask {
+                    do {
+                        try await DatabasePatience.$current.withValue(DatabasePatience(limit: .milliseconds(100))) {
+                            try await connections.execute("INSERT INTO ran SELECT \(n) FROM pg_sleep(0.002)")
+                        }
+                        return true
+                    } catch {
+                        return false
+                    }
+                }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        let counter = try BlockingConnection(url: url, timeout: .seconds(30))
+        let ranBeforeTheEnd = try counter.rows("SELECT count(*) FROM ran")[0].decode(Int.self)
+        let ran = try await connections.query("SELECT count(*) FROM ran")[0].decode(Int.self)
+        #expect(answered > 0 && answered <= ranBeforeTheEnd, "\(answered) answered")
+        // After the flood: those on the wire when the last caller went, and at most one first
+        // use of the text, which prepares it and is sent whatever becomes of its caller.
+        #expect(ran - ranBeforeTheEnd <= limits.window + 1, "\(ran - ranBeforeTheEnd) ran after the flood had ended")
+        withExtendedLifetime(counter) {}
         await connections.shutdown()
         await PostgresTestCluster.drop(url)
     }

@@ -50,6 +50,8 @@ final class LoopConnection: @unchecked Sendable {
     }
 
     private enum Phase {
+        /// Waiting for the host's address, from a thread of the resolver's.
+        case resolving(deadline: ContinuousClock.Instant)
         case connecting(deadline: ContinuousClock.Instant)
         case open
         case closed
@@ -83,6 +85,9 @@ final class LoopConnection: @unchecked Sendable {
     private var writing = false
     /// ``keepAlive(every:)``'s timer.
     private var heartbeat: LoopTimer?
+    /// While resolving, when the connect timeout or a caller's patience runs out: there is no
+    /// socket yet whose registration the loop would ask.
+    private var resolvingTimer: LoopTimer?
     /// Hears every `NOTIFY` the connection receives (a listener's).
     var notified: ((String, String) -> Void)?
     /// Hears the connection close, with why; the pool drops it.
@@ -101,20 +106,72 @@ final class LoopConnection: @unchecked Sendable {
     var isOpen: Bool { if case .open = phase { true } else { false } }
     var isClosed: Bool { if case .closed = phase { true } else { false } }
 
-    /// Starts connecting to `conninfo` at once; statements may be sent meanwhile, and go out
-    /// once it is open. On the loop's thread.
-    init(conninfo: String, loop: EventLoop, connectTimeout: Duration, statementTimeout: Duration, limits: PostgresQueueLimits = PostgresQueueLimits())
-    {
+    /// Starts connecting to `address` at once (resolving its host name off the loop first);
+    /// statements may be sent meanwhile, and go out once it is open. On the loop's thread.
+    init(
+        address: PostgresAddress, loop: EventLoop, connectTimeout: Duration, statementTimeout: Duration,
+        limits: PostgresQueueLimits = PostgresQueueLimits()
+    ) {
         self.loop = loop
         self.statementTimeout = statementTimeout
         self.limits = limits
-        phase = .connecting(deadline: .now + connectTimeout)
+        let deadline = ContinuousClock.now + connectTimeout
+        guard let name = address.hostName else {
+            phase = .connecting(deadline: deadline)
+            start(conninfo: address.conninfo)
+            return
+        }
+        phase = .resolving(deadline: deadline)
+        armResolvingTimer()
+        // Held until the answer comes (a closed connection ignores it): a lookup ends, at the
+        // latest when the resolver's own timeout does.
+        address.resolver.resolve(name) { [loop] answer in
+            loop.execute { self.resolved(answer, address: address) }
+        }
+    }
+
+    private func start(conninfo: String) {
         connection = PQconnectStart(conninfo)
         guard let connection, PQstatus(connection) != CONNECTION_BAD else {
             fail(DatabaseUnavailable(reason: connection.map(Self.message) ?? "libpq could not start a connection"))
             return
         }
         advanceConnecting(polling: PGRES_POLLING_WRITING)
+    }
+
+    private func resolved(_ answer: HostResolver.Answer, address: PostgresAddress) {
+        guard case .resolving(let deadline) = phase else { return }  // closed meanwhile
+        if let resolvingTimer { loop.cancel(resolvingTimer) }
+        resolvingTimer = nil
+        switch answer {
+        case .failure(let error):
+            fail(error)
+        case .success(let hostAddress):
+            phase = .connecting(deadline: deadline)
+            start(conninfo: address.conninfo(at: hostAddress))
+        }
+    }
+
+    /// Sets the resolving timer to the connect timeout or the soonest caller's patience.
+    private func armResolvingTimer() {
+        guard case .resolving(let deadline) = phase else { return }
+        var soonest = deadline
+        for unit in units[head...] where unit.waiter != nil {
+            if let patience = unit.deadline { soonest = min(soonest, patience) }
+        }
+        if let resolvingTimer { loop.cancel(resolvingTimer) }
+        resolvingTimer = loop.schedule(after: max(.zero, ContinuousClock.now.duration(to: soonest))) { [weak self] in
+            self?.resolvingTimerFired()
+        }
+    }
+
+    private func resolvingTimerFired() {
+        resolvingTimer = nil
+        guard case .resolving(let deadline) = phase else { return }
+        let now = ContinuousClock.now
+        if now >= deadline { return fail(DatabaseUnavailable(reason: "no address for the database's host within the connect timeout")) }
+        expireWaiters(at: now)
+        armResolvingTimer()
     }
 
     deinit {
@@ -185,6 +242,7 @@ final class LoopConnection: @unchecked Sendable {
             return
         }
         units.append(unit)
+        if case .resolving = phase { return armResolvingTimer() }
         sendWaiting()
     }
 
@@ -218,7 +276,7 @@ final class LoopConnection: @unchecked Sendable {
     private func readiness(_ events: EventLoop.IOEvents) {
         guard let connection else { return }
         switch phase {
-        case .closed:
+        case .closed, .resolving:
             return
         case .connecting(let deadline):
             guard !events.isEmpty else {
@@ -362,7 +420,7 @@ final class LoopConnection: @unchecked Sendable {
     private func millisecondsToDeadline() -> Int32 {
         var soonest: ContinuousClock.Instant?
         switch phase {
-        case .closed:
+        case .closed, .resolving:
             return -1
         case .connecting(let deadline):
             soonest = deadline
@@ -436,6 +494,8 @@ final class LoopConnection: @unchecked Sendable {
         registration = nil
         if let heartbeat { loop.cancel(heartbeat) }
         heartbeat = nil
+        if let resolvingTimer { loop.cancel(resolvingTimer) }
+        resolvingTimer = nil
         let waiting = units[head...]
         units = []
         head = 0
