@@ -183,7 +183,8 @@ def main():
     build()
     parts = {"core": core, "unpinned": unpinned, "storefront": storefront_pages, "live": live_regions,
              "postgres": postgres_pages, "catalog": catalog_sizes, "tracing": tracing_cost,
-             "techempower": techempower, "slow-statement": slow_statement, "conditional": conditional}
+             "techempower": techempower, "slow-statement": slow_statement, "conditional": conditional,
+             "pgbench": database_limit}
     # `run-http.py storefront catalog`: only those parts, after the build.
     chosen = sys.argv[1:] or list(parts)
     unknown = [name for name in chosen if name not in parts]
@@ -315,6 +316,57 @@ def techempower(servers):
             server.terminate()
             server.wait()
             servers.remove(server)
+
+
+# pgbench's scripts for the same reads as /db and /queries?queries=20: the same prepared statement,
+# one a transaction, and twenty pipelined (the ids drawn first, then one round trip for all).
+PGBENCH_SINGLE = "\\set id random(1, 10000)\nSELECT id, randomnumber FROM world WHERE id = :id;\n"
+PGBENCH_TWENTY = ("".join(f"\\set id{i} random(1, 10000)\n" for i in range(20)) + "\\startpipeline\n"
+                  + "".join(f"SELECT id, randomnumber FROM world WHERE id = :id{i};\n" for i in range(20)) + "\\endpipeline\n")
+
+
+def pgbench(url, script, pinned):
+    """pgbench's transactions per second for `script`, from as many connections as wrk opens, on
+    wrk's core when pinned: what the cluster itself can answer, with no HTTP at all."""
+    with tempfile.NamedTemporaryFile("w", suffix=".pgbench", delete=False) as file:
+        file.write(script)
+    atexit.register(os.unlink, file.name)
+    cpu = ["taskset", "-c", "1"] if pinned else []
+    output = subprocess.run(cpu + ["pgbench", "-n", "-M", "prepared", "-c", str(CONNECTIONS), "-j", str(WRK_THREADS),
+                                   "-T", str(DURATION), "-f", file.name, url], check=True, capture_output=True, text=True).stdout
+    return float(re.search(r"tps = ([\d.]+) \(without initial connection time\)", output).group(1))
+
+
+def database_limit(servers):
+    """/db and /queries?queries=20 against pgbench running the same prepared statements on the
+    same cluster (the database's own limit here, which the C reference, blocking per query, does
+    not reach), alternating in the same rounds; pinned (Tessera on core 0, wrk or pgbench on core
+    1, PostgreSQL unpinned), then unpinned. Each ratio is the median of the per-round ratios."""
+    cluster = PostgresCluster()
+    servers.append(cluster)
+    for pinned, port in ((True, 18490), (False, 18491)):
+        placement = "pinned" if pinned else "unpinned"
+        data = tempfile.mkdtemp(prefix="tessera-bench-pgbench-")
+        atexit.register(shutil.rmtree, data, ignore_errors=True)
+        server = start([".build/release/tessera-bench"], port, pinned=pinned, DATA_DIR=data, DATABASE_URL=cluster.url)
+        servers.append(server)
+        tessera = f"http://127.0.0.1:{port}"
+        print(f"\nThe database's own limit, {placement}: wrk or pgbench -c{CONNECTIONS}, {DURATION} s, {ROUNDS} rounds")
+        for name, path, script, needed in (("single query", "/db", PGBENCH_SINGLE, 0.55),
+                                           ("20 queries", "/queries?queries=20", PGBENCH_TWENTY, 0.8)):
+            wrk(tessera + path, duration=2, pinned=pinned)
+            pgbench(cluster.url, script, pinned)
+            ratios = []
+            for round_number in range(ROUNDS):
+                ours = wrk(tessera + path, pinned=pinned)[0]
+                theirs = pgbench(cluster.url, script, pinned)
+                ratios.append(ours / theirs)
+                print(f"  round {round_number + 1}: Tessera {path} {ours:>9.0f} req/s, pgbench {theirs:>9.0f} tps: {ours / theirs:.2f}",
+                      flush=True)
+            goal(f"{name} {path} vs pgbench, {placement}", statistics.median(ratios), needed)
+        server.terminate()
+        server.wait()
+        servers.remove(server)
 
 
 def rate_limits(tessera, pinned):

@@ -100,10 +100,12 @@ public final class BlockingConnection: @unchecked Sendable {
                 guard PQconsumeInput(connection) == 1 else { throw DatabaseUnavailable(reason: LoopConnection.message(connection)) }
             }
             guard let result = PQgetResult(connection) else { break }
-            defer { PQclear(result) }
+            var kept = false
+            defer { if !kept { PQclear(result) } }
             switch PQresultStatus(result) {
             case PGRES_TUPLES_OK:
-                answer.rows += LoopConnection.rows(of: result)
+                answer.result = PostgresResult(result)
+                kept = true
             case PGRES_COMMAND_OK:
                 answer.changed = Int(String(cString: PQcmdTuples(result))) ?? 0
             case PGRES_FATAL_ERROR where PQstatus(connection) == CONNECTION_BAD:

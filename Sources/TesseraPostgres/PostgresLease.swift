@@ -40,7 +40,7 @@ public struct PostgresLease: @unchecked Sendable {
 
     func untracedExecute<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
         let answer = try await connection.runPrepared(
-            name: Statement.preparedName, sql: Statement.sql, binds: try statement.makeBindings(),
+            Statement.self, binds: try statement.makeBindings(),
             deadline: deadline)
         return try answer.rows.map(statement.decodeRow)
     }

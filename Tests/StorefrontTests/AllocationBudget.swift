@@ -12,7 +12,7 @@ enum AllocationBudget {
     /// controller and typed views.
     static let memoryFortunes = 34
     /// `tessera-bench /db`: one row from PostgreSQL, as JSON.
-    static let singleQuery = 72
+    static let singleQuery = 56
     /// The storefront's `/products/2` for a visitor without a session: the kept copy
     /// (`KeptPages`), through every step of the chain. At most a 304's count.
     static let keptProductPage = 26

@@ -238,7 +238,7 @@ public struct PostgresCatalogStore: CatalogStore {
         for row in rows {
             let cells = row.makeRandomAccess()
             counted = try cells[0].decode(Int.self)
-            if cells[1].bytes != nil { products.append(try Product(cells, from: 1)) }
+            if !cells[1].isNull { products.append(try Product(cells, from: 1)) }
         }
         return (page.reversed ? products.reversed() : products, min(counted, limit), counted > limit)
     }

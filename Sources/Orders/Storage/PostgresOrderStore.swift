@@ -164,7 +164,7 @@ public struct PostgresOrderStore: OrderStore {
             if orders.last?.id != id {
                 let placedAt = try cells[3].decode(Date.self)
                 let payment: Payment? =
-                    cells[9].bytes == nil
+                    cells[9].isNull
                     ? nil
                     : Payment(
                         reference: try cells[9].decode(String.self), idempotencyKey: try cells[10].decode(String.self),
@@ -179,7 +179,7 @@ public struct PostgresOrderStore: OrderStore {
                         cancellationReason: try cells[5].decode(String?.self), review: review
                     ))
             }
-            if cells[13].bytes != nil {
+            if !cells[13].isNull {
                 orders[orders.count - 1].lines.append(
                     OrderLine(
                         productID: try cells[13].decode(Int.self), productName: try cells[14].decode(String.self),

@@ -19,8 +19,11 @@ final class LoopConnection: @unchecked Sendable {
     // @unchecked: used on its loop's thread only; the types that hold one keep it there.
     /// The outcome of one statement: its rows, and how many rows it changed.
     struct Answer {
-        var rows: [PostgresRow] = []
+        /// The rows, read in place (a statement has one result with rows, at most).
+        var result: PostgresResult?
         var changed = 0
+
+        var rows: [PostgresRow] { result?.rows ?? [] }
     }
 
     /// One statement sent (or waiting for the connection to open), until its Sync comes back.
@@ -75,6 +78,9 @@ final class LoopConnection: @unchecked Sendable {
     private var headSince = ContinuousClock.now
     /// The names `run(_:deadline:prepare:)` gave the texts it prepared.
     private var preparedQueries: [PreparedQuery: String] = [:]
+    /// The names the ``PostgresPreparedStatement`` types run here are prepared under: looked up
+    /// by the type's identity, which costs no allocation, as its name as text would.
+    private var statementNames: [ObjectIdentifier: String] = [:]
     /// How many texts a connection prepares for `run`, at most.
     static let preparedQueryLimit = 256
 
@@ -211,6 +217,22 @@ final class LoopConnection: @unchecked Sendable {
                         }
                     }))
         }
+    }
+
+    /// Runs `Statement`, prepared on this connection the first time it comes, with a Sync of its
+    /// own, on the loop's thread.
+    func runPrepared<Statement: PostgresPreparedStatement>(
+        _: Statement.Type, binds: PostgresBindings, deadline: ContinuousClock.Instant?
+    ) async throws -> Answer {
+        let key = ObjectIdentifier(Statement.self)
+        let name =
+            statementNames[key]
+            ?? {
+                let name = "tessera_statement_\(statementNames.count)"
+                statementNames[key] = name
+                return name
+            }()
+        return try await runPrepared(name: name, sql: Statement.sql, binds: binds, deadline: deadline)
     }
 
     /// Runs the prepared statement `name` (preparing it with `sql` first on this connection),
@@ -361,11 +383,15 @@ final class LoopConnection: @unchecked Sendable {
     private func readResults(_ connection: OpaquePointer) {
         while head < unsent, PQisBusy(connection) == 0 {
             guard let result = PQgetResult(connection) else { continue }  // the end of one statement's results
-            defer { PQclear(result) }
+            var kept = false
+            defer { if !kept { PQclear(result) } }
             switch PQresultStatus(result) {
             case PGRES_TUPLES_OK, PGRES_SINGLE_TUPLE:
-                // Rows nobody waits for any more are not copied.
-                if units[head].waiter != nil { units[head].answer.rows += Self.rows(of: result) }
+                // Kept for the caller to read in place; rows nobody waits for any more are not.
+                if units[head].waiter != nil {
+                    units[head].answer.result = PostgresResult(result)
+                    kept = true
+                }
             case PGRES_COMMAND_OK where units[head].preparing != nil:
                 // The Prepare's own answer, which comes first: the statement exists now, whatever
                 // becomes of this execution.
@@ -513,58 +539,45 @@ final class LoopConnection: @unchecked Sendable {
 
     // MARK: libpq's C arguments
 
+    /// Calls `body` with libpq's arrays for `binds`: their types, bytes (each text value
+    /// followed by a NUL), lengths and formats. The arrays are on the stack when they are small
+    /// (a page's few parameters), so a statement costs them no allocation; libpq copies them
+    /// into its own buffer before `body` returns.
     static func withParameters<T>(
         _ binds: PostgresBindings,
         _ body: (Int32, UnsafePointer<Oid>?, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T
     ) -> T {
         let values = binds.values
         guard !values.isEmpty else { return body(0, nil, nil, nil, nil) }
-        let types = values.map { Oid($0.type) }
-        let lengths = values.map { Int32($0.bytes?.count ?? 0) }
-        let formats = values.map { Int32($0.isBinary ? 1 : 0) }
-        // Each value's bytes, with a NUL after text ones, in one buffer the pointers point into.
-        var storage: [UInt8] = []
-        storage.reserveCapacity(values.reduce(0) { $0 + ($1.bytes?.count ?? 0) + 1 })
-        var offsets: [Int?] = []
-        for value in values {
-            guard let bytes = value.bytes else {
-                offsets.append(nil)
-                continue
-            }
-            offsets.append(storage.count)
-            storage += bytes
-            storage.append(0)
-        }
-        return storage.withUnsafeBufferPointer { buffer in
-            let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
-            let pointers: [UnsafePointer<CChar>?] = offsets.map { $0.map { base + $0 } }
-            return body(Int32(values.count), types, pointers, lengths, formats)
-        }
-    }
-
-    static func rows(of result: OpaquePointer) -> [PostgresRow] {
-        let rowCount = PQntuples(result)
-        let columnCount = PQnfields(result)
-        guard rowCount > 0 else { return [] }
-        let types = (0..<columnCount).map { UInt32(PQftype(result, $0)) }
-        var rows: [PostgresRow] = []
-        rows.reserveCapacity(Int(rowCount))
-        for row in 0..<rowCount {
-            var cells: [PostgresCell] = []
-            cells.reserveCapacity(Int(columnCount))
-            for column in 0..<columnCount {
-                if PQgetisnull(result, row, column) == 1 {
-                    cells.append(PostgresCell(bytes: nil, type: types[Int(column)]))
-                } else {
-                    let length = Int(PQgetlength(result, row, column))
-                    let value = PQgetvalue(result, row, column)!
-                    let bytes = UnsafeRawBufferPointer(start: value, count: length)
-                    cells.append(PostgresCell(bytes: Array(bytes), type: types[Int(column)]))
+        let count = values.count
+        let bytesInAll = values.reduce(0) { $0 + ($1.bytes?.count ?? 0) + 1 }
+        return withUnsafeTemporaryAllocation(of: Oid.self, capacity: count) { types in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * count) { lengthsAndFormats in
+                withUnsafeTemporaryAllocation(of: UnsafePointer<CChar>?.self, capacity: count) { pointers in
+                    withUnsafeTemporaryAllocation(of: CChar.self, capacity: bytesInAll) { storage in
+                        var offset = 0
+                        for (index, value) in values.enumerated() {
+                            types[index] = Oid(value.type)
+                            lengthsAndFormats[index] = Int32(value.bytes?.count ?? 0)
+                            lengthsAndFormats[count + index] = value.isBinary ? 1 : 0
+                            guard let bytes = value.bytes else {
+                                pointers[index] = nil
+                                continue
+                            }
+                            let start = storage.baseAddress! + offset
+                            bytes.withUnsafeBytes { raw in
+                                if let source = raw.baseAddress { UnsafeMutableRawPointer(start).copyMemory(from: source, byteCount: raw.count) }
+                            }
+                            start[bytes.count] = 0
+                            pointers[index] = UnsafePointer(start)
+                            offset += bytes.count + 1
+                        }
+                        let lengths = UnsafePointer(lengthsAndFormats.baseAddress!)
+                        return body(Int32(count), UnsafePointer(types.baseAddress!), UnsafePointer(pointers.baseAddress!), lengths, lengths + count)
+                    }
                 }
             }
-            rows.append(PostgresRow(cells: cells))
         }
-        return rows
     }
 
     static func message(_ connection: OpaquePointer) -> String {

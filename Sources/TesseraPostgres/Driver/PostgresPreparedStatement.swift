@@ -10,8 +10,3 @@ public protocol PostgresPreparedStatement: Sendable {
     /// One row of the answer.
     func decodeRow(_ row: PostgresRow) throws -> Row
 }
-
-extension PostgresPreparedStatement {
-    /// The name the statement is prepared under on every connection: its type's.
-    static var preparedName: String { String(reflecting: Self.self) }
-}

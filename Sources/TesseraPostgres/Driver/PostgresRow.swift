@@ -1,70 +1,106 @@
+import CLibPQ
+
+/// A statement's answer as libpq keeps it. Its rows are read from it in place, no column
+/// copied, and it is freed when the last row read from it goes.
+final class PostgresResult: @unchecked Sendable {
+    // @unchecked: libpq never changes a result once made, and reading one needs no lock.
+    let pointer: OpaquePointer
+
+    init(_ pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
+
+    deinit {
+        PQclear(pointer)
+    }
+
+    var rows: [PostgresRow] {
+        (0..<PQntuples(pointer)).map { PostgresRow(result: self, index: $0) }
+    }
+}
+
 /// One row of a statement's answer, its columns as PostgreSQL's text format: decoded by
 /// position into Swift types.
 ///
 ///     let (id, name) = try row.decode((Int, String).self)
 public struct PostgresRow: Sendable {
-    /// Each column's bytes (`nil` for NULL) and type.
-    let cells: [PostgresCell]
+    let result: PostgresResult
+    let index: Int32
+
+    /// How many columns the row has.
+    public var count: Int { Int(PQnfields(result.pointer)) }
 
     /// The columns, from the first, as the given types: `row.decode((Int, String?).self)`.
     public func decode<each Column: PostgresDecodable>(_ columns: (repeat each Column).Type) throws -> (repeat each Column) {
-        var index = 0
+        var column = 0
+        let count = self.count
         func next<T: PostgresDecodable>(_ type: T.Type) throws -> T {
-            defer { index += 1 }
-            guard index < cells.count else { throw PostgresDecodingError(column: index, reason: "the row has \(cells.count) columns") }
-            return try cells[index].decode(type, column: index)
+            defer { column += 1 }
+            guard column < count else { throw PostgresDecodingError(column: column, reason: "the row has \(count) columns") }
+            return try self[column].decode(type, column: column)
         }
         return (repeat try next((each Column).self))
     }
 
     /// The first column as `T`.
     public func decode<T: PostgresDecodable>(_ type: T.Type) throws -> T {
-        guard let first = cells.first else { throw PostgresDecodingError(column: 0, reason: "the row has no column") }
-        return try first.decode(type, column: 0)
+        guard count > 0 else { throw PostgresDecodingError(column: 0, reason: "the row has no column") }
+        return try self[0].decode(type, column: 0)
     }
 
     /// The columns by position, for rows read in parts.
     public func makeRandomAccess() -> PostgresRandomAccessRow {
-        PostgresRandomAccessRow(cells: cells)
+        PostgresRandomAccessRow(row: self)
+    }
+
+    subscript(column: Int) -> PostgresCell {
+        PostgresCell(result: result, row: index, column: Int32(column))
     }
 }
 
 /// A row's columns by position.
 public struct PostgresRandomAccessRow: Sendable {
-    let cells: [PostgresCell]
+    let row: PostgresRow
 
-    public var count: Int { cells.count }
+    public var count: Int { row.count }
 
     public subscript(index: Int) -> PostgresCell {
-        cells[index]
+        row[index]
     }
 }
 
-/// One column of one row.
+/// One column of one row, read where the answer holds it.
 public struct PostgresCell: Sendable {
-    /// The column's bytes in PostgreSQL's text format; `nil` for NULL.
-    public let bytes: [UInt8]?
+    let result: PostgresResult
+    let row: Int32
+    let column: Int32
+
+    /// Whether the column is NULL.
+    public var isNull: Bool { PQgetisnull(result.pointer, row, column) == 1 }
     /// The column's type OID.
-    public let type: UInt32
+    public var type: UInt32 { UInt32(PQftype(result.pointer, column)) }
 
     /// The column as `T`.
     public func decode<T: PostgresDecodable>(_ type: T.Type) throws -> T {
-        try decode(type, column: 0)
+        try decode(type, column: Int(column))
     }
 
-    func decode<T: PostgresDecodable>(_ type: T.Type, column: Int) throws -> T {
+    func decode<T: PostgresDecodable>(_ type: T.Type, column index: Int) throws -> T {
+        let oid = PostgresType(oid: self.type)
         do {
-            return try T(postgresText: bytes, type: PostgresType(oid: self.type))
+            guard !isNull, let value = PQgetvalue(result.pointer, row, column) else { return try T(postgresText: nil, type: oid) }
+            return try T(postgresText: UnsafeRawBufferPointer(start: value, count: Int(PQgetlength(result.pointer, row, column))), type: oid)
         } catch {
-            throw PostgresDecodingError(column: column, reason: error.reason)
+            throw PostgresDecodingError(column: index, reason: error.reason)
         }
     }
 }
 
 /// A Swift type a column can be read as.
 public protocol PostgresDecodable {
-    /// The value from a column's text (`nil` for NULL) of the given type.
-    init(postgresText bytes: [UInt8]?, type: PostgresType) throws(PostgresDecodingError)
+    /// The value from a column's text (`nil` for NULL) of the given type. The bytes are the
+    /// answer's own, read in place: they are valid during the call only, so keep a copy.
+    init(postgresText bytes: UnsafeRawBufferPointer?, type: PostgresType) throws(PostgresDecodingError)
 }
 
 /// A column that is not what the caller asked for.
@@ -83,7 +119,7 @@ public struct PostgresDecodingError: Error, CustomStringConvertible {
 extension PostgresDecodingError {
     static let null = PostgresDecodingError(reason: "NULL where a value was expected")
 
-    static func notA(_ what: String, _ bytes: [UInt8]) -> PostgresDecodingError {
+    static func notA(_ what: String, _ bytes: some Collection<UInt8>) -> PostgresDecodingError {
         PostgresDecodingError(reason: "\(String(decoding: bytes.prefix(40), as: UTF8.self).debugDescription) is not \(what)")
     }
 }

@@ -6,7 +6,7 @@ extension Int: PostgresEncodable, PostgresDecodable {
     public static var postgresType: PostgresType { .int8 }
     public var postgresBytes: [UInt8] { Array(String(self).utf8) }
 
-    public init(postgresText bytes: [UInt8]?, type: PostgresType) throws(PostgresDecodingError) {
+    public init(postgresText bytes: UnsafeRawBufferPointer?, type: PostgresType) throws(PostgresDecodingError) {
         guard let bytes else { throw .null }
         guard let value = PostgresText.integer(bytes, as: Int.self) else { throw .notA("an integer", bytes) }
         self = value
@@ -17,7 +17,7 @@ extension Int64: PostgresEncodable, PostgresDecodable {
     public static var postgresType: PostgresType { .int8 }
     public var postgresBytes: [UInt8] { Array(String(self).utf8) }
 
-    public init(postgresText bytes: [UInt8]?, type: PostgresType) throws(PostgresDecodingError) {
+    public init(postgresText bytes: UnsafeRawBufferPointer?, type: PostgresType) throws(PostgresDecodingError) {
         guard let bytes else { throw .null }
         guard let value = PostgresText.integer(bytes, as: Int64.self) else { throw .notA("an integer", bytes) }
         self = value
@@ -28,7 +28,7 @@ extension Int32: PostgresEncodable, PostgresDecodable {
     public static var postgresType: PostgresType { .int4 }
     public var postgresBytes: [UInt8] { Array(String(self).utf8) }
 
-    public init(postgresText bytes: [UInt8]?, type: PostgresType) throws(PostgresDecodingError) {
+    public init(postgresText bytes: UnsafeRawBufferPointer?, type: PostgresType) throws(PostgresDecodingError) {
         guard let bytes else { throw .null }
         guard let value = PostgresText.integer(bytes, as: Int32.self) else { throw .notA("a 32-bit integer", bytes) }
         self = value
@@ -39,7 +39,7 @@ extension String: PostgresEncodable, PostgresDecodable {
     public static var postgresType: PostgresType { .text }
     public var postgresBytes: [UInt8] { Array(utf8) }
 
-    public init(postgresText bytes: [UInt8]?, type: PostgresType) throws(PostgresDecodingError) {
+    public init(postgresText bytes: UnsafeRawBufferPointer?, type: PostgresType) throws(PostgresDecodingError) {
         guard let bytes else { throw .null }
         self = String(decoding: bytes, as: UTF8.self)
     }
@@ -49,12 +49,12 @@ extension Bool: PostgresEncodable, PostgresDecodable {
     public static var postgresType: PostgresType { .bool }
     public var postgresBytes: [UInt8] { self ? [UInt8(ascii: "t")] : [UInt8(ascii: "f")] }
 
-    public init(postgresText bytes: [UInt8]?, type: PostgresType) throws(PostgresDecodingError) {
-        switch bytes {
-        case [UInt8(ascii: "t")]?: self = true
-        case [UInt8(ascii: "f")]?: self = false
-        case nil: throw .null
-        case let bytes?: throw .notA("a boolean", bytes)
+    public init(postgresText bytes: UnsafeRawBufferPointer?, type: PostgresType) throws(PostgresDecodingError) {
+        guard let bytes else { throw .null }
+        switch bytes.count == 1 ? bytes[0] : 0 {
+        case UInt8(ascii: "t"): self = true
+        case UInt8(ascii: "f"): self = false
+        default: throw .notA("a boolean", bytes)
         }
     }
 }
@@ -63,7 +63,7 @@ extension Double: PostgresEncodable, PostgresDecodable {
     public static var postgresType: PostgresType { .float8 }
     public var postgresBytes: [UInt8] { Array(description.utf8) }
 
-    public init(postgresText bytes: [UInt8]?, type: PostgresType) throws(PostgresDecodingError) {
+    public init(postgresText bytes: UnsafeRawBufferPointer?, type: PostgresType) throws(PostgresDecodingError) {
         guard let bytes else { throw .null }
         guard let value = Double(String(decoding: bytes, as: UTF8.self)) else { throw .notA("a number", bytes) }
         self = value
@@ -75,7 +75,7 @@ extension Date: PostgresEncodable, PostgresDecodable {
     /// UTC, to the microsecond, as `timestamptz` keeps it.
     public var postgresBytes: [UInt8] { Array(PostgresText.timestamp(self).utf8) }
 
-    public init(postgresText bytes: [UInt8]?, type: PostgresType) throws(PostgresDecodingError) {
+    public init(postgresText bytes: UnsafeRawBufferPointer?, type: PostgresType) throws(PostgresDecodingError) {
         guard let bytes else { throw .null }
         guard let date = PostgresText.date(bytes) else { throw .notA("a timestamp", bytes) }
         self = date
@@ -83,7 +83,7 @@ extension Date: PostgresEncodable, PostgresDecodable {
 }
 
 extension Optional: PostgresDecodable where Wrapped: PostgresDecodable {
-    public init(postgresText bytes: [UInt8]?, type: PostgresType) throws(PostgresDecodingError) {
+    public init(postgresText bytes: UnsafeRawBufferPointer?, type: PostgresType) throws(PostgresDecodingError) {
         guard let bytes else {
             self = nil
             return
@@ -105,7 +105,7 @@ public struct PostgresBytes: PostgresEncodable, PostgresDecodable, Hashable {
     public var postgresBytes: [UInt8] { bytes }
 
     /// Read from the text format's hex form, `\x0a1b…`.
-    public init(postgresText bytes: [UInt8]?, type: PostgresType) throws(PostgresDecodingError) {
+    public init(postgresText bytes: UnsafeRawBufferPointer?, type: PostgresType) throws(PostgresDecodingError) {
         guard let bytes else { throw .null }
         guard let decoded = PostgresText.hex(bytes) else { throw .notA("bytea in hex", bytes) }
         self.bytes = decoded
@@ -141,16 +141,25 @@ extension Array: PostgresEncodable where Element: PostgresArrayElement {
 }
 
 extension Array: PostgresDecodable where Element: PostgresArrayElement {
-    public init(postgresText bytes: [UInt8]?, type: PostgresType) throws(PostgresDecodingError) {
+    public init(postgresText bytes: UnsafeRawBufferPointer?, type: PostgresType) throws(PostgresDecodingError) {
         guard let bytes else { throw .null }
         guard let elements = PostgresText.arrayElements(bytes) else { throw .notA("an array", bytes) }
-        self = try elements.map { element throws(PostgresDecodingError) in try Element(postgresText: element, type: .unknown) }
+        self = try elements.map { element throws(PostgresDecodingError) in
+            guard let element else { return try Element(postgresText: nil, type: .unknown) }
+            do {
+                return try element.withUnsafeBytes { try Element(postgresText: $0, type: .unknown) }
+            } catch let error as PostgresDecodingError {
+                throw error
+            } catch {
+                throw PostgresDecodingError(reason: "\(error)")
+            }
+        }
     }
 }
 
 /// PostgreSQL's text format, read and written.
 enum PostgresText {
-    static func integer<T: FixedWidthInteger>(_ bytes: [UInt8], as type: T.Type) -> T? {
+    static func integer<T: FixedWidthInteger>(_ bytes: UnsafeRawBufferPointer, as type: T.Type) -> T? {
         var index = 0
         var negative = false
         if bytes.first == UInt8(ascii: "-") {
@@ -173,7 +182,7 @@ enum PostgresText {
 
     /// `2026-11-29 03:07:07.123456+00` (the session's time zone is UTC: ``LoopConnection``
     /// sets it), or with an offset.
-    static func date(_ bytes: [UInt8]) -> Date? {
+    static func date(_ bytes: UnsafeRawBufferPointer) -> Date? {
         let text = String(decoding: bytes, as: UTF8.self)
         var components = DateComponents()
         let scanner = text.utf8
@@ -232,7 +241,7 @@ enum PostgresText {
         return calendar
     }()
 
-    static func hex(_ bytes: [UInt8]) -> [UInt8]? {
+    static func hex(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
         guard bytes.count >= 2, bytes[0] == UInt8(ascii: "\\"), bytes[1] == UInt8(ascii: "x"), bytes.count % 2 == 0 else { return nil }
         func nibble(_ byte: UInt8) -> UInt8? {
             switch byte {
@@ -269,7 +278,7 @@ enum PostgresText {
     }
 
     /// A one-dimensional array's elements; `nil` elements are NULL.
-    static func arrayElements(_ bytes: [UInt8]) -> [[UInt8]?]? {
+    static func arrayElements(_ bytes: UnsafeRawBufferPointer) -> [[UInt8]?]? {
         guard bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else { return nil }
         var elements: [[UInt8]?] = []
         var index = 1
