@@ -88,9 +88,14 @@ def build():
 def start(command, port, probe="/plaintext", pinned=None, **settings):
     pinned = PIN if pinned is None else pinned
     threads = SERVER_THREADS if pinned == PIN else ("1" if pinned else str(os.cpu_count() or 1))
-    environment = dict(os.environ, PORT=str(port), HOST="127.0.0.1", THREADS=threads, LOG_LEVEL="error", **settings)
-    process = subprocess.Popen((["taskset", "-c", "0"] if pinned else []) + command, cwd=ROOT, env=environment,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    environment = dict(os.environ, PORT=str(port), HOST="127.0.0.1", THREADS=threads,
+                       LOG_LEVEL=os.environ.get("BENCH_LOG_LEVEL", "error"), **settings)
+    # Each server's output in .build/bench-logs, for a run that fails (BENCH_LOG_LEVEL=info logs every answer).
+    logs = os.path.join(ROOT, ".build/bench-logs")
+    os.makedirs(logs, exist_ok=True)
+    with open(os.path.join(logs, f"{os.path.basename(command[0])}-{port}.log"), "w") as log:
+        process = subprocess.Popen((["taskset", "-c", "0"] if pinned else []) + command, cwd=ROOT, env=environment,
+                                   stdout=log, stderr=subprocess.STDOUT)
     for _ in range(400):
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}{probe}", timeout=1).read()

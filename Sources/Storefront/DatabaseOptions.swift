@@ -19,7 +19,7 @@ struct DatabaseOptions: ParsableArguments {
     @Option(
         name: .customLong("database-queue-limit"),
         help:
-            "PostgreSQL statements one event loop may hold waiting for the database; past it a page is a 503 at once. [env: DATABASE_QUEUE_LIMIT] (default: 2048)"
+            "PostgreSQL statements one event loop may hold waiting for the database; past it a page is a 503 at once. [env: DATABASE_QUEUE_LIMIT] (default: 4096)"
     )
     var queueLimit: Int?
 
@@ -62,7 +62,7 @@ struct DatabaseOptions: ParsableArguments {
         }
         var limits = PostgresQueueLimits()
         limits.perLoop = queueLimit
-        limits.perConnection = max(limits.window, min(limits.perConnection, queueLimit))
+        limits.perConnection = max(limits.window, queueLimit / 2)
         guard forServing else { return .postgres(url: url, poolSize: size, queueLimits: limits) }
         guard let secret = environment["SESSION_SECRET"], !secret.isEmpty else {
             throw ValidationError("DATABASE_URL needs SESSION_SECRET: instances that share a database must sign sessions with one secret.")

@@ -94,6 +94,11 @@ final class LoopConnection: @unchecked Sendable {
     /// While resolving, when the connect timeout or a caller's patience runs out: there is no
     /// socket yet whose registration the loop would ask.
     private var resolvingTimer: LoopTimer?
+    /// No caller's patience ends before this: the soonest deadline queued since the waiters
+    /// were last walked. It may be early (that caller was answered), never late, so the loop
+    /// asks for it in O(1) rather than walk every queued statement each turn; a wake-up that
+    /// finds nobody due walks them once and sets it again.
+    private var soonestPatience: ContinuousClock.Instant?
     /// Hears every `NOTIFY` the connection receives (a listener's).
     var notified: ((String, String) -> Void)?
     /// Hears the connection close, with why; the pool drops it.
@@ -161,10 +166,7 @@ final class LoopConnection: @unchecked Sendable {
     /// Sets the resolving timer to the connect timeout or the soonest caller's patience.
     private func armResolvingTimer() {
         guard case .resolving(let deadline) = phase else { return }
-        var soonest = deadline
-        for unit in units[head...] where unit.waiter != nil {
-            if let patience = unit.deadline { soonest = min(soonest, patience) }
-        }
+        let soonest = min(deadline, soonestPatience ?? deadline)
         if let resolvingTimer { loop.cancel(resolvingTimer) }
         resolvingTimer = loop.schedule(after: max(.zero, ContinuousClock.now.duration(to: soonest))) { [weak self] in
             self?.resolvingTimerFired()
@@ -263,6 +265,7 @@ final class LoopConnection: @unchecked Sendable {
             unit.waiter?.resume(throwing: DatabaseUnavailable(reason: "\(inFlight) statements already wait on one connection"))
             return
         }
+        if let patience = unit.deadline { soonestPatience = min(soonestPatience ?? patience, patience) }
         units.append(unit)
         if case .resolving = phase { return armResolvingTimer() }
         sendWaiting()
@@ -417,6 +420,7 @@ final class LoopConnection: @unchecked Sendable {
             units.removeAll(keepingCapacity: true)
             head = 0
             unsent = 0
+            soonestPatience = nil
         } else if head > 64, head * 2 > units.count {
             units.removeFirst(head)
             unsent -= head
@@ -451,15 +455,11 @@ final class LoopConnection: @unchecked Sendable {
         case .connecting(let deadline):
             soonest = deadline
         case .open:
-            if let answerBy = headAnswerDeadline { soonest = answerBy }
+            soonest = headAnswerDeadline
         }
         // Callers' patience, while connecting too: a connection that takes its connect timeout
         // must not hold a request past its own.
-        for index in head..<units.count {
-            if units[index].waiter != nil, let deadline = units[index].deadline {
-                soonest = min(soonest ?? deadline, deadline)
-            }
-        }
+        if let patience = soonestPatience { soonest = min(soonest ?? patience, patience) }
         guard let soonest else { return -1 }
         let left = ContinuousClock.now.duration(to: soonest)
         guard left > .zero else { return 0 }
@@ -487,10 +487,15 @@ final class LoopConnection: @unchecked Sendable {
     /// Callers past their patience hear `DatabaseUnavailable`. Their statements on the wire go
     /// on (their answers are dropped); those not sent yet are dropped now.
     private func expireWaiters(at now: ContinuousClock.Instant) {
+        soonestPatience = nil
         for index in head..<units.count {
-            if let deadline = units[index].deadline, now >= deadline, let waiter = units[index].waiter {
+            guard let deadline = units[index].deadline, units[index].waiter != nil else { continue }
+            if now >= deadline {
+                let waiter = units[index].waiter
                 units[index].waiter = nil
-                waiter.resume(throwing: DatabaseUnavailable(reason: "no answer in the request's patience"))
+                waiter?.resume(throwing: DatabaseUnavailable(reason: "no answer in the request's patience"))
+            } else {
+                soonestPatience = min(soonestPatience ?? deadline, deadline)
             }
         }
         units[unsent...].removeAll { $0.isAbandoned(at: now) }
@@ -526,6 +531,7 @@ final class LoopConnection: @unchecked Sendable {
         units = []
         head = 0
         unsent = 0
+        soonestPatience = nil
         for unit in waiting { unit.waiter?.resume(throwing: error) }
         if let connection { PQfinish(connection) }
         connection = nil
