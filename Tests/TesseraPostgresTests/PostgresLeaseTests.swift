@@ -38,6 +38,37 @@ import Testing
         await PostgresTestCluster.drop(url)
     }
 
+    /// A batch whose fourth statement fails (a division by zero) throws that statement's error,
+    /// the first three having run, and the connection goes on answering the next batch whole.
+    @Test func aBatchFailsWithItsFirstErrorAndTheConnectionGoesOn() async throws {
+        struct Inverse: PostgresPreparedStatement {
+            static let sql = "SELECT 12 / $1::integer"
+            typealias Row = Int
+            var number: Int32
+
+            func makeBindings() throws -> PostgresBindings {
+                var bindings = PostgresBindings(capacity: 1)
+                bindings.append(number)
+                return bindings
+            }
+
+            func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Int.self) }
+        }
+        let url = try await PostgresTestCluster.newDatabase()
+        let connections = PostgresTestCluster.connections(url, size: 1)
+        try await connections.withConnection { (connection: PostgresLease) async throws in
+            await #expect {
+                try await connection.execute(all: [1, 2, 3, 0, 4].map { Inverse(number: $0) })
+            } throws: { error in
+                (error as? PostgresError)?.sqlState == "22012"
+            }
+            #expect(try await connection.execute(all: [1, 2, 3, 4].map { Inverse(number: $0) }) == [[12], [6], [4], [3]])
+            #expect(try await connection.execute(all: [Inverse]()).isEmpty)
+        }
+        await connections.shutdown()
+        await PostgresTestCluster.drop(url)
+    }
+
     /// libpq sends text values as C strings: one with a NUL is refused whole, never stored cut
     /// short, on the loop's connections and on the transactions' alike.
     @Test func aTextWithANULIsRefusedNotCutShort() async throws {

@@ -28,7 +28,7 @@ final class LoopConnection: @unchecked Sendable {
 
     /// One statement sent (or waiting for the connection to open), until its Sync comes back.
     private struct Unit {
-        var waiter: CheckedContinuation<Answer, any Error>?
+        var waiter: StatementWaiter?
         var answer = Answer()
         var failure: (any Error)?
         /// The caller's patience; past it the caller hears `DatabaseUnavailable` and the answer,
@@ -48,7 +48,7 @@ final class LoopConnection: @unchecked Sendable {
         /// run out), and nothing else relies on it.
         func isAbandoned(at now: ContinuousClock.Instant) -> Bool {
             guard preparing == nil, !isHeartbeat else { return false }
-            return waiter == nil || deadline.map { now >= $0 } == true
+            return waiter?.isWaiting != true || deadline.map { now >= $0 } == true
         }
     }
 
@@ -212,7 +212,7 @@ final class LoopConnection: @unchecked Sendable {
         return try await withCheckedThrowingContinuation { waiter in
             enqueue(
                 Unit(
-                    waiter: waiter, deadline: deadline,
+                    waiter: .one(waiter), deadline: deadline,
                     send: { connection in
                         Self.withParameters(query.binds) { count, types, values, lengths, formats in
                             PQsendQueryParams(connection, query.sql, count, types, values, lengths, formats, 0) == 1
@@ -226,34 +226,59 @@ final class LoopConnection: @unchecked Sendable {
     func runPrepared<Statement: PostgresPreparedStatement>(
         _: Statement.Type, binds: PostgresBindings, deadline: ContinuousClock.Instant?
     ) async throws -> Answer {
+        try await runPrepared(name: statementName(Statement.self), sql: Statement.sql, binds: binds, deadline: deadline)
+    }
+
+    private func statementName<Statement: PostgresPreparedStatement>(_: Statement.Type) -> String {
         let key = ObjectIdentifier(Statement.self)
-        let name =
-            statementNames[key]
-            ?? {
-                let name = "tessera_statement_\(statementNames.count)"
-                statementNames[key] = name
-                return name
-            }()
-        return try await runPrepared(name: name, sql: Statement.sql, binds: binds, deadline: deadline)
+        if let name = statementNames[key] { return name }
+        let name = "tessera_statement_\(statementNames.count)"
+        statementNames[key] = name
+        return name
     }
 
     /// Runs the prepared statement `name` (preparing it with `sql` first on this connection),
     /// with a Sync of its own, on the loop's thread.
     func runPrepared(name: String, sql: String, binds: PostgresBindings, deadline: ContinuousClock.Instant?) async throws -> Answer {
         try binds.checkSendable()
+        return try await withCheckedThrowingContinuation { waiter in
+            enqueue(preparedUnit(name: name, sql: sql, binds: binds, waiter: .one(waiter), deadline: deadline))
+        }
+    }
+
+    /// Runs `Statement` once for each of `binds`, all queued at once, each with a Sync of its
+    /// own, and returns their answers in order when the last has come: one wait for the
+    /// caller, not one task per statement. The first failure fails the batch; the statements
+    /// not sent by then are dropped.
+    func runPreparedBatch<Statement: PostgresPreparedStatement>(
+        _: Statement.Type, binds: [PostgresBindings], deadline: ContinuousClock.Instant?
+    ) async throws -> [Answer] {
+        guard !binds.isEmpty else { return [] }
+        for bind in binds { try bind.checkSendable() }
+        let name = statementName(Statement.self)
+        return try await withCheckedThrowingContinuation { waiter in
+            let batch = StatementBatch(count: binds.count, continuation: waiter)
+            for (index, bind) in binds.enumerated() where batch.isWaiting {
+                enqueue(preparedUnit(name: name, sql: Statement.sql, binds: bind, waiter: .place(index, in: batch), deadline: deadline))
+            }
+        }
+    }
+
+    private func preparedUnit(
+        name: String, sql: String, binds: PostgresBindings, waiter: StatementWaiter, deadline: ContinuousClock.Instant?
+    )
+        -> Unit
+    {
         let mustPrepare = !prepared.contains(name)
         if mustPrepare { prepared.insert(name) }
-        return try await withCheckedThrowingContinuation { waiter in
-            enqueue(
-                Unit(
-                    waiter: waiter, deadline: deadline, preparing: mustPrepare ? name : nil,
-                    send: { connection in
-                        Self.withParameters(binds) { count, types, values, lengths, formats in
-                            if mustPrepare, PQsendPrepare(connection, name, sql, count, types) != 1 { return false }
-                            return PQsendQueryPrepared(connection, name, count, values, lengths, formats, 0) == 1
-                        }
-                    }))
-        }
+        return Unit(
+            waiter: waiter, deadline: deadline, preparing: mustPrepare ? name : nil,
+            send: { connection in
+                Self.withParameters(binds) { count, types, values, lengths, formats in
+                    if mustPrepare, PQsendPrepare(connection, name, sql, count, types) != 1 { return false }
+                    return PQsendQueryPrepared(connection, name, count, values, lengths, formats, 0) == 1
+                }
+            })
     }
 
     private func enqueue(_ unit: Unit) {
@@ -391,7 +416,7 @@ final class LoopConnection: @unchecked Sendable {
             switch PQresultStatus(result) {
             case PGRES_TUPLES_OK, PGRES_SINGLE_TUPLE:
                 // Kept for the caller to read in place; rows nobody waits for any more are not.
-                if units[head].waiter != nil {
+                if units[head].waiter?.isWaiting == true {
                     units[head].answer.result = PostgresResult(result)
                     kept = true
                 }
@@ -489,7 +514,7 @@ final class LoopConnection: @unchecked Sendable {
     private func expireWaiters(at now: ContinuousClock.Instant) {
         soonestPatience = nil
         for index in head..<units.count {
-            guard let deadline = units[index].deadline, units[index].waiter != nil else { continue }
+            guard let deadline = units[index].deadline, units[index].waiter?.isWaiting == true else { continue }
             if now >= deadline {
                 let waiter = units[index].waiter
                 units[index].waiter = nil
