@@ -162,4 +162,38 @@ import Testing
         await connections.shutdown()
         await PostgresTestCluster.drop(url)
     }
+
+    /// A migration changes a table under a prepared `SELECT *`, and a pooler-style
+    /// `DISCARD ALL` drops the session's statements: each costs one failed statement, and the
+    /// next use prepares again, on the same connection, for a statement type and for a text.
+    @Test func preparedStatementsHealAfterAMigrationAndADiscard() async throws {
+        struct Everything: PostgresPreparedStatement {
+            static let sql = "SELECT * FROM item"
+            typealias Row = Int
+            func makeBindings() throws -> PostgresBindings { PostgresBindings() }
+            func decodeRow(_ row: PostgresRow) throws -> Row { row.count }
+        }
+        let url = try await PostgresTestCluster.newDatabase()
+        let connections = PostgresTestCluster.connections(url, size: 1)
+        try await connections.execute("CREATE TABLE item (a int)")
+        try await connections.execute("INSERT INTO item VALUES (1)")
+        func columns() async throws -> (statement: Int, text: Int) {
+            let statement = try await connections.execute(Everything())[0]
+            let text = try await connections.query("SELECT * FROM item")[0].count
+            return (statement, text)
+        }
+        #expect(try await columns() == (1, 1))
+        // The migration: both cached plans no longer fit.
+        try await connections.withConnection { _ = try await $0.query("ALTER TABLE item ADD COLUMN b int") }
+        await #expect { try await connections.execute(Everything()) } throws: { ($0 as? PostgresError)?.sqlState == "0A000" }
+        await #expect { try await connections.query("SELECT * FROM item") } throws: { ($0 as? PostgresError)?.sqlState == "0A000" }
+        #expect(try await columns() == (2, 2), "prepared again, under new names")
+        // A pooler resets the session.
+        try await connections.withConnection { _ = try await $0.query("DISCARD ALL") }
+        await #expect { try await connections.execute(Everything()) } throws: { ($0 as? PostgresError)?.sqlState == "26000" }
+        await #expect { try await connections.query("SELECT * FROM item") } throws: { ($0 as? PostgresError)?.sqlState == "26000" }
+        #expect(try await columns() == (2, 2), "prepared again")
+        await connections.shutdown()
+        await PostgresTestCluster.drop(url)
+    }
 }

@@ -39,6 +39,8 @@ final class LoopConnection: @unchecked Sendable {
         var sentAt: ContinuousClock.Instant?
         /// The prepared statement this unit prepares, forgotten again if the unit fails.
         var preparing: String?
+        /// The prepared statement this unit executes.
+        var statement: String?
         /// Sent by ``keepAlive(every:)``, for no caller.
         var isHeartbeat = false
         /// Sends the unit once the connection is open.
@@ -81,6 +83,8 @@ final class LoopConnection: @unchecked Sendable {
     /// The names the ``PostgresPreparedStatement`` types run here are prepared under: looked up
     /// by the type's identity, which costs no allocation, as its name as text would.
     private var statementNames: [ObjectIdentifier: String] = [:]
+    /// How many names this connection has given prepared statements: each name is new.
+    private var namesGiven = 0
     /// How many texts a connection prepares for `run`, at most.
     static let preparedQueryLimit = 256
 
@@ -203,7 +207,7 @@ final class LoopConnection: @unchecked Sendable {
                 preparedQueries[key]
                 ?? {
                     guard preparedQueries.count < Self.preparedQueryLimit else { return nil }
-                    let name = "tessera_query_\(preparedQueries.count)"
+                    let name = newName()
                     preparedQueries[key] = name
                     return name
                 }()
@@ -232,9 +236,37 @@ final class LoopConnection: @unchecked Sendable {
     private func statementName<Statement: PostgresPreparedStatement>(_: Statement.Type) -> String {
         let key = ObjectIdentifier(Statement.self)
         if let name = statementNames[key] { return name }
-        let name = "tessera_statement_\(statementNames.count)"
+        let name = newName()
         statementNames[key] = name
         return name
+    }
+
+    private func newName() -> String {
+        namesGiven += 1
+        return "tessera_\(namesGiven)"
+    }
+
+    /// A prepared statement the server refused to run because of how it was prepared: the next
+    /// use prepares it again, so a rolling deploy or a pooler costs one failed statement, not a
+    /// connection that fails the statement until it is replaced.
+    /// - 26000: the session no longer has it (a pooler's `DISCARD ALL`): prepared again.
+    /// - 0A000: its plan no longer fits (`cached plan must not change result type`, after a
+    ///   migration changed a table under `SELECT *`): prepared anew under another name, since
+    ///   the old one still exists in the session. Statements already queued under the old name
+    ///   fail the same way and change nothing more.
+    private func heal(_ name: String, after error: PostgresError) {
+        switch error.sqlState {
+        case "26000":
+            prepared.remove(name)
+        case "0A000":
+            if let key = statementNames.first(where: { $0.value == name })?.key {
+                statementNames[key] = newName()
+            } else if let key = preparedQueries.first(where: { $0.value == name })?.key {
+                preparedQueries[key] = newName()
+            }
+        default:
+            break
+        }
     }
 
     /// Runs the prepared statement `name` (preparing it with `sql` first on this connection),
@@ -272,7 +304,7 @@ final class LoopConnection: @unchecked Sendable {
         let mustPrepare = !prepared.contains(name)
         if mustPrepare { prepared.insert(name) }
         return Unit(
-            waiter: waiter, deadline: deadline, preparing: mustPrepare ? name : nil,
+            waiter: waiter, deadline: deadline, preparing: mustPrepare ? name : nil, statement: name,
             send: { connection in
                 Self.withParameters(binds) { count, types, values, lengths, formats in
                     if mustPrepare, PQsendPrepare(connection, name, sql, count, types) != 1 { return false }
@@ -453,6 +485,7 @@ final class LoopConnection: @unchecked Sendable {
         }
         if let failure = unit.failure {
             if let name = unit.preparing { prepared.remove(name) }
+            if let name = unit.statement, let error = failure as? PostgresError { heal(name, after: error) }
             unit.waiter?.resume(throwing: failure)
         } else {
             unit.waiter?.resume(returning: unit.answer)
