@@ -196,4 +196,58 @@ import Testing
         await connections.shutdown()
         await PostgresTestCluster.drop(url)
     }
+
+    /// A task cancelled while its statement waits its turn stops waiting at once, with
+    /// `CancellationError`, and its statement is never sent; so is a cancelled batch's.
+    @Test func aCancelledTaskStopsWaitingAndItsStatementIsNeverSent() async throws {
+        let url = try await PostgresTestCluster.newDatabase()
+        let connections = PostgresConnections(
+            url: url, size: 1, connectTimeout: .seconds(60), statementTimeout: .seconds(120),
+            queueLimits: PostgresQueueLimits(window: 1, perConnection: 8, perLoop: 8), logger: PostgresTestCluster.logger)
+        try await connections.execute("CREATE TABLE sent (x int)")
+        let lock = try BlockingConnection(url: url, timeout: .seconds(30))
+        _ = try lock.rows("SELECT pg_advisory_lock(60)")
+        func waitingOnTheLock() throws -> Bool {
+            try lock.rows(
+                """
+                SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = 60 AND NOT granted
+                  AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                """)[0].decode(Int.self) == 1
+        }
+        try await connections.withConnection { (lease: PostgresLease) async throws in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { _ = try await lease.query("SELECT pg_advisory_lock(60), pg_advisory_unlock(60)") }
+                while try !waitingOnTheLock() { try await Task.sleep(for: .milliseconds(5)) }
+                // Behind the held statement: one insert, and a batch of two.
+                // On the lease's loop, as every use of its connection must be.
+                let loop = lease.connection.loop
+                let single = Task(executorPreference: loop) { try await lease.query("INSERT INTO sent VALUES (1)") }
+                struct Insert: PostgresPreparedStatement {
+                    static let sql = "INSERT INTO sent VALUES ($1::integer)"
+                    typealias Row = Void
+                    var value: Int32
+                    func makeBindings() throws -> PostgresBindings {
+                        var bindings = PostgresBindings(capacity: 1)
+                        bindings.append(value)
+                        return bindings
+                    }
+                    func decodeRow(_ row: PostgresRow) throws {}
+                }
+                let batch = Task(executorPreference: loop) { try await lease.execute(all: [Insert(value: 2), Insert(value: 3)]) }
+                while lease.connection.inFlight < 4 { try await Task.sleep(for: .milliseconds(5)) }
+                single.cancel()
+                batch.cancel()
+                await #expect(throws: CancellationError.self) { try await single.value }
+                await #expect(throws: CancellationError.self) { try await batch.value }
+                // The batch's first statement prepares the text, so it is sent regardless; the
+                // others are dropped unsent.
+                _ = try lock.rows("SELECT pg_advisory_unlock(60)")
+                try await group.waitForAll()
+            }
+        }
+        #expect(try await connections.query("SELECT count(*) FROM sent WHERE x IN (1, 3)")[0].decode(Int.self) == 0)
+        withExtendedLifetime(lock) {}
+        await connections.shutdown()
+        await PostgresTestCluster.drop(url)
+    }
 }

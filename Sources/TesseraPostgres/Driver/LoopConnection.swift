@@ -41,6 +41,8 @@ final class LoopConnection: @unchecked Sendable {
         var preparing: String?
         /// The prepared statement this unit executes.
         var statement: String?
+        /// Which unit a cancelled task's handler asks for.
+        var id: UInt64 = 0
         /// Sent by ``keepAlive(every:)``, for no caller.
         var isHeartbeat = false
         /// Sends the unit once the connection is open.
@@ -85,6 +87,8 @@ final class LoopConnection: @unchecked Sendable {
     private var statementNames: [ObjectIdentifier: String] = [:]
     /// How many names this connection has given prepared statements: each name is new.
     private var namesGiven = 0
+    /// The last unit's ``Unit/id``.
+    private var lastUnitID: UInt64 = 0
     /// How many texts a connection prepares for `run`, at most.
     static let preparedQueryLimit = 256
 
@@ -213,16 +217,40 @@ final class LoopConnection: @unchecked Sendable {
                 }()
             if let name { return try await runPrepared(name: name, sql: query.sql, binds: query.binds, deadline: deadline) }
         }
-        return try await withCheckedThrowingContinuation { waiter in
-            enqueue(
-                Unit(
-                    waiter: .one(waiter), deadline: deadline,
-                    send: { connection in
-                        Self.withParameters(query.binds) { count, types, values, lengths, formats in
-                            PQsendQueryParams(connection, query.sql, count, types, values, lengths, formats, 0) == 1
-                        }
-                    }))
+        return try await answer { waiter in
+            Unit(
+                waiter: waiter, deadline: deadline,
+                send: { connection in
+                    Self.withParameters(query.binds) { count, types, values, lengths, formats in
+                        PQsendQueryParams(connection, query.sql, count, types, values, lengths, formats, 0) == 1
+                    }
+                })
         }
+    }
+
+    /// Queues the unit `make` makes and waits for its answer. A cancelled task stops waiting at
+    /// once, with `CancellationError`, and its statement, if not sent yet, never is.
+    private func answer(_ make: (StatementWaiter) -> Unit) async throws -> Answer {
+        lastUnitID &+= 1
+        let id = lastUnitID
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { waiter in
+                guard !Task.isCancelled else { return waiter.resume(throwing: CancellationError()) }
+                var unit = make(.one(waiter))
+                unit.id = id
+                enqueue(unit)
+            }
+        } onCancel: {
+            loop.execute { self.cancelUnit(id) }
+        }
+    }
+
+    private func cancelUnit(_ id: UInt64) {
+        guard let index = units[head...].firstIndex(where: { $0.id == id }), let waiter = units[index].waiter else { return }
+        units[index].waiter = nil
+        waiter.resume(throwing: CancellationError())
+        let now = ContinuousClock.now
+        units[unsent...].removeAll { $0.isAbandoned(at: now) }
     }
 
     /// Runs `Statement`, prepared on this connection the first time it comes, with a Sync of its
@@ -273,9 +301,7 @@ final class LoopConnection: @unchecked Sendable {
     /// with a Sync of its own, on the loop's thread.
     func runPrepared(name: String, sql: String, binds: PostgresBindings, deadline: ContinuousClock.Instant?) async throws -> Answer {
         try binds.checkSendable()
-        return try await withCheckedThrowingContinuation { waiter in
-            enqueue(preparedUnit(name: name, sql: sql, binds: binds, waiter: .one(waiter), deadline: deadline))
-        }
+        return try await answer { waiter in preparedUnit(name: name, sql: sql, binds: binds, waiter: waiter, deadline: deadline) }
     }
 
     /// Runs `Statement` once for each of `binds`, all queued at once, each with a Sync of its
@@ -288,11 +314,17 @@ final class LoopConnection: @unchecked Sendable {
         guard !binds.isEmpty else { return [] }
         for bind in binds { try bind.checkSendable() }
         let name = statementName(Statement.self)
-        return try await withCheckedThrowingContinuation { waiter in
-            let batch = StatementBatch(count: binds.count, continuation: waiter)
-            for (index, bind) in binds.enumerated() where batch.isWaiting {
-                enqueue(preparedUnit(name: name, sql: Statement.sql, binds: bind, waiter: .place(index, in: batch), deadline: deadline))
+        let batch = StatementBatch(count: binds.count)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { waiter in
+                guard !Task.isCancelled else { return waiter.resume(throwing: CancellationError()) }
+                batch.start(waiter)
+                for (index, bind) in binds.enumerated() where batch.isWaiting {
+                    enqueue(preparedUnit(name: name, sql: Statement.sql, binds: bind, waiter: .place(index, in: batch), deadline: deadline))
+                }
             }
+        } onCancel: {
+            loop.execute { batch.fail(CancellationError()) }
         }
     }
 

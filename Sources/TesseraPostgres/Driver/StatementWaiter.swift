@@ -39,9 +39,13 @@ final class StatementBatch: @unchecked Sendable {
     private var remaining: Int
     private var continuation: CheckedContinuation<[LoopConnection.Answer], any Error>?
 
-    init(count: Int, continuation: CheckedContinuation<[LoopConnection.Answer], any Error>) {
+    init(count: Int) {
         answers = Array(repeating: LoopConnection.Answer(), count: count)
         remaining = count
+    }
+
+    /// Its caller starts to wait.
+    func start(_ continuation: CheckedContinuation<[LoopConnection.Answer], any Error>) {
         self.continuation = continuation
     }
 
