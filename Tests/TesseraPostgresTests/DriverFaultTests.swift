@@ -250,4 +250,28 @@ import Testing
         await connections.shutdown()
         await PostgresTestCluster.drop(url)
     }
+
+    /// A statement whose caller has gone, and nobody waits behind it on the wire: the server is
+    /// asked to cancel it, so it stops running for nobody, and the connection goes on. (Without
+    /// the request, the sleep runs its 60 s and the time limit fails the test.)
+    @Test(.timeLimit(.minutes(1))) func aStatementNobodyWaitsForIsCancelledOnTheServer() async throws {
+        let url = try await PostgresTestCluster.newDatabase()
+        let connections = PostgresTestCluster.connections(url, size: 1)
+        await #expect(throws: DatabaseUnavailable.self) {
+            try await DatabasePatience.$current.withValue(DatabasePatience(limit: .milliseconds(200))) {
+                try await connections.query("SELECT pg_sleep(60)")
+            }
+        }
+        let observer = try BlockingConnection(url: url, timeout: .seconds(30))
+        func sleeping() throws -> Int {
+            try observer.rows(
+                "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(60)%' AND state = 'active' AND datname = current_database()"
+            )[0].decode(Int.self)
+        }
+        while try sleeping() > 0 { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(try await connections.query("SELECT 1")[0].decode(Int.self) == 1, "the connection goes on")
+        withExtendedLifetime(observer) {}
+        await connections.shutdown()
+        await PostgresTestCluster.drop(url)
+    }
 }

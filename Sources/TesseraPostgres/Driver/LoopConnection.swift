@@ -1,5 +1,6 @@
 import CLibPQ
 import CTesseraTLS
+import Foundation
 import Tessera
 import TesseraHTTP
 
@@ -89,6 +90,8 @@ final class LoopConnection: @unchecked Sendable {
     private var namesGiven = 0
     /// The last unit's ``Unit/id``.
     private var lastUnitID: UInt64 = 0
+    /// A cancel request is on its way to the server: nothing is sent until it is done.
+    private var cancelling = false
     /// How many texts a connection prepares for `run`, at most.
     static let preparedQueryLimit = 256
 
@@ -251,6 +254,28 @@ final class LoopConnection: @unchecked Sendable {
         waiter.resume(throwing: CancellationError())
         let now = ContinuousClock.now
         units[unsent...].removeAll { $0.isAbandoned(at: now) }
+        cancelAbandonedWork()
+    }
+
+    /// When nobody waits for anything on the wire any more (their callers' patience ran out, or
+    /// their tasks were cancelled), asks the server to cancel what it runs, so that the last
+    /// statements of a flood do not keep the database busy for nobody. Only then: a cancel
+    /// request stops whatever the session runs when it arrives, which must not be a statement
+    /// someone waits for, so nothing more is sent until the request is done. libpq 15's cancel
+    /// blocks for a round trip, so it runs on a thread of its own, one per connection at most.
+    private func cancelAbandonedWork() {
+        guard isOpen, !cancelling, head < unsent, let connection else { return }
+        guard units[head..<unsent].allSatisfy({ $0.waiter?.isWaiting != true && !$0.isHeartbeat }) else { return }
+        guard let request = PQgetCancel(connection) else { return }
+        cancelling = true
+        let cancel = CancelRequest(pointer: request)
+        Thread.detachNewThread { [loop] in
+            cancel.send()
+            loop.execute {
+                self.cancelling = false
+                self.sendWaiting()
+            }
+        }
     }
 
     /// Runs `Statement`, prepared on this connection the first time it comes, with a Sync of its
@@ -365,7 +390,7 @@ final class LoopConnection: @unchecked Sendable {
     /// is dropped unsent: nobody waits for its answer. (A unit that prepares a statement goes
     /// anyway: those queued behind it rely on the statement.)
     private func sendWaiting() {
-        while let connection, isOpen, unsent < units.count, unsent - head < limits.window {
+        while let connection, isOpen, !cancelling, unsent < units.count, unsent - head < limits.window {
             let now = ContinuousClock.now
             while unsent < units.count, unsent - head < limits.window {
                 if units[unsent].isAbandoned(at: now) {
@@ -387,6 +412,18 @@ final class LoopConnection: @unchecked Sendable {
 
     // MARK: The socket
 
+    /// libpq's cancel request for one connection, sent from another thread and freed there.
+    private struct CancelRequest: @unchecked Sendable {
+        // @unchecked: used by one thread, once, after the loop made it.
+        let pointer: OpaquePointer
+
+        func send() {
+            var message = [CChar](repeating: 0, count: 256)
+            _ = PQcancel(pointer, &message, Int32(message.count))
+            PQfreeCancel(pointer)
+        }
+    }
+
     private func readiness(_ events: EventLoop.IOEvents) {
         guard let connection else { return }
         switch phase {
@@ -405,6 +442,7 @@ final class LoopConnection: @unchecked Sendable {
             }
             if writing || events.contains(.writable) { flush() }
             if events.isEmpty { expireOverdue() }
+            cancelAbandonedWork()
             sendWaiting()
         }
     }
