@@ -80,7 +80,7 @@ public struct PostgresListener: Sendable {
         let channel = self.channel
         try await withTaskExecutorPreference(loop) {
             let connection = LoopConnection(
-                address: connections.address, loop: loop, connectTimeout: connections.connectTimeout,
+                address: connections.address.named("tessera listen \(channel)"), loop: loop, connectTimeout: connections.connectTimeout,
                 statementTimeout: heartbeat)
             connection.notified = { heard, payload in if heard == channel { received(payload) } }
             defer { connection.close() }

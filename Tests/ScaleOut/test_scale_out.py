@@ -314,7 +314,7 @@ class ScaleOutTest(unittest.TestCase):
         """Every instance keeps the session ends in memory, kept current by NOTIFY. An instance
         whose listener was cut off while another one signed a session out never heard of it; once
         it listens again it loads every end anew, so the copied cookie is signed out there too."""
-        listeners = "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'LISTEN%tessera_session_ends%'"
+        listeners = "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'tessera listen tessera_session_ends'"
 
         def wait_for_listeners(count):
             deadline = time.monotonic() + 20
@@ -336,7 +336,7 @@ class ScaleOutTest(unittest.TestCase):
         try:
             # Every listener's backend is ended; the running instances listen again at once,
             # the stopped one cannot until it runs: it misses what is announced meanwhile.
-            psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%tessera_session_ends%'")
+            psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'tessera listen tessera_session_ends'")
             wait_for_listeners(2)
             status, _, _ = shopper.post("/", "/logout", {})
             self.assertEqual(status, 303)

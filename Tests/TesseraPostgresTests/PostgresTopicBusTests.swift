@@ -50,7 +50,7 @@ import Testing
                 try connection.rows(
                     """
                     SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-                    WHERE datname = current_database() AND query ILIKE 'LISTEN%' AND pid <> pg_backend_pid()
+                    WHERE datname = current_database() AND application_name LIKE 'tessera listen %' AND pid <> pg_backend_pid()
                     """
                 ).count
             }

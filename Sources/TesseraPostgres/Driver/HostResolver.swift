@@ -62,7 +62,7 @@ final class HostResolver: Sendable {
 /// Where a loop's connections connect: libpq's connection string, and the host name to resolve
 /// off the loop first when the URL names one.
 struct PostgresAddress: Sendable {
-    let conninfo: String
+    private(set) var conninfo: String
     /// `nil` when the URL names an IP address or a socket folder.
     let hostName: String?
     let resolver: HostResolver
@@ -71,6 +71,14 @@ struct PostgresAddress: Sendable {
         conninfo = url.conninfo
         hostName = HostResolver.needsLookUp(url.host) ? url.host : nil
         self.resolver = resolver
+    }
+
+    /// The same address, for connections that show `name` in `pg_stat_activity`'s
+    /// `application_name` (libpq takes the last of a repeated keyword).
+    func named(_ name: String) -> PostgresAddress {
+        var named = self
+        named.conninfo += " application_name='\(name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'"))'"
+        return named
     }
 
     /// The connection string with the resolved address beside the name: libpq connects to

@@ -46,8 +46,10 @@ final class LoopConnection: @unchecked Sendable {
         var id: UInt64 = 0
         /// Sent by ``keepAlive(every:)``, for no caller.
         var isHeartbeat = false
-        /// Sends the unit once the connection is open.
-        var send: ((OpaquePointer) -> Bool)?
+        /// Sends the unit once the connection is open; told whether to prepare its statement
+        /// first, which is decided as it goes out, so that what went before (a Prepare that
+        /// failed, a statement healed under a new name) counts.
+        var send: ((OpaquePointer, _ prepareFirst: Bool) -> Bool)?
 
         /// Whether the unit may stay unsent: nobody waits for it (or its caller's patience has
         /// run out), and nothing else relies on it.
@@ -92,6 +94,8 @@ final class LoopConnection: @unchecked Sendable {
     private var lastUnitID: UInt64 = 0
     /// A cancel request is on its way to the server: nothing is sent until it is done.
     private var cancelling = false
+    /// When a cancel request has waited too long.
+    private var cancelTimer: LoopTimer?
     /// How many texts a connection prepares for `run`, at most.
     static let preparedQueryLimit = 256
 
@@ -223,7 +227,7 @@ final class LoopConnection: @unchecked Sendable {
         return try await answer { waiter in
             Unit(
                 waiter: waiter, deadline: deadline,
-                send: { connection in
+                send: { connection, _ in
                     Self.withParameters(query.binds) { count, types, values, lengths, formats in
                         PQsendQueryParams(connection, query.sql, count, types, values, lengths, formats, 0) == 1
                     }
@@ -252,8 +256,8 @@ final class LoopConnection: @unchecked Sendable {
         guard let index = units[head...].firstIndex(where: { $0.id == id }), let waiter = units[index].waiter else { return }
         units[index].waiter = nil
         waiter.resume(throwing: CancellationError())
-        let now = ContinuousClock.now
-        units[unsent...].removeAll { $0.isAbandoned(at: now) }
+        // Drops what is abandoned now, each waiter past its patience told first.
+        expireWaiters(at: .now)
         cancelAbandonedWork()
     }
 
@@ -265,17 +269,30 @@ final class LoopConnection: @unchecked Sendable {
     /// blocks for a round trip, so it runs on a thread of its own, one per connection at most.
     private func cancelAbandonedWork() {
         guard isOpen, !cancelling, head < unsent, let connection else { return }
+        // A Prepare among them may be cancelled too: statements not sent yet decide as they go
+        // whether to prepare, and those on the wire behind it wait for nobody either.
         guard units[head..<unsent].allSatisfy({ $0.waiter?.isWaiting != true && !$0.isHeartbeat }) else { return }
         guard let request = PQgetCancel(connection) else { return }
         cancelling = true
+        // libpq 15's cancel has no timeout of its own: a request unanswered for the statement
+        // timeout counts the connection as lost, as an unanswered statement does.
+        cancelTimer = loop.schedule(after: statementTimeout) { [weak self] in
+            guard let self, cancelling else { return }
+            fail(DatabaseUnavailable(reason: "the database did not answer a cancel request in time"))
+        }
         let cancel = CancelRequest(pointer: request)
         Thread.detachNewThread { [loop] in
             cancel.send()
-            loop.execute {
-                self.cancelling = false
-                self.sendWaiting()
-            }
+            loop.execute { self.cancelDone() }
         }
+    }
+
+    private func cancelDone() {
+        guard cancelling else { return }
+        cancelling = false
+        if let cancelTimer { loop.cancel(cancelTimer) }
+        cancelTimer = nil
+        sendWaiting()
     }
 
     /// Runs `Statement`, prepared on this connection the first time it comes, with a Sync of its
@@ -302,23 +319,25 @@ final class LoopConnection: @unchecked Sendable {
     /// A prepared statement the server refused to run because of how it was prepared: the next
     /// use prepares it again, so a rolling deploy or a pooler costs one failed statement, not a
     /// connection that fails the statement until it is replaced.
-    /// - 26000: the session no longer has it (a pooler's `DISCARD ALL`): prepared again.
+    /// - 26000: the session no longer has it (a pooler's `DISCARD ALL`, or a Prepare that
+    ///   failed while others were queued behind it);
     /// - 0A000: its plan no longer fits (`cached plan must not change result type`, after a
-    ///   migration changed a table under `SELECT *`): prepared anew under another name, since
-    ///   the old one still exists in the session. Statements already queued under the old name
-    ///   fail the same way and change nothing more.
+    ///   migration changed a table under `SELECT *`), and the old one still exists.
+    /// Either way it is prepared anew under another name.
     private func heal(_ name: String, after error: PostgresError) {
-        switch error.sqlState {
-        case "26000":
-            prepared.remove(name)
-        case "0A000":
-            if let key = statementNames.first(where: { $0.value == name })?.key {
-                statementNames[key] = newName()
-            } else if let key = preparedQueries.first(where: { $0.value == name })?.key {
-                preparedQueries[key] = newName()
+        let mustRename =
+            switch error.sqlState {
+            case "26000": true
+            case "0A000": error.message.hasPrefix("cached plan must not change result type")
+            default: false
             }
-        default:
-            break
+        // A new name whatever went wrong, so that healing twice (statements queued under the old
+        // name fail the same way) changes nothing more, and no Prepare meets an old one's name.
+        guard mustRename else { return }
+        if let key = statementNames.first(where: { $0.value == name })?.key {
+            statementNames[key] = newName()
+        } else if let key = preparedQueries.first(where: { $0.value == name })?.key {
+            preparedQueries[key] = newName()
         }
     }
 
@@ -358,25 +377,21 @@ final class LoopConnection: @unchecked Sendable {
     )
         -> Unit
     {
-        let mustPrepare = !prepared.contains(name)
-        if mustPrepare { prepared.insert(name) }
         return Unit(
-            waiter: waiter, deadline: deadline, preparing: mustPrepare ? name : nil, statement: name,
-            send: { connection in
+            waiter: waiter, deadline: deadline, statement: name,
+            send: { connection, prepareFirst in
                 Self.withParameters(binds) { count, types, values, lengths, formats in
-                    if mustPrepare, PQsendPrepare(connection, name, sql, count, types) != 1 { return false }
+                    if prepareFirst, PQsendPrepare(connection, name, sql, count, types) != 1 { return false }
                     return PQsendQueryPrepared(connection, name, count, values, lengths, formats, 0) == 1
                 }
             })
     }
 
     private func enqueue(_ unit: Unit) {
-        guard !isClosed else {
-            unit.waiter?.resume(throwing: DatabaseUnavailable(reason: "the connection is closed"))
-            return
-        }
-        guard hasRoom else {
-            unit.waiter?.resume(throwing: DatabaseUnavailable(reason: "\(inFlight) statements already wait on one connection"))
+        let refusal =
+            isClosed ? "the connection is closed" : hasRoom ? nil : "\(inFlight) statements already wait on one connection"
+        if let refusal {
+            unit.waiter?.resume(throwing: DatabaseUnavailable(reason: refusal))
             return
         }
         if let patience = unit.deadline { soonestPatience = min(soonestPatience ?? patience, patience) }
@@ -387,8 +402,8 @@ final class LoopConnection: @unchecked Sendable {
 
     /// Sends the waiting units while the window has room, oldest first, flushing after each
     /// round (a flush may read answers, which makes room again). A unit whose caller has gone
-    /// is dropped unsent: nobody waits for its answer. (A unit that prepares a statement goes
-    /// anyway: those queued behind it rely on the statement.)
+    /// is dropped unsent: nobody waits for its answer. Whether a unit prepares its statement is
+    /// decided here, as it goes out, so no unit relies on one that was dropped.
     private func sendWaiting() {
         while let connection, isOpen, !cancelling, unsent < units.count, unsent - head < limits.window {
             let now = ContinuousClock.now
@@ -399,10 +414,16 @@ final class LoopConnection: @unchecked Sendable {
                     continue
                 }
                 guard let send = units[unsent].send else { break }
+                var prepareFirst = false
+                if let name = units[unsent].statement, !prepared.contains(name) {
+                    prepared.insert(name)
+                    units[unsent].preparing = name
+                    prepareFirst = true
+                }
                 units[unsent].send = nil
                 units[unsent].sentAt = now
                 unsent += 1
-                guard send(connection), PQpipelineSync(connection) == 1 else {
+                guard send(connection, prepareFirst), PQpipelineSync(connection) == 1 else {
                     return fail(DatabaseUnavailable(reason: Self.message(connection)))
                 }
             }
@@ -554,7 +575,8 @@ final class LoopConnection: @unchecked Sendable {
             head = 0
         }
         if let failure = unit.failure {
-            if let name = unit.preparing { prepared.remove(name) }
+            // A Prepare that failed made nothing (unless the name was taken: then it exists).
+            if let name = unit.preparing, (failure as? PostgresError)?.sqlState != "42P05" { prepared.remove(name) }
             if let name = unit.statement, let error = failure as? PostgresError { heal(name, after: error) }
             unit.waiter?.resume(throwing: failure)
         } else {
@@ -636,10 +658,14 @@ final class LoopConnection: @unchecked Sendable {
     /// silent, as after a network partition that closed nothing: unanswered within the
     /// statement timeout, the heartbeat closes the connection, as any statement would.
     func keepAlive(every interval: Duration) {
+        guard !isClosed else { return }
         if let heartbeat { loop.cancel(heartbeat) }
         heartbeat = loop.schedule(after: interval, repeating: interval) { [weak self] in
             guard let self, isOpen, inFlight == 0 else { return }
-            enqueue(Unit(waiter: nil, deadline: nil, isHeartbeat: true, send: { PQsendQueryParams($0, "SELECT 1", 0, nil, nil, nil, nil, 0) == 1 }))
+            enqueue(
+                Unit(
+                    waiter: nil, deadline: nil, isHeartbeat: true,
+                    send: { connection, _ in PQsendQueryParams(connection, "SELECT 1", 0, nil, nil, nil, nil, 0) == 1 }))
         }
     }
 
@@ -655,6 +681,8 @@ final class LoopConnection: @unchecked Sendable {
         heartbeat = nil
         if let resolvingTimer { loop.cancel(resolvingTimer) }
         resolvingTimer = nil
+        if let cancelTimer { loop.cancel(cancelTimer) }
+        cancelTimer = nil
         let waiting = units[head...]
         units = []
         head = 0
