@@ -83,8 +83,12 @@ final class LoopConnection: @unchecked Sendable {
     private var prepared: Set<String> = []
     /// When the statement now at the head of the queue got there (the one before it was answered).
     private var headSince = ContinuousClock.now
-    /// The names `run(_:deadline:prepare:)` gave the texts it prepared.
-    private var preparedQueries: [PreparedQuery: String] = [:]
+    /// The names `run(_:deadline:prepare:)` gave the texts it prepared, by text, then by the
+    /// parameters' types (the same text bound with other types is another statement). Looked up
+    /// without building a key, so a page's read costs no allocation to find its name.
+    private var preparedQueries: [String: [PreparedQuery]] = [:]
+    /// How many texts have names in ``preparedQueries``.
+    private var preparedQueryCount = 0
     /// The names the ``PostgresPreparedStatement`` types run here are prepared under: looked up
     /// by the type's identity, which costs no allocation, as its name as text would.
     private var statementNames: [ObjectIdentifier: String] = [:]
@@ -99,9 +103,9 @@ final class LoopConnection: @unchecked Sendable {
     /// How many texts a connection prepares for `run`, at most.
     static let preparedQueryLimit = 256
 
-    private struct PreparedQuery: Hashable {
-        let sql: String
+    private struct PreparedQuery {
         let types: [UInt32]
+        var name: String
     }
     private var writing = false
     /// ``keepAlive(every:)``'s timer.
@@ -213,13 +217,14 @@ final class LoopConnection: @unchecked Sendable {
     func run(_ query: PostgresQuery, deadline: ContinuousClock.Instant?, prepare: Bool = false) async throws -> Answer {
         try query.binds.checkSendable()
         if prepare {
-            let key = PreparedQuery(sql: query.sql, types: query.binds.values.map(\.type))
+            let values = query.binds.values
             let name =
-                preparedQueries[key]
+                preparedQueries[query.sql]?.first(where: { $0.types.elementsEqual(values.lazy.map(\.type)) })?.name
                 ?? {
-                    guard preparedQueries.count < Self.preparedQueryLimit else { return nil }
+                    guard preparedQueryCount < Self.preparedQueryLimit else { return nil }
                     let name = newName()
-                    preparedQueries[key] = name
+                    preparedQueries[query.sql, default: []].append(PreparedQuery(types: values.map(\.type), name: name))
+                    preparedQueryCount += 1
                     return name
                 }()
             if let name { return try await runPrepared(name: name, sql: query.sql, binds: query.binds, deadline: deadline) }
@@ -336,8 +341,12 @@ final class LoopConnection: @unchecked Sendable {
         guard mustRename else { return }
         if let key = statementNames.first(where: { $0.value == name })?.key {
             statementNames[key] = newName()
-        } else if let key = preparedQueries.first(where: { $0.value == name })?.key {
-            preparedQueries[key] = newName()
+        } else {
+            for (sql, queries) in preparedQueries {
+                guard let index = queries.firstIndex(where: { $0.name == name }) else { continue }
+                preparedQueries[sql]?[index].name = newName()
+                return
+            }
         }
     }
 
