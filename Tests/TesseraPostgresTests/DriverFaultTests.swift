@@ -49,20 +49,12 @@ import Testing
             queueLimits: PostgresQueueLimits(window: 1, perConnection: 3, perLoop: 3), logger: PostgresTestCluster.logger)
         try await connections.execute("CREATE TABLE sent (x int)")
         func insert(_ value: Int) async throws { try await connections.execute("INSERT INTO sent VALUES (\(value))") }
-        let lock = try BlockingConnection(url: url, timeout: .seconds(30))
-        _ = try lock.rows("SELECT pg_advisory_lock(59)")
-        func waitingOnTheLock() throws -> Bool {
-            try lock.rows(
-                """
-                SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = 59 AND NOT granted
-                  AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                """)[0].decode(Int.self) == 1
-        }
+        let lock = try HeldLock(key: 59, in: url)
         let refusals = try await connections.withConnection { lease in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 // On the wire, held by the lock: the window is full.
                 group.addTask { _ = try await lease.query("SELECT pg_advisory_lock(59), pg_advisory_unlock(59)") }
-                while try !waitingOnTheLock() { try await Task.sleep(for: .milliseconds(5)) }
+                while try !lock.hasAWaiter() { try await Task.sleep(for: .milliseconds(5)) }
                 // Waits its turn for longer than its caller's patience: dropped unsent.
                 await #expect(throws: DatabaseUnavailable.self) {
                     try await DatabasePatience.$current.withValue(DatabasePatience(limit: .milliseconds(200))) {
@@ -76,7 +68,7 @@ import Testing
                 var refusals: [String] = []
                 do { _ = try await lease.query("SELECT 4") } catch let error as DatabaseUnavailable { refusals.append(error.reason) }
                 do { _ = try await connections.query("SELECT 5") } catch let error as DatabaseUnavailable { refusals.append(error.reason) }
-                _ = try lock.rows("SELECT pg_advisory_unlock(59)")
+                try lock.release()
                 try await group.waitForAll()
                 return refusals
             }
@@ -201,19 +193,11 @@ import Testing
             url: url, size: 1, connectTimeout: .seconds(60), statementTimeout: .seconds(120),
             queueLimits: PostgresQueueLimits(window: 1, perConnection: 8, perLoop: 8), logger: PostgresTestCluster.logger)
         try await connections.execute("CREATE TABLE sent (x int)")
-        let lock = try BlockingConnection(url: url, timeout: .seconds(30))
-        _ = try lock.rows("SELECT pg_advisory_lock(60)")
-        func waitingOnTheLock() throws -> Bool {
-            try lock.rows(
-                """
-                SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = 60 AND NOT granted
-                  AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                """)[0].decode(Int.self) == 1
-        }
+        let lock = try HeldLock(key: 60, in: url)
         try await connections.withConnection { (lease: PostgresLease) async throws in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { _ = try await lease.query("SELECT pg_advisory_lock(60), pg_advisory_unlock(60)") }
-                while try !waitingOnTheLock() { try await Task.sleep(for: .milliseconds(5)) }
+                while try !lock.hasAWaiter() { try await Task.sleep(for: .milliseconds(5)) }
                 // Behind the held statement: one insert, and a batch of two.
                 // On the lease's loop, as every use of its connection must be.
                 let loop = lease.connection.loop
@@ -235,7 +219,7 @@ import Testing
                 batch.cancel()
                 await #expect(throws: CancellationError.self) { try await single.value }
                 await #expect(throws: CancellationError.self) { try await batch.value }
-                _ = try lock.rows("SELECT pg_advisory_unlock(60)")
+                try lock.release()
                 try await group.waitForAll()
             }
         }
@@ -267,5 +251,32 @@ import Testing
         withExtendedLifetime(observer) {}
         await connections.shutdown()
         await PostgresTestCluster.drop(url)
+    }
+}
+
+/// An advisory lock held from a connection of the test's own, which a statement under test
+/// waits on: the statement is on the wire, and the server busy with it, until `release()`.
+private struct HeldLock {
+    let key: Int
+    private let connection: BlockingConnection
+
+    init(key: Int, in url: PostgresURL) throws {
+        self.key = key
+        connection = try BlockingConnection(url: url, timeout: .seconds(30))
+        _ = try connection.rows("SELECT pg_advisory_lock(\(key))")
+    }
+
+    /// Whether a statement of this database waits for the lock (other tests' databases take
+    /// advisory locks in the same cluster).
+    func hasAWaiter() throws -> Bool {
+        try connection.rows(
+            """
+            SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = \(key) AND NOT granted
+              AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+            """)[0].decode(Int.self) == 1
+    }
+
+    func release() throws {
+        _ = try connection.rows("SELECT pg_advisory_unlock(\(key))")
     }
 }
