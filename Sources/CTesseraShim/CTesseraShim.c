@@ -140,15 +140,6 @@ void tessera_mhd_run(tessera_daemon *daemon) {
   MHD_run(daemon->mhd);
 }
 
-const void *tessera_mhd_identity(tessera_daemon *daemon) {
-  return daemon->mhd;
-}
-
-const void *tessera_mhd_connection_daemon(struct MHD_Connection *connection) {
-  const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_DAEMON);
-  return info ? info->daemon : NULL;
-}
-
 int tessera_mhd_timeout_ms(tessera_daemon *daemon) {
   MHD_UNSIGNED_LONG_LONG timeout = 0;
   if (MHD_get_timeout(daemon->mhd, &timeout) != MHD_YES) return -1;

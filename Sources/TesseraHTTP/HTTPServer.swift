@@ -86,7 +86,7 @@ public final class HTTPServer: Service {
         let sweeper = await sweepLoop.submit {
             var memory = IdleMemory()
             return sweepLoop.schedule(after: .milliseconds(250), repeating: .milliseconds(250)) {
-                core.enforceDeadlines()
+                core.cutOffSlowHeads()
                 memory.sweep(inFlight: core.inFlight.load(ordering: .relaxed))
             }
         }
@@ -115,21 +115,17 @@ public final class HTTPServer: Service {
             while core.inFlight.load(ordering: .relaxed) > 0, clock.now < deadline {
                 try? await clock.sleep(for: .milliseconds(10))
             }
-            // From here on a request that would wait for its handler gets a 503 at once, and a
-            // stream that would wait for its producer ends.
-            core.suspensions.close()
+            await daemons.closeSuspensions()
             // libmicrohttpd aborts when stopped with a connection suspended: answer each one still
             // waiting, and wait until every answer is handed over, however long its page takes.
             var warned = false
-            while core.suspensions.count > 0 {
-                let unfinished = core.waiting.waiting(since: .now)
-                if !unfinished.isEmpty, !warned {
+            while true {
+                let (expired, suspended) = await daemons.expireWaiting(reason: HTTPError(.shuttingDown))
+                if expired > 0, !warned {
                     warned = true
-                    core.logger.warning("grace period over; answering waiting requests with 503", metadata: ["count": "\(unfinished.count)"])
+                    core.logger.warning("grace period over; answering waiting requests with 503", metadata: ["count": "\(expired)"])
                 }
-                for connection in unfinished {
-                    connection.expire(reason: HTTPError(.shuttingDown))
-                }
+                if suspended == 0 { break }
                 try? await clock.sleep(for: .milliseconds(10))
             }
             // Let the last answers go out before the daemon closes their connections.

@@ -1,5 +1,4 @@
 import HTTPTypes
-import Synchronization
 
 /// A request's id: the one a balancer sent in a well-formed `X-Request-ID`, or a new one. It is
 /// on every log line of the request and sent back as `X-Request-ID`, so a shopper's report, the
@@ -27,11 +26,12 @@ public enum RequestID {
 }
 
 /// New request ids: a random prefix per server and a counter, 15 characters, so that each fits
-/// in a Swift string without an allocation. Unique within a server's life, and across servers
-/// but for a one-in-two-billion clash of prefixes.
-final class RequestIDGenerator: Sendable {
+/// in a Swift string without an allocation. Each loop keeps its own, with its own prefix, so a
+/// request takes its id without an atomic shared between loops. Unique within a server's life,
+/// and across loops and servers but for a one-in-two-billion clash of prefixes.
+struct RequestIDGenerator {
     private let prefix: [UInt8]
-    private let counter = Atomic<UInt64>(0)
+    private var counter: UInt64 = 0
     private static let digits = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)
 
     init() {
@@ -40,8 +40,9 @@ final class RequestIDGenerator: Sendable {
     }
 
     /// Six random characters, then the counter in base 36 over nine (36⁹ requests before it wraps).
-    func next() -> String {
-        var number = counter.add(1, ordering: .relaxed).newValue
+    mutating func next() -> String {
+        counter &+= 1
+        var number = counter
         return String(unsafeUninitializedCapacity: 15) { buffer in
             for index in 0..<6 { buffer[index] = prefix[index] }
             for index in (6..<15).reversed() {

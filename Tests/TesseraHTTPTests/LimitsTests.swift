@@ -229,4 +229,40 @@ import Testing
         #expect(try await server.assertServing().status == 200)
         try await server.stop()
     }
+
+    /// Each waiting request has its own deadline, counted from when it began to wait, whoever
+    /// waits beside it: one that answers in time leaves the loop's list from its middle, and a
+    /// later one is not cut at the first one's deadline.
+    @Test func eachWaitingRequestIsCutAtItsOwnDeadline() async throws {
+        let patience = Duration.milliseconds(400)
+        let server = try await TestServer.start(limits: HTTPServerLimits(responseTimeout: patience)) { request in
+            switch request.path {
+            case "/stuck": try await Task.sleep(for: .seconds(30))
+            case "/quick": try await Task.sleep(for: .milliseconds(50))
+            default: break
+            }
+            return .text("ok")
+        }
+        let port = server.port
+        func timed(_ path: String) async throws -> (status: Int, waited: Duration) {
+            try await onThread {
+                let clock = ContinuousClock()
+                let start = clock.now
+                let status = try RawHTTPClient.request(port: port, path).status
+                return (status, clock.now - start)
+            }
+        }
+        async let first = timed("/stuck")
+        try await Task.sleep(for: .milliseconds(20))
+        async let quick = timed("/quick")
+        try await Task.sleep(for: .milliseconds(200))
+        async let later = timed("/stuck")
+        let (firstReply, quickReply, laterReply) = try await (first, quick, later)
+        #expect(firstReply.status == 503 && firstReply.waited >= patience)
+        #expect(quickReply.status == 200)
+        #expect(laterReply.status == 503)
+        #expect(laterReply.waited >= patience, "cut at its own deadline, not at the first request's")
+        #expect(try await server.assertServing().status == 200)
+        try await server.stop()
+    }
 }

@@ -69,12 +69,6 @@ int tessera_mhd_epoll_fd(tessera_daemon *daemon);
 /// Does what the daemon's sockets and timeouts ask for, without blocking.
 void tessera_mhd_run(tessera_daemon *daemon);
 
-/// libmicrohttpd's own daemon under `daemon`, to tell which daemon a connection belongs to.
-const void *tessera_mhd_identity(tessera_daemon *daemon);
-
-/// The libmicrohttpd daemon `connection` belongs to (compare with `tessera_mhd_identity`).
-const void *tessera_mhd_connection_daemon(struct MHD_Connection *connection);
-
 /// Milliseconds until the daemon must run for a connection's timeout, or -1 for none.
 int tessera_mhd_timeout_ms(tessera_daemon *daemon);
 

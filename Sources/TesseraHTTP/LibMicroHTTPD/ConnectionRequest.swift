@@ -17,8 +17,10 @@ import Synchronization
 ///
 /// Memory ordering: `finish` writes the slot, then publishes `answeredInline` with release;
 /// `settle` reads the slot only after observing it with acquire. `settle` suspends the
-/// connection, stores the task, and registers the deadline *before* publishing `suspended`,
-/// so whoever wins `suspended → answered` may queue and resume at once. The access-log fields
+/// connection, stores the task, and starts the deadline *before* publishing `suspended`,
+/// so whoever wins `suspended → answered` may queue and resume at once. The suspension and the
+/// deadline belong to the connection's loop (``DaemonContext``): `settle` runs there, and the
+/// winner's resume hops there when it runs elsewhere. The access-log fields
 /// are written before the answer is queued, and read in the completion callback, which
 /// libmicrohttpd's own locking orders after it.
 final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
@@ -42,6 +44,8 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
     }
 
     let core: ServerCore
+    /// The connection's daemon, and the state of its loop.
+    let daemon: DaemonContext
     let connection: OpaquePointer
     /// The connection this request came on; `nil` only if libmicrohttpd did not report it.
     let open: OpenConnection?
@@ -97,9 +101,11 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
     /// The answer's ``Response/loggedTarget``: the access log's target when the real one holds a secret.
     private(set) var answeredLoggedTarget: String?
     private var answeredStream: StreamedBody?
+    var waitingLinks = WaitingLinks()
 
-    init(core: ServerCore, connection: OpaquePointer, open: OpenConnection?, target: String, targetByteCount: Int, targetHasSpace: Bool) {
-        self.core = core
+    init(daemon: DaemonContext, connection: OpaquePointer, open: OpenConnection?, target: String, targetByteCount: Int, targetHasSpace: Bool) {
+        self.core = daemon.core
+        self.daemon = daemon
         self.connection = connection
         self.open = open
         self.target = target
@@ -115,7 +121,7 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
             requestID = incoming
             requestIDIsTheClients = true
         } else {
-            requestID = core.requestIDs.next()
+            requestID = daemon.requestIDs.next()
         }
     }
 
@@ -182,18 +188,17 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
             takeInlineAnswer()
             return
         }
-        guard core.suspensions.suspend(connection) else {
+        guard daemon.suspensions.suspend(connection) else {
             answerWithoutWaiting(cancelling: task)
             return
         }
         handlerTask = task
-        core.waiting.insert(self)
+        daemon.deadlines.insert(self)
         let (published, _) = dispatchState.compareExchange(expected: .running, desired: .suspended, ordering: .acquiringAndReleasing)
         if !published {
             // The handler answered while we were suspending: queue it and resume ourselves.
-            core.waiting.remove(self)
             takeInlineAnswer()
-            core.suspensions.resume(connection)
+            daemon.resume(connection, endingWaitOf: self)
         }
     }
 
@@ -227,25 +232,24 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
         }
         let (won, _) = dispatchState.compareExchange(expected: .suspended, desired: .answered, ordering: .acquiringAndReleasing)
         guard won else { return }
-        core.waiting.remove(self)
         queue(response)
-        core.suspensions.resume(connection)
+        daemon.resume(connection, endingWaitOf: self)
     }
 
+    /// On the connection's loop, whose ``AnswerDeadlines`` has let go of it.
     func expire(reason: HTTPError) {
         let (won, _) = dispatchState.compareExchange(expected: .suspended, desired: .answered, ordering: .acquiringAndReleasing)
         guard won else { return }
-        core.waiting.remove(self)
         handlerTask?.cancel()
         core.logger.warning("request cut short", metadata: ["target": "\(target)", "reason": "\(reason.message)", "request_id": "\(requestID)"])
         let request = makeRequest()
         let errorResponder = core.errorResponder
         // The connection stays suspended, and the server cannot stop, until an answer is sent:
         // an error page that takes too long is replaced by the plain one.
-        let fallback = Expiry.after(Self.errorPagePatience, on: EventLoop.current) {
+        let fallback = Expiry.after(Self.errorPagePatience, on: daemon.loop) {
             self.sendExpiryAnswer(PlainErrorResponder().page(for: reason, to: request))
         }
-        Task {
+        Task(executorPreference: daemon.loop) {
             let response = await errorResponder.response(for: reason, to: request)
             fallback.cancel()
             self.sendExpiryAnswer(response)
@@ -261,7 +265,7 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
         var response = response
         response.headers[.connection] = "close"
         queue(response)
-        core.suspensions.resume(connection)
+        daemon.resume(connection, endingWaitOf: nil)
     }
 
     // MARK: Queueing
@@ -319,7 +323,7 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
             headers[.transferEncoding] = nil
             mhdResponse = NativeResponse.make(bytes: [], headers: headers, defaults: core.defaultHeaders)
         case .stream(let producer):
-            let body = StreamedBody(core: core, connection: connection)
+            let body = StreamedBody(daemon: daemon, connection: connection)
             stream = body
             bodyBytes = 0
             mhdResponse = body.makeResponse()

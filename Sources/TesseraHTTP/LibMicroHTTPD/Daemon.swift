@@ -12,7 +12,6 @@ final class Daemons: Sendable {
     let port: Int
     private let listener: Int32
     private let daemons: [Daemon]
-    private let retainedCore: Unmanaged<ServerCore>
 
     struct StartError: Error, CustomStringConvertible {
         var description: String
@@ -29,31 +28,30 @@ final class Daemons: Sendable {
             tessera_listen(host, UInt16(clamping: configuration.port), 1024, &boundPort, &isIPv6, &errorBuffer, errorBuffer.count)
         }
         guard listener >= 0 else { throw startError() }
-        let retained = Unmanaged.passRetained(core)
         var started: [Daemon] = []
         for loop in loops {
+            let context = DaemonContext(core: core, loop: loop)
+            let retained = Unmanaged.passRetained(context)
             var options = Self.options(core: core, configuration: configuration, daemonCount: loops.count, retained: retained)
             options.listen_socket = listener
             options.is_ipv6 = isIPv6
             guard let handle = tessera_mhd_start(&options, &errorBuffer, errorBuffer.count) else {
+                retained.release()
                 for daemon in started { daemon.stopNow() }
                 close(listener)
-                retained.release()
                 throw startError()
             }
-            started.append(Daemon(handle: handle, loop: loop))
+            started.append(Daemon(handle: handle, context: retained))
         }
         self.listener = listener
         self.daemons = started
-        self.retainedCore = retained
         self.port = Int(boundPort)
-        core.suspensions.serve(started)
         for daemon in started { daemon.attach() }
     }
 
     private static func options(
         core: ServerCore, configuration: HTTPServerConfiguration, daemonCount: Int,
-        retained: Unmanaged<ServerCore>
+        retained: Unmanaged<DaemonContext>
     ) -> tessera_daemon_options {
         let limits = configuration.limits
         var options = tessera_daemon_options()
@@ -97,49 +95,68 @@ final class Daemons: Sendable {
         daemons.reduce(0) { $0 + Int(tessera_mhd_current_connections($1.handle)) }
     }
 
+    /// Refuses every later suspension, on each daemon's loop: from here on a request that would
+    /// wait for its handler gets a 503 at once, and a stream that would wait for its producer ends.
+    func closeSuspensions() async {
+        for daemon in daemons {
+            let context = daemon.context
+            await context.loop.submit { context.suspensions.close() }
+        }
+    }
+
+    /// Expires every connection still waiting for Swift code, and returns how many were
+    /// waiting and how many connections are still suspended (their answers not handed over yet).
+    func expireWaiting(reason: HTTPError) async -> (expired: Int, suspended: Int) {
+        var total = (expired: 0, suspended: 0)
+        for daemon in daemons {
+            let context = daemon.context
+            let counts = await context.loop.submit {
+                (context.deadlines.expireAll(reason: reason), context.suspensions.count)
+            }
+            total.expired += counts.0
+            total.suspended += counts.1
+        }
+        return total
+    }
+
     /// Stops every daemon, each on its loop, closing its connections. Nothing may be suspended.
     func stop() async {
         for daemon in daemons { await daemon.stop() }
-        retainedCore.release()
     }
 }
 
-/// One daemon, driven by its event loop: run when its epoll instance has work, and at its
-/// connections' timeouts.
+/// One daemon, driven by its event loop: run when its epoll instance has work, at its
+/// connections' timeouts, and after a connection was resumed.
 final class Daemon: @unchecked Sendable {
     // @unchecked: the handle is used on its loop's thread only, but for
     // `tessera_mhd_current_connections`, which libmicrohttpd allows from any thread.
     let handle: OpaquePointer
-    let loop: EventLoop
-    /// libmicrohttpd's daemon, to tell which of the server's daemons a connection belongs to.
-    let identity: UnsafeRawPointer?
+    /// What the daemon's callbacks get as their `cls`, retained until the daemon has stopped.
+    private let retainedContext: Unmanaged<DaemonContext>
+    var context: DaemonContext { retainedContext.takeUnretainedValue() }
+    var loop: EventLoop { context.loop }
     private var registration: EventLoop.Registration?
-    /// A connection was resumed since the daemon last ran.
-    private let runRequested = Atomic<Bool>(false)
 
-    init(handle: OpaquePointer, loop: EventLoop) {
+    init(handle: OpaquePointer, context: Unmanaged<DaemonContext>) {
         self.handle = handle
-        self.loop = loop
-        self.identity = tessera_mhd_identity(handle)
+        self.retainedContext = context
     }
 
     /// Starts serving on the loop.
     func attach() {
         loop.execute {
             let handle = self.handle
+            let context = self.context
             self.registration = self.loop.register(
                 tessera_mhd_epoll_fd(handle), events: .readable,
                 readiness: { _ in tessera_mhd_run(handle) },
-                deadline: { self.runRequested.exchange(false, ordering: .acquiringAndReleasing) ? 0 : tessera_mhd_timeout_ms(handle) }
+                deadline: {
+                    guard context.runRequested else { return tessera_mhd_timeout_ms(handle) }
+                    context.runRequested = false
+                    return 0
+                }
             )
         }
-    }
-
-    /// Runs the daemon once its loop is done with the jobs at hand: a suspended connection was
-    /// resumed. On the loop's own thread this costs no system call.
-    func runSoon() {
-        runRequested.store(true, ordering: .releasing)
-        if !loop.inEventLoop { loop.wake() }
     }
 
     func quiesce() async {
@@ -155,5 +172,6 @@ final class Daemon: @unchecked Sendable {
         if let registration { loop.deregister(registration) }
         registration = nil
         tessera_mhd_stop(handle)
+        retainedContext.release()
     }
 }

@@ -7,15 +7,15 @@ import Synchronization
 import Glibc
 #endif
 
-/// The C entry points libmicrohttpd calls. Each one turns its `cls` back into Swift objects
-/// and delegates; no logic lives here that could live in a testable Swift type.
+/// The C entry points libmicrohttpd calls. Each one turns its `cls` back into its daemon's
+/// ``DaemonContext`` and delegates; no logic lives here that could live in a testable Swift type.
 enum DaemonCallbacks {
     /// libmicrohttpd refuses a request inside its parser: the app's error step may answer.
     static let errorPage: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UInt32, UnsafePointer<CChar>?) -> OpaquePointer? = {
         cls, connection, status, message in
         guard let cls, let connection else { return nil }
-        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
-        return LibraryRefusal.page(on: connection, status: Int(status), message: message.map { String(cString: $0) } ?? "", core: core)
+        let daemon = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
+        return LibraryRefusal.page(on: connection, status: Int(status), message: message.map { String(cString: $0) } ?? "", core: daemon.core)
     }
 
     /// A request's first line has arrived: create its context. The returned pointer comes back
@@ -23,11 +23,11 @@ enum DaemonCallbacks {
     static let uriLogged: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
         cls, uri, connection in
         guard let cls, let connection else { return nil }
-        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
-        core.inFlight.add(1, ordering: .relaxed)
+        let daemon = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
+        daemon.core.inFlight.add(1, ordering: .relaxed)
         let open = tessera_mhd_socket_context(connection).map { Unmanaged<OpenConnection>.fromOpaque($0).takeUnretainedValue() }
         let context = ConnectionRequest(
-            core: core,
+            daemon: daemon,
             connection: connection,
             open: open,
             target: uri.map { String(cString: $0) } ?? "",
@@ -74,7 +74,7 @@ enum DaemonCallbacks {
             UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_ConnectionNotificationCode
         ) -> Void = { cls, connection, socketContext, code in
             guard let cls, let connection, let socketContext else { return }
-            let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+            let core = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue().core
             switch code {
             case .CONNECTION_NOTIFY_STARTED:
                 let open = core.connections.open(socket: tessera_mhd_connection_fd(connection), address: clientAddress(connection))
@@ -90,7 +90,7 @@ enum DaemonCallbacks {
 
     static let errorLogged: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void = { cls, message in
         guard let cls, let message else { return }
-        let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+        let core = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue().core
         core.logger.debug("libmicrohttpd: \(String(cString: message))")
     }
 

@@ -2,10 +2,9 @@ import HTTPTypes
 import Logging
 import Synchronization
 
-/// What the libmicrohttpd callbacks share for the lifetime of one daemon.
-///
-/// Callbacks are C function pointers that cannot capture anything, so this object travels to
-/// them as their `cls` pointer. It holds only immutable configuration and thread-safe counters.
+/// What every daemon of one server shares: immutable configuration and thread-safe counters.
+/// Each daemon's callbacks reach it through their own ``DaemonContext``, which also holds the
+/// state of that daemon's loop.
 final class ServerCore: Sendable {
     let responder: any HTTPResponder
     let errorResponder: any HTTPErrorResponder
@@ -18,13 +17,8 @@ final class ServerCore: Sendable {
     /// Requests between their first line and their completion.
     let inFlight = Atomic<Int>(0)
     let isShuttingDown = Atomic<Bool>(false)
-    /// Connections waiting on Swift code (a handler or a streamed body), with their deadlines.
-    let waiting = WaitingConnections()
-    /// Every suspended connection, so that the daemon is never stopped with one left.
-    let suspensions = Suspensions()
     /// Every open connection, for the caps and the head deadline.
     let connections: OpenConnections
-    let requestIDs = RequestIDGenerator()
 
     init(
         responder: any HTTPResponder, errorResponder: any HTTPErrorResponder, configuration: HTTPServerConfiguration, connectionLimit: Int,
@@ -42,13 +36,8 @@ final class ServerCore: Sendable {
         self.accessLogEnabled = logger.logLevel <= .info
     }
 
-    /// Called a few times a second: answers handlers past their deadline with a 503, and cuts off
-    /// connections whose request head is overdue.
-    func enforceDeadlines() {
-        let overdue = waiting.waiting(since: .now - limits.responseTimeout)
-        for connection in overdue {
-            connection.expire(reason: HTTPError(.tooSlow))
-        }
+    /// Called a few times a second: cuts off connections whose request head is overdue.
+    func cutOffSlowHeads() {
         let (seconds, attoseconds) = limits.headTimeout.components
         let cutoff = MonotonicClock.nanoseconds() - (seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         let cut = connections.cutOffSlowHeads(waitingSince: cutoff)
@@ -85,37 +74,5 @@ final class ServerCore: Sendable {
             }
             return await errorResponder.response(for: error, to: request)
         }
-    }
-}
-
-/// Something suspended on a connection, waiting for Swift code, that can be cut short.
-protocol WaitingConnection: AnyObject, Sendable {
-    /// Answers (or ends) the connection now, because its deadline passed or the server is stopping.
-    func expire(reason: HTTPError)
-}
-
-/// The registry of suspended connections: libmicrohttpd never times them out, so we do.
-///
-/// Entries insert and remove themselves under their own lock; this lock nests inside theirs and
-/// never the other way round, which is why ``waiting(since:)`` hands out a copy.
-final class WaitingConnections: Sendable {
-    private let entries = Mutex<[ObjectIdentifier: (entry: any WaitingConnection, since: ContinuousClock.Instant)]>([:])
-
-    func insert(_ entry: any WaitingConnection) {
-        let now = ContinuousClock.now
-        entries.withLock { $0[ObjectIdentifier(entry)] = (entry, now) }
-    }
-
-    func remove(_ entry: any WaitingConnection) {
-        _ = entries.withLock { $0.removeValue(forKey: ObjectIdentifier(entry)) }
-    }
-
-    /// The entries that have waited since before `instant` (all of them for `.now`).
-    func waiting(since instant: ContinuousClock.Instant) -> [any WaitingConnection] {
-        entries.withLock { entries in entries.values.filter { $0.since <= instant }.map(\.entry) }
-    }
-
-    var isEmpty: Bool {
-        entries.withLock { $0.isEmpty }
     }
 }

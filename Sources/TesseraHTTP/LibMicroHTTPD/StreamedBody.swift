@@ -9,8 +9,9 @@ import Synchronization
 /// and the next `flush()` resumes it. When the producer runs ahead, `flush()` waits until the
 /// client has read enough, so a slow client never makes the server buffer a whole page.
 final class StreamedBody: ResponseBodyWriter, WaitingConnection, @unchecked Sendable {
-    // @unchecked: every mutable field is inside `state`; `connection` is only passed to
-    // libmicrohttpd calls that the library allows from any thread on a suspended connection.
+    // @unchecked: every mutable field is inside `state` but `waitingLinks`, which only the
+    // loop's ``AnswerDeadlines`` touches; `connection` is only passed to libmicrohttpd calls
+    // that the library allows from any thread on a suspended connection.
     private struct State {
         var pending: [UInt8] = []
         var ready: [UInt8] = []
@@ -27,12 +28,13 @@ final class StreamedBody: ResponseBodyWriter, WaitingConnection, @unchecked Send
     static let highWater = 256 * 1024
     static let blockSize = 32 * 1024
 
-    private let core: ServerCore
+    private let daemon: DaemonContext
     private let connection: OpaquePointer
     private let state = Mutex(State())
+    var waitingLinks = WaitingLinks()
 
-    init(core: ServerCore, connection: OpaquePointer) {
-        self.core = core
+    init(daemon: DaemonContext, connection: OpaquePointer) {
+        self.daemon = daemon
         self.connection = connection
     }
 
@@ -51,7 +53,7 @@ final class StreamedBody: ResponseBodyWriter, WaitingConnection, @unchecked Send
 
     func start(_ producer: @escaping @Sendable (any ResponseBodyWriter) async throws -> Void) {
         // On the connection's loop, like the request that made it.
-        let task = Task(executorPreference: EventLoop.current) {
+        let task = Task(executorPreference: daemon.loop) {
             do {
                 try await producer(self)
                 try await self.flush(final: true)
@@ -87,7 +89,7 @@ final class StreamedBody: ResponseBodyWriter, WaitingConnection, @unchecked Send
             if final { state.finished = true }
             return takeSuspendedReader(&state)
         }
-        if mustResume { core.suspensions.resume(connection) }
+        if mustResume { daemon.resume(connection, endingWaitOf: self) }
         guard !final else { return }
         // Back-pressure: wait while the client is far behind.
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -108,18 +110,18 @@ final class StreamedBody: ResponseBodyWriter, WaitingConnection, @unchecked Send
             state.failed = state.failed || failed
             return takeSuspendedReader(&state)
         }
-        if mustResume { core.suspensions.resume(connection) }
+        if mustResume { daemon.resume(connection, endingWaitOf: self) }
     }
 
     private func takeSuspendedReader(_ state: inout State) -> Bool {
         guard state.readerSuspended else { return false }
         state.readerSuspended = false
-        core.waiting.remove(self)
         return true
     }
 
+    /// On the connection's loop, whose ``AnswerDeadlines`` has let go of it.
     func expire(reason: HTTPError) {
-        core.logger.warning("streamed body cut short", metadata: ["reason": "\(reason.message)"])
+        daemon.core.logger.warning("streamed body cut short", metadata: ["reason": "\(reason.message)"])
         state.withLock { $0.producer }?.cancel()
         end(failed: true)
     }
@@ -151,7 +153,7 @@ final class StreamedBody: ResponseBodyWriter, WaitingConnection, @unchecked Send
             if state.finished {
                 return state.failed ? Int(TESSERA_READER_END_WITH_ERROR) : Int(TESSERA_READER_END_OF_STREAM)
             }
-            guard core.suspensions.suspend(connection) else {
+            guard daemon.suspensions.suspend(connection) else {
                 // The server is stopping and waits for nothing any more: the stream ends here.
                 state.finished = true
                 state.failed = true
@@ -159,7 +161,7 @@ final class StreamedBody: ResponseBodyWriter, WaitingConnection, @unchecked Send
                 return Int(TESSERA_READER_END_WITH_ERROR)
             }
             state.readerSuspended = true
-            core.waiting.insert(self)
+            daemon.deadlines.insert(self)
             return 0
         }
         wakeWriter?.resume()
