@@ -1,4 +1,4 @@
-import Synchronization
+import TesseraHTTP
 
 /// Session cookies this app opened lately, by their exact value, so that a visitor's next
 /// request skips the base64 and the cipher: one hash lookup instead of an AES-GCM open.
@@ -9,14 +9,18 @@ import Synchronization
 /// at most `capacity` cookies each, the older one dropped whole when the newer fills, and a
 /// cookie found in the older one moved to the newer. That is close to least-recently-used at
 /// the cost of a dictionary, and a flood of new cookies can only evict, never grow it.
+///
+/// Each event loop keeps its own (``LoopLocal``): a visitor's connection stays on one loop, so
+/// a cookie is opened once per loop at most, and a request looks it up without a lock shared
+/// with the other loops.
 final class VerifiedCookies: Sendable {
-    private struct Generations {
+    private final class Generations {
         var current: [String: SessionRecord] = [:]
         var previous: [String: SessionRecord] = [:]
     }
 
     private let capacity: Int
-    private let generations = Mutex(Generations())
+    private let perLoop = LoopLocal { Generations() }
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -24,20 +28,20 @@ final class VerifiedCookies: Sendable {
 
     /// The payload `cookie` verified to, if it was seen lately.
     func payload(for cookie: String) -> SessionRecord? {
-        generations.withLock { kept in
+        perLoop.withValue { kept in
             if let payload = kept.current[cookie] { return payload }
             guard let payload = kept.previous.removeValue(forKey: cookie) else { return nil }
-            Self.insert(payload, for: cookie, into: &kept, capacity: capacity)
+            insert(payload, for: cookie, into: kept)
             return payload
         }
     }
 
     /// Keeps what `cookie` verified to.
     func keep(_ payload: SessionRecord, for cookie: String) {
-        generations.withLock { Self.insert(payload, for: cookie, into: &$0, capacity: capacity) }
+        perLoop.withValue { insert(payload, for: cookie, into: $0) }
     }
 
-    private static func insert(_ payload: SessionRecord, for cookie: String, into kept: inout Generations, capacity: Int) {
+    private func insert(_ payload: SessionRecord, for cookie: String, into kept: Generations) {
         if kept.current.count >= capacity {
             kept.previous = kept.current
             kept.current = Dictionary(minimumCapacity: capacity)

@@ -15,7 +15,7 @@ import Glibc
 /// append to an array, no system call. Work from another thread (a password hash, a timer) is
 /// handed over through a lock and an `eventfd`.
 public final class EventLoop: TaskExecutor, @unchecked Sendable {
-    // @unchecked: `jobs`, `running`, `handlers`, `timed` and `freeTokens` are touched on the
+    // @unchecked: `jobs`, `running`, `handlers`, `timed`, `freeTokens` and `locals` are touched on the
     // loop's own thread only; what another thread may touch is atomic or behind `incoming`'s lock.
 
     /// The loop's position in its group, for logs and metrics.
@@ -38,6 +38,15 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     private var due: [Int] = []
     /// The loop's timers (``schedule(after:repeating:_:)``).
     private var timers = LoopTimers()
+    /// Each ``LoopLocal``'s value for this loop, by the `LoopLocal`'s identity.
+    private var locals: [ObjectIdentifier: LocalValue] = [:]
+
+    /// A loop-local value, with its owner held weakly: an owner that has gone leaves its
+    /// identity free for a new object, which must not be handed the old one's value.
+    private struct LocalValue {
+        weak var owner: AnyObject?
+        let value: AnyObject
+    }
 
     /// A registered file descriptor: what it calls with the epoll events it got (none at its deadline).
     private struct Handler {
@@ -193,6 +202,18 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     public func cancel(_ timer: LoopTimer) {
         precondition(inEventLoop, "a timer is cancelled on its loop's thread")
         timers.cancel(timer)
+    }
+
+    // MARK: Loop-local values
+
+    /// The value this loop keeps for the ``LoopLocal`` `owner`, made on first use. On the
+    /// loop's thread only.
+    func localValue<Value: AnyObject>(for owner: AnyObject, orMake make: () -> Value) -> Value {
+        let key = ObjectIdentifier(owner)
+        if let kept = locals[key], kept.owner === owner { return unsafeDowncast(kept.value, to: Value.self) }
+        let value = make()
+        locals[key] = LocalValue(owner: owner, value: value)
+        return value
     }
 
     // MARK: The loop
