@@ -80,18 +80,17 @@ public final class HTTPServer: Service {
             ])
         await onServerRunning(daemons.port)
 
-        // Four times a second, on the first loop's clock: a sweep with nothing to cut allocates
-        // nothing, so an idle server stays idle.
-        let sweepLoop = loops[0]
-        let sweeper = await sweepLoop.submit {
+        // Four times a second, on the first loop's clock: a look with nothing to give back
+        // allocates nothing, so an idle server stays idle.
+        let trimLoop = loops[0]
+        let trimmer = await trimLoop.submit {
             var memory = IdleMemory()
-            return sweepLoop.schedule(after: .milliseconds(250), repeating: .milliseconds(250)) {
-                core.cutOffSlowHeads()
-                memory.sweep(inFlight: core.inFlight.load(ordering: .relaxed))
+            return trimLoop.schedule(after: .milliseconds(250), repeating: .milliseconds(250)) {
+                memory.look(inFlight: core.inFlight.load(ordering: .relaxed))
             }
         }
         try? await gracefulShutdown()
-        sweepLoop.execute { sweepLoop.cancel(sweeper) }
+        trimLoop.execute { trimLoop.cancel(trimmer) }
         await shutDown(daemons, core: core)
         await ownLoops?.shutdown()
     }

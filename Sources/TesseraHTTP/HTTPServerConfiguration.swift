@@ -63,7 +63,7 @@ public struct HTTPServerLimits: Sendable {
     /// A request line and headers must be complete this long after the connection started
     /// waiting for them (on accept, or after the previous answer), however steadily they trickle
     /// in: each byte restarts the idle timeout, so this is what cuts off slow-loris clients. The
-    /// connection is then closed. Checked four times a second.
+    /// connection is then closed, by a timer on its loop at that deadline.
     public var headTimeout: Duration
     /// A request whose body is still arriving this long after its first byte is dropped.
     public var bodyReadTimeout: Duration

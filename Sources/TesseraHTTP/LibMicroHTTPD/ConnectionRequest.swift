@@ -101,7 +101,7 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
     /// The answer's ``Response/loggedTarget``: the access log's target when the real one holds a secret.
     private(set) var answeredLoggedTarget: String?
     private var answeredStream: StreamedBody?
-    var waitingLinks = WaitingLinks()
+    var deadlineLinks = DeadlineLinks()
 
     init(daemon: DaemonContext, connection: OpaquePointer, open: OpenConnection?, target: String, targetByteCount: Int, targetHasSpace: Bool) {
         self.core = daemon.core
@@ -193,7 +193,7 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
             return
         }
         handlerTask = task
-        daemon.deadlines.insert(self)
+        daemon.answerDeadlines.insert(self)
         let (published, _) = dispatchState.compareExchange(expected: .running, desired: .suspended, ordering: .acquiringAndReleasing)
         if !published {
             // The handler answered while we were suspending: queue it and resume ourselves.
@@ -236,7 +236,7 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
         daemon.resume(connection, endingWaitOf: self)
     }
 
-    /// On the connection's loop, whose ``AnswerDeadlines`` has let go of it.
+    /// On the connection's loop, whose ``DeadlineList`` has let go of it.
     func expire(reason: HTTPError) {
         let (won, _) = dispatchState.compareExchange(expected: .suspended, desired: .answered, ordering: .acquiringAndReleasing)
         guard won else { return }

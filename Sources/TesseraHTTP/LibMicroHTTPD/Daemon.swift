@@ -111,7 +111,7 @@ final class Daemons: Sendable {
         for daemon in daemons {
             let context = daemon.context
             let counts = await context.loop.submit {
-                (context.deadlines.expireAll(reason: reason), context.suspensions.count)
+                (context.answerDeadlines.removeAll { ($0 as? any WaitingConnection)?.expire(reason: reason) }, context.suspensions.count)
             }
             total.expired += counts.0
             total.suspended += counts.1

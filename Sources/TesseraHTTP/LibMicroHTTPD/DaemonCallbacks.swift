@@ -63,7 +63,7 @@ enum DaemonCallbacks {
             contextPointer.pointee = nil
             let context = Unmanaged<ConnectionRequest>.fromOpaque(pointer).takeRetainedValue()
             context.core.inFlight.subtract(1, ordering: .relaxed)
-            context.open?.awaitNextHead()
+            if let open = context.open { context.daemon.headDeadlines.insert(open) }
             AccessLog.record(context, completedNormally: termination == .REQUEST_TERMINATED_COMPLETED_OK)
         }
 
@@ -74,15 +74,18 @@ enum DaemonCallbacks {
             UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<UnsafeMutableRawPointer?>?, MHD_ConnectionNotificationCode
         ) -> Void = { cls, connection, socketContext, code in
             guard let cls, let connection, let socketContext else { return }
-            let core = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue().core
+            let daemon = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
             switch code {
             case .CONNECTION_NOTIFY_STARTED:
-                let open = core.connections.open(socket: tessera_mhd_connection_fd(connection), address: clientAddress(connection))
+                let open = daemon.core.connections.open(socket: tessera_mhd_connection_fd(connection), address: clientAddress(connection))
+                daemon.headDeadlines.insert(open)
                 socketContext.pointee = Unmanaged.passRetained(open).toOpaque()
             case .CONNECTION_NOTIFY_CLOSED:
                 guard let pointer = socketContext.pointee else { return }
                 socketContext.pointee = nil
-                core.connections.close(Unmanaged<OpenConnection>.fromOpaque(pointer).takeRetainedValue())
+                let open = Unmanaged<OpenConnection>.fromOpaque(pointer).takeRetainedValue()
+                daemon.headDeadlines.remove(open)
+                daemon.core.connections.close(open)
             default:
                 break
             }

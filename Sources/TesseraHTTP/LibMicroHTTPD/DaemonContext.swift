@@ -1,3 +1,5 @@
+import Logging
+
 /// What one daemon's callbacks share: the server's ``ServerCore``, the loop the daemon runs on,
 /// and the state only that loop touches.
 ///
@@ -5,13 +7,15 @@
 /// loop's suspensions, deadlines and request ids without a lock or a thread-local: libmicrohttpd
 /// calls a daemon's callbacks on its loop only, and a caller on another thread hops there.
 final class DaemonContext: @unchecked Sendable {
-    // @unchecked: `suspensions`, `deadlines`, `requestIDs` and `runRequested` are touched on
+    // @unchecked: `suspensions`, the deadlines, `requestIDs` and `runRequested` are touched on
     // `loop`'s thread only; every method that may be called elsewhere hops to it.
     let core: ServerCore
     let loop: EventLoop
     var suspensions = Suspensions()
-    /// The connections on this loop that wait for Swift code, with their deadlines.
-    let deadlines: AnswerDeadlines
+    /// The connections on this loop that wait for Swift code (``WaitingConnection``).
+    let answerDeadlines: DeadlineList
+    /// The connections on this loop that wait for a request head (``OpenConnection``).
+    let headDeadlines: DeadlineList
     var requestIDs = RequestIDGenerator()
     /// A connection was resumed since the daemon last ran: a daemon in external mode has no
     /// channel of its own to learn of a resume, and would leave the answer unsent until its
@@ -21,7 +25,12 @@ final class DaemonContext: @unchecked Sendable {
     init(core: ServerCore, loop: EventLoop) {
         self.core = core
         self.loop = loop
-        self.deadlines = AnswerDeadlines(loop: loop, patience: core.limits.responseTimeout)
+        self.answerDeadlines = DeadlineList(loop: loop, patience: core.limits.responseTimeout)
+        let (logger, headTimeout) = (core.logger, core.limits.headTimeout)
+        self.headDeadlines = DeadlineList(loop: loop, patience: headTimeout) { cut in
+            logger.notice(
+                "cut off connections that did not send a request head in time", metadata: ["count": "\(cut)", "headTimeout": "\(headTimeout)"])
+        }
     }
 
     /// Ends `entry`'s wait and resumes its connection, whose answer is queued. From any thread:
@@ -32,7 +41,7 @@ final class DaemonContext: @unchecked Sendable {
             nonisolated(unsafe) let connection = connection
             return loop.execute { self.resume(connection, endingWaitOf: entry) }
         }
-        if let entry { deadlines.remove(entry) }
+        if let entry { answerDeadlines.remove(entry) }
         suspensions.resume(connection)
         runRequested = true
     }

@@ -5,20 +5,20 @@ import CTesseraShim
 /// against 34 MB idle) for good; an operator sees that as a leak, and a container limit counts
 /// it. Once nothing has been in flight for a few seconds, `malloc_trim` returns the free pages.
 struct IdleMemory {
-    /// Quiet sweeps (of four a second) before trimming: 2 s.
-    private static let quietSweepsBeforeTrim = 8
-    private var quietSweeps = 0
+    /// Quiet looks (of four a second) before trimming: 2 s.
+    private static let quietLooksBeforeTrim = 8
+    private var quietLooks = 0
     private var busySinceTrim = false
 
-    /// Called on each sweep with the requests in flight.
-    mutating func sweep(inFlight: Int) {
+    /// Called four times a second with the requests in flight.
+    mutating func look(inFlight: Int) {
         guard inFlight == 0 else {
-            quietSweeps = 0
+            quietLooks = 0
             busySinceTrim = true
             return
         }
-        quietSweeps += 1
-        guard busySinceTrim, quietSweeps >= Self.quietSweepsBeforeTrim else { return }
+        quietLooks += 1
+        guard busySinceTrim, quietLooks >= Self.quietLooksBeforeTrim else { return }
         busySinceTrim = false
         tessera_release_free_memory()
     }

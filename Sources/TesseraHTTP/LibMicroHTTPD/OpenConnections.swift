@@ -6,47 +6,40 @@ import Glibc
 
 /// One open connection, from accept to close: what the server needs to know about it between
 /// requests, which libmicrohttpd does not track for us.
-final class OpenConnection: Sendable {
+///
+/// While it waits for a request head (from accept, and after each answer) it is in its loop's
+/// head deadlines (``DaemonContext/headDeadlines``), which shut it down when the head is late.
+final class OpenConnection: DeadlineListMember, @unchecked Sendable {
+    // @unchecked: `deadlineLinks` is touched by its loop's list only, on that loop's thread.
     let socket: Int32
     let address: IPAddress?
     /// Over a connection cap when it was accepted: its request is answered with a 503.
     let isOverCap: Bool
-    /// When the connection started waiting for a request head (on accept, and after each
-    /// answer), in nanoseconds of the monotonic clock; 0 while a request is being handled.
-    private let headWaitStarted: Atomic<Int64>
+    var deadlineLinks = DeadlineLinks()
 
-    init(socket: Int32, address: IPAddress?, isOverCap: Bool, now: Int64) {
+    init(socket: Int32, address: IPAddress?, isOverCap: Bool) {
         self.socket = socket
         self.address = address
         self.isOverCap = isOverCap
-        headWaitStarted = Atomic(now)
     }
 
-    /// The head of a request has arrived: the head deadline no longer applies.
-    func headArrived() {
-        headWaitStarted.store(0, ordering: .relaxed)
-    }
-
-    /// An answer is done: the connection waits for the next head.
-    func awaitNextHead() {
-        headWaitStarted.store(MonotonicClock.nanoseconds(), ordering: .relaxed)
-    }
-
-    func isWaitingForHead(since cutoff: Int64) -> Bool {
-        let started = headWaitStarted.load(ordering: .relaxed)
-        return started != 0 && started < cutoff
+    /// The request head is late. The socket is only shut down, not closed: libmicrohttpd sees
+    /// the end, closes it and reports it on this same loop, so the descriptor cannot have been
+    /// reused for another connection by now.
+    func deadlinePassed() {
+        shutdown(socket, Int32(SHUT_RDWR))
     }
 }
 
 /// Every open connection, with counts per client address, so that the server can answer
-/// connections over a cap with a 503 rather than silence, and cut off clients that take too
-/// long to send a request head.
+/// connections over a cap with a 503 rather than silence. Taken once per connection, not per
+/// request: the caps span every loop.
 ///
 /// libmicrohttpd's own caps are set a little above these (see ``Daemon``): below them, it
 /// accepts and we answer; above them, it closes at once, which is all that is possible then.
 final class OpenConnections: Sendable {
     private struct State {
-        var connections: [ObjectIdentifier: OpenConnection] = [:]
+        var count = 0
         var perAddress: [IPAddress: Int] = [:]
     }
 
@@ -69,25 +62,23 @@ final class OpenConnections: Sendable {
 
     /// A connection was accepted: registers it, and says whether it is over a cap.
     func open(socket: Int32, address: IPAddress?) -> OpenConnection {
-        let now = MonotonicClock.nanoseconds()
-        return state.withLock { state in
+        state.withLock { state in
             var fromAddress = 0
             if let address {
                 fromAddress = state.perAddress[address, default: 0] + 1
                 state.perAddress[address] = fromAddress
             }
             let isCappedAddress = limitPerAddress > 0 && !(address.map(uncappedAddresses.contains) ?? false)
-            let isOverCap = state.connections.count >= limit || (isCappedAddress && fromAddress > limitPerAddress)
-            let connection = OpenConnection(socket: socket, address: address, isOverCap: isOverCap, now: now)
-            state.connections[ObjectIdentifier(connection)] = connection
-            return connection
+            let isOverCap = state.count >= limit || (isCappedAddress && fromAddress > limitPerAddress)
+            state.count += 1
+            return OpenConnection(socket: socket, address: address, isOverCap: isOverCap)
         }
     }
 
     /// The connection is closing; its socket is still open until this returns.
     func close(_ connection: OpenConnection) {
         state.withLock { state in
-            state.connections[ObjectIdentifier(connection)] = nil
+            state.count -= 1
             if let address = connection.address {
                 let remaining = (state.perAddress[address] ?? 1) - 1
                 state.perAddress[address] = remaining > 0 ? remaining : nil
@@ -95,30 +86,5 @@ final class OpenConnections: Sendable {
         }
     }
 
-    /// Shuts down every connection that has waited for a request head since before `cutoff`,
-    /// and returns how many. The socket is only shut down, not closed: libmicrohttpd sees the
-    /// end, closes it and reports it through ``close(_:)``, which cannot run meanwhile, since
-    /// this holds the lock. So the descriptor cannot have been reused for another connection.
-    func cutOffSlowHeads(waitingSince cutoff: Int64) -> Int {
-        state.withLock { state in
-            var count = 0
-            for connection in state.connections.values where connection.isWaitingForHead(since: cutoff) {
-                shutdown(connection.socket, Int32(SHUT_RDWR))
-                connection.headArrived()  // not waiting any more: it is cut off once
-                count += 1
-            }
-            return count
-        }
-    }
-
-    var count: Int { state.withLock { $0.connections.count } }
-}
-
-/// The monotonic clock in nanoseconds: cheap to read and to keep in an atomic.
-enum MonotonicClock {
-    static func nanoseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-    }
+    var count: Int { state.withLock { $0.count } }
 }

@@ -29,7 +29,7 @@ enum RequestReader {
     ) -> Next {
         switch context.phase {
         case .awaitingHead:
-            context.open?.headArrived()
+            if let open = context.open { context.daemon.headDeadlines.remove(open) }
             let verdict = readHead(context, method: method, url: url, version: version)
             context.assignRequestID()
             switch verdict {

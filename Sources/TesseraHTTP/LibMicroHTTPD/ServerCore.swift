@@ -36,17 +36,6 @@ final class ServerCore: Sendable {
         self.accessLogEnabled = logger.logLevel <= .info
     }
 
-    /// Called a few times a second: cuts off connections whose request head is overdue.
-    func cutOffSlowHeads() {
-        let (seconds, attoseconds) = limits.headTimeout.components
-        let cutoff = MonotonicClock.nanoseconds() - (seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-        let cut = connections.cutOffSlowHeads(waitingSince: cutoff)
-        if cut > 0 {
-            logger.notice(
-                "cut off connections that did not send a request head in time", metadata: ["count": "\(cut)", "headTimeout": "\(limits.headTimeout)"])
-        }
-    }
-
     /// The answer to a `HEAD` whose `GET` would stream: rendered and discarded here, so that it
     /// carries the `Content-Length` the `GET` sends and the same headers, and libmicrohttpd sends
     /// the head alone. Any other answer is returned as it is.

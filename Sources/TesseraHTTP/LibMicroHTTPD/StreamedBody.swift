@@ -9,8 +9,8 @@ import Synchronization
 /// and the next `flush()` resumes it. When the producer runs ahead, `flush()` waits until the
 /// client has read enough, so a slow client never makes the server buffer a whole page.
 final class StreamedBody: ResponseBodyWriter, WaitingConnection, @unchecked Sendable {
-    // @unchecked: every mutable field is inside `state` but `waitingLinks`, which only the
-    // loop's ``AnswerDeadlines`` touches; `connection` is only passed to libmicrohttpd calls
+    // @unchecked: every mutable field is inside `state` but `deadlineLinks`, which only the
+    // loop's ``DeadlineList`` touches; `connection` is only passed to libmicrohttpd calls
     // that the library allows from any thread on a suspended connection.
     private struct State {
         var pending: [UInt8] = []
@@ -31,7 +31,7 @@ final class StreamedBody: ResponseBodyWriter, WaitingConnection, @unchecked Send
     private let daemon: DaemonContext
     private let connection: OpaquePointer
     private let state = Mutex(State())
-    var waitingLinks = WaitingLinks()
+    var deadlineLinks = DeadlineLinks()
 
     init(daemon: DaemonContext, connection: OpaquePointer) {
         self.daemon = daemon
@@ -119,7 +119,7 @@ final class StreamedBody: ResponseBodyWriter, WaitingConnection, @unchecked Send
         return true
     }
 
-    /// On the connection's loop, whose ``AnswerDeadlines`` has let go of it.
+    /// On the connection's loop, whose ``DeadlineList`` has let go of it.
     func expire(reason: HTTPError) {
         daemon.core.logger.warning("streamed body cut short", metadata: ["reason": "\(reason.message)"])
         state.withLock { $0.producer }?.cancel()
@@ -161,7 +161,7 @@ final class StreamedBody: ResponseBodyWriter, WaitingConnection, @unchecked Send
                 return Int(TESSERA_READER_END_WITH_ERROR)
             }
             state.readerSuspended = true
-            daemon.deadlines.insert(self)
+            daemon.answerDeadlines.insert(self)
             return 0
         }
         wakeWriter?.resume()
