@@ -15,7 +15,7 @@ import Glibc
 /// append to an array, no system call. Work from another thread (a password hash, a timer) is
 /// handed over through a lock and an `eventfd`.
 public final class EventLoop: TaskExecutor, @unchecked Sendable {
-    // @unchecked: `jobs`, `running`, `handlers`, `timed`, `freeTokens` and `locals` are touched on the
+    // @unchecked: `jobs`, `running`, `handlers`, `freeTokens`, `timers` and `locals` are touched on the
     // loop's own thread only; what another thread may touch is atomic or behind `incoming`'s lock.
 
     /// The loop's position in its group, for logs and metrics.
@@ -32,10 +32,6 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     private var running: [UnownedJob] = []
     private var handlers: [Handler?] = []
     private var freeTokens: [Int] = []
-    /// The registrations with a deadline, which the loop asks before each wait.
-    private var timed: [Int] = []
-    /// Those whose deadline has come, called after the wait.
-    private var due: [Int] = []
     /// The loop's timers (``schedule(after:repeating:_:)``).
     private var timers = LoopTimers()
     /// Each ``LoopLocal``'s value for this loop, by the `LoopLocal`'s identity.
@@ -48,11 +44,10 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
         let value: AnyObject
     }
 
-    /// A registered file descriptor: what it calls with the epoll events it got (none at its deadline).
+    /// A registered file descriptor: what it calls with the epoll events it got.
     private struct Handler {
         let descriptor: Int32
         let readiness: (IOEvents) -> Void
-        let deadline: (() -> Int32)?
     }
 
     /// What a descriptor waits for, and what it got: epoll's bits.
@@ -139,16 +134,12 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
     // MARK: File descriptors
 
     /// Calls `readiness` on the loop's thread with the epoll events `descriptor` gets, until
-    /// ``deregister(_:)``. With a `deadline`, the loop asks it before each wait how many
-    /// milliseconds it may sleep at most (negative: no limit), and calls `readiness` with no
-    /// events when that time passes with nothing else to do: libmicrohttpd's connection
-    /// timeouts come through here. On the loop's thread only; the descriptor stays the caller's.
-    public func register(
-        _ descriptor: Int32, events: IOEvents, readiness: @escaping (IOEvents) -> Void,
-        deadline: (() -> Int32)? = nil
-    ) -> Registration {
+    /// ``deregister(_:)``. What waits for time as well (libmicrohttpd's connection timeouts, a
+    /// statement's) sets a timer (``schedule(after:repeating:_:)``): the loop asks nobody for
+    /// deadlines before it waits. On the loop's thread only; the descriptor stays the caller's.
+    public func register(_ descriptor: Int32, events: IOEvents, readiness: @escaping (IOEvents) -> Void) -> Registration {
         precondition(inEventLoop, "a descriptor is registered on its loop's thread")
-        let handler = Handler(descriptor: descriptor, readiness: readiness, deadline: deadline)
+        let handler = Handler(descriptor: descriptor, readiness: readiness)
         let token: Int
         if let free = freeTokens.popLast() {
             token = free
@@ -157,7 +148,6 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
             token = handlers.count
             handlers.append(handler)
         }
-        if deadline != nil { timed.append(token) }
         var event = epoll_event(events: events.rawValue, data: epoll_data(u64: UInt64(token)))
         let status = epoll_ctl(epoll, EPOLL_CTL_ADD, descriptor, &event)
         precondition(status == 0, "epoll_ctl(ADD) failed: \(errno)")
@@ -183,7 +173,6 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
         guard let handler = handlers[token] else { return }
         epoll_ctl(epoll, EPOLL_CTL_DEL, handler.descriptor, nil)
         handlers[token] = nil
-        timed.removeAll { $0 == token }
         freeTokens.append(token)
     }
 
@@ -218,6 +207,11 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
 
     // MARK: The loop
 
+    /// Jobs run in one turn of the loop, at most, before it looks at its descriptors and
+    /// timers again: tasks that keep waking each other cannot starve the sockets. (SwiftNIO's
+    /// loop has the same bound.) Checked between batches: a batch already taken runs whole.
+    static let jobsPerTick = 4096
+
     /// Runs on the calling thread until ``stop()``.
     func run() {
         thread.store(UInt(pthread_self()), ordering: .relaxed)
@@ -227,26 +221,23 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
         let events = UnsafeMutablePointer<epoll_event>.allocate(capacity: capacity)
         defer { events.deallocate() }
         while true {
-            // Every job queued so far, and those they queue in turn, before the next wait.
+            // The jobs queued so far, and those they queue in turn, up to the tick's budget.
             takeIncoming()
-            while !jobs.isEmpty {
+            var ran = 0
+            while !jobs.isEmpty, ran < Self.jobsPerTick {
                 swap(&jobs, &running)
                 for job in running { job.runSynchronously(on: executor) }
+                ran += running.count
                 running.removeAll(keepingCapacity: true)
                 takeIncoming()
             }
             if stopping.load(ordering: .sequentiallyConsistent) { break }
-            // Timers that have come; what they queued runs before the next wait.
+            // Timers that have come.
             let now = MonotonicClock.nanoseconds()
             while let timer = timers.nextDue(now: now) { timer() }
-            if !jobs.isEmpty { continue }
-            var timeout: Int32 = timers.millisecondsToNext(now: MonotonicClock.nanoseconds())
-            due.removeAll(keepingCapacity: true)
-            for token in timed {
-                guard let wanted = handlers[token]?.deadline?(), wanted >= 0 else { continue }
-                if wanted == 0 { due.append(token) }
-                if timeout < 0 || wanted < timeout { timeout = wanted }
-            }
+            // Jobs still queued (past the budget, or from a timer) run after a look at the
+            // descriptors that does not wait.
+            let timeout = jobs.isEmpty ? timers.millisecondsToNext(now: MonotonicClock.nanoseconds()) : 0
             let count = epoll_wait(epoll, events, Int32(capacity), timeout)
             guard count >= 0 else {
                 precondition(errno == EINTR, "epoll_wait failed: \(errno)")
@@ -263,14 +254,6 @@ public final class EventLoop: TaskExecutor, @unchecked Sendable {
                     handler.readiness(IOEvents(rawValue: event.events))
                 }
             }
-            // Deadlines that have come, whether or not the wait ended for them: a busy loop
-            // still times out a stalled statement.
-            if timeout > 0 {
-                for token in timed where !due.contains(token) && handlers[token]?.deadline?() == 0 {
-                    due.append(token)
-                }
-            }
-            for token in due { handlers[token]?.readiness([]) }
         }
         pthread_setspecific(Self.currentKey, nil)
         thread.store(0, ordering: .relaxed)

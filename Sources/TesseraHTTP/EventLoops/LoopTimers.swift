@@ -4,10 +4,11 @@ public struct LoopTimer: Sendable, Hashable {
     fileprivate let generation: UInt32
 }
 
-/// One loop's timers: a binary heap of deadlines over a table of slots, as SwiftNIO's scheduled
-/// tasks are. Cancelling is O(1): the slot's generation moves on, and the heap's entry for the
-/// old one is dropped when it comes up. A repeating timer keeps its slot and its closure, so it
-/// allocates nothing after it is scheduled.
+/// One loop's timers: a binary heap of deadlines over a table of slots, each slot knowing its
+/// place in the heap. Cancelling takes the timer out of the heap at once (O(log n)), so a timer
+/// set again and again (a daemon's next run, a connection's next deadline) leaves nothing
+/// behind; a `LoopTimer` whose slot has moved on to another timer cancels nothing. A repeating
+/// timer keeps its slot and its closure, so it allocates nothing after it is scheduled.
 ///
 /// Touched on its loop's thread only (a plain struct inside the loop).
 struct LoopTimers {
@@ -15,17 +16,15 @@ struct LoopTimers {
         var generation: UInt32 = 0
         var body: (() -> Void)?
         var interval: Int64?
-    }
-
-    private struct Entry {
-        let deadline: Int64
-        let slot: Int
-        let generation: UInt32
+        var deadline: Int64 = 0
+        /// Where the slot is in `heap`, while it is scheduled.
+        var heapIndex: Int?
     }
 
     private var slots: [Slot] = []
     private var freeSlots: [Int] = []
-    private var heap: [Entry] = []
+    /// Scheduled slots, soonest deadline first.
+    private var heap: [Int] = []
 
     /// Calls `body` at `deadline` (the monotonic clock, in nanoseconds), then every `interval`.
     mutating func schedule(at deadline: Int64, repeating interval: Int64?, _ body: @escaping () -> Void) -> LoopTimer {
@@ -38,13 +37,14 @@ struct LoopTimers {
         }
         slots[slot].body = body
         slots[slot].interval = interval.map { max($0, 1) }
-        let timer = LoopTimer(slot: slot, generation: slots[slot].generation)
-        push(Entry(deadline: deadline, slot: slot, generation: timer.generation))
-        return timer
+        slots[slot].deadline = deadline
+        push(slot)
+        return LoopTimer(slot: slot, generation: slots[slot].generation)
     }
 
     mutating func cancel(_ timer: LoopTimer) {
         guard timer.slot < slots.count, slots[timer.slot].generation == timer.generation else { return }
+        if let index = slots[timer.slot].heapIndex { remove(at: index) }
         release(timer.slot)
     }
 
@@ -52,69 +52,87 @@ struct LoopTimers {
     /// put back at its next deadline), for the loop to call; `nil` when none has come. One at a
     /// time, so that what the loop calls may schedule and cancel timers itself.
     mutating func nextDue(now: Int64) -> (() -> Void)? {
-        while let first = heap.first, first.deadline <= now {
-            popFirst()
-            guard slots[first.slot].generation == first.generation, let body = slots[first.slot].body else { continue }
-            if let interval = slots[first.slot].interval {
-                // The next deadline from this one, never in the past: a loop that was late
-                // does not call a repeating timer several times to catch up.
-                var next = first.deadline + interval
-                if next <= now { next = now + interval }
-                push(Entry(deadline: next, slot: first.slot, generation: first.generation))
-            } else {
-                release(first.slot)
-            }
-            return body
+        guard let slot = heap.first, slots[slot].deadline <= now, let body = slots[slot].body else { return nil }
+        remove(at: 0)
+        if let interval = slots[slot].interval {
+            // The next deadline from this one, never in the past: a loop that was late does
+            // not call a repeating timer several times to catch up.
+            var next = slots[slot].deadline + interval
+            if next <= now { next = now + interval }
+            slots[slot].deadline = next
+            push(slot)
+        } else {
+            release(slot)
         }
-        return nil
+        return body
     }
 
     /// How long `epoll_wait` may sleep before the next timer: -1 with none, rounded up to whole
     /// milliseconds so that the loop never wakes just before a deadline.
-    mutating func millisecondsToNext(now: Int64) -> Int32 {
-        while let first = heap.first, slots[first.slot].generation != first.generation {
-            popFirst()
-        }
-        guard let first = heap.first else { return -1 }
-        let nanoseconds = max(0, first.deadline - now)
+    func millisecondsToNext(now: Int64) -> Int32 {
+        guard let slot = heap.first else { return -1 }
+        let nanoseconds = max(0, slots[slot].deadline - now)
         return Int32(clamping: (nanoseconds + 999_999) / 1_000_000)
     }
+
+    /// Timers scheduled and not yet called or cancelled.
+    var count: Int { heap.count }
 
     private mutating func release(_ slot: Int) {
         slots[slot].generation &+= 1
         slots[slot].body = nil
         slots[slot].interval = nil
+        slots[slot].heapIndex = nil
         freeSlots.append(slot)
     }
 
     // MARK: The heap
 
-    private mutating func push(_ entry: Entry) {
-        heap.append(entry)
-        var child = heap.count - 1
+    private mutating func push(_ slot: Int) {
+        heap.append(slot)
+        slots[slot].heapIndex = heap.count - 1
+        siftUp(heap.count - 1)
+    }
+
+    private mutating func remove(at index: Int) {
+        let removed = heap[index]
+        slots[removed].heapIndex = nil
+        let last = heap.removeLast()
+        guard index < heap.count else { return }
+        heap[index] = last
+        slots[last].heapIndex = index
+        siftDown(index)
+        siftUp(index)
+    }
+
+    private mutating func siftUp(_ start: Int) {
+        var child = start
         while child > 0 {
             let parent = (child - 1) / 2
-            guard heap[child].deadline < heap[parent].deadline else { break }
-            heap.swapAt(child, parent)
+            guard slots[heap[child]].deadline < slots[heap[parent]].deadline else { return }
+            swapInHeap(child, parent)
             child = parent
         }
     }
 
-    private mutating func popFirst() {
-        let last = heap.removeLast()
-        guard !heap.isEmpty else { return }
-        heap[0] = last
-        var parent = 0
+    private mutating func siftDown(_ start: Int) {
+        var parent = start
         while true {
             let left = 2 * parent + 1
             let right = left + 1
             var smallest = parent
-            if left < heap.count, heap[left].deadline < heap[smallest].deadline { smallest = left }
-            if right < heap.count, heap[right].deadline < heap[smallest].deadline { smallest = right }
+            if left < heap.count, slots[heap[left]].deadline < slots[heap[smallest]].deadline { smallest = left }
+            if right < heap.count, slots[heap[right]].deadline < slots[heap[smallest]].deadline { smallest = right }
             guard smallest != parent else { return }
-            heap.swapAt(parent, smallest)
+            swapInHeap(parent, smallest)
             parent = smallest
         }
+    }
+
+    private mutating func swapInHeap(_ a: Int, _ b: Int) {
+        heap.swapAt(a, b)
+        slots[heap[a]].heapIndex = a
+        slots[heap[b]].heapIndex = b
     }
 }
 

@@ -145,17 +145,9 @@ final class Daemon: @unchecked Sendable {
     /// Starts serving on the loop.
     func attach() {
         loop.execute {
-            let handle = self.handle
             let context = self.context
-            self.registration = self.loop.register(
-                tessera_mhd_epoll_fd(handle), events: .readable,
-                readiness: { _ in tessera_mhd_run(handle) },
-                deadline: {
-                    guard context.runRequested else { return tessera_mhd_timeout_ms(handle) }
-                    context.runRequested = false
-                    return 0
-                }
-            )
+            self.registration = self.loop.register(tessera_mhd_epoll_fd(self.handle), events: .readable) { _ in context.run() }
+            context.attach(self.handle)
         }
     }
 
@@ -171,6 +163,7 @@ final class Daemon: @unchecked Sendable {
     fileprivate func stopNow() {
         if let registration { loop.deregister(registration) }
         registration = nil
+        context.detach()
         tessera_mhd_stop(handle)
         retainedContext.release()
     }

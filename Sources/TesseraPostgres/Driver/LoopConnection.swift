@@ -114,10 +114,19 @@ final class LoopConnection: @unchecked Sendable {
     /// socket yet whose registration the loop would ask.
     private var resolvingTimer: LoopTimer?
     /// No caller's patience ends before this: the soonest deadline queued since the waiters
-    /// were last walked. It may be early (that caller was answered), never late, so the loop
-    /// asks for it in O(1) rather than walk every queued statement each turn; a wake-up that
-    /// finds nobody due walks them once and sets it again.
+    /// were last walked. It may be early (that caller was answered), never late, so the timer
+    /// is set in O(1) rather than by walking every queued statement; a timer that finds nobody
+    /// due walks them once and sets it again.
     private var soonestPatience: ContinuousClock.Instant?
+    /// The timer for the connection's soonest deadline (``soonestDeadline``), and when it is set for.
+    private var deadlineTimer: (timer: LoopTimer, at: ContinuousClock.Instant)?
+    /// Made once, so that setting the timer again allocates nothing.
+    private lazy var deadlineCame: () -> Void = { [weak self] in
+        guard let self else { return }
+        deadlineTimer = nil
+        deadlinePassed()
+        setDeadlineTimer()
+    }
     /// Hears every `NOTIFY` the connection receives (a listener's).
     var notified: ((String, String) -> Void)?
     /// Hears the connection close, with why; the pool drops it.
@@ -167,6 +176,7 @@ final class LoopConnection: @unchecked Sendable {
             return
         }
         advanceConnecting(polling: PGRES_POLLING_WRITING)
+        setDeadlineTimer()
     }
 
     private func resolved(_ answer: HostResolver.Answer, address: PostgresAddress) {
@@ -298,6 +308,7 @@ final class LoopConnection: @unchecked Sendable {
         if let cancelTimer { loop.cancel(cancelTimer) }
         cancelTimer = nil
         sendWaiting()
+        setDeadlineTimer()
     }
 
     /// Runs `Statement`, prepared on this connection the first time it comes, with a Sync of its
@@ -407,6 +418,7 @@ final class LoopConnection: @unchecked Sendable {
         units.append(unit)
         if case .resolving = phase { return armResolvingTimer() }
         sendWaiting()
+        setDeadlineTimer()
     }
 
     /// Sends the waiting units while the window has room, oldest first, flushing after each
@@ -459,11 +471,7 @@ final class LoopConnection: @unchecked Sendable {
         switch phase {
         case .closed, .resolving:
             return
-        case .connecting(let deadline):
-            guard !events.isEmpty else {
-                if ContinuousClock.now >= deadline { return fail(DatabaseUnavailable(reason: "no connection within the connect timeout")) }
-                return expireWaiters(at: .now)
-            }
+        case .connecting:
             advanceConnecting(polling: PQconnectPoll(connection))
         case .open:
             if !events.isDisjoint(with: [.readable, .failed]) {
@@ -471,10 +479,10 @@ final class LoopConnection: @unchecked Sendable {
                 deliverNotifications()
             }
             if writing || events.contains(.writable) { flush() }
-            if events.isEmpty { expireOverdue() }
             cancelAbandonedWork()
             sendWaiting()
         }
+        setDeadlineTimer()
     }
 
     /// Reads what arrived, and every result it completes. Over TLS, OpenSSL may keep decrypted
@@ -498,9 +506,7 @@ final class LoopConnection: @unchecked Sendable {
             registration = nil
             descriptor = socket
             if socket >= 0 {
-                registration = loop.register(
-                    socket, events: .writable, readiness: { [unowned self] in readiness($0) },
-                    deadline: { [unowned self] in millisecondsToDeadline() })
+                registration = loop.register(socket, events: .writable) { [unowned self] in readiness($0) }
             }
         }
         switch polling {
@@ -578,6 +584,8 @@ final class LoopConnection: @unchecked Sendable {
             head = 0
             unsent = 0
             soonestPatience = nil
+            // Nothing left to time: an idle connection sleeps without a timer.
+            cancelDeadlineTimer()
         } else if head > 64, head * 2 > units.count {
             units.removeFirst(head)
             unsent -= head
@@ -605,36 +613,60 @@ final class LoopConnection: @unchecked Sendable {
 
     // MARK: Deadlines
 
-    /// How long the loop may wait before a deadline of this connection passes.
-    private func millisecondsToDeadline() -> Int32 {
+    /// The soonest of this connection's deadlines, while connecting or open: the connect
+    /// timeout or the statement timeout of the oldest statement, and the callers' patience
+    /// (while connecting too: a connection that takes its connect timeout must not hold a
+    /// request past its own).
+    private var soonestDeadline: ContinuousClock.Instant? {
         var soonest: ContinuousClock.Instant?
         switch phase {
         case .closed, .resolving:
-            return -1
+            return nil
         case .connecting(let deadline):
             soonest = deadline
         case .open:
             soonest = headAnswerDeadline
         }
-        // Callers' patience, while connecting too: a connection that takes its connect timeout
-        // must not hold a request past its own.
         if let patience = soonestPatience { soonest = min(soonest ?? patience, patience) }
-        guard let soonest else { return -1 }
-        let left = ContinuousClock.now.duration(to: soonest)
-        guard left > .zero else { return 0 }
-        let (seconds, attoseconds) = left.components
-        return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+        return soonest
     }
 
-    /// Callers past their patience hear `DatabaseUnavailable` (their statement goes on, and its
-    /// answer is dropped); a statement unanswered for the statement timeout means the
-    /// connection is lost.
-    private func expireOverdue() {
-        let now = ContinuousClock.now
-        if let answerBy = headAnswerDeadline, now >= answerBy {
-            return fail(DatabaseUnavailable(reason: "the database did not answer in time"))
+    /// Sets the timer for ``soonestDeadline``, unless it is set for then or sooner already: a
+    /// timer that comes too early finds nothing due and is set again, so a statement that goes
+    /// out or is answered costs a comparison, not a timer.
+    private func setDeadlineTimer() {
+        guard let soonest = soonestDeadline else { return }
+        if let deadlineTimer {
+            guard soonest < deadlineTimer.at else { return }
+            loop.cancel(deadlineTimer.timer)
         }
-        expireWaiters(at: now)
+        deadlineTimer = (loop.schedule(after: max(.zero, ContinuousClock.now.duration(to: soonest)), deadlineCame), soonest)
+    }
+
+    private func cancelDeadlineTimer() {
+        if let deadlineTimer { loop.cancel(deadlineTimer.timer) }
+        deadlineTimer = nil
+    }
+
+    /// A deadline may have come. Callers past their patience hear `DatabaseUnavailable` (their
+    /// statement goes on, and its answer is dropped); a connection not open within the connect
+    /// timeout, or a statement unanswered for the statement timeout, means the connection is lost.
+    private func deadlinePassed() {
+        let now = ContinuousClock.now
+        switch phase {
+        case .closed, .resolving:
+            return
+        case .connecting(let deadline):
+            if now >= deadline { return fail(DatabaseUnavailable(reason: "no connection within the connect timeout")) }
+            expireWaiters(at: now)
+        case .open:
+            if let answerBy = headAnswerDeadline, now >= answerBy {
+                return fail(DatabaseUnavailable(reason: "the database did not answer in time"))
+            }
+            expireWaiters(at: now)
+            cancelAbandonedWork()
+            sendWaiting()
+        }
     }
 
     /// When the oldest unanswered statement must have its answer: the statement timeout from
@@ -692,6 +724,7 @@ final class LoopConnection: @unchecked Sendable {
         resolvingTimer = nil
         if let cancelTimer { loop.cancel(cancelTimer) }
         cancelTimer = nil
+        cancelDeadlineTimer()
         let waiting = units[head...]
         units = []
         head = 0
