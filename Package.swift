@@ -11,6 +11,9 @@ let testSettings: [SwiftSetting] = [.unsafeFlags(["-Onone"], .when(configuration
 /// - `CMicroHTTPD`, `CTesseraShim`: libmicrohttpd and the few calls Swift cannot make directly;
 ///   `CZlib`: zlib, for gzip; `CVips`, `CTesseraImages`: libvips, for photos; `CTesseraTLS`:
 ///   a TLS client on OpenSSL, for mail.
+/// - `TesseraLoop`: one event loop per core, with its timers and per-loop state (`CTesseraLoop`
+///   brings epoll), and `DatabaseUnavailable`: what the HTTP server and the PostgreSQL driver
+///   run on, neither knowing the other.
 /// - `TesseraViews`: the runtime of typed views; `TesseraViewsPlugin` compiles `Views/` into them
 ///   with `tessera-views` (`TesseraTemplateCompiler`).
 /// - `TesseraHTTP`: the HTTP server, requests, responses and the error protocol. libmicrohttpd's
@@ -90,10 +93,15 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // MARK: Framework
+        // Epoll, eventfd and thread names for the loops, which Swift's Glibc module leaves out.
+        .systemLibrary(name: "CTesseraLoop"),
+        // One event loop per core, its timers and per-loop state, and the error a database on the
+        // loops throws: under both the HTTP server and the PostgreSQL driver, which knows no HTTP.
+        .target(name: "TesseraLoop", dependencies: ["CTesseraLoop"]),
         .target(
             name: "TesseraHTTP",
             dependencies: [
-                "CTesseraShim",
+                "CTesseraShim", "TesseraLoop",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -168,10 +176,14 @@ let package = Package(
         // Apps on PostgreSQL through libpq: DATABASE_URL, connections on the app's event loops
         // (non-blocking, pipelined) and on threads of their own for transactions' synchronous
         // bodies, versioned migrations under an advisory lock, LISTEN and NOTIFY.
+        // The libpq driver itself: connections on the loops (non-blocking, pipelined), queries,
+        // rows and their types. It knows the loops and libpq, not HTTP nor the framework, so it
+        // can be used and tested without a server.
+        .target(name: "TesseraPostgresDriver", dependencies: ["CLibPQ", "CTesseraTLS", "TesseraLoop"]),
         .target(
             name: "TesseraPostgres",
             dependencies: [
-                "CTesseraTLS",
+                "CTesseraTLS", "TesseraPostgresDriver",
                 "CLibPQ", "TesseraHTTP", "Tessera", "TesseraMail",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
@@ -279,6 +291,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        .testTarget(name: "TesseraLoopTests", dependencies: ["TesseraLoop"], swiftSettings: testSettings),
         .testTarget(
             name: "TesseraHTTPTests",
             dependencies: [

@@ -11,7 +11,7 @@ import re
 import subprocess
 import sys
 
-C = {"CMicroHTTPD", "CTesseraShim", "CZlib", "CVips", "CTesseraImages", "CLibPQ"}
+C = {"CMicroHTTPD", "CTesseraShim", "CZlib", "CVips", "CTesseraImages", "CLibPQ", "CTesseraLoop"}
 
 # What each target may use of this package, from the bottom up (Package.swift's own comment
 # says why each layer is where it is).
@@ -23,8 +23,10 @@ ALLOWED = {
     "TesseraViews": set(),
     "TesseraTemplateCompiler": {"TesseraViews"},
     "TesseraViewCompiler": {"TesseraTemplateCompiler", "TesseraViews"},
+    # The loops, their timers and DatabaseUnavailable: no HTTP, no database.
+    "TesseraLoop": {"CTesseraLoop"},
     # The server: libmicrohttpd's types stop here.
-    "TesseraHTTP": {"CTesseraShim", "CMicroHTTPD"},
+    "TesseraHTTP": {"CTesseraShim", "CMicroHTTPD", "TesseraLoop"},
     # The framework an app uses.
     "Tessera": {"TesseraHTTP", "TesseraViews", "CZlib"},
     # Mail and passkeys each sit on the framework, which links neither.
@@ -32,7 +34,9 @@ ALLOWED = {
     "TesseraPasskeys": {"Tessera", "TesseraHTTP", "TesseraViews"},
     # Databases keep the mail outbox, so they know mail; images only libvips.
     "TesseraSQLite": {"Tessera", "TesseraHTTP", "TesseraViews", "TesseraMail"},
-    "TesseraPostgres": {"Tessera", "TesseraHTTP", "TesseraViews", "TesseraMail", "CLibPQ", "CTesseraTLS"},
+    # The libpq driver stands on the loops alone: no HTTP, no framework.
+    "TesseraPostgresDriver": {"TesseraLoop", "CLibPQ", "CTesseraTLS"},
+    "TesseraPostgres": {"Tessera", "TesseraHTTP", "TesseraLoop", "TesseraViews", "TesseraMail", "TesseraPostgresDriver", "CLibPQ", "CTesseraTLS"},
     "TesseraImages": {"Tessera", "TesseraHTTP", "TesseraViews", "CTesseraImages", "CVips"},
     "TesseraTesting": {"Tessera", "TesseraHTTP", "TesseraViews", "CZlib"},
     # Features: the catalog and accounts know no other feature; orders may use both; the back

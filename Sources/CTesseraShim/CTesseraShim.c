@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <netinet/in.h>
 #include <netdb.h>
-#include <pthread.h>
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,8 +192,4 @@ void *tessera_mhd_socket_context(struct MHD_Connection *connection) {
 size_t tessera_mhd_header_size(struct MHD_Connection *connection) {
   const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
   return info ? info->header_size : 0;
-}
-
-void tessera_name_thread(const char *name) {
-  pthread_setname_np(pthread_self(), name);
 }

@@ -50,7 +50,7 @@ public struct HTTPServerConfiguration: Sendable {
 
     /// The number of cores the process may run on: the default thread count.
     public static var processorCount: Int {
-        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        EventLoops.processorCount
     }
 }
 

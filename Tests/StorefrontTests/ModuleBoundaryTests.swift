@@ -32,7 +32,7 @@ import Testing
         let framework: Set = [
             "Tessera", "TesseraHTTP", "TesseraViews", "TesseraMail", "TesseraPasskeys", "TesseraViewsPlugin", "TesseraViewCompiler",
             "TesseraTemplateCompiler", "CTesseraShim", "CMicroHTTPD", "CZlib", "CLibPQ", "TesseraPostgres", "TesseraSQLite", "TesseraImages",
-            "CTesseraImages", "CVips", "CTesseraTLS",
+            "CTesseraImages", "CVips", "CTesseraTLS", "TesseraLoop", "CTesseraLoop", "TesseraPostgresDriver",
         ]
         // Catalog and Accounts depend on the framework only; Orders may use both; nobody but the
         // composition root knows Storefront.
@@ -75,7 +75,13 @@ import Testing
             #expect(!(target.product_dependencies ?? []).contains { $0.hasPrefix("NIO") || $0 == "PostgresNIO" }, "\(name) links NIO")
         }
         // The HTTP layer knows no view type and no language: the framework says its refusals.
-        #expect(targets["TesseraHTTP"]?.target_dependencies == ["CTesseraShim"], "\(targets["TesseraHTTP"]?.target_dependencies ?? [])")
+        #expect(
+            targets["TesseraHTTP"]?.target_dependencies == ["CTesseraShim", "TesseraLoop"], "\(targets["TesseraHTTP"]?.target_dependencies ?? [])")
+        // The loops know neither HTTP nor a database: the server and the driver both stand on them.
+        #expect(targets["TesseraLoop"]?.target_dependencies == ["CTesseraLoop"], "\(targets["TesseraLoop"]?.target_dependencies ?? [])")
+        #expect(
+            Set(targets["TesseraPostgresDriver"]?.target_dependencies ?? []) == ["CLibPQ", "CTesseraTLS", "TesseraLoop"],
+            "the driver stands on the loops and libpq alone: \(targets["TesseraPostgresDriver"]?.target_dependencies ?? [])")
     }
 
     /// Each module's tables, and the SQL that names them: no module reads or writes another's

@@ -13,11 +13,6 @@
 #include <malloc.h>
 #endif
 #include <stdint.h>
-#include <sys/epoll.h>
-#include <sys/eventfd.h>
-
-/// Names the calling thread (at most 15 bytes), for `top -H` and profiles.
-void tessera_name_thread(const char *name);
 
 /// The content reader's end markers; the MHD macros are casts, which Swift does not import.
 #define TESSERA_READER_END_OF_STREAM (-1)

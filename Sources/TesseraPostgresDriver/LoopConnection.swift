@@ -1,8 +1,7 @@
-import CLibPQ
+package import CLibPQ
 import CTesseraTLS
 import Foundation
-import Tessera
-import TesseraHTTP
+package import TesseraLoop
 
 /// One PostgreSQL connection on an event loop: libpq, non-blocking, in pipeline mode, its
 /// socket waited on by the loop like the HTTP connections.
@@ -16,15 +15,20 @@ import TesseraHTTP
 /// What it holds is bounded (``PostgresQueueLimits``): at most a window of statements is on
 /// the wire at once and the rest wait here, so a statement whose caller gave up before its turn
 /// is never sent; past its share in all, another is refused at once with `DatabaseUnavailable`.
-final class LoopConnection: @unchecked Sendable {
+package final class LoopConnection: @unchecked Sendable {
     // @unchecked: used on its loop's thread only; the types that hold one keep it there.
     /// The outcome of one statement: its rows, and how many rows it changed.
-    struct Answer {
+    package struct Answer {
         /// The rows, read in place (a statement has one result with rows, at most).
-        var result: PostgresResult?
-        var changed = 0
+        package var result: PostgresResult?
+        package var changed = 0
 
-        var rows: [PostgresRow] { result?.rows ?? [] }
+        package init(result: PostgresResult? = nil, changed: Int = 0) {
+            self.result = result
+            self.changed = changed
+        }
+
+        package var rows: [PostgresRow] { result?.rows ?? [] }
     }
 
     /// One statement sent (or waiting for the connection to open), until its Sync comes back.
@@ -67,7 +71,7 @@ final class LoopConnection: @unchecked Sendable {
         case closed
     }
 
-    let loop: EventLoop
+    package let loop: EventLoop
     private let statementTimeout: Duration
     private let limits: PostgresQueueLimits
     private var connection: OpaquePointer?
@@ -101,7 +105,7 @@ final class LoopConnection: @unchecked Sendable {
     /// When a cancel request has waited too long.
     private var cancelTimer: LoopTimer?
     /// How many texts a connection prepares for `run`, at most.
-    static let preparedQueryLimit = 256
+    package static let preparedQueryLimit = 256
 
     private struct PreparedQuery {
         let types: [UInt32]
@@ -128,26 +132,26 @@ final class LoopConnection: @unchecked Sendable {
         setDeadlineTimer()
     }
     /// Hears every `NOTIFY` the connection receives (a listener's).
-    var notified: ((String, String) -> Void)?
+    package var notified: ((String, String) -> Void)?
     /// Hears the connection close, with why; the pool drops it.
-    var closedBecause: ((any Error) -> Void)?
+    package var closedBecause: ((any Error) -> Void)?
 
     /// Statements sent or waiting, not answered yet.
-    var inFlight: Int { units.count - head }
+    package var inFlight: Int { units.count - head }
     /// Whether another statement may be queued here (``PostgresQueueLimits/perConnection``).
-    var hasRoom: Bool { inFlight < limits.perConnection }
+    package var hasRoom: Bool { inFlight < limits.perConnection }
     /// Since when the oldest statement not answered yet (the one the others queue behind) has
     /// been the database's to answer: sent, and every statement before it answered.
-    var oldestSentAt: ContinuousClock.Instant? {
+    package var oldestSentAt: ContinuousClock.Instant? {
         guard head < units.count, let sentAt = units[head].sentAt else { return nil }
         return max(sentAt, headSince)
     }
-    var isOpen: Bool { if case .open = phase { true } else { false } }
-    var isClosed: Bool { if case .closed = phase { true } else { false } }
+    package var isOpen: Bool { if case .open = phase { true } else { false } }
+    package var isClosed: Bool { if case .closed = phase { true } else { false } }
 
     /// Starts connecting to `address` at once (resolving its host name off the loop first);
     /// statements may be sent meanwhile, and go out once it is open. On the loop's thread.
-    init(
+    package init(
         address: PostgresAddress, loop: EventLoop, connectTimeout: Duration, statementTimeout: Duration,
         limits: PostgresQueueLimits = PostgresQueueLimits()
     ) {
@@ -224,7 +228,7 @@ final class LoopConnection: @unchecked Sendable {
     /// cache does: a page's query built from a few fixed shapes is parsed and planned once per
     /// connection, not per request. A text that varies per request (a trace's comment) must not
     /// ask for it; past ``preparedQueryLimit`` texts, the rest run unprepared.
-    func run(_ query: PostgresQuery, deadline: ContinuousClock.Instant?, prepare: Bool = false) async throws -> Answer {
+    package func run(_ query: PostgresQuery, deadline: ContinuousClock.Instant?, prepare: Bool = false) async throws -> Answer {
         try query.binds.checkSendable()
         if prepare {
             let values = query.binds.values
@@ -313,7 +317,7 @@ final class LoopConnection: @unchecked Sendable {
 
     /// Runs `Statement`, prepared on this connection the first time it comes, with a Sync of its
     /// own, on the loop's thread.
-    func runPrepared<Statement: PostgresPreparedStatement>(
+    package func runPrepared<Statement: PostgresPreparedStatement>(
         _: Statement.Type, binds: PostgresBindings, deadline: ContinuousClock.Instant?
     ) async throws -> Answer {
         try await runPrepared(name: statementName(Statement.self), sql: Statement.sql, binds: binds, deadline: deadline)
@@ -363,7 +367,7 @@ final class LoopConnection: @unchecked Sendable {
 
     /// Runs the prepared statement `name` (preparing it with `sql` first on this connection),
     /// with a Sync of its own, on the loop's thread.
-    func runPrepared(name: String, sql: String, binds: PostgresBindings, deadline: ContinuousClock.Instant?) async throws -> Answer {
+    package func runPrepared(name: String, sql: String, binds: PostgresBindings, deadline: ContinuousClock.Instant?) async throws -> Answer {
         try binds.checkSendable()
         return try await answer { waiter in preparedUnit(name: name, sql: sql, binds: binds, waiter: waiter, deadline: deadline) }
     }
@@ -372,7 +376,7 @@ final class LoopConnection: @unchecked Sendable {
     /// own, and returns their answers in order when the last has come: one wait for the
     /// caller, not one task per statement. The first failure fails the batch; the statements
     /// not sent by then are dropped.
-    func runPreparedBatch<Statement: PostgresPreparedStatement>(
+    package func runPreparedBatch<Statement: PostgresPreparedStatement>(
         _: Statement.Type, binds: [PostgresBindings], deadline: ContinuousClock.Instant?
     ) async throws -> [Answer] {
         guard !binds.isEmpty else { return [] }
@@ -698,7 +702,7 @@ final class LoopConnection: @unchecked Sendable {
     /// that a connection nobody else sends on (a listener's) finds out when its peer has gone
     /// silent, as after a network partition that closed nothing: unanswered within the
     /// statement timeout, the heartbeat closes the connection, as any statement would.
-    func keepAlive(every interval: Duration) {
+    package func keepAlive(every interval: Duration) {
         guard !isClosed else { return }
         if let heartbeat { loop.cancel(heartbeat) }
         heartbeat = loop.schedule(after: interval, repeating: interval) { [weak self] in
@@ -713,7 +717,7 @@ final class LoopConnection: @unchecked Sendable {
     // MARK: Closing
 
     /// Closes the connection: every statement not answered yet fails with `error`.
-    func fail(_ error: any Error) {
+    package func fail(_ error: any Error) {
         guard !isClosed else { return }
         phase = .closed
         if let registration { loop.deregister(registration) }
@@ -737,7 +741,7 @@ final class LoopConnection: @unchecked Sendable {
     }
 
     /// Closes the connection after the statements sent so far; none may be sent after.
-    func close() {
+    package func close() {
         fail(DatabaseUnavailable(reason: "the connection was closed"))
     }
 
@@ -747,7 +751,7 @@ final class LoopConnection: @unchecked Sendable {
     /// followed by a NUL), lengths and formats. The arrays are on the stack when they are small
     /// (a page's few parameters), so a statement costs them no allocation; libpq copies them
     /// into its own buffer before `body` returns.
-    static func withParameters<T>(
+    package static func withParameters<T>(
         _ binds: PostgresBindings,
         _ body: (Int32, UnsafePointer<Oid>?, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T
     ) -> T {
@@ -784,7 +788,7 @@ final class LoopConnection: @unchecked Sendable {
         }
     }
 
-    static func message(_ connection: OpaquePointer) -> String {
+    package static func message(_ connection: OpaquePointer) -> String {
         String(cString: PQerrorMessage(connection)).asOneLine()
     }
 }
@@ -792,7 +796,7 @@ final class LoopConnection: @unchecked Sendable {
 extension String {
     /// libpq's messages as one line: they end in a newline and may wrap a hint onto a second,
     /// and a log line or an exit message must stay one line.
-    func asOneLine() -> String {
+    package func asOneLine() -> String {
         split(whereSeparator: \.isNewline)
             .map { $0.trimmingPrefix(while: \.isWhitespace) }
             .filter { !$0.isEmpty }

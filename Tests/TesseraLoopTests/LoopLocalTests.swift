@@ -1,5 +1,5 @@
 import Synchronization
-import TesseraHTTP
+import TesseraLoop
 import Testing
 
 /// Each loop keeps its own value, made on first use; code on no loop shares one more.

@@ -64,7 +64,7 @@ public struct PostgresQuery: Sendable, Hashable, ExpressibleByStringInterpolatio
 /// for `bytea`), each with its type.
 public struct PostgresBindings: Sendable, Hashable {
     /// One placeholder's value: its type's OID, and its bytes in the given format (`nil` is NULL).
-    struct Value: Sendable, Hashable {
+    package struct Value: Sendable, Hashable {
         let type: UInt32
         let isBinary: Bool
         let bytes: [UInt8]?
@@ -100,7 +100,7 @@ public struct PostgresBindings: Sendable, Hashable {
 
     /// Refuses a text value with a NUL byte, as PostgreSQL does (SQLSTATE 22021): libpq sends
     /// text values as C strings, so it would otherwise arrive cut short at the NUL, silently.
-    func checkSendable() throws {
+    package func checkSendable() throws {
         for (index, value) in values.enumerated() where !value.isBinary && value.bytes?.contains(0) == true {
             throw PostgresError(
                 sqlState: "22021", message: "the text bound to $\(index + 1) contains a NUL byte, which PostgreSQL's text cannot hold")
@@ -117,7 +117,7 @@ public protocol PostgresEncodable: Sendable {
 }
 
 extension PostgresEncodable {
-    var postgresValue: PostgresBindings.Value {
+    package var postgresValue: PostgresBindings.Value {
         PostgresBindings.Value(type: Self.postgresType.oid, isBinary: Self.postgresType == .bytea, bytes: postgresBytes)
     }
 }

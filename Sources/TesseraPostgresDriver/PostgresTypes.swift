@@ -158,8 +158,8 @@ extension Array: PostgresDecodable where Element: PostgresArrayElement {
 }
 
 /// PostgreSQL's text format, read and written.
-enum PostgresText {
-    static func integer<T: FixedWidthInteger>(_ bytes: UnsafeRawBufferPointer, as type: T.Type) -> T? {
+package enum PostgresText {
+    package static func integer<T: FixedWidthInteger>(_ bytes: UnsafeRawBufferPointer, as type: T.Type) -> T? {
         var index = 0
         var negative = false
         if bytes.first == UInt8(ascii: "-") {
@@ -182,7 +182,7 @@ enum PostgresText {
 
     /// `2026-11-29 03:07:07.123456+00` (the session's time zone is UTC: ``LoopConnection``
     /// sets it), or with an offset.
-    static func date(_ bytes: UnsafeRawBufferPointer) -> Date? {
+    package static func date(_ bytes: UnsafeRawBufferPointer) -> Date? {
         let text = String(decoding: bytes, as: UTF8.self)
         var components = DateComponents()
         let scanner = text.utf8
@@ -223,7 +223,7 @@ enum PostgresText {
         return whole.addingTimeInterval(fraction)
     }
 
-    static func timestamp(_ date: Date) -> String {
+    package static func timestamp(_ date: Date) -> String {
         let seconds = date.timeIntervalSince1970
         let whole = seconds.rounded(.down)
         let micros = Int(((seconds - whole) * 1_000_000).rounded())
@@ -241,7 +241,7 @@ enum PostgresText {
         return calendar
     }()
 
-    static func hex(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+    package static func hex(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
         guard bytes.count >= 2, bytes[0] == UInt8(ascii: "\\"), bytes[1] == UInt8(ascii: "x"), bytes.count % 2 == 0 else { return nil }
         func nibble(_ byte: UInt8) -> UInt8? {
             switch byte {
@@ -262,7 +262,7 @@ enum PostgresText {
         return result
     }
 
-    static func arrayLiteral(_ elements: [[UInt8]]) -> [UInt8] {
+    package static func arrayLiteral(_ elements: [[UInt8]]) -> [UInt8] {
         var literal: [UInt8] = [UInt8(ascii: "{")]
         for (index, element) in elements.enumerated() {
             if index > 0 { literal.append(UInt8(ascii: ",")) }
@@ -278,7 +278,7 @@ enum PostgresText {
     }
 
     /// A one-dimensional array's elements; `nil` elements are NULL.
-    static func arrayElements(_ bytes: UnsafeRawBufferPointer) -> [[UInt8]?]? {
+    package static func arrayElements(_ bytes: UnsafeRawBufferPointer) -> [[UInt8]?]? {
         guard bytes.first == UInt8(ascii: "{"), bytes.last == UInt8(ascii: "}") else { return nil }
         var elements: [[UInt8]?] = []
         var index = 1

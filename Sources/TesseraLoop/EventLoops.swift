@@ -1,4 +1,4 @@
-import CTesseraShim
+import CTesseraLoop
 import Synchronization
 
 #if canImport(Glibc)
@@ -11,6 +11,11 @@ import Glibc
 ///
 /// An app that uses both passes the same group to both; a server given none makes its own.
 public final class EventLoops: Sendable {
+    /// The number of cores the process may run on: the default loop count.
+    public static var processorCount: Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+
     /// The loops, one per thread.
     public let loops: [EventLoop]
     private let threads: [pthread_t]
@@ -18,7 +23,7 @@ public final class EventLoops: Sendable {
     private let isShutDown = Atomic<Bool>(false)
 
     /// Starts `count` loops (one per core by default), each on a new thread.
-    public init(count: Int = HTTPServerConfiguration.processorCount) {
+    public init(count: Int = EventLoops.processorCount) {
         precondition(count > 0, "a group holds at least one loop")
         loops = (0..<count).map { EventLoop(index: $0) }
         threads = loops.map { loop in

@@ -1,6 +1,6 @@
 /// Something that waits on a loop for a fixed time at most: a connection for its request head,
 /// a request for its handler.
-protocol DeadlineListMember: AnyObject {
+package protocol DeadlineListMember: AnyObject {
     /// Its place in its loop's ``DeadlineList``; only that list touches it.
     var deadlineLinks: DeadlineLinks { get set }
     /// Called on the loop, once the list has let go of it, when its time has passed.
@@ -9,12 +9,21 @@ protocol DeadlineListMember: AnyObject {
 
 /// A member's links in its list, kept in the member itself so that joining and leaving the
 /// list allocate nothing.
-struct DeadlineLinks {
+package struct DeadlineLinks {
     fileprivate var older: (any DeadlineListMember)?
     fileprivate var newer: (any DeadlineListMember)?
     /// When it joined, on the monotonic clock in nanoseconds.
     fileprivate var since: Int64 = 0
     fileprivate var isLinked = false
+
+    package init() {}
+
+    fileprivate init(older: (any DeadlineListMember)?, newer: (any DeadlineListMember)?, since: Int64, isLinked: Bool) {
+        self.older = older
+        self.newer = newer
+        self.since = since
+        self.isLinked = isLinked
+    }
 }
 
 /// What waits on one loop with one fixed patience, oldest first, as h2o keeps its timeouts.
@@ -23,7 +32,7 @@ struct DeadlineLinks {
 /// joining and leaving are O(1), and the loop keeps a single timer, at the oldest member's
 /// deadline. A member that leaves before then does not move the timer; it finds nothing due
 /// and is set for the next oldest. Touched on its loop's thread only.
-final class DeadlineList {
+package final class DeadlineList {
     private let loop: EventLoop
     private let patience: Int64
     private let afterPassing: (Int) -> Void
@@ -40,14 +49,14 @@ final class DeadlineList {
 
     /// `afterPassing` is told how many members' time passed at once, after their
     /// ``DeadlineListMember/deadlinePassed()``: one log line for a burst.
-    init(loop: EventLoop, patience: Duration, afterPassing: @escaping (Int) -> Void = { _ in }) {
+    package init(loop: EventLoop, patience: Duration, afterPassing: @escaping (Int) -> Void = { _ in }) {
         self.loop = loop
         self.patience = patience.loopNanoseconds
         self.afterPassing = afterPassing
     }
 
     /// Starts `member`'s wait, or starts it again from now.
-    func insert(_ member: any DeadlineListMember) {
+    package func insert(_ member: any DeadlineListMember) {
         remove(member)
         member.deadlineLinks = DeadlineLinks(older: newest, newer: nil, since: MonotonicClock.nanoseconds(), isLinked: true)
         if let newest { newest.deadlineLinks.newer = member } else { oldest = member }
@@ -56,7 +65,7 @@ final class DeadlineList {
     }
 
     /// Ends `member`'s wait; nothing when it is not waiting.
-    func remove(_ member: any DeadlineListMember) {
+    package func remove(_ member: any DeadlineListMember) {
         guard member.deadlineLinks.isLinked else { return }
         let links = member.deadlineLinks
         member.deadlineLinks = DeadlineLinks()
@@ -66,7 +75,7 @@ final class DeadlineList {
 
     /// Takes every member out, oldest first, and hands each to `body` (the server is stopping).
     /// Returns how many there were.
-    func removeAll(_ body: (any DeadlineListMember) -> Void) -> Int {
+    package func removeAll(_ body: (any DeadlineListMember) -> Void) -> Int {
         var count = 0
         while let member = oldest {
             remove(member)

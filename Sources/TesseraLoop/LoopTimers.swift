@@ -138,7 +138,7 @@ struct LoopTimers {
 
 extension Duration {
     /// Whole nanoseconds, as the loop's clock counts.
-    var loopNanoseconds: Int64 {
+    package var loopNanoseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }

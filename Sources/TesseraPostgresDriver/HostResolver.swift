@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import Tessera
+package import TesseraLoop
 
 /// Resolves the database's host name on a thread of its own, so that a slow or silent DNS server
 /// never holds an event loop: libpq resolves `host=` on the thread that calls `PQconnectStart`,
@@ -11,16 +11,16 @@ import Tessera
 /// costs one blocked thread, not one per connection attempt. Nothing is cached: each new
 /// connection asks again, so a database that moves (a failover that changes the record) is
 /// found at the next connection.
-final class HostResolver: Sendable {
-    typealias Answer = Result<String, DatabaseUnavailable>
+package final class HostResolver: Sendable {
+    package typealias Answer = Result<String, DatabaseUnavailable>
 
     private let waiting = Mutex<[String: [@Sendable (Answer) -> Void]]>([:])
 
-    init() {}
+    package init() {}
 
     /// Looks `host` up and calls `then` with its first address, as text for libpq's `hostaddr`,
     /// on the resolver's thread.
-    func resolve(_ host: String, then: @escaping @Sendable (Answer) -> Void) {
+    package func resolve(_ host: String, then: @escaping @Sendable (Answer) -> Void) {
         let first = waiting.withLock { waiting in
             defer { waiting[host, default: []].append(then) }
             return waiting[host] == nil
@@ -34,7 +34,7 @@ final class HostResolver: Sendable {
 
     /// Whether libpq would resolve `host` at all: not for an IP address (IPv6 ones hold a colon,
     /// which no name does) nor for a Unix socket's folder.
-    static func needsLookUp(_ host: String) -> Bool {
+    package static func needsLookUp(_ host: String) -> Bool {
         guard !host.hasPrefix("/"), !host.contains(":") else { return false }
         var address = in_addr()
         return inet_pton(AF_INET, host, &address) != 1
@@ -61,13 +61,13 @@ final class HostResolver: Sendable {
 
 /// Where a loop's connections connect: libpq's connection string, and the host name to resolve
 /// off the loop first when the URL names one.
-struct PostgresAddress: Sendable {
+package struct PostgresAddress: Sendable {
     private(set) var conninfo: String
     /// `nil` when the URL names an IP address or a socket folder.
-    let hostName: String?
-    let resolver: HostResolver
+    package let hostName: String?
+    package let resolver: HostResolver
 
-    init(url: PostgresURL, resolver: HostResolver) {
+    package init(url: PostgresURL, resolver: HostResolver) {
         conninfo = url.conninfo
         hostName = HostResolver.needsLookUp(url.host) ? url.host : nil
         self.resolver = resolver
@@ -75,7 +75,7 @@ struct PostgresAddress: Sendable {
 
     /// The same address, for connections that show `name` in `pg_stat_activity`'s
     /// `application_name` (libpq takes the last of a repeated keyword).
-    func named(_ name: String) -> PostgresAddress {
+    package func named(_ name: String) -> PostgresAddress {
         var named = self
         named.conninfo += " application_name='\(name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'"))'"
         return named
@@ -83,7 +83,7 @@ struct PostgresAddress: Sendable {
 
     /// The connection string with the resolved address beside the name: libpq connects to
     /// `hostaddr` and still checks the certificate and reads the password file for `host`.
-    func conninfo(at address: String) -> String {
+    package func conninfo(at address: String) -> String {
         conninfo + " hostaddr='\(address)'"
     }
 }

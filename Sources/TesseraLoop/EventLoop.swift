@@ -1,4 +1,4 @@
-import CTesseraShim
+import CTesseraLoop
 import Synchronization
 
 #if canImport(Glibc)

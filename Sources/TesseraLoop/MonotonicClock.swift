@@ -2,9 +2,10 @@
 import Glibc
 #endif
 
-/// The monotonic clock in nanoseconds: cheap to read and to keep in an atomic.
-enum MonotonicClock {
-    static func nanoseconds() -> Int64 {
+/// The monotonic clock in nanoseconds: cheap to read and to keep in an atomic. The loops'
+/// timers count on it.
+public enum MonotonicClock {
+    public static func nanoseconds() -> Int64 {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TesseraHTTP
+@testable import TesseraLoop
 
 /// The loop's timer heap: timers come in deadline order, a cancelled one never comes and leaves
 /// nothing behind, and a handle whose slot went to another timer cancels nothing.

@@ -11,7 +11,7 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
     /// The constraint a violation concerns, if any.
     public let constraint: String?
 
-    init(_ result: OpaquePointer) {
+    package init(_ result: OpaquePointer) {
         func field(_ code: Int32) -> String? { PQresultErrorField(result, code).map { String(cString: $0) } }
         sqlState = field(Int32(UInt8(ascii: "C"))) ?? "XX000"
         message = field(Int32(UInt8(ascii: "M"))) ?? String(cString: PQresultErrorMessage(result)).asOneLine()

@@ -4,26 +4,26 @@
 /// A batch exists so that a request that sends many statements together (TechEmpower's twenty
 /// queries) waits once, with one continuation, rather than as one child task per statement,
 /// each with its own task, continuation and wake-up.
-enum StatementWaiter {
+package enum StatementWaiter {
     case one(CheckedContinuation<LoopConnection.Answer, any Error>)
     case place(Int, in: StatementBatch)
 
     /// Whether an answer is still awaited: a batch that has failed awaits none of its others.
-    var isWaiting: Bool {
+    package var isWaiting: Bool {
         switch self {
         case .one: true
         case .place(_, let batch): batch.isWaiting
         }
     }
 
-    func resume(returning answer: LoopConnection.Answer) {
+    package func resume(returning answer: LoopConnection.Answer) {
         switch self {
         case .one(let continuation): continuation.resume(returning: answer)
         case .place(let index, let batch): batch.deliver(answer, at: index)
         }
     }
 
-    func resume(throwing error: any Error) {
+    package func resume(throwing error: any Error) {
         switch self {
         case .one(let continuation): continuation.resume(throwing: error)
         case .place(_, let batch): batch.fail(error)
@@ -33,25 +33,25 @@ enum StatementWaiter {
 
 /// The answers of statements sent together, handed to their caller when the last comes, or
 /// the first failure instead. On its connection's loop only.
-final class StatementBatch: @unchecked Sendable {
+package final class StatementBatch: @unchecked Sendable {
     // @unchecked: touched on its connection's loop only.
     private var answers: [LoopConnection.Answer]
     private var remaining: Int
     private var continuation: CheckedContinuation<[LoopConnection.Answer], any Error>?
 
-    init(count: Int) {
+    package init(count: Int) {
         answers = Array(repeating: LoopConnection.Answer(), count: count)
         remaining = count
     }
 
     /// Its caller starts to wait.
-    func start(_ continuation: CheckedContinuation<[LoopConnection.Answer], any Error>) {
+    package func start(_ continuation: CheckedContinuation<[LoopConnection.Answer], any Error>) {
         self.continuation = continuation
     }
 
-    var isWaiting: Bool { continuation != nil }
+    package var isWaiting: Bool { continuation != nil }
 
-    func deliver(_ answer: LoopConnection.Answer, at index: Int) {
+    package func deliver(_ answer: LoopConnection.Answer, at index: Int) {
         guard let continuation else { return }
         answers[index] = answer
         remaining -= 1
@@ -60,7 +60,7 @@ final class StatementBatch: @unchecked Sendable {
         continuation.resume(returning: answers)
     }
 
-    func fail(_ error: any Error) {
+    package func fail(_ error: any Error) {
         continuation?.resume(throwing: error)
         continuation = nil
     }

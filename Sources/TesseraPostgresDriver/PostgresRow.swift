@@ -2,11 +2,11 @@ import CLibPQ
 
 /// A statement's answer as libpq keeps it. Its rows are read from it in place, no column
 /// copied, and it is freed when the last row read from it goes.
-final class PostgresResult: @unchecked Sendable {
+package final class PostgresResult: @unchecked Sendable {
     // @unchecked: libpq never changes a result once made, and reading one needs no lock.
-    let pointer: OpaquePointer
+    package let pointer: OpaquePointer
 
-    init(_ pointer: OpaquePointer) {
+    package init(_ pointer: OpaquePointer) {
         self.pointer = pointer
     }
 
@@ -14,7 +14,7 @@ final class PostgresResult: @unchecked Sendable {
         PQclear(pointer)
     }
 
-    var rows: [PostgresRow] {
+    package var rows: [PostgresRow] {
         (0..<PQntuples(pointer)).map { PostgresRow(result: self, index: $0) }
     }
 }
@@ -24,8 +24,8 @@ final class PostgresResult: @unchecked Sendable {
 ///
 ///     let (id, name) = try row.decode((Int, String).self)
 public struct PostgresRow: Sendable {
-    let result: PostgresResult
-    let index: Int32
+    package let result: PostgresResult
+    package let index: Int32
 
     /// How many columns the row has.
     public var count: Int { Int(PQnfields(result.pointer)) }
@@ -53,14 +53,14 @@ public struct PostgresRow: Sendable {
         PostgresRandomAccessRow(row: self)
     }
 
-    subscript(column: Int) -> PostgresCell {
+    package subscript(column: Int) -> PostgresCell {
         PostgresCell(result: result, row: index, column: Int32(column))
     }
 }
 
 /// A row's columns by position.
 public struct PostgresRandomAccessRow: Sendable {
-    let row: PostgresRow
+    package let row: PostgresRow
 
     public var count: Int { row.count }
 
@@ -71,9 +71,9 @@ public struct PostgresRandomAccessRow: Sendable {
 
 /// One column of one row, read where the answer holds it.
 public struct PostgresCell: Sendable {
-    let result: PostgresResult
-    let row: Int32
-    let column: Int32
+    package let result: PostgresResult
+    package let row: Int32
+    package let column: Int32
 
     /// Whether the column is NULL.
     public var isNull: Bool { PQgetisnull(result.pointer, row, column) == 1 }
@@ -85,7 +85,7 @@ public struct PostgresCell: Sendable {
         try decode(type, column: Int(column))
     }
 
-    func decode<T: PostgresDecodable>(_ type: T.Type, column index: Int) throws -> T {
+    package func decode<T: PostgresDecodable>(_ type: T.Type, column index: Int) throws -> T {
         let oid = PostgresType(oid: self.type)
         do {
             guard !isNull, let value = PQgetvalue(result.pointer, row, column) else { return try T(postgresText: nil, type: oid) }
@@ -117,9 +117,9 @@ public struct PostgresDecodingError: Error, CustomStringConvertible {
 }
 
 extension PostgresDecodingError {
-    static let null = PostgresDecodingError(reason: "NULL where a value was expected")
+    package static let null = PostgresDecodingError(reason: "NULL where a value was expected")
 
-    static func notA(_ what: String, _ bytes: some Collection<UInt8>) -> PostgresDecodingError {
+    package static func notA(_ what: String, _ bytes: some Collection<UInt8>) -> PostgresDecodingError {
         PostgresDecodingError(reason: "\(String(decoding: bytes.prefix(40), as: UTF8.self).debugDescription) is not \(what)")
     }
 }
