@@ -70,8 +70,10 @@ def psql(sql):
 class Instance:
     """One storefront process on the shared database, with its log on disk."""
 
-    def __init__(self, folder, name):
+    def __init__(self, folder, name, database_url=DATABASE_URL, **overrides):
         self.name = name
+        self.database_url = database_url
+        self.overrides = overrides
         self.port = free_port()
         self.data = Path(folder) / name
         self.data.mkdir()
@@ -81,12 +83,12 @@ class Instance:
 
     def settings(self):
         return {"HOST": "127.0.0.1", "PORT": str(self.port), "DATA_DIR": str(self.data),
-                "DATABASE_URL": DATABASE_URL, "SESSION_SECRET": SECRET, "LOG_LEVEL": "info",
+                "DATABASE_URL": self.database_url, "SESSION_SECRET": SECRET, "LOG_LEVEL": "info",
                 "TRUSTED_PROXIES": "127.0.0.1", "DATABASE_TIMEOUT": "60", "PASSWORD_HASH_ROUNDS": "1000",
                 # The default registration limit, which test_8 checks; checkouts unlimited for the loaded tests.
                 "CHECKOUT_LIMIT": "100000/minute",
                 # As deploy/compose.yaml's 5 s: after SIGTERM an instance serves on while nginx's reload takes hold.
-                "DRAIN_DELAY": "2"}
+                "DRAIN_DELAY": "2", **self.overrides}
 
     @property
     def pid_path(self):
@@ -140,6 +142,72 @@ class Instance:
         """How many session ends this instance heard from the database's listener (its log's
         "session end heard" lines): each was in force there when it was logged."""
         return self.log_path.read_text().count("session end heard:")
+
+
+class SilentRelay:
+    """A TCP relay in front of PostgreSQL that can go silent without closing anything: what an
+    instance sees of a network partition. Once silent it still reads what either side sends, so
+    no write fails, and forwards nothing; `heal()` closes what it held (as a partition that ends
+    leaves broken connections behind) and relays new connections again."""
+
+    def __init__(self, upstream_host, upstream_port):
+        self.upstream = (upstream_host, upstream_port)
+        self.silent = threading.Event()
+        self.sockets = []
+        self.lock = threading.Lock()
+        self.listening = socket.socket()
+        self.listening.bind(("127.0.0.1", 0))
+        self.listening.listen(64)
+        self.port = self.listening.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                client, _ = self.listening.accept()
+            except OSError:
+                return
+            try:
+                server = socket.create_connection(self.upstream)
+            except OSError:
+                client.close()
+                continue
+            with self.lock:
+                self.sockets += [client, server]
+            for source, target in ((client, server), (server, client)):
+                threading.Thread(target=self._pump, args=(source, target), daemon=True).start()
+
+    def _pump(self, source, target):
+        try:
+            while data := source.recv(65536):
+                if not self.silent.is_set():
+                    target.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for end in (source, target):
+                try:
+                    end.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def go_silent(self):
+        self.silent.set()
+
+    def heal(self):
+        with self.lock:
+            held, self.sockets = self.sockets, []
+        self.silent.clear()
+        for end in held:
+            try:
+                end.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            end.close()
+
+    def close(self):
+        self.listening.close()
+        self.heal()
 
 
 def wait_for_session_ends(instances, before, timeout=20):
@@ -350,6 +418,71 @@ class ScaleOutTest(unittest.TestCase):
             except urllib.error.HTTPError as answer:
                 self.assertEqual(answer.code, 303)
                 self.assertTrue(answer.headers["Location"].startswith("/login"))
+
+    def test_3c_an_instance_behind_a_silent_partition_stops_trusting_its_copy(self):
+        """A partition that closes nothing: a fourth instance reaches PostgreSQL through a relay
+        that goes silent. Its listener's heartbeat notices within two heartbeats (5 s each) and
+        says so in the log; from then on the instance asks the database about every session,
+        which it cannot reach, so a session signed out elsewhere meanwhile is refused (503),
+        never taken. Once the relay forwards again, the instance listens again, loads the ends
+        it missed, and signs the session out (303). The page asked for, the password form,
+        reads nothing from the database but the session's standing."""
+        listeners = "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'tessera listen tessera_session_ends'"
+
+        def wait_for_listeners(count):
+            deadline = time.monotonic() + 30
+            while psql(listeners) != str(count):
+                self.assertLess(time.monotonic(), deadline, f"{count} instances did not listen")
+                time.sleep(0.1)
+
+        upstream = urllib.parse.urlsplit(DATABASE_URL)
+        relay = SilentRelay(upstream.hostname, upstream.port)
+        relayed = DATABASE_URL.replace(f"{upstream.hostname}:{upstream.port}", f"127.0.0.1:{relay.port}", 1)
+        # A request's patience of 2 s (the default), not the others' 60: a request that asks the
+        # database across the partition is answered 503 when it runs out.
+        cut = Instance(self.folder, "shop4", database_url=relayed, DATABASE_TIMEOUT="2")
+        try:
+            cut.start()
+            wait_for_listeners(4)
+            shopper = new_shopper(f"http://127.0.0.1:{self.instances[0].port}", "partitioned")
+            copied = http.cookiejar.CookieJar()
+            for cookie in shopper.opener.handlers[[type(h).__name__ for h in shopper.opener.handlers].index("HTTPCookieProcessor")].cookiejar:
+                copied.set_cookie(cookie)
+            replay = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(copied), NoRedirects())
+            form = f"http://127.0.0.1:{cut.port}/account/password"
+            with replay.open(form, timeout=10) as reply:
+                self.assertEqual(reply.status, 200, "signed in on the fourth instance too")
+
+            relay.go_silent()
+            status, _, _ = shopper.post("/", "/logout", {})
+            self.assertEqual(status, 303)
+            deadline = time.monotonic() + 60
+            while "listener lost its connection" not in cut.log_path.read_text():
+                self.assertLess(time.monotonic(), deadline, "the listener never noticed the silence")
+                time.sleep(0.1)
+            for _ in range(3):
+                try:
+                    with replay.open(form, timeout=30) as reply:
+                        self.fail(f"an instance cut off from the sign-outs still took the session: {reply.status}")
+                except urllib.error.HTTPError as answer:
+                    self.assertEqual(answer.code, 503, "refused as unknown: the database cannot say")
+
+            relay.heal()
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    with replay.open(form, timeout=30) as reply:
+                        self.fail(f"the session was taken after the partition healed: {reply.status}")
+                except urllib.error.HTTPError as answer:
+                    if answer.code == 303:
+                        self.assertTrue(answer.headers["Location"].startswith("/login"))
+                        break
+                    self.assertEqual(answer.code, 503, "refused until the database answers again")
+                self.assertLess(time.monotonic(), deadline, "the instance did not reach the database again")
+                time.sleep(0.2)
+        finally:
+            cut.stop()
+            relay.close()
 
     def test_4_checkouts_racing_through_all_instances_never_oversell(self):
         product = 7
