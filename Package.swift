@@ -87,9 +87,9 @@ let package = Package(
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "CTesseraImages", dependencies: ["CVips"]),
         // A TLS client on OpenSSL (Debian's libssl-dev, which libpq links too): mail over TLS, and
-        // the bytes libpq's TLS holds for TesseraPostgres's event loop.
+        // the bytes libpq's TLS holds for the PostgreSQL driver.
         .target(name: "CTesseraTLS", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
-        // libpq (Debian's libpq-dev), PostgreSQL's own client, for TesseraPostgres.
+        // libpq (Debian's libpq-dev), PostgreSQL's own client, for the PostgreSQL driver.
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // MARK: Framework
@@ -183,8 +183,7 @@ let package = Package(
         .target(
             name: "TesseraPostgres",
             dependencies: [
-                "CTesseraTLS", "TesseraPostgresDriver",
-                "CLibPQ", "TesseraHTTP", "Tessera", "TesseraMail",
+                "TesseraPostgresDriver", "CLibPQ", "TesseraHTTP", "Tessera", "TesseraMail",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]

@@ -36,7 +36,7 @@ ALLOWED = {
     "TesseraSQLite": {"Tessera", "TesseraHTTP", "TesseraViews", "TesseraMail"},
     # The libpq driver stands on the loops alone: no HTTP, no framework.
     "TesseraPostgresDriver": {"TesseraLoop", "CLibPQ", "CTesseraTLS"},
-    "TesseraPostgres": {"Tessera", "TesseraHTTP", "TesseraLoop", "TesseraViews", "TesseraMail", "TesseraPostgresDriver", "CLibPQ", "CTesseraTLS"},
+    "TesseraPostgres": {"Tessera", "TesseraHTTP", "TesseraLoop", "TesseraViews", "TesseraMail", "TesseraPostgresDriver", "CLibPQ"},
     "TesseraImages": {"Tessera", "TesseraHTTP", "TesseraViews", "CTesseraImages", "CVips"},
     "TesseraTesting": {"Tessera", "TesseraHTTP", "TesseraViews", "CZlib"},
     # Features: the catalog and accounts know no other feature; orders may use both; the back

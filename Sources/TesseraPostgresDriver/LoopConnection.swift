@@ -1,5 +1,4 @@
 package import CLibPQ
-import CTesseraTLS
 import Foundation
 package import TesseraLoop
 
@@ -176,7 +175,7 @@ package final class LoopConnection: @unchecked Sendable {
     private func start(conninfo: String) {
         connection = PQconnectStart(conninfo)
         guard let connection, PQstatus(connection) != CONNECTION_BAD else {
-            fail(DatabaseUnavailable(reason: connection.map(Self.message) ?? "libpq could not start a connection"))
+            fail(DatabaseUnavailable(reason: connection.map(LibPQ.message) ?? "libpq could not start a connection"))
             return
         }
         advanceConnecting(polling: PGRES_POLLING_WRITING)
@@ -449,7 +448,7 @@ package final class LoopConnection: @unchecked Sendable {
                 units[unsent].sentAt = now
                 unsent += 1
                 guard send(connection, prepareFirst), PQpipelineSync(connection) == 1 else {
-                    return fail(DatabaseUnavailable(reason: Self.message(connection)))
+                    return fail(DatabaseUnavailable(reason: LibPQ.message(connection)))
                 }
             }
             flush()
@@ -479,7 +478,7 @@ package final class LoopConnection: @unchecked Sendable {
             advanceConnecting(polling: PQconnectPoll(connection))
         case .open:
             if !events.isDisjoint(with: [.readable, .failed]) {
-                guard consumeInput(connection) else { return fail(DatabaseUnavailable(reason: Self.message(connection))) }
+                guard consumeInput(connection) else { return fail(DatabaseUnavailable(reason: LibPQ.message(connection))) }
                 deliverNotifications()
             }
             if writing || events.contains(.writable) { flush() }
@@ -497,7 +496,7 @@ package final class LoopConnection: @unchecked Sendable {
         for _ in 0..<4096 {
             guard PQconsumeInput(connection) == 1 else { return false }
             readResults(connection)
-            guard PQsslInUse(connection) == 1, tessera_tls_pending(PQsslStruct(connection, "OpenSSL")) > 0 else { return true }
+            guard LibPQ.hasDecryptedBytes(connection) else { return true }
         }
         return true
     }
@@ -516,7 +515,7 @@ package final class LoopConnection: @unchecked Sendable {
         switch polling {
         case PGRES_POLLING_OK:
             guard PQsetnonblocking(connection, 1) == 0, PQenterPipelineMode(connection) == 1 else {
-                return fail(DatabaseUnavailable(reason: Self.message(connection)))
+                return fail(DatabaseUnavailable(reason: LibPQ.message(connection)))
             }
             phase = .open
             if let registration { loop.modify(registration, events: .readable) }
@@ -526,7 +525,7 @@ package final class LoopConnection: @unchecked Sendable {
         case PGRES_POLLING_WRITING:
             if let registration { loop.modify(registration, events: .writable) }
         default:
-            fail(DatabaseUnavailable(reason: Self.message(connection)))
+            fail(DatabaseUnavailable(reason: LibPQ.message(connection)))
         }
     }
 
@@ -542,10 +541,10 @@ package final class LoopConnection: @unchecked Sendable {
             // While its send buffer is full, libpq reads what the server sent into its own
             // buffer (and OpenSSL may hold the rest of a record), and the socket may then never
             // be readable for it again: take it now.
-            guard consumeInput(connection) else { return fail(DatabaseUnavailable(reason: Self.message(connection))) }
+            guard consumeInput(connection) else { return fail(DatabaseUnavailable(reason: LibPQ.message(connection))) }
             deliverNotifications()
         default:
-            fail(DatabaseUnavailable(reason: Self.message(connection)))
+            fail(DatabaseUnavailable(reason: LibPQ.message(connection)))
         }
     }
 
@@ -567,14 +566,13 @@ package final class LoopConnection: @unchecked Sendable {
                 // becomes of this execution.
                 units[head].preparing = nil
             case PGRES_COMMAND_OK:
-                units[head].answer.changed = Int(String(cString: PQcmdTuples(result))) ?? 0
+                units[head].answer.changed = LibPQ.changedRows(result)
             case PGRES_PIPELINE_SYNC:
                 finishHead()
             case PGRES_PIPELINE_ABORTED:
                 break  // after a failed statement of the same unit, which holds the error
             default:
-                let error = PostgresError(result)
-                if units[head].failure == nil { units[head].failure = error.meansUnavailable ? DatabaseUnavailable(reason: error.message) : error }
+                if units[head].failure == nil { units[head].failure = LibPQ.failure(of: result) }
             }
         }
     }
@@ -788,18 +786,4 @@ package final class LoopConnection: @unchecked Sendable {
         }
     }
 
-    package static func message(_ connection: OpaquePointer) -> String {
-        String(cString: PQerrorMessage(connection)).asOneLine()
-    }
-}
-
-extension String {
-    /// libpq's messages as one line: they end in a newline and may wrap a hint onto a second,
-    /// and a log line or an exit message must stay one line.
-    package func asOneLine() -> String {
-        split(whereSeparator: \.isNewline)
-            .map { $0.trimmingPrefix(while: \.isWhitespace) }
-            .filter { !$0.isEmpty }
-            .joined(separator: " ")
-    }
 }

@@ -1,6 +1,5 @@
 import CLibPQ
-import CTesseraTLS
-import Tessera
+import TesseraLoop
 
 #if canImport(Glibc)
 import Glibc
@@ -19,8 +18,8 @@ public final class BlockingConnection: @unchecked Sendable {
     // @unchecked: used by one holder at a time, which the pool hands it to and takes it back from.
     private let connection: OpaquePointer
     /// How long a statement may take before the connection is given up as lost.
-    var timeout: Duration
-    private(set) var isBroken = false
+    package var timeout: Duration
+    package private(set) var isBroken = false
 
     /// A connection of the caller's own to `url`, outside any pool, made within `timeout`: for
     /// a tool or a test that must look from synchronous code, as another process would.
@@ -29,7 +28,7 @@ public final class BlockingConnection: @unchecked Sendable {
     }
 
     /// Connects to `conninfo` within `timeout`.
-    init(conninfo: String, timeout: Duration) throws {
+    package init(conninfo: String, timeout: Duration) throws {
         guard let connection = PQconnectStart(conninfo) else { throw DatabaseUnavailable(reason: "libpq could not start a connection") }
         self.connection = connection
         self.timeout = timeout
@@ -37,7 +36,7 @@ public final class BlockingConnection: @unchecked Sendable {
         var polling = PGRES_POLLING_WRITING
         while true {
             guard PQstatus(connection) != CONNECTION_BAD, polling != PGRES_POLLING_FAILED else {
-                throw DatabaseUnavailable(reason: LoopConnection.message(connection))
+                throw DatabaseUnavailable(reason: LibPQ.message(connection))
             }
             if polling == PGRES_POLLING_OK { break }
             guard wait(for: polling == PGRES_POLLING_READING ? Int16(POLLIN) : Int16(POLLOUT), until: deadline) else {
@@ -45,7 +44,7 @@ public final class BlockingConnection: @unchecked Sendable {
             }
             polling = PQconnectPoll(connection)
         }
-        guard PQsetnonblocking(connection, 1) == 0 else { throw DatabaseUnavailable(reason: LoopConnection.message(connection)) }
+        guard PQsetnonblocking(connection, 1) == 0 else { throw DatabaseUnavailable(reason: LibPQ.message(connection)) }
     }
 
     deinit {
@@ -79,25 +78,23 @@ public final class BlockingConnection: @unchecked Sendable {
         let sent = LoopConnection.withParameters(query.binds) { count, types, values, lengths, formats in
             PQsendQueryParams(connection, query.sql, count, types, values, lengths, formats, 0) == 1
         }
-        guard sent else { throw DatabaseUnavailable(reason: LoopConnection.message(connection)) }
+        guard sent else { throw DatabaseUnavailable(reason: LibPQ.message(connection)) }
         while true {
             let flushed = PQflush(connection)
             if flushed == 0 { break }
             guard flushed == 1, wait(for: Int16(POLLOUT | POLLIN), until: deadline) else {
-                throw DatabaseUnavailable(reason: flushed < 0 ? LoopConnection.message(connection) : "the database did not answer in time")
+                throw DatabaseUnavailable(reason: flushed < 0 ? LibPQ.message(connection) : "the database did not answer in time")
             }
-            if PQconsumeInput(connection) == 0 { throw DatabaseUnavailable(reason: LoopConnection.message(connection)) }
+            if PQconsumeInput(connection) == 0 { throw DatabaseUnavailable(reason: LibPQ.message(connection)) }
         }
         var answer = LoopConnection.Answer()
         var failure: (any Error)?
         while true {
             while PQisBusy(connection) == 1 {
-                // Bytes OpenSSL already decrypted never make the socket readable: read them first.
-                let decrypted = PQsslInUse(connection) == 1 && tessera_tls_pending(PQsslStruct(connection, "OpenSSL")) > 0
-                guard decrypted || wait(for: Int16(POLLIN), until: deadline) else {
+                guard LibPQ.hasDecryptedBytes(connection) || wait(for: Int16(POLLIN), until: deadline) else {
                     throw DatabaseUnavailable(reason: "the database did not answer in time")
                 }
-                guard PQconsumeInput(connection) == 1 else { throw DatabaseUnavailable(reason: LoopConnection.message(connection)) }
+                guard PQconsumeInput(connection) == 1 else { throw DatabaseUnavailable(reason: LibPQ.message(connection)) }
             }
             guard let result = PQgetResult(connection) else { break }
             var kept = false
@@ -107,12 +104,11 @@ public final class BlockingConnection: @unchecked Sendable {
                 answer.result = PostgresResult(result)
                 kept = true
             case PGRES_COMMAND_OK:
-                answer.changed = Int(String(cString: PQcmdTuples(result))) ?? 0
+                answer.changed = LibPQ.changedRows(result)
             case PGRES_FATAL_ERROR where PQstatus(connection) == CONNECTION_BAD:
-                throw DatabaseUnavailable(reason: LoopConnection.message(connection))
+                throw DatabaseUnavailable(reason: LibPQ.message(connection))
             default:
-                let error = PostgresError(result)
-                if failure == nil { failure = error.meansUnavailable ? DatabaseUnavailable(reason: error.message) : error }
+                if failure == nil { failure = LibPQ.failure(of: result) }
             }
         }
         if let failure { throw failure }
