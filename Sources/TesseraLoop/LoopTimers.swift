@@ -34,6 +34,12 @@ struct LoopTimers {
         } else {
             slot = slots.count
             slots.append(Slot())
+            // The free list and the heap hold one entry per slot at most: grown now, with the
+            // table, so that releasing a timer and setting it again later (what an idle loop's
+            // timers do) never allocates. Freed slots outnumber any seen before exactly when a
+            // loop goes idle, which is when an allocation would be a leak of work into idleness.
+            if freeSlots.capacity < slots.count { freeSlots.reserveCapacity(slots.capacity) }
+            if heap.capacity < slots.count { heap.reserveCapacity(slots.capacity) }
         }
         slots[slot].body = body
         slots[slot].interval = interval.map { max($0, 1) }
