@@ -22,7 +22,8 @@ let testSettings: [SwiftSetting] = [.unsafeFlags(["-Onone"], .when(configuration
 ///   page and region controllers, sessions, forms, languages, error pages, static files.
 /// - `TesseraMail`: mail through an outbox and SMTP; `TesseraPasskeys`: WebAuthn passkeys. Each
 ///   on Tessera, which links neither. No module links SwiftNIO: only the OTLP trait brings it.
-/// - `TesseraSQLite`, `TesseraPostgres`: an app's database, and the mail outbox kept in it;
+/// - `TesseraSQLite`, `TesseraPostgres`: an app's database; `TesseraMailSQLite`,
+///   `TesseraMailPostgres`: the mail outbox kept in it, adapters an app that sends mail wires;
 ///   `TesseraImages`: photos through libvips.
 /// - `TesseraTesting`: in-process and live testing of an app, for apps and for these tests.
 /// - `Catalog`, `Accounts`, `Orders`: the storefront's feature modules, one folder layout each.
@@ -40,6 +41,8 @@ let package = Package(
         .library(name: "TesseraTesting", targets: ["TesseraTesting"]),
         .library(name: "TesseraSQLite", targets: ["TesseraSQLite"]),
         .library(name: "TesseraPostgres", targets: ["TesseraPostgres"]),
+        .library(name: "TesseraMailSQLite", targets: ["TesseraMailSQLite"]),
+        .library(name: "TesseraMailPostgres", targets: ["TesseraMailPostgres"]),
         .library(name: "TesseraImages", targets: ["TesseraImages"]),
         .plugin(name: "TesseraViewsPlugin", targets: ["TesseraViewsPlugin"]),
         .executable(name: "storefront", targets: ["Storefront"]),
@@ -163,12 +166,15 @@ let package = Package(
 
         // MARK: Storefront features (each depends on the framework; Orders may use Catalog and Accounts)
         // Fast reads for apps on SQLite through GRDB: read-only connections read on the caller's thread.
-        // Its mail outbox keeps the framework's mail in the app's SQLite database.
         .target(
             name: "TesseraSQLite",
-            dependencies: [
-                "Tessera", "TesseraMail", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ]),
+            dependencies: ["Tessera", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]),
+        // The mail outbox kept in the app's database, one adapter per database: the mail module
+        // and the databases know nothing of each other, and an app that sends mail wires one.
+        .target(name: "TesseraMailSQLite", dependencies: ["TesseraMail", "TesseraSQLite", "Tessera", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "TesseraMailPostgres",
+            dependencies: ["TesseraMail", "TesseraPostgres", "Tessera", .product(name: "Logging", package: "swift-log")]),
         // Photos: uploads checked by their bytes, variants made and stripped of metadata by libvips.
         .target(
             name: "TesseraImages",
@@ -183,7 +189,7 @@ let package = Package(
         .target(
             name: "TesseraPostgres",
             dependencies: [
-                "TesseraPostgresDriver", "CLibPQ", "TesseraHTTP", "Tessera", "TesseraMail",
+                "TesseraPostgresDriver", "CLibPQ", "TesseraHTTP", "Tessera",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ]
@@ -204,7 +210,8 @@ let package = Package(
         .target(
             name: "Accounts",
             dependencies: [
-                "Tessera", "TesseraViews", "TesseraPostgres", "TesseraPasskeys", "TesseraMail", "TesseraSQLite",
+                "Tessera", "TesseraViews", "TesseraPostgres", "TesseraPasskeys", "TesseraMail", "TesseraSQLite", "TesseraMailSQLite",
+                "TesseraMailPostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -240,6 +247,8 @@ let package = Package(
                 "BackOffice",
                 "TesseraSQLite",
                 "TesseraPostgres",
+                "TesseraMailSQLite",
+                "TesseraMailPostgres",
                 "TesseraImages",
                 "Catalog",
                 "Accounts",
@@ -321,7 +330,7 @@ let package = Package(
         .testTarget(
             name: "TesseraPostgresTests",
             dependencies: [
-                "TesseraPostgres", "Tessera", "TesseraHTTP", "TesseraMail", "TesseraTesting", "PostgresTestSupport",
+                "TesseraPostgres", "Tessera", "TesseraHTTP", "TesseraMail", "TesseraMailPostgres", "TesseraTesting", "PostgresTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: testSettings
@@ -330,7 +339,7 @@ let package = Package(
         .testTarget(
             name: "TesseraSQLiteTests",
             dependencies: [
-                "TesseraSQLite", "Tessera", "TesseraMail", .product(name: "GRDB", package: "GRDB.swift"),
+                "TesseraSQLite", "Tessera", "TesseraMail", "TesseraMailSQLite", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: testSettings),
@@ -356,7 +365,7 @@ let package = Package(
         .testTarget(
             name: "OrdersTests",
             dependencies: [
-                "Orders", "Catalog", "Accounts", "Storefront", "TesseraPostgres", "TesseraSQLite", "TesseraMail", "TesseraViews",
+                "Orders", "Catalog", "Accounts", "Storefront", "TesseraPostgres", "TesseraSQLite", "TesseraMail", "TesseraMailSQLite", "TesseraViews",
                 "PostgresTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

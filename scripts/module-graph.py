@@ -32,17 +32,19 @@ ALLOWED = {
     # Mail and passkeys each sit on the framework, which links neither.
     "TesseraMail": {"Tessera", "TesseraHTTP", "TesseraViews", "CTesseraTLS"},
     "TesseraPasskeys": {"Tessera", "TesseraHTTP", "TesseraViews"},
-    # Databases keep the mail outbox, so they know mail; images only libvips.
-    "TesseraSQLite": {"Tessera", "TesseraHTTP", "TesseraViews", "TesseraMail"},
+    # Databases know no mail: the outbox lives in an adapter per database. Images only libvips.
+    "TesseraSQLite": {"Tessera", "TesseraHTTP", "TesseraViews"},
     # The libpq driver stands on the loops alone: no HTTP, no framework.
     "TesseraPostgresDriver": {"TesseraLoop", "CLibPQ", "CTesseraTLS"},
-    "TesseraPostgres": {"Tessera", "TesseraHTTP", "TesseraLoop", "TesseraViews", "TesseraMail", "TesseraPostgresDriver", "CLibPQ"},
+    "TesseraPostgres": {"Tessera", "TesseraHTTP", "TesseraLoop", "TesseraViews", "TesseraPostgresDriver", "CLibPQ"},
+    "TesseraMailSQLite": {"TesseraMail", "TesseraSQLite", "Tessera", "TesseraHTTP", "TesseraViews"},
+    "TesseraMailPostgres": {"TesseraMail", "TesseraPostgres", "Tessera", "TesseraHTTP", "TesseraViews"},
     "TesseraImages": {"Tessera", "TesseraHTTP", "TesseraViews", "CTesseraImages", "CVips"},
     "TesseraTesting": {"Tessera", "TesseraHTTP", "TesseraViews", "CZlib"},
     # Features: the catalog and accounts know no other feature; orders may use both; the back
     # office uses all three. None knows the composition root.
     "Catalog": {"Tessera", "TesseraHTTP", "TesseraViews", "TesseraSQLite", "TesseraPostgres", "TesseraImages"},
-    "Accounts": {"Tessera", "TesseraHTTP", "TesseraViews", "TesseraSQLite", "TesseraPostgres", "TesseraPasskeys", "TesseraMail"},
+    "Accounts": {"Tessera", "TesseraHTTP", "TesseraViews", "TesseraSQLite", "TesseraPostgres", "TesseraPasskeys", "TesseraMail", "TesseraMailSQLite", "TesseraMailPostgres"},
     "Orders": {"Tessera", "TesseraHTTP", "TesseraViews", "TesseraSQLite", "TesseraPostgres", "TesseraMail", "Catalog", "Accounts"},
     "BackOffice": {"Tessera", "TesseraHTTP", "TesseraViews", "TesseraMail", "Catalog", "Accounts", "Orders"},
     # The composition root and the bench app may use every library.

@@ -1,5 +1,6 @@
 import Catalog
 import Orders
+import TesseraMailPostgres
 import TesseraPostgres
 
 /// Order changes in one PostgreSQL transaction, on one connection of the pool: the same body as

@@ -1,6 +1,7 @@
 import Catalog
 import GRDB
 import Orders
+import TesseraMailSQLite
 import TesseraSQLite
 
 /// Order changes in one SQLite transaction: the composition root owns the database, so it is the

@@ -4,6 +4,7 @@ import Foundation
 import GRDB
 import Orders
 import Tessera
+import TesseraMailSQLite
 import TesseraSQLite
 
 /// The storefront's SQLite database in the data directory: WAL mode (GRDB's `DatabasePool`),

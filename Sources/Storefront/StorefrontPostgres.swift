@@ -3,6 +3,7 @@ import Catalog
 import Logging
 import Orders
 import Tessera
+import TesseraMailPostgres
 import TesseraPostgres
 
 /// The storefront's PostgreSQL database: every module's versioned migrations (several instances

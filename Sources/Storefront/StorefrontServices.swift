@@ -6,6 +6,8 @@ import Orders
 import Tessera
 import TesseraImages
 import TesseraMail
+import TesseraMailPostgres
+import TesseraMailSQLite
 import TesseraPasskeys
 import TesseraPostgres
 import TesseraSQLite

@@ -2,6 +2,7 @@ import Foundation
 public import Logging
 import Tessera
 public import TesseraMail
+public import TesseraPostgres
 
 /// The framework's mail outbox (`MailOutbox`) in PostgreSQL, shared by every instance
 /// on the database: each worker claims a mail with `FOR UPDATE SKIP LOCKED` in one statement,

@@ -2,6 +2,7 @@ public import Foundation
 public import GRDB
 import Tessera
 public import TesseraMail
+public import TesseraSQLite
 
 /// The framework's mail outbox (`MailOutbox`) in the app's SQLite database: a table
 /// that the app's transactions write to (``writes(in:now:)``) and `MailOutboxWorker` reads.

@@ -5,6 +5,7 @@ import GRDB
 import Orders
 import PostgresTestSupport
 import TesseraMail
+import TesseraMailSQLite
 import TesseraPostgres
 import TesseraSQLite
 import Testing

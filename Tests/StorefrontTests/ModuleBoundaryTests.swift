@@ -32,7 +32,8 @@ import Testing
         let framework: Set = [
             "Tessera", "TesseraHTTP", "TesseraViews", "TesseraMail", "TesseraPasskeys", "TesseraViewsPlugin", "TesseraViewCompiler",
             "TesseraTemplateCompiler", "CTesseraShim", "CMicroHTTPD", "CZlib", "CLibPQ", "TesseraPostgres", "TesseraSQLite", "TesseraImages",
-            "CTesseraImages", "CVips", "CTesseraTLS", "TesseraLoop", "CTesseraLoop", "TesseraPostgresDriver",
+            "CTesseraImages", "CVips", "CTesseraTLS", "TesseraLoop", "CTesseraLoop", "TesseraPostgresDriver", "TesseraMailSQLite",
+            "TesseraMailPostgres",
         ]
         // Catalog and Accounts depend on the framework only; Orders may use both; nobody but the
         // composition root knows Storefront.
@@ -77,6 +78,11 @@ import Testing
         // The HTTP layer knows no view type and no language: the framework says its refusals.
         #expect(
             targets["TesseraHTTP"]?.target_dependencies == ["CTesseraShim", "TesseraLoop"], "\(targets["TesseraHTTP"]?.target_dependencies ?? [])")
+        // The databases know no mail: the outbox kept in each is an adapter of its own.
+        for database in ["TesseraSQLite", "TesseraPostgres"] {
+            let dependencies = targets[database]?.target_dependencies ?? []
+            #expect(!dependencies.contains("TesseraMail"), "\(database) links mail: \(dependencies)")
+        }
         // The loops know neither HTTP nor a database: the server and the driver both stand on them.
         #expect(targets["TesseraLoop"]?.target_dependencies == ["CTesseraLoop"], "\(targets["TesseraLoop"]?.target_dependencies ?? [])")
         #expect(

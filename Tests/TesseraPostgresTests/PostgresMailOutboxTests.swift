@@ -4,6 +4,7 @@ import Tessera
 import TesseraMail
 import Testing
 
+@testable import TesseraMailPostgres
 @testable import TesseraPostgres
 
 /// The outbox on PostgreSQL tells every instance's worker when mail arrives, so none polls.

@@ -4,6 +4,7 @@ import Logging
 import Synchronization
 import Tessera
 import TesseraMail
+import TesseraMailSQLite
 import TesseraSQLite
 import Testing
 

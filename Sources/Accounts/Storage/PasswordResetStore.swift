@@ -1,6 +1,7 @@
 public import Foundation
 public import GRDB
 public import TesseraMail
+import TesseraMailSQLite
 import TesseraSQLite
 
 /// Where password resets are kept: each link's token as its SHA-256, for one account, until it

@@ -1,5 +1,6 @@
 public import Foundation
 public import TesseraMail
+import TesseraMailPostgres
 public import TesseraPostgres
 
 /// Password resets in PostgreSQL, shared by every instance: a link mailed by one is used on
