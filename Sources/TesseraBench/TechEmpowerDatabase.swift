@@ -11,6 +11,8 @@ struct TechEmpowerDatabase: FortuneSource {
     let connections: PostgresConnections
     /// Every `world` row as it was at start: what `/cached-queries` answers from.
     let cachedWorlds: [World]
+    /// Where ids and new random numbers come from.
+    private let worldIDs = WorldIDs()
 
     /// Opens the database, first making and filling its tables when it has none (as
     /// TechEmpower's `create-postgres.sql` does), so that the C reference and the peers, which
@@ -45,13 +47,14 @@ struct TechEmpowerDatabase: FortuneSource {
 
     /// One random row, by its own query.
     func randomWorld() async throws -> World {
-        try await world(World.randomID())
+        try await world(worldIDs.next())
     }
 
     /// `count` random rows, each by its own query (TechEmpower forbids one `IN (…)` for all),
     /// one after another on one connection.
     func randomWorlds(_ count: Int) async throws -> [World] {
-        try await connections.withConnection { connection in try await Self.randomWorlds(count, on: connection) }
+        let ids = (0..<count).map { _ in self.worldIDs.next() }
+        return try await connections.withConnection { connection in try await Self.worlds(ids, on: connection) }
     }
 
     /// `count` random rows read one by one, each given a new random number, all written in one
@@ -61,10 +64,10 @@ struct TechEmpowerDatabase: FortuneSource {
     /// shows.
     func updateRandomWorlds(_ count: Int) async throws -> [World] {
         try await connections.withConnection { connection in
-            var worlds = try await Self.randomWorlds(count, on: connection)
+            var worlds = try await Self.worlds((0..<count).map { _ in worldIDs.next() }, on: connection)
             var newNumbers: [Int32: Int32] = [:]
             for index in worlds.indices {
-                worlds[index].randomNumber = World.randomID()
+                worlds[index].randomNumber = worldIDs.next()
                 newNumbers[worlds[index].id] = worlds[index].randomNumber
             }
             for index in worlds.indices { worlds[index].randomNumber = newNumbers[worlds[index].id]! }
@@ -74,10 +77,9 @@ struct TechEmpowerDatabase: FortuneSource {
         }
     }
 
-    /// Queued on the connection together, each its own statement.
-    private static func randomWorlds(_ count: Int, on connection: PostgresLease) async throws -> [World] {
-        let ids = (0..<count).map { _ in World.randomID() }
-        return try await zip(ids, connection.execute(all: ids.map { WorldByID(id: $0) })).map { id, rows in
+    /// The rows `ids` name, queued on the connection together, each its own statement.
+    private static func worlds(_ ids: [Int32], on connection: PostgresLease) async throws -> [World] {
+        try await zip(ids, connection.execute(all: ids.map { WorldByID(id: $0) })).map { id, rows in
             guard let row = rows.first else { throw MissingWorld(id: id) }
             return World(id: row.0, randomNumber: row.1)
         }
@@ -85,7 +87,7 @@ struct TechEmpowerDatabase: FortuneSource {
 
     /// `count` random rows from the copy taken at start.
     func cachedRandomWorlds(_ count: Int) -> [World] {
-        (0..<count).map { _ in cachedWorlds[Int(World.randomID()) - 1] }
+        (0..<count).map { _ in cachedWorlds[Int(worldIDs.next()) - 1] }
     }
 
     func all() async throws -> [Fortune] {

@@ -6,7 +6,4 @@ struct World: Encodable, Sendable {
 
     var id: Int32
     var randomNumber: Int32
-
-    /// An id, or a new random number: both are drawn from 1...10,000.
-    static func randomID() -> Int32 { Int32.random(in: 1...count) }
 }
