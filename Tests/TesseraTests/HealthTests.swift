@@ -91,6 +91,12 @@ import Testing
                 let probe = try await client.send("/readyz")
                 #expect(probe.status == 200, "answered from the latest run, not held by the hanging one")
             }
+            // The second run's check starts in a task of its own, which a busy machine may not
+            // have run yet when the probes are answered: wait for that event, then count.
+            let started = ContinuousClock.now
+            while runs.count.withLock({ $0 }) < 2, ContinuousClock.now - started < .seconds(30) {
+                try await Task.sleep(for: .milliseconds(10))
+            }
             #expect(runs.count.withLock { $0 } == 2, "one run hangs; no probe started another meanwhile")
         }
     }
