@@ -210,6 +210,18 @@ class SilentRelay:
         self.heal()
 
 
+LISTENERS = "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'tessera listen tessera_session_ends'"
+
+
+def wait_for_listeners(count, timeout=30):
+    """Waits until `count` instances listen for session ends (their listeners' backends)."""
+    deadline = time.monotonic() + timeout
+    while psql(LISTENERS) != str(count):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{count} instances did not listen in {timeout} s")
+        time.sleep(0.1)
+
+
 def wait_for_session_ends(instances, before, timeout=20):
     """Waits until every instance has heard one more session end than `before` counted: the
     event after which each refuses the session. A sign-out reaches the other instances through
@@ -382,13 +394,6 @@ class ScaleOutTest(unittest.TestCase):
         """Every instance keeps the session ends in memory, kept current by NOTIFY. An instance
         whose listener was cut off while another one signed a session out never heard of it; once
         it listens again it loads every end anew, so the copied cookie is signed out there too."""
-        listeners = "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'tessera listen tessera_session_ends'"
-
-        def wait_for_listeners(count):
-            deadline = time.monotonic() + 20
-            while psql(listeners) != str(count):
-                self.assertLess(time.monotonic(), deadline, f"{count} instances did not listen again")
-                time.sleep(0.1)
 
         first, deaf = self.instances[0], self.instances[1]
         shopper = new_shopper(f"http://127.0.0.1:{first.port}", "missed")
@@ -404,7 +409,7 @@ class ScaleOutTest(unittest.TestCase):
         try:
             # Every listener's backend is ended; the running instances listen again at once,
             # the stopped one cannot until it runs: it misses what is announced meanwhile.
-            psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'tessera listen tessera_session_ends'")
+            psql(LISTENERS.replace("count(*)", "pg_terminate_backend(pid)"))
             wait_for_listeners(2)
             status, _, _ = shopper.post("/", "/logout", {})
             self.assertEqual(status, 303)
@@ -427,13 +432,6 @@ class ScaleOutTest(unittest.TestCase):
         never taken. Once the relay forwards again, the instance listens again, loads the ends
         it missed, and signs the session out (303). The page asked for, the password form,
         reads nothing from the database but the session's standing."""
-        listeners = "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'tessera listen tessera_session_ends'"
-
-        def wait_for_listeners(count):
-            deadline = time.monotonic() + 30
-            while psql(listeners) != str(count):
-                self.assertLess(time.monotonic(), deadline, f"{count} instances did not listen")
-                time.sleep(0.1)
 
         upstream = urllib.parse.urlsplit(DATABASE_URL)
         relay = SilentRelay(upstream.hostname, upstream.port)
