@@ -55,7 +55,8 @@ test-repeat: deps
 	scripts/test-repeat.sh $(N)
 
 ## libFuzzer on the hand-written parsers (Fuzz/targets: CBOR, cookies, the session record and
-## base64url, the request-head rules, multipart), FUZZ_SECONDS each (60 unless given); make test runs each for 30 s. A crash's input is
+## base64url, the request-head rules, multipart) and the JSON writer against Foundation's encoder, FUZZ_SECONDS each
+## (60 unless given); make test runs each for 25 s. A crash's input is
 ## kept in .build/fuzz/crashes/ (scripts/fuzz.sh).
 fuzz:
 	scripts/fuzz.sh $(FUZZ_SECONDS)

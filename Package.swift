@@ -14,6 +14,8 @@ let testSettings: [SwiftSetting] = [.unsafeFlags(["-Onone"], .when(configuration
 /// - `TesseraLoop`: one event loop per core, with its timers and per-loop state (`CTesseraLoop`
 ///   brings epoll), and `DatabaseUnavailable`: what the HTTP server and the PostgreSQL driver
 ///   run on, neither knowing the other.
+/// - `TesseraJSON`: `Encodable` values written as JSON straight into an answer's bytes, for the
+///   server's error bodies, the views' `<script>` data and the framework's JSON answers.
 /// - `TesseraViews`: the runtime of typed views; `TesseraViewsPlugin` compiles `Views/` into them
 ///   with `tessera-views` (`TesseraTemplateCompiler`).
 /// - `TesseraHTTP`: the HTTP server, requests, responses and the error protocol. libmicrohttpd's
@@ -104,7 +106,7 @@ let package = Package(
         .target(
             name: "TesseraHTTP",
             dependencies: [
-                "CTesseraShim", "TesseraLoop",
+                "CTesseraShim", "TesseraJSON", "TesseraLoop",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -152,8 +154,11 @@ let package = Package(
             plugins: ["TesseraViewsPlugin"]
         ),
 
+        // MARK: JSON
+        .target(name: "TesseraJSON"),
+
         // MARK: Typed views
-        .target(name: "TesseraViews"),
+        .target(name: "TesseraViews", dependencies: ["TesseraJSON"]),
         .target(name: "TesseraTemplateCompiler", dependencies: ["TesseraViews"]),
         // No ArgumentParser: the plugin alone calls it, and every app's first build would compile
         // ArgumentParser for the host before its first template.
@@ -300,6 +305,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TesseraLoopTests", dependencies: ["TesseraLoop"], swiftSettings: testSettings),
+        .testTarget(name: "TesseraJSONTests", dependencies: ["TesseraJSON"], swiftSettings: testSettings),
         .testTarget(
             name: "TesseraHTTPTests",
             dependencies: [

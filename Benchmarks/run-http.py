@@ -22,7 +22,9 @@ view's 304 against /healthz, pinned and unpinned).
 Every goal the benchmarks hold is printed again at the end, with its ratio and whether it is met.
 
 Environment: ROUNDS (5), DURATION seconds per round (5), CONNECTIONS (64), PIN (1),
-THREADS (server threads when not pinned; default: cores), WRK_THREADS (1).
+THREADS (server threads when not pinned; default: cores), WRK_THREADS (1), TECHEMPOWER_PATHS
+(a comma-separated list of the TechEmpower paths to run, such as `/json,/cached-queries?count=20`;
+all seven unless given).
 """
 import atexit
 import http.server
@@ -280,6 +282,11 @@ TECHEMPOWER_TESTS = [
     ("Fortunes", "/fortunes", "database"),
     ("plaintext", "/plaintext", "http"),
 ]
+if os.environ.get("TECHEMPOWER_PATHS"):
+    _wanted = os.environ["TECHEMPOWER_PATHS"].split(",")
+    TECHEMPOWER_TESTS = [test for test in TECHEMPOWER_TESTS if test[1] in _wanted]
+    if len(TECHEMPOWER_TESTS) != len(_wanted):
+        sys.exit(f"TECHEMPOWER_PATHS names a path that is not one of TechEmpower's tests: {_wanted}")
 HUMMINGBIRD = "Benchmarks/hummingbird2/.build/release/HummingbirdBench"
 
 

@@ -101,6 +101,6 @@ lanes "suites scripts/swift-test.sh" "docs scripts/docs.sh" "format scripts/form
 lanes "browser scripts/browser-test.sh" \
     "|" "stall scripts/stall-test.sh" "scale-out scripts/scale-out-test.sh" \
     "|" "mail scripts/mail-test.sh" "caches scripts/cache-test.sh" \
-    "|" "fuzz scripts/fuzz.sh 30"
+    "|" "fuzz scripts/fuzz.sh 25"
 step soak Benchmarks/soak.py
 report

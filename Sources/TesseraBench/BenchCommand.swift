@@ -120,7 +120,8 @@ struct BenchModule: FeatureModule {
         app.routes.group(app.rateLimit("bench", RateLimitRule(limit: 1_000_000, per: .seconds(1)))) { limited in
             limited.action(Routes.plaintextLimited) { _, _ in Self.plaintext.response }
         }
-        app.routes.action(Routes.json) { _, _ in try .json(["message": "Hello, World!"]) }
+        // TechEmpower's rule: an object mapping `message` to the text, made and encoded per request.
+        app.routes.action(Routes.json) { _, _ in try .json(Message(message: "Hello, World!")) }
         if let postgres {
             app.routes.action(Routes.singleQuery) { _, _ in try .json(try await postgres.randomWorld()) }
             app.routes.action(Routes.multipleQueries) { _, context in

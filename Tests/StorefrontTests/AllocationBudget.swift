@@ -11,8 +11,12 @@ enum AllocationBudget {
     /// `tessera-bench /memory-fortunes`: the Fortunes page from rows in memory, through a page
     /// controller and typed views.
     static let memoryFortunes = 34
+    /// `tessera-bench /json`: one object written as JSON into the answer (``JSONWriter``).
+    static let json = 20
     /// `tessera-bench /db`: one row from PostgreSQL, as JSON.
-    static let singleQuery = 56
+    static let singleQuery = 47
+    /// `tessera-bench /cached-queries?count=20`: twenty rows from the in-memory cache, as JSON.
+    static let cachedQueries = 56
     /// The storefront's `/products/2` for a visitor without a session: the kept copy
     /// (`KeptPages`), through every step of the chain. At most a 304's count.
     static let keptProductPage = 26

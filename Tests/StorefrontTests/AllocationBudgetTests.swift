@@ -36,7 +36,9 @@ struct AllocationBudgetTests {
 
         try await counter.expect("/plaintext", on: port, within: AllocationBudget.plaintext)
         try await counter.expect("/memory-fortunes", on: port, within: AllocationBudget.memoryFortunes)
+        try await counter.expect("/json", on: port, within: AllocationBudget.json)
         try await counter.expect("/db", on: port, within: AllocationBudget.singleQuery)
+        try await counter.expect("/cached-queries?count=20", on: port, within: AllocationBudget.cachedQueries)
 
         bench.signal(SIGTERM)
         #expect(try await bench.waitForExit() == 0)

@@ -33,7 +33,7 @@ import Testing
             "Tessera", "TesseraHTTP", "TesseraViews", "TesseraMail", "TesseraPasskeys", "TesseraViewsPlugin", "TesseraViewCompiler",
             "TesseraTemplateCompiler", "CTesseraShim", "CMicroHTTPD", "CZlib", "CLibPQ", "TesseraPostgres", "TesseraSQLite", "TesseraImages",
             "CTesseraImages", "CVips", "CTesseraTLS", "TesseraLoop", "CTesseraLoop", "TesseraPostgresDriver", "TesseraMailSQLite",
-            "TesseraMailPostgres",
+            "TesseraMailPostgres", "TesseraJSON",
         ]
         // Catalog and Accounts depend on the framework only; Orders may use both; nobody but the
         // composition root knows Storefront.
@@ -77,7 +77,10 @@ import Testing
         }
         // The HTTP layer knows no view type and no language: the framework says its refusals.
         #expect(
-            targets["TesseraHTTP"]?.target_dependencies == ["CTesseraShim", "TesseraLoop"], "\(targets["TesseraHTTP"]?.target_dependencies ?? [])")
+            Set(targets["TesseraHTTP"]?.target_dependencies ?? []) == ["CTesseraShim", "TesseraJSON", "TesseraLoop"],
+            "\(targets["TesseraHTTP"]?.target_dependencies ?? [])")
+        // JSON written in place stands on Foundation alone, under the server and the views.
+        #expect(targets["TesseraJSON"].map { ($0.target_dependencies ?? []).isEmpty } == true)
         // The databases know no mail: the outbox kept in each is an adapter of its own.
         for database in ["TesseraSQLite", "TesseraPostgres"] {
             let dependencies = targets[database]?.target_dependencies ?? []

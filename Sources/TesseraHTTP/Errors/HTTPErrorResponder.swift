@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import TesseraJSON
 
 /// Answers what went wrong: an error the server found itself (a 413 before the body was read, a
 /// 400 for a bad target) or anything the responder threw.
@@ -72,10 +73,7 @@ public enum ErrorJSON {
 
     /// The body for `status` and `message`.
     public static func encode(status: Int, message: String) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let json = (try? encoder.encode(Body(error: Body.Detail(status: status, message: message)))) ?? Data("null".utf8)
-        return String(decoding: json, as: UTF8.self)
+        (try? JSONWriter(sortsKeys: true).string(Body(error: Body.Detail(status: status, message: message)))) ?? "null"
     }
 }
 

@@ -1,0 +1,263 @@
+import Foundation
+
+/// An object being written: each member goes out as it is encoded.
+struct JSONKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let encoder: JSONWritingEncoder
+    let depth: Int
+    let id: UInt32
+
+    var codingPath: [any CodingKey] { encoder.codingPath }
+
+    private func begin(_ key: Key) throws {
+        try encoder.beginMember(depth: depth, id: id, key: key.stringValue)
+    }
+
+    mutating func encodeNil(forKey key: Key) throws {
+        try begin(key)
+        encoder.writeNull()
+    }
+
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+        try begin(key)
+        encoder.writeBool(value)
+    }
+
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        try begin(key)
+        encoder.writeString(value)
+    }
+
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        try begin(key)
+        try encoder.writeFloatingPoint(value)
+    }
+
+    mutating func encode(_ value: Float, forKey key: Key) throws {
+        try begin(key)
+        try encoder.writeFloatingPoint(value)
+    }
+
+    mutating func encode(_ value: Int, forKey key: Key) throws {
+        try begin(key)
+        encoder.writeInteger(value)
+    }
+
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try encodeInteger(value, key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try encodeInteger(value, key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try encodeInteger(value, key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try encodeInteger(value, key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try encodeInteger(value, key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try encodeInteger(value, key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try encodeInteger(value, key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try encodeInteger(value, key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try encodeInteger(value, key) }
+
+    private func encodeInteger(_ value: some FixedWidthInteger, _ key: Key) throws {
+        try begin(key)
+        encoder.writeInteger(value)
+    }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        try begin(key)
+        if try encoder.writePrimitive(value) { return }
+        encoder.codingPath.append(key)
+        defer { encoder.codingPath.removeLast() }
+        try encoder.encodeNested(value, depth: encoder.pushSlot())
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        beginOrTrap(key)
+        let (depth, id) = encoder.openNested(.object)
+        return KeyedEncodingContainer(JSONKeyedContainer<NestedKey>(encoder: encoder, depth: depth, id: id))
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        beginOrTrap(key)
+        let (depth, id) = encoder.openNested(.array)
+        return JSONUnkeyedContainer(encoder: encoder, depth: depth, id: id)
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        superEncoder(named: JSONSuperKey())
+    }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        superEncoder(named: key)
+    }
+
+    private func superEncoder(named key: some CodingKey) -> any Encoder {
+        do {
+            try encoder.beginMember(depth: depth, id: id, key: key.stringValue)
+        } catch {
+            preconditionFailure("\(error)")
+        }
+        return JSONSlotEncoder(writer: encoder, depth: encoder.pushSlot(), codingPath: encoder.codingPath + [key])
+    }
+
+    /// The nested-container calls cannot throw, so a container left for a later sibling traps.
+    private func beginOrTrap(_ key: Key) {
+        do {
+            try begin(key)
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+}
+
+/// An array being written: each element goes out as it is encoded.
+struct JSONUnkeyedContainer: UnkeyedEncodingContainer {
+    let encoder: JSONWritingEncoder
+    let depth: Int
+    let id: UInt32
+
+    var codingPath: [any CodingKey] { encoder.codingPath }
+    var count: Int { depth < encoder.open.count && encoder.open[depth].id == id ? encoder.open[depth].count : 0 }
+
+    private func begin() throws {
+        try encoder.beginMember(depth: depth, id: id)
+    }
+
+    mutating func encodeNil() throws {
+        try begin()
+        encoder.writeNull()
+    }
+
+    mutating func encode(_ value: Bool) throws {
+        try begin()
+        encoder.writeBool(value)
+    }
+
+    mutating func encode(_ value: String) throws {
+        try begin()
+        encoder.writeString(value)
+    }
+
+    mutating func encode(_ value: Double) throws {
+        try begin()
+        try encoder.writeFloatingPoint(value)
+    }
+
+    mutating func encode(_ value: Float) throws {
+        try begin()
+        try encoder.writeFloatingPoint(value)
+    }
+
+    mutating func encode(_ value: Int) throws {
+        try begin()
+        encoder.writeInteger(value)
+    }
+
+    mutating func encode(_ value: Int8) throws { try encodeInteger(value) }
+    mutating func encode(_ value: Int16) throws { try encodeInteger(value) }
+    mutating func encode(_ value: Int32) throws { try encodeInteger(value) }
+    mutating func encode(_ value: Int64) throws { try encodeInteger(value) }
+    mutating func encode(_ value: UInt) throws { try encodeInteger(value) }
+    mutating func encode(_ value: UInt8) throws { try encodeInteger(value) }
+    mutating func encode(_ value: UInt16) throws { try encodeInteger(value) }
+    mutating func encode(_ value: UInt32) throws { try encodeInteger(value) }
+    mutating func encode(_ value: UInt64) throws { try encodeInteger(value) }
+
+    private func encodeInteger(_ value: some FixedWidthInteger) throws {
+        try begin()
+        encoder.writeInteger(value)
+    }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try begin()
+        if try encoder.writePrimitive(value) { return }
+        encoder.codingPath.append(JSONIndexKey(count - 1))
+        defer { encoder.codingPath.removeLast() }
+        try encoder.encodeNested(value, depth: encoder.pushSlot())
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        beginOrTrap()
+        let (depth, id) = encoder.openNested(.object)
+        return KeyedEncodingContainer(JSONKeyedContainer<NestedKey>(encoder: encoder, depth: depth, id: id))
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        beginOrTrap()
+        let (depth, id) = encoder.openNested(.array)
+        return JSONUnkeyedContainer(encoder: encoder, depth: depth, id: id)
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        beginOrTrap()
+        return JSONSlotEncoder(writer: encoder, depth: encoder.pushSlot(), codingPath: encoder.codingPath + [JSONIndexKey(count - 1)])
+    }
+
+    private func beginOrTrap() {
+        do {
+            try begin()
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+}
+
+/// A value's one value: written in its slot, after which the slot is full.
+struct JSONSingleValueContainer: SingleValueEncodingContainer {
+    let encoder: JSONWritingEncoder
+    let depth: Int
+    let id: UInt32
+
+    var codingPath: [any CodingKey] { encoder.codingPath }
+
+    private func fill() throws {
+        try encoder.fillSlot(depth: depth, id: id)
+    }
+
+    mutating func encodeNil() throws {
+        try fill()
+        encoder.writeNull()
+    }
+
+    mutating func encode(_ value: Bool) throws {
+        try fill()
+        encoder.writeBool(value)
+    }
+
+    mutating func encode(_ value: String) throws {
+        try fill()
+        encoder.writeString(value)
+    }
+
+    mutating func encode(_ value: Double) throws {
+        try fill()
+        try encoder.writeFloatingPoint(value)
+    }
+
+    mutating func encode(_ value: Float) throws {
+        try fill()
+        try encoder.writeFloatingPoint(value)
+    }
+
+    mutating func encode(_ value: Int) throws {
+        try fill()
+        encoder.writeInteger(value)
+    }
+
+    mutating func encode(_ value: Int8) throws { try encodeInteger(value) }
+    mutating func encode(_ value: Int16) throws { try encodeInteger(value) }
+    mutating func encode(_ value: Int32) throws { try encodeInteger(value) }
+    mutating func encode(_ value: Int64) throws { try encodeInteger(value) }
+    mutating func encode(_ value: UInt) throws { try encodeInteger(value) }
+    mutating func encode(_ value: UInt8) throws { try encodeInteger(value) }
+    mutating func encode(_ value: UInt16) throws { try encodeInteger(value) }
+    mutating func encode(_ value: UInt32) throws { try encodeInteger(value) }
+    mutating func encode(_ value: UInt64) throws { try encodeInteger(value) }
+
+    private func encodeInteger(_ value: some FixedWidthInteger) throws {
+        try fill()
+        encoder.writeInteger(value)
+    }
+
+    /// A wrapper's inner value fills the wrapper's slot: it goes in a slot of its own, one
+    /// deeper, which ends when the inner value does.
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try fill()
+        if try encoder.writePrimitive(value) { return }
+        try encoder.encodeNested(value, depth: encoder.pushSlot())
+    }
+}
