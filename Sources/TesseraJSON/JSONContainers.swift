@@ -9,71 +9,92 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     var codingPath: [any CodingKey] { encoder.codingPath }
 
     private func begin(_ key: Key) throws {
-        try encoder.beginMember(depth: depth, id: id, key: key.stringValue)
+        try encoder.state.pointee.beginMember(depth: depth, id: id, key: key.stringValue)
     }
 
     mutating func encodeNil(forKey key: Key) throws {
         try begin(key)
-        encoder.writeNull()
+        encoder.state.pointee.writeNull()
     }
 
     mutating func encode(_ value: Bool, forKey key: Key) throws {
         try begin(key)
-        encoder.writeBool(value)
+        encoder.state.pointee.writeBool(value)
     }
 
     mutating func encode(_ value: String, forKey key: Key) throws {
         try begin(key)
-        encoder.writeString(value)
+        encoder.state.pointee.writeString(value)
     }
 
     mutating func encode(_ value: Double, forKey key: Key) throws {
         try begin(key)
-        try encoder.writeFloatingPoint(value)
+        try encoder.state.pointee.writeDouble(value)
     }
 
     mutating func encode(_ value: Float, forKey key: Key) throws {
         try begin(key)
-        try encoder.writeFloatingPoint(value)
+        try encoder.state.pointee.writeFloat(value)
     }
 
     mutating func encode(_ value: Int, forKey key: Key) throws {
         try begin(key)
-        encoder.writeInteger(value)
+        encoder.state.pointee.writeInteger(Int64(value))
     }
-
-    mutating func encode(_ value: Int8, forKey key: Key) throws { try encodeInteger(value, key) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { try encodeInteger(value, key) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { try encodeInteger(value, key) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { try encodeInteger(value, key) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { try encodeInteger(value, key) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { try encodeInteger(value, key) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { try encodeInteger(value, key) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { try encodeInteger(value, key) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { try encodeInteger(value, key) }
-
-    private func encodeInteger(_ value: some FixedWidthInteger, _ key: Key) throws {
+    mutating func encode(_ value: Int8, forKey key: Key) throws {
         try begin(key)
-        encoder.writeInteger(value)
+        encoder.state.pointee.writeInteger(Int64(value))
+    }
+    mutating func encode(_ value: Int16, forKey key: Key) throws {
+        try begin(key)
+        encoder.state.pointee.writeInteger(Int64(value))
+    }
+    mutating func encode(_ value: Int32, forKey key: Key) throws {
+        try begin(key)
+        encoder.state.pointee.writeInteger(Int64(value))
+    }
+    mutating func encode(_ value: Int64, forKey key: Key) throws {
+        try begin(key)
+        encoder.state.pointee.writeInteger(Int64(value))
+    }
+    mutating func encode(_ value: UInt, forKey key: Key) throws {
+        try begin(key)
+        encoder.state.pointee.writeInteger(UInt64(value))
+    }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws {
+        try begin(key)
+        encoder.state.pointee.writeInteger(UInt64(value))
+    }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws {
+        try begin(key)
+        encoder.state.pointee.writeInteger(UInt64(value))
+    }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws {
+        try begin(key)
+        encoder.state.pointee.writeInteger(UInt64(value))
+    }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws {
+        try begin(key)
+        encoder.state.pointee.writeInteger(UInt64(value))
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         try begin(key)
-        if try encoder.writePrimitive(value) { return }
-        encoder.codingPath.append(key)
-        defer { encoder.codingPath.removeLast() }
-        try encoder.encodeNested(value, depth: encoder.pushSlot())
+        if try encoder.state.pointee.writePrimitive(value) { return }
+        encoder.state.pointee.codingPath.append(key)
+        defer { encoder.state.pointee.codingPath.removeLast() }
+        try encoder.encodeNested(value, depth: encoder.state.pointee.pushSlot())
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
         beginOrTrap(key)
-        let (depth, id) = encoder.openNested(.object)
+        let (depth, id) = encoder.state.pointee.openNested(.object)
         return KeyedEncodingContainer(JSONKeyedContainer<NestedKey>(encoder: encoder, depth: depth, id: id))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         beginOrTrap(key)
-        let (depth, id) = encoder.openNested(.array)
+        let (depth, id) = encoder.state.pointee.openNested(.array)
         return JSONUnkeyedContainer(encoder: encoder, depth: depth, id: id)
     }
 
@@ -87,11 +108,11 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     private func superEncoder(named key: some CodingKey) -> any Encoder {
         do {
-            try encoder.beginMember(depth: depth, id: id, key: key.stringValue)
+            try encoder.state.pointee.beginMember(depth: depth, id: id, key: key.stringValue)
         } catch {
             preconditionFailure("\(error)")
         }
-        return JSONSlotEncoder(writer: encoder, depth: encoder.pushSlot(), codingPath: encoder.codingPath + [key])
+        return JSONSlotEncoder(encoder: encoder, depth: encoder.state.pointee.pushSlot(), codingPath: encoder.codingPath + [key])
     }
 
     /// The nested-container calls cannot throw, so a container left for a later sibling traps.
@@ -111,80 +132,104 @@ struct JSONUnkeyedContainer: UnkeyedEncodingContainer {
     let id: UInt32
 
     var codingPath: [any CodingKey] { encoder.codingPath }
-    var count: Int { depth < encoder.open.count && encoder.open[depth].id == id ? encoder.open[depth].count : 0 }
+    var count: Int {
+        let open = encoder.state.pointee.open
+        return depth < open.count && open[depth].id == id ? open[depth].count : 0
+    }
 
     private func begin() throws {
-        try encoder.beginMember(depth: depth, id: id)
+        try encoder.state.pointee.beginMember(depth: depth, id: id)
     }
 
     mutating func encodeNil() throws {
         try begin()
-        encoder.writeNull()
+        encoder.state.pointee.writeNull()
     }
 
     mutating func encode(_ value: Bool) throws {
         try begin()
-        encoder.writeBool(value)
+        encoder.state.pointee.writeBool(value)
     }
 
     mutating func encode(_ value: String) throws {
         try begin()
-        encoder.writeString(value)
+        encoder.state.pointee.writeString(value)
     }
 
     mutating func encode(_ value: Double) throws {
         try begin()
-        try encoder.writeFloatingPoint(value)
+        try encoder.state.pointee.writeDouble(value)
     }
 
     mutating func encode(_ value: Float) throws {
         try begin()
-        try encoder.writeFloatingPoint(value)
+        try encoder.state.pointee.writeFloat(value)
     }
 
     mutating func encode(_ value: Int) throws {
         try begin()
-        encoder.writeInteger(value)
+        encoder.state.pointee.writeInteger(Int64(value))
     }
-
-    mutating func encode(_ value: Int8) throws { try encodeInteger(value) }
-    mutating func encode(_ value: Int16) throws { try encodeInteger(value) }
-    mutating func encode(_ value: Int32) throws { try encodeInteger(value) }
-    mutating func encode(_ value: Int64) throws { try encodeInteger(value) }
-    mutating func encode(_ value: UInt) throws { try encodeInteger(value) }
-    mutating func encode(_ value: UInt8) throws { try encodeInteger(value) }
-    mutating func encode(_ value: UInt16) throws { try encodeInteger(value) }
-    mutating func encode(_ value: UInt32) throws { try encodeInteger(value) }
-    mutating func encode(_ value: UInt64) throws { try encodeInteger(value) }
-
-    private func encodeInteger(_ value: some FixedWidthInteger) throws {
+    mutating func encode(_ value: Int8) throws {
         try begin()
-        encoder.writeInteger(value)
+        encoder.state.pointee.writeInteger(Int64(value))
+    }
+    mutating func encode(_ value: Int16) throws {
+        try begin()
+        encoder.state.pointee.writeInteger(Int64(value))
+    }
+    mutating func encode(_ value: Int32) throws {
+        try begin()
+        encoder.state.pointee.writeInteger(Int64(value))
+    }
+    mutating func encode(_ value: Int64) throws {
+        try begin()
+        encoder.state.pointee.writeInteger(Int64(value))
+    }
+    mutating func encode(_ value: UInt) throws {
+        try begin()
+        encoder.state.pointee.writeInteger(UInt64(value))
+    }
+    mutating func encode(_ value: UInt8) throws {
+        try begin()
+        encoder.state.pointee.writeInteger(UInt64(value))
+    }
+    mutating func encode(_ value: UInt16) throws {
+        try begin()
+        encoder.state.pointee.writeInteger(UInt64(value))
+    }
+    mutating func encode(_ value: UInt32) throws {
+        try begin()
+        encoder.state.pointee.writeInteger(UInt64(value))
+    }
+    mutating func encode(_ value: UInt64) throws {
+        try begin()
+        encoder.state.pointee.writeInteger(UInt64(value))
     }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         try begin()
-        if try encoder.writePrimitive(value) { return }
-        encoder.codingPath.append(JSONIndexKey(count - 1))
-        defer { encoder.codingPath.removeLast() }
-        try encoder.encodeNested(value, depth: encoder.pushSlot())
+        if try encoder.state.pointee.writePrimitive(value) { return }
+        encoder.state.pointee.codingPath.append(JSONIndexKey(count - 1))
+        defer { encoder.state.pointee.codingPath.removeLast() }
+        try encoder.encodeNested(value, depth: encoder.state.pointee.pushSlot())
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         beginOrTrap()
-        let (depth, id) = encoder.openNested(.object)
+        let (depth, id) = encoder.state.pointee.openNested(.object)
         return KeyedEncodingContainer(JSONKeyedContainer<NestedKey>(encoder: encoder, depth: depth, id: id))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         beginOrTrap()
-        let (depth, id) = encoder.openNested(.array)
+        let (depth, id) = encoder.state.pointee.openNested(.array)
         return JSONUnkeyedContainer(encoder: encoder, depth: depth, id: id)
     }
 
     mutating func superEncoder() -> any Encoder {
         beginOrTrap()
-        return JSONSlotEncoder(writer: encoder, depth: encoder.pushSlot(), codingPath: encoder.codingPath + [JSONIndexKey(count - 1)])
+        return JSONSlotEncoder(encoder: encoder, depth: encoder.state.pointee.pushSlot(), codingPath: encoder.codingPath + [JSONIndexKey(count - 1)])
     }
 
     private func beginOrTrap() {
@@ -205,59 +250,80 @@ struct JSONSingleValueContainer: SingleValueEncodingContainer {
     var codingPath: [any CodingKey] { encoder.codingPath }
 
     private func fill() throws {
-        try encoder.fillSlot(depth: depth, id: id)
+        try encoder.state.pointee.fillSlot(depth: depth, id: id)
     }
 
     mutating func encodeNil() throws {
         try fill()
-        encoder.writeNull()
+        encoder.state.pointee.writeNull()
     }
 
     mutating func encode(_ value: Bool) throws {
         try fill()
-        encoder.writeBool(value)
+        encoder.state.pointee.writeBool(value)
     }
 
     mutating func encode(_ value: String) throws {
         try fill()
-        encoder.writeString(value)
+        encoder.state.pointee.writeString(value)
     }
 
     mutating func encode(_ value: Double) throws {
         try fill()
-        try encoder.writeFloatingPoint(value)
+        try encoder.state.pointee.writeDouble(value)
     }
 
     mutating func encode(_ value: Float) throws {
         try fill()
-        try encoder.writeFloatingPoint(value)
+        try encoder.state.pointee.writeFloat(value)
     }
 
     mutating func encode(_ value: Int) throws {
         try fill()
-        encoder.writeInteger(value)
+        encoder.state.pointee.writeInteger(Int64(value))
     }
-
-    mutating func encode(_ value: Int8) throws { try encodeInteger(value) }
-    mutating func encode(_ value: Int16) throws { try encodeInteger(value) }
-    mutating func encode(_ value: Int32) throws { try encodeInteger(value) }
-    mutating func encode(_ value: Int64) throws { try encodeInteger(value) }
-    mutating func encode(_ value: UInt) throws { try encodeInteger(value) }
-    mutating func encode(_ value: UInt8) throws { try encodeInteger(value) }
-    mutating func encode(_ value: UInt16) throws { try encodeInteger(value) }
-    mutating func encode(_ value: UInt32) throws { try encodeInteger(value) }
-    mutating func encode(_ value: UInt64) throws { try encodeInteger(value) }
-
-    private func encodeInteger(_ value: some FixedWidthInteger) throws {
+    mutating func encode(_ value: Int8) throws {
         try fill()
-        encoder.writeInteger(value)
+        encoder.state.pointee.writeInteger(Int64(value))
+    }
+    mutating func encode(_ value: Int16) throws {
+        try fill()
+        encoder.state.pointee.writeInteger(Int64(value))
+    }
+    mutating func encode(_ value: Int32) throws {
+        try fill()
+        encoder.state.pointee.writeInteger(Int64(value))
+    }
+    mutating func encode(_ value: Int64) throws {
+        try fill()
+        encoder.state.pointee.writeInteger(Int64(value))
+    }
+    mutating func encode(_ value: UInt) throws {
+        try fill()
+        encoder.state.pointee.writeInteger(UInt64(value))
+    }
+    mutating func encode(_ value: UInt8) throws {
+        try fill()
+        encoder.state.pointee.writeInteger(UInt64(value))
+    }
+    mutating func encode(_ value: UInt16) throws {
+        try fill()
+        encoder.state.pointee.writeInteger(UInt64(value))
+    }
+    mutating func encode(_ value: UInt32) throws {
+        try fill()
+        encoder.state.pointee.writeInteger(UInt64(value))
+    }
+    mutating func encode(_ value: UInt64) throws {
+        try fill()
+        encoder.state.pointee.writeInteger(UInt64(value))
     }
 
     /// A wrapper's inner value fills the wrapper's slot: it goes in a slot of its own, one
     /// deeper, which ends when the inner value does.
     mutating func encode<T: Encodable>(_ value: T) throws {
         try fill()
-        if try encoder.writePrimitive(value) { return }
-        try encoder.encodeNested(value, depth: encoder.pushSlot())
+        if try encoder.state.pointee.writePrimitive(value) { return }
+        try encoder.encodeNested(value, depth: encoder.state.pointee.pushSlot())
     }
 }

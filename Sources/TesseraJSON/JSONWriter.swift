@@ -43,14 +43,11 @@ public struct JSONWriter: Sendable {
         let start = bytes.count
         let encoder = JSONWritingEncoder(bytes: bytes, options: self)
         bytes = []
-        defer {
-            bytes = encoder.bytes
-            encoder.bytes = []
-        }
+        defer { swap(&bytes, &encoder.state.pointee.bytes) }
         do {
             try encoder.encodeTopLevel(value)
         } catch {
-            encoder.bytes.removeSubrange(start...)
+            encoder.state.pointee.bytes.removeSubrange(start...)
             throw error
         }
     }

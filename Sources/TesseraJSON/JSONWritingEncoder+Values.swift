@@ -2,39 +2,39 @@ import Foundation
 
 /// How single values become bytes: strings escaped as JSON requires (and as `<script>` does when
 /// asked), integers digit by digit, floating point in its shortest form that reads back the same.
-extension JSONWritingEncoder {
+extension JSONWritingState {
     /// Writes `value` if it is one of JSON's own kinds, or a type `JSONEncoder` writes as one
     /// (`Date`, `Data`, `URL`, `Decimal`), and says whether it did. Comparing metatypes costs
     /// no dynamic cast, which a field of a generic container would otherwise pay.
-    func writePrimitive<T: Encodable>(_ value: T) throws -> Bool {
+    mutating func writePrimitive<T: Encodable>(_ value: T) throws -> Bool {
         if T.self == String.self {
             writeString(unsafeBitCast(value, to: String.self))
         } else if T.self == Int.self {
-            writeInteger(unsafeBitCast(value, to: Int.self))
+            writeInteger(Int64(unsafeBitCast(value, to: Int.self)))
         } else if T.self == Bool.self {
             writeBool(unsafeBitCast(value, to: Bool.self))
         } else if T.self == Double.self {
-            try writeFloatingPoint(unsafeBitCast(value, to: Double.self))
+            try writeDouble(unsafeBitCast(value, to: Double.self))
         } else if T.self == Int64.self {
-            writeInteger(unsafeBitCast(value, to: Int64.self))
+            writeInteger(Int64(unsafeBitCast(value, to: Int64.self)))
         } else if T.self == Int32.self {
-            writeInteger(unsafeBitCast(value, to: Int32.self))
+            writeInteger(Int64(unsafeBitCast(value, to: Int32.self)))
         } else if T.self == Int16.self {
-            writeInteger(unsafeBitCast(value, to: Int16.self))
+            writeInteger(Int64(unsafeBitCast(value, to: Int16.self)))
         } else if T.self == Int8.self {
-            writeInteger(unsafeBitCast(value, to: Int8.self))
+            writeInteger(Int64(unsafeBitCast(value, to: Int8.self)))
         } else if T.self == UInt.self {
-            writeInteger(unsafeBitCast(value, to: UInt.self))
+            writeInteger(UInt64(unsafeBitCast(value, to: UInt.self)))
         } else if T.self == UInt64.self {
-            writeInteger(unsafeBitCast(value, to: UInt64.self))
+            writeInteger(UInt64(unsafeBitCast(value, to: UInt64.self)))
         } else if T.self == UInt32.self {
-            writeInteger(unsafeBitCast(value, to: UInt32.self))
+            writeInteger(UInt64(unsafeBitCast(value, to: UInt32.self)))
         } else if T.self == UInt16.self {
-            writeInteger(unsafeBitCast(value, to: UInt16.self))
+            writeInteger(UInt64(unsafeBitCast(value, to: UInt16.self)))
         } else if T.self == UInt8.self {
-            writeInteger(unsafeBitCast(value, to: UInt8.self))
+            writeInteger(UInt64(unsafeBitCast(value, to: UInt8.self)))
         } else if T.self == Float.self {
-            try writeFloatingPoint(unsafeBitCast(value, to: Float.self))
+            try writeFloat(unsafeBitCast(value, to: Float.self))
         } else if T.self == Date.self {
             try writeDate(unsafeBitCast(value, to: Date.self))
         } else if T.self == Data.self {
@@ -49,55 +49,69 @@ extension JSONWritingEncoder {
         return true
     }
 
-    func writeNull() {
+    mutating func writeNull() {
         bytes.append(contentsOf: "null".utf8)
     }
 
-    func writeBool(_ value: Bool) {
+    mutating func writeBool(_ value: Bool) {
         bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
     }
 
-    func writeInteger(_ value: some FixedWidthInteger) {
-        // Digits of the magnitude, last first, in a buffer on the stack: no String per number.
-        var magnitude = value.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { digits in
-            var index = 40
+    mutating func writeInteger(_ value: Int64) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        writeInteger(value.magnitude)
+    }
+
+    /// Digits last first, in a buffer on the stack: no `String` per number. Not generic, so
+    /// that a container generic over its key (which Swift does not specialize in part) calls
+    /// code specialized for its integer.
+    mutating func writeInteger(_ value: UInt64) {
+        var magnitude = value
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var index = 20
             repeat {
                 let (quotient, remainder) = magnitude.quotientAndRemainder(dividingBy: 10)
                 index -= 1
                 digits[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: remainder)
                 magnitude = quotient
             } while magnitude != 0
-            if value < 0 {
-                index -= 1
-                digits[index] = UInt8(ascii: "-")
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index..<40]))
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index..<20]))
         }
     }
 
     /// The shortest decimal that reads back as the same value (Swift's `description`), without
     /// a trailing `.0`, as `JSONEncoder` writes it. JSON has no infinity and no NaN.
-    func writeFloatingPoint<F: BinaryFloatingPoint & LosslessStringConvertible & Encodable>(_ value: F) throws {
-        guard value.isFinite else {
-            throw EncodingError.invalidValue(
-                value, EncodingError.Context(codingPath: codingPath, debugDescription: "Unable to encode \(F.self).\(value) directly in JSON."))
-        }
-        var text = value.description
+    mutating func writeDouble(_ value: Double) throws {
+        guard value.isFinite else { throw nonConforming(value) }
+        writeNumber(value.description)
+    }
+
+    mutating func writeFloat(_ value: Float) throws {
+        guard value.isFinite else { throw nonConforming(value) }
+        writeNumber(value.description)
+    }
+
+    private mutating func writeNumber(_ description: String) {
+        var text = description
         if text.hasSuffix(".0") { text.removeLast(2) }
         bytes.append(contentsOf: text.utf8)
     }
 
-    func writeDate(_ date: Date) throws {
+    private func nonConforming(_ value: some Encodable) -> EncodingError {
+        EncodingError.invalidValue(
+            value, EncodingError.Context(codingPath: codingPath, debugDescription: "Unable to encode \(value) directly in JSON."))
+    }
+
+    mutating func writeDate(_ date: Date) throws {
         switch options.dateEncoding {
-        case .deferredToDate: try writeFloatingPoint(date.timeIntervalSinceReferenceDate)
-        case .secondsSince1970: try writeFloatingPoint(date.timeIntervalSince1970)
+        case .deferredToDate: try writeDouble(date.timeIntervalSinceReferenceDate)
+        case .secondsSince1970: try writeDouble(date.timeIntervalSince1970)
         case .iso8601: writeString(date.formatted(.iso8601))
         }
     }
 
     /// `text` in quotes, with what JSON (and, if asked, `<script>`) cannot take as it is escaped.
-    func writeString(_ text: String) {
+    mutating func writeString(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
@@ -134,7 +148,7 @@ extension JSONWritingEncoder {
         }
     }
 
-    private func appendEscape(_ utf8: UnsafeBufferPointer<UInt8>, at index: Int) {
+    private mutating func appendEscape(_ utf8: UnsafeBufferPointer<UInt8>, at index: Int) {
         let byte = utf8[index]
         switch byte {
         case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
@@ -149,7 +163,7 @@ extension JSONWritingEncoder {
         }
     }
 
-    private func appendUnicodeEscape(_ unit: UInt16) {
+    private mutating func appendUnicodeEscape(_ unit: UInt16) {
         let hex: StaticString = "0123456789abcdef"
         hex.withUTF8Buffer { digits in
             bytes.append(contentsOf: #"\u"#.utf8)

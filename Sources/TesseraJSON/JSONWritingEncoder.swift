@@ -1,14 +1,70 @@
 import Foundation
 
-/// The `Encoder` behind ``JSONWriter``: one object for a whole value, whatever its depth.
+/// The `Encoder` behind ``JSONWriter``: one buffer for a whole value, whatever its depth.
 ///
-/// It keeps a stack of what is open: objects, arrays, and *slots*, the place of a value whose
-/// `encode(to:)` has not yet said whether it is an object, an array or a single value. Writing
-/// into an outer container first closes everything inside it, which is how a nested value's
-/// containers end; a container whose entry has gone from the stack has been left for good.
-/// The same object is handed to every nested value (``valueDepth`` says which slot it fills),
-/// so encoding a field allocates nothing; only `superEncoder()` makes an encoder of its own.
-final class JSONWritingEncoder: Encoder {
+/// The state lives in the buffer's header and is reached through a pointer, not through a
+/// class's stored properties: Swift checks every access to a class's `var` for exclusivity at
+/// run time, which cost `/cached-queries` a fifth of its CPU in `swift_beginAccess` when the
+/// encoder was a class (`Benchmarks/profile-split.py`). The same encoder is handed to every
+/// nested value (``JSONWritingState/valueDepth`` says which slot it fills), so encoding a field
+/// allocates nothing.
+struct JSONWritingEncoder: Encoder {
+    let buffer: ManagedBuffer<JSONWritingState, Void>
+
+    init(bytes: [UInt8], options: JSONWriter) {
+        buffer = .create(minimumCapacity: 0) { _ in JSONWritingState(bytes: bytes, options: options) }
+    }
+
+    /// The state, valid while ``buffer`` lives, which every container holds.
+    var state: UnsafeMutablePointer<JSONWritingState> { buffer.withUnsafeMutablePointerToHeader { $0 } }
+
+    var codingPath: [any CodingKey] { state.pointee.codingPath }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func encodeTopLevel(_ value: some Encodable) throws {
+        if try state.pointee.writePrimitive(value) { return }
+        _ = state.pointee.pushSlot()
+        try value.encode(to: self)
+        if state.pointee.open[0].kind == .slot {
+            throw EncodingError.invalidValue(
+                value, EncodingError.Context(codingPath: [], debugDescription: "Top-level \(type(of: value)) did not encode any values."))
+        }
+        state.pointee.close(downTo: 0)
+    }
+
+    /// Runs `value.encode(to:)` for the slot at `depth`, then closes what it opened.
+    func encodeNested(_ value: some Encodable, depth: Int) throws {
+        let outer = state.pointee.valueDepth
+        state.pointee.valueDepth = depth
+        defer { state.pointee.valueDepth = outer }
+        try value.encode(to: self)
+        state.pointee.close(downTo: depth)
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        let depth = state.pointee.valueDepth
+        let id = state.pointee.openContainer(.object, atSlot: depth)
+        return KeyedEncodingContainer(JSONKeyedContainer<Key>(encoder: self, depth: depth, id: id))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        let depth = state.pointee.valueDepth
+        let id = state.pointee.openContainer(.array, atSlot: depth)
+        return JSONUnkeyedContainer(encoder: self, depth: depth, id: id)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        let depth = state.pointee.valueDepth
+        return JSONSingleValueContainer(encoder: self, depth: depth, id: state.pointee.open[depth].id)
+    }
+}
+
+/// What ``JSONWritingEncoder`` writes into, and its stack of what is open: objects, arrays, and
+/// *slots*, the place of a value whose `encode(to:)` has not yet said whether it is an object, an
+/// array or a single value. Writing into an outer container first closes everything inside it,
+/// which is how a nested value's containers end; a container whose entry has gone from the
+/// stack has been left for good.
+struct JSONWritingState {
     enum Kind {
         case object
         case array
@@ -29,7 +85,6 @@ final class JSONWritingEncoder: Encoder {
     var bytes: [UInt8]
     let options: JSONWriter
     var codingPath: [any CodingKey] = []
-    var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     private(set) var open: [Entry] = []
     /// The slot the value being encoded fills: its index in ``open``.
@@ -41,37 +96,17 @@ final class JSONWritingEncoder: Encoder {
         self.options = options
     }
 
-    func encodeTopLevel(_ value: some Encodable) throws {
-        if try writePrimitive(value) { return }
-        _ = pushSlot()
-        try value.encode(to: self)
-        if open[0].kind == .slot {
-            throw EncodingError.invalidValue(
-                value, EncodingError.Context(codingPath: [], debugDescription: "Top-level \(type(of: value)) did not encode any values."))
-        }
-        close(downTo: 0)
-    }
-
     // MARK: The stack
 
     /// Opens a place for a value at the top of the stack and returns its index.
-    func pushSlot() -> Int {
+    mutating func pushSlot() -> Int {
         nextID &+= 1
         open.append(Entry(id: nextID, kind: .slot))
         return open.count - 1
     }
 
-    /// Runs `value.encode(to:)` for the slot at `depth`, then closes what it opened.
-    func encodeNested(_ value: some Encodable, depth: Int) throws {
-        let outer = valueDepth
-        valueDepth = depth
-        defer { valueDepth = outer }
-        try value.encode(to: self)
-        close(downTo: depth)
-    }
-
     /// Closes every entry at `depth` and above.
-    func close(downTo depth: Int) {
+    mutating func close(downTo depth: Int) {
         while open.count > depth {
             let entry = open.removeLast()
             switch entry.kind {
@@ -87,7 +122,7 @@ final class JSONWritingEncoder: Encoder {
 
     /// Checks that the container at `depth` with `id` is still open, closes what is inside it,
     /// and writes the comma before its next member.
-    func beginMember(depth: Int, id: UInt32) throws {
+    mutating func beginMember(depth: Int, id: UInt32) throws {
         guard depth < open.count, open[depth].id == id else { throw JSONWriter.OutOfOrder(codingPath: codingPath) }
         close(downTo: depth + 1)
         if open[depth].count > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -95,7 +130,7 @@ final class JSONWritingEncoder: Encoder {
     }
 
     /// ``beginMember(depth:id:)`` for an object's member, and its key.
-    func beginMember(depth: Int, id: UInt32, key: String) throws {
+    mutating func beginMember(depth: Int, id: UInt32, key: String) throws {
         try beginMember(depth: depth, id: id)
         let start = bytes.count
         writeString(key)
@@ -105,7 +140,7 @@ final class JSONWritingEncoder: Encoder {
 
     /// Turns the slot at `depth` into an object or an array, or finds the one this value
     /// already opened there (a class and its superclass may both ask for the same object).
-    func openContainer(_ kind: Kind, atSlot depth: Int) -> UInt32 {
+    mutating func openContainer(_ kind: Kind, atSlot depth: Int) -> UInt32 {
         precondition(depth < open.count, "a JSON encoder was asked for a container after its value ended")
         close(downTo: depth + 1)
         if open[depth].kind == .slot {
@@ -120,7 +155,7 @@ final class JSONWritingEncoder: Encoder {
     }
 
     /// Opens a container nested in the member just begun, and returns its depth and id.
-    func openNested(_ kind: Kind) -> (depth: Int, id: UInt32) {
+    mutating func openNested(_ kind: Kind) -> (depth: Int, id: UInt32) {
         nextID &+= 1
         open.append(Entry(id: nextID, kind: kind))
         bytes.append(UInt8(ascii: kind == .object ? "{" : "["))
@@ -128,7 +163,7 @@ final class JSONWritingEncoder: Encoder {
     }
 
     /// Marks the slot at `depth` as written by a single value, after checking it is free.
-    func fillSlot(depth: Int, id: UInt32) throws {
+    mutating func fillSlot(depth: Int, id: UInt32) throws {
         guard depth < open.count, open[depth].id == id else { throw JSONWriter.OutOfOrder(codingPath: codingPath) }
         close(downTo: depth + 1)
         precondition(open[depth].kind == .slot, "Attempt to encode a second value into a single value container")
@@ -136,7 +171,7 @@ final class JSONWritingEncoder: Encoder {
     }
 
     /// Rewrites the object whose members start at `members`, in the byte order of their keys.
-    private func sortMembers(_ members: [(start: Int, key: Range<Int>)]) {
+    private mutating func sortMembers(_ members: [(start: Int, key: Range<Int>)]) {
         let end = bytes.count
         var spans: [(key: Range<Int>, body: Range<Int>)] = []
         spans.reserveCapacity(members.count)
@@ -159,48 +194,26 @@ final class JSONWritingEncoder: Encoder {
         }
         bytes.replaceSubrange(members[0].start..<end, with: rewritten)
     }
-
-    // MARK: Encoder
-
-    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        let id = openContainer(.object, atSlot: valueDepth)
-        return KeyedEncodingContainer(JSONKeyedContainer<Key>(encoder: self, depth: valueDepth, id: id))
-    }
-
-    func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        let id = openContainer(.array, atSlot: valueDepth)
-        return JSONUnkeyedContainer(encoder: self, depth: valueDepth, id: id)
-    }
-
-    func singleValueContainer() -> any SingleValueEncodingContainer {
-        JSONSingleValueContainer(encoder: self, depth: valueDepth, id: open[valueDepth].id)
-    }
 }
 
-/// The encoder `superEncoder()` returns: the same writer, its own slot.
-final class JSONSlotEncoder: Encoder {
-    let writer: JSONWritingEncoder
+/// The encoder `superEncoder()` returns: the same buffer, its own slot.
+struct JSONSlotEncoder: Encoder {
+    let encoder: JSONWritingEncoder
     let depth: Int
     let codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(writer: JSONWritingEncoder, depth: Int, codingPath: [any CodingKey]) {
-        self.writer = writer
-        self.depth = depth
-        self.codingPath = codingPath
-    }
-
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        let id = writer.openContainer(.object, atSlot: depth)
-        return KeyedEncodingContainer(JSONKeyedContainer<Key>(encoder: writer, depth: depth, id: id))
+        let id = encoder.state.pointee.openContainer(.object, atSlot: depth)
+        return KeyedEncodingContainer(JSONKeyedContainer<Key>(encoder: encoder, depth: depth, id: id))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        let id = writer.openContainer(.array, atSlot: depth)
-        return JSONUnkeyedContainer(encoder: writer, depth: depth, id: id)
+        let id = encoder.state.pointee.openContainer(.array, atSlot: depth)
+        return JSONUnkeyedContainer(encoder: encoder, depth: depth, id: id)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        JSONSingleValueContainer(encoder: writer, depth: depth, id: writer.open[depth].id)
+        JSONSingleValueContainer(encoder: encoder, depth: depth, id: encoder.state.pointee.open[depth].id)
     }
 }
