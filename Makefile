@@ -131,6 +131,8 @@ build: deps
 bench:
 	@scripts/install-deps.sh bench
 	Benchmarks/run-http.py
+	Benchmarks/context-switches.sh /plaintext /json /memory-fortunes /db
+	BUSY=1 Benchmarks/context-switches.sh /plaintext /json /memory-fortunes /db
 	scripts/swift.sh run --package-path Benchmarks -c release ViewsBenchmark
 	$(MAKE) dev-loop
 	$(MAKE) page-weight
