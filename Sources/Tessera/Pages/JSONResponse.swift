@@ -1,7 +1,7 @@
 import TesseraJSON
 
 extension Response {
-    /// `value` as `application/json`, written straight into the answer's bytes (``JSONWriter``).
+    /// `value` as `application/json`, written straight into the answer's bytes (`JSONWriter`, from `TesseraJSON`).
     public static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
         Response(status: status, headers: [.contentType: "application/json"], body: .bytes(try JSONWriter().bytes(value)))
     }
