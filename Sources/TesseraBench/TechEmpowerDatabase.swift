@@ -53,7 +53,7 @@ struct TechEmpowerDatabase: FortuneSource {
     /// `count` random rows, each by its own query (TechEmpower forbids one `IN (…)` for all),
     /// one after another on one connection.
     func randomWorlds(_ count: Int) async throws -> [World] {
-        let ids = (0..<count).map { _ in self.worldIDs.next() }
+        let ids = worldIDs.next(count)
         return try await connections.withConnection { connection in try await Self.worlds(ids, on: connection) }
     }
 
@@ -64,10 +64,11 @@ struct TechEmpowerDatabase: FortuneSource {
     /// shows.
     func updateRandomWorlds(_ count: Int) async throws -> [World] {
         try await connections.withConnection { connection in
-            var worlds = try await Self.worlds((0..<count).map { _ in worldIDs.next() }, on: connection)
+            var worlds = try await Self.worlds(worldIDs.next(count), on: connection)
             var newNumbers: [Int32: Int32] = [:]
+            let numbers = worldIDs.next(worlds.count)
             for index in worlds.indices {
-                worlds[index].randomNumber = worldIDs.next()
+                worlds[index].randomNumber = numbers[index]
                 newNumbers[worlds[index].id] = worlds[index].randomNumber
             }
             for index in worlds.indices { worlds[index].randomNumber = newNumbers[worlds[index].id]! }
@@ -87,7 +88,7 @@ struct TechEmpowerDatabase: FortuneSource {
 
     /// `count` random rows from the copy taken at start.
     func cachedRandomWorlds(_ count: Int) -> [World] {
-        (0..<count).map { _ in cachedWorlds[Int(worldIDs.next()) - 1] }
+        worldIDs.next(count).map { cachedWorlds[Int($0) - 1] }
     }
 
     func all() async throws -> [Fortune] {
