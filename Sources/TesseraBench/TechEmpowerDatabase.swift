@@ -88,7 +88,7 @@ struct TechEmpowerDatabase: FortuneSource {
 
     /// `count` random rows from the copy taken at start.
     func cachedRandomWorlds(_ count: Int) -> [World] {
-        worldIDs.next(count).map { cachedWorlds[Int($0) - 1] }
+        worldIDs.next(count) { cachedWorlds[Int($0) - 1] }
     }
 
     func all() async throws -> [Fortune] {

@@ -20,9 +20,14 @@ final class WorldIDs: Sendable {
     /// `count` ids, drawn from the loop's generator found once: finding it costs a lookup in
     /// the loop's table, which twenty draws would pay twenty times.
     func next(_ count: Int) -> [Int32] {
+        next(count) { $0 }
+    }
+
+    /// `count` ids, each made into what the caller keeps, with no array of the ids between.
+    func next<Element>(_ count: Int, _ make: (Int32) -> Element) -> [Element] {
         perLoop.withValue { generator in
             var generator = generator
-            return (0..<count).map { _ in Int32.random(in: 1...World.count, using: &generator) }
+            return (0..<count).map { _ in make(Int32.random(in: 1...World.count, using: &generator)) }
         }
     }
 }
