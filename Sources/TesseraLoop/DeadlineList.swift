@@ -39,8 +39,11 @@ package final class DeadlineList {
     private var oldest: (any DeadlineListMember)?
     private var newest: (any DeadlineListMember)?
     private var timer: LoopTimer?
-    /// Made once, so that setting the timer again allocates nothing.
-    private lazy var passDue: () -> Void = { [unowned self] in
+    /// Made once, so that setting the timer again allocates nothing. Weak: the list's owner (a
+    /// daemon's context) may go while the timer is set and the loop runs on, so the timer must
+    /// find nothing rather than a list that has gone.
+    private lazy var passDue: () -> Void = { [weak self] in
+        guard let self else { return }
         self.timer = nil
         let passed = self.pass(before: MonotonicClock.nanoseconds() - self.patience + 1)
         if passed > 0 { self.afterPassing(passed) }

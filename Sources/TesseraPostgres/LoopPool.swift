@@ -56,8 +56,9 @@ final class LoopPool: @unchecked Sendable {
     private func open() -> LoopConnection {
         let connection = LoopConnection(
             address: address, loop: loop, connectTimeout: connectTimeout, statementTimeout: statementTimeout, limits: queueLimits)
-        connection.closedBecause = { [unowned self, unowned connection] _ in
-            connections.removeAll { $0 === connection }
+        // Weak: a connection may close (its server gone) after the pool has been dropped.
+        connection.closedBecause = { [weak self, weak connection] _ in
+            self?.connections.removeAll { $0 === connection }
         }
         if !connection.isClosed { connections.append(connection) }
         return connection

@@ -509,7 +509,8 @@ package final class LoopConnection: @unchecked Sendable {
             registration = nil
             descriptor = socket
             if socket >= 0 {
-                registration = loop.register(socket, events: .writable) { [unowned self] in readiness($0) }
+                // Weak: the loop runs on if this connection is dropped unclosed.
+                registration = loop.register(socket, events: .writable) { [weak self] in self?.readiness($0) }
             }
         }
         switch polling {

@@ -24,12 +24,16 @@ final class DaemonContext: @unchecked Sendable {
     private var runTimer: (timer: LoopTimer, at: Int64)?
     /// Set while the daemon is to run once the loop's jobs are done (``runSoon()``).
     private var soonTimer: LoopTimer?
-    /// Made once, so that setting the timers again allocates nothing.
-    private lazy var runWhenDue: () -> Void = { [unowned self] in
+    /// Made once, so that setting the timers again allocates nothing. Weak, as the deadline
+    /// lists' timers are: a context that has gone leaves its timers nothing to do on the loop,
+    /// which runs on for other daemons.
+    private lazy var runWhenDue: () -> Void = { [weak self] in
+        guard let self else { return }
         self.runTimer = nil
         self.run()
     }
-    private lazy var runNow: () -> Void = { [unowned self] in
+    private lazy var runNow: () -> Void = { [weak self] in
+        guard let self else { return }
         self.soonTimer = nil
         self.run()
     }
