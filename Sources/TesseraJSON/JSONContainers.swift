@@ -125,8 +125,93 @@ struct JSONKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 }
 
+/// What an array and a single value container share: a value goes at the next position once
+/// ``beginValue()`` has made room for it (a comma in an array, the slot in a single value), so
+/// one set of writers for JSON's own kinds serves both.
+protocol JSONPositionalContainer {
+    var encoder: JSONWritingEncoder { get }
+    func beginValue() throws
+}
+
+extension JSONPositionalContainer {
+    mutating func encodeNil() throws {
+        try beginValue()
+        encoder.state.pointee.writeNull()
+    }
+
+    mutating func encode(_ value: Bool) throws {
+        try beginValue()
+        encoder.state.pointee.writeBool(value)
+    }
+
+    mutating func encode(_ value: String) throws {
+        try beginValue()
+        encoder.state.pointee.writeString(value)
+    }
+
+    mutating func encode(_ value: Double) throws {
+        try beginValue()
+        try encoder.state.pointee.writeDouble(value)
+    }
+
+    mutating func encode(_ value: Float) throws {
+        try beginValue()
+        try encoder.state.pointee.writeFloat(value)
+    }
+
+    mutating func encode(_ value: Int) throws {
+        try beginValue()
+        encoder.state.pointee.writeInteger(Int64(value))
+    }
+
+    mutating func encode(_ value: Int8) throws {
+        try beginValue()
+        encoder.state.pointee.writeInteger(Int64(value))
+    }
+
+    mutating func encode(_ value: Int16) throws {
+        try beginValue()
+        encoder.state.pointee.writeInteger(Int64(value))
+    }
+
+    mutating func encode(_ value: Int32) throws {
+        try beginValue()
+        encoder.state.pointee.writeInteger(Int64(value))
+    }
+
+    mutating func encode(_ value: Int64) throws {
+        try beginValue()
+        encoder.state.pointee.writeInteger(Int64(value))
+    }
+
+    mutating func encode(_ value: UInt) throws {
+        try beginValue()
+        encoder.state.pointee.writeInteger(UInt64(value))
+    }
+
+    mutating func encode(_ value: UInt8) throws {
+        try beginValue()
+        encoder.state.pointee.writeInteger(UInt64(value))
+    }
+
+    mutating func encode(_ value: UInt16) throws {
+        try beginValue()
+        encoder.state.pointee.writeInteger(UInt64(value))
+    }
+
+    mutating func encode(_ value: UInt32) throws {
+        try beginValue()
+        encoder.state.pointee.writeInteger(UInt64(value))
+    }
+
+    mutating func encode(_ value: UInt64) throws {
+        try beginValue()
+        encoder.state.pointee.writeInteger(UInt64(value))
+    }
+}
+
 /// An array being written: each element goes out as it is encoded.
-struct JSONUnkeyedContainer: UnkeyedEncodingContainer {
+struct JSONUnkeyedContainer: UnkeyedEncodingContainer, JSONPositionalContainer {
     let encoder: JSONWritingEncoder
     let depth: Int
     let id: UInt32
@@ -137,78 +222,12 @@ struct JSONUnkeyedContainer: UnkeyedEncodingContainer {
         return depth < open.count && open[depth].id == id ? open[depth].count : 0
     }
 
-    private func begin() throws {
+    func beginValue() throws {
         try encoder.state.pointee.beginMember(depth: depth, id: id)
     }
 
-    mutating func encodeNil() throws {
-        try begin()
-        encoder.state.pointee.writeNull()
-    }
-
-    mutating func encode(_ value: Bool) throws {
-        try begin()
-        encoder.state.pointee.writeBool(value)
-    }
-
-    mutating func encode(_ value: String) throws {
-        try begin()
-        encoder.state.pointee.writeString(value)
-    }
-
-    mutating func encode(_ value: Double) throws {
-        try begin()
-        try encoder.state.pointee.writeDouble(value)
-    }
-
-    mutating func encode(_ value: Float) throws {
-        try begin()
-        try encoder.state.pointee.writeFloat(value)
-    }
-
-    mutating func encode(_ value: Int) throws {
-        try begin()
-        encoder.state.pointee.writeInteger(Int64(value))
-    }
-    mutating func encode(_ value: Int8) throws {
-        try begin()
-        encoder.state.pointee.writeInteger(Int64(value))
-    }
-    mutating func encode(_ value: Int16) throws {
-        try begin()
-        encoder.state.pointee.writeInteger(Int64(value))
-    }
-    mutating func encode(_ value: Int32) throws {
-        try begin()
-        encoder.state.pointee.writeInteger(Int64(value))
-    }
-    mutating func encode(_ value: Int64) throws {
-        try begin()
-        encoder.state.pointee.writeInteger(Int64(value))
-    }
-    mutating func encode(_ value: UInt) throws {
-        try begin()
-        encoder.state.pointee.writeInteger(UInt64(value))
-    }
-    mutating func encode(_ value: UInt8) throws {
-        try begin()
-        encoder.state.pointee.writeInteger(UInt64(value))
-    }
-    mutating func encode(_ value: UInt16) throws {
-        try begin()
-        encoder.state.pointee.writeInteger(UInt64(value))
-    }
-    mutating func encode(_ value: UInt32) throws {
-        try begin()
-        encoder.state.pointee.writeInteger(UInt64(value))
-    }
-    mutating func encode(_ value: UInt64) throws {
-        try begin()
-        encoder.state.pointee.writeInteger(UInt64(value))
-    }
-
     mutating func encode<T: Encodable>(_ value: T) throws {
-        try begin()
+        try beginValue()
         if try encoder.state.pointee.writePrimitive(value) { return }
         encoder.state.pointee.codingPath.append(JSONIndexKey(count - 1))
         defer { encoder.state.pointee.codingPath.removeLast() }
@@ -232,9 +251,10 @@ struct JSONUnkeyedContainer: UnkeyedEncodingContainer {
         return JSONSlotEncoder(encoder: encoder, depth: encoder.state.pointee.pushSlot(), codingPath: encoder.codingPath + [JSONIndexKey(count - 1)])
     }
 
+    /// The nested-container calls cannot throw, so an array left for a later sibling traps.
     private func beginOrTrap() {
         do {
-            try begin()
+            try beginValue()
         } catch {
             preconditionFailure("\(error)")
         }
@@ -242,87 +262,21 @@ struct JSONUnkeyedContainer: UnkeyedEncodingContainer {
 }
 
 /// A value's one value: written in its slot, after which the slot is full.
-struct JSONSingleValueContainer: SingleValueEncodingContainer {
+struct JSONSingleValueContainer: SingleValueEncodingContainer, JSONPositionalContainer {
     let encoder: JSONWritingEncoder
     let depth: Int
     let id: UInt32
 
     var codingPath: [any CodingKey] { encoder.codingPath }
 
-    private func fill() throws {
+    func beginValue() throws {
         try encoder.state.pointee.fillSlot(depth: depth, id: id)
-    }
-
-    mutating func encodeNil() throws {
-        try fill()
-        encoder.state.pointee.writeNull()
-    }
-
-    mutating func encode(_ value: Bool) throws {
-        try fill()
-        encoder.state.pointee.writeBool(value)
-    }
-
-    mutating func encode(_ value: String) throws {
-        try fill()
-        encoder.state.pointee.writeString(value)
-    }
-
-    mutating func encode(_ value: Double) throws {
-        try fill()
-        try encoder.state.pointee.writeDouble(value)
-    }
-
-    mutating func encode(_ value: Float) throws {
-        try fill()
-        try encoder.state.pointee.writeFloat(value)
-    }
-
-    mutating func encode(_ value: Int) throws {
-        try fill()
-        encoder.state.pointee.writeInteger(Int64(value))
-    }
-    mutating func encode(_ value: Int8) throws {
-        try fill()
-        encoder.state.pointee.writeInteger(Int64(value))
-    }
-    mutating func encode(_ value: Int16) throws {
-        try fill()
-        encoder.state.pointee.writeInteger(Int64(value))
-    }
-    mutating func encode(_ value: Int32) throws {
-        try fill()
-        encoder.state.pointee.writeInteger(Int64(value))
-    }
-    mutating func encode(_ value: Int64) throws {
-        try fill()
-        encoder.state.pointee.writeInteger(Int64(value))
-    }
-    mutating func encode(_ value: UInt) throws {
-        try fill()
-        encoder.state.pointee.writeInteger(UInt64(value))
-    }
-    mutating func encode(_ value: UInt8) throws {
-        try fill()
-        encoder.state.pointee.writeInteger(UInt64(value))
-    }
-    mutating func encode(_ value: UInt16) throws {
-        try fill()
-        encoder.state.pointee.writeInteger(UInt64(value))
-    }
-    mutating func encode(_ value: UInt32) throws {
-        try fill()
-        encoder.state.pointee.writeInteger(UInt64(value))
-    }
-    mutating func encode(_ value: UInt64) throws {
-        try fill()
-        encoder.state.pointee.writeInteger(UInt64(value))
     }
 
     /// A wrapper's inner value fills the wrapper's slot: it goes in a slot of its own, one
     /// deeper, which ends when the inner value does.
     mutating func encode<T: Encodable>(_ value: T) throws {
-        try fill()
+        try beginValue()
         if try encoder.state.pointee.writePrimitive(value) { return }
         try encoder.encodeNested(value, depth: encoder.state.pointee.pushSlot())
     }
