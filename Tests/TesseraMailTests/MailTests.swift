@@ -106,6 +106,40 @@ import Testing
         }
     }
 
+    /// Issue 61, finding 2: a URL refused at start is shown with its password hidden, whatever
+    /// made it wrong, parsed or not.
+    @Test func aRefusedSMTPURLNeverShowsItsPassword() {
+        for bad in [
+            "smtps://u:s3cret-pw@host/path", "smtp://u:s3cret-pw@host:0", "ftp://u:s3cret-pw@host", "smtp://u:s3cret-pw@host?tls=1",
+            "smtp://u:s3cret-pw@host?starttls=never", "smtp://u:s3cret-pw@", "smtp://u:s3cret-pw@host:99999",
+            "smtp://u:s3cret-pw@host?starttls=maybe", "smtp://u:s3cret-pw@host#part", "smtp://u:s3c@ret-pw@host/x",
+        ] {
+            do {
+                _ = try SMTPServerURL(bad)
+                Issue.record("\(SMTPServerURL.redacted(bad)) was accepted")
+            } catch {
+                #expect(!error.description.contains("s3c"), "\(error.description)")
+                #expect(error.description.contains("***"), "\(error.description)")
+            }
+        }
+        // What the start prints: the options' error carries the same hidden text.
+        do {
+            _ = try MailOptions.parse([]).resolve(dataDirectory: "/srv/shop", environment: ["SMTP_URL": "smtps://u:s3cret-pw@host/x"])
+            Issue.record("a URL with a path was accepted")
+        } catch {
+            #expect(!"\(error)".contains("s3cret"), "\(error)")
+        }
+    }
+
+    /// Issue 61, finding 3: the user and the password are percent-decoded once, as written.
+    @Test func smtpCredentialsAreDecodedOnce() throws {
+        let url = try SMTPServerURL("smtp://shop%2541:p%2541ss%25zz@mail.example.com")
+        #expect(url.username == "shop%41")
+        #expect(url.password == "p%41ss%zz")
+        // A % that starts no escape is kept as written, never turned into an empty password.
+        #expect(try SMTPServerURL("smtp://shop:p%zz@mail.example.com").password == "p%zz")
+    }
+
     @Test func withoutSMTPURLMailGoesToTheDataFolder() throws {
         let settings = try MailOptions.parse([]).resolve(dataDirectory: "/srv/shop", environment: [:])
         #expect((settings.transport as? MailFolder)?.path == "/srv/shop/mail")
