@@ -66,6 +66,14 @@ public struct PostgresURL: Sendable, Equatable, CustomStringConvertible {
                 throw Invalid("has the option \(item.name), which Tessera does not read (it reads sslmode and sslrootcert)")
             }
         }
+        // libpq reads sslrootcert only to verify, and only verify-ca and verify-full verify: under
+        // prefer or require an active attacker stands in for the server, while the URL looks
+        // protected. Refused at start rather than trusted by mistake (issue 61, finding 5).
+        if rootCertificate != nil, tlsMode != .verifyCA, tlsMode != .verifyFull {
+            throw Invalid(
+                "has sslrootcert with sslmode=\(tlsMode.rawValue), under which the server's certificate is not checked; "
+                    + "use sslmode=verify-full (or verify-ca)")
+        }
         self.host = host
         self.port = components.port ?? 5432
         // URLComponents has already decoded `%40` and friends in these.

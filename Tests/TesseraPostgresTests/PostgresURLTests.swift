@@ -39,6 +39,9 @@ import Testing
         ("postgres://shop@db/storefront?sslmode", "has sslmode="),
         ("postgres://shop@db/storefront?sslrootcert=", "empty sslrootcert"),
         ("postgres://shop@db/storefront?pool=5", "the option pool, which Tessera does not read"),
+        // Issue 61, finding 5: a CA file that nothing checks against, under the default prefer.
+        ("postgres://shop@db/storefront?sslrootcert=/etc/ca.pem", "sslrootcert with sslmode=prefer"),
+        ("postgres://shop@db/storefront?sslmode=require&sslrootcert=/etc/ca.pem", "sslrootcert with sslmode=require"),
     ])
     func refusesWhatItCannotUse(text: String, reason: String) {
         #expect {
