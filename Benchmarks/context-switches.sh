@@ -36,7 +36,7 @@ measure() {
   python3 -c "r=$requests; print(f\"{r/5:.0f} {$switches/r:.3f} {$futexes/r:.3f} {$syscalls/r:.2f} {$cpu_ms*1000/r:.1f}\")"
   kill $pid; wait $pid 2>/dev/null || true
 }
-echo "Per request, pinned, $( [ "${BUSY:-0}" = 1 ] && echo "a busy loop sharing the servers core" || echo "no other load" ); $(lscpu | sed -n "s/^Model name: *//p")"
+echo "Per request, pinned, $( [ "${BUSY:-0}" = 1 ] && echo "a busy loop sharing the servers core" || echo "no other load" ); $(lscpu | sed -n "s/^Model name: *//p"), family $(lscpu | sed -n "s/^CPU family: *//p"), model $(lscpu | sed -n "s/^Model: *//p")"
 printf "| %-22s | %-8s | %10s | %9s | %6s | %9s | %8s |\n" path server "requests/s" switches futex syscalls "µs CPU"
 printf "|%s|\n" "------------------------|----------|-----------:|----------:|-------:|----------:|---------:"
 failed=0
