@@ -59,8 +59,8 @@ public struct AccountsModule: FeatureModule {
         PasskeyActions(passkeys: passkeys, accounts: accounts, steps: steps).register(in: &app.routes)
         let resets = passwordResets
         app.routes.page(AccountsRoutes.forgotPassword) { _, _ in ForgotPasswordPageController(form: FormState()) }
-        // The link's token is in the path: the access log shows the route's pattern instead.
-        app.routes.group(SecretPathMiddleware()) { routes in
+        // The link's token is in the path: logs and traces show the route's pattern instead.
+        app.routes.secret { routes in
             routes.page(AccountsRoutes.resetPassword) { token, _ in ResetPasswordPageController(resets: resets, token: token, form: FormState()) }
         }
         PasswordResetActions(

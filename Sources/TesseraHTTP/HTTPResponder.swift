@@ -12,6 +12,10 @@ public protocol HTTPResponder: Sendable {
     /// The server calls this, not ``respond(to:)``: an answer that is ready at once costs no
     /// task. The default leaves everything to ``respond(to:)``.
     func answer(_ request: Request) -> HTTPAnswer
+
+    /// The paths that hold a secret, which the server's logs and traces show as their pattern;
+    /// asked once, when the server starts. The default is none.
+    var secretPaths: SecretPaths { get }
 }
 
 extension HTTPResponder {
@@ -19,6 +23,9 @@ extension HTTPResponder {
     public func answer(_ request: Request) -> HTTPAnswer {
         .pending { try await respond(to: request) }
     }
+
+    /// No path holds a secret.
+    public var secretPaths: SecretPaths { .none }
 }
 
 /// What ``HTTPResponder/answer(_:)`` gives the server.

@@ -37,6 +37,14 @@ public struct Request: Sendable {
     /// The id on every log line of this request, sent back as `X-Request-ID` (``RequestID``);
     /// empty for a request made by hand.
     public var id: String
+    /// What logs and traces show instead of the target and path, when the path holds a secret
+    /// (``SecretPaths``): the route's pattern.
+    public let secretShownAs: String?
+
+    /// The target as logs show it: ``target``, or the route's pattern when the path holds a secret.
+    public var loggedTarget: String { secretShownAs ?? target }
+    /// The path as logs and traces show it: ``path``, or the route's pattern when it holds a secret.
+    public var loggedPath: String { secretShownAs ?? path }
 
     /// A request from its parts, for tests and tools; the server builds its own.
     public init(
@@ -49,9 +57,11 @@ public struct Request: Sendable {
         clientAddress: IPAddress? = nil,
         isSecure: Bool = false,
         body: RequestBody = .empty,
-        id: String = ""
+        id: String = "",
+        secretShownAs: String? = nil
     ) {
         self.id = id
+        self.secretShownAs = secretShownAs
         self.method = method
         self.path = path
         self.target = target ?? path

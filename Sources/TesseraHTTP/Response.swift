@@ -18,9 +18,6 @@ public struct Response: Sendable {
     /// The trace this answer belongs to, when the app traces: the access log line carries it
     /// (`trace_id`), as the request's other lines do. Not sent.
     public var traceID: String?
-    /// What the access log shows in place of the request's target, when the target holds a
-    /// secret (a reset link's token): the route's pattern, say. Not sent.
-    public var loggedTarget: String?
     /// True while this is a ``PreparedResponse``'s answer with its headers untouched, so the
     /// server can send the response it built once. Cheaper than comparing the headers.
     private(set) var isPreparedAsIs = false

@@ -1,5 +1,5 @@
 import Foundation
-import Logging
+public import Logging
 public import ServiceLifecycle
 import Synchronization
 public import TesseraHTTP
@@ -16,7 +16,8 @@ public struct TestServer: Sendable {
     /// Starts a server for `responder` on a free loopback port, with `threads` threads (two by
     /// default), `limits` and `trustedProxies`, and `services` beside it (an app's
     /// ``Application/services``), on `eventLoops` when the test keeps other work on the same
-    /// loops (else on loops of the server's own); returns once it listens.
+    /// loops (else on loops of the server's own), logging to `logger` when given (else at
+    /// `TESSERA_TEST_LOG`'s level, `critical` by default); returns once it listens.
     public static func start(
         threads: Int = 2,
         limits: HTTPServerLimits = HTTPServerLimits(),
@@ -25,11 +26,17 @@ public struct TestServer: Sendable {
         responder: some HTTPResponder,
         errorResponder: some HTTPErrorResponder = PlainErrorResponder(),
         services: [any Service] = [],
-        eventLoops: EventLoops? = nil
+        eventLoops: EventLoops? = nil,
+        logger: Logger? = nil
     ) async throws -> TestServer {
         let state = HTTPServerState()
-        var logger = Logger(label: "test")
-        logger.logLevel = ProcessInfo.processInfo.environment["TESSERA_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
+        let logger =
+            logger
+            ?? {
+                var logger = Logger(label: "test")
+                logger.logLevel = ProcessInfo.processInfo.environment["TESSERA_TEST_LOG"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
+                return logger
+            }()
         let (portStream, portContinuation) = AsyncStream<Int>.makeStream()
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(

@@ -7,6 +7,7 @@ Run by scripts/trace-test.sh (make test), inside scripts/with-postgres.sh. The r
 with the official opentelemetry-proto package (Debian has no OpenTelemetry Collector).
 """
 import gzip
+import http.client
 import http.server
 import json
 import os
@@ -223,6 +224,51 @@ class TraceTest(unittest.TestCase):
             time.sleep(0.1)
         self.assertEqual(pages[-1]["parent"], "", "a trace of its own")
         self.assertNotIn("secret-cookie-value", self.log_path.read_text())
+
+    def test_a_reset_links_token_reaches_no_span_and_no_log_line(self):
+        # Its route's requests end every way one can: answered, refused by the CSRF step,
+        # refused by the server before routing, and failed with a 500 (its table gone a moment).
+        token = "resettoken" + secrets.token_hex(16) + "Q"  # 43 characters, as a link spells one
+        path = f"/password/reset/{token}"
+
+        def status(method, body=None, headers=None):
+            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            try:
+                connection.request(method, path, body=body, headers=headers or {})
+                return connection.getresponse().status
+            finally:
+                connection.close()
+
+        statuses = {"page": status("GET")}  # an unknown link: its page says so, with a 404
+        form = {"Content-Type": "application/x-www-form-urlencoded"}
+        statuses["cross-site"] = status("POST", b"password=x&confirm=x", {**form, "Origin": "http://elsewhere.example"})
+        statuses["too large"] = status("POST", b"password=x", {**form, "Content-Length": "99999999999999999999999"})
+        psql(self.url, "ALTER TABLE password_reset RENAME TO password_reset_away")
+        try:
+            statuses["failed"] = status("GET")
+        finally:
+            psql(self.url, "ALTER TABLE password_reset_away RENAME TO password_reset")
+        self.assertEqual(statuses, {"page": 404, "cross-site": 403, "too large": 413, "failed": 500})
+
+        # The server's refusal before routing has no span; its access line is checked below.
+        wanted = {404, 403, 500}
+        deadline = time.monotonic() + 30
+        while True:
+            with self.receiver.lock:
+                spans = list(self.receiver.spans)
+            shown = {span["attributes"].get("http.response.status_code") for span in spans
+                     if span["attributes"].get("url.path") == "/password/reset/{token}"}
+            if wanted <= shown:
+                break
+            self.assertLess(time.monotonic(), deadline, f"a span for each answer: {sorted(map(str, shown))}")
+            time.sleep(0.1)
+        leaking = [span for span in spans if token in json.dumps(span, default=str)]
+        self.assertEqual(leaking, [], "no span holds the token")
+        log = self.log_path.read_text()
+        for answer in ["GET /password/reset/{token} 404", "POST /password/reset/{token} 403",
+                       " /password/reset/{token} 413 ", "GET /password/reset/{token} 500"]:
+            self.assertIn(answer, log)
+        self.assertNotIn(token, log, "no log line holds the token")
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ struct PasswordResetActions {
                 }
             }
         }
-        routes.group(SecretPathMiddleware()) { routes in Self.registerReset(resets, in: &routes) }
+        routes.secret { routes in Self.registerReset(resets, in: &routes) }
     }
 
     /// The new password's form: the link's token is in its path, which the log leaves out.

@@ -38,6 +38,10 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
         moduleServices + (parts.live.map { [$0] } ?? [])
     }
 
+    /// The patterns of the routes registered with ``RouterBuilder/secret(routes:)``: the server
+    /// logs and traces these instead of their paths.
+    public var secretPaths: SecretPaths { router.secretPaths }
+
     /// The logger the app was built with; every request's context starts with it.
     public var logger: Logger { parts.logger }
 

@@ -15,7 +15,7 @@ public struct ErrorPageMiddleware: Middleware {
     /// Answers anything thrown with its error page, logging server faults.
     public func recover(from error: any Error, in context: RequestContext) -> Response {
         if ThrownError.isServerFault(error) {
-            context.logger.error("request failed", metadata: ["path": "\(context.request.path)", "error": "\(String(reflecting: error))"])
+            context.logger.error("request failed", metadata: ["path": "\(context.request.loggedPath)", "error": "\(String(reflecting: error))"])
         }
         let revealing = context.application.developmentMode
         let answer = HTTPError.inLanguages(ThrownError.answer(for: error, revealingDetails: revealing), for: error, revealingDetails: revealing)

@@ -13,8 +13,11 @@ final class Router: Sendable {
     private let literalEntries: [String: [RouteEntry]]
     private let patternedEntries: RouteTrie
     private let fallback: (any HTTPResponder)?
+    /// The patterns of the routes registered as secret, for the server's logs.
+    let secretPaths: SecretPaths
 
-    init(entries: [RouteEntry], fallback: (any HTTPResponder)?) {
+    init(entries: [RouteEntry], fallback: (any HTTPResponder)?, secretPaths: SecretPaths = .none) {
+        self.secretPaths = secretPaths
         var literal: [String: [RouteEntry]] = [:]
         var patterned: [RouteEntry] = []
         for entry in entries {

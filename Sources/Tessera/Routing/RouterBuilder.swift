@@ -123,6 +123,19 @@ public struct RouterBuilder: Sendable {
         add(group, behind: middleware)
     }
 
+    /// Routes whose path holds a secret, such as a password reset link's token: the server's
+    /// logs, the access log and traces show their pattern (`/password/reset/{token}`) instead
+    /// of the path. The server matches these patterns as soon as a request's head is read, so a
+    /// request refused before routing (over the connection cap, past its deadline) is hidden
+    /// too, and so is any path that begins like one of them.
+    public mutating func secret(routes register: (inout RouterBuilder) -> Void) {
+        var group = RouterBuilder()
+        register(&group)
+        precondition(group.fallback == nil, "a route group cannot have a fallback: register it on the app's routes")
+        routes += group.routes.map { $0.holdingSecret() }
+        sharedRegions.merge(group.sharedRegions)
+    }
+
     /// Routes that share a guarantee, such as "a signed-in shopper": each handler gets the
     /// guaranteed value as a parameter, non-optional, checked before it runs, and the group's
     /// `middleware` runs before that, as in ``group(_:routes:)``.
@@ -181,7 +194,14 @@ public struct RouterBuilder: Sendable {
                 throw .clash(first: first.name, second: second.name, method: first.method, pattern: first.pattern)
             }
         }
-        return Router(entries: routes.map { $0.makeEntry(routeMiddleware) }, fallback: fallback)
+        let secretPaths = SecretPaths(
+            routes.filter(\.holdsSecret).map { route in
+                SecretPaths.Pattern(
+                    segments: route.pattern.segments.map { segment in
+                        if case .literal(let text) = segment { text } else { nil }
+                    }, shown: route.pattern.description)
+            })
+        return Router(entries: routes.map { $0.makeEntry(routeMiddleware) }, fallback: fallback, secretPaths: secretPaths)
     }
 
     private struct Registration: Sendable {
@@ -189,14 +209,22 @@ public struct RouterBuilder: Sendable {
         let method: HTTPRequest.Method
         let pattern: RoutePattern
         let parameterCount: Int
+        var holdsSecret = false
         let makeEntry: @Sendable ([any Middleware]) -> RouteEntry
 
         /// The same route, with a group's steps after the middleware it is given.
         func adding(_ middleware: [any Middleware]) -> Registration {
             let makeEntry = self.makeEntry
-            return Registration(name: name, method: method, pattern: pattern, parameterCount: parameterCount) { outer in
-                makeEntry(outer + middleware)
+            return Registration(name: name, method: method, pattern: pattern, parameterCount: parameterCount, holdsSecret: holdsSecret) {
+                outer in makeEntry(outer + middleware)
             }
+        }
+
+        /// The same route, its path known to hold a secret (``RouterBuilder/secret(routes:)``).
+        func holdingSecret() -> Registration {
+            var route = self
+            route.holdsSecret = true
+            return route
         }
     }
 }

@@ -58,7 +58,7 @@ public enum RequestTracing {
         }
         let span = startSpan(request.method.rawValue, context: context, ofKind: .server)
         span.attributes["http.request.method"] = request.method.rawValue
-        span.attributes["url.path"] = request.path
+        span.attributes["url.path"] = request.loggedPath
         if !request.id.isEmpty { span.attributes["tessera.request_id"] = request.id }
         return span
     }

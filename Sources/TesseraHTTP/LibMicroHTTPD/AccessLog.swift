@@ -18,7 +18,7 @@ enum AccessLog {
         if let remote = context.remoteAddress { metadata["remote"] = "\(remote)" }
         if !completedNormally { metadata["aborted"] = "true" }
         logger.info(
-            "\(method) \(context.answeredLoggedTarget ?? context.target) \(status.map(String.init) ?? "-") \(bytes) \(duration)",
+            "\(method) \(context.loggedTarget) \(status.map(String.init) ?? "-") \(bytes) \(duration)",
             metadata: metadata
         )
     }

@@ -80,6 +80,11 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
     /// Whether the request line said HTTP/1.1 (only such a client is sent `100 Continue`).
     var isHTTP11 = false
     var parsedTarget: RequestTarget?
+    /// What logs show instead of ``target`` when it holds a secret (``SecretPaths``); decided when
+    /// the connection's request begins, before any line can be logged.
+    let secretTargetShownAs: String?
+    /// The target as every log line shows it.
+    var loggedTarget: String { secretTargetShownAs ?? target }
     /// Set once the head is read (``assignRequestID()``), before anything reads it from another
     /// thread; empty for a connection that never sent a head.
     private(set) var requestID = ""
@@ -96,10 +101,10 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
     // For the access log.
     private var answeredStatus: Int?
     private var answeredBytes: Int64 = 0
+    /// Whether libmicrohttpd answered the request itself (``recordLibraryAnswer(status:bodyBytes:)``).
+    private(set) var answeredByLibrary = false
     /// The trace the answer belongs to, for the access log line.
     private(set) var answeredTraceID: String?
-    /// The answer's ``Response/loggedTarget``: the access log's target when the real one holds a secret.
-    private(set) var answeredLoggedTarget: String?
     private var answeredStream: StreamedBody?
     var deadlineLinks = DeadlineLinks()
 
@@ -109,6 +114,7 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
         self.connection = connection
         self.open = open
         self.target = target
+        self.secretTargetShownAs = daemon.core.secretPaths.shown(for: target)
         self.targetByteCount = targetByteCount
         self.targetHasSpace = targetHasSpace
         self.startedAt = core.accessLogEnabled ? .now : nil
@@ -138,7 +144,8 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
             clientAddress: client,
             isSecure: isSecure,
             body: spool.map(RequestBody.spooled) ?? .memory(body),
-            id: requestID
+            id: requestID,
+            secretShownAs: secretTargetShownAs
         )
     }
 
@@ -241,7 +248,8 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
         let (won, _) = dispatchState.compareExchange(expected: .suspended, desired: .answered, ordering: .acquiringAndReleasing)
         guard won else { return }
         handlerTask?.cancel()
-        core.logger.warning("request cut short", metadata: ["target": "\(target)", "reason": "\(reason.message)", "request_id": "\(requestID)"])
+        core.logger.warning(
+            "request cut short", metadata: ["target": "\(loggedTarget)", "reason": "\(reason.message)", "request_id": "\(requestID)"])
         let request = makeRequest()
         let errorResponder = core.errorResponder
         // The connection stays suspended, and the server cannot stop, until an answer is sent:
@@ -274,7 +282,6 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
     /// or while the connection is suspended, which are the two moments the library allows it.
     private func queue(_ response: Response) {
         answeredTraceID = response.traceID
-        answeredLoggedTarget = response.loggedTarget
         let isShuttingDown = core.isShuttingDown.load(ordering: .relaxed)
         // A reused prepared answer is the same bytes for every client, so it cannot carry a
         // new id; a client that sent its own gets it back on an answer built for it.
@@ -333,7 +340,7 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
             }
         }
         guard let mhdResponse else {
-            core.logger.error("libmicrohttpd could not create a response", metadata: ["target": "\(target)"])
+            core.logger.error("libmicrohttpd could not create a response", metadata: ["target": "\(loggedTarget)"])
             return
         }
         record(status: response.status, bodyBytes: bodyBytes, stream: stream)
@@ -349,9 +356,17 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
 
     private func enqueue(_ mhdResponse: OpaquePointer, status: HTTPResponse.Status) {
         if MHD_queue_response(connection, UInt32(status.code), mhdResponse) != .YES {
-            core.logger.error("libmicrohttpd refused to queue a response", metadata: ["target": "\(target)"])
+            core.logger.error("libmicrohttpd refused to queue a response", metadata: ["target": "\(loggedTarget)"])
         }
     }
+    /// libmicrohttpd answered `status` itself, refusing what its parser could not read
+    /// (``LibraryRefusal``); the connection then closes, which is not an abort.
+    func recordLibraryAnswer(status: Int, bodyBytes: Int) {
+        answeredStatus = status
+        answeredBytes = Int64(bodyBytes)
+        answeredByLibrary = true
+    }
+
     /// Status and bytes sent, for the access log.
     func outcome() -> (status: Int?, bytes: Int64) {
         (answeredStatus, answeredStream?.bytesSent ?? answeredBytes)

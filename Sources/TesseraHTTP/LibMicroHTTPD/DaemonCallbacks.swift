@@ -15,7 +15,11 @@ enum DaemonCallbacks {
         cls, connection, status, message in
         guard let cls, let connection else { return nil }
         let daemon = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
-        return LibraryRefusal.page(on: connection, status: Int(status), message: message.map { String(cString: $0) } ?? "", core: daemon.core)
+        let text = message.map { String(cString: $0) } ?? ""
+        let page = LibraryRefusal.page(on: connection, status: Int(status), message: text, core: daemon.core)
+        let open = tessera_mhd_socket_context(connection).map { Unmanaged<OpenConnection>.fromOpaque($0).takeUnretainedValue() }
+        open?.request?.recordLibraryAnswer(status: Int(status), bodyBytes: page?.bodyBytes ?? text.utf8.count)
+        return page?.response
     }
 
     /// A request's first line has arrived: create its context. The returned pointer comes back
@@ -34,6 +38,7 @@ enum DaemonCallbacks {
             targetByteCount: uri.map { strlen($0) } ?? 0,
             targetHasSpace: uri.map { strchr($0, Int32(UInt8(ascii: " "))) != nil } ?? false
         )
+        open?.request = context
         return Unmanaged.passRetained(context).toOpaque()
     }
 
@@ -63,8 +68,11 @@ enum DaemonCallbacks {
             contextPointer.pointee = nil
             let context = Unmanaged<ConnectionRequest>.fromOpaque(pointer).takeRetainedValue()
             context.core.inFlight.subtract(1, ordering: .relaxed)
-            if let open = context.open { context.daemon.headDeadlines.insert(open) }
-            AccessLog.record(context, completedNormally: termination == .REQUEST_TERMINATED_COMPLETED_OK)
+            if let open = context.open {
+                open.request = nil
+                context.daemon.headDeadlines.insert(open)
+            }
+            AccessLog.record(context, completedNormally: termination == .REQUEST_TERMINATED_COMPLETED_OK || context.answeredByLibrary)
         }
 
     /// A connection was accepted or is closing. Its ``OpenConnection`` lives in the socket

@@ -20,8 +20,9 @@ enum LibraryRefusal {
         }
     }
 
-    /// The app's page for what libmicrohttpd refuses on `connection`, or `nil` for its own text.
-    static func page(on connection: OpaquePointer, status: Int, message: String, core: ServerCore) -> OpaquePointer? {
+    /// The app's page for what libmicrohttpd refuses on `connection`, and its body's length; or
+    /// `nil` for libmicrohttpd's own text.
+    static func page(on connection: OpaquePointer, status: Int, message: String, core: ServerCore) -> (response: OpaquePointer, bodyBytes: Int)? {
         guard let refusal = refusal(status: status, message: message, limits: core.limits) else { return nil }
         var headers = RequestHeaders()
         _ = withUnsafeMutablePointer(to: &headers) { MHD_get_connection_values_n(connection, .HEADER_KIND, collect, $0) }
@@ -30,7 +31,7 @@ enum LibraryRefusal {
             let response = core.errorResponder.immediateResponse(for: HTTPError(refusal), to: request),
             response.status.code == status, case .bytes(let body) = response.body
         else { return nil }
-        return NativeResponse.make(bytes: body, headers: response.headers, defaults: core.defaultHeaders)
+        return NativeResponse.make(bytes: body, headers: response.headers, defaults: core.defaultHeaders).map { ($0, body.count) }
     }
 
     private static let collect:

@@ -10,12 +10,17 @@ import Glibc
 /// While it waits for a request head (from accept, and after each answer) it is in its loop's
 /// head deadlines (``DaemonContext/headDeadlines``), which shut it down when the head is late.
 final class OpenConnection: DeadlineListMember, @unchecked Sendable {
-    // @unchecked: `deadlineLinks` is touched by its loop's list only, on that loop's thread.
+    // @unchecked: `deadlineLinks` is touched by its loop's list only, and `request` by its
+    // libmicrohttpd callbacks only, both on that loop's thread.
     let socket: Int32
     let address: IPAddress?
     /// Over a connection cap when it was accepted: its request is answered with a 503.
     let isOverCap: Bool
     var deadlineLinks = DeadlineLinks()
+    /// The request being read or answered on it, from its first line until it completes: an
+    /// answer libmicrohttpd makes itself (``LibraryRefusal``) reaches the access log through it.
+    /// Strong, and let go at completion: a weak reference would cost every request an allocation.
+    var request: ConnectionRequest?
 
     init(socket: Int32, address: IPAddress?, isOverCap: Bool) {
         self.socket = socket

@@ -8,6 +8,8 @@ import Synchronization
 final class ServerCore: Sendable {
     let responder: any HTTPResponder
     let errorResponder: any HTTPErrorResponder
+    /// The responder's, asked once: every request's target is matched against them.
+    let secretPaths: SecretPaths
     let limits: HTTPServerLimits
     let defaultHeaders: DefaultHeaders
     let trustedProxies: TrustedProxies
@@ -29,6 +31,7 @@ final class ServerCore: Sendable {
             uncappedAddresses: configuration.trustedProxies.addresses)
         self.responder = responder
         self.errorResponder = errorResponder
+        self.secretPaths = responder.secretPaths
         self.limits = configuration.limits
         self.defaultHeaders = DefaultHeaders(configuration.defaultHeaders)
         self.trustedProxies = configuration.trustedProxies
@@ -59,7 +62,8 @@ final class ServerCore: Sendable {
         } catch {
             if ThrownError.isServerFault(error) {
                 logger.error(
-                    "handler failed", metadata: ["path": "\(request.path)", "error": "\(String(reflecting: error))", "request_id": "\(request.id)"])
+                    "handler failed",
+                    metadata: ["path": "\(request.loggedPath)", "error": "\(String(reflecting: error))", "request_id": "\(request.id)"])
             }
             return await errorResponder.response(for: error, to: request)
         }
