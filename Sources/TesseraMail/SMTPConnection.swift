@@ -18,6 +18,27 @@ final class SMTPConnection {
     /// Whether the connection is encrypted, with a verified server.
     var isEncrypted: Bool { tls != nil }
 
+    /// Whether the server's address is a loopback one (`127.0.0.0/8`, `::1`): bytes sent in clear
+    /// then never cross a network. Asked of the connected socket, not of the URL's host name.
+    var reachesLoopback: Bool {
+        var address = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let known = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(socket, $0, &length) == 0 }
+        }
+        guard known else { return false }
+        switch Int32(address.ss_family) {
+        case AF_INET:
+            return withUnsafeBytes(of: &address) { $0.load(as: sockaddr_in.self).sin_addr.s_addr.bigEndian >> 24 == 127 }
+        case AF_INET6:
+            let bytes = withUnsafeBytes(of: &address) { Array(withUnsafeBytes(of: $0.load(as: sockaddr_in6.self).sin6_addr) { $0 }) }
+            let mappedLoopback = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
+            return bytes == [UInt8](repeating: 0, count: 15) + [1] || mappedLoopback
+        default:
+            return false
+        }
+    }
+
     /// The longest reply line taken; RFC 5321 allows 512 bytes.
     static let maximumLineLength = 4096
 

@@ -16,6 +16,11 @@ public enum SMTPError: Error, CustomStringConvertible, Sendable {
     /// The server offers no `STARTTLS`, and this mail may not go in clear: the URL requires TLS,
     /// or it holds a password, which is only ever sent encrypted.
     case tlsNotOffered(because: String)
+    /// The mail holds a secret (``OutgoingMail/isSecret``, a password reset link) and the
+    /// connection is not encrypted, to an address other than loopback: the server offered no
+    /// `STARTTLS` (or someone in the middle struck it from its reply), or the URL says
+    /// `?starttls=never`. The mail waits, and after its attempts becomes a dead letter.
+    case secretInClear
 
     /// A `5xx` reply: the server will say the same next time, until someone changes something.
     public var isPermanent: Bool {
@@ -44,6 +49,9 @@ public enum SMTPError: Error, CustomStringConvertible, Sendable {
         case .unreachable(let reason): "no connection to the SMTP server: \(reason)"
         case .tls(let reason): "no TLS with the SMTP server: \(reason)"
         case .tlsNotOffered(let because): "the SMTP server does not offer STARTTLS, and \(because)"
+        case .secretInClear:
+            "this mail holds a secret (a password reset link), which goes only encrypted or over loopback, "
+                + "and the connection to the SMTP server is not encrypted (no STARTTLS offered, or ?starttls=never)"
         }
     }
 }

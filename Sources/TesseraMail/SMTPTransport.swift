@@ -7,7 +7,9 @@ import Glibc
 
 /// Sends mail to an SMTP server (``SMTPServerURL``): one connection per message, TLS from the
 /// start (`smtps://`) or `STARTTLS` when offered, `EHLO`, `AUTH PLAIN` when the URL has
-/// credentials (over TLS only), `MAIL FROM`, `RCPT TO`, `DATA`, `QUIT`.
+/// credentials (over TLS only), `MAIL FROM`, `RCPT TO`, `DATA`, `QUIT`. A secret mail (a reset
+/// link) goes only encrypted, or in clear over loopback: never in clear across a network,
+/// whether the server offered no `STARTTLS` or someone in the middle struck it.
 ///
 /// A message counts as sent only on the server's `250` after the data; anything else throws and
 /// the outbox tries again later with the same `Message-ID`. The whole conversation has one
@@ -68,6 +70,9 @@ public struct SMTPTransport: MailTransport {
                 throw SMTPError.tlsNotOffered(because: "the password in SMTP_URL is only ever sent encrypted")
             }
         }
+        // A reset link read on the wire is an account taken: a secret goes encrypted, or over
+        // loopback only, whatever the URL allows for other mail.
+        if mail.isSecret, !connection.isEncrypted, !connection.reachesLoopback { throw SMTPError.secretInClear }
         if let username = server.username {
             let token = Data("\0\(username)\0\(server.password ?? "")".utf8).base64EncodedString()
             try connection.command("AUTH PLAIN \(token)", expect: 235, shown: "AUTH PLAIN")

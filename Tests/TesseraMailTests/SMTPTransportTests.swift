@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TesseraTesting
 import Testing
 
@@ -27,6 +28,40 @@ import Testing
                 return because.contains(reason) && "\(error)".contains("does not offer STARTTLS")
             }
         }
+    }
+
+    /// A reset link never goes in clear across a network. To a server whose `EHLO` offers no
+    /// `STARTTLS` (or whose offer someone in the middle struck), a secret mail stops before
+    /// `MAIL FROM`, whatever the URL allows; other mail goes, and so does the secret one over
+    /// loopback, which crosses no network.
+    @Test(.enabled(if: nonLoopbackAddress != nil, "this machine has no IPv4 address but loopback"))
+    func aSecretMailGoesOnlyEncryptedAcrossANetwork() async throws {
+        let address = try #require(nonLoopbackAddress)
+        let secret = OutgoingMail(
+            messageID: "t.2@example.com", sender: "shop@example.com", recipients: ["ada@example.com"],
+            data: "Subject: Reset\r\n\r\nhttps://shop.example/password/reset/abc\r\n", reference: OutgoingMail.secretPrefix + "reset")
+        let stripped = [
+            "220 hello\r\n", "250-relay\r\n250 8BITMIME\r\n", "250 sender ok\r\n", "250 recipient ok\r\n", "354 go on\r\n", "250 queued\r\n",
+            "221 bye\r\n",
+        ]
+        for options in ["", "?starttls=never"] {
+            let remote = try ScriptedSMTPServer(says: stripped, address: address)
+            let url = try SMTPServerURL("smtp://\(address):\(remote.port)\(options)")
+            await #expect {
+                try await SMTPTransport(server: url, timeout: .seconds(10), clientName: "tests").send(secret)
+            } throws: { error in
+                guard case SMTPError.secretInClear = error else { return false }
+                return "\(error)".contains("holds a secret")
+            }
+            let commands = remote.commands
+            #expect(commands.count == 1 && commands[0].hasPrefix("EHLO"), "nothing after EHLO: \(commands)")
+        }
+        let remote = try ScriptedSMTPServer(says: stripped, address: address)
+        try await SMTPTransport(server: try SMTPServerURL("smtp://\(address):\(remote.port)"), clientName: "tests").send(mail)
+        #expect(remote.commands.contains { $0.hasPrefix("DATA") }, "other mail goes in clear, as the URL allows")
+        let local = try ScriptedSMTPServer(says: stripped)
+        try await transport(port: local.port).send(secret)
+        #expect(local.commands.contains { $0.hasPrefix("DATA") }, "over loopback, the secret goes")
     }
 
     /// `?starttls=never` sends in clear even to a server that offers STARTTLS: the relay on the
@@ -119,17 +154,28 @@ import Testing
 /// (the first at once, as a greeting), then keeps the connection open, or closes it.
 final class ScriptedSMTPServer: Sendable {
     private let listener: ListeningLoopbackPort
+    private let received = Transcript()
     var port: Int { listener.port }
+    /// What the client sent so far, one read at a time.
+    var commands: [String] { received.lines.withLock { $0 } }
 
-    init(says replies: [String], thenCloses: Bool = false) throws {
-        let listener = try ListeningLoopbackPort()
+    private final class Transcript: Sendable {
+        let lines = Mutex<[String]>([])
+    }
+
+    init(says replies: [String], thenCloses: Bool = false, address: String = "127.0.0.1") throws {
+        let listener = try ListeningLoopbackPort(address: address)
         self.listener = listener
-        Thread {
+        Thread { [received] in
             let connection = listener.accept()
             guard connection >= 0 else { return }
             var buffer = [UInt8](repeating: 0, count: 4096)
             for (index, reply) in replies.enumerated() {
-                if index > 0, recv(connection, &buffer, buffer.count, 0) <= 0 { break }
+                if index > 0 {
+                    let count = recv(connection, &buffer, buffer.count, 0)
+                    guard count > 0 else { break }
+                    received.lines.withLock { $0.append(String(decoding: buffer[..<count], as: UTF8.self)) }
+                }
                 _ = reply.utf8CString.withUnsafeBytes { send(connection, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL)) }
             }
             if thenCloses {
