@@ -176,12 +176,18 @@ import Testing
         }
     }
 
-    @Test func anEncodableModelAnswersAsJSONWhenAsked() async throws {
+    /// Only a model that opts in (``JSONPageModel``) answers as JSON, and only with the fields its
+    /// JSON type names; a model that is merely `Encodable` (a `String` here) stays HTML.
+    @Test func aModelThatOptsInAnswersAsJSONWhenAsked() async throws {
         try await Self.app().test { client in
             let json = try await client.send("/pages/9", headers: ["Accept": "application/json"])
             #expect(json.status == 200)
             #expect(json.header("content-type") == "application/json; charset=utf-8")
-            #expect(json.text == #"{"heading":"Page 9"}"#)
+            #expect(json.text == #"{"heading":"Page 9"}"#, "the model's other fields stay on the server")
+            let encodable = try await client.send("/form-region", headers: ["Accept": "application/json"])
+            #expect(encodable.status == 200)
+            #expect(encodable.header("content-type") == "text/html; charset=utf-8", "an Encodable model is not published")
+            #expect(!encodable.text.hasPrefix("\""))
             let html = try await client.send("/pages/9?buffered", headers: ["Accept": "text/html,application/xhtml+xml,*/*;q=0.8"])
             #expect(html.header("content-type") == "text/html; charset=utf-8")
             #expect(html.text.contains("<h1>Page 9</h1>"))

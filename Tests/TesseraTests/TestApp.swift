@@ -4,8 +4,16 @@ import TesseraHTTP
 import TesseraViews
 
 /// A small app exercising routing and regions the way the storefront's modules do.
-struct RegionPageModel: Sendable, Encodable {
+struct RegionPageModel: Sendable, JSONPageModel {
     var heading: String
+    /// For the page's views only: no JSON client sees it.
+    var internalNote = "restock on Fridays"
+
+    struct JSON: Encodable {
+        let heading: String
+    }
+
+    var json: JSON { JSON(heading: heading) }
 }
 
 enum ShopRoutes {

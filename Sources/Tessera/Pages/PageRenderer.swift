@@ -31,8 +31,9 @@ enum PageRenderer {
         with controller: some PageController, in context: RequestContext, validation: PageValidation?
     ) async throws -> Response {
         let model = try await controller.load(context)
-        if let encodable = model as? any Encodable, AcceptHeader(context.request.headers[.accept]).prefersJSON {
-            return try JSONResponse.make(encodable)
+        // Only a model that names what JSON clients may see (JSONPageModel); any other is HTML.
+        if let model = model as? any JSONPageModel, AcceptHeader(context.request.headers[.accept]).prefersJSON {
+            return try JSONResponse.make(model.json)
         }
         var page = controller.render(model, in: context)
         let slots = controller.regions(for: model, in: context).filled
