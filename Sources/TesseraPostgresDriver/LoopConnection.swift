@@ -330,6 +330,9 @@ package final class LoopConnection: @unchecked Sendable {
         return name
     }
 
+    /// A name no statement of this connection had: a counter, never a statement's type or SQL,
+    /// so it is at most 28 bytes (`tessera_` and an `Int`), well under PostgreSQL's 63
+    /// (`NAMEDATALEN` − 1), past which the server cuts names and two would collide.
     private func newName() -> String {
         namesGiven += 1
         return "tessera_\(namesGiven)"

@@ -203,6 +203,20 @@ import Testing
         #expect(kept.payload(for: "a") == sent)
         #expect(kept.payload(for: "d") == sent)
     }
+
+    /// Kept by their bytes: a value canonically equivalent to a kept one (`K` and KELVIN SIGN,
+    /// `é` whole and composed) is another cookie, which must open on its own.
+    @Test func theCookieCacheComparesBytesNotCanonicalEquivalence() {
+        let kept = VerifiedCookies(capacity: 4)
+        let sent = payload()
+        kept.keep(sent, for: "abcK")
+        kept.keep(sent, for: "caf\u{E9}")
+        let kelvin = "abc\u{212A}", composed = "cafe\u{301}"
+        #expect(kelvin == "abcK" && composed == "caf\u{E9}", "equal as Strings")
+        #expect(kept.payload(for: kelvin) == nil)
+        #expect(kept.payload(for: composed) == nil)
+        #expect(kept.payload(for: "abcK") == sent)
+    }
 }
 
 /// The ids drawn for new sessions, in one call to the kernel.

@@ -242,6 +242,23 @@ import Testing
         try await server.stop()
     }
 
+    /// A kept secret file that is too short (empty, cut off) stops the start and stays as it
+    /// is: replacing it would sign everyone out without a word.
+    @Test func aKeptSecretFileTooShortStopsTheStart() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-secret-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for contents in [Data(), Data(repeating: 7, count: 31)] {
+            #expect(FileManager.default.createFile(atPath: directory + "/session-secret", contents: contents))
+            #expect {
+                try SessionConfiguration.loadSecrets(dataDirectory: directory, environment: [:])
+            } throws: { error in
+                (error as? SessionConfiguration.SecretFileTooShort)?.bytes == contents.count && "\(error)".contains("at least 32")
+            }
+            #expect(FileManager.default.contents(atPath: directory + "/session-secret") == contents, "left as it was")
+        }
+    }
+
     @Test func theSecretComesFromTheEnvironmentOrIsKeptInTheDataDirectory() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-secret-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -250,6 +267,7 @@ import Testing
         let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/session-secret")
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         #expect(try SessionConfiguration.loadSecrets(dataDirectory: directory, environment: [:]) == generated, "kept across restarts")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["session-secret"], "no partial file left")
         let (new, old) = (String(repeating: "n", count: 40), String(repeating: "o", count: 32))
         let fromEnvironment = try SessionConfiguration.loadSecrets(dataDirectory: directory, environment: ["SESSION_SECRET": new])
         #expect(fromEnvironment == [Data(new.utf8)])

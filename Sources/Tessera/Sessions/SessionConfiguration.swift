@@ -49,7 +49,9 @@ public struct SessionConfiguration: Sendable {
     /// still accepted, separated by spaces or commas (`SESSION_SECRET="new… old…"`), each at least
     /// 32 characters. Else the one kept in `<dataDirectory>/session-secret`, which is made once
     /// with 256 random bits and mode 0600, so sessions survive restarts without anyone having to
-    /// configure anything.
+    /// configure anything. A kept file shorter than 32 bytes stops the start
+    /// (``SecretFileTooShort``): replacing it would sign everyone out, and it may be someone's
+    /// mistake worth seeing.
     public static func loadSecrets(dataDirectory: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [Data] {
         if let list = environment["SESSION_SECRET"], !list.isEmpty {
             let secrets = list.split { $0 == " " || $0 == "," || $0 == "\n" || $0 == "\t" }
@@ -57,15 +59,48 @@ public struct SessionConfiguration: Sendable {
             return secrets.map { Data($0.utf8) }
         }
         let path = URL(fileURLWithPath: dataDirectory).appendingPathComponent("session-secret").path
-        if let existing = FileManager.default.contents(atPath: path), existing.count >= 32 {
+        if let existing = FileManager.default.contents(atPath: path) {
+            guard existing.count >= 32 else { throw SecretFileTooShort(path: path, bytes: existing.count) }
             return [existing]
         }
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
-        let secret = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
-        guard FileManager.default.createFile(atPath: path, contents: secret, attributes: [.posixPermissions: 0o600]) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+        return [try create(SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }, at: path)]
+    }
+
+    /// Writes `secret` to a new file at `path`: mode 0600 from its creation (never the umask's
+    /// mode first, then a `chmod`), and published whole by a hard link, so an instance starting
+    /// at the same moment reads one complete secret, whichever was linked first, and uses it.
+    private static func create(_ secret: Data, at path: String) throws -> Data {
+        let partial = "\(path).\(getpid()).partial"
+        let descriptor = open(partial, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: partial]) }
+        defer { unlink(partial) }
+        let written = secret.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        guard written == secret.count, synced else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: partial]) }
+        guard link(partial, path) == 0 else {
+            guard errno == EEXIST, let first = FileManager.default.contents(atPath: path) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+            }
+            guard first.count >= 32 else { throw SecretFileTooShort(path: path, bytes: first.count) }
+            return first
         }
-        return [secret]
+        return secret
+    }
+
+    /// Thrown by ``SessionConfiguration/loadSecrets(dataDirectory:environment:)`` when the kept
+    /// `session-secret` file holds fewer than 32 bytes.
+    public struct SecretFileTooShort: Error, CustomStringConvertible {
+        /// The file.
+        public let path: String
+        /// How many bytes it holds.
+        public let bytes: Int
+
+        /// What to fix, for the message that stops the app.
+        public var description: String {
+            "\(path) holds \(bytes) bytes; a session secret needs at least 32. Restore it, or delete it to make a new one (which signs everyone out)."
+        }
     }
 
     /// Thrown by ``SessionConfiguration/loadSecrets(dataDirectory:environment:)`` when a secret of

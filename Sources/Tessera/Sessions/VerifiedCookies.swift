@@ -15,8 +15,26 @@ import TesseraHTTP
 /// with the other loops.
 final class VerifiedCookies: Sendable {
     private final class Generations {
-        var current: [String: SessionRecord] = [:]
-        var previous: [String: SessionRecord] = [:]
+        var current: [CookieBytes: SessionRecord] = [:]
+        var previous: [CookieBytes: SessionRecord] = [:]
+    }
+
+    /// A cookie's value compared and hashed by its bytes. `String`'s `==` is canonical
+    /// equivalence, under which `\u{212A}` (KELVIN SIGN) equals `K`: another value would find a
+    /// cookie verified under different bytes.
+    struct CookieBytes: Hashable {
+        let value: String
+
+        static func == (lhs: CookieBytes, rhs: CookieBytes) -> Bool {
+            lhs.value.utf8.elementsEqual(rhs.value.utf8)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            let hashed = value.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            if hashed == nil {
+                for byte in value.utf8 { hasher.combine(byte) }
+            }
+        }
     }
 
     private let capacity: Int
@@ -29,8 +47,9 @@ final class VerifiedCookies: Sendable {
     /// The payload `cookie` verified to, if it was seen lately.
     func payload(for cookie: String) -> SessionRecord? {
         perLoop.withValue { kept in
-            if let payload = kept.current[cookie] { return payload }
-            guard let payload = kept.previous.removeValue(forKey: cookie) else { return nil }
+            let key = CookieBytes(value: cookie)
+            if let payload = kept.current[key] { return payload }
+            guard let payload = kept.previous.removeValue(forKey: key) else { return nil }
             insert(payload, for: cookie, into: kept)
             return payload
         }
@@ -46,6 +65,6 @@ final class VerifiedCookies: Sendable {
             kept.previous = kept.current
             kept.current = Dictionary(minimumCapacity: capacity)
         }
-        kept.current[cookie] = payload
+        kept.current[CookieBytes(value: cookie)] = payload
     }
 }
