@@ -26,4 +26,10 @@ public enum BackOfficeRoutes {
     public static let resendAllMail = Route<NoParameters>("backoffice.mail.resend-all", .post, "/admin/mail/resend")
     /// Drops dead letter `{id}` for good.
     public static let discardMail = Route<Int>("backoffice.mail.discard", .post, "/admin/mail/{id}/discard")
+    /// `/admin/staff`: who is staff, with forms to give and take staff rights.
+    public static let staff = Route<NoParameters>("backoffice.staff", .get, "/admin/staff")
+    /// Gives the account of the form's e-mail staff rights.
+    public static let grantStaff = Route<NoParameters>("backoffice.staff.grant", .post, "/admin/staff")
+    /// Takes staff rights from an account, ending its sessions everywhere.
+    public static let revokeStaff = Route<Int>("backoffice.staff.revoke", .post, "/admin/staff/{id}/revoke")
 }

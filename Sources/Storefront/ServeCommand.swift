@@ -82,7 +82,7 @@ struct ServeCommand: AsyncParsableCommand {
         app.register(HealthModule(checks: [storage.readiness]))
         app.register(CatalogModule(catalog: services.catalog, photos: services.photos))
         app.register(OrdersModule(cart: services.cart, orders: services.orders, catalog: services.catalog, checkoutLimit: limits.checkout))
-        app.register(BackOfficeModule(orders: services.orders, catalog: services.catalog, photos: services.photos))
+        app.register(BackOfficeModule(orders: services.orders, catalog: services.catalog, photos: services.photos, accounts: services.accounts))
         app.register(
             AccountsModule(
                 accounts: services.accounts, passkeys: services.passkeys, passwordResets: services.passwordResets,

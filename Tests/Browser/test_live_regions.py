@@ -99,6 +99,8 @@ class LiveRegions(BrowserTest):
             self.staff_axe(f"/admin/orders at {width}px")
             self.staff_open("/admin/products")
             self.staff_axe(f"/admin/products at {width}px")
+            self.staff_open("/admin/staff")
+            self.staff_axe(f"/admin/staff at {width}px")
         self.staff_open(f"/admin/orders/{order_id}")
         self.staff_axe("/admin/orders/ID")
         self.staff_type("#trackingNumber", "1Z999AA10123456784")

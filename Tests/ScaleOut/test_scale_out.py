@@ -424,6 +424,50 @@ class ScaleOutTest(unittest.TestCase):
                 self.assertEqual(answer.code, 303)
                 self.assertTrue(answer.headers["Location"].startswith("/login"))
 
+    def test_3d_taking_staff_rights_ends_that_accounts_sessions_everywhere(self):
+        """Whether a session is staff is in its sealed cookie: taking the rights through one
+        instance ends every session of the account on all of them, as a password change does,
+        a copy of the cookie sent straight to each instance included."""
+
+        def status_on(instance, shopper, path):
+            # A copy of the shopper's cookies for each request: an ended session's answer deletes
+            # the cookie, which must not make the next instance's answer vacuous.
+            jar = http.cookiejar.CookieJar()
+            for cookie in shopper.opener.handlers[[type(h).__name__ for h in shopper.opener.handlers].index("HTTPCookieProcessor")].cookiejar:
+                jar.set_cookie(cookie)
+            opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar), NoRedirects())
+            try:
+                with opener.open(f"http://127.0.0.1:{instance.port}{path}", timeout=10) as reply:
+                    return reply.status, None
+            except urllib.error.HTTPError as answer:
+                return answer.code, answer.headers.get("Location")
+
+        sam = Shopper(self.nginx.base, new_address())
+        self.assertEqual(sam.sign_in("sam@example.com", "sam-staff-2026"), 303)
+        member = new_shopper(self.nginx.base, "staffer")
+        heard = [instance.session_ends_heard() for instance in self.instances]
+        status, _, _ = sam.post("/admin/staff", "/admin/staff", {"email": member.email})
+        self.assertEqual(status, 303)
+        wait_for_session_ends(self.instances, heard)
+        self.assertEqual(member.sign_in(member.email, "long-enough-1"), 303, "staff from the next sign-in")
+        for instance in self.instances:
+            self.assertEqual(status_on(instance, member, "/admin/orders")[0], 200, f"staff on :{instance.port}")
+
+        _, page = sam.get("/admin/staff")
+        found = re.search(r'data-staff-id="(\d+)">\s*<span data-name>[^<]*</span> · <code>' + re.escape(member.email), page)
+        self.assertIsNotNone(found, "the new member on the staff page")
+        heard = [instance.session_ends_heard() for instance in self.instances]
+        status, _, _ = sam.post("/admin/staff", f"/admin/staff/{found.group(1)}/revoke", {})
+        self.assertEqual(status, 303)
+        wait_for_session_ends(self.instances, heard)
+        for instance in self.instances:
+            status, location = status_on(instance, member, "/admin/orders")
+            self.assertEqual(status, 303, f"signed out on :{instance.port}")
+            self.assertTrue(location.startswith("/login"), location)
+        self.assertEqual(member.sign_in(member.email, "long-enough-1"), 303)
+        for instance in self.instances:
+            self.assertEqual(status_on(instance, member, "/admin/orders")[0], 404, "a shopper again")
+
     def test_3c_an_instance_behind_a_silent_partition_stops_trusting_its_copy(self):
         """A partition that closes nothing: a fourth instance reaches PostgreSQL through a relay
         that goes silent. Its listener's heartbeat notices within two heartbeats (5 s each) and

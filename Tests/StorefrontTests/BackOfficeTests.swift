@@ -51,6 +51,46 @@ import Testing
         }
     }
 
+    /// Staff rights live in the session's sealed cookie, so changing them ends every session of
+    /// the account: taken, no cookie of theirs opens the back office again, a copied one
+    /// included; given, they hold from the next sign-in. Staff cannot take their own.
+    @Test func takingStaffRightsEndsThatAccountsSessions() async throws {
+        try await TestStorefront.run { shop in
+            let sam = try await Self.staff(shop)
+            let staffPage = try await sam.send("/admin/staff")
+            #expect(staffPage.status == 200)
+            #expect(staffPage.markup.tags(with: "data-staff-id").map { $0["data-staff-id"] } == ["4"], "Sam alone, by the seed")
+            #expect(!staffPage.text.contains("Take staff rights from Sam"), "no form to take one's own")
+            #expect(try await sam.submit(from: "/admin/staff", to: "/admin/staff/4/revoke", form: "").status == 303)
+            #expect(try await sam.send("/admin/orders").status == 200, "still staff")
+
+            let unknown = try await sam.submit(from: "/admin/staff", to: "/admin/staff", form: "email=nobody%40example.com")
+            #expect(unknown.status == 422)
+            #expect(unknown.text.contains("No account has this e-mail."))
+
+            // Ada is signed in before she is made staff: that session ends; the next one is staff.
+            let before = try await Self.signedIn(shop, "ada@example.com", "ada-lovelace-1815")
+            let granted = try await sam.submit(from: "/admin/staff", to: "/admin/staff", form: "email=ada%40example.com")
+            #expect(granted.status == 303 && granted.header("location") == "/admin/staff")
+            #expect(try await before.send("/orders").status == 303, "her session ended with the change")
+            let ada = try await Self.signedIn(shop, "ada@example.com", "ada-lovelace-1815")
+            #expect(try await ada.send("/admin/orders").status == 200)
+            let copied = TestClient(port: shop.port)
+            copied.cookie = try #require(ada.cookie, "a session cookie")
+            #expect(try await copied.send("/admin/orders").status == 200)
+
+            let taken = try await sam.submit(from: "/admin/staff", to: "/admin/staff/1/revoke", form: "")
+            #expect(taken.status == 303)
+            for client in [ada, copied] {
+                let answer = try await client.send("/admin/orders")
+                #expect(answer.status == 303 && answer.header("location")?.hasPrefix("/login") == true, "signed out, not staff")
+            }
+            let again = try await Self.signedIn(shop, "ada@example.com", "ada-lovelace-1815")
+            #expect(try await again.send("/admin/orders").status == 404, "a shopper again")
+            #expect(try await sam.send("/admin/staff").markup.tags(with: "data-staff-id").map { $0["data-staff-id"] } == ["4"])
+        }
+    }
+
     @Test func staffShipAndCancelThroughTheStateMachineAndTheHistorySaysWho() async throws {
         try await TestStorefront.run { shop in
             let sam = try await Self.staff(shop)

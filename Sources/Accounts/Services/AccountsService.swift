@@ -105,6 +105,31 @@ public struct AccountsService: Sendable {
         return cutoff
     }
 
+    // MARK: Staff
+
+    /// Every member of staff, by name, for the back office.
+    public func staffMembers() async throws -> [User] {
+        try await store.staffMembers()
+    }
+
+    /// Gives or takes staff rights, and ends every session of the account on every instance in
+    /// the same transaction, as a password change does: a session's cookie says whether it is
+    /// staff, so an old cookie must not outlive the rights it names. Given, they take effect at
+    /// the next sign-in. `false` when there is no such account.
+    public func setStaff(userID: Int, to isStaff: Bool) async throws -> Bool {
+        let end = SessionEnd.everySession(userID: userID, signedInBefore: Date())
+        guard try await store.updateStaff(userID: userID, isStaff: isStaff, recording: end, forgettingSignInsBefore: oldestLiveSignIn) else {
+            return false
+        }
+        sessionEnds.record(end)
+        return true
+    }
+
+    /// The account that has `email`, for staff who name one; `nil` when none has.
+    public func user(email: String) async throws -> User? {
+        try await store.user(email: email)
+    }
+
     /// The account, for pages that show more than the session carries; `nil` once it is gone.
     public func user(id: Int) async throws -> User? {
         try await store.user(id: id)
@@ -135,9 +160,12 @@ public struct AccountsService: Sendable {
     }
 
     private func end(_ end: SessionEnd) async throws {
-        try await store.record(end, forgettingSignInsBefore: Date() - Self.sessionLifetime.timeInterval)
+        try await store.record(end, forgettingSignInsBefore: oldestLiveSignIn)
         sessionEnds.record(end)
     }
+
+    /// The oldest sign-in a live session can have: ends of older ones are forgotten.
+    private var oldestLiveSignIn: Date { Date() - Self.sessionLifetime.timeInterval }
 
     /// Notes an end that another store wrote in its own transaction (a password reset's) in
     /// this instance's copy, as ``end(_:)`` does for its own.

@@ -17,6 +17,12 @@ public protocol AccountsStore: Sendable {
     /// Gives the account `email` if its e-mail is still `old`; `false` when it is not, or
     /// another account has `email`.
     func updateEmail(userID: Int, from old: String, to email: String) async throws -> Bool
+    /// Sets whether the account is staff and, in the same transaction, records `end` (every one
+    /// of its sessions, whose cookies say what the rights were): no moment has the rights
+    /// changed and an old cookie still good. `false` when there is no such account.
+    func updateStaff(userID: Int, isStaff: Bool, recording end: SessionEnd, forgettingSignInsBefore oldestSignIn: Date) async throws -> Bool
+    /// Every account that is staff, by name.
+    func staffMembers() async throws -> [User]
 
     /// Records an end, and forgets those of sign-ins before `oldestSignIn`, which no session in
     /// use can need any more.
@@ -141,6 +147,19 @@ public struct SQLiteAccountsStore: AccountsStore {
             try Self.useUpResets(of: userID, in: db)
             return true
         }
+    }
+
+    public func updateStaff(userID: Int, isStaff: Bool, recording end: SessionEnd, forgettingSignInsBefore oldestSignIn: Date) async throws -> Bool {
+        try await database.write { db in
+            try db.execute(sql: "UPDATE user SET isStaff = ? WHERE id = ?", arguments: [isStaff, userID])
+            guard db.changesCount == 1 else { return false }
+            try Self.record(end, forgettingSignInsBefore: oldestSignIn, in: db)
+            return true
+        }
+    }
+
+    public func staffMembers() async throws -> [User] {
+        try await database.read { db in try User.filter(Column("isStaff") == true).order(Column("name")).fetchAll(db) }
     }
 
     /// Records the end and forgets those older than any session still alive, in one write.

@@ -120,6 +120,20 @@ public struct PostgresAccountsStore: AccountsStore {
         }
     }
 
+    /// The change and the end commit together, and the end's `NOTIFY` goes out with them.
+    public func updateStaff(userID: Int, isStaff: Bool, recording end: SessionEnd, forgettingSignInsBefore oldestSignIn: Date) async throws -> Bool {
+        try await connections.write { connection in
+            guard try connection.execute("UPDATE shop_user SET is_staff = \(isStaff) WHERE id = \(userID)") == 1 else { return false }
+            try Self.record(end, forgettingSignInsBefore: oldestSignIn, on: connection)
+            return true
+        }
+    }
+
+    public func staffMembers() async throws -> [User] {
+        try await connections.query("SELECT id, email, name, password_hash, is_staff FROM shop_user WHERE is_staff ORDER BY name").map(
+            User.init(postgresRow:))
+    }
+
     /// Records the end, which every instance then hears by `NOTIFY`, and forgets the ends no live session can need.
     public func record(_ end: SessionEnd, forgettingSignInsBefore oldestSignIn: Date) async throws {
         try await connections.write { connection in try Self.record(end, forgettingSignInsBefore: oldestSignIn, on: connection) }

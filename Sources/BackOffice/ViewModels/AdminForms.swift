@@ -60,6 +60,15 @@ struct ProductAdjustmentForm: FormModel {
     }
 }
 
+/// Give an account staff rights: its e-mail.
+struct GrantStaffForm: FormModel {
+    var email: String
+
+    init(reading form: inout FormReader) {
+        email = form.email("email", label: "E-mail")
+    }
+}
+
 /// Send a dead letter again: the address, as registration checks it.
 struct ResendMailForm: FormModel {
     var email: String

@@ -145,3 +145,22 @@ struct AdminMailModel: Sendable {
     var rows: [AdminDeadLetterRow]
     var isEmpty: Bool
 }
+
+/// One member of staff, as `/admin/staff` lists them.
+struct AdminStaffRow: Sendable {
+    var id: Int
+    var name: String
+    var email: String
+    /// Whether the form to take their rights is shown: not for the member of staff looking, who
+    /// would lock themselves out.
+    var isRevocable: Bool
+    var revokeURL: String
+}
+
+/// `/admin/staff`: who is staff, and the form to give an account staff rights.
+struct AdminStaffModel: Sendable {
+    var rows: [AdminStaffRow]
+    /// The grant form's e-mail and its error, when it came back.
+    var email: String
+    var error: String?
+}
