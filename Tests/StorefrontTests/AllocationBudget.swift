@@ -19,10 +19,10 @@ enum AllocationBudget {
     static let cachedQueries = 56
     /// The storefront's `/products/2` for a visitor without a session: the kept copy
     /// (`KeptPages`), through every step of the chain. At most a 304's count.
-    static let keptProductPage = 26
+    static let keptProductPage = 25
     /// The storefront's `/products/2`, a repeat view with the kept copy's validator, answered 304.
-    static let repeatViewNotModified = 27
+    static let repeatViewNotModified = 26
     /// The storefront's `/products/2` for a signed-in shopper: rendered for her in full, her
     /// sealed session opened from the cookies verified lately.
-    static let signedInProductPage = 224
+    static let signedInProductPage = 222
 }

@@ -16,8 +16,8 @@ import Testing
         routes.action(Route<String>("a.b.y.z", .get, "/a/b/{y}/z")) { _, _ in .text("z") }
         let router = try routes.build(routeMiddleware: [])
         func matched(_ method: HTTPRequest.Method, _ target: String) throws -> String? {
-            guard case .route(let entry, let captures) = try router.match(try Request(method: method, target: target)) else { return nil }
-            return entry.name + " " + captures.joined(separator: ",")
+            guard case .route(let entry, let parameters) = try router.match(try Request(method: method, target: target)) else { return nil }
+            return entry.name + " " + "\(parameters)"
         }
         #expect(try matched(.get, "/a/b/c") == "a.x.c b", "both fit: the first registered")
         #expect(try matched(.get, "/a/b/d") == "a.b.y d", "only the literal branch fits")

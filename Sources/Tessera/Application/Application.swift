@@ -109,8 +109,8 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
                 case .router(let routes): router = routes
                 }
                 switch try router.match(context.request) {
-                case .route(let entry, let captures):
-                    context.route = MatchedRoute(entry: entry, captures: captures)
+                case .route(let entry, let parameters):
+                    context.route = MatchedRoute(entry: entry, parameters: parameters)
                 case .fallback(let responder):
                     return .handlerWaits { context in try await responder.respond(to: context.request) }
                 }

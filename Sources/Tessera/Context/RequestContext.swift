@@ -126,8 +126,8 @@ public struct RequestContext: Sendable {
 /// The route the router matched for a request.
 public struct MatchedRoute: Sendable {
     let entry: RouteEntry
-    /// The decoded `{…}` segments, in order.
-    let captures: [String]
+    /// The route's typed parameters, read from the path's `{…}` segments when it matched.
+    let parameters: any Sendable
 
     /// The route's name, such as `catalog.product`: a label for logs and metrics.
     public var name: String { entry.name }

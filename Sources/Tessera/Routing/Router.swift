@@ -33,7 +33,7 @@ final class Router: Sendable {
     }
 
     enum Match {
-        case route(RouteEntry, captures: [String])
+        case route(RouteEntry, parameters: any Sendable)
         case fallback(any HTTPResponder)
     }
 
@@ -43,22 +43,22 @@ final class Router: Sendable {
         let method = request.method == .head ? .get : request.method
         var allowed: Set<String> = []
         for entry in literalEntries[request.path] ?? [] {
-            if entry.method == method { return .route(entry, captures: []) }
+            if entry.method == method, let parameters = entry.parameters([]) { return .route(entry, parameters: parameters) }
             allowed.insert(entry.method.rawValue)
         }
         // One spelling per address: an empty segment (`//`, a trailing `/`) matches no pattern,
         // so `/photos//a.webp` is a 404, not an alias that caches would keep beside the real one.
         // The first registered of the routes that match, fit and answer this method.
-        var matched: (order: Int, entry: RouteEntry, captures: [String])?
+        var matched: (order: Int, entry: RouteEntry, parameters: any Sendable)?
         patternedEntries.forEachMatch(of: request.path) { order, entry, captures in
-            guard order < matched?.order ?? .max, entry.accepts(captures) else { return }
+            guard order < matched?.order ?? .max, let parameters = entry.parameters(captures) else { return }
             if entry.method == method {
-                matched = (order, entry, captures)
+                matched = (order, entry, parameters)
             } else {
                 allowed.insert(entry.method.rawValue)
             }
         }
-        if let matched { return .route(matched.entry, captures: matched.captures) }
+        if let matched { return .route(matched.entry, parameters: matched.parameters) }
         if allowed.isEmpty, method == .get, let fallback {
             return .fallback(fallback)
         }
@@ -78,20 +78,21 @@ final class RouteEntry: Sendable {
     let name: String
     let method: HTTPRequest.Method
     let pattern: RoutePattern
-    /// Whether the captures fit the route's parameter types (`/products/abc` does not fit `Int`).
-    let accepts: @Sendable ([String]) -> Bool
+    /// The route's typed parameters read from the captures, once, for its handler; `nil` when
+    /// they do not fit (`/products/abc` does not fit `Int`), and the router tries the next route.
+    let parameters: @Sendable ([String]) -> (any Sendable)?
     /// The steps a request goes through once it matched this route, after the app's.
     let middleware: [any Middleware]
     let handler: RouteHandler
 
     init(
-        name: String, method: HTTPRequest.Method, pattern: RoutePattern, accepts: @escaping @Sendable ([String]) -> Bool,
+        name: String, method: HTTPRequest.Method, pattern: RoutePattern, parameters: @escaping @Sendable ([String]) -> (any Sendable)?,
         middleware: [any Middleware], handler: RouteHandler
     ) {
         self.name = name
         self.method = method
         self.pattern = pattern
-        self.accepts = accepts
+        self.parameters = parameters
         self.middleware = middleware
         self.handler = handler
     }

@@ -160,10 +160,8 @@ public struct RouterBuilder: Sendable {
         _ makeHandler: (@escaping @Sendable (RequestContext) throws -> Parameters) -> RouteHandler
     ) {
         let handler = makeHandler { context in
-            var captures = RouteCaptures(context.route?.captures ?? [])
-            guard let parameters = Parameters(captures: &captures) else {
-                throw HTTPError.nothingHere
-            }
+            // Read once, by the router, when it matched this route.
+            guard let parameters = context.route?.parameters as? Parameters else { throw HTTPError.nothingHere }
             return parameters
         }
         routes.append(
@@ -173,9 +171,9 @@ public struct RouterBuilder: Sendable {
             ) { routeMiddleware in
                 RouteEntry(
                     name: route.name, method: route.method, pattern: route.pattern,
-                    accepts: { captures in
+                    parameters: { captures in
                         var reader = RouteCaptures(captures)
-                        return Parameters(captures: &reader) != nil
+                        return Parameters(captures: &reader)
                     },
                     middleware: routeMiddleware,
                     handler: handler
