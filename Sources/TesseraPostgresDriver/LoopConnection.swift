@@ -175,7 +175,7 @@ package final class LoopConnection: @unchecked Sendable {
     private func start(conninfo: String) {
         connection = PQconnectStart(conninfo)
         guard let connection, PQstatus(connection) != CONNECTION_BAD else {
-            fail(DatabaseUnavailable(reason: connection.map(LibPQ.message) ?? "libpq could not start a connection"))
+            close(failingUnansweredWith: DatabaseUnavailable(reason: connection.map(LibPQ.message) ?? "libpq could not start a connection"))
             return
         }
         advanceConnecting(polling: PGRES_POLLING_WRITING)
@@ -188,7 +188,7 @@ package final class LoopConnection: @unchecked Sendable {
         resolvingTimer = nil
         switch answer {
         case .failure(let error):
-            fail(error)
+            close(failingUnansweredWith: error)
         case .success(let hostAddress):
             phase = .connecting(deadline: deadline)
             start(conninfo: address.conninfo(at: hostAddress))
@@ -209,7 +209,9 @@ package final class LoopConnection: @unchecked Sendable {
         resolvingTimer = nil
         guard case .resolving(let deadline) = phase else { return }
         let now = ContinuousClock.now
-        if now >= deadline { return fail(DatabaseUnavailable(reason: "no address for the database's host within the connect timeout")) }
+        if now >= deadline {
+            return close(failingUnansweredWith: DatabaseUnavailable(reason: "no address for the database's host within the connect timeout"))
+        }
         expireWaiters(at: now)
         armResolvingTimer()
     }
@@ -296,7 +298,7 @@ package final class LoopConnection: @unchecked Sendable {
         // timeout counts the connection as lost, as an unanswered statement does.
         cancelTimer = loop.schedule(after: statementTimeout) { [weak self] in
             guard let self, cancelling else { return }
-            fail(DatabaseUnavailable(reason: "the database did not answer a cancel request in time"))
+            close(failingUnansweredWith: DatabaseUnavailable(reason: "the database did not answer a cancel request in time"))
         }
         let cancel = CancelRequest(pointer: request)
         Thread.detachNewThread { [loop] in
@@ -451,7 +453,7 @@ package final class LoopConnection: @unchecked Sendable {
                 units[unsent].sentAt = now
                 unsent += 1
                 guard send(connection, prepareFirst), PQpipelineSync(connection) == 1 else {
-                    return fail(DatabaseUnavailable(reason: LibPQ.message(connection)))
+                    return close(failingUnansweredWith: DatabaseUnavailable(reason: LibPQ.message(connection)))
                 }
             }
             flush()
@@ -481,7 +483,7 @@ package final class LoopConnection: @unchecked Sendable {
             advanceConnecting(polling: PQconnectPoll(connection))
         case .open:
             if !events.isDisjoint(with: [.readable, .failed]) {
-                guard consumeInput(connection) else { return fail(DatabaseUnavailable(reason: LibPQ.message(connection))) }
+                guard consumeInput(connection) else { return close(failingUnansweredWith: DatabaseUnavailable(reason: LibPQ.message(connection))) }
                 deliverNotifications()
             }
             if writing || events.contains(.writable) { flush() }
@@ -519,7 +521,7 @@ package final class LoopConnection: @unchecked Sendable {
         switch polling {
         case PGRES_POLLING_OK:
             guard PQsetnonblocking(connection, 1) == 0, PQenterPipelineMode(connection) == 1 else {
-                return fail(DatabaseUnavailable(reason: LibPQ.message(connection)))
+                return close(failingUnansweredWith: DatabaseUnavailable(reason: LibPQ.message(connection)))
             }
             phase = .open
             if let registration { loop.modify(registration, events: .readable) }
@@ -529,7 +531,7 @@ package final class LoopConnection: @unchecked Sendable {
         case PGRES_POLLING_WRITING:
             if let registration { loop.modify(registration, events: .writable) }
         default:
-            fail(DatabaseUnavailable(reason: LibPQ.message(connection)))
+            close(failingUnansweredWith: DatabaseUnavailable(reason: LibPQ.message(connection)))
         }
     }
 
@@ -545,10 +547,10 @@ package final class LoopConnection: @unchecked Sendable {
             // While its send buffer is full, libpq reads what the server sent into its own
             // buffer (and OpenSSL may hold the rest of a record), and the socket may then never
             // be readable for it again: take it now.
-            guard consumeInput(connection) else { return fail(DatabaseUnavailable(reason: LibPQ.message(connection))) }
+            guard consumeInput(connection) else { return close(failingUnansweredWith: DatabaseUnavailable(reason: LibPQ.message(connection))) }
             deliverNotifications()
         default:
-            fail(DatabaseUnavailable(reason: LibPQ.message(connection)))
+            close(failingUnansweredWith: DatabaseUnavailable(reason: LibPQ.message(connection)))
         }
     }
 
@@ -663,11 +665,11 @@ package final class LoopConnection: @unchecked Sendable {
         case .closed, .resolving:
             return
         case .connecting(let deadline):
-            if now >= deadline { return fail(DatabaseUnavailable(reason: "no connection within the connect timeout")) }
+            if now >= deadline { return close(failingUnansweredWith: DatabaseUnavailable(reason: "no connection within the connect timeout")) }
             expireWaiters(at: now)
         case .open:
             if let answerBy = headAnswerDeadline, now >= answerBy {
-                return fail(DatabaseUnavailable(reason: "the database did not answer in time"))
+                return close(failingUnansweredWith: DatabaseUnavailable(reason: "the database did not answer in time"))
             }
             expireWaiters(at: now)
             cancelAbandonedWork()
@@ -718,8 +720,9 @@ package final class LoopConnection: @unchecked Sendable {
 
     // MARK: Closing
 
-    /// Closes the connection: every statement not answered yet fails with `error`.
-    package func fail(_ error: any Error) {
+    /// Closes the connection, for good or because it broke: every statement not answered yet
+    /// fails with `error`.
+    package func close(failingUnansweredWith error: any Error) {
         guard !isClosed else { return }
         phase = .closed
         if let registration { loop.deregister(registration) }
@@ -742,9 +745,9 @@ package final class LoopConnection: @unchecked Sendable {
         closedBecause?(error)
     }
 
-    /// Closes the connection after the statements sent so far; none may be sent after.
+    /// Closes the connection: statements not answered yet fail, and none may be sent after.
     package func close() {
-        fail(DatabaseUnavailable(reason: "the connection was closed"))
+        close(failingUnansweredWith: DatabaseUnavailable(reason: "the connection was closed"))
     }
 
     // MARK: libpq's C arguments

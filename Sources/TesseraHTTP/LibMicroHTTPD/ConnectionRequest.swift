@@ -172,8 +172,8 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
     private func dispatch(pending work: @escaping @Sendable () async throws -> Response, for request: Request) {
         let core = self.core
         let task = Task.immediate(executorPreference: EventLoop.current) {
-            let response = await core.finish(work, for: request)
-            self.finish(with: await core.withoutStream(response, for: request))
+            let response = await core.response(to: request, after: work)
+            self.deliver(await core.withoutStream(response, for: request))
         }
         settle(task: task)
     }
@@ -185,7 +185,7 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
         let task = Task.immediate(executorPreference: EventLoop.current) {
             var response = await errorResponder.response(for: error, to: request)
             if closeConnection { response.headers[.connection] = "close" }
-            self.finish(with: response)
+            self.deliver(response)
         }
         settle(task: task)
     }
@@ -230,7 +230,9 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
 
     // MARK: Completion (any thread)
 
-    func finish(with response: Response) {
+    /// Hands the answer to the connection: queued at once while the access callback is still
+    /// running on this thread, else once the suspended connection is resumed.
+    func deliver(_ response: Response) {
         if dispatchState.load(ordering: .acquiring) == .running {
             inlineAnswer = response
             let (handedOver, _) = dispatchState.compareExchange(expected: .running, desired: .answeredInline, ordering: .acquiringAndReleasing)

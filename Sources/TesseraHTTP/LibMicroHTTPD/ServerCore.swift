@@ -50,13 +50,14 @@ final class ServerCore: Sendable {
             buffered.headers[.transferEncoding] = nil
             return buffered
         } catch {
-            return await finish({ throw error }, for: request)
+            return await self.response(to: request, after: { throw error })
         }
     }
 
-    /// Runs the work the responder left for later. Whatever it throws goes to the error responder
-    /// as it is: what an error means is decided in one place, ``ThrownError``, not here.
-    func finish(_ work: @Sendable () async throws -> Response, for request: Request) async -> Response {
+    /// The response to `request` once the work the responder left for later has run. Whatever it
+    /// throws goes to the error responder as it is: what an error means is decided in one place,
+    /// ``ThrownError``, not here.
+    func response(to request: Request, after work: @Sendable () async throws -> Response) async -> Response {
         do {
             return try await work()
         } catch {

@@ -1,10 +1,9 @@
 import HTTPTypes
-import TesseraHTTP
 
 /// An answer's `Cache-Control` directives, read in place: the steps that shape every answer ask
 /// it on the way out, and reading `headers[.cacheControl]` joins the fields into a new string
 /// first.
-struct CacheControlField {
+package struct CacheControlField {
     private enum Source {
         case fields(HTTPFields)
         case value(String)
@@ -13,17 +12,17 @@ struct CacheControlField {
     private let source: Source
 
     /// The directives of `fields`' `Cache-Control` fields, all of them.
-    init(_ fields: HTTPFields) {
+    package init(_ fields: HTTPFields) {
         source = .fields(fields)
     }
 
     /// The directives of one field's value.
-    init(_ field: String) {
+    package init(_ field: String) {
         source = .value(field)
     }
 
     /// Whether it names `directive` (lowercase ASCII), with or without a value.
-    func has(_ directive: StaticString) -> Bool {
+    package func has(_ directive: StaticString) -> Bool {
         switch source {
         case .fields(let fields): fields.contains { $0.name == .cacheControl && Self.names(directive, in: $0.value) }
         case .value(let value): Self.names(directive, in: value)

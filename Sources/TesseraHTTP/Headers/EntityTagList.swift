@@ -1,16 +1,14 @@
-import TesseraHTTP
-
 /// An `If-None-Match` field (RFC 9110 §13.1.2): a list of entity tags, or `*`, compared weakly,
 /// as that field always is, so `W/"x"` and `"x"` match.
-struct EntityTagList {
+package struct EntityTagList {
     private let field: String
 
-    init(_ field: String) {
+    package init(_ field: String) {
         self.field = field
     }
 
     /// Whether the list names `tag` (written `"…"` or `W/"…"`), or is `*`.
-    func matches(_ tag: String) -> Bool {
+    package func matches(_ tag: String) -> Bool {
         var tag = tag
         return tag.withUTF8 { tag in
             let wanted = Self.opaque(tag)

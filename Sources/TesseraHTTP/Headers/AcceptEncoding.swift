@@ -1,15 +1,13 @@
-import TesseraHTTP
-
 /// An `Accept-Encoding` field, read for the one coding Tessera sends: gzip.
-struct AcceptEncoding {
+package struct AcceptEncoding {
     let value: String
 
-    init(_ value: String?) {
+    package init(_ value: String?) {
         self.value = value ?? ""
     }
 
     /// Whether gzip is accepted: named with a weight above 0 (`x-gzip` too), or else through `*`.
-    var allowsGzip: Bool {
+    package var allowsGzip: Bool {
         var named: Bool?
         var wildcard: Bool?
         WeightedList.forEach(value) { coding, weight in
