@@ -37,6 +37,17 @@ refuse() {
 refuse "is not a Swift type name" "$tessera" new shelf --directory "$work"
 refuse "is not a Swift type name" "$tessera" new "Shelf-App" --directory "$work"
 refuse "exists already" "$tessera" new Cookbook --directory "$work"
+# Without --tessera-path, the working directory must be a Tessera checkout: never the path the
+# binary was built from.
+(cd "$work" && refuse "is not a Tessera checkout" "$tessera" new Shelf)
+defaulted=$(mktemp -d)
+"$tessera" new Shelf --directory "$defaulted" >/dev/null
+if ! grep -qF ".package(name: \"tessera\", path: \"$PWD\")" "$defaulted/Shelf/Package.swift"; then
+  echo "tessera new without --tessera-path did not depend on the working directory's checkout" >&2
+  rm -rf "$defaulted"
+  exit 1
+fi
+rm -rf "$defaulted"
 refuse "The app declares Recipe," "$tessera" generate resource Recipe name:string --directory "$work/Cookbook"
 refuse "is not one of string, text, int, bool" "$tessera" generate resource Note body:strin --directory "$work/Cookbook"
 refuse "is not name:type" "$tessera" generate resource Note body --directory "$work/Cookbook"
