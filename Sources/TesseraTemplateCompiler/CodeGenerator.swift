@@ -67,7 +67,7 @@ struct CodeGenerator {
             body.insert(
                 contentsOf: [
                     "#if DEBUG",
-                    "        let __markup = DevelopmentMarkup.saved(for: \(Swift.stringLiteral(path)), runs: \(markupRuns.count))",
+                    "        let __markup = output.savedMarkup?.runs(for: \(Swift.stringLiteral(path)), count: \(markupRuns.count))",
                     "#endif",
                 ], at: 0)
         }
@@ -162,7 +162,7 @@ struct CodeGenerator {
     }
 
     /// A static run: a literal in a release build; in a debug build, the run `make dev` saved
-    /// when the template's markup alone changed since the build, if it did (``DevelopmentMarkup``).
+    /// when the template's markup alone changed since the build, if it did (``SavedMarkup``).
     private mutating func writeStatic(_ text: String, at location: SourceLocation) {
         let index = markupRuns.count
         markupRuns.append(text)

@@ -16,23 +16,28 @@ public struct HTMLOutput: Sendable {
     /// The language catalog messages (`{{ t "key" }}`), numbers and prices are written in; the
     /// request's negotiated language when the framework starts the rendering.
     public let language: Language
+    /// The markup saved since the build, which a debug build's views write instead of their
+    /// static runs (``SavedMarkup``); `nil` outside `make dev`.
+    public let savedMarkup: SavedMarkup?
 
     /// - Parameters:
     ///   - capacity: bytes to reserve; a page that fits needs no reallocation.
     ///   - assets: what `{{ path | asset }}` links to.
     ///   - language: what messages render in.
-    public init(capacity: Int = 4096, assets: AssetURLs = .none, language: Language = .english) {
+    ///   - savedMarkup: the markup `make dev` saved since the build, for debug builds' views.
+    public init(capacity: Int = 4096, assets: AssetURLs = .none, language: Language = .english, savedMarkup: SavedMarkup? = nil) {
         storage = []
         storage.reserveCapacity(capacity)
         regions = []
         self.assets = assets
         self.language = language
+        self.savedMarkup = savedMarkup
     }
 
-    /// A new, empty output rendering for the same request: same assets and language. For a
-    /// piece rendered apart, such as a page's block before its layout takes it.
+    /// A new, empty output rendering for the same request: same assets, language and saved
+    /// markup. For a piece rendered apart, such as a page's block before its layout takes it.
     public func emptyCopy(capacity: Int = 4096) -> HTMLOutput {
-        HTMLOutput(capacity: capacity, assets: assets, language: language)
+        HTMLOutput(capacity: capacity, assets: assets, language: language, savedMarkup: savedMarkup)
     }
 
     /// The rendered UTF-8.

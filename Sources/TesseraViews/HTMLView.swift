@@ -8,10 +8,12 @@ public protocol HTMLView {
 }
 
 extension HTMLView {
-    /// Renders into a new output. Its `asset` filters link through `assets`, and its messages
-    /// are in `language`.
-    public static func render(_ model: Model, assets: AssetURLs = .none, language: Language = .english) -> HTMLOutput {
-        var output = HTMLOutput(assets: assets, language: language)
+    /// Renders into a new output. Its `asset` filters link through `assets`, its messages are in
+    /// `language`, and a debug build writes `savedMarkup`'s runs for its static text.
+    public static func render(
+        _ model: Model, assets: AssetURLs = .none, language: Language = .english, savedMarkup: SavedMarkup? = nil
+    ) -> HTMLOutput {
+        var output = HTMLOutput(assets: assets, language: language, savedMarkup: savedMarkup)
         render(model, into: &output)
         return output
     }

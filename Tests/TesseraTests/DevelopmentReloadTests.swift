@@ -1,7 +1,9 @@
 import Foundation
-import Tessera
 import TesseraTesting
+import TesseraViews
 import Testing
+
+@testable import Tessera
 
 /// `make dev`'s half in the app: the reload script in HTML pages only under development reload,
 /// and the event stream that names the build and relays a failed build's messages.
@@ -131,5 +133,32 @@ import Testing
             throw error
         }
         try await server.stop()
+    }
+
+    /// The watcher's file contract, read by the framework: a request reads the version once, and
+    /// each template's runs are read once per version, then kept until the next save.
+    @Test func savedMarkupIsReadOncePerVersion() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-saved-markup-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Views/App"), withIntermediateDirectories: true)
+        let runsFile = folder.appendingPathComponent("Views/App/home.html.json")
+        func save(_ runs: [String], version: String) throws {
+            try JSONEncoder().encode(runs).write(to: runsFile)
+            try Data(version.utf8).write(to: folder.appendingPathComponent("version"))
+        }
+        let saved = SavedMarkupFolder(folder: folder)
+        #expect(saved.snapshot().version == "0", "before the first save")
+        try save(["<h1>", "</h1>"], version: "1\n")
+        let first = saved.snapshot()
+        #expect(first.version == "1")
+        #expect(first.markup.runs(for: "Views/App/home.html", count: 2) == [Array("<h1>".utf8), Array("</h1>".utf8)])
+        #expect(first.markup.runs(for: "Views/App/home.html", count: 3) == nil, "another number of runs: the build's own")
+        #expect(first.markup.runs(for: "Views/App/other.html", count: 2) == nil)
+        // Written again under the same version: what that version read stays.
+        try JSONEncoder().encode(["<h2>", "</h2>"]).write(to: runsFile)
+        #expect(saved.snapshot().markup.runs(for: "Views/App/home.html", count: 2) == [Array("<h1>".utf8), Array("</h1>".utf8)])
+        try save(["<h2>", "</h2>"], version: "2")
+        #expect(saved.snapshot().markup.runs(for: "Views/App/home.html", count: 2) == [Array("<h2>".utf8), Array("</h2>".utf8)])
+        #expect(SavedMarkupFolder(folder: nil).snapshot().markup.runs(for: "Views/App/home.html", count: 2) == nil)
     }
 }

@@ -111,7 +111,12 @@ public struct RequestContext: Sendable {
     /// Renders `view` for this request: its `asset` filters link the app's fingerprinted static
     /// files, and its messages are in the request's ``language``.
     public func render<View: HTMLView>(_ view: View.Type, _ model: View.Model) -> HTMLOutput {
+        #if DEBUG
+        // Under make dev: the markup saved since the build, as of the version this request read.
+        View.render(model, assets: application.assets, language: language, savedMarkup: self[RenderedMarkup.self]?.markup)
+        #else
         View.render(model, assets: application.assets, language: language)
+        #endif
     }
 
     /// A catalog message as text in the request's language, for what Swift code hands on: a

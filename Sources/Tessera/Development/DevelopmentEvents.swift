@@ -8,7 +8,7 @@ import TesseraHTTP
 struct DevelopmentEvents: Sendable {
     let build: String
     let statusFile: URL
-    let markup: DevelopmentMarkupVersion
+    let markup: SavedMarkupFolder
     let server: HTTPServerState
 
     /// How often the status file and the server's phase are looked at: a failed build shows
@@ -26,14 +26,14 @@ struct DevelopmentEvents: Sendable {
         guard context.request.method != .head else { return response }
         let (build, statusFile, markup, server) = (build, statusFile, markup, server)
         response.body = .stream { writer in
-            var version = markup.current()
+            var version = markup.currentVersion()
             try await writer.write("retry: 50\n\nevent: build\ndata: \(build)\n\nevent: markup\ndata: \(version)\n\n")
             try await writer.flush()
             var shown: String?
             var quiet = Duration.zero
             while server.phase == .serving || server.phase == .starting {
                 let status = Self.failure(in: statusFile)
-                let now = markup.current()
+                let now = markup.currentVersion()
                 if now != version {
                     try await writer.write("event: markup\ndata: \(now)\n\n")
                     try await writer.flush()

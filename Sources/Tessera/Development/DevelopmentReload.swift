@@ -27,8 +27,10 @@ public struct DevelopmentReload: FeatureModule {
     /// Where the watcher writes a failed build's messages; no file while the last build succeeded.
     public let statusFile: URL
     /// Where the watcher saves a template's markup when nothing else in it changed, so the page
-    /// shows it without a rebuild (`DevelopmentMarkup`, in debug builds); `nil`: never.
+    /// shows it without a rebuild (`SavedMarkupFolder`, in debug builds); `nil`: never.
     public let markupFolder: URL?
+    /// The folder's runs, kept once read: one for the pages' step and the event stream.
+    private let savedMarkup: SavedMarkupFolder
 
     /// Development reload for the build named `build`, with failures read from `statusFile` and
     /// saved markup from `markupFolder`.
@@ -36,6 +38,7 @@ public struct DevelopmentReload: FeatureModule {
         self.build = build
         self.statusFile = statusFile
         self.markupFolder = markupFolder
+        self.savedMarkup = SavedMarkupFolder(folder: markupFolder)
     }
 
     /// Reload from `TESSERA_DEV_BUILD` and `TESSERA_DEV_STATUS`, which only the watcher sets;
@@ -50,7 +53,7 @@ public struct DevelopmentReload: FeatureModule {
 
     /// The step that adds the script to every HTML page. It goes inside compression (after
     /// ``CompressionMiddleware`` in the chain), which must see the page with its script.
-    public var middleware: some Middleware { DevelopmentReloadMiddleware(build: build, markup: DevelopmentMarkupVersion(folder: markupFolder)) }
+    public var middleware: some Middleware { DevelopmentReloadMiddleware(build: build, markup: savedMarkup) }
 
     /// The script and the event stream. With a markup folder, no page is answered from a copy
     /// (304s, shared regions' HTML): saved markup changes what pages show without a topic.
@@ -60,7 +63,7 @@ public struct DevelopmentReload: FeatureModule {
             app.regionCache = .regions(maxBytes: 0)
         }
         let stream = DevelopmentEvents(
-            build: build, statusFile: statusFile, markup: DevelopmentMarkupVersion(folder: markupFolder), server: app.serverState)
+            build: build, statusFile: statusFile, markup: savedMarkup, server: app.serverState)
         app.routes.action(Route<NoParameters>("tessera.dev.script", .get, RoutePattern(Self.scriptPath))) { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-store"],

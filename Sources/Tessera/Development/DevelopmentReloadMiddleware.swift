@@ -7,18 +7,19 @@ import TesseraViews
 /// untouched.
 struct DevelopmentReloadMiddleware: Middleware {
     let start: [UInt8]
-    let markup: DevelopmentMarkupVersion
+    let markup: SavedMarkupFolder
 
-    init(build: String, markup: DevelopmentMarkupVersion) {
+    init(build: String, markup: SavedMarkupFolder) {
         var attribute = HTMLOutput(capacity: 32)
         attribute.attribute(build)
         start = Array("<script src=\"\(DevelopmentReload.scriptPath)\" data-tessera-build=\"".utf8) + attribute.bytes
         self.markup = markup
     }
 
-    /// Reads the markup version before the page renders: a save after it reloads the page again.
+    /// Reads the markup version once, before the page renders: every view of the request renders
+    /// the runs saved up to it, and a save after it reloads the page again.
     func before(_ context: inout RequestContext) throws -> StepOutcome {
-        context[RenderedMarkupVersion.self] = markup.current()
+        context[RenderedMarkup.self] = markup.snapshot()
         return .next
     }
 
@@ -28,7 +29,7 @@ struct DevelopmentReloadMiddleware: Middleware {
     func after(_ response: inout Response, for context: RequestContext) {
         guard response.isHTML else { return }
         var version = HTMLOutput(capacity: 8)
-        version.attribute(context[RenderedMarkupVersion.self] ?? "0")
+        version.attribute(context[RenderedMarkup.self]?.version ?? "0")
         let tag = start + Array("\" data-tessera-markup=\"".utf8) + version.bytes + Array("\" defer></script>".utf8)
         switch response.body {
         case .bytes(let bytes):
