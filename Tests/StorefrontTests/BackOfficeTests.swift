@@ -64,6 +64,12 @@ import Testing
             #expect(try await sam.submit(from: "/admin/staff", to: "/admin/staff/4/revoke", form: "").status == 303)
             #expect(try await sam.send("/admin/orders").status == 200, "still staff")
 
+            // A shopper's id: not staff, so nothing changes and her session goes on.
+            let grace = try await Self.signedIn(shop, "grace@example.com", "grace-hopper-1906")
+            #expect(try await sam.submit(from: "/admin/staff", to: "/admin/staff/2/revoke", form: "").status == 303)
+            #expect(try await sam.send("/admin/staff").text.contains("That account is not staff: nothing changed."))
+            #expect(try await grace.send("/orders").status == 200, "still signed in")
+
             let unknown = try await sam.submit(from: "/admin/staff", to: "/admin/staff", form: "email=nobody%40example.com")
             #expect(unknown.status == 422)
             #expect(unknown.text.contains("No account has this e-mail."))
@@ -85,6 +91,9 @@ import Testing
                 let answer = try await client.send("/admin/orders")
                 #expect(answer.status == 303 && answer.header("location")?.hasPrefix("/login") == true, "signed out, not staff")
             }
+            // Sent again (a double click): the rights are gone already, and nothing else changes.
+            #expect(try await sam.submit(from: "/admin/staff", to: "/admin/staff/1/revoke", form: "").status == 303)
+            #expect(try await sam.send("/admin/staff").text.contains("That account is not staff: nothing changed."))
             let again = try await Self.signedIn(shop, "ada@example.com", "ada-lovelace-1815")
             #expect(try await again.send("/admin/orders").status == 404, "a shopper again")
             #expect(try await sam.send("/admin/staff").markup.tags(with: "data-staff-id").map { $0["data-staff-id"] } == ["4"])

@@ -115,7 +115,8 @@ public struct AccountsService: Sendable {
     /// Gives or takes staff rights, and ends every session of the account on every instance in
     /// the same transaction, as a password change does: a session's cookie says whether it is
     /// staff, so an old cookie must not outlive the rights it names. Given, they take effect at
-    /// the next sign-in. `false` when there is no such account.
+    /// the next sign-in. `false`, with nothing changed or ended, when there is no such account or
+    /// it is that already: a form sent twice at once, or a shopper's id, changes nothing.
     public func setStaff(userID: Int, to isStaff: Bool) async throws -> Bool {
         let end = SessionEnd.everySession(userID: userID, signedInBefore: Date())
         guard try await store.updateStaff(userID: userID, isStaff: isStaff, recording: end, forgettingSignInsBefore: oldestLiveSignIn) else {

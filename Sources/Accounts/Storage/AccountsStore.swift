@@ -18,7 +18,8 @@ public protocol AccountsStore: Sendable {
     func updateEmail(userID: Int, from old: String, to email: String) async throws -> Bool
     /// Sets whether the account is staff and, in the same transaction, records `end` (every one
     /// of its sessions, whose cookies say what the rights were): no moment has the rights
-    /// changed and an old cookie still good. `false` when there is no such account.
+    /// changed and an old cookie still good. `false`, changing and ending nothing, when there is
+    /// no such account or it has that standing already: of two changes sent at once, one acts.
     func updateStaff(userID: Int, isStaff: Bool, recording end: SessionEnd, forgettingSignInsBefore oldestSignIn: Date) async throws -> Bool
     /// Every account that is staff, by name.
     func staffMembers() async throws -> [User]

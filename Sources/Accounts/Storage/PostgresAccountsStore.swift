@@ -123,7 +123,9 @@ public struct PostgresAccountsStore: AccountsStore {
     /// The change and the end commit together, and the end's `NOTIFY` goes out with them.
     public func updateStaff(userID: Int, isStaff: Bool, recording end: SessionEnd, forgettingSignInsBefore oldestSignIn: Date) async throws -> Bool {
         try await connections.write { connection in
-            guard try connection.execute("UPDATE shop_user SET is_staff = \(isStaff) WHERE id = \(userID)") == 1 else { return false }
+            guard try connection.execute("UPDATE shop_user SET is_staff = \(isStaff) WHERE id = \(userID) AND is_staff <> \(isStaff)") == 1 else {
+                return false
+            }
             try Self.record(end, forgettingSignInsBefore: oldestSignIn, on: connection)
             return true
         }

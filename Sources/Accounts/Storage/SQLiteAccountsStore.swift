@@ -109,7 +109,7 @@ public struct SQLiteAccountsStore: AccountsStore {
 
     public func updateStaff(userID: Int, isStaff: Bool, recording end: SessionEnd, forgettingSignInsBefore oldestSignIn: Date) async throws -> Bool {
         try await database.write { db in
-            try db.execute(sql: "UPDATE user SET isStaff = ? WHERE id = ?", arguments: [isStaff, userID])
+            try db.execute(sql: "UPDATE user SET isStaff = ? WHERE id = ? AND isStaff != ?", arguments: [isStaff, userID, isStaff])
             guard db.changesCount == 1 else { return false }
             try Self.record(end, forgettingSignInsBefore: oldestSignIn, in: db)
             return true

@@ -21,10 +21,9 @@ struct AdminStaffActions {
                     let state = FormState(values: ["email": form.email], errors: ["email": "No account has this e-mail."])
                     return try await context.render(AdminStaffPageController(accounts: accounts, returned: state))
                 }
-                guard !user.isStaff else {
+                guard try await accounts.setStaff(userID: user.id, to: true) else {
                     return context.redirect(to: BackOfficeRoutes.staff.path, flash: "\(user.name) is staff already.")
                 }
-                _ = try await accounts.setStaff(userID: user.id, to: true)
                 context.logger.notice("staff rights given", metadata: ["user_id": "\(user.id)", "staff": "\(staff.name)"])
                 return context.redirect(
                     to: BackOfficeRoutes.staff.path, flash: "\(user.name) is staff from their next sign-in; their sessions have ended.")
@@ -34,7 +33,9 @@ struct AdminStaffActions {
             guard id != context.shopper?.id else {
                 return context.redirect(to: BackOfficeRoutes.staff.path, flash: "Another member of staff must take your rights.")
             }
-            guard try await accounts.setStaff(userID: id, to: false) else { throw HTTPError.nothingHere }
+            guard try await accounts.setStaff(userID: id, to: false) else {
+                return context.redirect(to: BackOfficeRoutes.staff.path, flash: "That account is not staff: nothing changed.")
+            }
             context.logger.notice("staff rights taken", metadata: ["user_id": "\(id)", "staff": "\(staff.name)"])
             return context.redirect(to: BackOfficeRoutes.staff.path, flash: "Their staff rights are taken, and every session of theirs has ended.")
         }

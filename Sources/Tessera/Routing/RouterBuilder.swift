@@ -131,9 +131,8 @@ public struct RouterBuilder: Sendable {
     public mutating func secret(routes register: (inout RouterBuilder) -> Void) {
         var group = RouterBuilder()
         register(&group)
-        precondition(group.fallback == nil, "a route group cannot have a fallback: register it on the app's routes")
-        routes += group.routes.map { $0.holdingSecret() }
-        sharedRegions.merge(group.sharedRegions)
+        group.routes = group.routes.map { $0.holdingSecret() }
+        add(group, behind: [])
     }
 
     /// Routes that share a guarantee, such as "a signed-in shopper": each handler gets the
