@@ -143,10 +143,12 @@ private final class ClientCount: Sendable {
 private struct SlowErrorResponder: HTTPErrorResponder {
     let delay: Duration
 
-    func response(for error: any Error, to request: Request) async -> Response {
-        try? await Task.sleep(for: delay)
-        var response = await PlainErrorResponder().response(for: error, to: request)
-        response.body = .bytes(Array("answered slowly".utf8))
-        return response
+    func answer(for error: any Error, to request: Request) -> NowOrLater<Void, Response> {
+        .later { [delay] _ in
+            try? await Task.sleep(for: delay)
+            var response = await PlainErrorResponder().response(for: error, to: request)
+            response.body = .bytes(Array("answered slowly".utf8))
+            return response
+        }
     }
 }

@@ -20,7 +20,7 @@ import Testing
 
     /// Loads the caller once, from a header, for everything after it.
     struct LoadCaller: Middleware {
-        func before(_ context: inout RequestContext) throws -> StepOutcome {
+        func before(_ context: inout RequestContext) throws -> NowOrLater<RequestContext, Response?> {
             context[Caller.self] = context.request.headers[HTTPField.Name("X-Caller")!]
             return .next
         }
@@ -28,8 +28,8 @@ import Testing
 
     /// Answers `/maintenance` by itself; nothing after it runs.
     struct Maintenance: Middleware {
-        func before(_ context: inout RequestContext) throws -> StepOutcome {
-            context.request.path == "/maintenance" ? .answer(.text("down for maintenance", status: .serviceUnavailable)) : .next
+        func before(_ context: inout RequestContext) throws -> NowOrLater<RequestContext, Response?> {
+            context.request.path == "/maintenance" ? .now(.text("down for maintenance", status: .serviceUnavailable)) : .next
         }
     }
 
@@ -42,7 +42,7 @@ import Testing
 
     /// Refuses a request that asks to be refused, from inside the error step.
     struct Refuse: Middleware {
-        func before(_ context: inout RequestContext) throws -> StepOutcome {
+        func before(_ context: inout RequestContext) throws -> NowOrLater<RequestContext, Response?> {
             guard context.request.headers[HTTPField.Name("X-Refuse")!] == nil else { throw HTTPError(.forbidden) }
             return .next
         }
@@ -93,17 +93,39 @@ import Testing
         }
     }
 
-    /// An app without an error step: what nobody recovers from goes back to the server (which
-    /// logs a fault), and its error path still answers with the status and the plain page.
+    /// An app without an error step: what nobody recovers from is answered inside the chain, at
+    /// its outermost step, with the status and the error page; it never goes back to the server
+    /// as an error, and a handler that does not wait is still answered now, with no task.
     @Test func anErrorNoStepRecoversFromStillGetsItsStatusAndPage() async throws {
         var app = ApplicationBuilder()
         app.routes.action(Self.whoami) { _, _ in throw HTTPError(.conflict, message: "Taken.") }
+        app.routes.action(Self.whoamiLater) { _, _ in
+            await Task.yield()
+            throw HTTPError(.conflict, message: "Taken later.")
+        }
         let sessions = SessionConfiguration(secret: Data(repeating: 5, count: 32))
-        try await app.build(middleware: [SessionMiddleware(sessions)], routeMiddleware: []).test(.live) { client in
-            let reply = try await client.send("/whoami")
-            #expect(reply.status == 409)
-            #expect(reply.header("content-type")?.hasPrefix("text/html") == true)
-            #expect(reply.text.contains("Taken."))
+        let application = try app.build(middleware: [SessionMiddleware(sessions)], routeMiddleware: [])
+
+        guard case .now(let now) = application.answer(try Request(method: .get, target: "/whoami")) else {
+            Issue.record("a handler that does not wait was answered later")
+            return
+        }
+        #expect(now.status.code == 409)
+        let answerLater = application.answer(try Request(method: .get, target: "/whoami-later"))
+        guard case .later = answerLater else {
+            Issue.record("a handler that waits was answered now")
+            return
+        }
+        let later = try await answerLater.value()
+        #expect(later.status.code == 409, "the work answers the error; it does not throw it")
+
+        try await application.test(.live) { client in
+            for (path, message) in [("/whoami", "Taken."), ("/whoami-later", "Taken later.")] {
+                let reply = try await client.send(path)
+                #expect(reply.status == 409)
+                #expect(reply.header("content-type")?.hasPrefix("text/html") == true)
+                #expect(reply.text.contains(message))
+            }
         }
     }
 
@@ -139,9 +161,9 @@ import Testing
     /// Looks the caller up somewhere that takes a moment (a real suspension, as a database
     /// round trip would be): it decides only after waiting, and may answer or refuse then.
     struct LookUpCallerLater: Middleware {
-        func before(_ context: inout RequestContext) throws -> StepOutcome {
+        func before(_ context: inout RequestContext) throws -> NowOrLater<RequestContext, Response?> {
             guard let caller = context.request.headers[HTTPField.Name("X-Caller")!] else { return .next }
-            return .wait { context in
+            return .later { context in
                 try await Task.sleep(for: .milliseconds(5))
                 switch caller {
                 case "blocked": return .text("not you", status: .forbidden)
@@ -210,10 +232,10 @@ import Testing
         app.routes.action(Self.whoami) { _, context in .text(context[Caller.self] ?? "nobody") }
         struct HeldStep: Middleware {
             let gate: AsyncGate, arrived: AsyncGate
-            func before(_ context: inout RequestContext) throws -> StepOutcome {
+            func before(_ context: inout RequestContext) throws -> NowOrLater<RequestContext, Response?> {
                 guard context.request.headers[HTTPField.Name("X-Hold")!] != nil else { return .next }
                 let gate = self.gate, arrived = self.arrived
-                return .wait { context in
+                return .later { context in
                     arrived.open()
                     await gate.wait()
                     context[Caller.self] = "released"
@@ -244,11 +266,11 @@ import Testing
     /// out which names were bound then.
     struct Surround: SurroundingMiddleware {
         let name: String
-        func surround(_ context: inout RequestContext, _ rest: (inout RequestContext) -> HTTPAnswer) -> HTTPAnswer {
+        func surround(_ context: inout RequestContext, _ rest: (inout RequestContext) -> NowOrLater<Void, Response>) -> NowOrLater<Void, Response> {
             let names = Scope.names + [name]
             let answer = Scope.$names.withValue(names) { rest(&context) }
-            guard case .pending(let work) = answer else { return answer }
-            return .pending { try await Scope.$names.withValue(names) { try await work() } }
+            guard case .later = answer else { return answer }
+            return .later { _ in try await Scope.$names.withValue(names) { try await answer.value() } }
         }
         func after(_ response: inout Response, for context: RequestContext) {
             response.headers.append(HTTPField(name: HTTPField.Name("X-Scope")!, value: "\(name): \(Scope.names.joined(separator: " "))"))

@@ -142,7 +142,7 @@ import Testing
 
     /// Names the visitor from its cookie, as a sign-in step would.
     struct VisitorMiddleware: Middleware {
-        func before(_ context: inout RequestContext) throws -> StepOutcome {
+        func before(_ context: inout RequestContext) throws -> NowOrLater<RequestContext, Response?> {
             context[VisitorKey.self] = context.request.cookies["visitor"]
             return .next
         }

@@ -117,9 +117,9 @@ import Testing
 
     /// A step that answers 403 unless the request carries `X-Staff`, and marks what it let through.
     private struct StaffOnly: Middleware {
-        func before(_ context: inout RequestContext) throws -> StepOutcome {
+        func before(_ context: inout RequestContext) throws -> NowOrLater<RequestContext, Response?> {
             guard context.request.headers[HTTPField.Name("X-Staff")!] != nil else {
-                return .answer(.text("staff only", status: .forbidden))
+                return .now(.text("staff only", status: .forbidden))
             }
             return .next
         }

@@ -10,7 +10,7 @@ public import Tessera
 /// current), so a signed-in request costs no round trip; a copied cookie is signed out here,
 /// and the browser gets a fresh, anonymous session. Only while the copy may be missing an end
 /// (before it first loaded, or while the database's announcements cannot be heard) does the
-/// request wait for the database, off the server's thread (``StepOutcome/wait(_:)``).
+/// request wait for the database, off the server's thread (``NowOrLater/later(_:)``).
 /// Visitors who are not signed in cost nothing.
 ///
 /// Place it after ``SessionMiddleware`` and before ``ErrorPageMiddleware``, so error pages know
@@ -24,7 +24,7 @@ public struct ShopperMiddleware: Middleware {
     }
 
     /// Attaches the signed-in shopper, if any and still signed in, for everything after this step.
-    public func before(_ context: inout RequestContext) throws -> StepOutcome {
+    public func before(_ context: inout RequestContext) throws -> NowOrLater<RequestContext, Response?> {
         guard let signedIn = ShopperSession.signedIn(in: context.session), let sessionID = context.session.id else { return .next }
         switch accounts.standing(of: sessionID, userID: signedIn.shopper.id, signedInAt: signedIn.since) {
         case .active:
@@ -33,7 +33,7 @@ public struct ShopperMiddleware: Middleware {
             context.session.clear()
         case .unknown:
             let accounts = self.accounts
-            return .wait { context in
+            return .later { context in
                 if try await accounts.isSessionActive(sessionID, userID: signedIn.shopper.id, signedInAt: signedIn.since) {
                     context[CurrentShopper.self] = signedIn.shopper
                 } else {

@@ -4,12 +4,15 @@ public import ServiceLifecycle
 /// A Tessera app, ready to serve: the middleware chain around the router.
 ///
 /// It is what the HTTP server calls, both for requests (``answer(_:)``) and for requests the
-/// server refused on its own (``response(for:to:)``), so that every answer, an early 413
+/// server refused on its own (``answer(for:to:)``), so that every answer, an early 413
 /// included, is shaped by the same steps. Build one with ``ApplicationBuilder``.
 ///
 /// A request goes through the steps' ``Middleware/before(_:)`` in order, the router, the
 /// matched route's steps, and its handler; then back out through the steps it entered. All of it
 /// runs on the server's thread; only a step or a handler that waits moves the rest into a task.
+/// Every layer says so with one type, ``NowOrLater``. An error that no step recovers from is
+/// answered inside the chain, at its outermost step, with the error page: the server gets an
+/// answer for every request.
 public final class Application: HTTPResponder, HTTPErrorResponder {
     let parts: ApplicationParts
     private let router: Router
@@ -45,95 +48,22 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     /// The logger the app was built with; every request's context starts with it.
     public var logger: Logger { parts.logger }
 
-    /// Answers a request through the middleware chain and, at its end, the router: at once when
-    /// its handler does not wait, or else with the work left for a task.
-    public func answer(_ request: Request) -> HTTPAnswer {
+    /// Answers a request through the middleware chain and, at its end, the router: now when
+    /// nothing waits, or else with the work left for the server's task.
+    public func answer(_ request: Request) -> NowOrLater<Void, Response> {
         run(request, through: middleware, to: .router(router))
     }
 
-    /// The one runner of the chain, for both entry points: `steps` in order, then `end`, then the
-    /// way out.
-    private func run(_ request: Request, through steps: [any Middleware], to end: ChainEnd) -> HTTPAnswer {
-        var context = RequestContext(request: request, application: parts)
-        var run = MiddlewareRun(appSteps: steps)
-        return Self.proceed(&run, &context, to: end)
+    /// A request the server refused before the app ran: answered by the steps that shape every
+    /// answer (sessions, languages, error pages), as if a route had thrown `error`.
+    public func answer(for error: any Error, to request: Request) -> NowOrLater<Void, Response> {
+        run(request, through: rejectedRequestSteps, to: .failure(error))
     }
 
-    /// Goes in as far as it can without waiting, then out, or hands the rest to a task. A step
-    /// that surrounds the rest (``SurroundingMiddleware``) gets everything after it as a function.
-    private static func proceed(_ run: inout MiddlewareRun, _ context: inout RequestContext, to end: ChainEnd) -> HTTPAnswer {
-        switch advance(&run, &context, to: end) {
-        case .finished(let outcome):
-            return settle(run, outcome, context)
-        case .surrounded(let step):
-            return step.surround(&context) { proceed(&run, &$0, to: end) }
-        case let next:
-            return pending(run, context, next, to: end)
-        }
-    }
-
-    /// What a request reaches once the app's steps hand it on: the router and a route, or, for a
-    /// request the server refused, the refusal, answered as if a route had thrown it.
-    private enum ChainEnd: Sendable {
-        case router(Router)
-        case failure(any Error)
-    }
-
-    /// Where a request's way in stopped.
-    private enum Progress {
-        /// The handler (or a step) answered, or something threw.
-        case finished(Result<Response, any Error>)
-        /// A step waits for this work before it decides.
-        case stepWaits(@Sendable (inout RequestContext) async throws -> Response?)
-        /// The handler may wait.
-        case handlerWaits(@Sendable (RequestContext) async throws -> Response)
-        /// A step that surrounds the rest handed the request on.
-        case surrounded(any SurroundingMiddleware)
-    }
-
-    /// Goes in as far as it can without waiting: the app's steps, the router, the route's steps
-    /// and a handler that does not wait. Called again after a step's wait, it resumes where it
-    /// stopped: before routing while no route matched yet, else in the route's steps.
-    private static func advance(_ run: inout MiddlewareRun, _ context: inout RequestContext, to end: ChainEnd) -> Progress {
-        do {
-            if context.route == nil {
-                switch try run.enterAppSteps(&context) {
-                case .handedOn: break
-                case .answered(let early): return .finished(.success(early))
-                case .waiting(let work): return .stepWaits(work)
-                case .surrounding(let step): return .surrounded(step)
-                }
-                let router: Router
-                switch end {
-                case .failure(let refusal): return .finished(.failure(refusal))
-                case .router(let routes): router = routes
-                }
-                switch try router.match(context.request) {
-                case .route(let entry, let parameters):
-                    context.route = MatchedRoute(entry: entry, parameters: parameters)
-                case .fallback(let responder):
-                    return .handlerWaits { context in try await responder.respond(to: context.request) }
-                }
-            }
-            guard let entry = context.route?.entry else { preconditionFailure("routed above") }
-            switch try run.enterRouteSteps(entry.middleware, &context) {
-            case .handedOn: break
-            case .answered(let early): return .finished(.success(early))
-            case .waiting(let work): return .stepWaits(work)
-            case .surrounding(let step): return .surrounded(step)
-            }
-            switch entry.handler {
-            case .immediate(let handler): return .finished(Result { try handler(context) })
-            case .suspending(let handler): return .handlerWaits(handler)
-            case .deciding(let decide):
-                switch try decide(context) {
-                case .answer(let response): return .finished(.success(response))
-                case .wait(let handler): return .handlerWaits(handler)
-                }
-            }
-        } catch {
-            return .finished(.failure(error))
-        }
+    /// Answers a request through the chain, waiting for its handler if it must: what tests and
+    /// anything that is not the HTTP server call.
+    public func respond(to request: Request) async throws -> Response {
+        try await answer(request).value()
     }
 
     /// A kept page's copy (``KeptPages``): `request`, made of the page's key alone, through the
@@ -143,77 +73,107 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
         var context = RequestContext(request: request, application: parts)
         context.keptPageRecord = record
         var run = MiddlewareRun(appSteps: middleware)
-        let response = try await Self.proceed(&run, &context, to: .router(router)).response()
+        let response = try await Self.proceed(&run, &context, to: .router(router)).value()
         return (response, record.topics)
     }
 
-    /// Answers a request through the chain, waiting for its handler if it must: what tests and
-    /// anything that is not the HTTP server call.
-    public func respond(to request: Request) async throws -> Response {
-        try await answer(request).response()
+    /// The one runner of the chain, for both entry points: `steps` in order, then `end`, then the
+    /// way out.
+    private func run(_ request: Request, through steps: [any Middleware], to end: ChainEnd) -> NowOrLater<Void, Response> {
+        var context = RequestContext(request: request, application: parts)
+        var run = MiddlewareRun(appSteps: steps)
+        return Self.proceed(&run, &context, to: end)
     }
 
-    /// A request the server refused before the app ran (or an error no step recovered from):
-    /// answered by the steps that shape every answer, as if the route had thrown `error`.
-    public func response(for error: any Error, to request: Request) async -> Response {
-        do {
-            return try await run(request, through: rejectedRequestSteps, to: .failure(error)).response()
-        } catch {
-            // No error step in the chain: the plain page, still through the one mapping.
-            let revealing = parts.developmentMode
-            let answer = HTTPError.inLanguages(ThrownError.answer(for: error, revealingDetails: revealing), for: error, revealingDetails: revealing)
-            return parts.errorPages.response(for: answer, in: RequestContext(request: request, application: parts))
+    /// What a request reaches once the app's steps hand it on: the router and a route, or, for a
+    /// request the server refused, the refusal, answered as if a route had thrown it.
+    private enum ChainEnd: Sendable {
+        case router(Router)
+        case failure(any Error)
+    }
+
+    /// Goes in as far as it can without waiting, then out, or hands the rest to the server's
+    /// task. A step that surrounds the rest (``SurroundingMiddleware``) gets everything after
+    /// it as a function.
+    private static func proceed(_ run: inout MiddlewareRun, _ context: inout RequestContext, to end: ChainEnd) -> NowOrLater<Void, Response> {
+        switch advance(&run, &context, to: end) {
+        case .step(.now(let early?)):
+            return .now(run.exit(with: .success(early), context: context))
+        case .handler(.now(let response)):
+            return .now(run.exit(with: .success(response), context: context))
+        case .failed(let error):
+            return .now(run.exit(with: .failure(error), context: context))
+        case .surrounded(let step):
+            return step.surround(&context) { proceed(&run, &$0, to: end) }
+        case let stop:
+            return .later { [run, context] _ in try await finish(run, context, stop, to: end) }
         }
     }
 
-    /// The same, when the steps that shape every answer answer without waiting: for the
-    /// refusals libmicrohttpd makes inside its parser (a malformed `Content-Length`, say).
-    public func immediateResponse(for error: any Error, to request: Request) -> Response? {
-        guard case .ready(let response) = run(request, through: rejectedRequestSteps, to: .failure(error)) else { return nil }
-        return response
-    }
-
-    /// The answer once the steps entered have run their way out. An error no step recovered
-    /// from goes back to the server, which logs it and asks ``response(for:to:)``, as for any
-    /// error the app did not answer.
-    private static func settle(_ run: MiddlewareRun, _ outcome: Result<Response, any Error>, _ context: RequestContext) -> HTTPAnswer {
+    /// Goes in as far as it can without waiting: the app's steps, the router, the route's steps
+    /// and its handler's decision. Called again after a step's wait, it resumes where it
+    /// stopped: before routing while no route matched yet, else in the route's steps.
+    private static func advance(_ run: inout MiddlewareRun, _ context: inout RequestContext, to end: ChainEnd) -> MiddlewareRun.Stop {
         do {
-            return .ready(try run.exit(with: outcome, context: context))
+            if context.route == nil {
+                if let stop = try run.enterAppSteps(&context) { return stop }
+                let router: Router
+                switch end {
+                case .failure(let refusal): return .failed(refusal)
+                case .router(let routes): router = routes
+                }
+                switch try router.match(context.request) {
+                case .route(let entry, let parameters):
+                    context.route = MatchedRoute(entry: entry, parameters: parameters)
+                case .fallback(let responder):
+                    return .handler(.later { context in try await responder.respond(to: context.request) })
+                }
+            }
+            guard let entry = context.route?.entry else { preconditionFailure("routed above") }
+            if let stop = try run.enterRouteSteps(entry.middleware, &context) { return stop }
+            return .handler(try entry.handler(context))
         } catch {
-            return .pending { throw error }
+            return .failed(error)
         }
     }
 
-    /// The rest, for a request that must wait (for a step or its handler): run in the server's
-    /// task, which goes on going in after each wait, then the way out.
-    private static func pending(_ run: MiddlewareRun, _ context: RequestContext, _ progress: Progress, to end: ChainEnd) -> HTTPAnswer {
-        .pending { try await finish(run, context, progress, to: end) }
-    }
-
-    private static func finish(_ run: MiddlewareRun, _ context: RequestContext, _ progress: Progress, to end: ChainEnd) async throws -> Response {
-        var run = run, context = context, progress = progress
+    /// The rest, for a request that must wait (for a step or its handler), in the server's
+    /// task: goes on going in after each wait, then the way out.
+    private static func finish(_ run: MiddlewareRun, _ context: RequestContext, _ stop: MiddlewareRun.Stop, to end: ChainEnd) async throws -> Response
+    {
+        var run = run, context = context, stop = stop
         while true {
-            switch progress {
-            case .finished(let outcome):
-                return try run.exit(with: outcome, context: context)
-            case .stepWaits(let work):
+            let outcome: Result<Response, any Error>
+            switch stop {
+            case .step(.now(let early?)):
+                outcome = .success(early)
+            case .step(.now(nil)):
+                preconditionFailure("a step that hands the request on does not stop it")
+            case .step(.later(let work)):
                 do {
                     if let early = try await work(&context) {
-                        progress = .finished(.success(early))
+                        outcome = .success(early)
                     } else if let step = run.handedOn() {
-                        progress = .surrounded(step)
+                        stop = .surrounded(step)
+                        continue
                     } else {
-                        progress = advance(&run, &context, to: end)
+                        stop = advance(&run, &context, to: end)
+                        continue
                     }
                 } catch {
-                    progress = .finished(.failure(error))
+                    outcome = .failure(error)
                 }
-            case .handlerWaits(let handler):
-                do { progress = .finished(.success(try await handler(context))) } catch { progress = .finished(.failure(error)) }
+            case .handler(.now(let response)):
+                outcome = .success(response)
+            case .handler(.later(let work)):
+                do { outcome = .success(try await work(&context)) } catch { outcome = .failure(error) }
+            case .failed(let error):
+                outcome = .failure(error)
             case .surrounded(let step):
                 // Everything after the step, its own way out included, goes inside it.
-                return try await step.surround(&context) { proceed(&run, &$0, to: end) }.response()
+                return try await step.surround(&context) { proceed(&run, &$0, to: end) }.value()
             }
+            return run.exit(with: outcome, context: context)
         }
     }
 }

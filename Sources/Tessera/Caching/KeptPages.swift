@@ -70,9 +70,9 @@ public final class KeptPages: TopicFollower {
     /// could be rendered to share, with `otherwise`.
     func decide(
         _ key: KeptPageKey, for context: RequestContext, otherwise render: @escaping @Sendable (RequestContext) async throws -> Response
-    ) -> HandlerDecision {
-        if let copy = cache.value(for: key) { return .answer(copy.answer(to: context.request)) }
-        return .wait { context in
+    ) -> NowOrLater<RequestContext, Response> {
+        if let copy = cache.value(for: key) { return .now(copy.answer(to: context.request)) }
+        return .later { context in
             switch await self.copy(for: key, asked: context.request) {
             case .kept(let copy): return copy.answer(to: context.request)
             case .notKept(let response?): return response

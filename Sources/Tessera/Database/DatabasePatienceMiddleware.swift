@@ -18,10 +18,11 @@ public struct DatabasePatienceMiddleware: SurroundingMiddleware {
     /// session, for the error page), and must not wait longer than any other.
     public var runsForRejectedRequests: Bool { true }
 
-    public func surround(_ context: inout RequestContext, _ rest: (inout RequestContext) -> HTTPAnswer) -> HTTPAnswer {
+    public func surround(_ context: inout RequestContext, _ rest: (inout RequestContext) -> NowOrLater<Void, Response>) -> NowOrLater<Void, Response>
+    {
         let answer = rest(&context)
-        guard case .pending(let work) = answer else { return answer }
+        guard case .later = answer else { return answer }
         let limit = limit
-        return .pending { try await DatabasePatience.$current.withValue(DatabasePatience(limit: limit)) { try await work() } }
+        return .later { _ in try await DatabasePatience.$current.withValue(DatabasePatience(limit: limit)) { try await answer.value() } }
     }
 }

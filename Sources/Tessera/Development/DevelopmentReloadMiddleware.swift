@@ -18,7 +18,7 @@ struct DevelopmentReloadMiddleware: Middleware {
 
     /// Reads the markup version once, before the page renders: every view of the request renders
     /// the runs saved up to it, and a save after it reloads the page again.
-    func before(_ context: inout RequestContext) throws -> StepOutcome {
+    func before(_ context: inout RequestContext) throws -> NowOrLater<RequestContext, Response?> {
         context[RenderedMarkup.self] = markup.snapshot()
         return .next
     }

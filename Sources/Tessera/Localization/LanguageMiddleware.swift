@@ -28,7 +28,7 @@ public struct LanguageMiddleware: Middleware {
 
     /// Chooses the request's language. A `?lang=` the app does not have is kept aside for
     /// ``LanguageParameterCheck``, and the other sources choose.
-    public func before(_ context: inout RequestContext) throws -> StepOutcome {
+    public func before(_ context: inout RequestContext) throws -> NowOrLater<RequestContext, Response?> {
         let request = context.request
         var refused: String?
         var chosen: (Language, LanguageChoice.Source)?
@@ -82,7 +82,7 @@ public struct LanguageMiddleware: Middleware {
 public struct LanguageParameterCheck: Middleware {
     public init() {}
 
-    public func before(_ context: inout RequestContext) throws -> StepOutcome {
+    public func before(_ context: inout RequestContext) throws -> NowOrLater<RequestContext, Response?> {
         guard let choice = context.languageChoice, let refused = choice.refusedValue else { return .next }
         let offered = choice.available.map { "\($0.name) (\(choice.parameter)=\($0.code))" }.joined(separator: ", ")
         throw HTTPError(.badRequest, Messages.errorLanguage.text(["offered": offered, "refused": String(refused.prefix(20))]))

@@ -26,7 +26,7 @@ public struct MetricsMiddleware: SurroundingMiddleware {
 
     /// Notes when the request started; a kept page's render for nobody is no request, and is
     /// not counted (its visitor's request is).
-    public func before(_ context: inout RequestContext) throws -> StepOutcome {
+    public func before(_ context: inout RequestContext) throws -> NowOrLater<RequestContext, Response?> {
         guard context.keptPageRecord == nil else { return .next }
         context[StartedAt.self] = .now
         return .next
@@ -34,13 +34,14 @@ public struct MetricsMiddleware: SurroundingMiddleware {
 
     /// Meters the request's database time (``DatabaseTime``), bound as a task-local value around
     /// everything after this step, its work in a task included.
-    public func surround(_ context: inout RequestContext, _ rest: (inout RequestContext) -> HTTPAnswer) -> HTTPAnswer {
+    public func surround(_ context: inout RequestContext, _ rest: (inout RequestContext) -> NowOrLater<Void, Response>) -> NowOrLater<Void, Response>
+    {
         // A kept page's render for nobody waits in its visitor's request, which meters it.
         guard context.keptPageRecord == nil else { return rest(&context) }
         let meter = DatabaseTime()
         let answer = DatabaseTime.$current.withValue(meter) { rest(&context) }
-        guard case .pending(let work) = answer else { return answer }
-        return .pending { try await DatabaseTime.$current.withValue(meter) { try await work() } }
+        guard case .later = answer else { return answer }
+        return .later { _ in try await DatabaseTime.$current.withValue(meter) { try await answer.value() } }
     }
 
     /// Records the request with its final status.

@@ -23,7 +23,7 @@ public struct CSRFMiddleware: Middleware {
     public init() {}
 
     /// Checks where an unsafe request comes from; one from elsewhere is a 403.
-    public func before(_ context: inout RequestContext) throws -> StepOutcome {
+    public func before(_ context: inout RequestContext) throws -> NowOrLater<RequestContext, Response?> {
         if Self.isUnsafe(context.request.method) { try Self.verify(context) }
         return .next
     }

@@ -11,16 +11,17 @@
 /// call it makes (a frame from the task's allocator and an executor check on return), and a
 /// chain of "around" closures nests one such call per step. Hooks run in a loop instead, so a
 /// request that nothing waits for is answered on the server's thread with no task at all. A
-/// step that needs I/O for this request (a database that must be asked) returns
-/// ``StepOutcome/wait(_:)``: the rest of the request then runs in one task, and the server's
+/// step that needs I/O for this request (a database that must be asked) returns its work
+/// ``NowOrLater/later(_:)``: the rest of the request then runs in one task, and the server's
 /// thread goes on serving others. A step must never block that thread itself.
 public protocol Middleware: Sendable {
-    /// Runs before the steps after this one and the route: changes the context they get,
-    /// answers at once, or hands back work to wait for (see ``StepOutcome``). A response is the
-    /// answer: nothing after this step runs, and the steps before it see the response on its
-    /// way out. Throwing is answering with an error, which the steps before this one may
-    /// recover from.
-    func before(_ context: inout RequestContext) throws -> StepOutcome
+    /// Runs before the steps after this one and the route: changes the context they get and
+    /// hands the request on (``NowOrLater/next``), answers now (`.now(response)`), or hands back
+    /// work to wait for (`.later`), which changes the context as this method would and returns
+    /// the answer, or `nil` to hand the request on. A response is the answer: nothing after this
+    /// step runs, and the steps before it see the response on its way out. Throwing is
+    /// answering with an error, which the steps before this one may recover from.
+    func before(_ context: inout RequestContext) throws -> NowOrLater<RequestContext, Response?>
 
     /// Runs on the way out, innermost step first, once the rest of the chain answered: adds
     /// headers, sets cookies. `context` is the context the handler saw.
@@ -44,7 +45,7 @@ public protocol Middleware: Sendable {
 
 extension Middleware {
     /// Hands the request on unchanged.
-    public func before(_ context: inout RequestContext) throws -> StepOutcome { .next }
+    public func before(_ context: inout RequestContext) throws -> NowOrLater<RequestContext, Response?> { .next }
 
     /// Leaves the response as it is.
     public func after(_ response: inout Response, for context: RequestContext) {}
@@ -59,15 +60,7 @@ extension Middleware {
     public var surrounding: (any SurroundingMiddleware)? { nil }
 }
 
-/// What a step's ``Middleware/before(_:)`` decided.
-public enum StepOutcome: Sendable {
-    /// Hand the request on to the next step.
-    case next
-    /// This is the answer: nothing after the step runs.
-    case answer(Response)
-    /// The step must wait before it can decide, for I/O that this request needs (a check
-    /// against a database, say). The work runs in the request's task, off the server's thread;
-    /// it changes the context as ``Middleware/before(_:)`` would, and returns the answer, or
-    /// `nil` to hand the request on. What it throws is answered like an error `before` threw.
-    case wait(@Sendable (inout RequestContext) async throws -> Response?)
+extension NowOrLater where Context == RequestContext, Value == Response? {
+    /// A step's "hand the request on": no answer, now.
+    public static var next: Self { .now(nil) }
 }

@@ -3,8 +3,8 @@
 /// ``Middleware/recover(from:in:)`` on the way out, innermost first. The app's steps come
 /// first, then the matched route's.
 ///
-/// Entering stops at a step that must wait (``StepOutcome/wait(_:)``); once its work hands the
-/// request on (``handedOn()``), entering the same list again resumes after that step.
+/// Entering stops at a step that must wait (its work ``NowOrLater/later(_:)``); once its work
+/// hands the request on (``handedOn()``), entering the same list again resumes after that step.
 struct MiddlewareRun: Sendable {
     private let appSteps: [any Middleware]
     private var routeSteps: [any Middleware] = []
@@ -16,26 +16,27 @@ struct MiddlewareRun: Sendable {
         self.appSteps = appSteps
     }
 
-    /// How entering a list of steps ended.
-    enum Entry {
-        /// Every step handed the request on.
-        case handedOn
-        /// A step answered; nothing after it runs.
-        case answered(Response)
-        /// A step must wait for this work before it decides.
-        case waiting(@Sendable (inout RequestContext) async throws -> Response?)
+    /// Where going in stopped short of the way out: which layer answered, or must wait, and how.
+    enum Stop {
+        /// A step answered now (a response), or must wait for its work before it decides.
+        case step(NowOrLater<RequestContext, Response?>)
+        /// The handler (or the router's fallback) answered now, or must wait for its work.
+        case handler(NowOrLater<RequestContext, Response>)
+        /// Something threw on the way in.
+        case failed(any Error)
         /// A step that surrounds the rest handed the request on: the rest goes inside it.
-        case surrounding(any SurroundingMiddleware)
+        case surrounded(any SurroundingMiddleware)
     }
 
-    /// Runs the app's steps' `before`, from the first one not entered yet.
-    mutating func enterAppSteps(_ context: inout RequestContext) throws -> Entry {
+    /// Runs the app's steps' `before`, from the first one not entered yet; `nil` once every one
+    /// handed the request on.
+    mutating func enterAppSteps(_ context: inout RequestContext) throws -> Stop? {
         try Self.enter(appSteps, &context, counting: &enteredApp)
     }
 
     /// Runs the matched route's steps' `before`, after the app's, from the first one not
-    /// entered yet.
-    mutating func enterRouteSteps(_ steps: [any Middleware], _ context: inout RequestContext) throws -> Entry {
+    /// entered yet; `nil` once every one handed the request on.
+    mutating func enterRouteSteps(_ steps: [any Middleware], _ context: inout RequestContext) throws -> Stop? {
         routeSteps = steps
         inRouteSteps = true
         return try Self.enter(steps, &context, counting: &enteredRoute)
@@ -54,23 +55,22 @@ struct MiddlewareRun: Sendable {
 
     /// Runs `steps`' `before` in order from `entered`, counting those that hand the request on;
     /// an answer, a wait or a step that surrounds the rest stops there.
-    private static func enter(_ steps: [any Middleware], _ context: inout RequestContext, counting entered: inout Int) throws -> Entry {
+    private static func enter(_ steps: [any Middleware], _ context: inout RequestContext, counting entered: inout Int) throws -> Stop? {
         while entered < steps.count {
             let step = steps[entered]
-            switch try step.before(&context) {
-            case .next:
-                entered += 1
-                if let surrounding = step.surrounding { return .surrounding(surrounding) }
-            case .answer(let response): return .answered(response)
-            case .wait(let work): return .waiting(work)
-            }
+            let decided = try step.before(&context)
+            guard case .now(nil) = decided else { return .step(decided) }
+            entered += 1
+            if let surrounding = step.surrounding { return .surrounded(surrounding) }
         }
-        return .handedOn
+        return nil
     }
 
     /// Runs the way out of every step entered, innermost first: `after` while there is a
-    /// response, `recover` while there is an error. What is left at the outermost step is thrown.
-    func exit(with outcome: Result<Response, any Error>, context: RequestContext) throws -> Response {
+    /// response, `recover` while there is an error. An error that no step recovered from is
+    /// answered here, at the outermost step, by the error page step's own recovery: it never
+    /// leaves the app to come back in.
+    func exit(with outcome: Result<Response, any Error>, context: RequestContext) -> Response {
         var outcome = outcome
         for step in routeSteps[..<enteredRoute].reversed() {
             outcome = Self.exit(step, outcome, context)
@@ -78,7 +78,10 @@ struct MiddlewareRun: Sendable {
         for step in appSteps[..<enteredApp].reversed() {
             outcome = Self.exit(step, outcome, context)
         }
-        return try outcome.get()
+        switch outcome {
+        case .success(let response): return response
+        case .failure(let error): return ErrorPageMiddleware().recover(from: error, in: context)
+        }
     }
 
     private static func exit(

@@ -15,7 +15,7 @@ public struct SessionMiddleware: Middleware {
     /// step verified when the stream opened: when the cookie and the secret are those exactly,
     /// it starts from that session (see ``LiveRegions``), so a change fanned out to a thousand
     /// open pages does not verify a thousand cookies again.
-    public func before(_ context: inout RequestContext) throws -> StepOutcome {
+    public func before(_ context: inout RequestContext) throws -> NowOrLater<RequestContext, Response?> {
         if context.keptPageRecord != nil {
             // A kept page's copy is rendered for nobody: no session, and none to start.
             context.session = .nobodys()

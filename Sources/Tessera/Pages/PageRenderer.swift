@@ -10,21 +10,19 @@ import TesseraViews
 extension RequestContext {
     /// Runs `controller` for this request, regions and all.
     public func render(_ controller: some PageController) async throws -> Response {
-        switch PageRenderer.decide(with: controller, in: self) {
-        case .answer(let response): response
-        case .wait(let work): try await work(self)
-        }
+        var context = self
+        return try await PageRenderer.decide(with: controller, in: self).value(given: &context)
     }
 }
 
 enum PageRenderer {
     /// A visitor who has the version kept for this page gets a 304 at once: nothing loads or
     /// renders, and no task starts. Anyone else waits for the page.
-    static func decide(with controller: some PageController, in request: RequestContext) -> HandlerDecision {
+    static func decide(with controller: some PageController, in request: RequestContext) -> NowOrLater<RequestContext, Response> {
         // A kept page's copy for nobody has no visitor to answer 304: KeptPages validates it.
         let validation = request.keptPageRecord == nil ? PageValidation(request) : nil
-        if let notModified = validation?.notModified() { return .answer(notModified) }
-        return .wait { context in try await respond(with: controller, in: context, validation: validation) }
+        if let notModified = validation?.notModified() { return .now(notModified) }
+        return .later { context in try await respond(with: controller, in: context, validation: validation) }
     }
 
     private static func respond(

@@ -29,11 +29,11 @@ public struct RateLimit: Middleware {
         immediateStore = store as? any ImmediateRateLimitStore
     }
 
-    public func before(_ context: inout RequestContext) throws -> StepOutcome {
+    public func before(_ context: inout RequestContext) throws -> NowOrLater<RequestContext, Response?> {
         guard let subject = key.subject(context) else { return .next }
         let storeKey = "\(name):\(subject)"
         guard let immediateStore else {
-            return .wait { [self] context in
+            return .later { [self] context in
                 try await count(storeKey, now: Date(), in: context)
                 return nil
             }

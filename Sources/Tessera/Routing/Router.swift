@@ -87,7 +87,7 @@ final class RouteEntry: Sendable {
 
     init(
         name: String, method: HTTPRequest.Method, pattern: RoutePattern, parameters: @escaping @Sendable ([String]) -> (any Sendable)?,
-        middleware: [any Middleware], handler: RouteHandler
+        middleware: [any Middleware], handler: @escaping RouteHandler
     ) {
         self.name = name
         self.method = method
@@ -98,20 +98,8 @@ final class RouteEntry: Sendable {
     }
 }
 
-/// A route's handler, with its typed parameters already read from the matched route.
-enum RouteHandler: Sendable {
-    /// Answers without waiting: the whole request is answered on the server's thread, no task.
-    case immediate(@Sendable (RequestContext) throws -> Response)
-    /// May wait (a region, an action that awaits).
-    case suspending(@Sendable (RequestContext) async throws -> Response)
-    /// Answers at once when it can, and else says what to wait for: a page's 304 needs no task.
-    case deciding(@Sendable (RequestContext) throws -> HandlerDecision)
-}
-
-/// What a ``RouteHandler/deciding(_:)`` handler decided without waiting.
-enum HandlerDecision: Sendable {
-    /// The answer, ready now: the request needs no task.
-    case answer(Response)
-    /// The answer needs this work, which may wait.
-    case wait(@Sendable (RequestContext) async throws -> Response)
-}
+/// A route's handler, with its typed parameters already read from the matched route: the
+/// answer now when it needs no waiting (a health check, a page's 304, a kept page), so that the
+/// whole request is answered on the server's thread with no task, or the work that makes it
+/// later (a page's regions, an action that awaits).
+typealias RouteHandler = @Sendable (RequestContext) throws -> NowOrLater<RequestContext, Response>

@@ -30,7 +30,7 @@ public struct RouterBuilder: Sendable {
         _ factory: @escaping @Sendable (Parameters, RequestContext) throws -> Controller
     ) {
         add(route) { (read: @escaping @Sendable (RequestContext) throws -> Parameters) in
-            .deciding { context in try PageRenderer.decide(with: factory(read(context), context), in: context) }
+            { context in try PageRenderer.decide(with: factory(read(context), context), in: context) }
         }
     }
 
@@ -43,7 +43,7 @@ public struct RouterBuilder: Sendable {
         _ factory: @escaping @Sendable (Parameters) throws -> Kept
     ) {
         add(route) { (read: @escaping @Sendable (RequestContext) throws -> Parameters) in
-            .deciding { context in
+            { context in
                 let rendering = KeptPageRendering(page: try factory(read(context)))
                 guard context.keptPageRecord == nil, let kept = context.application.keptPages, kept.isOn, let key = KeptPageKey(context) else {
                     return PageRenderer.decide(with: rendering, in: context)
@@ -78,7 +78,7 @@ public struct RouterBuilder: Sendable {
         _ make: @escaping @Sendable (Parameters, RequestContext) throws -> Region
     ) {
         add(route) { (read: @escaping @Sendable (RequestContext) throws -> Parameters) in
-            .suspending { context in
+            Self.later { context in
                 let region = try make(read(context), context)
                 let html = try await region.fragment(in: context).html
                 LiveRender.probe?.report(region.topics)
@@ -94,7 +94,7 @@ public struct RouterBuilder: Sendable {
         _ handler: @escaping @Sendable (Parameters, RequestContext) async throws -> Response
     ) {
         add(route) { (read: @escaping @Sendable (RequestContext) throws -> Parameters) in
-            .suspending { context in try await handler(read(context), context) }
+            Self.later { context in try await handler(read(context), context) }
         }
     }
 
@@ -108,7 +108,7 @@ public struct RouterBuilder: Sendable {
         _ handler: @escaping @Sendable (Parameters, RequestContext) throws -> Response
     ) {
         add(route) { (read: @escaping @Sendable (RequestContext) throws -> Parameters) in
-            .immediate { context in try handler(read(context), context) }
+            { context in .now(try handler(read(context), context)) }
         }
     }
 
@@ -150,6 +150,13 @@ public struct RouterBuilder: Sendable {
         precondition(group.fallback == nil, "a route group cannot have a fallback: register it on the app's routes")
         routes += group.routes.map { $0.adding(middleware) }
         sharedRegions.merge(group.sharedRegions)
+    }
+
+    /// A handler that always waits: its work is made once, here, so that no request pays for
+    /// wrapping it.
+    private static func later(_ work: @escaping @Sendable (inout RequestContext) async throws -> Response) -> RouteHandler {
+        let later = NowOrLater<RequestContext, Response>.later(work)
+        return { _ in later }
     }
 
     /// Registers `route`; `makeHandler` gets the function that reads the route's typed

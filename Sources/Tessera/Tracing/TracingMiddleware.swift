@@ -12,29 +12,31 @@ public struct TracingMiddleware: SurroundingMiddleware {
     /// A step that traces every request the app accepts.
     public init() {}
 
-    public func surround(_ context: inout RequestContext, _ rest: (inout RequestContext) -> HTTPAnswer) -> HTTPAnswer {
+    public func surround(_ context: inout RequestContext, _ rest: (inout RequestContext) -> NowOrLater<Void, Response>) -> NowOrLater<Void, Response>
+    {
         // A kept page's render for nobody is part of the request that asked for it: its regions'
         // and database calls' spans are that request's children.
         guard context.keptPageRecord == nil else { return rest(&context) }
         let trace = RequestTrace(span: RequestTracing.startRequestSpan(for: context.request))
         context.trace = trace
         let span = trace.span
-        switch InstrumentationContext.withValue(span.context, operation: { rest(&context) }) {
-        case .ready(var response):
+        let answer = InstrumentationContext.withValue(span.context, operation: { rest(&context) })
+        switch answer {
+        case .now(var response):
             RequestTracing.end(span, with: &response)
             response.traceID = trace.traceID
-            return .ready(response)
-        case .pending(let work):
-            return .pending {
+            return .now(response)
+        case .later:
+            return .later { _ in
                 try await InstrumentationContext.withValue(span.context) {
                     do {
-                        var response = try await work()
+                        var response = try await answer.value()
                         RequestTracing.end(span, with: &response)
                         response.traceID = trace.traceID
                         return response
                     } catch {
-                        // The answer is made later, from the error (a 503, a 404 …): the span
-                        // records the error, not a status it cannot know.
+                        // Only a step around this one could throw here (the chain answers its
+                        // own errors): the span records the error, not a status it cannot know.
                         span.recordError(error)
                         span.setStatus(SpanStatus(code: .error))
                         span.end()

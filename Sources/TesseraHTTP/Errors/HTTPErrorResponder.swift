@@ -8,19 +8,27 @@ import TesseraJSON
 /// The server knows nothing of layouts; the framework's application plugs in a responder that
 /// renders error pages inside the site's layout. Without one, ``PlainErrorResponder`` answers.
 public protocol HTTPErrorResponder: Sendable {
+    /// The answer to `error`: now, when it needs no waiting, or the work that makes it later.
+    ///
     /// `request` is as complete as the server could make it: for a request refused before its
     /// body was read, the body is empty, and for a malformed target, the path is empty.
     /// `error` is anything; ``ThrownError/answer(for:revealingDetails:)`` says what it means.
-    func response(for error: any Error, to request: Request) async -> Response
-
-    /// The same answer, when it can be made without waiting, for the few refusals libmicrohttpd
-    /// makes inside its parser, where nothing can wait; `nil` leaves its own short text.
-    func immediateResponse(for error: any Error, to request: Request) -> Response?
+    /// For the few refusals libmicrohttpd makes inside its parser, where nothing can wait, only
+    /// an answer ready now is used; a later one leaves libmicrohttpd's own short text. Should the
+    /// later work throw, the server answers with ``PlainErrorResponder``'s page.
+    func answer(for error: any Error, to request: Request) -> NowOrLater<Void, Response>
 }
 
 extension HTTPErrorResponder {
-    /// None: libmicrohttpd's own text.
-    public func immediateResponse(for error: any Error, to request: Request) -> Response? { nil }
+    /// The answer to `error`, waiting for it when it must; ``PlainErrorResponder``'s page if the
+    /// work throws.
+    public func response(for error: any Error, to request: Request) async -> Response {
+        do {
+            return try await answer(for: error, to: request).value()
+        } catch {
+            return PlainErrorResponder().page(for: error, to: request)
+        }
+    }
 }
 
 /// A small, self-contained error page: HTML for browsers, JSON for clients that ask for it.
@@ -28,12 +36,12 @@ public struct PlainErrorResponder: HTTPErrorResponder {
     /// The plain responder: no layout, no session.
     public init() {}
 
-    /// A small page in the error's status, or its JSON when the client prefers JSON.
-    public func response(for error: any Error, to request: Request) async -> Response {
-        page(for: error, to: request)
+    /// A small page in the error's status, or its JSON when the client prefers JSON, now.
+    public func answer(for error: any Error, to request: Request) -> NowOrLater<Void, Response> {
+        .now(page(for: error, to: request))
     }
 
-    /// The same answer without awaiting, for the server's own thread when it cannot wait.
+    /// The page itself, for the server's own thread when it cannot wait.
     func page(for error: any Error, to request: Request) -> Response {
         let answer = ThrownError.answer(for: error)
         if AcceptHeader(request.headers[.accept]).prefersJSON { return .json(answer) }

@@ -157,22 +157,21 @@ final class ConnectionRequest: @unchecked Sendable, WaitingConnection {
     /// suspend/resume. The task prefers the connection's event loop, so whatever it waits for,
     /// it resumes on this same thread.
     func dispatch(_ request: Request) {
-        let core = self.core
-        switch core.responder.answer(request) {
-        case .ready(let response) where !(method == .head && response.body.isStream):
+        let answer = core.responder.answer(request)
+        if case .now(let response) = answer, !(method == .head && response.body.isStream) {
             dispatchState.store(.answered, ordering: .relaxed)
             queue(response)
-        case .ready(let response):
-            dispatch(pending: { response }, for: request)
-        case .pending(let work):
-            dispatch(pending: work, for: request)
+            return
         }
+        // The answer as it came: taking its work out of the generic enum to pass it on would
+        // cost a request an allocation (a reabstraction thunk).
+        dispatch(later: answer, for: request)
     }
 
-    private func dispatch(pending work: @escaping @Sendable () async throws -> Response, for request: Request) {
+    private func dispatch(later answer: NowOrLater<Void, Response>, for request: Request) {
         let core = self.core
         let task = Task.immediate(executorPreference: EventLoop.current) {
-            let response = await core.response(to: request, after: work)
+            let response = await core.response(to: request, after: answer)
             self.deliver(await core.withoutStream(response, for: request))
         }
         settle(task: task)

@@ -28,7 +28,7 @@ enum LibraryRefusal {
         _ = withUnsafeMutablePointer(to: &headers) { MHD_get_connection_values_n(connection, .HEADER_KIND, collect, $0) }
         // The method and target may be what was malformed: the page needs only the head.
         guard let request = try? Request(method: .get, target: "/", headers: headers),
-            let response = core.errorResponder.immediateResponse(for: HTTPError(refusal), to: request),
+            case .now(let response) = core.errorResponder.answer(for: HTTPError(refusal), to: request),
             response.status.code == status, case .bytes(let body) = response.body
         else { return nil }
         return NativeResponse.make(bytes: body, headers: response.headers, defaults: core.defaultHeaders).map { ($0, body.count) }

@@ -50,16 +50,16 @@ final class ServerCore: Sendable {
             buffered.headers[.transferEncoding] = nil
             return buffered
         } catch {
-            return await self.response(to: request, after: { throw error })
+            return await self.response(to: request, after: .later { _ in throw error })
         }
     }
 
     /// The response to `request` once the work the responder left for later has run. Whatever it
     /// throws goes to the error responder as it is: what an error means is decided in one place,
     /// ``ThrownError``, not here.
-    func response(to request: Request, after work: @Sendable () async throws -> Response) async -> Response {
+    func response(to request: Request, after answer: NowOrLater<Void, Response>) async -> Response {
         do {
-            return try await work()
+            return try await answer.value()
         } catch {
             if ThrownError.isServerFault(error) {
                 logger.error(

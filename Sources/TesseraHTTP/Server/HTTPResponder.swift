@@ -11,7 +11,7 @@ public protocol HTTPResponder: Sendable {
     ///
     /// The server calls this, not ``respond(to:)``: an answer that is ready at once costs no
     /// task. The default leaves everything to ``respond(to:)``.
-    func answer(_ request: Request) -> HTTPAnswer
+    func answer(_ request: Request) -> NowOrLater<Void, Response>
 
     /// The paths that hold a secret, which the server's logs and traces show as their pattern;
     /// asked once, when the server starts. The default is none.
@@ -20,20 +20,12 @@ public protocol HTTPResponder: Sendable {
 
 extension HTTPResponder {
     /// Everything is left to ``respond(to:)``, in a task.
-    public func answer(_ request: Request) -> HTTPAnswer {
-        .pending { try await respond(to: request) }
+    public func answer(_ request: Request) -> NowOrLater<Void, Response> {
+        .later { _ in try await respond(to: request) }
     }
 
     /// No path holds a secret.
     public var secretPaths: SecretPaths { .none }
-}
-
-/// What ``HTTPResponder/answer(_:)`` gives the server.
-public enum HTTPAnswer: Sendable {
-    /// The response, found without waiting.
-    case ready(Response)
-    /// The work that is left, which may wait; what it throws goes to the error responder.
-    case pending(@Sendable () async throws -> Response)
 }
 
 /// Wraps a closure as a responder, for small apps and tests.
