@@ -275,7 +275,8 @@ let package = Package(
         // `tessera new` and `tessera generate resource`: apps and features, as files to edit.
         .executableTarget(
             name: "TesseraCLI",
-            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["TesseraViews", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            plugins: ["TesseraViewsPlugin"]
         ),
         .executableTarget(
             name: "TesseraBench",

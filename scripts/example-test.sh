@@ -60,6 +60,19 @@ refuse "is taken by Swift or the generated code" "$tessera" generate resource No
 refuse "The app declares RecipeForm" "$tessera" generate resource RecipeForm name:string --directory "$work/Cookbook"
 echo "the generators make $example again, byte for byte, and refuse 13 wrong commands writing nothing"
 
+# A resource of checkboxes alone has no form that can be sent wrong: its tests leave that test
+# out, and no blank line doubles where it was.
+"$tessera" generate resource Setting enabled:bool --directory "$work/Cookbook" >/dev/null
+if doubled=$(grep -rlPz '\n\n\n' "$work/Cookbook/Sources" "$work/Cookbook/Tests" "$work/Cookbook/Views"); then
+  echo "the generated files have a doubled blank line: $doubled" >&2
+  exit 1
+fi
+grep -q "aFormWithMistakes" "$work/Cookbook/Tests/CookbookTests/SettingsTests.swift" && {
+  echo "a resource of checkboxes alone got a test for a form that cannot be sent wrong" >&2
+  exit 1
+}
+echo "a resource of checkboxes alone is generated without the mistakes test, and no blank line doubles"
+
 python3 - <<'PYTHON'
 import pathlib, re, sys
 guide = pathlib.Path("Sources/Tessera/Tessera.docc/GettingStarted.md").read_text()

@@ -33,7 +33,7 @@ struct ResourceCommand: ParsableCommand {
         guard resource.type != app.type, resource.pluralType != app.type else {
             throw Refusal("The resource \(resource.type) would share the app's name; choose another.")
         }
-        let template = ResourceTemplate(app: app, resource: resource, fields: fields)
+        let template = ResourceTemplate(app: app, resource: resource, resourceFields: fields)
         let declared = Self.declaredTypes(in: root, app: app)
         let clashes = template.typeNames.filter(declared.contains)
         guard clashes.isEmpty else {

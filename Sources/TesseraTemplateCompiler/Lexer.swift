@@ -74,9 +74,48 @@ struct Lexer {
             default: tokens.append(Token(kind: .comment, location: start))
             }
             textStart = SourceLocation(line: line, column: column)
+            if opener == "%", content == Self.raw {
+                // Everything up to `{% endraw %}` is text, tags and all: a template that writes
+                // templates (`tessera new`'s) says `{{ … }}` without it being one.
+                guard let end = Self.endOfRaw(in: scalars, from: index) else {
+                    throw TemplateError(path: path, location: start, message: "unclosed {% raw %}: expected {% endraw %}")
+                }
+                text.append(contentsOf: scalars[index..<end.textEnd])
+                advance(end.textEnd - index)
+                flushText()
+                let endLocation = SourceLocation(line: line, column: column)
+                advance(end.tagEnd - index)
+                tokens.append(Token(kind: .tag(Self.endRaw), location: endLocation))
+                textStart = SourceLocation(line: line, column: column)
+            }
         }
         flushText()
-        return Self.removingStandaloneLines(tokens).filter { $0.kind != .comment }
+        return Self.removingStandaloneLines(tokens).filter { token in
+            switch token.kind {
+            case .comment, .tag(Self.raw), .tag(Self.endRaw): false
+            default: true
+            }
+        }
+    }
+
+    static let raw = "raw"
+    static let endRaw = "endraw"
+
+    /// Where the raw text that starts at `start` ends, and where the `{% endraw %}` after it ends.
+    static func endOfRaw(in scalars: [Unicode.Scalar], from start: Int) -> (textEnd: Int, tagEnd: Int)? {
+        var index = start
+        while index + 1 < scalars.count {
+            if scalars[index] == "{", scalars[index + 1] == "%" {
+                var close = index + 2
+                while close + 1 < scalars.count, !(scalars[close] == "%" && scalars[close + 1] == "}") { close += 1 }
+                guard close + 1 < scalars.count else { return nil }
+                var body = String.UnicodeScalarView()
+                body.append(contentsOf: scalars[(index + 2)..<close])
+                if String(body).trimmingWhitespace() == endRaw { return (index, close + 2) }
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// A `{% … %}` or `{# … #}` alone on its line (only spaces around it) takes the whole line

@@ -129,6 +129,17 @@ import Testing
         #expect(swift.contains(#"output.write(static: "\n")"#))
     }
 
+    @Test func rawTextIsWrittenAsItIsTagsAndAll() throws {
+        let swift = try TemplateCompiler.compile(
+            source: "{% model m: M %}\n{% raw %}\n<p>{{ page.title }}</p>{% if x %}\n{% endraw %}\n{{ m.name }} {% raw %}{# kept #}{% endraw %}\n",
+            path: "Views/Shop/generator.txt", relativePath: "generator.txt")
+        #expect(swift.contains(#"output.write(static: "<p>{{ page.title }}</p>{% if x %}\n")"#))
+        #expect(swift.contains("output.plainText(m.name)"))
+        #expect(swift.contains(#"output.write(static: " {# kept #}\n")"#), "raw text joins the text around it")
+        #expect(!swift.contains("page.title)"), "nothing inside raw is compiled")
+        #expect(error("{% model m: M %}\n{% raw %}<p>{{ x }}") == "Views/Shop/page.html:2:1: error: unclosed {% raw %}: expected {% endraw %}")
+    }
+
     @Test func typeNamesFollowThePath() {
         #expect(ViewTypeName.forTemplate(atRelativePath: "card.html") == "CardView")
         #expect(ViewTypeName.forTemplate(atRelativePath: "products/card.html") == "ProductsCardView")
