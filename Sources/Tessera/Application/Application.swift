@@ -70,11 +70,17 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
     /// whole chain, and what the page turned out to depend on (`nil`: not to be kept).
     func renderKeptPage(_ request: Request) async throws -> (response: Response, topics: [Topic]?) {
         let record = KeptPageRecord()
-        var context = RequestContext(request: request, application: parts)
-        context.keptPageRecord = record
-        var run = MiddlewareRun(appSteps: middleware)
-        let response = try await Self.proceed(&run, &context, to: .router(router)).value()
+        let response = try await render(request, for: .keptPage(record))
         return (response, record.topics)
+    }
+
+    /// `request` through the whole chain, rendered for someone other than its sender: nobody (a
+    /// kept page's copy) or a live region's subscriber.
+    func render(_ request: Request, for renderedFor: RenderedFor) async throws -> Response {
+        var context = RequestContext(request: request, application: parts)
+        context.renderedFor = renderedFor
+        var run = MiddlewareRun(appSteps: middleware)
+        return try await Self.proceed(&run, &context, to: .router(router)).value()
     }
 
     /// The one runner of the chain, for both entry points: `steps` in order, then `end`, then the

@@ -24,9 +24,10 @@ public struct RequestContext: Sendable {
     var values: RequestValues
     /// The request's server span, when the app traces (``TracingMiddleware``).
     var trace: RequestTrace?
-    /// Set when the request renders a kept page's copy for nobody (``KeptPages``): what the
-    /// page turned out to depend on goes here.
-    var keptPageRecord: KeptPageRecord?
+    /// Whom the answer is rendered for: the visitor who asked, nobody (a kept page's copy), or
+    /// a live region's subscriber. Set by the one who makes the request, never read from the
+    /// task: a task the handler starts gets it only by taking the context along.
+    var renderedFor: RenderedFor
 
     init(request: Request, application: ApplicationParts) {
         self.languageChoice = nil
@@ -35,7 +36,21 @@ public struct RequestContext: Sendable {
         self.route = nil
         self.values = RequestValues()
         self.trace = nil
-        self.keptPageRecord = nil
+        self.renderedFor = .visitor
+    }
+
+    /// Where a kept page's copy notes what it depends on; `nil` unless this request renders one
+    /// for nobody (``KeptPages``).
+    var keptPageRecord: KeptPageRecord? {
+        guard case .keptPage(let record) = renderedFor else { return nil }
+        return record
+    }
+
+    /// Where a live re-render notes the region's topics; `nil` unless this request renders a
+    /// region again for a subscriber (``LiveRegions``).
+    var liveProbe: LiveRender.Probe? {
+        guard case .liveRegion(let probe) = renderedFor else { return nil }
+        return probe
     }
 
     /// The request as the server read it, or as a middleware rewrote it.

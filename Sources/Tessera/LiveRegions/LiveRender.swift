@@ -8,10 +8,9 @@ struct LiveRender: Sendable {
     let version: String
     let topics: [Topic]
 
-    /// Set around a live render; the fragment route reports the topics its controller depends
-    /// on into it. A URL that is not a region's fragment leaves it empty, and is not live.
-    @TaskLocal static var probe: Probe?
-
+    /// What a live render carries in its request's context (``RenderedFor/liveRegion(_:)``): the
+    /// fragment route reports the topics its controller depends on into it. A URL that is not a
+    /// region's fragment leaves it empty, and is not live.
     final class Probe: Sendable {
         /// The stream's session as its cookie held it, which every re-render sends again.
         let session: Session.Loaded?
@@ -38,7 +37,7 @@ struct LiveRender: Sendable {
         request.isSecure = stream.isSecure
         request.id = stream.id
         let probe = Probe(session: session)
-        guard let response = try? await $probe.withValue(probe, operation: { try await application.respond(to: request) }),
+        guard let response = try? await application.render(request, for: .liveRegion(probe)),
             response.status == .ok, let topics = probe.topics, !topics.isEmpty,
             case .bytes(let html) = response.body
         else { return nil }

@@ -22,7 +22,7 @@ public struct SessionMiddleware: Middleware {
             return .next
         }
         let cookie = context.request.cookie(configuration.sentCookieName)
-        if let loaded = LiveRender.probe?.session, loaded.isLoaded(from: cookie, by: configuration.codec) {
+        if let loaded = context.liveProbe?.session, loaded.isLoaded(from: cookie, by: configuration.codec) {
             context.session = Session(reloading: loaded)
         } else {
             context.session = Session(cookie: cookie, sessions: configuration)

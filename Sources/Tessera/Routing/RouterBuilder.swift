@@ -81,7 +81,7 @@ public struct RouterBuilder: Sendable {
             Self.later { context in
                 let region = try make(read(context), context)
                 let html = try await region.fragment(in: context).html
-                LiveRender.probe?.report(region.topics)
+                context.liveProbe?.report(region.topics)
                 return Response.html(html.bytes)
             }
         }
