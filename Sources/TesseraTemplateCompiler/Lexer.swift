@@ -5,6 +5,8 @@ struct Lexer {
         case output(String)
         case tag(String)
         case comment
+        /// Where a `{% raw %}` block starts or ends: gone from the tokens the parser gets.
+        case rawBoundary
     }
 
     struct Token: Equatable {
@@ -70,7 +72,7 @@ struct Lexer {
             let content = String(body).trimmingWhitespace()
             switch opener {
             case "{": tokens.append(Token(kind: .output(content), location: start))
-            case "%": tokens.append(Token(kind: .tag(content), location: start))
+            case "%": tokens.append(Token(kind: content == Self.raw ? .rawBoundary : .tag(content), location: start))
             default: tokens.append(Token(kind: .comment, location: start))
             }
             textStart = SourceLocation(line: line, column: column)
@@ -85,17 +87,14 @@ struct Lexer {
                 flushText()
                 let endLocation = SourceLocation(line: line, column: column)
                 advance(end.tagEnd - index)
-                tokens.append(Token(kind: .tag(Self.endRaw), location: endLocation))
+                tokens.append(Token(kind: .rawBoundary, location: endLocation))
                 textStart = SourceLocation(line: line, column: column)
             }
         }
         flushText()
-        return Self.removingStandaloneLines(tokens).filter { token in
-            switch token.kind {
-            case .comment, .tag(Self.raw), .tag(Self.endRaw): false
-            default: true
-            }
-        }
+        // A `{% endraw %}` the lexer did not meet as a raw block's end stays a tag: the parser
+        // refuses it as unknown.
+        return Self.removingStandaloneLines(tokens).filter { $0.kind != .comment && $0.kind != .rawBoundary }
     }
 
     static let raw = "raw"
@@ -132,7 +131,7 @@ struct Lexer {
         var keepUpTo: [Int: String.Index] = [:]
         for index in tokens.indices {
             switch tokens[index].kind {
-            case .tag, .comment: break
+            case .tag, .comment, .rawBoundary: break
             default: continue
             }
             // Before: the template starts here, or a text whose last line so far is blank.

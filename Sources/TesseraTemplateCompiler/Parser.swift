@@ -41,7 +41,7 @@ struct Parser {
             let token = tokens[position]
             position += 1
             switch token.kind {
-            case .comment:
+            case .comment, .rawBoundary:
                 break
             case .text(let text):
                 nodes.append(.text(text, token.location))

@@ -138,6 +138,9 @@ import Testing
         #expect(swift.contains(#"output.write(static: " {# kept #}\n")"#), "raw text joins the text around it")
         #expect(!swift.contains("page.title)"), "nothing inside raw is compiled")
         #expect(error("{% model m: M %}\n{% raw %}<p>{{ x }}") == "Views/Shop/page.html:2:1: error: unclosed {% raw %}: expected {% endraw %}")
+        // Raw blocks do not nest, and an `endraw` with no raw block is no tag.
+        #expect(error("{% model m: M %}\n{% endraw %}") == "Views/Shop/page.html:2:1: error: unknown tag “endraw”")
+        #expect(error("{% model m: M %}{% raw %}a{% raw %}b{% endraw %}c\n{% endraw %}") == "Views/Shop/page.html:2:1: error: unknown tag “endraw”")
     }
 
     @Test func typeNamesFollowThePath() {
