@@ -1,5 +1,6 @@
 import Catalog
 import Orders
+public import Tessera
 import TesseraMailPostgres
 import TesseraPostgres
 
@@ -8,8 +9,8 @@ import TesseraPostgres
 struct PostgresOrderTransactions: OrderTransactions {
     let connections: PostgresConnections
 
-    func run<T: Sendable>(_ body: @escaping @Sendable (OrderTransactionStores) throws -> T) async throws -> T {
-        try await connections.write { connection in
+    func run<T: Sendable>(within budget: DatabaseBudget, _ body: @escaping @Sendable (OrderTransactionStores) throws -> T) async throws -> T {
+        try await connections.write(within: budget) { connection in
             try body(
                 OrderTransactionStores(
                     stock: PostgresCatalogStore.stockReservations(in: connection),

@@ -1,16 +1,17 @@
 import Catalog
 import GRDB
 import Orders
+public import Tessera
 import TesseraMailSQLite
-import TesseraSQLite
+public import TesseraSQLite
 
 /// Order changes in one SQLite transaction: the composition root owns the database, so it is the
 /// one that opens the transaction and hands each module its own writes on it.
 struct SQLiteOrderTransactions: OrderTransactions {
-    let database: any DatabaseWriter
+    let database: any SQLiteDatabase
 
-    func run<T: Sendable>(_ body: @escaping @Sendable (OrderTransactionStores) throws -> T) async throws -> T {
-        try await database.write { db in
+    func run<T: Sendable>(within budget: DatabaseBudget, _ body: @escaping @Sendable (OrderTransactionStores) throws -> T) async throws -> T {
+        try await database.write(within: budget) { db in
             try body(
                 OrderTransactionStores(
                     stock: SQLiteCatalogStore.stockReservations(in: db),

@@ -67,7 +67,7 @@ enum StorefrontDatabase {
         try await CatalogSeed.insert(catalog, into: database)
         let accounts = SQLiteAccountsStore(database: database)
         try await AccountsSeed.seedIfEmpty(accounts, hasher: hasher)
-        if let demoUser = try await accounts.user(email: AccountsSeed.users[0].email) {
+        if let demoUser = try await accounts.user(email: AccountsSeed.users[0].email, within: .outsideRequest) {
             try await OrdersSeed.seedIfEmpty(
                 StorefrontServices(database: database, topics: LiveRegions()).orders, userID: demoUser.id, shopperName: demoUser.name)
         }

@@ -81,10 +81,11 @@ enum StorefrontPostgres {
     static let photoPatience: Duration = .seconds(30 * 60)
 
     private static func seed(_ connections: PostgresConnections, hasher: PasswordHasher, catalog: [Product]) async throws {
-        try await PostgresCatalogStore(connections: connections, topics: LiveRegions()).insertIfEmpty(catalog, categories: CatalogSeed.categories)
+        try await PostgresCatalogStore(connections: connections, topics: LiveRegions()).insertIfEmpty(
+            catalog, categories: CatalogSeed.categories, within: .outsideRequest)
         let accounts = PostgresAccountsStore(connections: connections)
         try await AccountsSeed.seedIfEmpty(accounts, hasher: hasher)
-        if let demoUser = try await accounts.user(email: AccountsSeed.users[0].email) {
+        if let demoUser = try await accounts.user(email: AccountsSeed.users[0].email, within: .outsideRequest) {
             try await OrdersSeed.seedIfEmpty(
                 StorefrontServices(postgres: connections, topics: LiveRegions()).orders, userID: demoUser.id, shopperName: demoUser.name)
         }

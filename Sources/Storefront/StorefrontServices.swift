@@ -33,7 +33,7 @@ struct StorefrontServices {
 
     /// - Parameter photoFolder: where the photos' variants are kept (`DATA_DIR/photos`).
     init(
-        database: any DatabaseWriter, topics: any TopicPublisher, mailSender: MailAddress? = nil, relyingParty: PasskeyRelyingParty = .localhost,
+        database: any SQLiteDatabase, topics: any TopicPublisher, mailSender: MailAddress? = nil, relyingParty: PasskeyRelyingParty = .localhost,
         hasher: PasswordHasher = PasswordHasher(),
         photoFolder: String = FileManager.default.temporaryDirectory.appendingPathComponent("tessera-photos").path
     ) {
@@ -45,7 +45,7 @@ struct StorefrontServices {
         passwordResets = PasswordResetService(
             store: SQLitePasswordResetStore(database: database), accounts: accounts, sender: mailSender ?? .localShop)
         cart = CartService(store: SQLiteCartStore(database: database), catalog: catalog)
-        let outbox = SQLiteMailOutbox(database: database)
+        let outbox = SQLiteMailOutbox(database: database.writer)
         orders = OrderService(
             store: SQLiteOrderStore(database: database), transactions: SQLiteOrderTransactions(database: database), cart: cart,
             topics: topics, confirmations: mailSender.map { [accounts] in OrderConfirmations(sender: $0, accounts: accounts, deadLetters: outbox) })

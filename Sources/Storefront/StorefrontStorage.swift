@@ -73,6 +73,6 @@ struct PostgresReadiness: ReadinessCheck {
     let name = "database"
 
     func check() async throws {
-        _ = try await connections.query("SELECT 1")
+        _ = try await connections.query("SELECT 1", within: .outsideRequest)
     }
 }

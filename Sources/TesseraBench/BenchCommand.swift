@@ -123,19 +123,19 @@ struct BenchModule: FeatureModule {
         // TechEmpower's rule: an object mapping `message` to the text, made and encoded per request.
         app.routes.action(Routes.json) { _, _ in try .json(Message(message: "Hello, World!")) }
         if let postgres {
-            app.routes.action(Routes.singleQuery) { _, _ in try .json(try await postgres.randomWorld()) }
+            app.routes.action(Routes.singleQuery) { _, context in try .json(try await postgres.randomWorld(within: context.databaseBudget)) }
             app.routes.action(Routes.multipleQueries) { _, context in
-                try .json(try await postgres.randomWorlds(RowCount.parse(context.request.query["queries"])))
+                try .json(try await postgres.randomWorlds(RowCount.parse(context.request.query["queries"]), within: context.databaseBudget))
             }
             app.routes.action(Routes.updates) { _, context in
-                try .json(try await postgres.updateRandomWorlds(RowCount.parse(context.request.query["queries"])))
+                try .json(try await postgres.updateRandomWorlds(RowCount.parse(context.request.query["queries"]), within: context.databaseBudget))
             }
             app.routes.action(Routes.cachedQueries) { _, context in
                 try .json(postgres.cachedRandomWorlds(RowCount.parse(context.request.query["count"])))
             }
             app.routes.page(Routes.fortunes) { _, _ in FortunesPageController(store: postgres) }
-            app.routes.action(Routes.slowStatement) { _, _ in
-                try await postgres.sleep(seconds: 2)
+            app.routes.action(Routes.slowStatement) { _, context in
+                try await postgres.sleep(seconds: 2, within: context.databaseBudget)
                 return .text("slept")
             }
         }

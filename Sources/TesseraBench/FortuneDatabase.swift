@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Tessera
 import TesseraSQLite
 
 /// The TechEmpower `fortune` table in SQLite, read on every request of `/sqlite-fortunes`, as the
@@ -32,14 +33,16 @@ struct FortuneDatabase: FortuneSource {
     /// Read on the caller's thread, as the storefront reads (``InlineReader``): one statement,
     /// so no transaction around it, prepared once per connection and stepped per request, its
     /// columns read by position (``SQLiteColumns``).
-    func all() async throws -> [Fortune] {
-        try reader.unsafeRead { db in
-            var fortunes: [Fortune] = []
-            fortunes.reserveCapacity(16)
-            try db.cachedStatement(sql: "SELECT id, message FROM fortune").forEachRow { row in
-                fortunes.append(Fortune(id: row.int(0), message: row.string(1)))
+    func all(within budget: DatabaseBudget) async throws -> [Fortune] {
+        try budget.measure {
+            try reader.unsafeRead { db in
+                var fortunes: [Fortune] = []
+                fortunes.reserveCapacity(16)
+                try db.cachedStatement(sql: "SELECT id, message FROM fortune").forEachRow { row in
+                    fortunes.append(Fortune(id: row.int(0), message: row.string(1)))
+                }
+                return fortunes
             }
-            return fortunes
         }
     }
 }

@@ -10,12 +10,12 @@ struct Fortune: Sendable {
 /// Where a Fortunes page reads its rows: memory (`/fortunes`, the template's cost) or SQLite
 /// (`/sqlite-fortunes`) or PostgreSQL (`/fortunes`, TechEmpower's test): the data path's.
 protocol FortuneSource: Sendable {
-    func all() async throws -> [Fortune]
+    func all(within budget: DatabaseBudget) async throws -> [Fortune]
 }
 
 /// The 12 stored rows, kept in memory.
 struct FortuneStore: FortuneSource {
-    func all() async -> [Fortune] {
+    func all(within budget: DatabaseBudget) async -> [Fortune] {
         Self.rows
     }
 
@@ -40,7 +40,7 @@ struct FortunesPageController: PageController {
     let store: any FortuneSource
 
     func load(_ context: RequestContext) async throws -> [Fortune] {
-        var fortunes = try await store.all()
+        var fortunes = try await store.all(within: context.databaseBudget)
         fortunes.append(Fortune(id: 0, message: "Additional fortune added at request time."))
         fortunes.sort { $0.message.utf8.lexicographicallyPrecedes($1.message.utf8) }
         return fortunes

@@ -1,11 +1,12 @@
 import Logging
+import Tessera
 import TesseraPostgres
 
 /// TechEmpower's database in PostgreSQL (`world`, 10,000 rows, and `fortune`), read and written
 /// by its rules: one prepared statement per row for `/db`, `/queries` and `/updates`'s reads,
 /// one batched `UPDATE` for `/updates`' writes, and `fortune` read on every `/fortunes`.
 ///
-/// Statements are prepared once per connection (``PostgresConnections/execute(_:)``), as the C
+/// Statements are prepared once per connection (``PostgresConnections/execute(_:within:)``), as the C
 /// reference prepares them once per thread with libpq.
 struct TechEmpowerDatabase: FortuneSource {
     let connections: PostgresConnections
@@ -19,7 +20,7 @@ struct TechEmpowerDatabase: FortuneSource {
     /// only read, find them.
     init(connections: PostgresConnections) async throws {
         self.connections = connections
-        try await connections.write { connection in
+        try await connections.write(within: .outsideRequest) { connection in
             if try connection.rows("SELECT to_regclass('world') IS NULL").first?.decode(Bool.self) ?? true {
                 try connection.execute("CREATE TABLE world (id integer PRIMARY KEY, randomnumber integer NOT NULL DEFAULT 0)")
                 try connection.execute(
@@ -35,26 +36,26 @@ struct TechEmpowerDatabase: FortuneSource {
                 }
             }
         }
-        cachedWorlds = try await connections.query("SELECT id, randomnumber FROM world ORDER BY id")
+        cachedWorlds = try await connections.query("SELECT id, randomnumber FROM world ORDER BY id", within: .outsideRequest)
             .map { row in try row.decode((Int32, Int32).self) }
             .map { World(id: $0.0, randomNumber: $0.1) }
     }
 
     /// A statement that takes `seconds` in the database.
-    func sleep(seconds: Int) async throws {
-        _ = try await connections.query("SELECT pg_sleep(\(seconds))")
+    func sleep(seconds: Int, within budget: DatabaseBudget) async throws {
+        _ = try await connections.query("SELECT pg_sleep(\(seconds))", within: budget)
     }
 
     /// One random row, by its own query.
-    func randomWorld() async throws -> World {
-        try await world(worldIDs.next())
+    func randomWorld(within budget: DatabaseBudget) async throws -> World {
+        try await world(worldIDs.next(), within: budget)
     }
 
     /// `count` random rows, each by its own query (TechEmpower forbids one `IN (…)` for all),
     /// one after another on one connection.
-    func randomWorlds(_ count: Int) async throws -> [World] {
+    func randomWorlds(_ count: Int, within budget: DatabaseBudget) async throws -> [World] {
         let ids = worldIDs.next(count)
-        return try await connections.withConnection { connection in try await Self.worlds(ids, on: connection) }
+        return try await connections.withConnection(within: budget) { connection in try await Self.worlds(ids, on: connection) }
     }
 
     /// `count` random rows read one by one, each given a new random number, all written in one
@@ -62,8 +63,8 @@ struct TechEmpowerDatabase: FortuneSource {
     /// the same rows lock them in the same order and never deadlock; an id drawn twice is
     /// written once, with the number it was given last, which every copy of it in the answer
     /// shows.
-    func updateRandomWorlds(_ count: Int) async throws -> [World] {
-        try await connections.withConnection { connection in
+    func updateRandomWorlds(_ count: Int, within budget: DatabaseBudget) async throws -> [World] {
+        try await connections.withConnection(within: budget) { connection in
             var worlds = try await Self.worlds(worldIDs.next(count), on: connection)
             var newNumbers: [Int32: Int32] = [:]
             let numbers = worldIDs.next(worlds.count)
@@ -91,12 +92,12 @@ struct TechEmpowerDatabase: FortuneSource {
         worldIDs.next(count) { cachedWorlds[Int($0) - 1] }
     }
 
-    func all() async throws -> [Fortune] {
-        try await connections.execute(AllFortunes()).map { Fortune(id: $0.0, message: $0.1) }
+    func all(within budget: DatabaseBudget) async throws -> [Fortune] {
+        try await connections.execute(AllFortunes(), within: budget).map { Fortune(id: $0.0, message: $0.1) }
     }
 
-    private func world(_ id: Int32) async throws -> World {
-        guard let row = try await connections.execute(WorldByID(id: id)).first else { throw MissingWorld(id: id) }
+    private func world(_ id: Int32, within budget: DatabaseBudget) async throws -> World {
+        guard let row = try await connections.execute(WorldByID(id: id), within: budget).first else { throw MissingWorld(id: id) }
         return World(id: row.0, randomNumber: row.1)
     }
 

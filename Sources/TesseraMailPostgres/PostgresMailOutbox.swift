@@ -99,7 +99,7 @@ public struct PostgresMailOutbox: MailOutbox, DeadLetterOffice {
                 ORDER BY due_at, id LIMIT 1 FOR UPDATE SKIP LOCKED
             )
             RETURNING id, attempts, resent_after, message_id, sender, recipients, data, reference
-            """)
+            """, within: .outsideRequest)
         guard let row = rows.first else { return nil }
         let (id, claim, resentAfter, messageID, sender, recipients, data, reference) = try row.decode(
             (Int64, Int, Int, String, String, [String], String, String?).self)
@@ -117,7 +117,7 @@ public struct PostgresMailOutbox: MailOutbox, DeadLetterOffice {
             """
             UPDATE tessera_mail_outbox SET delivered_at = now(), last_error = NULL, data = CASE WHEN \(forgets) THEN '' ELSE data END
             WHERE id = \(claim.id) AND delivered_at IS NULL
-            """)
+            """, within: .outsideRequest)
     }
 
     public func retry(_ claim: ClaimedMail, after delay: Duration, error: String) async throws {
@@ -126,7 +126,7 @@ public struct PostgresMailOutbox: MailOutbox, DeadLetterOffice {
             """
             UPDATE tessera_mail_outbox SET due_at = now() + \(delaySeconds) * interval '1 second', last_error = \(String(error.prefix(1000)))
             WHERE id = \(claim.id) AND attempts = \(claim.claim) AND delivered_at IS NULL
-            """)
+            """, within: .outsideRequest)
     }
 
     public func bury(_ claim: ClaimedMail, reason: String) async throws -> Bool {
@@ -134,7 +134,7 @@ public struct PostgresMailOutbox: MailOutbox, DeadLetterOffice {
             """
             UPDATE tessera_mail_outbox SET dead_at = now(), last_error = \(String(reason.prefix(1000)))
             WHERE id = \(claim.id) AND attempts = \(claim.claim) AND delivered_at IS NULL AND dead_at IS NULL RETURNING id
-            """
+            """, within: .outsideRequest
         ).isEmpty
     }
 
@@ -142,7 +142,7 @@ public struct PostgresMailOutbox: MailOutbox, DeadLetterOffice {
         let rows = try await connections.query(
             """
             SELECT extract(epoch FROM min(due_at) - now())::float8 FROM tessera_mail_outbox WHERE delivered_at IS NULL AND dead_at IS NULL
-            """)
+            """, within: .outsideRequest)
         return try rows.first?.decode(Double?.self).map { Duration.seconds($0) }
     }
 
@@ -171,7 +171,7 @@ public struct PostgresMailOutbox: MailOutbox, DeadLetterOffice {
                 """
                 SELECT id, message_id, reference, recipients, last_error, attempts - resent_after, created_at FROM tessera_mail_outbox
                 WHERE dead_at IS NOT NULL AND discarded_at IS NULL AND delivered_at IS NULL ORDER BY dead_at, id LIMIT \(limit)
-                """))
+                """, within: .outsideRequest))
     }
 
     public func deadLetter(_ id: Int64) async throws -> DeadLetter? {
@@ -180,7 +180,7 @@ public struct PostgresMailOutbox: MailOutbox, DeadLetterOffice {
                 """
                 SELECT id, message_id, reference, recipients, last_error, attempts - resent_after, created_at FROM tessera_mail_outbox
                 WHERE id = \(id) AND dead_at IS NOT NULL AND discarded_at IS NULL AND delivered_at IS NULL
-                """)
+                """, within: .outsideRequest)
         ).first
     }
 
@@ -194,7 +194,7 @@ public struct PostgresMailOutbox: MailOutbox, DeadLetterOffice {
                 WHERE id = \(id) AND dead_at IS NOT NULL AND discarded_at IS NULL AND delivered_at IS NULL RETURNING id
             )
             SELECT id, pg_notify(\(Self.arrivalsChannel), '') FROM sent_again
-            """
+            """, within: .outsideRequest
         ).isEmpty
     }
 
@@ -203,7 +203,7 @@ public struct PostgresMailOutbox: MailOutbox, DeadLetterOffice {
             """
             UPDATE tessera_mail_outbox SET discarded_at = now()
             WHERE id = \(id) AND dead_at IS NOT NULL AND discarded_at IS NULL AND delivered_at IS NULL RETURNING id
-            """
+            """, within: .outsideRequest
         ).isEmpty
     }
 }

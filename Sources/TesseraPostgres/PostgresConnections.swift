@@ -1,7 +1,7 @@
 import Dispatch
 public import Logging
 import Synchronization
-import Tessera
+public import Tessera
 public import TesseraHTTP
 import Tracing
 
@@ -9,19 +9,19 @@ import Tracing
 /// read and write with, and a few more for synchronous transactions.
 ///
 /// Two ways to use it, for two kinds of work:
-/// - ``query(_:)``, ``execute(_:)->Int``, ``execute(_:)->[Statement.Row]``, ``withConnection(_:)``: statements awaited in the caller's
+/// - ``query(_:within:)``, ``execute(_:within:)->Int``, ``execute(_:within:)->[Statement.Row]``, ``withConnection(within:_:)``: statements awaited in the caller's
 ///   task, on the caller's event loop. Each loop keeps its own connections (libpq, non-blocking,
 ///   pipelined): a request's statement goes out on the thread that read the request, and its
 ///   answer resumes it there. Statements from many requests share a connection, each with a Sync
 ///   of its own, so none waits for another's answer; a loop opens another connection (up to its
 ///   share of ``size``) rather than queue behind one that is busy, so a slow statement holds up
 ///   nobody else.
-/// - ``read(_:)``, ``write(_:)``, ``withoutTransaction(_:)``: a synchronous unit of work on one
+/// - ``read(within:_:)``, ``write(within:_:)``, ``withoutTransaction(within:_:)``: a synchronous unit of work on one
 ///   connection (``BlockingConnection``), on a thread of its own. The order transactions'
 ///   bodies are synchronous protocols shared with SQLite, and a body that cannot suspend cannot
 ///   be interleaved with another on its connection.
 ///
-/// A request waits for its work for its `DatabasePatience` at most: past that it gets
+/// A request waits for its work for its `DatabaseBudget`'s patience at most: past that it gets
 /// `DatabaseUnavailable` (a 503 with `Retry-After`), so a stalled database never holds a
 /// request for long; what it started finishes in the background. A statement unanswered in
 /// ``statementTimeout`` counts its connection as lost. Connections are made when needed, within
@@ -87,32 +87,32 @@ public final class PostgresConnections: Sendable {
     ///
     /// In a traced request it is a client span whose `traceparent` goes along as a leading SQL
     /// comment, so `pg_stat_activity` and the server's log show which trace a slow query is in.
-    public func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
+    public func query(_ query: PostgresQuery, within budget: DatabaseBudget) async throws -> [PostgresRow] {
         try await RequestTracing.withChildSpan("db.query", ofKind: .client) { span in
-            guard let span else { return try await answer(query, prepare: true).rows }
+            guard let span else { return try await answer(query, prepare: true, within: budget).rows }
             var query = query
             span.attributes["db.system.name"] = "postgresql"
             span.attributes["db.query.text"] = query.sql
             // A comment that differs per request: this text is not worth preparing.
-            guard let traceparent = RequestTracing.traceparent(of: span) else { return try await answer(query, prepare: true).rows }
+            guard let traceparent = RequestTracing.traceparent(of: span) else { return try await answer(query, prepare: true, within: budget).rows }
             query.sql = "/*traceparent='\(traceparent)'*/ " + query.sql
-            return try await answer(query, prepare: false).rows
+            return try await answer(query, prepare: false, within: budget).rows
         }
     }
 
     /// Runs one statement and returns how many rows it changed: a write that needs no
     /// transaction around it.
     @discardableResult
-    public func execute(_ query: PostgresQuery) async throws -> Int {
+    public func execute(_ query: PostgresQuery, within budget: DatabaseBudget) async throws -> Int {
         try await RequestTracing.withChildSpan("db.query", ofKind: .client) { span in
             span?.attributes["db.system.name"] = "postgresql"
             span?.attributes["db.query.text"] = query.sql
-            return try await answer(query, prepare: true).changed
+            return try await answer(query, prepare: true, within: budget).changed
         }
     }
 
-    private func answer(_ query: PostgresQuery, prepare: Bool) async throws -> LoopConnection.Answer {
-        try await onLoop { pool, deadline in
+    private func answer(_ query: PostgresQuery, prepare: Bool, within budget: DatabaseBudget) async throws -> LoopConnection.Answer {
+        try await onLoop(within: budget) { pool, deadline in
             try await pool.connection().run(query, deadline: deadline, prepare: prepare)
         }
     }
@@ -122,11 +122,11 @@ public final class PostgresConnections: Sendable {
     /// connection, not per request. The way a hot page reads. In a traced request it is a client
     /// span that names the statement (a prepared statement's text is fixed, so it carries no
     /// comment).
-    public func execute<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
+    public func execute<Statement: PostgresPreparedStatement>(_ statement: Statement, within budget: DatabaseBudget) async throws -> [Statement.Row] {
         try await RequestTracing.withChildSpan("db.execute", ofKind: .client) { span in
             span?.attributes["db.system.name"] = "postgresql"
             span?.attributes["db.query.text"] = Statement.sql
-            return try await onLoop { pool, deadline in
+            return try await onLoop(within: budget) { pool, deadline in
                 try await PostgresLease(connection: pool.connection(), deadline: deadline).untracedExecute(statement)
             }
         }
@@ -135,16 +135,16 @@ public final class PostgresConnections: Sendable {
     /// Runs `body` with one connection for all its statements, in this task: a request that
     /// runs several statements one after another (TechEmpower's twenty queries) sends them all
     /// on one connection, where they queue without waiting for each other.
-    public func withConnection<T>(_ body: (PostgresLease) async throws -> T) async throws -> T {
-        try await onLoop { pool, deadline in
+    public func withConnection<T>(within budget: DatabaseBudget, _ body: (PostgresLease) async throws -> T) async throws -> T {
+        try await onLoop(within: budget) { pool, deadline in
             try await body(PostgresLease(connection: pool.connection(), deadline: deadline))
         }
     }
 
     /// Runs `body` on the caller's event loop (or, outside the app's loops, on the next one),
     /// with that loop's connections and what is left of the request's patience.
-    private func onLoop<T>(_ body: (LoopPool, ContinuousClock.Instant?) async throws -> T) async throws -> T {
-        try await DatabasePatience.call { deadline in
+    private func onLoop<T>(within budget: DatabaseBudget, _ body: (LoopPool, ContinuousClock.Instant?) async throws -> T) async throws -> T {
+        try await budget.call { deadline in
             let deadline = deadline ?? .now + statementTimeout
             let loop = eventLoops.currentOrNext()
             let pool = pools[loop.index]
@@ -157,11 +157,11 @@ public final class PostgresConnections: Sendable {
 
     /// Runs `body` on a thread of its own, in a read-only transaction that sees one snapshot
     /// (repeatable read), as GRDB's `read` does: for reads that need several statements to see
-    /// the same moment. A page's reads are single statements (``query(_:)``) instead: a
+    /// the same moment. A page's reads are single statements (``query(_:within:)``) instead: a
     /// transaction costs two more round trips.
     @discardableResult
-    public func read<T: Sendable>(_ body: @escaping @Sendable (BlockingConnection) throws -> T) async throws -> T {
-        try await onThread { connection in
+    public func read<T: Sendable>(within budget: DatabaseBudget, _ body: @escaping @Sendable (BlockingConnection) throws -> T) async throws -> T {
+        try await onThread(within: budget) { connection in
             try Self.inTransaction(connection, begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
         }
     }
@@ -169,15 +169,17 @@ public final class PostgresConnections: Sendable {
     /// Runs `body` on a thread of its own with no transaction around it: for statements that
     /// cannot run in one (`CREATE DATABASE`, `VACUUM`). Each statement commits by itself.
     @discardableResult
-    public func withoutTransaction<T: Sendable>(_ body: @escaping @Sendable (BlockingConnection) throws -> T) async throws -> T {
-        try await onThread(body)
+    public func withoutTransaction<T: Sendable>(
+        within budget: DatabaseBudget, _ body: @escaping @Sendable (BlockingConnection) throws -> T
+    ) async throws -> T {
+        try await onThread(within: budget, body)
     }
 
     /// Runs `body` in one transaction, on a thread of its own: committed when it returns, rolled
     /// back when it throws.
     @discardableResult
-    public func write<T: Sendable>(_ body: @escaping @Sendable (BlockingConnection) throws -> T) async throws -> T {
-        try await onThread { connection in try Self.inTransaction(connection, begin: "BEGIN", body) }
+    public func write<T: Sendable>(within budget: DatabaseBudget, _ body: @escaping @Sendable (BlockingConnection) throws -> T) async throws -> T {
+        try await onThread(within: budget) { connection in try Self.inTransaction(connection, begin: "BEGIN", body) }
     }
 
     /// Runs `body` while this process holds the advisory lock `key`: instances that do the same
@@ -226,10 +228,11 @@ public final class PostgresConnections: Sendable {
     /// Runs `body` with a connection on a thread of its own. A request waits for it for its
     /// patience at most; past that, the work goes on without it and gives its connection back
     /// when it ends.
-    private func onThread<T: Sendable>(_ body: @escaping @Sendable (BlockingConnection) throws -> T) async throws -> T {
+    private func onThread<T: Sendable>(within budget: DatabaseBudget, _ body: @escaping @Sendable (BlockingConnection) throws -> T) async throws -> T
+    {
         try await RequestTracing.withChildSpan("db.transaction", ofKind: .client) { span in
             span?.attributes["db.system.name"] = "postgresql"
-            return try await DatabasePatience.call { deadline in
+            return try await budget.call { deadline in
                 let deadline = deadline ?? .now + statementTimeout
                 let blocking = self.blocking
                 let work = Task {
@@ -244,7 +247,7 @@ public final class PostgresConnections: Sendable {
                         throw Self.isUnavailable(error) ? DatabaseUnavailable(error) : error
                     }
                 }
-                return try await DatabasePatience.value(of: work, until: deadline, on: self.eventLoops.currentOrNext())
+                return try await DatabaseBudget.value(of: work, until: deadline, on: self.eventLoops.currentOrNext())
             }
         }
     }

@@ -2,7 +2,7 @@ import Tessera
 import Tracing
 
 /// One connection of an event loop, held for the statements of one
-/// ``PostgresConnections/withConnection(_:)`` body; it must not outlive the body. Other
+/// ``PostgresConnections/withConnection(within:_:)`` body; it must not outlive the body. Other
 /// requests' statements may share the connection meanwhile, each with a Sync of its own.
 public struct PostgresLease: @unchecked Sendable {
     // @unchecked: the connection is its loop's, and the body runs on that loop.
@@ -10,7 +10,7 @@ public struct PostgresLease: @unchecked Sendable {
     let deadline: ContinuousClock.Instant?
 
     /// The rows of a prepared statement, prepared once on this connection, as
-    /// ``PostgresConnections/execute(_:)->[Statement.Row]`` runs it; a client span in a traced request.
+    /// ``PostgresConnections/execute(_:within:)->[Statement.Row]`` runs it; a client span in a traced request.
     public func execute<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> [Statement.Row] {
         try await RequestTracing.withChildSpan("db.execute", ofKind: .client) { span in
             span?.attributes["db.system.name"] = "postgresql"

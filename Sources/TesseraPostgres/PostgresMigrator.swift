@@ -1,3 +1,5 @@
+import Tessera
+
 /// Versioned schema migrations for PostgreSQL, in the order they were registered, each applied
 /// once: GRDB's `DatabaseMigrator` for the SQLite stores, and this for PostgreSQL.
 ///
@@ -25,7 +27,7 @@ public struct PostgresMigrator: Sendable {
     @discardableResult
     public func migrate(_ connections: PostgresConnections) async throws -> [String] {
         let migrations = self.migrations
-        return try await connections.write { connection in
+        return try await connections.write(within: .outsideRequest) { connection in
             try connection.execute("SELECT pg_advisory_xact_lock(\(Self.lockKey))")
             try connection.execute(
                 "CREATE TABLE IF NOT EXISTS tessera_migration (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")

@@ -36,10 +36,11 @@ public struct PostgresRateLimitStore: RateLimitStore {
 
     public func update<Result: Sendable>(
         _ keys: [String], now: Date,
+        within budget: DatabaseBudget,
         _ change: @escaping @Sendable (inout [String: RateLimitCount]) throws -> Result
     ) async throws -> Result {
         let keys = Array(Set(keys)).sorted()
-        let result = try await connections.write { connection in
+        let result = try await connections.write(within: budget) { connection in
             // Makes a row for each key that has none, so every key can be locked; one
             // statement locks and reads them all (an update that changes nothing still locks).
             let rows = try connection.rows(
@@ -76,13 +77,13 @@ public struct PostgresRateLimitStore: RateLimitStore {
             return result
         }
         // The count is committed: a sweep that fails is tried again by a later update.
-        if Int.random(in: 0..<Self.sweepEvery) == 0 { try? await sweep(now: now) }
+        if Int.random(in: 0..<Self.sweepEvery) == 0 { try? await sweep(now: now, within: budget) }
         return result
     }
 
     /// Deletes counts that expired before `now`, a batch at a time, skipping rows an update holds.
-    func sweep(now: Date) async throws {
-        try await connections.write { connection in
+    func sweep(now: Date, within budget: DatabaseBudget) async throws {
+        try await connections.write(within: budget) { connection in
             try connection.execute(
                 """
                 DELETE FROM tessera_rate_limit WHERE key IN (SELECT key FROM tessera_rate_limit \

@@ -34,7 +34,7 @@ public final class PostgresTopicBus: TopicBus {
         let version = sends.add(1, ordering: .relaxed).newValue
         for payload in Self.payloads(from: String(instance), version: version, topics: topics) {
             do {
-                _ = try await connections.withoutTransaction { connection in
+                _ = try await connections.withoutTransaction(within: .outsideRequest) { connection in
                     try connection.execute("SELECT pg_notify(\(Self.channel), \(payload))")
                 }
             } catch {

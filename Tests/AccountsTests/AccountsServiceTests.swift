@@ -22,37 +22,39 @@ import Testing
     @Test func registeringThenSigningIn() async throws {
         let (accounts, folder) = try Self.service()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let user = try await accounts.register(name: "Ada", email: "ada@example.org", password: "analytical-engine")
+        let user = try await accounts.register(name: "Ada", email: "ada@example.org", password: "analytical-engine", within: .outsideRequest)
         #expect(user.passwordHash.hasPrefix("pbkdf2-sha256$1000$"), "only a hash is stored")
         #expect(!user.passwordHash.contains("analytical-engine"))
         #expect(
-            try await accounts.authenticate(email: "ADA@example.org", password: "analytical-engine", from: nil) == user,
+            try await accounts.authenticate(email: "ADA@example.org", password: "analytical-engine", from: nil, within: .outsideRequest) == user,
             "e-mails match case-insensitively")
-        #expect(try await accounts.user(id: user.id) == user)
+        #expect(try await accounts.user(id: user.id, within: .outsideRequest) == user)
     }
 
     @Test func aTakenEmailIsRefusedAndKeepsTheFirstAccount() async throws {
         let (accounts, folder) = try Self.service()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let first = try await accounts.register(name: "Ada", email: "ada@example.org", password: "first-password")
+        let first = try await accounts.register(name: "Ada", email: "ada@example.org", password: "first-password", within: .outsideRequest)
         await #expect(throws: RegistrationError.emailTaken) {
-            try await accounts.register(name: "Mallory", email: "ada@example.org", password: "second-password")
+            try await accounts.register(name: "Mallory", email: "ada@example.org", password: "second-password", within: .outsideRequest)
         }
         #expect(RegistrationError.emailTaken.status == .unprocessableContent)
-        #expect(try await accounts.authenticate(email: "ada@example.org", password: "first-password", from: nil) == first)
+        #expect(try await accounts.authenticate(email: "ada@example.org", password: "first-password", from: nil, within: .outsideRequest) == first)
     }
 
     @Test func wrongCredentialsAreOneRefusalWhicheverPartIsWrong() async throws {
         let (accounts, folder) = try Self.service()
         defer { try? FileManager.default.removeItem(at: folder) }
-        _ = try await accounts.register(name: "Ada", email: "ada@example.org", password: "right-password")
+        _ = try await accounts.register(name: "Ada", email: "ada@example.org", password: "right-password", within: .outsideRequest)
         await #expect(throws: SignInError.wrongCredentials) {
-            try await accounts.authenticate(email: "ada@example.org", password: "wrong-password", from: nil)
+            try await accounts.authenticate(email: "ada@example.org", password: "wrong-password", from: nil, within: .outsideRequest)
         }
         await #expect(throws: SignInError.wrongCredentials) {
-            try await accounts.authenticate(email: "nobody@example.org", password: "right-password", from: nil)
+            try await accounts.authenticate(email: "nobody@example.org", password: "right-password", from: nil, within: .outsideRequest)
         }
-        await #expect(throws: SignInError.wrongCredentials) { try await accounts.authenticate(email: "ada@example.org", password: "", from: nil) }
+        await #expect(throws: SignInError.wrongCredentials) {
+            try await accounts.authenticate(email: "ada@example.org", password: "", from: nil, within: .outsideRequest)
+        }
     }
 
     @Test func theHasherVerifiesOnlyItsOwnWellFormedHashes() throws {

@@ -55,7 +55,7 @@ final class CatalogDatabase: Sendable {
             let topics = LiveRegions(bus: PostgresTopicBus(connections: database.connections, logger: Logger(label: "test")))
             let store = PostgresCatalogStore(connections: database.connections, topics: topics)
             do {
-                try await store.insertIfEmpty(CatalogSeed.products, categories: CatalogSeed.categories)
+                try await store.insertIfEmpty(CatalogSeed.products, categories: CatalogSeed.categories, within: .outsideRequest)
             } catch {
                 await database.remove()
                 throw error
@@ -82,7 +82,7 @@ final class CatalogDatabase: Sendable {
     func insert(_ product: Product) async throws {
         if let sqlite { try await sqlite.pool.write { db in try product.insert(db) } }
         if let postgres {
-            try await postgres.connections.write { connection in
+            try await postgres.connections.write(within: .outsideRequest) { connection in
                 try connection.execute(
                     """
                     INSERT INTO product (id, category_id, name, summary, price_minor, stock, image_path) VALUES \
@@ -106,7 +106,7 @@ final class CatalogDatabase: Sendable {
             _ = try await (store as! SQLiteCatalogStore).reorderSearchBySales()
         }
         if let postgres {
-            try await postgres.connections.write { connection in
+            try await postgres.connections.write(within: .outsideRequest) { connection in
                 for product in products {
                     try connection.execute(
                         """
@@ -122,7 +122,9 @@ final class CatalogDatabase: Sendable {
     /// Runs the statement for this kind of database.
     func execute(sqlite sqliteStatement: String, postgres postgresStatement: String) async throws {
         if let sqlite { try await sqlite.pool.write { db in try db.execute(sql: sqliteStatement) } }
-        if let postgres { try await postgres.connections.write { try $0.execute(PostgresQuery(unsafeSQL: postgresStatement)) } }
+        if let postgres {
+            try await postgres.connections.write(within: .outsideRequest) { try $0.execute(PostgresQuery(unsafeSQL: postgresStatement)) }
+        }
     }
 
     /// Runs the statement in a transaction that then rolls back.
@@ -136,7 +138,7 @@ final class CatalogDatabase: Sendable {
                 }
             }
             if let postgres {
-                try await postgres.connections.write {
+                try await postgres.connections.write(within: .outsideRequest) {
                     try $0.execute(PostgresQuery(unsafeSQL: postgresStatement))
                     throw RollBack()
                 }
@@ -147,7 +149,9 @@ final class CatalogDatabase: Sendable {
     /// Runs `body` with the catalog's stock reservations inside one transaction.
     func inTransaction<T: Sendable>(_ body: @escaping @Sendable (any StockReservations) throws -> T) async throws -> T {
         if let sqlite { return try await sqlite.pool.write { db in try body(SQLiteCatalogStore.stockReservations(in: db)) } }
-        return try await postgres!.connections.write { connection in try body(PostgresCatalogStore.stockReservations(in: connection)) }
+        return try await postgres!.connections.write(within: .outsideRequest) { connection in
+            try body(PostgresCatalogStore.stockReservations(in: connection))
+        }
     }
 
     private func remove() async {

@@ -25,8 +25,9 @@ import Testing
                 return condition()
             }
             #expect(try await waitFor { listening.withLock { $0 } })
-            var product = try await catalog.service.product(id: 1)
-            _ = try await catalog.service.adjust(productID: 1, stock: product.stock + 1, priceMinor: product.priceMinor, expectedStock: product.stock)
+            var product = try await catalog.service.product(id: 1, within: .outsideRequest)
+            _ = try await catalog.service.adjust(
+                productID: 1, stock: product.stock + 1, priceMinor: product.priceMinor, expectedStock: product.stock, within: .outsideRequest)
             product.id = 9_001
             try await catalog.insert(product)
             #expect(try await waitFor { heard.withLock { $0.contains(CatalogSummaryCache.topic) } }, "\(heard.withLock { $0 })")

@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import PostgresTestSupport
+import Tessera
 import TesseraPostgres
 import Testing
 
@@ -31,11 +32,11 @@ import Testing
                 for pool in pools { group.addTask { try await StorefrontPostgres.prepare(pool, hasher: .forTests) } }
                 try await group.waitForAll()
             }
-            let applied = try await pools[0].read { connection in
+            let applied = try await pools[0].read(within: .outsideRequest) { connection in
                 try connection.rows("SELECT name FROM tessera_migration ORDER BY name").map { try $0.decode(String.self) }
             }
             #expect(applied == StorefrontPostgres.migrator.names.sorted())
-            let counts = try await pools[0].read { connection in
+            let counts = try await pools[0].read(within: .outsideRequest) { connection in
                 try connection.rows("SELECT (SELECT count(*) FROM product), (SELECT count(*) FROM shop_user)").map { try $0.decode((Int, Int).self) }
             }
             #expect(counts.first?.0 == 40 && counts.first?.1 == AccountsSeed.users.count, "the demo data once, not once per instance")
@@ -50,7 +51,7 @@ import Testing
             try await pools[0].withAdvisoryLock(StorefrontPostgres.photoLock) {
                 try await StorefrontPostgres.prepare(pools[1], hasher: .forTests)
             }
-            let products = try await pools[1].query("SELECT count(*)::int FROM product").first?.decode(Int.self)
+            let products = try await pools[1].query("SELECT count(*)::int FROM product", within: .outsideRequest).first?.decode(Int.self)
             #expect(products == 40, "the start went through while the photo lock was held")
         }
     }
@@ -61,14 +62,14 @@ import Testing
     @Test func theSeedAddsEachDemoPhotoOnceIntoTheDatabase() async throws {
         try await withInstances(2) { pools in
             func photos() async throws -> [String] {
-                try await pools[0].read { connection in
+                try await pools[0].read(within: .outsideRequest) { connection in
                     try connection.rows("SELECT product_id::text || ':' || fingerprint FROM product_photo ORDER BY product_id").map {
                         try $0.decode(String.self)
                     }
                 }
             }
             func variants() async throws -> Int {
-                try await pools[0].query("SELECT count(*)::int FROM photo_variant").first?.decode(Int.self) ?? -1
+                try await pools[0].query("SELECT count(*)::int FROM photo_variant", within: .outsideRequest).first?.decode(Int.self) ?? -1
             }
             try await StorefrontPostgres.prepare(pools[0], hasher: .forTests)
             #expect(try await photos().isEmpty, "a start draws no photo")
@@ -79,7 +80,7 @@ import Testing
             let seeded = try await photos()
             #expect(added == 40 && seeded.count == 40, "one photo for each of the 40 demo products: \(added), \(seeded.count)")
             #expect(try await variants() == 240, "six variants of each")
-            _ = try await pools[0].query("DELETE FROM product_photo WHERE product_id = 7")
+            _ = try await pools[0].query("DELETE FROM product_photo WHERE product_id = 7", within: .outsideRequest)
             #expect(try await StorefrontPostgres.seedDemoShop(pools[1], hasher: .forTests) == 1)
             #expect(try await photos() == seeded, "the missing one added again, the same picture; nothing else")
         }

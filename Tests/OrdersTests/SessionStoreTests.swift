@@ -1,5 +1,6 @@
 import Foundation
 import PostgresTestSupport
+import Tessera
 import TesseraPostgres
 import Testing
 
@@ -15,16 +16,19 @@ import Testing
         let running = try await ShopDatabase.make(kind)
         do {
             try await AccountsSeed.seedIfEmpty(fresh.services.accounts.store, hasher: .forTests)
-            #expect(try await fresh.services.accounts.store.user(email: AccountsSeed.staffEmail)?.isStaff == true)
-            #expect(try await fresh.services.accounts.store.user(email: "ada@example.com")?.isStaff == false)
+            #expect(try await fresh.services.accounts.store.user(email: AccountsSeed.staffEmail, within: .outsideRequest)?.isStaff == true)
+            #expect(try await fresh.services.accounts.store.user(email: "ada@example.com", within: .outsideRequest)?.isStaff == false)
 
             // A shop that already runs (Ada is there): its next start adds no published staff password.
             let ada = AccountsSeed.users[0]
             _ = try await running.services.accounts.store.insert(
-                email: ada.email, name: ada.name, passwordHash: try PasswordHasher.forTests.hash(ada.password), isStaff: false)
+                email: ada.email, name: ada.name, passwordHash: try PasswordHasher.forTests.hash(ada.password), isStaff: false,
+                within: .outsideRequest)
             try await AccountsSeed.seedIfEmpty(running.services.accounts.store, hasher: .forTests)
-            #expect(try await running.services.accounts.store.user(email: AccountsSeed.staffEmail) == nil)
-            #expect(try await running.services.accounts.store.user(email: "grace@example.com") != nil, "the demo shoppers, as before")
+            #expect(try await running.services.accounts.store.user(email: AccountsSeed.staffEmail, within: .outsideRequest) == nil)
+            #expect(
+                try await running.services.accounts.store.user(email: "grace@example.com", within: .outsideRequest) != nil,
+                "the demo shoppers, as before")
         } catch {
             await fresh.remove()
             await running.remove()
@@ -42,16 +46,16 @@ import Testing
         do {
             let here = database.services.accounts, there = other.services.accounts
             try await AccountsSeed.seedIfEmpty(here.store, hasher: .forTests)
-            let user = try #require(try await here.store.user(email: AccountsSeed.users[0].email))
+            let user = try #require(try await here.store.user(email: AccountsSeed.users[0].email, within: .outsideRequest))
             let signedIn = Date() - 60
             try await waitUntil("the other instance follows the session ends") { there.sessionEnds.isCurrent }
             #expect(there.standing(of: "first", userID: user.id, signedInAt: signedIn) == .active, "a signed cookie is all a sign-in needs")
             #expect(there.standing(of: "first", userID: user.id, signedInAt: Date() - 31 * 24 * 3600) == .ended, "older than a session's lifetime")
             #expect(here.standing(of: "first", userID: user.id, signedInAt: signedIn) == .unknown, "an instance that does not follow asks the store")
-            #expect(try await here.isSessionActive("first", userID: user.id, signedInAt: signedIn))
+            #expect(try await here.isSessionActive("first", userID: user.id, signedInAt: signedIn, within: .outsideRequest))
 
-            try await here.endSession("first", signedInAt: signedIn)
-            #expect(try await !here.isSessionActive("first", userID: user.id, signedInAt: signedIn), "recorded in the store")
+            try await here.endSession("first", signedInAt: signedIn, within: .outsideRequest)
+            #expect(try await !here.isSessionActive("first", userID: user.id, signedInAt: signedIn, within: .outsideRequest), "recorded in the store")
             #expect(here.standing(of: "first", userID: user.id, signedInAt: signedIn) == .ended, "and in the memory of the instance that ended it")
             if kind == .postgres {
                 try await waitUntil("the other instance hears of it") { there.standing(of: "first", userID: user.id, signedInAt: signedIn) == .ended }
@@ -60,7 +64,7 @@ import Testing
 
             // A password change ends every session of the user signed in before it, wherever.
             let cutoff = try await here.changePasswordForTest(userID: user.id)
-            #expect(try await !here.isSessionActive("second", userID: user.id, signedInAt: signedIn))
+            #expect(try await !here.isSessionActive("second", userID: user.id, signedInAt: signedIn, within: .outsideRequest))
             if kind == .postgres {
                 try await waitUntil("the other instance hears of the password change") {
                     there.standing(of: "second", userID: user.id, signedInAt: signedIn) == .ended
@@ -88,9 +92,9 @@ import Testing
         do {
             let here = database.services.accounts, there = other.services.accounts
             try await AccountsSeed.seedIfEmpty(here.store, hasher: .forTests)
-            let user = try #require(try await here.store.user(email: AccountsSeed.users[0].email))
+            let user = try #require(try await here.store.user(email: AccountsSeed.users[0].email, within: .outsideRequest))
             let signedIn = Date() - 60
-            try await here.endSession("missed", signedInAt: signedIn)
+            try await here.endSession("missed", signedInAt: signedIn, within: .outsideRequest)
             #expect(there.standing(of: "missed", userID: user.id, signedInAt: signedIn) == .unknown)
             let following = Task { await there.followSessionEnds() }
             try await waitUntil("the other instance follows") { there.sessionEnds.isCurrent }
@@ -121,7 +125,8 @@ extension AccountsService {
     /// Ends every session of `userID` as a password change does, without hashing one.
     func changePasswordForTest(userID: Int) async throws -> Date {
         let cutoff = Date()
-        try await store.record(.everySession(userID: userID, signedInBefore: cutoff), forgettingSignInsBefore: cutoff - 30 * 24 * 3600)
+        try await store.record(
+            .everySession(userID: userID, signedInBefore: cutoff), forgettingSignInsBefore: cutoff - 30 * 24 * 3600, within: .outsideRequest)
         sessionEnds.record(.everySession(userID: userID, signedInBefore: cutoff))
         return cutoff
     }

@@ -4,6 +4,7 @@ import Foundation
 import GRDB
 import Orders
 import PostgresTestSupport
+import Tessera
 import TesseraMail
 import TesseraMailSQLite
 import TesseraPostgres
@@ -66,7 +67,7 @@ final class ShopDatabase: Sendable {
         if let sqlite { try await CatalogSeed.seedIfEmpty(sqlite.pool) }
         if let postgres {
             try await PostgresCatalogStore(connections: postgres.connections, topics: topics).insertIfEmpty(
-                CatalogSeed.products, categories: CatalogSeed.categories)
+                CatalogSeed.products, categories: CatalogSeed.categories, within: .outsideRequest)
         }
     }
 
@@ -114,7 +115,9 @@ final class ShopDatabase: Sendable {
             }
         }
         if let postgres {
-            try await postgres.connections.write { try $0.execute("UPDATE product SET price_minor = price_minor * 2 WHERE id = \(productID)") }
+            try await postgres.connections.write(within: .outsideRequest) {
+                try $0.execute("UPDATE product SET price_minor = price_minor * 2 WHERE id = \(productID)")
+            }
         }
     }
 

@@ -38,8 +38,8 @@ import Testing
         // Then a request's write, with 200 ms of patience.
         let started = ContinuousClock.now
         let request = Task {
-            try await DatabasePatience.$current.withValue(DatabasePatience(limit: .milliseconds(200))) {
-                try await database.write { db in try db.execute(sql: "INSERT INTO item DEFAULT VALUES") }
+            try await database.write(within: .outsideRequest(patience: .milliseconds(200))) { db in
+                try db.execute(sql: "INSERT INTO item DEFAULT VALUES")
             }
         }
         await #expect(throws: DatabaseUnavailable.self) { try await request.value }

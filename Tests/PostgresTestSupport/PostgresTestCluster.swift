@@ -1,5 +1,6 @@
 import Foundation
 public import Logging
+import Tessera
 public import TesseraPostgres
 public import Testing
 
@@ -63,7 +64,7 @@ public enum PostgresTestCluster {
     private static func administer(_ url: PostgresURL, _ body: @escaping @Sendable (BlockingConnection) throws -> Void) async throws {
         let pool = connections(url, size: 1)
         do {
-            try await pool.withoutTransaction(body)
+            try await pool.withoutTransaction(within: .outsideRequest, body)
         } catch {
             await pool.shutdown()
             throw error

@@ -24,5 +24,5 @@ enum AllocationBudget {
     static let repeatViewNotModified = 26
     /// The storefront's `/products/2` for a signed-in shopper: rendered for her in full, her
     /// sealed session opened from the cookies verified lately.
-    static let signedInProductPage = 222
+    static let signedInProductPage = 216
 }

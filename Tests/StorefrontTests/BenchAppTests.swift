@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PostgresTestSupport
+import Tessera
 import TesseraPostgres
 import TesseraTesting
 import Testing
@@ -119,7 +120,7 @@ import Testing
         let updated = try await worlds("/updates?queries=20")
         #expect(updated.count == 20)
         let pool = PostgresTestCluster.connections(url, size: 1)
-        let stored = try await pool.read { connection in
+        let stored = try await pool.read(within: .outsideRequest) { connection in
             try connection.rows("SELECT id, randomnumber FROM world WHERE id = ANY(\(updated.map { Int32($0.id) }))")
                 .map { try $0.decode((Int32, Int32).self) }
         }
@@ -132,7 +133,7 @@ import Testing
         let fortunes = try await get("/fortunes")
         #expect(fortunes.header("content-type") == "text/html; charset=utf-8")
         #expect(fortunes.text == Self.expectedFortunes)
-        try await pool.write { try $0.execute("INSERT INTO fortune (id, message) VALUES (13, '<b>New</b> & improved')") }
+        try await pool.write(within: .outsideRequest) { try $0.execute("INSERT INTO fortune (id, message) VALUES (13, '<b>New</b> & improved')") }
         #expect(try await get("/fortunes").text.contains("<tr><td>13</td><td>&lt;b&gt;New&lt;/b&gt; &amp; improved</td></tr>"))
         await pool.shutdown()
 

@@ -17,7 +17,7 @@ import Testing
         let connections = PostgresConnections(url: url, size: 2, logger: Logger(label: "test"))
         for _ in 0..<3 {
             await #expect {
-                try await connections.read { try $0.execute("SELECT 1") }
+                try await connections.read(within: .outsideRequest) { try $0.execute("SELECT 1") }
             } throws: { error in
                 guard let error = error as? DatabaseUnavailable else { return false }
                 // Refused, not timed out: the pool does not wait out a timeout for a closed port.
@@ -27,7 +27,7 @@ import Testing
         }
         // The same on the event loop's connections, which requests read with.
         await #expect {
-            try await connections.query("SELECT 1")
+            try await connections.query("SELECT 1", within: .outsideRequest)
         } throws: { error in
             (error as? DatabaseUnavailable)?.reason.contains("refused") == true
         }
@@ -43,9 +43,7 @@ import Testing
         let connections = PostgresConnections(url: url, size: 2, connectTimeout: .seconds(60), logger: Logger(label: "test"))
         let started = ContinuousClock.now
         await #expect(throws: DatabaseUnavailable.self) {
-            try await DatabasePatience.$current.withValue(DatabasePatience(limit: .milliseconds(300))) {
-                try await connections.query("SELECT 1")
-            }
+            try await connections.query("SELECT 1", within: .outsideRequest(patience: .milliseconds(300)))
         }
         // Far below the 60 s connect timeout, with room for a machine busy with every other suite.
         #expect(ContinuousClock.now - started < .seconds(20))

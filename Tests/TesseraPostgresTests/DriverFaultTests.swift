@@ -22,7 +22,7 @@ import Testing
         let payload = String(repeating: "x", count: 65_536)
         // One lease: its connection starts opening, and the 400 statements, from child tasks
         // on the same loop, queue on it before the loop has a turn to finish opening it.
-        let lengths = try await connections.withConnection { lease in
+        let lengths = try await connections.withConnection(within: .outsideRequest) { lease in
             try await withThrowingTaskGroup(of: (Int, Int).self) { group in
                 for index in 0..<400 {
                     group.addTask {
@@ -47,19 +47,19 @@ import Testing
         let connections = PostgresConnections(
             url: url, size: 1, connectTimeout: .seconds(60), statementTimeout: .seconds(120),
             queueLimits: PostgresQueueLimits(window: 1, perConnection: 3, perLoop: 3), logger: PostgresTestCluster.logger)
-        try await connections.execute("CREATE TABLE sent (x int)")
-        func insert(_ value: Int) async throws { try await connections.execute("INSERT INTO sent VALUES (\(value))") }
+        try await connections.execute("CREATE TABLE sent (x int)", within: .outsideRequest)
+        func insert(_ value: Int, within budget: DatabaseBudget = .outsideRequest) async throws {
+            try await connections.execute("INSERT INTO sent VALUES (\(value))", within: budget)
+        }
         let lock = try HeldLock(key: 59, in: url)
-        let refusals = try await connections.withConnection { lease in
+        let refusals = try await connections.withConnection(within: .outsideRequest) { lease in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 // On the wire, held by the lock: the window is full.
                 group.addTask { _ = try await lease.query("SELECT pg_advisory_lock(59), pg_advisory_unlock(59)") }
                 while try !lock.hasAWaiter() { try await Task.sleep(for: .milliseconds(5)) }
                 // Waits its turn for longer than its caller's patience: dropped unsent.
                 await #expect(throws: DatabaseUnavailable.self) {
-                    try await DatabasePatience.$current.withValue(DatabasePatience(limit: .milliseconds(200))) {
-                        try await insert(1)
-                    }
+                    try await insert(1, within: .outsideRequest(patience: .milliseconds(200)))
                 }
                 // Two more wait their turn: the connection holds its three.
                 group.addTask { _ = try await lease.query("SELECT 2") }
@@ -67,7 +67,9 @@ import Testing
                 while lease.connection.inFlight < 3 { try await Task.sleep(for: .milliseconds(5)) }
                 var refusals: [String] = []
                 do { _ = try await lease.query("SELECT 4") } catch let error as DatabaseUnavailable { refusals.append(error.reason) }
-                do { _ = try await connections.query("SELECT 5") } catch let error as DatabaseUnavailable { refusals.append(error.reason) }
+                do { _ = try await connections.query("SELECT 5", within: .outsideRequest) } catch let error as DatabaseUnavailable {
+                    refusals.append(error.reason)
+                }
                 try lock.release()
                 try await group.waitForAll()
                 return refusals
@@ -75,7 +77,7 @@ import Testing
         }
         #expect(refusals == ["3 statements already wait on one connection", "3 statements already wait on this loop"])
         // Everything sent has been answered, in order: the dropped INSERT would have run by now.
-        #expect(try await connections.query("SELECT count(*) FROM sent WHERE x = 1")[0].decode(Int.self) == 0)
+        #expect(try await connections.query("SELECT count(*) FROM sent WHERE x = 1", within: .outsideRequest)[0].decode(Int.self) == 0)
         withExtendedLifetime(lock) {}
         await connections.shutdown()
         await PostgresTestCluster.drop(url)
@@ -102,7 +104,7 @@ import Testing
         #expect(await next.next() == "started")
         // Heard through the relay while it forwards.
         let notifier = PostgresTestCluster.connections(url, size: 2)
-        try await notifier.execute("NOTIFY partition, 'before'")
+        try await notifier.execute("NOTIFY partition, 'before'", within: .outsideRequest)
         await notifier.shutdown()
         #expect(await next.next() == "received before")
         relay.goSilent()
@@ -125,15 +127,13 @@ import Testing
         let connections = PostgresConnections(
             url: url, size: 1, connectTimeout: .seconds(60), statementTimeout: .seconds(120), queueLimits: limits,
             logger: PostgresTestCluster.logger)
-        try await connections.execute("CREATE TABLE ran (n int)")
+        try await connections.execute("CREATE TABLE ran (n int)", within: .outsideRequest)
         let answered = await withTaskGroup(of: Bool.self) { group in
             for n in 0..<2000 {
                 group.addTask {
                     do {
-                        let patience = DatabasePatience(limit: n == 0 ? .seconds(60) : .milliseconds(100))
-                        try await DatabasePatience.$current.withValue(patience) {
-                            try await connections.execute("INSERT INTO ran SELECT \(n) FROM pg_sleep(0.002)")
-                        }
+                        let budget = DatabaseBudget.outsideRequest(patience: n == 0 ? .seconds(60) : .milliseconds(100))
+                        try await connections.execute("INSERT INTO ran SELECT \(n) FROM pg_sleep(0.002)", within: budget)
                         return true
                     } catch {
                         return false
@@ -144,7 +144,7 @@ import Testing
         }
         let counter = try BlockingConnection(url: url, timeout: .seconds(30))
         let ranBeforeTheEnd = try counter.rows("SELECT count(*) FROM ran")[0].decode(Int.self)
-        let ran = try await connections.query("SELECT count(*) FROM ran")[0].decode(Int.self)
+        let ran = try await connections.query("SELECT count(*) FROM ran", within: .outsideRequest)[0].decode(Int.self)
         #expect(answered > 0 && answered <= ranBeforeTheEnd, "\(answered) answered")
         // After the flood: at most those on the wire when the last caller went.
         #expect(ran - ranBeforeTheEnd <= limits.window, "\(ran - ranBeforeTheEnd) ran after the flood had ended")
@@ -165,23 +165,27 @@ import Testing
         }
         let url = try await PostgresTestCluster.newDatabase()
         let connections = PostgresTestCluster.connections(url, size: 1)
-        try await connections.execute("CREATE TABLE item (a int)")
-        try await connections.execute("INSERT INTO item VALUES (1)")
+        try await connections.execute("CREATE TABLE item (a int)", within: .outsideRequest)
+        try await connections.execute("INSERT INTO item VALUES (1)", within: .outsideRequest)
         func columns() async throws -> (statement: Int, text: Int) {
-            let statement = try await connections.execute(Everything())[0]
-            let text = try await connections.query("SELECT * FROM item")[0].count
+            let statement = try await connections.execute(Everything(), within: .outsideRequest)[0]
+            let text = try await connections.query("SELECT * FROM item", within: .outsideRequest)[0].count
             return (statement, text)
         }
         #expect(try await columns() == (1, 1))
         // The migration: both cached plans no longer fit.
-        try await connections.withConnection { _ = try await $0.query("ALTER TABLE item ADD COLUMN b int") }
-        await #expect { try await connections.execute(Everything()) } throws: { ($0 as? PostgresError)?.sqlState == "0A000" }
-        await #expect { try await connections.query("SELECT * FROM item") } throws: { ($0 as? PostgresError)?.sqlState == "0A000" }
+        try await connections.withConnection(within: .outsideRequest) { _ = try await $0.query("ALTER TABLE item ADD COLUMN b int") }
+        await #expect { try await connections.execute(Everything(), within: .outsideRequest) } throws: { ($0 as? PostgresError)?.sqlState == "0A000" }
+        await #expect { try await connections.query("SELECT * FROM item", within: .outsideRequest) } throws: {
+            ($0 as? PostgresError)?.sqlState == "0A000"
+        }
         #expect(try await columns() == (2, 2), "prepared again, under new names")
         // A pooler resets the session.
-        try await connections.withConnection { _ = try await $0.query("DISCARD ALL") }
-        await #expect { try await connections.execute(Everything()) } throws: { ($0 as? PostgresError)?.sqlState == "26000" }
-        await #expect { try await connections.query("SELECT * FROM item") } throws: { ($0 as? PostgresError)?.sqlState == "26000" }
+        try await connections.withConnection(within: .outsideRequest) { _ = try await $0.query("DISCARD ALL") }
+        await #expect { try await connections.execute(Everything(), within: .outsideRequest) } throws: { ($0 as? PostgresError)?.sqlState == "26000" }
+        await #expect { try await connections.query("SELECT * FROM item", within: .outsideRequest) } throws: {
+            ($0 as? PostgresError)?.sqlState == "26000"
+        }
         #expect(try await columns() == (2, 2), "prepared again")
         await connections.shutdown()
         await PostgresTestCluster.drop(url)
@@ -194,9 +198,9 @@ import Testing
         let connections = PostgresConnections(
             url: url, size: 1, connectTimeout: .seconds(60), statementTimeout: .seconds(120),
             queueLimits: PostgresQueueLimits(window: 1, perConnection: 8, perLoop: 8), logger: PostgresTestCluster.logger)
-        try await connections.execute("CREATE TABLE sent (x int)")
+        try await connections.execute("CREATE TABLE sent (x int)", within: .outsideRequest)
         let lock = try HeldLock(key: 60, in: url)
-        try await connections.withConnection { (lease: PostgresLease) async throws in
+        try await connections.withConnection(within: .outsideRequest) { (lease: PostgresLease) async throws in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { _ = try await lease.query("SELECT pg_advisory_lock(60), pg_advisory_unlock(60)") }
                 while try !lock.hasAWaiter() { try await Task.sleep(for: .milliseconds(5)) }
@@ -225,7 +229,8 @@ import Testing
                 try await group.waitForAll()
             }
         }
-        #expect(try await connections.query("SELECT count(*) FROM sent")[0].decode(Int.self) == 0, "none of the three was sent")
+        #expect(
+            try await connections.query("SELECT count(*) FROM sent", within: .outsideRequest)[0].decode(Int.self) == 0, "none of the three was sent")
         withExtendedLifetime(lock) {}
         await connections.shutdown()
         await PostgresTestCluster.drop(url)
@@ -238,9 +243,7 @@ import Testing
         let url = try await PostgresTestCluster.newDatabase()
         let connections = PostgresTestCluster.connections(url, size: 1)
         await #expect(throws: DatabaseUnavailable.self) {
-            try await DatabasePatience.$current.withValue(DatabasePatience(limit: .milliseconds(200))) {
-                try await connections.query("SELECT pg_sleep(60)")
-            }
+            try await connections.query("SELECT pg_sleep(60)", within: .outsideRequest(patience: .milliseconds(200)))
         }
         let observer = try BlockingConnection(url: url, timeout: .seconds(30))
         func sleeping() throws -> Int {
@@ -249,7 +252,7 @@ import Testing
             )[0].decode(Int.self)
         }
         while try sleeping() > 0 { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(try await connections.query("SELECT 1")[0].decode(Int.self) == 1, "the connection goes on")
+        #expect(try await connections.query("SELECT 1", within: .outsideRequest)[0].decode(Int.self) == 1, "the connection goes on")
         withExtendedLifetime(observer) {}
         await connections.shutdown()
         await PostgresTestCluster.drop(url)

@@ -1,4 +1,5 @@
 import PostgresTestSupport
+import Tessera
 import TesseraPostgres
 import Testing
 
@@ -22,7 +23,7 @@ import Testing
     @Test func statementsRunOnOneConnectionInTheOrderAsked() async throws {
         let url = try await PostgresTestCluster.newDatabase()
         let connections = PostgresTestCluster.connections(url, size: 2)
-        let (one, queued) = try await connections.withConnection { connection in
+        let (one, queued) = try await connections.withConnection(within: .outsideRequest) { connection in
             (try await connection.execute(Echo(number: 7)), try await connection.execute(all: (1...20).map { Echo(number: Int32($0)) }))
         }
         #expect(one.map(\.0) == [7])
@@ -30,8 +31,8 @@ import Testing
         // One server process answered every statement: one connection, never given back between them.
         #expect(Set(([one] + queued).flatMap { $0.map(\.1) }).count == 1)
         // Given back once the body returned: a pool of two serves two more leases at once.
-        async let first = connections.withConnection { try await $0.execute(Echo(number: 1)) }
-        async let second = connections.withConnection { try await $0.execute(Echo(number: 2)) }
+        async let first = connections.withConnection(within: .outsideRequest) { try await $0.execute(Echo(number: 1)) }
+        async let second = connections.withConnection(within: .outsideRequest) { try await $0.execute(Echo(number: 2)) }
         let (firstRows, secondRows) = try await (first, second)
         #expect(firstRows.map(\.0) == [1] && secondRows.map(\.0) == [2])
         await connections.shutdown()
@@ -56,7 +57,7 @@ import Testing
         }
         let url = try await PostgresTestCluster.newDatabase()
         let connections = PostgresTestCluster.connections(url, size: 1)
-        try await connections.withConnection { (connection: PostgresLease) async throws in
+        try await connections.withConnection(within: .outsideRequest) { (connection: PostgresLease) async throws in
             await #expect {
                 try await connection.execute(all: [1, 2, 3, 0, 4].map { Inverse(number: $0) })
             } throws: { error in
@@ -74,20 +75,20 @@ import Testing
     @Test func aTextWithANULIsRefusedNotCutShort() async throws {
         let url = try await PostgresTestCluster.newDatabase()
         let connections = PostgresTestCluster.connections(url, size: 2)
-        try await connections.execute("CREATE TABLE note (body text)")
+        try await connections.execute("CREATE TABLE note (body text)", within: .outsideRequest)
         let cut = "before\u{0}after"
         for attempt in 0..<2 {
             await #expect {
                 if attempt == 0 {
-                    try await connections.execute("INSERT INTO note VALUES (\(cut))")
+                    try await connections.execute("INSERT INTO note VALUES (\(cut))", within: .outsideRequest)
                 } else {
-                    try await connections.write { try $0.execute("INSERT INTO note VALUES (\(cut))") }
+                    try await connections.write(within: .outsideRequest) { try $0.execute("INSERT INTO note VALUES (\(cut))") }
                 }
             } throws: { error in
                 (error as? PostgresError)?.sqlState == "22021"
             }
         }
-        #expect(try await connections.query("SELECT count(*) FROM note")[0].decode(Int.self) == 0, "nothing stored")
+        #expect(try await connections.query("SELECT count(*) FROM note", within: .outsideRequest)[0].decode(Int.self) == 0, "nothing stored")
         await connections.shutdown()
         await PostgresTestCluster.drop(url)
     }

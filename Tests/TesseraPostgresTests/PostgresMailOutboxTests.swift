@@ -35,12 +35,14 @@ import Testing
 
             struct Rollback: Error {}
             await #expect(throws: Rollback.self) {
-                try await database.connections.write { connection in
+                try await database.connections.write(within: .outsideRequest) { connection in
                     try PostgresMailOutbox.writes(in: connection).enqueue(mail("never@shop"))
                     throw Rollback()
                 }
             }
-            try await database.connections.write { connection in try PostgresMailOutbox.writes(in: connection).enqueue(mail("one@shop")) }
+            try await database.connections.write(within: .outsideRequest) { connection in
+                try PostgresMailOutbox.writes(in: connection).enqueue(mail("one@shop"))
+            }
             await heard.next()
             let due = try #require(try await listener.nextDue())
             #expect(due <= .zero, "due at once")

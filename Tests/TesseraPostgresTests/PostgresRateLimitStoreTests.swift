@@ -55,26 +55,26 @@ import Testing
             let store = PostgresRateLimitStore(connections: database.connections)
             let now = Date(timeIntervalSince1970: 1_800_000_000.25)
             let kept = RateLimitCount(hits: 3, lastHit: now, blockedUntil: now + 8, expires: now + 3600)
-            try await store.update(["a", "b", "a"], now: now) { counts in
+            try await store.update(["a", "b", "a"], now: now, within: .outsideRequest) { counts in
                 #expect(counts.isEmpty)
                 counts["a"] = kept
                 counts["b"] = RateLimitCount(hits: 1, lastHit: now, expires: now + 1)
             }
-            let seen = try await store.update(["a", "b"], now: now) { $0 }
+            let seen = try await store.update(["a", "b"], now: now, within: .outsideRequest) { $0 }
             #expect(seen == ["a": kept, "b": RateLimitCount(hits: 1, lastHit: now, expires: now + 1)])
             // Expired counts are absent; a thrown change keeps nothing; a removed one is deleted.
-            #expect(try await store.update(["b"], now: now + 2) { $0 }.isEmpty)
+            #expect(try await store.update(["b"], now: now + 2, within: .outsideRequest) { $0 }.isEmpty)
             struct Refused: Error {}
             await #expect(throws: Refused.self) {
-                try await store.update(["a"], now: now) {
+                try await store.update(["a"], now: now, within: .outsideRequest) {
                     $0["a"]?.hits = 99
                     throw Refused()
                 }
             }
-            #expect(try await store.update(["a"], now: now) { $0["a"]?.hits } == 3)
-            try await store.update(["a"], now: now) { $0["a"] = nil }
-            try await store.sweep(now: now + 2)
-            let rows = try await database.connections.query("SELECT count(*)::bigint FROM tessera_rate_limit")
+            #expect(try await store.update(["a"], now: now, within: .outsideRequest) { $0["a"]?.hits } == 3)
+            try await store.update(["a"], now: now, within: .outsideRequest) { $0["a"] = nil }
+            try await store.sweep(now: now + 2, within: .outsideRequest)
+            let rows = try await database.connections.query("SELECT count(*)::bigint FROM tessera_rate_limit", within: .outsideRequest)
             #expect(try rows.first?.decode(Int.self) == 0, "the removed count is deleted, the expired one swept")
         } catch {
             await database.remove()

@@ -17,14 +17,14 @@ import Testing
         let url = try PostgresURL(try #require(Self.tlsURL, "run through scripts/with-postgres.sh (make test)"))
         #expect(url.tlsMode == .verifyFull && url.rootCertificate != nil)
         let connections = PostgresTestCluster.connections(url, size: 1)
-        let blocking = try await connections.read { try $0.rows(Self.linkQuery)[0].decode(String.self) }
-        let onTheLoop = try await connections.query(Self.linkQuery)[0].decode(String.self)
+        let blocking = try await connections.read(within: .outsideRequest) { try $0.rows(Self.linkQuery)[0].decode(String.self) }
+        let onTheLoop = try await connections.query(Self.linkQuery, within: .outsideRequest)[0].decode(String.self)
         #expect(blocking.hasPrefix("TLS"), "\(blocking)")
         #expect(onTheLoop.hasPrefix("TLS"), "\(onTheLoop)")
         await connections.shutdown()
 
         let clear = PostgresTestCluster.connections(try PostgresTestCluster.url(), size: 1)
-        #expect(try await clear.query(Self.linkQuery)[0].decode(String.self) == "clear", "sslmode=disable")
+        #expect(try await clear.query(Self.linkQuery, within: .outsideRequest)[0].decode(String.self) == "clear", "sslmode=disable")
         await clear.shutdown()
     }
 
@@ -36,11 +36,11 @@ import Testing
         let connections = PostgresTestCluster.connections(url, size: 1)
         let big: PostgresQuery = "SELECT n, repeat(chr(65 + n % 26), 70000 + n * 997) FROM generate_series(1, 40) AS n"
         for _ in 0..<3 {
-            let rows = try await connections.query(big)
+            let rows = try await connections.query(big, within: .outsideRequest)
             #expect(rows.count == 40)
             let last = try rows[39].decode((Int, String).self)
             #expect(last.0 == 40 && last.1.utf8.count == 70000 + 40 * 997)
-            let blocking = try await connections.read { try $0.rows(big).count }
+            let blocking = try await connections.read(within: .outsideRequest) { try $0.rows(big).count }
             #expect(blocking == 40)
         }
         await connections.shutdown()
@@ -53,7 +53,7 @@ import Testing
         let stranger = try PostgresURL(text.replacingOccurrences(of: "/tls/ca.crt", with: "/tls/other-ca.crt"))
         let refused = PostgresTestCluster.connections(stranger, size: 1)
         await #expect {
-            try await refused.read { try $0.rows("SELECT 1") }
+            try await refused.read(within: .outsideRequest) { try $0.rows("SELECT 1") }
         } throws: { error in
             (error as? DatabaseUnavailable)?.reason.contains("certificate verify failed") == true
         }
@@ -63,7 +63,7 @@ import Testing
         unchecked.tlsMode = .require
         unchecked.rootCertificate = nil
         let encrypted = PostgresTestCluster.connections(unchecked, size: 1)
-        #expect(try await encrypted.query(Self.linkQuery)[0].decode(String.self).hasPrefix("TLS"))
+        #expect(try await encrypted.query(Self.linkQuery, within: .outsideRequest)[0].decode(String.self).hasPrefix("TLS"))
         await encrypted.shutdown()
     }
 }

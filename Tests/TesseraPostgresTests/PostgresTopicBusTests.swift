@@ -46,7 +46,7 @@ import Testing
             #expect(!heard.topics.contains(Topic(name: "order.9")))
 
             // The listener's connection is cut from outside, as a database restart would.
-            let cut = try await database.connections.withoutTransaction { connection in
+            let cut = try await database.connections.withoutTransaction(within: .outsideRequest) { connection in
                 try connection.rows(
                     """
                     SELECT pg_terminate_backend(pid) FROM pg_stat_activity

@@ -19,20 +19,20 @@ import Testing
         var app = ApplicationBuilder()
         app.routes.action(slow) { _, _ in
             // Waits in the database for as long as the test holds the lock.
-            _ = try await connections.query("SELECT pg_advisory_lock(46), pg_advisory_unlock(46)")
+            _ = try await connections.query("SELECT pg_advisory_lock(46), pg_advisory_unlock(46)", within: .outsideRequest)
             return .text("slept")
         }
         app.routes.action(quick) { _, _ in
             let loop = EventLoop.current
-            let rows = try await connections.query("SELECT 1")
+            let rows = try await connections.query("SELECT 1", within: .outsideRequest)
             return .text(EventLoop.current === loop && loop != nil ? "\(try rows[0].decode(Int.self))" : "moved")
         }
         app.routes.action(together) { _, _ in
             // Two reads from child tasks, as a page's regions make them: each waits in the
             // database until the other is running there, so they finish only if both are on
             // the wire at once. Bounded, so a failure is a clear error, not a hang.
-            async let first = connections.query(Self.meeting(mine: "left", other: "right"))
-            async let second = connections.query(Self.meeting(mine: "right", other: "left"))
+            async let first = connections.query(Self.meeting(mine: "left", other: "right"), within: .outsideRequest)
+            async let second = connections.query(Self.meeting(mine: "right", other: "left"), within: .outsideRequest)
             let met = try await (first, second)
             return .text("\(try met.0[0].decode(String.self)) \(try met.1[0].decode(String.self))")
         }
@@ -110,7 +110,7 @@ import Testing
         let url = try await PostgresTestCluster.newDatabase()
         let loops = EventLoops(count: 1)
         let connections = PostgresConnections(url: url, size: 4, eventLoops: loops, logger: PostgresTestCluster.logger)
-        try await connections.execute(Self.meetingFunction)
+        try await connections.execute(Self.meetingFunction, within: .outsideRequest)
         let server = try await Self.start(connections, loops: loops)
         let reply = try await TestClient(port: server.port).send("/together")
         #expect(reply.status == 200)

@@ -36,11 +36,15 @@ import Testing
         let store = MemoryRateLimitStore(maxKeys: 4)
         let start = Date()
         for index in 0..<4 {
-            try await store.update(["old\(index)"], now: start) { $0["old\(index)"] = RateLimitCount(hits: 1, lastHit: start, expires: start + 1) }
+            try await store.update(["old\(index)"], now: start, within: .outsideRequest) {
+                $0["old\(index)"] = RateLimitCount(hits: 1, lastHit: start, expires: start + 1)
+            }
         }
-        try await store.update(["new"], now: start + 2) { $0["new"] = RateLimitCount(hits: 1, lastHit: start + 2, expires: start + 60) }
+        try await store.update(["new"], now: start + 2, within: .outsideRequest) {
+            $0["new"] = RateLimitCount(hits: 1, lastHit: start + 2, expires: start + 60)
+        }
         #expect(store.keptKeys == 1)
-        let seen = try await store.update(["old0", "new"], now: start + 2) { $0 }
+        let seen = try await store.update(["old0", "new"], now: start + 2, within: .outsideRequest) { $0 }
         #expect(seen.keys.sorted() == ["new"], "an expired count is absent")
     }
 

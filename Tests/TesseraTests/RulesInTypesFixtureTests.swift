@@ -4,8 +4,8 @@ import Testing
 
 /// The fixture package `Tests/Fixtures/RulesInTypes`: a shared region or a kept page that reads
 /// the visitor (session, header, cookie, address, query, a middleware's value), is handed it, or
-/// loads through a loader that reads it, or a second image processor (a second libvips
-/// thread), must not compile.
+/// loads through a loader that reads it, a second image processor (a second libvips
+/// thread), or a database call without its request's budget, must not compile.
 ///
 /// Each target is type-checked with the flags SwiftPM gave this package's own `BackOffice`
 /// module, which imports Tessera the same way, against the modules the suites were built with:
@@ -103,6 +103,9 @@ import Testing
             ("GuaranteeOutsideGroup", 12, "expects 2 arguments, but 3 were used in closure body"),
             // A kept page's factory gets the route's parameters alone, never the request.
             ("KeptFactoryTakesRequest", 12, "expects 1 argument, but 2 were used in closure body"),
+            // A database call in a task the handler detaches, without its request's budget: none
+            // is looked up from the task, so the call must be handed one.
+            ("DetachedWithoutBudget", 11, "missing argument for parameter 'within' in call"),
         ]
         for (target, line, message) in handed {
             let result = try await Self.typecheck(target, with: arguments)

@@ -9,10 +9,10 @@ struct AccountPageController: PageController {
     var passkeyError: String? = nil
 
     func load(_ context: RequestContext) async throws -> AccountPage {
-        guard let shopper = context.shopper, let user = try await accounts.user(id: shopper.id) else {
+        guard let shopper = context.shopper, let user = try await accounts.user(id: shopper.id, within: context.databaseBudget) else {
             throw Redirect(to: AccountsRoutes.login(returningTo: context.request.target))
         }
-        return AccountPage(user: user, passkeys: try await passkeys.passkeys(of: user.id), passkeyError: passkeyError)
+        return AccountPage(user: user, passkeys: try await passkeys.passkeys(of: user.id, within: context.databaseBudget), passkeyError: passkeyError)
     }
 
     func render(_ page: AccountPage, in context: RequestContext) -> Page {

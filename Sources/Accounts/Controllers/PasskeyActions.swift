@@ -17,10 +17,11 @@ struct PasskeyActions {
     func register(in routes: inout RouterBuilder) {
         let passkeys = self.passkeys, accounts = self.accounts, steps = self.steps
         routes.action(AccountsRoutes.passkeyRegistrationOptions) { _, context in
-            guard let shopper = context.shopper, let user = try await accounts.user(id: shopper.id) else {
+            guard let shopper = context.shopper, let user = try await accounts.user(id: shopper.id, within: context.databaseBudget) else {
                 throw HTTPError(.forbidden, Messages.errorPasskeySignIn.text())
             }
-            return try Self.json(await passkeys.registrationOptions(for: user, sessionID: try Self.sessionID(context)))
+            return try Self.json(
+                await passkeys.registrationOptions(for: user, sessionID: try Self.sessionID(context), within: context.databaseBudget))
         }
         routes.action(AccountsRoutes.addPasskey) { _, context in
             guard let shopper = context.shopper else {
@@ -32,7 +33,7 @@ struct PasskeyActions {
                 }
                 _ = try await passkeys.register(
                     clientDataJSON: form.clientDataJSON, attestationObject: form.attestationObject, userID: shopper.id,
-                    sessionID: try Self.sessionID(context), origin: context.absoluteURL(for: ""))
+                    sessionID: try Self.sessionID(context), origin: context.absoluteURL(for: ""), within: context.databaseBudget)
                 context.session[Self.ceremonyKey] = nil
                 context.logger.info("passkey added", metadata: ["user_id": "\(shopper.id)"])
                 return context.redirect(to: AccountsRoutes.account.path, flash: context.localized(Messages.accountPasskeyAdded))
@@ -43,7 +44,7 @@ struct PasskeyActions {
             }
         }
         routes.action(AccountsRoutes.passkeySignInOptions) { _, context in
-            try Self.json(await passkeys.signInOptions(sessionID: try Self.sessionID(context)))
+            try Self.json(await passkeys.signInOptions(sessionID: try Self.sessionID(context), within: context.databaseBudget))
         }
         routes.action(AccountsRoutes.submitPasskeySignIn) { _, context in
             let next = SafeRedirect.localPath(try context.request.form()["next"])
@@ -53,7 +54,7 @@ struct PasskeyActions {
                     credentialID: form.credentialID, clientDataJSON: form.clientDataJSON,
                     authenticatorData: form.authenticatorData, signature: form.signature,
                     userHandle: form.userHandle, sessionID: try Self.sessionID(context),
-                    origin: context.absoluteURL(for: ""))
+                    origin: context.absoluteURL(for: ""), within: context.databaseBudget)
                 context.session[Self.ceremonyKey] = nil
                 await steps.signIn(user, in: context)
                 context.logger.info("signed in with a passkey", metadata: ["user_id": "\(user.id)"])

@@ -28,7 +28,7 @@ struct PasswordResetActions {
                         context.logger.error("no password reset link: set PUBLIC_URL, the site the mail's link names")
                         throw ResetLinksNeedPublicURL()
                     }
-                    try await resets.mailLink(to: form.email, site: site, language: context.language)
+                    try await resets.mailLink(to: form.email, site: site, language: context.language, within: context.databaseBudget)
                     return context.redirect(to: AccountsRoutes.login.path, flash: context.localized(Messages.forgotSent))
                 }
             }
@@ -43,7 +43,7 @@ struct PasswordResetActions {
             case .invalid(let state):
                 return try await context.render(ResetPasswordPageController(resets: resets, token: token, form: state))
             case .valid(let form):
-                switch try await resets.reset(token, to: form.password) {
+                switch try await resets.reset(token, to: form.password, within: context.databaseBudget) {
                 case .reset(let user):
                     // This browser's own session of the account ended too: forgotten now, as
                     // the next request would, so that the word below survives.

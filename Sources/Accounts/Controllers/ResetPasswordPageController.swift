@@ -15,7 +15,7 @@ struct ResetPasswordPageController: PageController {
     }
 
     func load(_ context: RequestContext) async throws -> Model {
-        guard try await resets.account(resetBy: token) != nil else { return .dead }
+        guard try await resets.account(resetBy: token, within: context.databaseBudget) != nil else { return .dead }
         return .usable(ResetPasswordPage(form, token: token))
     }
 

@@ -23,7 +23,8 @@ struct SignInActions {
                     return try await context.render(RegisterPageController(form: state))
                 case .valid(let form):
                     do {
-                        let user = try await accounts.register(name: form.name, email: form.email, password: form.password)
+                        let user = try await accounts.register(
+                            name: form.name, email: form.email, password: form.password, within: context.databaseBudget)
                         await signIn(user, context)
                         context.logger.info("account registered", metadata: ["user_id": "\(user.id)"])
                         return context.redirect(to: "/", flash: context.localized(Messages.registerWelcome, ["name": user.name]))
@@ -43,7 +44,8 @@ struct SignInActions {
                 do {
                     let user: User
                     do {
-                        user = try await accounts.authenticate(email: form.email, password: form.password, from: context.request.clientAddress)
+                        user = try await accounts.authenticate(
+                            email: form.email, password: form.password, from: context.request.clientAddress, within: context.databaseBudget)
                     } catch let refusal as SignInThrottled {
                         context.logger.notice(
                             "sign-in throttled",
@@ -74,14 +76,15 @@ struct SignInActions {
             case .valid(let form):
                 do {
                     _ = try await accounts.changePassword(
-                        userID: shopper.id, current: form.current, new: form.password, from: context.request.clientAddress)
+                        userID: shopper.id, current: form.current, new: form.password, from: context.request.clientAddress,
+                        within: context.databaseBudget)
                 } catch let refusal as PasswordChangeError {
                     context.logger.notice("password change refused", metadata: ["user_id": "\(shopper.id)"])
                     return try await context.render(
                         PasswordPageController(form: FormState(values: [:], errors: ["current": refusal.publicMessage(in: context.language)])))
                 }
                 // Every session of the user just ended, this one too: it goes on under a new id.
-                guard let user = try await accounts.user(id: shopper.id) else { throw SignInError.wrongCredentials }
+                guard let user = try await accounts.user(id: shopper.id, within: context.databaseBudget) else { throw SignInError.wrongCredentials }
                 await signIn(user, context)
                 context.logger.notice("password changed; every other session ended", metadata: ["user_id": "\(user.id)"])
                 return context.redirect(to: AccountsRoutes.account.path, flash: context.localized(Messages.passwordChanged))

@@ -34,7 +34,9 @@ public struct ShopperMiddleware: Middleware {
         case .unknown:
             let accounts = self.accounts
             return .later { context in
-                if try await accounts.isSessionActive(sessionID, userID: signedIn.shopper.id, signedInAt: signedIn.since) {
+                if try await accounts.isSessionActive(
+                    sessionID, userID: signedIn.shopper.id, signedInAt: signedIn.since, within: context.databaseBudget)
+                {
                     context[CurrentShopper.self] = signedIn.shopper
                 } else {
                     context.session.clear()
@@ -80,7 +82,7 @@ enum ShopperSession {
     /// and a new form token.
     static func signOut(in context: RequestContext, accounts: AccountsService) async throws {
         if let sessionID = context.session.id, let signedIn = signedIn(in: context.session) {
-            try await accounts.endSession(sessionID, signedInAt: signedIn.since)
+            try await accounts.endSession(sessionID, signedInAt: signedIn.since, within: context.databaseBudget)
         }
         context.session.clear()
     }

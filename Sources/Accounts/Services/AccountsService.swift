@@ -35,9 +35,9 @@ public struct AccountsService: Sendable {
     }
 
     /// Creates an account; throws ``RegistrationError/emailTaken`` when the e-mail has one.
-    public func register(name: String, email: String, password: String) async throws -> User {
+    public func register(name: String, email: String, password: String, within budget: DatabaseBudget) async throws -> User {
         let hash = try await passwordHash(for: password)
-        guard let user = try await store.insert(email: email, name: name, passwordHash: hash, isStaff: false) else {
+        guard let user = try await store.insert(email: email, name: name, passwordHash: hash, isStaff: false, within: budget) else {
             throw RegistrationError.emailTaken
         }
         return user
@@ -46,70 +46,72 @@ public struct AccountsService: Sendable {
     /// Gives the account `userID` the e-mail `email` (checked by the caller's form, as at
     /// registration) if it still has `old`, as staff do to mend an address mail could not reach;
     /// `false` when another account has `email` or the account's e-mail changed meanwhile.
-    public func changeEmail(userID: Int, from old: String, to email: String) async throws -> Bool {
-        try await store.updateEmail(userID: userID, from: old, to: email.lowercased())
+    public func changeEmail(userID: Int, from old: String, to email: String, within budget: DatabaseBudget) async throws -> Bool {
+        try await store.updateEmail(userID: userID, from: old, to: email.lowercased(), within: budget)
     }
 
     /// Whether an account other than `userID` has `email`.
-    public func isTaken(_ email: String, byAnotherThan userID: Int) async throws -> Bool {
-        guard let owner = try await store.user(email: email.lowercased()) else { return false }
+    public func isTaken(_ email: String, byAnotherThan userID: Int, within budget: DatabaseBudget) async throws -> Bool {
+        guard let owner = try await store.user(email: email.lowercased(), within: budget) else { return false }
         return owner.id != userID
     }
 
     /// The user for these credentials; throws ``SignInError/wrongCredentials`` otherwise, after
     /// the same amount of work whether the e-mail exists or not, and ``SignInThrottled`` when
     /// this account or `address` has tried too often.
-    public func authenticate(email: String, password: String, from address: IPAddress?) async throws -> User {
+    public func authenticate(email: String, password: String, from address: IPAddress?, within budget: DatabaseBudget) async throws -> User {
         let email = email.lowercased()
-        try await throttle.admitOrPause(account: email, from: address)
-        let user = try await store.user(email: email)
+        try await throttle.admitOrPause(account: email, from: address, within: budget)
+        let user = try await store.user(email: email, within: budget)
         let matches: Bool
         // Once admitted, the verdict stands whatever the counts' store says after it: one that
         // fails now (its database away) leaves at most this attempt counted as admitted.
         do {
             matches = try await verify(password, against: user?.passwordHash ?? hasher.placeholderHash)  // same time either way
         } catch {
-            try? await throttle.withdraw(account: email, from: address)
+            try? await throttle.withdraw(account: email, from: address, within: budget)
             throw error
         }
         guard let user, matches else {
-            try? await throttle.failed(account: email, from: address)
+            try? await throttle.failed(account: email, from: address, within: budget)
             throw SignInError.wrongCredentials
         }
-        try? await throttle.succeeded(account: email, from: address)
+        try? await throttle.succeeded(account: email, from: address, within: budget)
         return user
     }
 
     /// Sets a new password once the current one is proven, and ends every session of the user:
     /// whoever had a copy of one is signed out. The caller starts a new session for itself, as
     /// of the moment returned or later.
-    public func changePassword(userID: Int, current: String, new: String, from address: IPAddress?) async throws -> Date {
-        guard let user = try await store.user(id: userID) else { throw SignInError.wrongCredentials }
-        try await throttle.admitOrPause(account: user.email, from: address)
+    public func changePassword(
+        userID: Int, current: String, new: String, from address: IPAddress?, within budget: DatabaseBudget
+    ) async throws -> Date {
+        guard let user = try await store.user(id: userID, within: budget) else { throw SignInError.wrongCredentials }
+        try await throttle.admitOrPause(account: user.email, from: address, within: budget)
         let matches: Bool
         do {
             matches = try await verify(current, against: user.passwordHash)
         } catch {
-            try? await throttle.withdraw(account: user.email, from: address)
+            try? await throttle.withdraw(account: user.email, from: address, within: budget)
             throw error
         }
         guard matches else {
-            try? await throttle.failed(account: user.email, from: address)
+            try? await throttle.failed(account: user.email, from: address, within: budget)
             throw PasswordChangeError.wrongCurrentPassword
         }
-        try? await throttle.succeeded(account: user.email, from: address)
+        try? await throttle.succeeded(account: user.email, from: address, within: budget)
         let hash = try await passwordHash(for: new)
-        try await store.updatePasswordHash(userID: userID, to: hash)
+        try await store.updatePasswordHash(userID: userID, to: hash, within: budget)
         let cutoff = Date()
-        try await end(.everySession(userID: userID, signedInBefore: cutoff))
+        try await end(.everySession(userID: userID, signedInBefore: cutoff), within: budget)
         return cutoff
     }
 
     // MARK: Staff
 
     /// Every member of staff, by name, for the back office.
-    public func staffMembers() async throws -> [User] {
-        try await store.staffMembers()
+    public func staffMembers(within budget: DatabaseBudget) async throws -> [User] {
+        try await store.staffMembers(within: budget)
     }
 
     /// Gives or takes staff rights, and ends every session of the account on every instance in
@@ -117,9 +119,10 @@ public struct AccountsService: Sendable {
     /// staff, so an old cookie must not outlive the rights it names. Given, they take effect at
     /// the next sign-in. `false`, with nothing changed or ended, when there is no such account or
     /// it is that already: a form sent twice at once, or a shopper's id, changes nothing.
-    public func setStaff(userID: Int, to isStaff: Bool) async throws -> Bool {
+    public func setStaff(userID: Int, to isStaff: Bool, within budget: DatabaseBudget) async throws -> Bool {
         let end = SessionEnd.everySession(userID: userID, signedInBefore: Date())
-        guard try await store.updateStaff(userID: userID, isStaff: isStaff, recording: end, forgettingSignInsBefore: oldestLiveSignIn) else {
+        guard try await store.updateStaff(userID: userID, isStaff: isStaff, recording: end, forgettingSignInsBefore: oldestLiveSignIn, within: budget)
+        else {
             return false
         }
         sessionEnds.record(end)
@@ -127,13 +130,13 @@ public struct AccountsService: Sendable {
     }
 
     /// The account that has `email`, for staff who name one; `nil` when none has.
-    public func user(email: String) async throws -> User? {
-        try await store.user(email: email)
+    public func user(email: String, within budget: DatabaseBudget) async throws -> User? {
+        try await store.user(email: email, within: budget)
     }
 
     /// The account, for pages that show more than the session carries; `nil` once it is gone.
-    public func user(id: Int) async throws -> User? {
-        try await store.user(id: id)
+    public func user(id: Int, within budget: DatabaseBudget) async throws -> User? {
+        try await store.user(id: id, within: budget)
     }
 
     // MARK: Signed-in sessions
@@ -149,19 +152,19 @@ public struct AccountsService: Sendable {
 
     /// Whether a signed-in session is still active, asked of the store: what a request waits
     /// for while ``standing(of:userID:signedInAt:now:)`` cannot tell.
-    func isSessionActive(_ sessionID: String, userID: Int, signedInAt: Date, now: Date = Date()) async throws -> Bool {
+    func isSessionActive(_ sessionID: String, userID: Int, signedInAt: Date, now: Date = Date(), within budget: DatabaseBudget) async throws -> Bool {
         guard signedInAt > now - Self.sessionLifetime.timeInterval else { return false }
-        return try await !store.hasEnded(sessionID, userID: userID, signedInAt: signedInAt)
+        return try await !store.hasEnded(sessionID, userID: userID, signedInAt: signedInAt, within: budget)
     }
 
     /// Ends session `sessionID`, signed in at `signedInAt`, on every instance, so a copy of its
     /// cookie is worthless.
-    public func endSession(_ sessionID: String, signedInAt: Date) async throws {
-        try await end(.signedOut(sessionID: sessionID, signedInAt: signedInAt))
+    public func endSession(_ sessionID: String, signedInAt: Date, within budget: DatabaseBudget) async throws {
+        try await end(.signedOut(sessionID: sessionID, signedInAt: signedInAt), within: budget)
     }
 
-    private func end(_ end: SessionEnd) async throws {
-        try await store.record(end, forgettingSignInsBefore: oldestLiveSignIn)
+    private func end(_ end: SessionEnd, within budget: DatabaseBudget) async throws {
+        try await store.record(end, forgettingSignInsBefore: oldestLiveSignIn, within: budget)
         sessionEnds.record(end)
     }
 
@@ -187,7 +190,7 @@ public struct AccountsService: Sendable {
                 while !Task.isCancelled {
                     let oldest = Date() - Self.sessionLifetime.timeInterval
                     do {
-                        replica.resume(with: try await store.sessionEnds(signedInSince: oldest))
+                        replica.resume(with: try await store.sessionEnds(signedInSince: oldest, within: .outsideRequest))
                         return
                     } catch {
                         try? await Task.sleep(for: .seconds(1))

@@ -1,5 +1,5 @@
 public import Foundation
-import Tessera
+public import Tessera
 public import TesseraPasskeys
 
 /// Passkeys for accounts: a signed-in shopper adds one, then signs in with it, no password.
@@ -28,10 +28,11 @@ public struct PasskeyService: Sendable {
 
     /// The options `navigator.credentials.create()` takes, in WebAuthn's JSON form, for adding a
     /// passkey to `user`'s account from session `sessionID`.
-    public func registrationOptions(for user: User, sessionID: String) async throws -> PasskeyCreationOptions {
+    public func registrationOptions(for user: User, sessionID: String, within budget: DatabaseBudget) async throws -> PasskeyCreationOptions {
         let challenge = PasskeyRelyingParty.newChallenge()
-        try await store.issue(challenge, for: .registration, sessionID: sessionID, userID: user.id, expiresAt: now() + Self.challengeLifetime)
-        let existing = try await store.passkeys(userID: user.id)
+        try await store.issue(
+            challenge, for: .registration, sessionID: sessionID, userID: user.id, expiresAt: now() + Self.challengeLifetime, within: budget)
+        let existing = try await store.passkeys(userID: user.id, within: budget)
         return PasskeyCreationOptions(
             challenge: Base64URL.encode(challenge),
             rp: .init(id: relyingParty.id, name: relyingParty.name),
@@ -42,9 +43,11 @@ public struct PasskeyService: Sendable {
 
     /// Checks the browser's answer (base64url fields) and adds the passkey to the account the
     /// challenge was issued for, which must be `userID`'s.
-    public func register(clientDataJSON: String, attestationObject: String, userID: Int, sessionID: String, origin: String) async throws -> Passkey {
+    public func register(
+        clientDataJSON: String, attestationObject: String, userID: Int, sessionID: String, origin: String, within budget: DatabaseBudget
+    ) async throws -> Passkey {
         let clientData = try ClientData(json: try Self.bytes(clientDataJSON))
-        guard let issuedFor = try await store.take(clientData.challenge, for: .registration, sessionID: sessionID, now: now()),
+        guard let issuedFor = try await store.take(clientData.challenge, for: .registration, sessionID: sessionID, now: now(), within: budget),
             issuedFor == userID
         else { throw PasskeyError.challengeNotIssued }
         let registered = try relyingParty.verifyRegistration(
@@ -53,14 +56,14 @@ public struct PasskeyService: Sendable {
         let passkey = Passkey(
             credentialID: registered.credentialID, userID: userID, publicKey: registered.publicKey.uncompressedPoint,
             signCount: registered.signCount, createdAt: now())
-        guard try await store.insert(passkey) else { throw PasskeyError.alreadyRegistered }
+        guard try await store.insert(passkey, within: budget) else { throw PasskeyError.alreadyRegistered }
         return passkey
     }
 
     /// The options `navigator.credentials.get()` takes, for signing in from session `sessionID`.
-    public func signInOptions(sessionID: String) async throws -> PasskeyRequestOptions {
+    public func signInOptions(sessionID: String, within budget: DatabaseBudget) async throws -> PasskeyRequestOptions {
         let challenge = PasskeyRelyingParty.newChallenge()
-        try await store.issue(challenge, for: .signIn, sessionID: sessionID, userID: nil, expiresAt: now() + Self.challengeLifetime)
+        try await store.issue(challenge, for: .signIn, sessionID: sessionID, userID: nil, expiresAt: now() + Self.challengeLifetime, within: budget)
         return PasskeyRequestOptions(challenge: Base64URL.encode(challenge), rpId: relyingParty.id)
     }
 
@@ -68,13 +71,15 @@ public struct PasskeyService: Sendable {
     /// signed it, after recording the passkey's new counter.
     public func signIn(
         credentialID: String, clientDataJSON: String, authenticatorData: String, signature: String, userHandle: String?,
-        sessionID: String, origin: String
+        sessionID: String, origin: String, within budget: DatabaseBudget
     ) async throws -> User {
         let clientData = try ClientData(json: try Self.bytes(clientDataJSON))
-        guard try await store.take(clientData.challenge, for: .signIn, sessionID: sessionID, now: now()) != nil else {
+        guard try await store.take(clientData.challenge, for: .signIn, sessionID: sessionID, now: now(), within: budget) != nil else {
             throw PasskeyError.challengeNotIssued
         }
-        guard let passkey = try await store.passkey(credentialID: try Self.bytes(credentialID)) else { throw PasskeyError.unknownCredential }
+        guard let passkey = try await store.passkey(credentialID: try Self.bytes(credentialID), within: budget) else {
+            throw PasskeyError.unknownCredential
+        }
         if let userHandle, !userHandle.isEmpty, try Self.bytes(userHandle) != Self.userHandle(passkey.userID) {
             throw PasskeyError.unknownCredential
         }
@@ -83,16 +88,16 @@ public struct PasskeyService: Sendable {
             issued: clientData.challenge, origin: origin, publicKey: try PasskeyPublicKey(uncompressedPoint: passkey.publicKey),
             storedSignCount: passkey.signCount)
         // From the counter this check saw: two sign-ins racing with one counter value cannot both pass.
-        guard try await store.recordSignIn(credentialID: passkey.credentialID, from: passkey.signCount, to: count, at: now()) else {
+        guard try await store.recordSignIn(credentialID: passkey.credentialID, from: passkey.signCount, to: count, at: now(), within: budget) else {
             throw PasskeyError.counterWentBack(stored: passkey.signCount, received: count)
         }
-        guard let user = try await accounts.user(id: passkey.userID) else { throw PasskeyError.unknownCredential }
+        guard let user = try await accounts.user(id: passkey.userID, within: budget) else { throw PasskeyError.unknownCredential }
         return user
     }
 
     /// The account's passkeys, for its page.
-    public func passkeys(of userID: Int) async throws -> [Passkey] {
-        try await store.passkeys(userID: userID)
+    public func passkeys(of userID: Int, within budget: DatabaseBudget) async throws -> [Passkey] {
+        try await store.passkeys(userID: userID, within: budget)
     }
 
     /// The account as its passkeys name it (WebAuthn's user handle): the account number's 8

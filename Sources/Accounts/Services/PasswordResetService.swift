@@ -38,8 +38,8 @@ public struct PasswordResetService: Sendable {
     /// `language`; `site` (`https://shop.example.com`) makes the link whole. Returns whether a
     /// mail went to the outbox, for the log alone: the shopper is told the same either way.
     @discardableResult
-    public func mailLink(to email: String, site: SiteURL, language: Language) async throws -> Bool {
-        guard let user = try await accounts.store.user(email: email.lowercased()) else { return false }
+    public func mailLink(to email: String, site: SiteURL, language: Language, within budget: DatabaseBudget) async throws -> Bool {
+        guard let user = try await accounts.store.user(email: email.lowercased(), within: budget) else { return false }
         guard let recipient = MailAddress(user.email, name: user.name) else {
             logger.warning(
                 "no password reset mail: the account's address cannot be mailed",
@@ -54,7 +54,7 @@ public struct PasswordResetService: Sendable {
         guard
             try await store.issue(
                 digest: token.digest, userID: user.id, expiresAt: expires, unlessOneExpiresAfter: expires - Self.repeatWindow.timeInterval,
-                mail: mail, now: issued)
+                mail: mail, now: issued, within: budget)
         else {
             logger.info("password reset link not mailed again: one went a moment ago", metadata: ["user_id": "\(user.id)"])
             return false
@@ -79,15 +79,16 @@ public struct PasswordResetService: Sendable {
     }
 
     /// The account `token` resets, while its link is unused and unexpired; `nil` otherwise.
-    public func account(resetBy token: PasswordResetToken) async throws -> Int? {
-        try await store.usableReset(token.digest, at: now())
+    public func account(resetBy token: PasswordResetToken, within budget: DatabaseBudget) async throws -> Int? {
+        try await store.usableReset(token.digest, at: now(), within: budget)
     }
 
     /// Gives the account of `token` the password `password` and ends every session of it, if the
     /// link still works: of two uses at once, one wins, and the other learns it was just used.
-    public func reset(_ token: PasswordResetToken, to password: String) async throws -> Outcome {
-        guard let user = try await resetting(token, to: password) else {
-            guard let used = try await store.usedAt(token.digest), now().timeIntervalSince(used) < Self.repeatWindow.timeInterval else {
+    public func reset(_ token: PasswordResetToken, to password: String, within budget: DatabaseBudget) async throws -> Outcome {
+        guard let user = try await resetting(token, to: password, within: budget) else {
+            guard let used = try await store.usedAt(token.digest, within: budget), now().timeIntervalSince(used) < Self.repeatWindow.timeInterval
+            else {
                 return .dead
             }
             return .usedJustNow
@@ -96,18 +97,19 @@ public struct PasswordResetService: Sendable {
     }
 
     /// The account, with its new password; `nil` when the link did not work, and nothing changed.
-    private func resetting(_ token: PasswordResetToken, to password: String) async throws -> User? {
+    private func resetting(_ token: PasswordResetToken, to password: String, within budget: DatabaseBudget) async throws -> User? {
         // A dead link costs no hashing.
-        guard try await account(resetBy: token) != nil else { return nil }
+        guard try await account(resetBy: token, within: budget) != nil else { return nil }
         let hash = try await accounts.passwordHash(for: password)
         let moment = now()
         guard
             let userID = try await store.redeem(
-                token.digest, at: moment, passwordHash: hash, forgettingSignInsBefore: moment - AccountsService.sessionLifetime.timeInterval)
+                token.digest, at: moment, passwordHash: hash, forgettingSignInsBefore: moment - AccountsService.sessionLifetime.timeInterval,
+                within: budget)
         else { return nil }
         accounts.recorded(.everySession(userID: userID, signedInBefore: moment))
         logger.notice("password reset; every session ended", metadata: ["user_id": "\(userID)"])
-        return try await accounts.user(id: userID)
+        return try await accounts.user(id: userID, within: budget)
     }
 
     /// The mail with the link, in `language`: its own `Message-ID`, so a retry is the same mail.

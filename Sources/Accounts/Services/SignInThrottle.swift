@@ -79,10 +79,10 @@ public struct SignInThrottle: Sendable {
 
     /// Counts an attempt for `account` from `address`, or throws ``SignInThrottled`` when either
     /// must still wait; a refused attempt is not counted.
-    func admit(account: String, from address: IPAddress?, now: Date = Date()) async throws {
+    func admit(account: String, from address: IPAddress?, now: Date = Date(), within budget: DatabaseBudget) async throws {
         let keys = Keys(account: account, address: address)
         let policy = self.policy
-        try await store.update(keys.all, now: now) { counts in
+        try await store.update(keys.all, now: now, within: budget) { counts in
             let wait = keys.all.compactMap { counts[$0]?.blockedUntil }.max() ?? now
             // Whole milliseconds: the clock's floating-point seconds must not turn 2 s into 3.
             if wait > now { throw SignInThrottled(retryAfter: .milliseconds(Int64((wait.timeIntervalSince(now) * 1000).rounded()))) }
@@ -98,9 +98,9 @@ public struct SignInThrottle: Sendable {
     }
 
     /// ``admit(account:from:now:)``, with a refusal sent only after ``Policy/refusalPause``.
-    func admitOrPause(account: String, from address: IPAddress?) async throws {
+    func admitOrPause(account: String, from address: IPAddress?, within budget: DatabaseBudget) async throws {
         do {
-            try await admit(account: account, from: address)
+            try await admit(account: account, from: address, within: budget)
         } catch let refusal as SignInThrottled {
             try? await Task.sleep(for: min(policy.refusalPause, .seconds(refusal.retryAfterSeconds)))
             throw refusal
@@ -108,10 +108,10 @@ public struct SignInThrottle: Sendable {
     }
 
     /// The password was right: the account's count is cleared, and the address gets its attempt back.
-    func succeeded(account: String, from address: IPAddress?, now: Date = Date()) async throws {
+    func succeeded(account: String, from address: IPAddress?, now: Date = Date(), within budget: DatabaseBudget) async throws {
         let keys = Keys(account: account, address: address)
         let policy = self.policy
-        try await store.update(keys.all, now: now) { counts in
+        try await store.update(keys.all, now: now, within: budget) { counts in
             counts[keys.account] = nil
             if let address = keys.address { Self.takeBack(address, in: &counts, free: policy.freeAttemptsPerAddress, policy) }
         }
@@ -120,10 +120,10 @@ public struct SignInThrottle: Sendable {
     /// The password was wrong: the wait the attempt earned starts now, when the guesser learns
     /// the answer, not when the attempt was admitted. Otherwise a slow hash (a busy pool) would
     /// use the wait up before the guesser even saw the refusal.
-    func failed(account: String, from address: IPAddress?, now: Date = Date()) async throws {
+    func failed(account: String, from address: IPAddress?, now: Date = Date(), within budget: DatabaseBudget) async throws {
         let keys = Keys(account: account, address: address)
         let policy = self.policy
-        try await store.update(keys.all, now: now) { counts in
+        try await store.update(keys.all, now: now, within: budget) { counts in
             for key in keys.all {
                 guard var count = counts[key] else { continue }
                 count.blockedUntil = max(
@@ -135,10 +135,10 @@ public struct SignInThrottle: Sendable {
     }
 
     /// The attempt was never judged (the hashing pool was full): it is taken back.
-    func withdraw(account: String, from address: IPAddress?, now: Date = Date()) async throws {
+    func withdraw(account: String, from address: IPAddress?, now: Date = Date(), within budget: DatabaseBudget) async throws {
         let keys = Keys(account: account, address: address)
         let policy = self.policy
-        try await store.update(keys.all, now: now) { counts in
+        try await store.update(keys.all, now: now, within: budget) { counts in
             for key in keys.all { Self.takeBack(key, in: &counts, free: Self.freeAttempts(for: key, in: keys, policy), policy) }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Tessera
 
 /// The demo accounts the first run creates, three shoppers and one of staff, with the passwords
 /// the README publishes. They are hashed as they are added, at the server's rounds: a precomputed
@@ -19,11 +20,12 @@ public enum AccountsSeed {
     /// publishes, is added only with them to a new database (no Ada yet): never to a shop that
     /// already runs, where it would open the back office to anyone.
     public static func seedIfEmpty(_ store: some AccountsStore, hasher: PasswordHasher) async throws {
-        let isNew = try await store.user(email: users[0].email) == nil
-        for user in users where try await store.user(email: user.email) == nil {
+        let isNew = try await store.user(email: users[0].email, within: .outsideRequest) == nil
+        for user in users where try await store.user(email: user.email, within: .outsideRequest) == nil {
             let isStaff = user.email == staffEmail
             guard !isStaff || isNew else { continue }
-            _ = try await store.insert(email: user.email, name: user.name, passwordHash: try hasher.hash(user.password), isStaff: isStaff)
+            _ = try await store.insert(
+                email: user.email, name: user.name, passwordHash: try hasher.hash(user.password), isStaff: isStaff, within: .outsideRequest)
         }
     }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+public import Tessera
 
 /// Where passkeys and their challenges live.
 ///
@@ -8,16 +9,18 @@ public import Foundation
 public protocol PasskeyStore: Sendable {
     /// Keeps `challenge` for `sessionID` until `expiresAt`, in place of the session's earlier one
     /// for the same ceremony; `userID` is the account a registration is for.
-    func issue(_ challenge: [UInt8], for ceremony: PasskeyCeremony, sessionID: String, userID: Int?, expiresAt: Date) async throws
+    func issue(
+        _ challenge: [UInt8], for ceremony: PasskeyCeremony, sessionID: String, userID: Int?, expiresAt: Date, within budget: DatabaseBudget)
+        async throws
     /// Removes the challenge and says whom it was issued for (`.some(nil)` for a sign-in), or
     /// `nil` when this session has no such unexpired challenge for this ceremony.
-    func take(_ challenge: [UInt8], for ceremony: PasskeyCeremony, sessionID: String, now: Date) async throws -> Int??
+    func take(_ challenge: [UInt8], for ceremony: PasskeyCeremony, sessionID: String, now: Date, within budget: DatabaseBudget) async throws -> Int??
     /// Adds a passkey; `false` when its credential is registered already.
-    func insert(_ passkey: Passkey) async throws -> Bool
-    func passkey(credentialID: [UInt8]) async throws -> Passkey?
+    func insert(_ passkey: Passkey, within budget: DatabaseBudget) async throws -> Bool
+    func passkey(credentialID: [UInt8], within budget: DatabaseBudget) async throws -> Passkey?
     /// The account's passkeys, oldest first.
-    func passkeys(userID: Int) async throws -> [Passkey]
+    func passkeys(userID: Int, within budget: DatabaseBudget) async throws -> [Passkey]
     /// Records a sign-in: the counter goes from `old` to `new`, if it still is `old`; `false`
     /// when another sign-in moved it first.
-    func recordSignIn(credentialID: [UInt8], from old: UInt32, to new: UInt32, at date: Date) async throws -> Bool
+    func recordSignIn(credentialID: [UInt8], from old: UInt32, to new: UInt32, at date: Date, within budget: DatabaseBudget) async throws -> Bool
 }

@@ -1,4 +1,5 @@
 public import Foundation
+public import Tessera
 public import TesseraMail
 import TesseraMailSQLite
 import TesseraSQLite
@@ -13,20 +14,22 @@ public protocol PasswordResetStore: Sendable {
     /// returns `false` when an unused reset of the account expires after `recent` (one issued a
     /// moment ago): a form sent twice at once mails one link.
     func issue(
-        digest: String, userID: Int, expiresAt: Date, unlessOneExpiresAfter recent: Date, mail: OutgoingMail, now: Date
+        digest: String, userID: Int, expiresAt: Date, unlessOneExpiresAfter recent: Date, mail: OutgoingMail, now: Date, within budget: DatabaseBudget
     ) async throws
         -> Bool
 
     /// The account of the reset `digest` when it is unused and unexpired at `now`, else `nil`.
-    func usableReset(_ digest: String, at now: Date) async throws -> Int?
+    func usableReset(_ digest: String, at now: Date, within budget: DatabaseBudget) async throws -> Int?
 
     /// When the reset `digest` was used, if it was.
-    func usedAt(_ digest: String) async throws -> Date?
+    func usedAt(_ digest: String, within budget: DatabaseBudget) async throws -> Date?
 
     /// Uses the reset `digest`, if it is still usable at `now`, with one conditional update, so
     /// that of two uses at once only one wins; then sets the account's `passwordHash`, uses its
     /// other resets, and ends every session of the account signed in before `now`, all in one
     /// transaction (forgetting the ends of sign-ins before `oldestSignIn`, as ``AccountsStore`` does).
     /// Returns the account, or `nil` when the reset was not usable and nothing changed.
-    func redeem(_ digest: String, at now: Date, passwordHash: String, forgettingSignInsBefore oldestSignIn: Date) async throws -> Int?
+    func redeem(
+        _ digest: String, at now: Date, passwordHash: String, forgettingSignInsBefore oldestSignIn: Date, within budget: DatabaseBudget
+    ) async throws -> Int?
 }

@@ -1,5 +1,6 @@
 public import Foundation
 public import Logging
+public import Tessera
 public import TesseraPostgres
 
 /// Accounts in PostgreSQL, shared by every instance.
@@ -64,20 +65,21 @@ public struct PostgresAccountsStore: AccountsStore {
     }
 
     /// One statement by primary key.
-    public func user(id: Int) async throws -> User? {
-        try await connections.query("SELECT id, email, name, password_hash, is_staff FROM shop_user WHERE id = \(id)").first.map(
+    public func user(id: Int, within budget: DatabaseBudget) async throws -> User? {
+        try await connections.query("SELECT id, email, name, password_hash, is_staff FROM shop_user WHERE id = \(id)", within: budget).first.map(
             User.init(postgresRow:))
     }
 
     /// One statement through the unique e-mail index.
-    public func user(email: String) async throws -> User? {
-        try await connections.query("SELECT id, email, name, password_hash, is_staff FROM shop_user WHERE email = \(email)").first.map(
-            User.init(postgresRow:))
+    public func user(email: String, within budget: DatabaseBudget) async throws -> User? {
+        try await connections.query("SELECT id, email, name, password_hash, is_staff FROM shop_user WHERE email = \(email)", within: budget).first
+            .map(
+                User.init(postgresRow:))
     }
 
     /// `nil` when the e-mail has an account: the unique index decides, across instances too.
-    public func insert(email: String, name: String, passwordHash: String, isStaff: Bool) async throws -> User? {
-        try await connections.write { connection in
+    public func insert(email: String, name: String, passwordHash: String, isStaff: Bool, within budget: DatabaseBudget) async throws -> User? {
+        try await connections.write(within: budget) { connection in
             try connection.rows(
                 """
                 INSERT INTO shop_user (email, name, password_hash, is_staff) VALUES (\(email), \(name), \(passwordHash), \(isStaff)) \
@@ -89,8 +91,8 @@ public struct PostgresAccountsStore: AccountsStore {
 
     /// Replaces the hash, and uses up the account's reset links; the service records the
     /// sessions' end beside it.
-    public func updatePasswordHash(userID: Int, to passwordHash: String) async throws {
-        try await connections.write { connection in
+    public func updatePasswordHash(userID: Int, to passwordHash: String, within budget: DatabaseBudget) async throws {
+        try await connections.write(within: budget) { connection in
             try connection.execute("UPDATE shop_user SET password_hash = \(passwordHash) WHERE id = \(userID)")
             try Self.useUpResets(of: userID, on: connection)
         }
@@ -105,9 +107,9 @@ public struct PostgresAccountsStore: AccountsStore {
 
     /// `false` when the account's e-mail is no longer `old`, or another account has `email`:
     /// the unique index decides, so two changes to one address at once cannot both win.
-    public func updateEmail(userID: Int, from old: String, to email: String) async throws -> Bool {
+    public func updateEmail(userID: Int, from old: String, to email: String, within budget: DatabaseBudget) async throws -> Bool {
         do {
-            return try await connections.write { connection in
+            return try await connections.write(within: budget) { connection in
                 guard try connection.execute("UPDATE shop_user SET email = \(email) WHERE id = \(userID) AND email = \(old)") == 1 else {
                     return false
                 }
@@ -121,8 +123,10 @@ public struct PostgresAccountsStore: AccountsStore {
     }
 
     /// The change and the end commit together, and the end's `NOTIFY` goes out with them.
-    public func updateStaff(userID: Int, isStaff: Bool, recording end: SessionEnd, forgettingSignInsBefore oldestSignIn: Date) async throws -> Bool {
-        try await connections.write { connection in
+    public func updateStaff(
+        userID: Int, isStaff: Bool, recording end: SessionEnd, forgettingSignInsBefore oldestSignIn: Date, within budget: DatabaseBudget
+    ) async throws -> Bool {
+        try await connections.write(within: budget) { connection in
             guard try connection.execute("UPDATE shop_user SET is_staff = \(isStaff) WHERE id = \(userID) AND is_staff <> \(isStaff)") == 1 else {
                 return false
             }
@@ -131,14 +135,15 @@ public struct PostgresAccountsStore: AccountsStore {
         }
     }
 
-    public func staffMembers() async throws -> [User] {
-        try await connections.query("SELECT id, email, name, password_hash, is_staff FROM shop_user WHERE is_staff ORDER BY name").map(
-            User.init(postgresRow:))
+    public func staffMembers(within budget: DatabaseBudget) async throws -> [User] {
+        try await connections.query("SELECT id, email, name, password_hash, is_staff FROM shop_user WHERE is_staff ORDER BY name", within: budget)
+            .map(
+                User.init(postgresRow:))
     }
 
     /// Records the end, which every instance then hears by `NOTIFY`, and forgets the ends no live session can need.
-    public func record(_ end: SessionEnd, forgettingSignInsBefore oldestSignIn: Date) async throws {
-        try await connections.write { connection in try Self.record(end, forgettingSignInsBefore: oldestSignIn, on: connection) }
+    public func record(_ end: SessionEnd, forgettingSignInsBefore oldestSignIn: Date, within budget: DatabaseBudget) async throws {
+        try await connections.write(within: budget) { connection in try Self.record(end, forgettingSignInsBefore: oldestSignIn, on: connection) }
     }
 
     /// ``record(_:forgettingSignInsBefore:)`` inside a transaction that is already open, such as a password reset's.
@@ -165,9 +170,9 @@ public struct PostgresAccountsStore: AccountsStore {
     }
 
     /// The ends that can still matter, read at start and again after the listener reconnects.
-    public func sessionEnds(signedInSince oldestSignIn: Date) async throws -> SessionEnds {
+    public func sessionEnds(signedInSince oldestSignIn: Date, within budget: DatabaseBudget) async throws -> SessionEnds {
         let oldest = oldestSignIn.timeIntervalSince1970
-        return try await connections.read { connection in
+        return try await connections.read(within: budget) { connection in
             var ends = SessionEnds()
             for row in try connection.rows("SELECT id, signed_in_at FROM signed_out_session WHERE signed_in_at >= \(oldest)") {
                 let (id, signedInAt) = try row.decode((String, Double).self)
@@ -182,12 +187,12 @@ public struct PostgresAccountsStore: AccountsStore {
     }
 
     /// Asks the table itself, for a check that must not trust the in-memory copy.
-    public func hasEnded(_ sessionID: String, userID: Int, signedInAt: Date) async throws -> Bool {
+    public func hasEnded(_ sessionID: String, userID: Int, signedInAt: Date, within budget: DatabaseBudget) async throws -> Bool {
         try await connections.query(
             """
             SELECT EXISTS (SELECT 1 FROM signed_out_session WHERE id = \(sessionID)) \
             OR EXISTS (SELECT 1 FROM session_cutoff WHERE user_id = \(userID) AND ended_before > \(signedInAt.timeIntervalSince1970))
-            """
+            """, within: budget
         ).first?.decode(Bool.self) ?? true
     }
 

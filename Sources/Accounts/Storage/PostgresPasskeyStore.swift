@@ -1,4 +1,5 @@
 public import Foundation
+public import Tessera
 public import TesseraPostgres
 
 /// Passkeys in PostgreSQL, shared by every instance: a challenge issued by one instance is taken
@@ -38,62 +39,69 @@ public struct PostgresPasskeyStore: PasskeyStore {
             ])
     }
 
-    public func issue(_ challenge: [UInt8], for ceremony: PasskeyCeremony, sessionID: String, userID: Int?, expiresAt: Date) async throws {
+    public func issue(
+        _ challenge: [UInt8], for ceremony: PasskeyCeremony, sessionID: String, userID: Int?, expiresAt: Date, within budget: DatabaseBudget
+    ) async throws {
         _ = try await connections.query(
-            "DELETE FROM passkey_challenge WHERE expires_at < now() OR (session_id = \(sessionID) AND ceremony = \(ceremony.rawValue))")
+            "DELETE FROM passkey_challenge WHERE expires_at < now() OR (session_id = \(sessionID) AND ceremony = \(ceremony.rawValue))",
+            within: budget)
         _ = try await connections.query(
             """
             INSERT INTO passkey_challenge (challenge, ceremony, session_id, user_id, expires_at)
             VALUES (\(PostgresBytes(challenge)), \(ceremony.rawValue), \(sessionID), \(userID), \(expiresAt))
-            """)
+            """, within: budget)
     }
 
-    public func take(_ challenge: [UInt8], for ceremony: PasskeyCeremony, sessionID: String, now: Date) async throws -> Int?? {
+    public func take(
+        _ challenge: [UInt8], for ceremony: PasskeyCeremony, sessionID: String, now: Date, within budget: DatabaseBudget
+    ) async throws -> Int?? {
         let rows = try await connections.query(
             """
             DELETE FROM passkey_challenge WHERE challenge = \(PostgresBytes(challenge))
             RETURNING user_id, ceremony, session_id, expires_at
-            """)
+            """, within: budget)
         guard let row = rows.first else { return nil }
         let (userID, issuedFor, issuedTo, expiresAt) = try row.decode((Int?, String, String, Date).self)
         guard issuedFor == ceremony.rawValue, issuedTo == sessionID, expiresAt >= now else { return nil }
         return .some(userID)
     }
 
-    public func insert(_ passkey: Passkey) async throws -> Bool {
+    public func insert(_ passkey: Passkey, within budget: DatabaseBudget) async throws -> Bool {
         let rows = try await connections.query(
             """
             INSERT INTO passkey (credential_id, user_id, public_key, sign_count, created_at)
             VALUES (\(PostgresBytes(passkey.credentialID)), \(passkey.userID), \(PostgresBytes(passkey.publicKey)), \(Int64(passkey.signCount)), \(passkey.createdAt))
             ON CONFLICT (credential_id) DO NOTHING RETURNING 1
-            """)
+            """, within: budget)
         return !rows.isEmpty
     }
 
-    public func passkey(credentialID: [UInt8]) async throws -> Passkey? {
+    public func passkey(credentialID: [UInt8], within budget: DatabaseBudget) async throws -> Passkey? {
         try await connections.query(
             """
             SELECT credential_id, user_id, public_key, sign_count, created_at, last_used_at FROM passkey
             WHERE credential_id = \(PostgresBytes(credentialID))
-            """
+            """, within: budget
         ).first.map(Self.passkey)
     }
 
-    public func passkeys(userID: Int) async throws -> [Passkey] {
+    public func passkeys(userID: Int, within budget: DatabaseBudget) async throws -> [Passkey] {
         try await connections.query(
             """
             SELECT credential_id, user_id, public_key, sign_count, created_at, last_used_at FROM passkey
             WHERE user_id = \(userID) ORDER BY created_at
-            """
+            """, within: budget
         ).map(Self.passkey)
     }
 
-    public func recordSignIn(credentialID: [UInt8], from old: UInt32, to new: UInt32, at date: Date) async throws -> Bool {
+    public func recordSignIn(
+        credentialID: [UInt8], from old: UInt32, to new: UInt32, at date: Date, within budget: DatabaseBudget
+    ) async throws -> Bool {
         !(try await connections.query(
             """
             UPDATE passkey SET sign_count = \(Int64(new)), last_used_at = \(date)
             WHERE credential_id = \(PostgresBytes(credentialID)) AND sign_count = \(Int64(old)) RETURNING 1
-            """)).isEmpty
+            """, within: budget)).isEmpty
     }
 
     static func passkey(_ row: PostgresRow) throws -> Passkey {

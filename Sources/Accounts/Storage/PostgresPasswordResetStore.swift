@@ -1,4 +1,5 @@
 public import Foundation
+public import Tessera
 public import TesseraMail
 import TesseraMailPostgres
 public import TesseraPostgres
@@ -14,12 +15,12 @@ public struct PostgresPasswordResetStore: PasswordResetStore {
     }
 
     public func issue(
-        digest: String, userID: Int, expiresAt: Date, unlessOneExpiresAfter recent: Date, mail: OutgoingMail, now: Date
+        digest: String, userID: Int, expiresAt: Date, unlessOneExpiresAfter recent: Date, mail: OutgoingMail, now: Date, within budget: DatabaseBudget
     )
         async throws -> Bool
     {
         let forgotten = now.timeIntervalSince1970 - 86_400, expires = expiresAt.timeIntervalSince1970, fresh = recent.timeIntervalSince1970
-        return try await connections.write { connection in
+        return try await connections.write(within: budget) { connection in
             // The account's row, locked: two requests for one account check and insert in turn.
             _ = try connection.rows("SELECT id FROM shop_user WHERE id = \(userID) FOR UPDATE")
             let recentOne = try connection.rows(
@@ -32,20 +33,23 @@ public struct PostgresPasswordResetStore: PasswordResetStore {
         }
     }
 
-    public func usedAt(_ digest: String) async throws -> Date? {
-        try await connections.query("SELECT used_at FROM password_reset WHERE digest = \(digest) AND used_at IS NOT NULL").first
+    public func usedAt(_ digest: String, within budget: DatabaseBudget) async throws -> Date? {
+        try await connections.query("SELECT used_at FROM password_reset WHERE digest = \(digest) AND used_at IS NOT NULL", within: budget).first
             .map { Date(timeIntervalSince1970: try $0.decode(Double.self)) }
     }
 
-    public func usableReset(_ digest: String, at now: Date) async throws -> Int? {
+    public func usableReset(_ digest: String, at now: Date, within budget: DatabaseBudget) async throws -> Int? {
         try await connections.query(
-            "SELECT user_id FROM password_reset WHERE digest = \(digest) AND used_at IS NULL AND expires_at > \(now.timeIntervalSince1970)"
+            "SELECT user_id FROM password_reset WHERE digest = \(digest) AND used_at IS NULL AND expires_at > \(now.timeIntervalSince1970)",
+            within: budget
         ).first?.decode(Int.self)
     }
 
-    public func redeem(_ digest: String, at now: Date, passwordHash: String, forgettingSignInsBefore oldestSignIn: Date) async throws -> Int? {
+    public func redeem(
+        _ digest: String, at now: Date, passwordHash: String, forgettingSignInsBefore oldestSignIn: Date, within budget: DatabaseBudget
+    ) async throws -> Int? {
         let moment = now.timeIntervalSince1970
-        return try await connections.write { connection in
+        return try await connections.write(within: budget) { connection in
             guard
                 let userID = try connection.rows(
                     """

@@ -1,12 +1,14 @@
 public import Foundation
 public import GRDB
+public import Tessera
+public import TesseraSQLite
 
 /// Accounts in SQLite, through GRDB.
 public struct SQLiteAccountsStore: AccountsStore {
-    let database: any DatabaseWriter
+    let database: any SQLiteDatabase
 
     /// Accounts in `database`, after their migrations ran.
-    public init(database: any DatabaseWriter) {
+    public init(database: any SQLiteDatabase) {
         self.database = database
     }
 
@@ -57,18 +59,19 @@ public struct SQLiteAccountsStore: AccountsStore {
     }
 
     /// One read by primary key.
-    public func user(id: Int) async throws -> User? {
-        try await database.read { db in try User.fetchOne(db.cachedStatement(sql: "SELECT * FROM user WHERE id = ?"), arguments: [id]) }
+    public func user(id: Int, within budget: DatabaseBudget) async throws -> User? {
+        try await database.read(within: budget) { db in try User.fetchOne(db.cachedStatement(sql: "SELECT * FROM user WHERE id = ?"), arguments: [id])
+        }
     }
 
     /// One read through the unique e-mail index.
-    public func user(email: String) async throws -> User? {
-        try await database.read { db in try User.filter(Column("email") == email).fetchOne(db) }
+    public func user(email: String, within budget: DatabaseBudget) async throws -> User? {
+        try await database.read(within: budget) { db in try User.filter(Column("email") == email).fetchOne(db) }
     }
 
     /// `nil` when the e-mail has an account: the unique index decides, so two registrations at once cannot both win.
-    public func insert(email: String, name: String, passwordHash: String, isStaff: Bool) async throws -> User? {
-        try await database.write { db in
+    public func insert(email: String, name: String, passwordHash: String, isStaff: Bool, within budget: DatabaseBudget) async throws -> User? {
+        try await database.write(within: budget) { db in
             guard try User.filter(Column("email") == email).fetchCount(db) == 0 else { return nil }
             try db.execute(
                 sql: "INSERT INTO user (email, name, passwordHash, isStaff) VALUES (?, ?, ?, ?)",
@@ -79,8 +82,8 @@ public struct SQLiteAccountsStore: AccountsStore {
 
     /// Replaces the hash, and uses up the account's reset links; the service records the
     /// sessions' end beside it.
-    public func updatePasswordHash(userID: Int, to passwordHash: String) async throws {
-        try await database.write { db in
+    public func updatePasswordHash(userID: Int, to passwordHash: String, within budget: DatabaseBudget) async throws {
+        try await database.write(within: budget) { db in
             try db.execute(sql: "UPDATE user SET passwordHash = ? WHERE id = ?", arguments: [passwordHash, userID])
             try Self.useUpResets(of: userID, in: db)
         }
@@ -96,8 +99,8 @@ public struct SQLiteAccountsStore: AccountsStore {
 
     /// `false` when the account's e-mail is no longer `old`, or another account has `email`
     /// (one writer at a time: the check and the change cannot be split).
-    public func updateEmail(userID: Int, from old: String, to email: String) async throws -> Bool {
-        try await database.write { db in
+    public func updateEmail(userID: Int, from old: String, to email: String, within budget: DatabaseBudget) async throws -> Bool {
+        try await database.write(within: budget) { db in
             guard try User.filter(Column("email") == email && Column("id") != userID).fetchCount(db) == 0 else { return false }
             try db.execute(sql: "UPDATE user SET email = ? WHERE id = ? AND email = ?", arguments: [email, userID, old])
             guard db.changesCount == 1 else { return false }
@@ -107,8 +110,10 @@ public struct SQLiteAccountsStore: AccountsStore {
         }
     }
 
-    public func updateStaff(userID: Int, isStaff: Bool, recording end: SessionEnd, forgettingSignInsBefore oldestSignIn: Date) async throws -> Bool {
-        try await database.write { db in
+    public func updateStaff(
+        userID: Int, isStaff: Bool, recording end: SessionEnd, forgettingSignInsBefore oldestSignIn: Date, within budget: DatabaseBudget
+    ) async throws -> Bool {
+        try await database.write(within: budget) { db in
             try db.execute(sql: "UPDATE user SET isStaff = ? WHERE id = ? AND isStaff != ?", arguments: [isStaff, userID, isStaff])
             guard db.changesCount == 1 else { return false }
             try Self.record(end, forgettingSignInsBefore: oldestSignIn, in: db)
@@ -116,13 +121,13 @@ public struct SQLiteAccountsStore: AccountsStore {
         }
     }
 
-    public func staffMembers() async throws -> [User] {
-        try await database.read { db in try User.filter(Column("isStaff") == true).order(Column("name")).fetchAll(db) }
+    public func staffMembers(within budget: DatabaseBudget) async throws -> [User] {
+        try await database.read(within: budget) { db in try User.filter(Column("isStaff") == true).order(Column("name")).fetchAll(db) }
     }
 
     /// Records the end and forgets those older than any session still alive, in one write.
-    public func record(_ end: SessionEnd, forgettingSignInsBefore oldestSignIn: Date) async throws {
-        try await database.write { db in try Self.record(end, forgettingSignInsBefore: oldestSignIn, in: db) }
+    public func record(_ end: SessionEnd, forgettingSignInsBefore oldestSignIn: Date, within budget: DatabaseBudget) async throws {
+        try await database.write(within: budget) { db in try Self.record(end, forgettingSignInsBefore: oldestSignIn, in: db) }
     }
 
     /// ``record(_:forgettingSignInsBefore:)`` inside a transaction that is already open, such as a password reset's.
@@ -145,8 +150,8 @@ public struct SQLiteAccountsStore: AccountsStore {
     }
 
     /// The ends that can still matter, for the in-memory copy at start.
-    public func sessionEnds(signedInSince oldestSignIn: Date) async throws -> SessionEnds {
-        try await database.read { db in
+    public func sessionEnds(signedInSince oldestSignIn: Date, within budget: DatabaseBudget) async throws -> SessionEnds {
+        try await database.read(within: budget) { db in
             let oldest = oldestSignIn.timeIntervalSince1970
             var ends = SessionEnds()
             for row in try Row.fetchAll(db, sql: "SELECT id, signedInAt FROM signedOutSession WHERE signedInAt >= ?", arguments: [oldest]) {
@@ -160,8 +165,8 @@ public struct SQLiteAccountsStore: AccountsStore {
     }
 
     /// Asks the table itself, for a check that must not trust the in-memory copy.
-    public func hasEnded(_ sessionID: String, userID: Int, signedInAt: Date) async throws -> Bool {
-        try await database.read { db in
+    public func hasEnded(_ sessionID: String, userID: Int, signedInAt: Date, within budget: DatabaseBudget) async throws -> Bool {
+        try await database.read(within: budget) { db in
             try Bool.fetchOne(
                 db.cachedStatement(
                     sql: """

@@ -1,11 +1,13 @@
 public import Foundation
 public import GRDB
+public import Tessera
+public import TesseraSQLite
 
 /// Passkeys in SQLite, through GRDB.
 public struct SQLitePasskeyStore: PasskeyStore {
-    let database: any DatabaseWriter
+    let database: any SQLiteDatabase
 
-    public init(database: any DatabaseWriter) {
+    public init(database: any SQLiteDatabase) {
         self.database = database
     }
 
@@ -34,8 +36,10 @@ public struct SQLitePasskeyStore: PasskeyStore {
         }
     }
 
-    public func issue(_ challenge: [UInt8], for ceremony: PasskeyCeremony, sessionID: String, userID: Int?, expiresAt: Date) async throws {
-        try await database.write { db in
+    public func issue(
+        _ challenge: [UInt8], for ceremony: PasskeyCeremony, sessionID: String, userID: Int?, expiresAt: Date, within budget: DatabaseBudget
+    ) async throws {
+        try await database.write(within: budget) { db in
             try db.execute(
                 sql: "DELETE FROM passkeyChallenge WHERE expiresAt < ? OR (sessionID = ? AND ceremony = ?)",
                 arguments: [Date().timeIntervalSince1970, sessionID, ceremony.rawValue])
@@ -45,8 +49,10 @@ public struct SQLitePasskeyStore: PasskeyStore {
         }
     }
 
-    public func take(_ challenge: [UInt8], for ceremony: PasskeyCeremony, sessionID: String, now: Date) async throws -> Int?? {
-        try await database.write { db in
+    public func take(
+        _ challenge: [UInt8], for ceremony: PasskeyCeremony, sessionID: String, now: Date, within budget: DatabaseBudget
+    ) async throws -> Int?? {
+        try await database.write(within: budget) { db in
             let row = try Row.fetchOne(
                 db, sql: "SELECT userID, ceremony, sessionID, expiresAt FROM passkeyChallenge WHERE challenge = ?",
                 arguments: [Data(challenge)])
@@ -58,8 +64,8 @@ public struct SQLitePasskeyStore: PasskeyStore {
         }
     }
 
-    public func insert(_ passkey: Passkey) async throws -> Bool {
-        try await database.write { db in
+    public func insert(_ passkey: Passkey, within budget: DatabaseBudget) async throws -> Bool {
+        try await database.write(within: budget) { db in
             try db.execute(
                 sql: """
                     INSERT INTO passkey (credentialID, userID, publicKey, signCount, createdAt) VALUES (?, ?, ?, ?, ?)
@@ -73,20 +79,22 @@ public struct SQLitePasskeyStore: PasskeyStore {
         }
     }
 
-    public func passkey(credentialID: [UInt8]) async throws -> Passkey? {
-        try await database.read { db in
+    public func passkey(credentialID: [UInt8], within budget: DatabaseBudget) async throws -> Passkey? {
+        try await database.read(within: budget) { db in
             try Row.fetchOne(db, sql: "SELECT * FROM passkey WHERE credentialID = ?", arguments: [Data(credentialID)]).map(Self.passkey)
         }
     }
 
-    public func passkeys(userID: Int) async throws -> [Passkey] {
-        try await database.read { db in
+    public func passkeys(userID: Int, within budget: DatabaseBudget) async throws -> [Passkey] {
+        try await database.read(within: budget) { db in
             try Row.fetchAll(db, sql: "SELECT * FROM passkey WHERE userID = ? ORDER BY createdAt", arguments: [userID]).map(Self.passkey)
         }
     }
 
-    public func recordSignIn(credentialID: [UInt8], from old: UInt32, to new: UInt32, at date: Date) async throws -> Bool {
-        try await database.write { db in
+    public func recordSignIn(
+        credentialID: [UInt8], from old: UInt32, to new: UInt32, at date: Date, within budget: DatabaseBudget
+    ) async throws -> Bool {
+        try await database.write(within: budget) { db in
             try db.execute(
                 sql: "UPDATE passkey SET signCount = ?, lastUsedAt = ? WHERE credentialID = ? AND signCount = ?",
                 arguments: [Int64(new), date.timeIntervalSince1970, Data(credentialID), Int64(old)])

@@ -1,25 +1,26 @@
 public import Foundation
 public import GRDB
+public import Tessera
 public import TesseraMail
 import TesseraMailSQLite
-import TesseraSQLite
+public import TesseraSQLite
 
 /// Password resets in SQLite, beside the accounts and the mail outbox.
 public struct SQLitePasswordResetStore: PasswordResetStore {
-    let database: any DatabaseWriter
+    let database: any SQLiteDatabase
 
     /// Resets in `database`, after ``SQLiteAccountsStore``'s and the outbox's migrations ran.
-    public init(database: any DatabaseWriter) {
+    public init(database: any SQLiteDatabase) {
         self.database = database
     }
 
     public func issue(
-        digest: String, userID: Int, expiresAt: Date, unlessOneExpiresAfter recent: Date, mail: OutgoingMail, now: Date
+        digest: String, userID: Int, expiresAt: Date, unlessOneExpiresAfter recent: Date, mail: OutgoingMail, now: Date, within budget: DatabaseBudget
     )
         async throws -> Bool
     {
         // One writer at a time: the check and the insert cannot be split.
-        try await database.write { db in
+        try await database.write(within: budget) { db in
             let fresh = try Bool.fetchOne(
                 db, sql: "SELECT EXISTS (SELECT 1 FROM passwordReset WHERE userID = ? AND usedAt IS NULL AND expiresAt > ?)",
                 arguments: [userID, recent.timeIntervalSince1970])
@@ -33,22 +34,24 @@ public struct SQLitePasswordResetStore: PasswordResetStore {
         }
     }
 
-    public func usedAt(_ digest: String) async throws -> Date? {
-        try await database.read { db in
+    public func usedAt(_ digest: String, within budget: DatabaseBudget) async throws -> Date? {
+        try await database.read(within: budget) { db in
             try Double.fetchOne(db, sql: "SELECT usedAt FROM passwordReset WHERE digest = ?", arguments: [digest])
         }.map { Date(timeIntervalSince1970: $0) }
     }
 
-    public func usableReset(_ digest: String, at now: Date) async throws -> Int? {
-        try await database.read { db in
+    public func usableReset(_ digest: String, at now: Date, within budget: DatabaseBudget) async throws -> Int? {
+        try await database.read(within: budget) { db in
             try Int.fetchOne(
                 db, sql: "SELECT userID FROM passwordReset WHERE digest = ? AND usedAt IS NULL AND expiresAt > ?",
                 arguments: [digest, now.timeIntervalSince1970])
         }
     }
 
-    public func redeem(_ digest: String, at now: Date, passwordHash: String, forgettingSignInsBefore oldestSignIn: Date) async throws -> Int? {
-        return try await database.write { db in
+    public func redeem(
+        _ digest: String, at now: Date, passwordHash: String, forgettingSignInsBefore oldestSignIn: Date, within budget: DatabaseBudget
+    ) async throws -> Int? {
+        return try await database.write(within: budget) { db in
             guard
                 let userID = try Int.fetchOne(
                     db, sql: "UPDATE passwordReset SET usedAt = ? WHERE digest = ? AND usedAt IS NULL AND expiresAt > ? RETURNING userID",

@@ -17,7 +17,9 @@ struct AdminMailActions {
                 return try await context.render(AdminMailPageController(orders: orders, returned: (id, state)))
             case .valid(let form):
                 do {
-                    switch try await orders.resendConfirmation(Int64(id), to: form.email, site: context.absoluteURL(for: "")) {
+                    switch try await orders.resendConfirmation(
+                        Int64(id), to: form.email, site: context.absoluteURL(for: ""), within: context.databaseBudget)
+                    {
                     case .queued:
                         context.logger.notice(
                             "unsent mail sent again", metadata: ["mail_id": "\(id)", "address": "\(form.email)", "staff": "\(staff.name)"])
@@ -32,7 +34,7 @@ struct AdminMailActions {
             }
         }
         routes.action(BackOfficeRoutes.resendAllMail) { _, context, staff in
-            let (queued, waiting) = try await orders.resendAllConfirmations(site: context.absoluteURL(for: ""))
+            let (queued, waiting) = try await orders.resendAllConfirmations(site: context.absoluteURL(for: ""), within: context.databaseBudget)
             context.logger.notice("unsent mail sent again", metadata: ["count": "\(queued)", "waiting": "\(waiting)", "staff": "\(staff.name)"])
             let flash =
                 waiting == 0

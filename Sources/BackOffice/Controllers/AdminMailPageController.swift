@@ -11,7 +11,7 @@ struct AdminMailPageController: PageController {
     var returned: (id: Int, state: FormState)?
 
     func load(_ context: RequestContext) async throws -> [UnsentConfirmation] {
-        try await orders.unsentConfirmations()
+        try await orders.unsentConfirmations(within: context.databaseBudget)
     }
 
     func render(_ unsent: [UnsentConfirmation], in context: RequestContext) -> Page {

@@ -13,7 +13,7 @@ struct AdminOrderListPageController: PageController {
 
     func load(_ context: RequestContext) async throws -> Listing {
         let status = try OrderStatus.filter(in: context.request)
-        return Listing(orders: try await orders.allOrders(status: status), status: status)
+        return Listing(orders: try await orders.allOrders(status: status, within: context.databaseBudget), status: status)
     }
 
     func render(_ listing: Listing, in context: RequestContext) -> Page {

@@ -22,8 +22,10 @@ struct AdminOrderPageController: PageController {
     }
 
     func load(_ context: RequestContext) async throws -> Loaded {
-        guard let order = try await orders.anyOrder(id) else { throw HTTPError(.notFound, message: "There is no order \(id).") }
-        return Loaded(order: order, history: try await orders.history(of: order))
+        guard let order = try await orders.anyOrder(id, within: context.databaseBudget) else {
+            throw HTTPError(.notFound, message: "There is no order \(id).")
+        }
+        return Loaded(order: order, history: try await orders.history(of: order, within: context.databaseBudget))
     }
 
     func render(_ loaded: Loaded, in context: RequestContext) -> Page {

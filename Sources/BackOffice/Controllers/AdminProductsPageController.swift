@@ -18,7 +18,7 @@ struct AdminProductsPageController: PageController {
 
     func load(_ context: RequestContext) async throws -> Loaded {
         let page = try returned?.page ?? Self.page(in: context.request)
-        let (products, hasMore) = try await catalog.productsByID(page: page)
+        let (products, hasMore) = try await catalog.productsByID(page: page, within: context.databaseBudget)
         return Loaded(products: products, page: page, hasMore: hasMore)
     }
 

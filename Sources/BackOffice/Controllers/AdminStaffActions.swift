@@ -17,11 +17,11 @@ struct AdminStaffActions {
             case .invalid(let state):
                 return try await context.render(AdminStaffPageController(accounts: accounts, returned: state))
             case .valid(let form):
-                guard let user = try await accounts.user(email: form.email) else {
+                guard let user = try await accounts.user(email: form.email, within: context.databaseBudget) else {
                     let state = FormState(values: ["email": form.email], errors: ["email": "No account has this e-mail."])
                     return try await context.render(AdminStaffPageController(accounts: accounts, returned: state))
                 }
-                guard try await accounts.setStaff(userID: user.id, to: true) else {
+                guard try await accounts.setStaff(userID: user.id, to: true, within: context.databaseBudget) else {
                     return context.redirect(to: BackOfficeRoutes.staff.path, flash: "\(user.name) is staff already.")
                 }
                 context.logger.notice("staff rights given", metadata: ["user_id": "\(user.id)", "staff": "\(staff.name)"])
@@ -33,7 +33,7 @@ struct AdminStaffActions {
             guard id != context.shopper?.id else {
                 return context.redirect(to: BackOfficeRoutes.staff.path, flash: "Another member of staff must take your rights.")
             }
-            guard try await accounts.setStaff(userID: id, to: false) else {
+            guard try await accounts.setStaff(userID: id, to: false, within: context.databaseBudget) else {
                 return context.redirect(to: BackOfficeRoutes.staff.path, flash: "That account is not staff: nothing changed.")
             }
             context.logger.notice("staff rights taken", metadata: ["user_id": "\(id)", "staff": "\(staff.name)"])

@@ -10,7 +10,7 @@ struct AdminStaffPageController: PageController {
     var returned: FormState?
 
     func load(_ context: RequestContext) async throws -> [User] {
-        try await accounts.staffMembers()
+        try await accounts.staffMembers(within: context.databaseBudget)
     }
 
     func render(_ staff: [User], in context: RequestContext) -> Page {

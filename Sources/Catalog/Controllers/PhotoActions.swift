@@ -10,9 +10,9 @@ struct PhotoActions {
 
     func register(in routes: inout RouterBuilder) {
         let photos = self.photos
-        routes.action(CatalogRoutes.photo) { name, _ in
+        routes.action(CatalogRoutes.photo) { name, context in
             let headers: HTTPFields = [.contentType: name.format.mediaType, .cacheControl: "public, max-age=31536000, immutable"]
-            switch try await photos.variant(name) {
+            switch try await photos.variant(name, within: context.databaseBudget) {
             case .file(let path)?:
                 guard let file = OpenFile(path: path) else { throw HTTPError(.notFound, Messages.errorNoPhoto.text()) }
                 return Response(status: .ok, headers: headers, body: .file(FileRegion(file: file)))

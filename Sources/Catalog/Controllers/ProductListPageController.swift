@@ -14,9 +14,9 @@ struct ProductListPageController: KeptPage {
         let query = context.query
         let listing = try await catalog.listing(
             category: query["category"], search: query["q"], sort: query["sort"], page: query["page"],
-            after: query["after"], before: query["before"])
+            after: query["after"], before: query["before"], within: context.databaseBudget)
         // The first row is above the fold on a desktop (four cards) and a phone (two): eager.
-        return (listing, try await ProductCard.cards(for: listing.products, photos: photos, eagerCount: 4))
+        return (listing, try await ProductCard.cards(for: listing.products, photos: photos, eagerCount: 4, within: context.databaseBudget))
     }
 
     func render(_ loaded: (listing: CatalogService.Listing, cards: [ProductCard]), in context: KeptPageContext) -> Page {

@@ -13,7 +13,7 @@ struct ProductPageController: KeptPage {
     var keptUntil: [Topic] { [CatalogTopics.product(id)] }
 
     func load(_ context: KeptPageContext) async throws -> Product {
-        try await catalog.product(id: id)
+        try await catalog.product(id: id, within: context.databaseBudget)
     }
 
     func render(_ product: Product, in context: KeptPageContext) -> Page {
@@ -47,9 +47,9 @@ struct ProductDetailRegion: SharedRegion {
     func keptUntil(_ id: Int) -> [Topic] { topics(id) }
 
     func load(_ id: Int, in context: SharedRegionContext) async throws -> ProductDetail {
-        let product = try await catalog.product(id: id)
+        let product = try await catalog.product(id: id, within: context.databaseBudget)
         // Shown at half a desktop page, or the phone's whole width less the page's padding.
-        let picture = try await photos.pictures(of: [product.id])[product.id].map {
+        let picture = try await photos.pictures(of: [product.id], within: context.databaseBudget)[product.id].map {
             ProductPicture($0, alt: product.name, sizes: "(max-width: 700px) calc(100vw - 2rem), 480px", eager: true)
         }
         return ProductDetail(product: product, picture: picture)
@@ -67,8 +67,8 @@ struct RelatedProductsRegion: SharedRegion {
     func keptUntil(_ id: Int) -> [Topic] { [CatalogTopics.product.any] }
 
     func load(_ id: Int, in context: SharedRegionContext) async throws -> [ProductCard] {
-        let related = try await catalog.related(to: try await catalog.product(id: id))
-        return try await ProductCard.cards(for: related, photos: photos, eagerCount: 0)
+        let related = try await catalog.related(to: try await catalog.product(id: id, within: context.databaseBudget), within: context.databaseBudget)
+        return try await ProductCard.cards(for: related, photos: photos, eagerCount: 0, within: context.databaseBudget)
     }
 
     func failureFragment(for error: any Error, in context: SharedRegionContext) -> HTMLOutput {

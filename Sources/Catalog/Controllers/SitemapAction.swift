@@ -22,14 +22,14 @@ struct SitemapAction {
             let part: Int
             switch context.request.query["part"] {
             case nil:
-                let parts = try await catalog.sitemapPartCount()
+                let parts = try await catalog.sitemapPartCount(within: context.databaseBudget)
                 if parts > 1 { return Self.xml(Self.index(parts: parts, in: context)) }
                 part = 1
             case let value?:
                 guard let number = Int(value) else { throw HTTPError(.badRequest, Messages.errorSitemapPart.text()) }
                 part = number
             }
-            let (categories, productIDs) = try await catalog.sitemap(part: part)
+            let (categories, productIDs) = try await catalog.sitemap(part: part, within: context.databaseBudget)
             let paths =
                 (part == 1 ? [CatalogRoutes.list.path] + categories.map { ProductListPage.categoryPath($0.slug) } : [])
                 + productIDs.map(CatalogRoutes.product.path)

@@ -56,10 +56,10 @@ public struct CatalogService: Sendable {
     /// error, not a guess; a cursor whose product is gone is a page that no longer exists.
     public func listing(
         category slug: String?, search: String?, sort: String?, page: String?,
-        after: String? = nil, before: String? = nil
+        after: String? = nil, before: String? = nil, within budget: DatabaseBudget
     ) async throws(CatalogError) -> Listing {
         let categories: [Category]
-        do { categories = try await store.categories() } catch { throw .storage(error) }
+        do { categories = try await store.categories(within: budget) } catch { throw .storage(error) }
         var query = ProductQuery(pageSize: Self.pageSize)
         var category: Category?
         if let slug, !slug.isEmpty {
@@ -89,7 +89,7 @@ public struct CatalogService: Sendable {
         if query.sort == .relevance, query.search == nil { query.sort = .name }
         query.start = try Self.start(after: after, before: before, toLastPage: toLastPage, page: query.page, byRelevance: query.sort == .relevance)
         var result: (products: [Product], total: Int, matchesMore: Bool)
-        do { result = try await store.products(matching: query) } catch { throw .storage(error) }
+        do { result = try await store.products(matching: query, within: budget) } catch { throw .storage(error) }
         var listing = Listing(
             products: result.products, total: result.total, matchesMore: result.matchesMore, query: query, category: category,
             categories: categories)
@@ -97,7 +97,7 @@ public struct CatalogService: Sendable {
             listing.query.page = listing.pageCount
             // Relevance has no keyset: its last page is an offset, known once the total is.
             if query.sort == .relevance, listing.pageCount > 1 {
-                do { result = try await store.products(matching: listing.query) } catch { throw .storage(error) }
+                do { result = try await store.products(matching: listing.query, within: budget) } catch { throw .storage(error) }
                 listing.products = result.products
             }
         }
@@ -143,18 +143,20 @@ public struct CatalogService: Sendable {
     }
 
     /// The product, or a 404 that names it: what a product page and its regions start from.
-    public func product(id: Int) async throws(CatalogError) -> Product {
-        guard let product = try await existingProduct(id: id) else { throw .notFound(Messages.errorNoProduct.text(["id": id])) }
+    public func product(id: Int, within budget: DatabaseBudget) async throws(CatalogError) -> Product {
+        guard let product = try await existingProduct(id: id, within: budget) else { throw .notFound(Messages.errorNoProduct.text(["id": id])) }
         return product
     }
 
     /// One page of every product, by id, for staff: `pageSize` of them, and whether more follow.
-    public func productsByID(page: Int, pageSize: Int = 20) async throws(CatalogError) -> (products: [Product], hasMore: Bool) {
+    public func productsByID(
+        page: Int, pageSize: Int = 20, within budget: DatabaseBudget
+    ) async throws(CatalogError) -> (products: [Product], hasMore: Bool) {
         do {
-            let ids = try await store.productIDs(offset: (page - 1) * pageSize, limit: pageSize + 1)
+            let ids = try await store.productIDs(offset: (page - 1) * pageSize, limit: pageSize + 1, within: budget)
             var products: [Product] = []
             for id in ids.prefix(pageSize) {
-                if let product = try await store.product(id: id) { products.append(product) }
+                if let product = try await store.product(id: id, within: budget) { products.append(product) }
             }
             return (products, ids.count > pageSize)
         } catch {
@@ -165,10 +167,13 @@ public struct CatalogService: Sendable {
     /// Sets a product's stock and price (staff's back office checked both) if the stock is still
     /// `expectedStock`, the one staff saw: a sale or a cancellation in between is a conflict,
     /// never overwritten. Then tells every open page showing the product.
-    public func adjust(productID: Int, stock: Int, priceMinor: Int, expectedStock: Int) async throws(CatalogError) -> Product {
+    public func adjust(
+        productID: Int, stock: Int, priceMinor: Int, expectedStock: Int, within budget: DatabaseBudget
+    ) async throws(CatalogError) -> Product {
         let outcome: ProductAdjustment
         do {
-            outcome = try await store.setStockAndPrice(productID: productID, stock: stock, priceMinor: priceMinor, expectedStock: expectedStock)
+            outcome = try await store.setStockAndPrice(
+                productID: productID, stock: stock, priceMinor: priceMinor, expectedStock: expectedStock, within: budget)
         } catch {
             throw .storage(error)
         }
@@ -185,31 +190,33 @@ public struct CatalogService: Sendable {
 
     /// The product, or `nil` when there is none. Unlike `try? product(id:)`, a storage failure
     /// still throws, so that it is answered as the server's fault and not as "no such product".
-    public func existingProduct(id: Int) async throws(CatalogError) -> Product? {
-        do { return try await store.product(id: id) } catch { throw .storage(error) }
+    public func existingProduct(id: Int, within budget: DatabaseBudget) async throws(CatalogError) -> Product? {
+        do { return try await store.product(id: id, within: budget) } catch { throw .storage(error) }
     }
 
     /// How many parts the sitemap has: one until the catalog outgrows a file.
-    public func sitemapPartCount() async throws(CatalogError) -> Int {
+    public func sitemapPartCount(within budget: DatabaseBudget) async throws(CatalogError) -> Int {
         let count: Int
-        do { count = try await store.productCount() } catch { throw .storage(error) }
+        do { count = try await store.productCount(within: budget) } catch { throw .storage(error) }
         return max(1, (count + sitemapPartSize - 1) / sitemapPartSize)
     }
 
     /// The pages a search engine should know, part by part: the categories in the first part,
     /// and every product in one part. A part that does not exist is a 404.
-    public func sitemap(part: Int) async throws(CatalogError) -> (categories: [Category], productIDs: [Int]) {
-        guard part >= 1, part <= (try await sitemapPartCount()) else { throw .notFound(Messages.errorNoSitemapPart.text(["part": part])) }
+    public func sitemap(part: Int, within budget: DatabaseBudget) async throws(CatalogError) -> (categories: [Category], productIDs: [Int]) {
+        guard part >= 1, part <= (try await sitemapPartCount(within: budget)) else {
+            throw .notFound(Messages.errorNoSitemapPart.text(["part": part]))
+        }
         do {
             return (
-                part == 1 ? try await store.categories() : [],
-                try await store.productIDs(offset: (part - 1) * sitemapPartSize, limit: sitemapPartSize)
+                part == 1 ? try await store.categories(within: budget) : [],
+                try await store.productIDs(offset: (part - 1) * sitemapPartSize, limit: sitemapPartSize, within: budget)
             )
         } catch { throw .storage(error) }
     }
 
     /// Up to four other products of the same category, for the page's `related` region.
-    public func related(to product: Product) async throws -> [Product] {
-        try await store.related(to: product, limit: 4)
+    public func related(to product: Product, within budget: DatabaseBudget) async throws -> [Product] {
+        try await store.related(to: product, limit: 4, within: budget)
     }
 }

@@ -1,21 +1,25 @@
+public import Tessera
+
 /// Where products live. The services talk to this protocol only, so a PostgreSQL store can be
 /// added without touching services or controllers.
 public protocol CatalogStore: Sendable {
-    func categories() async throws -> [Category]
-    func product(id: Int) async throws -> Product?
+    func categories(within budget: DatabaseBudget) async throws -> [Category]
+    func product(id: Int, within budget: DatabaseBudget) async throws -> Product?
 
     /// Sets a product's stock and price if its stock is still `expectedStock` (what staff saw):
     /// checkouts and cancellations that moved it meanwhile are never overwritten.
-    func setStockAndPrice(productID: Int, stock: Int, priceMinor: Int, expectedStock: Int) async throws -> ProductAdjustment
+    func setStockAndPrice(
+        productID: Int, stock: Int, priceMinor: Int, expectedStock: Int, within budget: DatabaseBudget
+    ) async throws -> ProductAdjustment
     /// One page of products matching `query`, and how many match in all. A search with more
     /// than ``SearchCandidates/limit`` matches lists only that many, the best-selling ones:
     /// its total is then the limit, and `matchesMore` is true.
-    func products(matching query: ProductQuery) async throws -> (products: [Product], total: Int, matchesMore: Bool)
-    func related(to product: Product, limit: Int) async throws -> [Product]
+    func products(matching query: ProductQuery, within budget: DatabaseBudget) async throws -> (products: [Product], total: Int, matchesMore: Bool)
+    func related(to product: Product, limit: Int, within budget: DatabaseBudget) async throws -> [Product]
     /// How many products there are.
-    func productCount() async throws -> Int
+    func productCount(within budget: DatabaseBudget) async throws -> Int
     /// Product ids in order, `limit` of them after the first `offset`: a part of the sitemap.
-    func productIDs(offset: Int, limit: Int) async throws -> [Int]
+    func productIDs(offset: Int, limit: Int, within budget: DatabaseBudget) async throws -> [Int]
     /// Work the store does beside the server until the task is cancelled, such as putting the
     /// search order back in step with sales; a store with none returns at once.
     func maintain() async

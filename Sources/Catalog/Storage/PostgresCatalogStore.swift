@@ -15,7 +15,7 @@ public import TesseraPostgres
 ///   a commit that changes them is announced by triggers on the topic bus's channel
 ///   (``PostgresTopicBus/announcement(of:)``), and every instance drops its copy when it hears it.
 ///
-/// Every read is one statement, awaited in the caller's task (``PostgresConnections/query(_:)``):
+/// Every read is one statement, awaited in the caller's task (``PostgresConnections/query(_:within:)``):
 /// one round trip, and one snapshot without a transaction.
 public struct PostgresCatalogStore: CatalogStore {
     let connections: PostgresConnections
@@ -94,8 +94,8 @@ public struct PostgresCatalogStore: CatalogStore {
 
     /// Inserts `products` and `categories` into an empty catalog, in one transaction; a catalog
     /// that has categories is left alone.
-    public func insertIfEmpty(_ products: [Product], categories: [Category]) async throws {
-        try await connections.write { connection in
+    public func insertIfEmpty(_ products: [Product], categories: [Category], within budget: DatabaseBudget) async throws {
+        try await connections.write(within: budget) { connection in
             guard try connection.rows("SELECT 1 FROM category LIMIT 1").isEmpty else { return }
             for category in categories {
                 try connection.execute("INSERT INTO category (id, slug, name) VALUES (\(category.id), \(category.slug), \(category.name))")
@@ -116,17 +116,17 @@ public struct PostgresCatalogStore: CatalogStore {
         "product.id, product.category_id, product.name, product.summary, product.price_minor, product.stock, product.image_path"
 
     /// From memory, read again only after a commit changed them (``CatalogSummaryCache``).
-    public func categories() async throws -> [Category] {
-        try await summary().categories
+    public func categories(within budget: DatabaseBudget) async throws -> [Category] {
+        try await summary(within: budget).categories
     }
 
-    /// From the same kept summary as ``categories()``.
-    public func productCount() async throws -> Int {
-        try await summary().productCount
+    /// From the same kept summary as ``categories(within:)``.
+    public func productCount(within budget: DatabaseBudget) async throws -> Int {
+        try await summary(within: budget).productCount
     }
 
     /// The categories and their counts, from memory unless a commit changed them since.
-    private func summary() async throws -> CatalogSummary {
+    private func summary(within budget: DatabaseBudget) async throws -> CatalogSummary {
         if let kept = summaryCache.kept { return kept }
         let generation = summaryCache.generation
         return try await summaryCache.summary(since: generation) {
@@ -135,7 +135,7 @@ public struct PostgresCatalogStore: CatalogStore {
             let rows = try await connections.query(
                 """
                 SELECT id, slug, name, (SELECT count(*) FROM product WHERE category_id = category.id) FROM category ORDER BY name
-                """)
+                """, within: budget)
             for row in rows {
                 let (id, slug, name, count) = try row.decode((Int, String, String, Int).self)
                 categories.append(Category(id: id, slug: slug, name: name))
@@ -146,13 +146,15 @@ public struct PostgresCatalogStore: CatalogStore {
     }
 
     /// By id, for the sitemap's parts; the offset and limit are integers the service computed.
-    public func productIDs(offset: Int, limit: Int) async throws -> [Int] {
-        try await connections.query("SELECT id FROM product ORDER BY id LIMIT \(limit) OFFSET \(offset)").map { try $0.decode(Int.self) }
+    public func productIDs(offset: Int, limit: Int, within budget: DatabaseBudget) async throws -> [Int] {
+        try await connections.query("SELECT id FROM product ORDER BY id LIMIT \(limit) OFFSET \(offset)", within: budget).map {
+            try $0.decode(Int.self)
+        }
     }
 
     /// One prepared statement, awaited in the request's task: one round trip.
-    public func product(id: Int) async throws -> Product? {
-        try await connections.execute(ProductByID(id: id)).first
+    public func product(id: Int, within budget: DatabaseBudget) async throws -> Product? {
+        try await connections.execute(ProductByID(id: id), within: budget).first
     }
 
     /// Every product page reads its product: prepared once per connection.
@@ -166,8 +168,10 @@ public struct PostgresCatalogStore: CatalogStore {
     }
 
     /// One `UPDATE … WHERE stock = expected RETURNING`, so a stock that moved since staff read it is a conflict, not a lost change.
-    public func setStockAndPrice(productID: Int, stock: Int, priceMinor: Int, expectedStock: Int) async throws -> ProductAdjustment {
-        try await connections.write { connection in
+    public func setStockAndPrice(
+        productID: Int, stock: Int, priceMinor: Int, expectedStock: Int, within budget: DatabaseBudget
+    ) async throws -> ProductAdjustment {
+        try await connections.write(within: budget) { connection in
             if let product = try Self.products(
                 connection,
                 PostgresQuery(
@@ -184,8 +188,8 @@ public struct PostgresCatalogStore: CatalogStore {
     }
 
     /// One prepared statement, awaited in the request's task.
-    public func related(to product: Product, limit: Int) async throws -> [Product] {
-        try await connections.execute(RelatedProducts(categoryID: product.categoryID, productID: product.id, limit: limit))
+    public func related(to product: Product, limit: Int, within budget: DatabaseBudget) async throws -> [Product] {
+        try await connections.execute(RelatedProducts(categoryID: product.categoryID, productID: product.id, limit: limit), within: budget)
     }
 
     /// Every product page reads its related products: prepared once per connection.
@@ -201,7 +205,9 @@ public struct PostgresCatalogStore: CatalogStore {
     /// One statement: the page, and for a search how many match (a listing without one takes
     /// its count from the kept summary). A search's candidates are its best-selling matches,
     /// ``SearchCandidates/limit`` at most, which its page is taken from.
-    public func products(matching query: ProductQuery) async throws -> (products: [Product], total: Int, matchesMore: Bool) {
+    public func products(
+        matching query: ProductQuery, within budget: DatabaseBudget
+    ) async throws -> (products: [Product], total: Int, matchesMore: Bool) {
         var filter = SQLFilter()
         let search = query.search.map(Self.searchableText) ?? ""
         if !search.isEmpty {
@@ -211,9 +217,9 @@ public struct PostgresCatalogStore: CatalogStore {
             filter.add("product.category_id = $?", categoryID)
         }
         guard !search.isEmpty else {
-            let total = try await summary().count(in: query.categoryID)
+            let total = try await summary(within: budget).count(in: query.categoryID)
             let page = Self.byKeyset(filter, query: query, total: total)
-            let products = try await connections.query(page.query).map(Product.init(postgresRow:))
+            let products = try await connections.query(page.query, within: budget).map(Product.init(postgresRow:))
             return (page.reversed ? products.reversed() : products, total, false)
         }
         // The candidates stand in for `product` in the page's statement; the count rides along on
@@ -232,7 +238,7 @@ public struct PostgresCatalogStore: CatalogStore {
         let rows = try await connections.query(
             PostgresQuery(
                 unsafeSQL: "SELECT total.n, page.* FROM (\(count)) AS total (n) LEFT JOIN LATERAL (\(page.query.sql)) AS page ON true",
-                binds: page.query.binds))
+                binds: page.query.binds), within: budget)
         var counted = 0
         var products: [Product] = []
         for row in rows {

@@ -1,4 +1,5 @@
 import Foundation
+public import Tessera
 public import TesseraPostgres
 
 /// Photos with PostgreSQL: the variants' bytes in the database too, so every instance behind the
@@ -38,13 +39,13 @@ public struct PostgresPhotoStore: PhotoStore {
             ])
     }
 
-    public func photos(of productIDs: [Int]) async throws -> [Int: [ProductPhoto]] {
+    public func photos(of productIDs: [Int], within budget: DatabaseBudget) async throws -> [Int: [ProductPhoto]] {
         guard !productIDs.isEmpty else { return [:] }
         let rows = try await connections.query(
             """
             SELECT product_id, fingerprint, width, height FROM product_photo
             WHERE product_id = ANY(\(productIDs)) ORDER BY product_id, added_at DESC, fingerprint
-            """)
+            """, within: budget)
         let photos = try rows.map { row in
             let (productID, fingerprint, width, height) = try row.decode((Int, String, Int, Int).self)
             return ProductPhoto(productID: productID, fingerprint: fingerprint, width: width, height: height)
@@ -52,8 +53,8 @@ public struct PostgresPhotoStore: PhotoStore {
         return Dictionary(grouping: photos, by: \.productID)
     }
 
-    public func add(_ photo: ProductPhoto, variants: [PhotoVariantName: [UInt8]]) async throws {
-        try await connections.write { connection in
+    public func add(_ photo: ProductPhoto, variants: [PhotoVariantName: [UInt8]], within budget: DatabaseBudget) async throws {
+        try await connections.write(within: budget) { connection in
             for (name, bytes) in variants {
                 try connection.execute(
                     """
@@ -68,8 +69,8 @@ public struct PostgresPhotoStore: PhotoStore {
         }
     }
 
-    public func variant(_ name: PhotoVariantName) async throws -> StoredVariant? {
-        try await connections.query("SELECT bytes FROM photo_variant WHERE name = \(name.pathSegment)").first
+    public func variant(_ name: PhotoVariantName, within budget: DatabaseBudget) async throws -> StoredVariant? {
+        try await connections.query("SELECT bytes FROM photo_variant WHERE name = \(name.pathSegment)", within: budget).first
             .map { .bytes(try $0.decode(PostgresBytes.self).bytes) }
     }
 }

@@ -1,20 +1,20 @@
 public import GRDB
 public import Tessera
-import TesseraSQLite
+public import TesseraSQLite
 
 /// The catalog in SQLite, through GRDB. Every value goes in as a bound argument, every statement
 /// is prepared once per connection (GRDB's cached statements), and the categories with their
 /// product counts are kept in memory until a write changes them (``CatalogSummaryCache``).
 public struct SQLiteCatalogStore: CatalogStore {
-    let database: any DatabaseWriter
+    let database: any SQLiteDatabase
     private let summaryCache: CatalogSummaryCache
 
     /// The catalog in `database`, after its migrations ran; reads go to the pool's readers, writes
     /// to its writer. Commits that change the categories or their counts are published to `topics`.
-    public init(database: any DatabaseWriter, topics: any TopicPublisher) {
+    public init(database: any SQLiteDatabase, topics: any TopicPublisher) {
         self.database = database
         summaryCache = CatalogSummaryCache(topics: topics)
-        database.add(transactionObserver: summaryCache, extent: .databaseLifetime)
+        database.writer.add(transactionObserver: summaryCache, extent: .databaseLifetime)
     }
 
     /// The catalog's tables, as versioned migrations the composition root runs with the others.
@@ -106,7 +106,7 @@ public struct SQLiteCatalogStore: CatalogStore {
     /// (``followChanges()``), not with every sale: a rebuild of 100,000 products holds the
     /// writer for about a second and a half.
     public func reorderSearchBySales() async throws -> Bool {
-        try await database.write { db in
+        try await database.write(within: .outsideRequest) { db in
             let moved =
                 try Int.fetchOne(
                     db,
@@ -131,17 +131,17 @@ public struct SQLiteCatalogStore: CatalogStore {
     }
 
     /// From memory once read, until a write in this process changes them.
-    public func categories() async throws -> [Category] {
+    public func categories(within budget: DatabaseBudget) async throws -> [Category] {
         if let kept = summaryCache.kept { return kept.categories }
         let generation = summaryCache.generation
-        return try await database.read { db in try summary(db, since: generation).categories }
+        return try await database.read(within: budget) { db in try summary(db, since: generation).categories }
     }
 
-    /// From the same kept summary as ``categories()``.
-    public func productCount() async throws -> Int {
+    /// From the same kept summary as ``categories(within:)``.
+    public func productCount(within budget: DatabaseBudget) async throws -> Int {
         if let kept = summaryCache.kept { return kept.productCount }
         let generation = summaryCache.generation
-        return try await database.read { db in try summary(db, since: generation).productCount }
+        return try await database.read(within: budget) { db in try summary(db, since: generation).productCount }
     }
 
     /// At start and then every hour, puts the search order back in step with sales
@@ -154,15 +154,15 @@ public struct SQLiteCatalogStore: CatalogStore {
     }
 
     /// By id, for the sitemap's parts.
-    public func productIDs(offset: Int, limit: Int) async throws -> [Int] {
-        try await database.read { db in
+    public func productIDs(offset: Int, limit: Int, within budget: DatabaseBudget) async throws -> [Int] {
+        try await database.read(within: budget) { db in
             try Int.fetchAll(db.cachedStatement(sql: "SELECT id FROM product ORDER BY id LIMIT ? OFFSET ?"), arguments: [limit, offset])
         }
     }
 
     /// One cached statement outside a transaction (`unsafeRead`): a single read needs no snapshot.
-    public func product(id: Int) async throws -> Product? {
-        try await database.unsafeRead { db in
+    public func product(id: Int, within budget: DatabaseBudget) async throws -> Product? {
+        try await database.unsafeRead(within: budget) { db in
             try Self.products(db.cachedStatement(sql: "SELECT \(Self.productColumns) FROM product WHERE id = ?"), [id]).first
         }
     }
@@ -184,8 +184,10 @@ public struct SQLiteCatalogStore: CatalogStore {
     }
 
     /// `UPDATE … WHERE stock = expected` in one write, so a stock that moved since staff read it is a conflict, not a lost change.
-    public func setStockAndPrice(productID: Int, stock: Int, priceMinor: Int, expectedStock: Int) async throws -> ProductAdjustment {
-        try await database.write { db in
+    public func setStockAndPrice(
+        productID: Int, stock: Int, priceMinor: Int, expectedStock: Int, within budget: DatabaseBudget
+    ) async throws -> ProductAdjustment {
+        try await database.write(within: budget) { db in
             try db.execute(
                 sql: "UPDATE product SET stock = ?, priceMinor = ? WHERE id = ? AND stock = ?",
                 arguments: [stock, priceMinor, productID, expectedStock])
@@ -196,7 +198,9 @@ public struct SQLiteCatalogStore: CatalogStore {
     }
 
     /// The page and its count; without a search the count comes from memory and the page is one statement.
-    public func products(matching query: ProductQuery) async throws -> (products: [Product], total: Int, matchesMore: Bool) {
+    public func products(
+        matching query: ProductQuery, within budget: DatabaseBudget
+    ) async throws -> (products: [Product], total: Int, matchesMore: Bool) {
         // A listing whose count is kept in memory is one statement: no transaction needed.
         if query.search?.isEmpty ?? true, let kept = summaryCache.kept {
             let total = kept.count(in: query.categoryID)
@@ -207,14 +211,15 @@ public struct SQLiteCatalogStore: CatalogStore {
                 _ = arguments.append(contentsOf: [categoryID])
             }
             let page = Self.byKeyset(conditions, arguments, query: query, total: total)
-            let products = try await database.unsafeRead { db in try Self.products(db.cachedStatement(sql: page.sql), page.arguments) }
+            let products = try await database.unsafeRead(within: budget) { db in try Self.products(db.cachedStatement(sql: page.sql), page.arguments)
+            }
             return (page.reversed ? products.reversed() : products, total, false)
         }
         // A search by relevance: one pass over its candidates ranks them and counts them (see
         // ``rankedCandidates(_:_:categoryID:)``); one statement, so no transaction either.
         if query.sort == .relevance, let search = query.search, !search.isEmpty {
             guard let pattern = Self.prefixQuery(search) else { return ([], 0, false) }
-            return try await database.unsafeRead { db in
+            return try await database.unsafeRead(within: budget) { db in
                 let candidates = try Self.rankedCandidates(db, pattern, categoryID: query.categoryID)
                 let start = min(candidates.places.count, (query.page - 1) * query.pageSize)
                 let page = Array(candidates.places[start..<min(candidates.places.count, start + query.pageSize)])
@@ -222,7 +227,7 @@ public struct SQLiteCatalogStore: CatalogStore {
             }
         }
         let generation = summaryCache.generation
-        return try await database.read { db in
+        return try await database.read(within: budget) { db in
             var pattern: String?
             if let search = query.search, !search.isEmpty {
                 guard let words = Self.prefixQuery(search) else { return ([], 0, false) }
@@ -349,8 +354,8 @@ public struct SQLiteCatalogStore: CatalogStore {
     }
 
     /// One cached statement outside a transaction, through the category index.
-    public func related(to product: Product, limit: Int) async throws -> [Product] {
-        try await database.unsafeRead { db in
+    public func related(to product: Product, limit: Int, within budget: DatabaseBudget) async throws -> [Product] {
+        try await database.unsafeRead(within: budget) { db in
             try Self.products(
                 db.cachedStatement(sql: "SELECT \(Self.productColumns) FROM product WHERE categoryID = ? AND id <> ? ORDER BY id LIMIT ?"),
                 [product.categoryID, product.id, limit])

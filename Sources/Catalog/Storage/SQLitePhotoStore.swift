@@ -1,14 +1,16 @@
 import Foundation
 public import GRDB
+public import Tessera
+public import TesseraSQLite
 
 /// Photos with SQLite: the list in the database, the variants as files in the data folder
 /// (`DATA_DIR/photos`), sent from there as static files are.
 public struct SQLitePhotoStore: PhotoStore {
-    let database: any DatabaseWriter
+    let database: any SQLiteDatabase
     /// The folder of the variants' files.
     public let folder: String
 
-    public init(database: any DatabaseWriter, folder: String) {
+    public init(database: any SQLiteDatabase, folder: String) {
         self.database = database
         self.folder = folder
     }
@@ -36,10 +38,10 @@ public struct SQLitePhotoStore: PhotoStore {
         }
     }
 
-    public func photos(of productIDs: [Int]) async throws -> [Int: [ProductPhoto]] {
+    public func photos(of productIDs: [Int], within budget: DatabaseBudget) async throws -> [Int: [ProductPhoto]] {
         guard !productIDs.isEmpty else { return [:] }
         // One statement, on the caller's thread: a page's read.
-        return try await database.unsafeRead { db in
+        return try await database.unsafeRead(within: budget) { db in
             let rows = try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
@@ -50,13 +52,13 @@ public struct SQLitePhotoStore: PhotoStore {
         }
     }
 
-    public func add(_ photo: ProductPhoto, variants: [PhotoVariantName: [UInt8]]) async throws {
+    public func add(_ photo: ProductPhoto, variants: [PhotoVariantName: [UInt8]], within budget: DatabaseBudget) async throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for (name, bytes) in variants {
             // Renamed into place whole: a reader never sees half a file.
             try Data(bytes).write(to: URL(fileURLWithPath: folder).appendingPathComponent(name.pathSegment), options: .atomic)
         }
-        try await database.write { db in
+        try await database.write(within: budget) { db in
             try db.execute(
                 sql: """
                     INSERT INTO productPhoto (productID, fingerprint, width, height, addedAt) VALUES (?, ?, ?, ?, ?)
@@ -65,7 +67,7 @@ public struct SQLitePhotoStore: PhotoStore {
         }
     }
 
-    public func variant(_ name: PhotoVariantName) async throws -> StoredVariant? {
+    public func variant(_ name: PhotoVariantName, within budget: DatabaseBudget) async throws -> StoredVariant? {
         let path = URL(fileURLWithPath: folder).appendingPathComponent(name.pathSegment).path
         return FileManager.default.fileExists(atPath: path) ? .file(path: path) : nil
     }

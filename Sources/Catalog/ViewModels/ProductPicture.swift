@@ -1,3 +1,4 @@
+import Tessera
 import TesseraImages
 
 /// A product photo as a `<picture>`: WebP for the browsers that take it (all current ones), JPEG
@@ -36,8 +37,8 @@ struct ProductCard: Sendable {
 
     /// Cards for `products`, their photos read at once; the first `eagerCount` load at once, the
     /// rest lazily, below the fold.
-    static func cards(for products: [Product], photos: PhotoService, eagerCount: Int) async throws -> [ProductCard] {
-        let found = try await photos.pictures(of: products.map(\.id))
+    static func cards(for products: [Product], photos: PhotoService, eagerCount: Int, within budget: DatabaseBudget) async throws -> [ProductCard] {
+        let found = try await photos.pictures(of: products.map(\.id), within: budget)
         return products.enumerated().map { index, product in
             // Two columns on a phone, cards of about 15rem on a desktop.
             ProductCard(

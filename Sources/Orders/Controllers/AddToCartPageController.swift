@@ -10,7 +10,7 @@ struct AddToCartPageController: PageController {
     let error: String?
 
     func load(_ context: RequestContext) async throws -> AddToCartModel {
-        guard let product = try await catalog.existingProduct(id: productID) else { throw CartError.unknownProduct }
+        guard let product = try await catalog.existingProduct(id: productID, within: context.databaseBudget) else { throw CartError.unknownProduct }
         return AddToCartModel(product: product, quantity: quantity, error: error)
     }
 

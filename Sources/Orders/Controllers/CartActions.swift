@@ -21,8 +21,8 @@ struct CartActions {
             case .valid(let form):
                 let cartID = CartSession.cartID(in: context, create: true)!
                 do {
-                    let product = try await cart.add(form.quantity, of: form.productID, to: cartID)
-                    CartSession.remember(try await cart.cart(cartID), in: context)
+                    let product = try await cart.add(form.quantity, of: form.productID, to: cartID, within: context.databaseBudget)
+                    CartSession.remember(try await cart.cart(cartID, within: context.databaseBudget), in: context)
                     return context.redirect(
                         to: OrdersRoutes.cart.path, flash: context.localized(Messages.cartAdded, count: form.quantity, ["name": product.name]))
                 } catch let refusal as CartError where refusal != .unknownProduct {
@@ -42,7 +42,7 @@ struct CartActions {
                 return try await context.render(CartPageController(cart: cart, refusal: refusal))
             case .valid(let form):
                 do {
-                    try await cart.setQuantity(form.quantity, of: productID, in: cartID)
+                    try await cart.setQuantity(form.quantity, of: productID, in: cartID, within: context.databaseBudget)
                 } catch let refusal as CartError where refusal != .unknownProduct {
                     return try await context.render(
                         CartPageController(
@@ -50,14 +50,14 @@ struct CartActions {
                             refusal: CartPageModel.QuantityRefusal(
                                 productID: productID, quantity: String(form.quantity), message: refusal.publicMessage(in: context.language))))
                 }
-                CartSession.remember(try await cart.cart(cartID), in: context)
+                CartSession.remember(try await cart.cart(cartID, within: context.databaseBudget), in: context)
                 return context.redirect(to: OrdersRoutes.cart.path, flash: context.localized(Messages.cartUpdated))
             }
         }
         routes.action(OrdersRoutes.removeLine) { productID, context in
             if let cartID = CartSession.cartID(in: context, create: false) {
-                try await cart.setQuantity(0, of: productID, in: cartID)
-                CartSession.remember(try await cart.cart(cartID), in: context)
+                try await cart.setQuantity(0, of: productID, in: cartID, within: context.databaseBudget)
+                CartSession.remember(try await cart.cart(cartID, within: context.databaseBudget), in: context)
             }
             return context.redirect(to: OrdersRoutes.cart.path, flash: context.localized(Messages.cartRemoved))
         }

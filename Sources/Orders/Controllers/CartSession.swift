@@ -27,7 +27,7 @@ public enum CartSession {
     /// The visitor's cart, empty when they have none yet; its count is remembered on the way.
     static func currentCart(in context: RequestContext, from cart: CartService) async throws -> CartService.Cart {
         guard let id = cartID(in: context, create: false) else { return CartService.Cart(lines: []) }
-        let contents = try await cart.cart(id)
+        let contents = try await cart.cart(id, within: context.databaseBudget)
         remember(contents, in: context)
         return contents
     }
@@ -40,7 +40,7 @@ public enum CartSession {
     /// As `shopper` signs in: the anonymous cart joins the account's, the session forgets its
     /// own cart, and the count is the account's.
     static func follow(_ shopper: Shopper, in context: RequestContext, cart: CartService) async throws {
-        let merged = try await cart.merge(context.session[idKey], into: accountCartID(shopper.id))
+        let merged = try await cart.merge(context.session[idKey], into: accountCartID(shopper.id), within: context.databaseBudget)
         context.session[idKey] = nil
         remember(merged, in: context)
     }

@@ -26,7 +26,7 @@ struct CheckoutActions {
                 switch try await orders.checkout(
                     cartID: CartSession.cartID(in: context, create: false), userID: shopper.id,
                     checkoutNumber: form.checkoutNumber, by: shopper.author,
-                    site: context.absoluteURL(for: ""), language: context.language)
+                    site: context.absoluteURL(for: ""), language: context.language, within: context.databaseBudget)
                 {
                 case .placed(let order, let unmailable):
                     CartSession.remember(nil, in: context)

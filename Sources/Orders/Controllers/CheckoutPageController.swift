@@ -14,7 +14,7 @@ struct CheckoutPageController: PageController {
         let contents = try await CartSession.currentCart(in: context, from: cart)
         return CheckoutModel(
             items: LineItems(contents), isEmpty: contents.lines.isEmpty, error: error?.publicMessage(in: context.language),
-            checkoutNumber: try await orders.nextCheckoutNumber(for: userID))
+            checkoutNumber: try await orders.nextCheckoutNumber(for: userID, within: context.databaseBudget))
     }
 
     func render(_ model: CheckoutModel, in context: RequestContext) -> Page {

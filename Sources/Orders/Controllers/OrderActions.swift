@@ -14,13 +14,13 @@ struct OrderActions {
         let lookup = OrderLookup(orders: orders)
         routes.action(OrdersRoutes.pay, page: OrdersRoutes.order) { id, context, shopper in
             try await Self.onOrder(id, in: context) {
-                let order = try await lookup.order(id, of: shopper.id)
+                let order = try await lookup.order(id, of: shopper.id, within: context.databaseBudget)
                 switch try context.decodeForm(PayForm.self) {
                 case .invalid:
                     throw HTTPError(.badRequest, Messages.errorPaymentForm.text())
                         .linking(to: Self.backLink(to: id, in: context))
                 case .valid(let form):
-                    let outcome = try await orders.pay(order, idempotencyKey: form.idempotencyKey, by: shopper.author)
+                    let outcome = try await orders.pay(order, idempotencyKey: form.idempotencyKey, by: shopper.author, within: context.databaseBudget)
                     let message =
                         switch outcome {
                         case .charged(let paid): context.localized(Messages.orderCharged, ["amount": Price(minor: paid.totalMinor), "id": paid.id])
@@ -32,34 +32,34 @@ struct OrderActions {
         }
         routes.action(OrdersRoutes.cancel, page: OrdersRoutes.order) { id, context, shopper in
             try await Self.onOrder(id, in: context) {
-                let order = try await lookup.order(id, of: shopper.id)
+                let order = try await lookup.order(id, of: shopper.id, within: context.databaseBudget)
                 switch try context.decodeForm(CancelOrderForm.self) {
                 case .invalid(let state):
                     return try await context.render(
                         OrderPageController(orders: orders, id: id, userID: shopper.id, returnedForm: .cancellation(state)))
                 case .valid(let form):
-                    _ = try await orders.cancel(order, reason: form.reason, by: shopper.author)
+                    _ = try await orders.cancel(order, reason: form.reason, by: shopper.author, within: context.databaseBudget)
                     return context.redirect(to: OrdersRoutes.order.path(id), flash: context.localized(Messages.orderCancelledFlash, ["id": id]))
                 }
             }
         }
         routes.action(OrdersRoutes.confirmReceipt, page: OrdersRoutes.order) { id, context, shopper in
             try await Self.onOrder(id, in: context) {
-                let order = try await lookup.order(id, of: shopper.id)
-                _ = try await orders.confirmReceipt(order, by: shopper.author)
+                let order = try await lookup.order(id, of: shopper.id, within: context.databaseBudget)
+                _ = try await orders.confirmReceipt(order, by: shopper.author, within: context.databaseBudget)
                 return context.redirect(to: OrdersRoutes.order.path(id), flash: context.localized(Messages.orderConfirmedFlash))
             }
         }
         routes.action(OrdersRoutes.review, page: OrdersRoutes.order) { id, context, shopper in
             try await Self.onOrder(id, in: context) {
-                let order = try await lookup.order(id, of: shopper.id)
+                let order = try await lookup.order(id, of: shopper.id, within: context.databaseBudget)
                 // The state decides first: a review form for an unfinished order is a conflict, whatever it says.
                 try orders.checkReviewable(order)
                 switch try context.decodeForm(ReviewForm.self) {
                 case .invalid(let state):
                     return try await context.render(OrderPageController(orders: orders, id: id, userID: shopper.id, returnedForm: .review(state)))
                 case .valid(let form):
-                    _ = try await orders.review(order, rating: form.rating, text: form.text, by: shopper.author)
+                    _ = try await orders.review(order, rating: form.rating, text: form.text, by: shopper.author, within: context.databaseBudget)
                     return context.redirect(to: OrdersRoutes.order.path(id), flash: context.localized(Messages.orderReviewedFlash))
                 }
             }

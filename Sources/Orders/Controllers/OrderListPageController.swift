@@ -42,7 +42,7 @@ struct OrderRowsRegion: RegionController {
     var topics: [Topic] { [OrdersTopics.ordersOf(userID)] }
 
     func render(in context: RequestContext) async throws -> HTMLOutput {
-        let listed = try await orders.orders(of: userID, status: status)
+        let listed = try await orders.orders(of: userID, status: status, within: context.databaseBudget)
         return context.render(
             OrderRowsView.self,
             OrderRowsModel(

@@ -5,8 +5,8 @@ import TesseraViews
 struct OrderLookup {
     let orders: OrderService
 
-    func order(_ id: Int, of userID: Int) async throws -> Order {
-        guard let order = try await orders.order(id, of: userID) else {
+    func order(_ id: Int, of userID: Int, within budget: DatabaseBudget) async throws -> Order {
+        guard let order = try await orders.order(id, of: userID, within: budget) else {
             throw HTTPError(.notFound, Messages.errorNoOrder.text(["id": id]))
         }
         return order

@@ -13,7 +13,7 @@ struct OrderPageController: PageController {
     var returnedForm: ReturnedForm?
 
     func load(_ context: RequestContext) async throws -> Order {
-        try await OrderLookup(orders: orders).order(id, of: userID)
+        try await OrderLookup(orders: orders).order(id, of: userID, within: context.databaseBudget)
     }
 
     func render(_ order: Order, in context: RequestContext) -> Page {

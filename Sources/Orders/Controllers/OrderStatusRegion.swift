@@ -36,7 +36,7 @@ struct OrderStatusRegion: RegionController {
     var topics: [Topic] { [OrdersTopics.order(id)] }
 
     func render(in context: RequestContext) async throws -> HTMLOutput {
-        let order = try await OrderLookup(orders: orders).order(id, of: userID)
+        let order = try await OrderLookup(orders: orders).order(id, of: userID, within: context.databaseBudget)
         return try await OrderStatusChildren.region(for: order).render(in: context)
     }
 }

@@ -12,6 +12,6 @@ struct ProductLoadingRegion: RegionController {
     var topics: [Topic] { [CatalogTopics.product(id)] }
 
     func render(in context: RequestContext) async throws -> HTMLOutput {
-        try await child(try await catalog.product(id: id)).render(in: context)
+        try await child(try await catalog.product(id: id, within: context.databaseBudget)).render(in: context)
     }
 }

@@ -10,7 +10,7 @@ struct PurchasesRegion: RegionController {
     let userID: Int
 
     func render(in context: RequestContext) async throws -> HTMLOutput {
-        let purchases = try await orders.purchases(of: productID, by: userID)
+        let purchases = try await orders.purchases(of: productID, by: userID, within: context.databaseBudget)
         guard !purchases.isEmpty else { return try await EmptyRegion().render(in: context) }
         return context.render(PurchasesView.self, PurchasesModel(purchases))
     }

@@ -36,8 +36,8 @@ public struct OrderConfirmations: Sendable {
     }
 
     /// The buyer as the mail addresses them; `nil` for a user that does not exist.
-    func recipient(userID: Int) async throws -> Recipient? {
-        guard let user = try await accounts.user(id: userID) else { return nil }
+    func recipient(userID: Int, within budget: DatabaseBudget) async throws -> Recipient? {
+        guard let user = try await accounts.user(id: userID, within: budget) else { return nil }
         if let address = MailAddress(user.email, name: user.name) { return .address(address) }
         return .unusable(user.email, reason: MailAddress.problem(in: user.email) ?? "the address cannot be mailed")
     }

@@ -41,18 +41,18 @@ public struct OrderService: Sendable {
     /// transaction, linking to the order on `site` (`https://shop.example.com`), in `language`.
     public func checkout(
         cartID: String?, userID: Int, checkoutNumber: Int, by actor: OrderChangeAuthor, site: String = "",
-        language: Language = .english
+        language: Language = .english, within budget: DatabaseBudget
     ) async throws -> CheckoutOutcome {
         let lines: [(productID: Int, quantity: Int)] =
             if let cartID {
-                try await cart.cart(cartID).lines.map { ($0.product.id, $0.quantity) }
+                try await cart.cart(cartID, within: budget).lines.map { ($0.product.id, $0.quantity) }
             } else {
                 []
             }
         let confirmations = self.confirmations
-        let buyer = try await confirmations?.recipient(userID: userID)
+        let buyer = try await confirmations?.recipient(userID: userID, within: budget)
         let date = now()
-        let (outcome, unsendable) = try await runChecked { stores -> (CheckoutOutcome, String?) in
+        let (outcome, unsendable) = try await runChecked(within: budget) { stores -> (CheckoutOutcome, String?) in
             try stores.orders.lockCheckouts(of: userID)
             if let placed = try stores.orders.order(placedBy: userID, checkoutNumber: checkoutNumber) {
                 return (.alreadyPlaced(orderID: placed), nil)
@@ -84,17 +84,17 @@ public struct OrderService: Sendable {
     }
 
     /// The number a checkout form shows now gets for its order: one more than the shopper's last.
-    public func nextCheckoutNumber(for userID: Int) async throws -> Int {
-        try await store.nextCheckoutNumber(userID: userID)
+    public func nextCheckoutNumber(for userID: Int, within budget: DatabaseBudget) async throws -> Int {
+        try await store.nextCheckoutNumber(userID: userID, within: budget)
     }
 
     /// Reserves every line's stock at the catalog's current prices, creates the order and empties
     /// the cart, in one transaction: for orders no checkout form placed (the demo data).
     func placeOrder(
         userID: Int, lines: [(productID: Int, quantity: Int)], clearingCart cartID: String?, at date: Date,
-        by actor: OrderChangeAuthor
+        by actor: OrderChangeAuthor, within budget: DatabaseBudget
     ) async throws -> Order {
-        let order = try await runChecked { stores in
+        let order = try await runChecked(within: budget) { stores in
             try Self.place(lines, userID: userID, checkoutNumber: nil, clearingCart: cartID, at: date, by: actor, in: stores)
         }
         published(order)
@@ -121,9 +121,11 @@ public struct OrderService: Sendable {
     }
 
     /// Runs `body` in one order transaction, with a stock shortage told as the checkout's refusal.
-    private func runChecked<T: Sendable>(_ body: @escaping @Sendable (OrderTransactionStores) throws -> T) async throws -> T {
+    private func runChecked<T: Sendable>(
+        within budget: DatabaseBudget, _ body: @escaping @Sendable (OrderTransactionStores) throws -> T
+    ) async throws -> T {
         do {
-            return try await transactions.run(body)
+            return try await transactions.run(within: budget, body)
         } catch let shortage as StockShortage {
             switch shortage {
             case .unknownProduct: throw CheckoutError.stock(.productGone)
@@ -134,34 +136,34 @@ public struct OrderService: Sendable {
     }
 
     /// The order, if it belongs to `userID`. Someone else's order is as absent as a missing one.
-    public func order(_ id: Int, of userID: Int) async throws -> Order? {
-        guard let order = try await store.order(id: id), order.userID == userID else { return nil }
+    public func order(_ id: Int, of userID: Int, within budget: DatabaseBudget) async throws -> Order? {
+        guard let order = try await store.order(id: id, within: budget), order.userID == userID else { return nil }
         return order
     }
 
     /// Any order, whoever's: for staff, whose access the back office checks.
-    public func anyOrder(_ id: Int) async throws -> Order? {
-        try await store.order(id: id)
+    public func anyOrder(_ id: Int, within budget: DatabaseBudget) async throws -> Order? {
+        try await store.order(id: id, within: budget)
     }
 
     /// Every shopper's orders, newest first (the latest 200), for staff.
-    public func allOrders(status: OrderStatus?) async throws -> [Order] {
-        try await store.allOrders(status: status, limit: 200)
+    public func allOrders(status: OrderStatus?, within budget: DatabaseBudget) async throws -> [Order] {
+        try await store.allOrders(status: status, limit: 200, within: budget)
     }
 
     /// Who changed the order, and when, oldest first.
-    public func history(of order: Order) async throws -> [OrderHistoryEntry] {
-        try await store.history(orderID: order.id)
+    public func history(of order: Order, within budget: DatabaseBudget) async throws -> [OrderHistoryEntry] {
+        try await store.history(orderID: order.id, within: budget)
     }
 
     /// The shopper's orders, newest first, optionally of one status.
-    public func orders(of userID: Int, status: OrderStatus?) async throws -> [Order] {
-        try await store.orders(userID: userID, status: status)
+    public func orders(of userID: Int, status: OrderStatus?, within budget: DatabaseBudget) async throws -> [Order] {
+        try await store.orders(userID: userID, status: status, within: budget)
     }
 
     /// The shopper's orders of one product, for its page's "your purchases" region.
-    public func purchases(of productID: Int, by userID: Int) async throws -> [Purchase] {
-        try await store.purchases(userID: userID, productID: productID)
+    public func purchases(of productID: Int, by userID: Int, within budget: DatabaseBudget) async throws -> [Purchase] {
+        try await store.purchases(userID: userID, productID: productID, within: budget)
     }
 
     /// What a payment did, so the page can say "paid" or "already paid" truthfully.
@@ -174,35 +176,40 @@ public struct OrderService: Sendable {
 
     /// Pays the order (simulated). Idempotent: the key comes from the pay form, so submitting the
     /// same form twice — a double click, a retried request — charges once.
-    public func pay(_ order: Order, idempotencyKey key: String, by actor: OrderChangeAuthor) async throws -> PaymentOutcome {
+    public func pay(
+        _ order: Order, idempotencyKey key: String, by actor: OrderChangeAuthor, within budget: DatabaseBudget
+    ) async throws -> PaymentOutcome {
         var order = order
         while true {
             if let payment = order.payment, payment.idempotencyKey == key { return .alreadyCharged(order) }
             let next = try order.status.applying(.pay)
             let payment = Payment(reference: Self.reference("PAY"), idempotencyKey: key, amountMinor: order.totalMinor, paidAt: now())
-            if try await record(order, movingTo: next, .payment(payment), by: actor) {
-                return .charged(try await reloaded(order))
+            if try await record(order, movingTo: next, .payment(payment), by: actor, within: budget) {
+                return .charged(try await reloaded(order, within: budget))
             }
-            order = try await reloaded(order)  // another request moved it: decide again from the new state
+            order = try await reloaded(order, within: budget)  // another request moved it: decide again from the new state
         }
     }
 
     /// Ships a paid order with the carrier's tracking number (checked by ``TrackingNumber``), or
     /// with a new one of the shop's (the demo data).
-    public func ship(_ order: Order, trackingNumber: TrackingNumber? = nil, by actor: OrderChangeAuthor) async throws -> Order {
-        try await transition(order, .ship, recording: .shipment(trackingNumber: trackingNumber?.text ?? Self.reference("TRK")), by: actor)
+    public func ship(
+        _ order: Order, trackingNumber: TrackingNumber? = nil, by actor: OrderChangeAuthor, within budget: DatabaseBudget
+    ) async throws -> Order {
+        try await transition(
+            order, .ship, recording: .shipment(trackingNumber: trackingNumber?.text ?? Self.reference("TRK")), by: actor, within: budget)
     }
 
     /// The shopper says a shipped order arrived: it is completed, and may be reviewed.
-    public func confirmReceipt(_ order: Order, by actor: OrderChangeAuthor) async throws -> Order {
-        try await transition(order, .confirmReceipt, recording: .receipt, by: actor)
+    public func confirmReceipt(_ order: Order, by actor: OrderChangeAuthor, within budget: DatabaseBudget) async throws -> Order {
+        try await transition(order, .confirmReceipt, recording: .receipt, by: actor, within: budget)
     }
 
     /// Cancels the order and puts its items back in stock; a blank reason is recorded as the shopper's choice.
-    public func cancel(_ order: Order, reason: String, by actor: OrderChangeAuthor) async throws -> Order {
+    public func cancel(_ order: Order, reason: String, by actor: OrderChangeAuthor, within budget: DatabaseBudget) async throws -> Order {
         let reason = reason.trimmingCharacters(in: .whitespacesAndNewlines)
         let fallback = actor.isStaff ? "Cancelled by the shop." : "Cancelled by the shopper."
-        return try await transition(order, .cancel, recording: .cancellation(reason: reason.isEmpty ? fallback : reason), by: actor)
+        return try await transition(order, .cancel, recording: .cancellation(reason: reason.isEmpty ? fallback : reason), by: actor, within: budget)
     }
 
     /// Whether the order may get a review: completed, and not reviewed yet.
@@ -212,29 +219,33 @@ public struct OrderService: Sendable {
     }
 
     /// Records the review of a completed order; a second one is refused by the state machine.
-    public func review(_ order: Order, rating: Int, text: String, by actor: OrderChangeAuthor) async throws -> Order {
-        try await transition(order, .review, recording: .review(Review(rating: rating, text: text, reviewedAt: now())), by: actor)
+    public func review(_ order: Order, rating: Int, text: String, by actor: OrderChangeAuthor, within budget: DatabaseBudget) async throws -> Order {
+        try await transition(order, .review, recording: .review(Review(rating: rating, text: text, reviewedAt: now())), by: actor, within: budget)
     }
 
     /// Applies `event` if the state machine allows it from the order's current state. When another
     /// request changed the order in between, the decision is made again from the new state.
-    func transition(_ order: Order, _ event: OrderEvent, recording change: OrderChange, by actor: OrderChangeAuthor) async throws -> Order {
+    func transition(
+        _ order: Order, _ event: OrderEvent, recording change: OrderChange, by actor: OrderChangeAuthor, within budget: DatabaseBudget
+    ) async throws -> Order {
         var order = order
         while true {
             let next = try order.status.applying(event)
             if event == .review { try checkReviewable(order) }
-            if try await record(order, movingTo: next, change, by: actor) {
-                return try await reloaded(order)
+            if try await record(order, movingTo: next, change, by: actor, within: budget) {
+                return try await reloaded(order, within: budget)
             }
-            order = try await reloaded(order)
+            order = try await reloaded(order, within: budget)
         }
     }
 
     /// Moves the order if it is still where the caller saw it, with its history entry; a
     /// cancellation puts its items back in stock in the same transaction.
-    func record(_ order: Order, movingTo status: OrderStatus, _ change: OrderChange, by actor: OrderChangeAuthor) async throws -> Bool {
+    func record(
+        _ order: Order, movingTo status: OrderStatus, _ change: OrderChange, by actor: OrderChangeAuthor, within budget: DatabaseBudget
+    ) async throws -> Bool {
         let entry = OrderHistoryEntry(change, at: now(), by: actor)
-        let moved = try await transactions.run { stores in
+        let moved = try await transactions.run(within: budget) { stores in
             guard try stores.orders.update(orderID: order.id, from: order.status, to: status, recording: change) else { return false }
             try stores.orders.record(entry, orderID: order.id)
             if case .cancellation = change {
@@ -249,8 +260,8 @@ public struct OrderService: Sendable {
         return true
     }
 
-    func reloaded(_ order: Order) async throws -> Order {
-        guard let fresh = try await store.order(id: order.id) else { throw OrderVanished(id: order.id) }
+    func reloaded(_ order: Order, within budget: DatabaseBudget) async throws -> Order {
+        guard let fresh = try await store.order(id: order.id, within: budget) else { throw OrderVanished(id: order.id) }
         return fresh
     }
 

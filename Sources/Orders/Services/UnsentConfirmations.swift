@@ -2,7 +2,7 @@ import Accounts
 import Catalog
 import Foundation
 import Logging
-import Tessera
+public import Tessera
 public import TesseraMail
 import TesseraViews
 
@@ -28,26 +28,29 @@ public enum ResendOutcome: Sendable, Equatable {
 
 extension OrderService {
     /// The confirmations that were not sent, oldest first, at most `limit`.
-    public func unsentConfirmations(limit: Int = 200) async throws -> [UnsentConfirmation] {
+    public func unsentConfirmations(limit: Int = 200, within budget: DatabaseBudget) async throws -> [UnsentConfirmation] {
         guard let confirmations else { return [] }
         var unsent: [UnsentConfirmation] = []
         for letter in try await confirmations.deadLetters.deadLetters(limit: limit) {
-            unsent.append(try await unsentConfirmation(letter, confirmations))
+            unsent.append(try await unsentConfirmation(letter, confirmations, within: budget))
         }
         return unsent
     }
 
     /// One unsent confirmation; `nil` when there is no dead letter `id`.
-    public func unsentConfirmation(_ id: Int64) async throws -> UnsentConfirmation? {
+    public func unsentConfirmation(_ id: Int64, within budget: DatabaseBudget) async throws -> UnsentConfirmation? {
         guard let confirmations, let letter = try await confirmations.deadLetters.deadLetter(id) else { return nil }
-        return try await unsentConfirmation(letter, confirmations)
+        return try await unsentConfirmation(letter, confirmations, within: budget)
     }
 
-    private func unsentConfirmation(_ letter: DeadLetter, _ confirmations: OrderConfirmations) async throws -> UnsentConfirmation {
-        guard let reference = ConfirmationReference(letter.reference), let order = try await anyOrder(reference.orderID) else {
+    private func unsentConfirmation(
+        _ letter: DeadLetter, _ confirmations: OrderConfirmations, within budget: DatabaseBudget
+    ) async throws -> UnsentConfirmation {
+        guard let reference = ConfirmationReference(letter.reference), let order = try await anyOrder(reference.orderID, within: budget) else {
             return UnsentConfirmation(letter: letter, orderID: ConfirmationReference(letter.reference)?.orderID, currentAddress: nil)
         }
-        return UnsentConfirmation(letter: letter, orderID: order.id, currentAddress: try await confirmations.accounts.user(id: order.userID)?.email)
+        return UnsentConfirmation(
+            letter: letter, orderID: order.id, currentAddress: try await confirmations.accounts.user(id: order.userID, within: budget)?.email)
     }
 
     /// Makes dead letter `id`'s confirmation again, to `address` (a form checked it, as at
@@ -56,10 +59,10 @@ extension OrderService {
     /// queued: a letter that is gone (a second click, a colleague) changes no account. Throws
     /// ``RegistrationError/emailTaken`` when another account has `address`, and a 404 when the
     /// letter is not an order's confirmation or its order is gone.
-    public func resendConfirmation(_ id: Int64, to address: String, site: String) async throws -> ResendOutcome {
+    public func resendConfirmation(_ id: Int64, to address: String, site: String, within budget: DatabaseBudget) async throws -> ResendOutcome {
         guard let confirmations, let letter = try await confirmations.deadLetters.deadLetter(id) else { return .gone }
-        guard let reference = ConfirmationReference(letter.reference), let order = try await anyOrder(reference.orderID),
-            let user = try await confirmations.accounts.user(id: order.userID)
+        guard let reference = ConfirmationReference(letter.reference), let order = try await anyOrder(reference.orderID, within: budget),
+            let user = try await confirmations.accounts.user(id: order.userID, within: budget)
         else {
             throw HTTPError(.notFound, message: "Mail \(id) is not the confirmation of an order that still exists.")
         }
@@ -67,12 +70,14 @@ extension OrderService {
             throw HTTPError(.unprocessableContent, message: MailAddress.problem(in: address) ?? "The address cannot be mailed.")
         }
         let changesAccount = address != user.email
-        if changesAccount, try await confirmations.accounts.isTaken(address, byAnotherThan: user.id) { throw RegistrationError.emailTaken }
+        if changesAccount, try await confirmations.accounts.isTaken(address, byAnotherThan: user.id, within: budget) {
+            throw RegistrationError.emailTaken
+        }
         let language = Language(reference.language, currencies: [Money.currencyCode])
         guard try await confirmations.deadLetters.resend(id, as: confirmations.message(for: order, to: buyer, site: site, language: language)) else {
             return .gone
         }
-        if changesAccount, !(try await confirmations.accounts.changeEmail(userID: user.id, from: user.email, to: address)) {
+        if changesAccount, !(try await confirmations.accounts.changeEmail(userID: user.id, from: user.email, to: address, within: budget)) {
             // Someone took the address, or the account changed its own, since the check above.
             confirmations.logger.warning(
                 "confirmation sent again, but the account keeps its address",
@@ -84,14 +89,14 @@ extension OrderService {
     /// Sends every dead confirmation again to its buyer's address now, as staff do once the
     /// mail server's trouble is over; those whose address still cannot be mailed stay. Returns
     /// how many were sent again and how many stay.
-    public func resendAllConfirmations(site: String) async throws -> (queued: Int, waiting: Int) {
+    public func resendAllConfirmations(site: String, within budget: DatabaseBudget) async throws -> (queued: Int, waiting: Int) {
         var (queued, waiting) = (0, 0)
-        for unsent in try await unsentConfirmations() {
+        for unsent in try await unsentConfirmations(within: budget) {
             guard let address = unsent.currentAddress, MailAddress(address) != nil else {
                 waiting += 1
                 continue
             }
-            if try await resendConfirmation(unsent.id, to: address, site: site) == .queued { queued += 1 }
+            if try await resendConfirmation(unsent.id, to: address, site: site, within: budget) == .queued { queued += 1 }
         }
         return (queued, waiting)
     }

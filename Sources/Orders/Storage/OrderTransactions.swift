@@ -1,6 +1,6 @@
 public import Catalog
 public import Foundation
-import Tessera
+public import Tessera
 public import TesseraMail
 
 /// What changing orders needs inside one transaction: the catalog's stock, the orders' own
@@ -34,7 +34,7 @@ public struct OrderTransactionStores {
 /// connection inside its own transaction.
 public protocol OrderTransactions: Sendable {
     /// Runs `body` in one transaction, committed when it returns and rolled back when it throws.
-    func run<T: Sendable>(_ body: @escaping @Sendable (OrderTransactionStores) throws -> T) async throws -> T
+    func run<T: Sendable>(within budget: DatabaseBudget, _ body: @escaping @Sendable (OrderTransactionStores) throws -> T) async throws -> T
 }
 
 /// Order rows changed inside an ``OrderTransactions`` transaction.

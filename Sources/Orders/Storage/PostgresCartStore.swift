@@ -1,3 +1,4 @@
+public import Tessera
 public import TesseraPostgres
 
 /// Carts in PostgreSQL, shared by every instance: a shopper's next request may land on another.
@@ -22,16 +23,17 @@ public struct PostgresCartStore: CartStore {
     }
 
     /// By product, so a cart's lines keep their places between requests.
-    public func lines(cart: String) async throws -> [(productID: Int, quantity: Int)] {
-        try await connections.query("SELECT product_id, quantity FROM cart_line WHERE cart_id = \(cart) ORDER BY product_id").map { row in
+    public func lines(cart: String, within budget: DatabaseBudget) async throws -> [(productID: Int, quantity: Int)] {
+        try await connections.query("SELECT product_id, quantity FROM cart_line WHERE cart_id = \(cart) ORDER BY product_id", within: budget).map {
+            row in
             let (productID, quantity) = try row.decode((Int, Int).self)
             return (productID, quantity)
         }
     }
 
     /// An upsert; zero or less deletes the line.
-    public func setQuantity(_ quantity: Int, of productID: Int, in cart: String) async throws {
-        try await connections.write { connection in
+    public func setQuantity(_ quantity: Int, of productID: Int, in cart: String, within budget: DatabaseBudget) async throws {
+        try await connections.write(within: budget) { connection in
             if quantity <= 0 {
                 try connection.execute("DELETE FROM cart_line WHERE cart_id = \(cart) AND product_id = \(productID)")
             } else {
@@ -45,8 +47,8 @@ public struct PostgresCartStore: CartStore {
     }
 
     /// One `INSERT … ON CONFLICT … RETURNING`, so adds from two instances at once both count.
-    public func add(_ quantity: Int, of productID: Int, to cart: String) async throws -> Int {
-        try await connections.write { connection in
+    public func add(_ quantity: Int, of productID: Int, to cart: String, within budget: DatabaseBudget) async throws -> Int {
+        try await connections.write(within: budget) { connection in
             try connection.rows(
                 """
                 INSERT INTO cart_line (cart_id, product_id, quantity) VALUES (\(cart), \(productID), \(quantity)) \
@@ -57,8 +59,8 @@ public struct PostgresCartStore: CartStore {
     }
 
     /// In one transaction, so a sign-in racing another request loses no line.
-    public func merge(cart source: String, into target: String, limits: [Int: Int]) async throws {
-        try await connections.write { connection in
+    public func merge(cart source: String, into target: String, limits: [Int: Int], within budget: DatabaseBudget) async throws {
+        try await connections.write(within: budget) { connection in
             // The source's lines, locked: a request changing the same cart waits for the merge.
             let moving = try connection.rows("SELECT product_id, quantity FROM cart_line WHERE cart_id = \(source) FOR UPDATE")
                 .map { try $0.decode((Int, Int).self) }

@@ -1,4 +1,5 @@
 import Foundation
+public import Tessera
 public import TesseraPostgres
 
 /// Orders in PostgreSQL: reads here, writes through ``PostgresOrderWrites`` inside the
@@ -16,9 +17,10 @@ public struct PostgresOrderStore: OrderStore {
     static let checkoutLock: Int32 = 0x6368_6b6f  // "chko"
 
     /// One more than the user's highest; the checkout itself takes an advisory lock, so two checkouts never share one.
-    public func nextCheckoutNumber(userID: Int) async throws -> Int {
+    public func nextCheckoutNumber(userID: Int, within budget: DatabaseBudget) async throws -> Int {
         try
-            (await connections.query("SELECT coalesce(max(checkout_number), 0) FROM customer_order WHERE user_id = \(userID)").first?.decode(Int.self)
+            (await connections.query("SELECT coalesce(max(checkout_number), 0) FROM customer_order WHERE user_id = \(userID)", within: budget).first?
+            .decode(Int.self)
             ?? 0) + 1
     }
 
@@ -95,35 +97,37 @@ public struct PostgresOrderStore: OrderStore {
         """
 
     /// The order with its lines, payment and review.
-    public func order(id: Int) async throws -> Order? {
-        try await orders("SELECT \(Self.orderColumns) FROM customer_order WHERE id = $1", PostgresBindings(id)).first
+    public func order(id: Int, within budget: DatabaseBudget) async throws -> Order? {
+        try await orders("SELECT \(Self.orderColumns) FROM customer_order WHERE id = $1", PostgresBindings(id), within: budget).first
     }
 
     /// Newest first, through the index on the user and the time placed.
-    public func orders(userID: Int, status: OrderStatus?) async throws -> [Order] {
+    public func orders(userID: Int, status: OrderStatus?, within budget: DatabaseBudget) async throws -> [Order] {
         var binds = PostgresBindings(userID)
         var sql = "SELECT \(Self.orderColumns) FROM customer_order WHERE user_id = $1"
         if let status {
             binds.append(status.rawValue)
             sql += " AND status = $2"
         }
-        return try await orders(sql, binds)
+        return try await orders(sql, binds, within: budget)
     }
 
     /// For the back office: newest first, at most `limit`.
-    public func allOrders(status: OrderStatus?, limit: Int) async throws -> [Order] {
+    public func allOrders(status: OrderStatus?, limit: Int, within budget: DatabaseBudget) async throws -> [Order] {
         var binds = PostgresBindings(limit)
         var sql = "SELECT \(Self.orderColumns) FROM customer_order"
         if let status {
             binds.append(status.rawValue)
             sql += " WHERE status = $2"
         }
-        return try await orders(sql + " ORDER BY placed_at DESC, id DESC LIMIT $1", binds)
+        return try await orders(sql + " ORDER BY placed_at DESC, id DESC LIMIT $1", binds, within: budget)
     }
 
     /// Oldest first, as the back office shows it.
-    public func history(orderID: Int) async throws -> [OrderHistoryEntry] {
-        try await connections.query("SELECT at, actor, is_staff, action, detail FROM order_history WHERE order_id = \(orderID) ORDER BY id").map {
+    public func history(orderID: Int, within budget: DatabaseBudget) async throws -> [OrderHistoryEntry] {
+        try await connections.query(
+            "SELECT at, actor, is_staff, action, detail FROM order_history WHERE order_id = \(orderID) ORDER BY id", within: budget
+        ).map {
             row in
             let (at, actor, isStaff, action, detail) = try row.decode((Date, String, Bool, String, String?).self)
             return OrderHistoryEntry(at: at, actor: OrderChangeAuthor(name: actor, isStaff: isStaff), action: action, detail: detail)
@@ -131,13 +135,13 @@ public struct PostgresOrderStore: OrderStore {
     }
 
     /// The user's orders with this product, newest first.
-    public func purchases(userID: Int, productID: Int) async throws -> [Purchase] {
+    public func purchases(userID: Int, productID: Int, within budget: DatabaseBudget) async throws -> [Purchase] {
         try await connections.query(
             """
             SELECT o.id, o.placed_at, o.status, l.quantity FROM customer_order o JOIN order_line l ON l.order_id = o.id \
             WHERE o.user_id = \(userID) AND l.product_id = \(productID) AND o.status IN ('paid', 'shipped', 'completed') \
             ORDER BY o.placed_at DESC, o.id DESC
-            """
+            """, within: budget
         ).map { row in
             let (id, placedAt, status, quantity) = try row.decode((Int, Date, String, Int).self)
             return Purchase(orderID: id, placedAt: placedAt, quantity: quantity, status: OrderStatus(rawValue: status) ?? .paid)
@@ -147,7 +151,7 @@ public struct PostgresOrderStore: OrderStore {
     /// The orders `selection` picks (its columns ``orderColumns``, in its order) with their
     /// lines and payment, in one statement: one round trip and one snapshot, whatever the number
     /// of orders. Each line is a row; an order's rows come together, lines by product.
-    private func orders(_ selection: String, _ binds: PostgresBindings) async throws -> [Order] {
+    private func orders(_ selection: String, _ binds: PostgresBindings, within budget: DatabaseBudget) async throws -> [Order] {
         let rows = try await connections.query(
             PostgresQuery(
                 unsafeSQL: """
@@ -156,7 +160,7 @@ public struct PostgresOrderStore: OrderStore {
                     l.product_id, l.product_name, l.unit_price_minor, l.quantity \
                     FROM (\(selection)) AS o LEFT JOIN payment p ON p.order_id = o.id LEFT JOIN order_line l ON l.order_id = o.id \
                     ORDER BY o.placed_at DESC, o.id DESC, l.product_id
-                    """, binds: binds))
+                    """, binds: binds), within: budget)
         var orders: [Order] = []
         for row in rows {
             let cells = row.makeRandomAccess()

@@ -1,11 +1,13 @@
 public import GRDB
+public import Tessera
+public import TesseraSQLite
 
 /// Carts in SQLite, one row per line.
 public struct SQLiteCartStore: CartStore {
-    let database: any DatabaseWriter
+    let database: any SQLiteDatabase
 
     /// Carts in `database`, after their migrations ran.
-    public init(database: any DatabaseWriter) {
+    public init(database: any SQLiteDatabase) {
         self.database = database
     }
 
@@ -22,8 +24,8 @@ public struct SQLiteCartStore: CartStore {
     }
 
     /// By product, so a cart's lines keep their places between requests.
-    public func lines(cart: String) async throws -> [(productID: Int, quantity: Int)] {
-        try await database.read { db in
+    public func lines(cart: String, within budget: DatabaseBudget) async throws -> [(productID: Int, quantity: Int)] {
+        try await database.read(within: budget) { db in
             try Row.fetchAll(
                 db.cachedStatement(sql: "SELECT productID, quantity FROM cartLine WHERE cartID = ? ORDER BY productID"), arguments: [cart]
             )
@@ -32,8 +34,8 @@ public struct SQLiteCartStore: CartStore {
     }
 
     /// An upsert; zero or less deletes the line.
-    public func setQuantity(_ quantity: Int, of productID: Int, in cart: String) async throws {
-        try await database.write { db in
+    public func setQuantity(_ quantity: Int, of productID: Int, in cart: String, within budget: DatabaseBudget) async throws {
+        try await database.write(within: budget) { db in
             if quantity <= 0 {
                 try db.execute(sql: "DELETE FROM cartLine WHERE cartID = ? AND productID = ?", arguments: [cart, productID])
             } else {
@@ -47,8 +49,8 @@ public struct SQLiteCartStore: CartStore {
     }
 
     /// In one write transaction, so a sign-in racing another request loses no line.
-    public func merge(cart source: String, into target: String, limits: [Int: Int]) async throws {
-        try await database.write { db in
+    public func merge(cart source: String, into target: String, limits: [Int: Int], within budget: DatabaseBudget) async throws {
+        try await database.write(within: budget) { db in
             let moving = try Row.fetchAll(db, sql: "SELECT productID, quantity FROM cartLine WHERE cartID = ?", arguments: [source])
             for row in moving {
                 let productID: Int = row["productID"]
@@ -71,8 +73,8 @@ public struct SQLiteCartStore: CartStore {
     }
 
     /// Adds to a line and returns its new quantity.
-    public func add(_ quantity: Int, of productID: Int, to cart: String) async throws -> Int {
-        try await database.write { db in
+    public func add(_ quantity: Int, of productID: Int, to cart: String, within budget: DatabaseBudget) async throws -> Int {
+        try await database.write(within: budget) { db in
             try db.execute(
                 sql: """
                     INSERT INTO cartLine (cartID, productID, quantity) VALUES (?, ?, ?)

@@ -1,13 +1,15 @@
 import Foundation
 public import GRDB
+public import Tessera
+public import TesseraSQLite
 
 /// Orders in SQLite, through GRDB: reads here, writes through ``SQLiteOrderWrites`` inside the
 /// transaction the composition root runs.
 public struct SQLiteOrderStore: OrderStore {
-    let database: any DatabaseWriter
+    let database: any SQLiteDatabase
 
     /// Orders in `database`, after their migrations ran.
-    public init(database: any DatabaseWriter) {
+    public init(database: any SQLiteDatabase) {
         self.database = database
     }
 
@@ -68,8 +70,8 @@ public struct SQLiteOrderStore: OrderStore {
     }
 
     /// One more than the user's highest; checkouts are serialised by SQLite's one writer.
-    public func nextCheckoutNumber(userID: Int) async throws -> Int {
-        try await database.read { db in
+    public func nextCheckoutNumber(userID: Int, within budget: DatabaseBudget) async throws -> Int {
+        try await database.read(within: budget) { db in
             try
                 (Int.fetchOne(
                     db.cachedStatement(sql: "SELECT coalesce(max(checkoutNumber), 0) FROM customerOrder WHERE userID = ?"), arguments: [userID]) ?? 0)
@@ -78,15 +80,15 @@ public struct SQLiteOrderStore: OrderStore {
     }
 
     /// The order with its lines, payment and review.
-    public func order(id: Int) async throws -> Order? {
-        try await database.read { db in
+    public func order(id: Int, within budget: DatabaseBudget) async throws -> Order? {
+        try await database.read(within: budget) { db in
             try Self.orders(db, sql: "SELECT * FROM customerOrder WHERE id = ?", arguments: [id]).first
         }
     }
 
     /// Newest first (`placedAt`, then id).
-    public func orders(userID: Int, status: OrderStatus?) async throws -> [Order] {
-        try await database.read { db in
+    public func orders(userID: Int, status: OrderStatus?, within budget: DatabaseBudget) async throws -> [Order] {
+        try await database.read(within: budget) { db in
             if let status {
                 return try Self.orders(
                     db, sql: "SELECT * FROM customerOrder WHERE userID = ? AND status = ? ORDER BY placedAt DESC, id DESC",
@@ -97,8 +99,8 @@ public struct SQLiteOrderStore: OrderStore {
     }
 
     /// For the back office: newest first, at most `limit`.
-    public func allOrders(status: OrderStatus?, limit: Int) async throws -> [Order] {
-        try await database.read { db in
+    public func allOrders(status: OrderStatus?, limit: Int, within budget: DatabaseBudget) async throws -> [Order] {
+        try await database.read(within: budget) { db in
             if let status {
                 return try Self.orders(
                     db, sql: "SELECT * FROM customerOrder WHERE status = ? ORDER BY placedAt DESC, id DESC LIMIT ?",
@@ -109,8 +111,8 @@ public struct SQLiteOrderStore: OrderStore {
     }
 
     /// Oldest first, as the back office shows it.
-    public func history(orderID: Int) async throws -> [OrderHistoryEntry] {
-        try await database.read { db in
+    public func history(orderID: Int, within budget: DatabaseBudget) async throws -> [OrderHistoryEntry] {
+        try await database.read(within: budget) { db in
             try Row.fetchAll(db, sql: "SELECT * FROM orderHistory WHERE orderID = ? ORDER BY id", arguments: [orderID]).map { row in
                 OrderHistoryEntry(
                     at: row["at"], actor: OrderChangeAuthor(name: row["actor"], isStaff: row["isStaff"]), action: row["action"], detail: row["detail"]
@@ -120,8 +122,8 @@ public struct SQLiteOrderStore: OrderStore {
     }
 
     /// The user's orders with this product, newest first.
-    public func purchases(userID: Int, productID: Int) async throws -> [Purchase] {
-        try await database.read { db in
+    public func purchases(userID: Int, productID: Int, within budget: DatabaseBudget) async throws -> [Purchase] {
+        try await database.read(within: budget) { db in
             try Row.fetchAll(
                 db.cachedStatement(
                     sql: """

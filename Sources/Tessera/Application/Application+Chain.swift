@@ -4,12 +4,16 @@
 /// the server's task, which goes on going in after each wait.
 extension Application {
     /// The one runner of the chain, for both entry points: `steps` in order, then `end`, then the
-    /// way out.
+    /// way out. A render for someone else than its sender waits within the `budget` of the
+    /// request it is made for (a kept page's, of the visitor who asked first); otherwise within
+    /// its own.
     func run(
-        _ request: Request, through steps: [any Middleware], to end: ChainEnd, renderedFor: RenderedFor = .visitor
+        _ request: Request, through steps: [any Middleware], to end: ChainEnd, renderedFor: RenderedFor = .visitor,
+        within budget: DatabaseBudget? = nil
     ) -> NowOrLater<Void, Response> {
         var context = RequestContext(request: request, application: parts)
         context.renderedFor = renderedFor
+        if let budget { context.databaseBudget = budget }
         var run = MiddlewareRun(appSteps: steps)
         return Self.proceed(&run, &context, to: end)
     }

@@ -68,15 +68,16 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
 
     /// A kept page's copy (``KeptPages``): `request`, made of the page's key alone, through the
     /// whole chain, and what the page turned out to depend on (`nil`: not to be kept).
-    func renderKeptPage(_ request: Request) async throws -> (response: Response, topics: [Topic]?) {
+    func renderKeptPage(_ request: Request, within budget: DatabaseBudget) async throws -> (response: Response, topics: [Topic]?) {
         let record = KeptPageRecord()
-        let response = try await render(request, for: .keptPage(record))
+        let response = try await render(request, for: .keptPage(record), within: budget)
         return (response, record.topics)
     }
 
     /// `request` through the whole chain, rendered for someone other than its sender: nobody (a
-    /// kept page's copy) or a live region's subscriber.
-    func render(_ request: Request, for renderedFor: RenderedFor) async throws -> Response {
-        try await run(request, through: middleware, to: .router(router), renderedFor: renderedFor).value()
+    /// kept page's copy) or a live region's subscriber; within the database budget of the
+    /// request it is rendered in, when there is one.
+    func render(_ request: Request, for renderedFor: RenderedFor, within budget: DatabaseBudget? = nil) async throws -> Response {
+        try await run(request, through: middleware, to: .router(router), renderedFor: renderedFor, within: budget).value()
     }
 }

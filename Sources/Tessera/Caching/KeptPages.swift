@@ -73,7 +73,7 @@ public final class KeptPages: TopicFollower {
     ) -> NowOrLater<RequestContext, Response> {
         if let copy = cache.value(for: key) { return .now(copy.answer(to: context.request)) }
         return .later { context in
-            switch await self.copy(for: key, asked: context.request) {
+            switch await self.copy(for: key, asked: context.request, within: context.databaseBudget) {
             case .kept(let copy): return copy.answer(to: context.request)
             case .notKept(let response?): return response
             case .notKept(nil): return try await render(context)
@@ -84,7 +84,8 @@ public final class KeptPages: TopicFollower {
     /// The copy for `key`: rendered by the first to ask, awaited by the others, who share its
     /// outcome (a page that cannot be kept, such as a 404, is shared too: it was rendered for
     /// nobody). Only when that render left no answer at all does a waiter render its own.
-    private func copy(for key: KeptPageKey, asked request: Request) async -> KeptPageCopy.Outcome {
+    /// The render waits within the budget of the visitor who asked first, whose request it holds.
+    private func copy(for key: KeptPageKey, asked request: Request, within budget: DatabaseBudget) async -> KeptPageCopy.Outcome {
         let shared: KeptPageCopy.Outcome? = await withCheckedContinuation { continuation in
             let rendersItself = inFlight.withLock { inFlight -> Bool in
                 if inFlight[key] != nil {
@@ -97,22 +98,22 @@ public final class KeptPages: TopicFollower {
             if rendersItself { continuation.resume(returning: nil) }
         }
         if let shared {
-            if case .notKept(nil) = shared { return await render(key, asked: request) }
+            if case .notKept(nil) = shared { return await render(key, asked: request, within: budget) }
             return shared
         }
-        let outcome = await render(key, asked: request)
+        let outcome = await render(key, asked: request, within: budget)
         let waiting = inFlight.withLock { $0.removeValue(forKey: key) ?? [] }
         for waiter in waiting { waiter.resume(returning: outcome) }
         return outcome
     }
 
     /// Renders the page for nobody: a request made of `key` alone, through the app's chain.
-    private func render(_ key: KeptPageKey, asked request: Request) async -> KeptPageCopy.Outcome {
+    private func render(_ key: KeptPageKey, asked request: Request, within budget: DatabaseBudget) async -> KeptPageCopy.Outcome {
         guard let application = application.withLock({ $0.value }) else { return .notKept(nil) }
         let generation = cache.generation
         let rendered: (response: Response, topics: [Topic]?)
         do {
-            rendered = try await application.renderKeptPage(key.request(like: request))
+            rendered = try await application.renderKeptPage(key.request(like: request), within: budget)
         } catch {
             return .notKept(nil)
         }

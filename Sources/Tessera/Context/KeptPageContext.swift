@@ -32,6 +32,11 @@ public struct KeptPageContext: Sendable {
     /// The app's logger, with the id of the request that rendered the page.
     public var logger: Logger { request.logger }
 
+    /// What the request that renders the page may spend on its database: every store call takes
+    /// it (`within:`). Its patience is the same for every visitor, so it says nothing of the one
+    /// who asked.
+    public var databaseBudget: DatabaseBudget { request.databaseBudget }
+
     /// Renders `view` in the page's language, with the app's fingerprinted assets.
     public func render<View: HTMLView>(_ view: View.Type, _ model: View.Model) -> HTMLOutput {
         request.render(view, model)

@@ -28,10 +28,17 @@ public struct RequestContext: Sendable {
     /// a live region's subscriber. Set by the one who makes the request, never read from the
     /// task: a task the handler starts gets it only by taking the context along.
     var renderedFor: RenderedFor
+    /// What the request may spend on its database: hand it to every store call (`within:`), and
+    /// a task the handler starts keeps it. Its patience is set by ``DatabasePatienceMiddleware``.
+    public internal(set) var databaseBudget: DatabaseBudget
 
     init(request: Request, application: ApplicationParts) {
         self.languageChoice = nil
-        self.core = Core(request: request, logger: nil, application: application)
+        let core = Core(request: request, logger: nil, application: application)
+        self.core = core
+        // The first core counts the request's database time for good, even once a step
+        // replaces the core with a changed request or logger.
+        self.databaseBudget = DatabaseBudget(patience: nil, metered: false, account: core)
         self.session = .detached
         self.route = nil
         self.values = RequestValues()
@@ -94,7 +101,9 @@ public struct RequestContext: Sendable {
     /// The app's shared parts, reached through the named properties below.
     var application: ApplicationParts { core.application }
 
-    private final class Core: Sendable {
+    /// A budget's account too (``DatabaseBudget``): the one allocation every request makes
+    /// holds its database count as well.
+    private final class Core: DatabaseBudget.Account, @unchecked Sendable {
         let request: Request
         /// Set by a middleware; otherwise the app's, with the request id.
         let logger: Logger?
@@ -104,6 +113,7 @@ public struct RequestContext: Sendable {
             self.request = request
             self.logger = logger
             self.application = application
+            super.init()
         }
     }
 

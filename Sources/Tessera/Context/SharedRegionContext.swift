@@ -15,11 +15,16 @@ public struct SharedRegionContext: Sendable {
     private let loggerSource: RequestContext.LoggerSource
     /// The app's fingerprinted assets, for the fragment's view.
     let assets: AssetURLs
+    /// What the request that renders the fragment may spend on its database: every store call
+    /// takes it (`within:`). Its patience is the same for every visitor, so it says nothing of
+    /// the one who asked.
+    public let databaseBudget: DatabaseBudget
 
     init(_ context: RequestContext) {
         language = context.language
         loggerSource = context.loggerSource
         assets = context.application.assets
+        databaseBudget = context.databaseBudget
     }
 
     /// A catalog message as text in ``language``.

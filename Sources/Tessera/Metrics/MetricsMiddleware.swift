@@ -9,13 +9,13 @@ import TesseraHTTP
 ///   matched route's name, `unmatched` otherwise, so that random URLs cannot grow the number of
 ///   series), `method` and `status` class (`2xx` … `5xx`);
 /// - `http_request_database_seconds`, the time each request spent in its database
-///   (``DatabaseTime``), by `route`.
+///   (``DatabaseBudget/timeSpent``), by `route`.
 ///
 /// Put it first in the chain: its time then covers every other step, and the status it sees is
 /// the final one, error pages included. For a streamed page the time is to its head: regions
 /// still rendering after that (and their database calls) are in `tessera_region_render_seconds`. Requests the server refuses by itself (413, 431 …)
 /// are counted as `unmatched`.
-public struct MetricsMiddleware: SurroundingMiddleware {
+public struct MetricsMiddleware: Middleware {
     private let instruments = Instruments()
 
     /// A step that records into the process's swift-metrics backend.
@@ -24,24 +24,13 @@ public struct MetricsMiddleware: SurroundingMiddleware {
     /// Counts refused requests too.
     public var runsForRejectedRequests: Bool { true }
 
-    /// Notes when the request started; a kept page's render for nobody is no request, and is
-    /// not counted (its visitor's request is).
+    /// Notes when the request started, and has its database time kept; a kept page's render for
+    /// nobody is no request, and is not counted (its visitor's request is).
     public func before(_ context: inout RequestContext) throws -> NowOrLater<RequestContext, Response?> {
         guard context.keptPageRecord == nil else { return .next }
         context[StartedAt.self] = .now
+        context.databaseBudget.metered = true
         return .next
-    }
-
-    /// Meters the request's database time (``DatabaseTime``), bound as a task-local value around
-    /// everything after this step, its work in a task included.
-    public func surround(_ context: inout RequestContext, _ rest: (inout RequestContext) -> NowOrLater<Void, Response>) -> NowOrLater<Void, Response>
-    {
-        // A kept page's render for nobody waits in its visitor's request, which meters it.
-        guard context.keptPageRecord == nil else { return rest(&context) }
-        let meter = DatabaseTime()
-        let answer = DatabaseTime.$current.withValue(meter) { rest(&context) }
-        guard case .later = answer else { return answer }
-        return .later { _ in try await DatabaseTime.$current.withValue(meter) { try await answer.value() } }
     }
 
     /// Records the request with its final status.
@@ -50,7 +39,7 @@ public struct MetricsMiddleware: SurroundingMiddleware {
         let series = instruments.series(route: context.route?.entry, method: context.request.method, status: response.status.code / 100)
         series.requests.increment()
         series.duration.recordInterval(since: startedAt)
-        series.database.record(DatabaseTime.current?.total ?? .zero)
+        series.database.record(context.databaseBudget.timeSpent)
     }
 
     enum StartedAt: RequestValueKey { typealias Value = ContinuousClock.Instant }

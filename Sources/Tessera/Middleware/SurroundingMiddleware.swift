@@ -1,6 +1,6 @@
 /// A step that surrounds the rest of the request: what must hold while everything after it
 /// runs, such as a span bound as the current trace context (``TracingMiddleware``) or a
-/// task-local value (``DatabasePatienceMiddleware``). As Hummingbird's middleware and ASP.NET
+/// task-local value. As Hummingbird's middleware and ASP.NET
 /// Core's do, it gets the rest as a function and calls it once.
 ///
 /// The rest is everything after this step's ``Middleware/before(_:)``: the later steps, the

@@ -58,7 +58,9 @@ public struct RateLimit: Middleware {
     /// throws ``RateLimited``, logged in `context` when there is one.
     func count(_ storeKey: String, now: Date, in context: RequestContext? = nil) async throws {
         do {
-            try await store.update([storeKey], now: now) { try count(storeKey, in: &$0, now: now) }
+            try await store.update([storeKey], now: now, within: context?.databaseBudget ?? .outsideRequest) {
+                try count(storeKey, in: &$0, now: now)
+            }
         } catch let refusal as RateLimited {
             if let context { log(refusal, in: context) }
             throw refusal

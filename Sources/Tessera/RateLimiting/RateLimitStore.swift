@@ -12,6 +12,7 @@ public protocol RateLimitStore: Sendable {
     /// `change` throws is thrown, and nothing is kept.
     func update<Result: Sendable>(
         _ keys: [String], now: Date,
+        within budget: DatabaseBudget,
         _ change: @escaping @Sendable (inout [String: RateLimitCount]) throws -> Result
     ) async throws -> Result
 }
@@ -19,13 +20,14 @@ public protocol RateLimitStore: Sendable {
 /// A store that answers without waiting, such as ``MemoryRateLimitStore``: a ``RateLimit`` on
 /// it decides on the server's thread, and a request that nothing else waits for starts no task.
 public protocol ImmediateRateLimitStore: RateLimitStore {
-    /// ``RateLimitStore/update(_:now:_:)``, at once: `change` runs under a lock, and must not wait.
+    /// ``RateLimitStore/update(_:now:within:_:)``, at once: `change` runs under a lock, and must not wait.
     func updateNow<Result>(_ keys: [String], now: Date, _ change: (inout [String: RateLimitCount]) throws -> Result) throws -> Result
 }
 
 extension ImmediateRateLimitStore {
     public func update<Result: Sendable>(
         _ keys: [String], now: Date,
+        within budget: DatabaseBudget,
         _ change: @escaping @Sendable (inout [String: RateLimitCount]) throws -> Result
     ) async throws -> Result {
         try updateNow(keys, now: now, change)

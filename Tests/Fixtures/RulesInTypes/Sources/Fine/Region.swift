@@ -1,4 +1,5 @@
 import Tessera
+import TesseraSQLite
 import TesseraViews
 
 enum Text: HTMLView { static func render(_ model: String, into output: inout HTMLOutput) { output.text(model) } }
@@ -58,3 +59,14 @@ struct Kept: KeptPage {
     func render(_ model: String, in context: KeptPageContext) -> Page { Page(title: model, body: context.render(Text.self, model)) }
 }
 func registerKept(in routes: inout RouterBuilder) { routes.keptPage(Route<Int>("kept", .get, "/kept/{id}")) { id in Kept(prices: Prices(), id: id) } }
+
+/// A task the handler detaches takes its request's database budget along.
+struct Catalog: Sendable {
+    let database: any SQLiteDatabase
+
+    func refresh(in context: RequestContext) {
+        Task.detached { [budget = context.databaseBudget] in
+            _ = try await database.read(within: budget) { _ in 1 }
+        }
+    }
+}
