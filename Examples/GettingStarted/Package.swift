@@ -17,6 +17,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Tessera", package: "tessera"),
                 .product(name: "TesseraViews", package: "tessera"),
+                .product(name: "TesseraSQLite", package: "tessera"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             plugins: [.plugin(name: "TesseraViewsPlugin", package: "tessera")]
@@ -27,6 +28,7 @@ let package = Package(
             dependencies: [
                 "Cookbook",
                 .product(name: "Tessera", package: "tessera"),
+                .product(name: "TesseraSQLite", package: "tessera"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -38,6 +40,7 @@ let package = Package(
                 "Cookbook",
                 .product(name: "Tessera", package: "tessera"),
                 .product(name: "TesseraTesting", package: "tessera"),
+                .product(name: "TesseraSQLite", package: "tessera"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

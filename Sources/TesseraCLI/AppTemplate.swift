@@ -71,7 +71,7 @@ struct AppTemplate {
     /// Where `make dev` finds Tessera's scripts.
     var tesseraCheckout: String { tessera.checkout }
     /// The server's imports, in the order swift-format keeps them.
-    var serverImports: [String] { (["ArgumentParser", "Foundation", "GRDB", "Logging", "Tessera"] + [type]).sorted() }
+    var serverImports: [String] { (["ArgumentParser", "Foundation", "GRDB", "Logging", "Tessera", "TesseraSQLite"] + [type]).sorted() }
     /// The test support's imports, in the order swift-format keeps them.
-    var testImports: [String] { (["Foundation", "GRDB", "Tessera"] + [type]).sorted() }
+    var testImports: [String] { (["Foundation", "GRDB", "Tessera", "TesseraSQLite"] + [type]).sorted() }
 }

@@ -1,5 +1,6 @@
 public import GRDB
 public import Tessera
+public import TesseraSQLite
 
 /// The app's route table and its database: every feature module is registered here,
 /// and no module knows another. `tessera generate resource` adds its lines above the
@@ -14,7 +15,7 @@ public enum CookbookApp {
     }
 
     /// Registers every feature module, with its services on `database`.
-    public static func register(in app: inout ApplicationBuilder, database: any DatabaseWriter) {
+    public static func register(in app: inout ApplicationBuilder, database: any SQLiteDatabase) {
         app.register(HomeModule(greetings: GreetingService()))
         app.register(RecipesModule(recipes: RecipeService(store: SQLiteRecipeStore(database: database))))
         // tessera:modules

@@ -4,6 +4,7 @@ import Foundation
 import GRDB
 import Logging
 import Tessera
+import TesseraSQLite
 
 /// The server: `make run`, or `swift run CookbookServer --help` for its settings.
 @main
@@ -30,7 +31,8 @@ struct CookbookServerCommand: AsyncParsableCommand {
         let sessions = SessionConfiguration(secret: secrets[0], previousSecrets: Array(secrets.dropFirst()))
         let application = try app.build(
             layout: CookbookLayout(),
-            middleware: reload + [SessionMiddleware(sessions), ErrorPageMiddleware()],
+            // A request waits for its database five seconds at most, all its calls together; then a 503.
+            middleware: reload + [DatabasePatienceMiddleware(limit: .seconds(5)), SessionMiddleware(sessions), ErrorPageMiddleware()],
             routeMiddleware: [CSRFMiddleware()],
             logger: logger,
             developmentMode: development != nil

@@ -13,7 +13,7 @@ struct RecipeActions {
             case .invalid(let state):
                 return try await context.render(RecipeFormPageController(recipes: recipes, editing: nil, form: state))
             case .valid(let form):
-                let recipe = try await recipes.create(form)
+                let recipe = try await recipes.create(form, within: context.databaseBudget)
                 return context.redirect(to: RecipesRoutes.show.path(recipe.id), flash: "Recipe created.")
             }
         }
@@ -22,7 +22,7 @@ struct RecipeActions {
             case .invalid(let state):
                 return try await context.render(RecipeFormPageController(recipes: recipes, editing: id, form: state))
             case .valid(let form):
-                let recipe = try await recipes.update(id: id, with: form)
+                let recipe = try await recipes.update(id: id, with: form, within: context.databaseBudget)
                 return context.redirect(to: RecipesRoutes.show.path(recipe.id), flash: "Recipe saved.")
             }
         }

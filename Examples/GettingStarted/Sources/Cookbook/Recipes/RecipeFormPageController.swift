@@ -13,7 +13,7 @@ struct RecipeFormPageController: PageController {
     func load(_ context: RequestContext) async throws -> RecipeFormPage {
         if let form { return RecipeFormPage(editing: editing, state: form) }
         guard let editing else { return RecipeFormPage(editing: nil, state: FormState()) }
-        return RecipeFormPage(editing: try await recipes.recipe(id: editing))
+        return RecipeFormPage(editing: try await recipes.recipe(id: editing, within: context.databaseBudget))
     }
 
     func render(_ page: RecipeFormPage, in context: RequestContext) -> Page {

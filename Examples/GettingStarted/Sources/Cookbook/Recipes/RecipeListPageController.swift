@@ -6,7 +6,7 @@ struct RecipeListPageController: PageController {
     let recipes: RecipeService
 
     func load(_ context: RequestContext) async throws -> RecipeList {
-        RecipeList(try await recipes.all())
+        RecipeList(try await recipes.all(within: context.databaseBudget))
     }
 
     func render(_ list: RecipeList, in context: RequestContext) -> Page {

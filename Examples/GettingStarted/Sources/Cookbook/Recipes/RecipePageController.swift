@@ -7,7 +7,7 @@ struct RecipePageController: PageController {
     let id: Int
 
     func load(_ context: RequestContext) async throws -> RecipePage {
-        RecipePage(try await recipes.recipe(id: id))
+        RecipePage(try await recipes.recipe(id: id, within: context.databaseBudget))
     }
 
     func render(_ page: RecipePage, in context: RequestContext) -> Page {

@@ -9,25 +9,25 @@ public struct RecipeService: Sendable {
     }
 
     /// Every recipe, oldest first.
-    func all() async throws -> [Recipe] {
-        try await store.all()
+    func all(within budget: DatabaseBudget) async throws -> [Recipe] {
+        try await store.all(within: budget)
     }
 
     /// The recipe `id`, or a 404 page.
-    func recipe(id: Int) async throws -> Recipe {
-        guard let recipe = try await store.recipe(id: id) else { throw Self.notFound(id) }
+    func recipe(id: Int, within budget: DatabaseBudget) async throws -> Recipe {
+        guard let recipe = try await store.recipe(id: id, within: budget) else { throw Self.notFound(id) }
         return recipe
     }
 
     /// A new recipe with the form's values.
-    func create(_ form: RecipeForm) async throws -> Recipe {
-        try await store.insert(form.recipe(id: 0))
+    func create(_ form: RecipeForm, within budget: DatabaseBudget) async throws -> Recipe {
+        try await store.insert(form.recipe(id: 0), within: budget)
     }
 
     /// The recipe `id` with the form's values, or a 404 page.
-    func update(id: Int, with form: RecipeForm) async throws -> Recipe {
+    func update(id: Int, with form: RecipeForm, within budget: DatabaseBudget) async throws -> Recipe {
         let recipe = form.recipe(id: id)
-        guard try await store.update(recipe) else { throw Self.notFound(id) }
+        guard try await store.update(recipe, within: budget) else { throw Self.notFound(id) }
         return recipe
     }
 

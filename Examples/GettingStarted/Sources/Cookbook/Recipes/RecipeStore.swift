@@ -1,21 +1,24 @@
 public import GRDB
+public import Tessera
+public import TesseraSQLite
 
 /// Where recipes are kept; the service sees only this protocol.
 public protocol RecipeStore: Sendable {
-    func all() async throws -> [Recipe]
-    func recipe(id: Int) async throws -> Recipe?
+    func all(within budget: DatabaseBudget) async throws -> [Recipe]
+    func recipe(id: Int, within budget: DatabaseBudget) async throws -> Recipe?
     /// Adds `recipe` (its `id` is not used) and returns it with the id it got.
-    func insert(_ recipe: Recipe) async throws -> Recipe
+    func insert(_ recipe: Recipe, within budget: DatabaseBudget) async throws -> Recipe
     /// Replaces the recipe with `recipe.id`; `false` when there is none.
-    func update(_ recipe: Recipe) async throws -> Bool
+    func update(_ recipe: Recipe, within budget: DatabaseBudget) async throws -> Bool
 }
 
-/// Recipes in the app's SQLite database, through GRDB.
+/// Recipes in the app's SQLite database, through GRDB: each call within the
+/// request's database budget.
 public struct SQLiteRecipeStore: RecipeStore {
-    let database: any DatabaseWriter
+    let database: any SQLiteDatabase
 
     /// Recipes in `database`, after their migrations ran.
-    public init(database: any DatabaseWriter) {
+    public init(database: any SQLiteDatabase) {
         self.database = database
     }
 
@@ -32,16 +35,16 @@ public struct SQLiteRecipeStore: RecipeStore {
         }
     }
 
-    public func all() async throws -> [Recipe] {
-        try await database.read { db in try Recipe.fetchAll(db, sql: "SELECT * FROM \"recipes\" ORDER BY id") }
+    public func all(within budget: DatabaseBudget) async throws -> [Recipe] {
+        try await database.read(within: budget) { db in try Recipe.fetchAll(db, sql: "SELECT * FROM \"recipes\" ORDER BY id") }
     }
 
-    public func recipe(id: Int) async throws -> Recipe? {
-        try await database.read { db in try Recipe.fetchOne(db, sql: "SELECT * FROM \"recipes\" WHERE id = ?", arguments: [id]) }
+    public func recipe(id: Int, within budget: DatabaseBudget) async throws -> Recipe? {
+        try await database.read(within: budget) { db in try Recipe.fetchOne(db, sql: "SELECT * FROM \"recipes\" WHERE id = ?", arguments: [id]) }
     }
 
-    public func insert(_ recipe: Recipe) async throws -> Recipe {
-        try await database.write { db in
+    public func insert(_ recipe: Recipe, within budget: DatabaseBudget) async throws -> Recipe {
+        try await database.write(within: budget) { db in
             try db.execute(
                 sql: "INSERT INTO \"recipes\" (\"name\", \"minutes\", \"steps\", \"vegetarian\") VALUES (?, ?, ?, ?)",
                 arguments: [recipe.name, recipe.minutes, recipe.steps, recipe.vegetarian])
@@ -51,8 +54,8 @@ public struct SQLiteRecipeStore: RecipeStore {
         }
     }
 
-    public func update(_ recipe: Recipe) async throws -> Bool {
-        try await database.write { db in
+    public func update(_ recipe: Recipe, within budget: DatabaseBudget) async throws -> Bool {
+        try await database.write(within: budget) { db in
             try db.execute(
                 sql: "UPDATE \"recipes\" SET \"name\" = ?, \"minutes\" = ?, \"steps\" = ?, \"vegetarian\" = ? WHERE id = ?",
                 arguments: [recipe.name, recipe.minutes, recipe.steps, recipe.vegetarian, recipe.id])
