@@ -7,6 +7,10 @@ iPhone 15 is 390 px at 3): the higher the ratio, the larger the photo the browse
 Counts the bytes on the wire (`transferSize` of every resource and of the page itself, so
 compressed where the server compresses), not the live-region stream, which stays open. Goal: under
 150 KB. Run it with `make page-weight` (or as part of `make bench`).
+
+Then a navigation between two product pages with the navigation script (Public/js/navigate.js),
+which morphs the page in place: the bytes of its one request against the next page loaded whole,
+and how many stylesheets and scripts it fetched again. Goal: under half, and none.
 """
 import json
 import os
@@ -48,12 +52,42 @@ def weigh(browser, base, path, ratio):
     return sum(kinds.values()), kinds, [e["name"].replace(base, "") for e in entries if "/photos/" in e["name"]]
 
 
+def morphed_navigation(browser, base):
+    """From /products/1 to the first related product by its link, morphed: the bytes the page
+    took, the bytes the same page takes loaded whole, and the stylesheets and scripts fetched."""
+    browser.execute_cdp_cmd("Network.clearBrowserCache", {})
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    browser.get(base + "/products/1")
+    time.sleep(1.0)
+    browser.execute_script("performance.clearResourceTimings(); window.__morphed = false;"
+                           " document.addEventListener('tessera:load', () => { window.__morphed = true; }, {once: true});")
+    target = browser.execute_script("const link = document.querySelector(\"[data-view=RelatedProducts] a[href^='/products/']\");"
+                                    " link.click(); return link.getAttribute('href');")
+    for _ in range(200):
+        if browser.execute_script("return window.__morphed"):
+            break
+        time.sleep(0.05)
+    else:
+        raise RuntimeError("the navigation script did not morph the page")
+    entries = browser.execute_script(
+        "return performance.getEntriesByType('resource').map(e => ({name: e.name, type: e.initiatorType, bytes: e.transferSize}));")
+    morph = sum(e["bytes"] for e in entries if e["type"] == "fetch")
+    again = [e["name"].replace(base, "") for e in entries if e["name"].endswith((".css", ".js")) or ".css?" in e["name"] or ".js?" in e["name"]]
+    # The same page loaded whole, from the server, not revalidated from the browser's cache.
+    browser.execute_cdp_cmd("Network.clearBrowserCache", {})
+    browser.get(base + target)
+    time.sleep(0.5)
+    whole = browser.execute_script("return performance.getEntriesByType('navigation')[0].transferSize")
+    return target, morph, whole, again
+
+
 def main():
     storefront = Storefront()
     storefront.start()
     storefront.base = storefront.base.replace("127.0.0.1", "localhost")
     browser = chromium()
     over = False
+    morph_met = False
     try:
         # Draw the demo photos' variants first, so the weights are of files, not of first draws.
         browser.get(storefront.base + "/products/1")
@@ -63,10 +97,15 @@ def main():
                 over |= path.startswith("/products/") and total > GOAL
                 parts = ", ".join(f"{kind} {size / 1000:.1f} KB" for kind, size in sorted(kinds.items()))
                 print(f"{path} at 390 px, DPR {ratio}: {total / 1000:.1f} KB ({parts}); photos: {', '.join(p.split('/')[-1] for p in photos) or 'none'}")
+        target, morph, whole, again = morphed_navigation(browser, storefront.base)
+        morph_met = morph < whole / 2 and not again
+        print(f"/products/1 -> {target}, morphed: {morph / 1000:.1f} KB in its one request, against {whole / 1000:.1f} KB for the page"
+              f" whole ({morph / max(whole, 1):.2f}); stylesheets and scripts fetched again: {', '.join(again) or 'none'}")
     finally:
         browser.quit()
         storefront.stop()
     print(f"goal: the product page under {GOAL / 1000:.0f} KB: {'missed' if over else 'met'}")
+    print(f"goal: a morphed navigation under half the page, no asset fetched again: {'met' if morph_met else 'missed'}")
 
 
 if __name__ == "__main__":

@@ -7,13 +7,25 @@
 // server is not hit by every page at once; it starts over after a stream that opened, and gives up after 10 failures in a row
 // (a page left open overnight against a server that is gone), until the tab is shown again or
 // the network comes back.
+//
+// After the navigation script morphs the page into another (tessera:load), the stream goes on
+// when the new page follows the same regions, and follows the new page's otherwise.
 (() => {
-  const marker = document.querySelector("[data-live-stream]");
-  if (!marker || !("EventSource" in window)) return;
-  const streamURL = new URL(marker.dataset.liveStream, location.href);
-  const sources = streamURL.searchParams.getAll("src");
+  if (!("EventSource" in window)) return;
   const firstDelay = 1000, maxDelay = 30000, maxFailures = 10;
+  let streamURL = null, sources = [];
   let stream = null, timer = null, failures = 0;
+
+  function follow() {
+    const marker = document.querySelector("[data-live-stream]");
+    const next = marker ? new URL(marker.dataset.liveStream, location.href) : null;
+    if (next?.href === streamURL?.href) return;
+    disconnect();
+    streamURL = next;
+    sources = next ? next.searchParams.getAll("src") : [];
+    failures = 0;
+    connect();
+  }
 
   const regionAt = (source) => document.querySelector(`[data-region-src="${CSS.escape(source)}"]`);
 
@@ -68,7 +80,7 @@
   function connect() {
     clearTimeout(timer);
     timer = null;
-    if (stream || document.hidden) return;
+    if (!streamURL || stream || document.hidden) return;
     stream = new EventSource(currentURL());
     stream.addEventListener("open", () => { failures = 0; });
     stream.addEventListener("region", onRegion);
@@ -102,5 +114,6 @@
   addEventListener("pageshow", (event) => { if (event.persisted) resume(); });
   addEventListener("online", resume);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) resume(); });
-  connect();
+  document.addEventListener("tessera:load", follow);
+  follow();
 })();

@@ -24,6 +24,9 @@
   }
 
   function wire(form, ceremony) {
+    // A form the navigation script kept through a morph is wired already.
+    if (form.dataset.passkeyWired) return;
+    form.dataset.passkeyWired = "true";
     form.hidden = false;
     const status = form.querySelector("[role=status]");
     form.addEventListener("submit", async (event) => {
@@ -42,26 +45,32 @@
     });
   }
 
-  for (const form of document.querySelectorAll("form[data-passkey-register]")) {
-    wire(form, async (publicKey) => {
-      publicKey.challenge = decode(publicKey.challenge);
-      publicKey.user.id = decode(publicKey.user.id);
-      publicKey.excludeCredentials = publicKey.excludeCredentials.map((credential) => ({ ...credential, id: decode(credential.id) }));
-      const credential = await navigator.credentials.create({ publicKey });
-      form.elements.clientDataJSON.value = encode(credential.response.clientDataJSON);
-      form.elements.attestationObject.value = encode(credential.response.attestationObject);
-    });
+  function wireAll() {
+    for (const form of document.querySelectorAll("form[data-passkey-register]")) {
+      wire(form, async (publicKey) => {
+        publicKey.challenge = decode(publicKey.challenge);
+        publicKey.user.id = decode(publicKey.user.id);
+        publicKey.excludeCredentials = publicKey.excludeCredentials.map((credential) => ({ ...credential, id: decode(credential.id) }));
+        const credential = await navigator.credentials.create({ publicKey });
+        form.elements.clientDataJSON.value = encode(credential.response.clientDataJSON);
+        form.elements.attestationObject.value = encode(credential.response.attestationObject);
+      });
+    }
+
+    for (const form of document.querySelectorAll("form[data-passkey-sign-in]")) {
+      wire(form, async (publicKey) => {
+        publicKey.challenge = decode(publicKey.challenge);
+        const credential = await navigator.credentials.get({ publicKey });
+        form.elements.credentialID.value = encode(credential.rawId);
+        form.elements.clientDataJSON.value = encode(credential.response.clientDataJSON);
+        form.elements.authenticatorData.value = encode(credential.response.authenticatorData);
+        form.elements.signature.value = encode(credential.response.signature);
+        form.elements.userHandle.value = credential.response.userHandle ? encode(credential.response.userHandle) : "";
+      });
+    }
   }
 
-  for (const form of document.querySelectorAll("form[data-passkey-sign-in]")) {
-    wire(form, async (publicKey) => {
-      publicKey.challenge = decode(publicKey.challenge);
-      const credential = await navigator.credentials.get({ publicKey });
-      form.elements.credentialID.value = encode(credential.rawId);
-      form.elements.clientDataJSON.value = encode(credential.response.clientDataJSON);
-      form.elements.authenticatorData.value = encode(credential.response.authenticatorData);
-      form.elements.signature.value = encode(credential.response.signature);
-      form.elements.userHandle.value = credential.response.userHandle ? encode(credential.response.userHandle) : "";
-    });
-  }
+  // Again on each page the navigation script morphs in.
+  document.addEventListener("tessera:load", wireAll);
+  wireAll();
 })();

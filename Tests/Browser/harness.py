@@ -194,6 +194,30 @@ def chromium(javascript=True, network_log=False):
     return browser
 
 
+def morphs(browser):
+    """How many pages the navigation script has morphed in since this document loaded: a
+    listener counts them, added to each new document the first time it is asked."""
+    return browser.execute_script(
+        "if (window.__morphs === undefined) {"
+        " window.__morphs = 0;"
+        " document.addEventListener('tessera:load', () => { window.__morphs += 1; });"
+        "}"
+        " return window.__morphs;")
+
+
+def submit_in(browser, css):
+    """Clicks a submit button (or a link) in `browser` and waits for the page it leads to: a new
+    document, or, with the navigation script, the page morphed in place (its `tessera:load`).
+    While the old document is torn down, chromedriver may answer a question about it with any
+    error (such as "Node with given id does not belong to the document"): those mean "not yet"."""
+    page = browser.find_element(By.CSS_SELECTOR, "html")
+    before = morphs(browser)
+    browser.find_element(By.CSS_SELECTOR, css).click()
+    navigation = WebDriverWait(browser, 10, ignored_exceptions=(WebDriverException,))
+    navigation.until(lambda browser: EC.staleness_of(page)(browser) or morphs(browser) > before)
+    navigation.until(lambda browser: browser.execute_script("return document.readyState") == "complete")
+
+
 class BrowserTest(unittest.TestCase):
     """A test class with its own storefront (`self.base`) and Chromium (`self.browser`)."""
 
@@ -240,14 +264,11 @@ class BrowserTest(unittest.TestCase):
         self.find(css).click()
 
     def submit(self, css):
-        """Clicks a submit button (or a link) and waits for the page it leads to. While the old
-        document is torn down, chromedriver may answer a question about it with any error (such
-        as "Node with given id does not belong to the document"): those mean "not yet"."""
-        page = self.find("html")
-        self.find(css).click()
-        navigation = WebDriverWait(self.browser, 10, ignored_exceptions=(WebDriverException,))
-        navigation.until(EC.staleness_of(page))
-        navigation.until(lambda browser: browser.execute_script("return document.readyState") == "complete")
+        """Clicks a submit button (or a link) and waits for the page it leads to (`submit_in`)."""
+        submit_in(self.browser, css)
+
+    def morphs(self):
+        return morphs(self.browser)
 
     def type(self, css, text):
         field = self.find(css)
@@ -300,11 +321,22 @@ class BrowserTest(unittest.TestCase):
         Reading the log empties it: call this at most once per page."""
         url = self.browser.current_url.split("#")[0]
         request = None
+        # The navigation script's requests, which name the regions a page holds.
+        morphs = set()
         for entry in self.browser.get_log("performance"):
             event = json.loads(entry["message"])["message"]
-            if event["method"] == "Network.responseReceived" and event["params"]["type"] == "Document":
-                if event["params"]["response"]["url"].split("#")[0] == url:
-                    request = event["params"]["requestId"]
+            if event["method"] == "Network.requestWillBeSent":
+                if any(name.lower() == "tessera-regions" for name in event["params"]["request"]["headers"]):
+                    morphs.add(event["params"]["requestId"])
+                continue
+            if event["method"] != "Network.responseReceived":
+                continue
+            response = event["params"]["response"]
+            if event["params"]["type"] == "Document" and response["url"].split("#")[0] == url:
+                request = event["params"]["requestId"]
+            # A page the navigation script fetched and morphed in (its URL may be the form's).
+            elif event["params"]["requestId"] in morphs and response.get("mimeType") == "text/html":
+                request = event["params"]["requestId"]
         if request is None:
             raise AssertionError(f"no response for {url} in the network log: was the page loaded since the last call?")
         body = self.browser.execute_cdp_cmd("Network.getResponseBody", {"requestId": request})

@@ -15,10 +15,9 @@ import time
 import unittest
 from pathlib import Path
 
-from harness import AXE_SOURCE, BrowserTest, chromium, describe_targets
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
+from harness import AXE_SOURCE, BrowserTest, chromium, describe_targets, submit_in
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
 SWAPPING = (StaleElementReferenceException, NoSuchElementException)
@@ -47,11 +46,7 @@ class LiveRegions(BrowserTest):
         self.staff.get(self.base + path)
 
     def staff_submit(self, css):
-        page = self.staff.find_element(By.CSS_SELECTOR, "html")
-        self.staff.find_element(By.CSS_SELECTOR, css).click()
-        navigation = WebDriverWait(self.staff, 10, ignored_exceptions=(WebDriverException,))
-        navigation.until(EC.staleness_of(page))
-        navigation.until(lambda browser: browser.execute_script("return document.readyState") == "complete")
+        submit_in(self.staff, css)
 
     def staff_type(self, css, text):
         field = self.staff.find_element(By.CSS_SELECTOR, css)

@@ -10,10 +10,10 @@ import Testing
 @Suite struct RegionCacheTests {
     // MARK: The cache alone
 
-    static func html(_ text: String) -> HTMLOutput {
+    static func html(_ text: String) -> RegionFragment {
         var output = HTMLOutput()
         output.text(text)
-        return output
+        return RegionFragment(output)
     }
 
     static let product = TopicFamily<Int>("product")
@@ -23,7 +23,8 @@ import Testing
         let cache = RegionCache.regions()
         cache.store(Self.html("three"), for: "detail.3 en", until: [Self.product(3)], since: cache.generation)
         cache.store(Self.html("four"), for: "detail.4 en", until: [Self.product(4)], since: cache.generation)
-        #expect(cache.value(for: "detail.3 en")?.bytes == Self.html("three").bytes)
+        #expect(cache.value(for: "detail.3 en")?.html.bytes == Self.html("three").html.bytes)
+        #expect(cache.value(for: "detail.3 en")?.version == Self.html("three").version, "kept with its version")
         #expect(cache.value(for: "detail.3 de") == nil, "another language is another fragment")
 
         cache.invalidate([Self.order(3), Self.product(5)])
@@ -166,7 +167,7 @@ import Testing
     /// A region of the visitor's own, beside the shared one: it sees the session and the name.
     struct VisitorRegion: RegionController {
         func render(in context: RequestContext) async throws -> HTMLOutput {
-            RegionCacheTests.html("yours: session \(context.session.id ?? "none"), visitor \(context[VisitorKey.self] ?? "nobody")")
+            RegionCacheTests.html("yours: session \(context.session.id ?? "none"), visitor \(context[VisitorKey.self] ?? "nobody")").html
         }
     }
 
@@ -257,6 +258,40 @@ import Testing
                 #expect(page.text.contains("price 20 in en, render 1."), "one render for both: \(page.text)")
                 let yours = try #require(page.text.firstMatch(of: /yours: session ([^,]+), visitor (\w+)/))
                 #expect(yours.1 != "none" && yours.2 == visitor, "the visitor's own region sees the session and the name")
+            }
+        }
+    }
+
+    /// A kept region carries its version, found once when it was kept; a page asked for by its
+    /// navigation script, which names the versions it shows, gets those regions empty, marked
+    /// `data-region-same`, and the others whole. Such an answer is the visitor's alone:
+    /// private, not stored, varying on the header, with no validator.
+    @Test func regionsThePageHoldsAreLeftOut() async throws {
+        let prices = Prices()
+        let (application, _) = try Self.app(prices)
+        try await application.test { client in
+            let whole = try await client.send("/prices/2")
+            let version = try #require(Markup(whole.text).first("data-region", equalTo: "counter")?["data-region-version"])
+            #expect(Markup(whole.text).first("data-region", equalTo: "note")?["data-region-version"] == nil, "a visitor's own region has none")
+
+            let partial = try await client.send("/prices/2", headers: ["Tessera-Regions": "\(version) made-up"])
+            #expect(partial.status == 200)
+            let counter = try #require(Markup(partial.text).first("data-region", equalTo: "counter"))
+            #expect(counter["data-region-version"] == version && counter["data-region-same"] == "true")
+            #expect(partial.text.contains(#"data-region-same="true"></div>"#), "sent empty")
+            #expect(!partial.text.contains("price 20 in en"), "the region the page holds is not sent")
+            #expect(partial.text.contains("yours: session"), "the visitor's own region is")
+            #expect(partial.header("cache-control") == "private, no-store")
+            #expect(partial.header("vary")?.contains("Tessera-Regions") == true)
+            #expect(partial.header("etag") == nil)
+            #expect(prices.renders == 1, "the kept fragment and its version served both pages")
+
+            // A header a client made up gets the page whole; so does one that names nothing.
+            for made in ["<script>", String(repeating: "x", count: 40), "   ", String(repeating: "\(version)! ", count: 100)] {
+                let page = try await client.send("/prices/2", headers: ["Tessera-Regions": made])
+                #expect(page.status == 200)
+                #expect(!page.text.contains("data-region-same"), "\(made)")
+                #expect(page.text.contains("price 20 in en"))
             }
         }
     }

@@ -10,7 +10,7 @@ import TesseraViews
 final class RegionMetrics: Sendable {
     private let timers = Mutex<[String: Metrics.Timer]>([:])
 
-    func record(region: String, outcome: Result<HTMLOutput, any Error>, cached: Bool, since start: ContinuousClock.Instant) {
+    func record(region: String, outcome: Result<RegionFragment, any Error>, cached: Bool, since start: ContinuousClock.Instant) {
         let label =
             switch outcome {
             case .success: cached ? "cached" : "ok"

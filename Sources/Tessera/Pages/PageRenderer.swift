@@ -50,6 +50,13 @@ enum PageRenderer {
             slots.allSatisfy { slot in document.regions.contains { $0.name == slot.name } },
             "\(type(of: controller)) fills region slots its page does not render: its Regions type belongs to another view")
         var response = Response(status: page.status, headers: [.contentType: "text/html; charset=utf-8"])
+        // A page asked for by its navigation script, which shows some of its regions already:
+        // those are left out, so the answer is this visitor's alone, and never kept or validated.
+        let held = RegionsHeld(context.request)
+        if held != nil {
+            response.headers[.cacheControl] = "private, no-store"
+            response.headers.addVary(RegionsHeld.header.rawName)
+        }
 
         // Every child starts now, so the page takes as long as its slowest region, not their sum.
         let byName = Dictionary(regions.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
@@ -77,7 +84,7 @@ enum PageRenderer {
                 record.report(
                     page.status == .ok ? dependencies(of: controller, regions.map { $0.region }, running: running.values, in: context) : nil)
             }
-            guard let validation, page.status == .ok,
+            guard let validation, held == nil, page.status == .ok,
                 let topics = dependencies(of: controller, regions.map { $0.region }, running: running.values, in: context)
             else { return response }
             return validation.validated(response, body: body, until: topics, session: context.session)
@@ -86,7 +93,8 @@ enum PageRenderer {
             // Nothing to fill in: the document is the page.
             return whole(document.bytes)
         }
-        let assembly = Assembly(document: document, byName: byName, running: running, liveCount: regions.count(where: \.isLive), context: context)
+        let assembly = Assembly(
+            document: document, byName: byName, running: running, liveCount: regions.count(where: \.isLive), held: held, context: context)
         if !streamed {
             var buffered = BufferedPage(output: HTMLOutput(capacity: document.bytes.count + 4096))
             try await assembly.write(into: &buffered)
@@ -126,6 +134,7 @@ enum PageRenderer {
         let byName: [String: (name: String, region: Region, isLive: Bool)]
         let running: [String: RegionRun]
         let liveCount: Int
+        let held: RegionsHeld?
         let context: RequestContext
 
         func write(into page: inout some PageSink) async throws {
@@ -143,7 +152,7 @@ enum PageRenderer {
                     guard let (_, region, isLive) = byName[slot.name], let run = running[slot.name] else { continue }
                     // Send what is ready before waiting, and only then: a region that is already
                     // done costs no flush.
-                    let outcome: Result<HTMLOutput, any Error>
+                    let outcome: Result<RegionFragment, any Error>
                     if let ready = run.finishedOutcome {
                         outcome = ready
                     } else {
@@ -151,7 +160,7 @@ enum PageRenderer {
                         outcome = await run.outcome()
                     }
                     let version = try await page.write {
-                        RegionMarkup.write(outcome, of: region, named: slot.name, live: isLive, into: &$0, in: context)
+                        RegionMarkup.write(outcome, of: region, named: slot.name, live: isLive, held: held, into: &$0, in: context)
                     }
                     if isLive, let source = region.source { shown.append(.init(source: source, version: version)) }
                 }

@@ -84,9 +84,9 @@ public struct Region: Sendable {
     }
 
     /// The child's fragment, and whether it came from the ``RegionCache``.
-    func fragment(in context: RequestContext) async throws -> (html: HTMLOutput, cached: Bool) {
+    func fragment(in context: RequestContext) async throws -> (fragment: RegionFragment, cached: Bool) {
         switch child {
-        case .perVisitor(let controller): (try await controller.render(in: context), false)
+        case .perVisitor(let controller): (RegionFragment(try await controller.render(in: context)), false)
         case .shared(let use): try await use.fragment(in: context)
         }
     }

@@ -24,8 +24,8 @@ final class RegionRun: Sendable {
     }
 
     private enum State {
-        case running(waiters: [CheckedContinuation<Result<HTMLOutput, any Error>, Never>], timer: Expiry?)
-        case finished(Result<HTMLOutput, any Error>)
+        case running(waiters: [CheckedContinuation<Result<RegionFragment, any Error>, Never>], timer: Expiry?)
+        case finished(Result<RegionFragment, any Error>)
     }
 
     private let state = Mutex(State.running(waiters: [], timer: nil))
@@ -43,7 +43,7 @@ final class RegionRun: Sendable {
         self.span = RequestTracing.startChildSpan("region \(name)")
         // On the request's event loop, where the page runs: the child resumes there after each wait.
         let task = Task.immediate(executorPreference: EventLoop.current) { [self, span] in
-            let outcome: Result<HTMLOutput, any Error>
+            let outcome: Result<RegionFragment, any Error>
             var cached = false
             do {
                 let fragment =
@@ -52,7 +52,7 @@ final class RegionRun: Sendable {
                     } else {
                         try await region.fragment(in: context)
                     }
-                (outcome, cached) = (.success(fragment.html), fragment.cached)
+                (outcome, cached) = (.success(fragment.fragment), fragment.cached)
             } catch {
                 outcome = .failure(error)
             }
@@ -73,17 +73,17 @@ final class RegionRun: Sendable {
     }
 
     /// The outcome if the child has answered (or its deadline passed), without waiting.
-    var finishedOutcome: Result<HTMLOutput, any Error>? {
+    var finishedOutcome: Result<RegionFragment, any Error>? {
         state.withLock { state in
             if case .finished(let outcome) = state { return outcome }
             return nil
         }
     }
 
-    func outcome() async -> Result<HTMLOutput, any Error> {
+    func outcome() async -> Result<RegionFragment, any Error> {
         if let done = finishedOutcome { return done }
         return await withCheckedContinuation { continuation in
-            let done: Result<HTMLOutput, any Error>? = state.withLock { state in
+            let done: Result<RegionFragment, any Error>? = state.withLock { state in
                 switch state {
                 case .finished(let outcome):
                     return outcome
@@ -98,8 +98,8 @@ final class RegionRun: Sendable {
 
     /// Records the first outcome; true when this call was first.
     @discardableResult
-    private func finish(with outcome: Result<HTMLOutput, any Error>, cached: Bool = false) -> Bool {
-        let pending: (waiters: [CheckedContinuation<Result<HTMLOutput, any Error>, Never>], timer: Expiry?)? = state.withLock { state in
+    private func finish(with outcome: Result<RegionFragment, any Error>, cached: Bool = false) -> Bool {
+        let pending: (waiters: [CheckedContinuation<Result<RegionFragment, any Error>, Never>], timer: Expiry?)? = state.withLock { state in
             guard case .running(let waiters, let timer) = state else { return nil }
             state = .finished(outcome)
             return (waiters, timer)

@@ -13,23 +13,32 @@ struct SharedRegionCall<Shared: SharedRegion>: SharedRegionUse {
 
     /// The fragment for `context`'s language: kept by the app's ``RegionCache`` (`cached`), else
     /// loaded, rendered and kept, unless a topic was published while it loaded.
-    func fragment(in context: RequestContext) async throws -> (html: HTMLOutput, cached: Bool) {
-        let shared = SharedRegionContext(context)
-        guard let cache = context.application.regionCache else { return (try await render(in: shared), false) }
+    ///
+    /// What this frame holds across its one wait is kept small: every page runs it once per
+    /// shared region, and an async frame that outgrows the task's first slab costs a page an
+    /// allocation per region.
+    func fragment(in context: RequestContext) async throws -> (fragment: RegionFragment, cached: Bool) {
+        guard let cache = context.application.regionCache else { return (RegionFragment(try await render(in: context)), false) }
         let key = source + " " + context.language.code
         if let kept = cache.value(for: key) { return (kept, true) }
         let generation = cache.generation
-        let html = try await render(in: shared)
+        return (keep(try await render(in: context), in: cache, as: key, since: generation), false)
+    }
+
+    private func render(in context: RequestContext) async throws -> HTMLOutput {
+        let shared = SharedRegionContext(context)
+        let model = try await region.load(parameters, in: shared)
+        return Shared.View.render(model, assets: shared.assets, language: shared.language)
+    }
+
+    /// Keeps a copy of `html` with its version, found once for every page that shows the copy.
+    private func keep(_ html: HTMLOutput, in cache: RegionCache, as key: String, since generation: RegionCache.Generation) -> RegionFragment {
+        let version = RegionVersion.of(html.bytes)
         // A copy of its own size: a view's output reserves more than it writes.
         var kept = html.emptyCopy(capacity: html.bytes.count)
         kept.write(html)
-        cache.store(kept, for: key, until: keptUntil, since: generation)
-        return (html, false)
-    }
-
-    private func render(in context: SharedRegionContext) async throws -> HTMLOutput {
-        let model = try await region.load(parameters, in: context)
-        return Shared.View.render(model, assets: context.assets, language: context.language)
+        cache.store(RegionFragment(kept, version: version), for: key, until: keptUntil, since: generation)
+        return RegionFragment(html, version: version)
     }
 
     func failureFragment(for error: any Error, in context: RequestContext) -> HTMLOutput {
@@ -42,7 +51,7 @@ protocol SharedRegionUse: Sendable {
     var source: String { get }
     var topics: [Topic] { get }
     var keptUntil: [Topic] { get }
-    func fragment(in context: RequestContext) async throws -> (html: HTMLOutput, cached: Bool)
+    func fragment(in context: RequestContext) async throws -> (fragment: RegionFragment, cached: Bool)
     func failureFragment(for error: any Error, in context: RequestContext) -> HTMLOutput
 }
 

@@ -80,7 +80,7 @@ public struct RouterBuilder: Sendable {
         add(route) { (read: @escaping @Sendable (RequestContext) throws -> Parameters) in
             Self.later { context in
                 let region = try make(read(context), context)
-                let html = try await region.fragment(in: context).html
+                let html = try await region.fragment(in: context).fragment.html
                 context.liveProbe?.report(region.topics)
                 return Response.html(html.bytes)
             }

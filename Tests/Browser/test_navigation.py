@@ -1,0 +1,119 @@
+"""Pages that change in place, in Chromium, with the navigation script (Public/js/navigate.js):
+a link or a form fetches its page and morphs the document into it, with no page load.
+
+- A form answered with a redirect to the page it was on keeps the scroll.
+- A quantity typed in one cart line survives the morph that another line's form brings.
+- A form sent back with its messages (422) keeps what was typed, and the focus goes to the field
+  in error.
+- Back and forward show each page again, at the URL it had.
+- A page asked for by the script is sent without the regions it shows already, and far smaller.
+- axe-core finds nothing after a morph; no console errors but the 422's own.
+"""
+import urllib.request
+
+from harness import BrowserTest, PHONE
+
+
+class PagesChangeInPlace(BrowserTest):
+    def setUp(self):
+        self.forget_everything()
+
+    def document_id(self):
+        """A mark on the current document: it survives a morph, and is gone after a page load."""
+        return self.browser.execute_script("return window.__documentMark ??= Math.random().toString(36)")
+
+    def add_to_cart(self, product_id, quantity=1):
+        self.open(f"/products/{product_id}")
+        self.type(f"#quantity-{product_id}", str(quantity))
+        self.submit("[data-view=AddToCart] button[type=submit]")
+        self.wait.until(lambda browser: self.path() == "/cart")
+
+    def test_links_morph_and_back_and_forward_restore_each_page(self):
+        self.open("/products/1")
+        first = self.find("h1").text
+        document = self.document_id()
+        self.submit("[data-view=RelatedProducts] a[href^='/products/']")
+        second_path = self.path()
+        self.assertNotEqual(second_path, "/products/1")
+        self.assertNotEqual(self.find("h1").text, first)
+        self.assertEqual(self.document_id(), document, "the link morphed the page; it did not load a new one")
+        self.assertEqual(self.axe_violations(), [], "axe-core after a morph")
+
+        self.browser.back()
+        self.wait.until(lambda browser: self.path() == "/products/1" and self.find("h1").text == first)
+        self.browser.forward()
+        self.wait.until(lambda browser: self.path() == second_path and self.find("h1").text != first)
+        self.assertEqual(self.document_id(), document, "back and forward morphed too")
+        self.assertEqual(self.console_errors(), [])
+
+    def test_a_form_that_comes_back_to_its_page_keeps_the_scroll_and_typed_input(self):
+        self.add_to_cart(1)
+        self.add_to_cart(2)
+        # A short window, so the cart scrolls.
+        self.browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": PHONE, "height": 420, "deviceScaleFactor": 1, "mobile": True})
+        self.addCleanup(self.browser.execute_cdp_cmd, "Emulation.clearDeviceMetricsOverride", {})
+        self.open("/cart")
+        rows = self.find_all("tr[data-product-id]")
+        self.assertEqual(len(rows), 2)
+        first_field = rows[0].find_element("css selector", "input[name=quantity]")
+        first_id = first_field.get_attribute("id")
+        # Typed into the first line, not sent.
+        first_field.clear()
+        first_field.send_keys("4")
+        second = rows[1]
+        second_id = second.find_element("css selector", "input[name=quantity]").get_attribute("id")
+        self.browser.execute_script("arguments[0].scrollIntoView({block: 'end'})", second)
+        scrolled = self.browser.execute_script("return scrollY")
+        self.assertGreater(scrolled, 0, "the cart scrolls in this window")
+        document = self.document_id()
+
+        self.type(f"#{second_id}", "3")
+        self.submit(f"#{second_id} ~ button[type=submit]")
+
+        self.assertEqual(self.path(), "/cart")
+        self.assertEqual(self.document_id(), document)
+        self.assertEqual(self.find(f"#{second_id}").get_attribute("value"), "3", "the line sent was saved")
+        self.assertEqual(self.find(f"#{first_id}").get_property("value"), "4", "the line typed into kept its value")
+        self.assertEqual(self.browser.execute_script("return scrollY"), scrolled, "the scroll stayed")
+        self.assertEqual(self.axe_violations(), [], "axe-core after a morph")
+
+    def test_a_form_sent_back_with_its_messages_keeps_what_was_typed(self):
+        self.open("/register")
+        document = self.document_id()
+        self.type("#name", "Grace Hopper")
+        # Taken by the demo shopper: only the server can say so.
+        self.type("#email", "ada@example.com")
+        self.type("#password", "a-long-password")
+        self.submit("[data-view=Register] button[type=submit]")
+        self.wait.until(lambda browser: self.find("#email").get_attribute("aria-invalid") == "true")
+        self.assertEqual(self.document_id(), document)
+        self.assertEqual(self.path(), "/register", "a form answered in place stays at its page")
+        self.assertEqual(self.find("#name").get_property("value"), "Grace Hopper")
+        self.assertEqual(self.find("#email").get_property("value"), "ada@example.com")
+        focused = self.browser.execute_script("return document.activeElement.id")
+        self.assertEqual(focused, "email", "the focus is on the field in error")
+        self.assertEqual(self.axe_violations(), [], "axe-core after a morph")
+        errors = [entry for entry in self.console_errors() if "status of 422" not in entry["message"]]
+        self.assertEqual(errors, [])
+
+    def test_only_the_regions_that_changed_travel(self):
+        # A shopper with a session (a cart): her pages are rendered for her, not kept copies.
+        self.add_to_cart(2)
+        cookie = "; ".join(f"{c['name']}={c['value']}" for c in self.browser.get_cookies())
+        self.open("/products/1")
+        held = self.browser.execute_script(
+            "return [...document.querySelectorAll('[data-region-version]')].map((region) => region.dataset.regionVersion).join(' ')")
+        self.assertTrue(held, "the page's regions carry their versions")
+        # The same page again, asked for by a page that shows all its regions: none is sent.
+        whole = urllib.request.urlopen(urllib.request.Request(self.base + "/products/1", headers={"Cookie": cookie})).read()
+        request = urllib.request.Request(self.base + "/products/1", headers={"Tessera-Regions": held, "Cookie": cookie})
+        with urllib.request.urlopen(request) as reply:
+            partial = reply.read()
+            self.assertIn("private", reply.headers["Cache-Control"])
+            self.assertIn("Tessera-Regions", reply.headers["Vary"])
+        self.assertIn(b"data-region-same", partial)
+        self.assertLess(len(partial), len(whole) / 2, f"{len(partial)} bytes of {len(whole)}")
+        # A header a client made up is only a page sent whole.
+        request = urllib.request.Request(self.base + "/products/1", headers={"Tessera-Regions": "'\"<>!" * 50, "Cookie": cookie})
+        with urllib.request.urlopen(request) as reply:
+            self.assertNotIn(b"data-region-same", reply.read())
