@@ -1,7 +1,7 @@
 import GRDB
 import Tessera
 import TesseraHTTP
-public import TesseraSQLite
+import TesseraSQLite
 import Tracing
 
 /// The storefront's database as the feature modules see it (``SQLiteDatabase``): the GRDB

@@ -1,6 +1,6 @@
 import Catalog
 import Orders
-public import Tessera
+import Tessera
 import TesseraMailPostgres
 import TesseraPostgres
 

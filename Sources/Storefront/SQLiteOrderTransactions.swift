@@ -1,9 +1,9 @@
 import Catalog
 import GRDB
 import Orders
-public import Tessera
+import Tessera
 import TesseraMailSQLite
-public import TesseraSQLite
+import TesseraSQLite
 
 /// Order changes in one SQLite transaction: the composition root owns the database, so it is the
 /// one that opens the transaction and hands each module its own writes on it.

@@ -5,7 +5,7 @@ a link or a form fetches its page and morphs the document into it, with no page 
 - A quantity typed in one cart line survives the morph that another line's form brings.
 - A form sent back with its messages (422) keeps what was typed, and the focus goes to the field
   in error.
-- Back and forward show each page again, at the URL it had.
+- Back and forward show each page again, at the URL it had; a search (a GET form) morphs too.
 - A page asked for by the script is sent without the regions it shows already, and far smaller.
 - axe-core finds nothing after a morph; no console errors but the 422's own.
 """
@@ -45,6 +45,20 @@ class PagesChangeInPlace(BrowserTest):
         self.wait.until(lambda browser: self.path() == second_path and self.find("h1").text != first)
         self.assertEqual(self.document_id(), document, "back and forward morphed too")
         self.assertEqual(self.console_errors(), [])
+
+    def test_a_search_form_morphs_too(self):
+        """A GET form (the search) morphs like a link, which Turbo 8 cannot: its URL is pushed."""
+        self.open("/")
+        document = self.document_id()
+        self.type("#q", "lamp")
+        self.submit("form.search button")
+        self.wait.until(lambda browser: "q=lamp" in self.path())
+        self.assertEqual(self.document_id(), document, "the search morphed the page")
+        names = [card.text.lower() for card in self.find_all("[data-product-id] h2")]
+        self.assertTrue(names and all("lamp" in name for name in names), names)
+        self.browser.back()
+        self.wait.until(lambda browser: self.path() == "/" and not self.find("#q").get_attribute("value"))
+        self.assertEqual(self.document_id(), document)
 
     def test_a_form_that_comes_back_to_its_page_keeps_the_scroll_and_typed_input(self):
         self.add_to_cart(1)

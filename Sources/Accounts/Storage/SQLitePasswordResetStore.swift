@@ -1,5 +1,5 @@
 public import Foundation
-public import GRDB
+import GRDB
 public import Tessera
 public import TesseraMail
 import TesseraMailSQLite

@@ -1,4 +1,4 @@
-public import TesseraViews
+import TesseraViews
 
 /// The fragments of shared regions (``SharedRegion``), kept per language until a
 /// topic they show is published, they grow old, or room is needed: a ``TopicCache`` of HTML and

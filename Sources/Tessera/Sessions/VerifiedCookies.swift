@@ -30,7 +30,7 @@ final class VerifiedCookies: Sendable {
         }
 
         func hash(into hasher: inout Hasher) {
-            let hashed = value.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            let hashed: Void? = value.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
             if hashed == nil {
                 for byte in value.utf8 { hasher.combine(byte) }
             }
