@@ -1,7 +1,7 @@
 """Live regions in Chromium, with two browser sessions: staff ship an order in one, and the
 shopper's open order page in the other shows "Shipped" without a reload; another shopper buys the
-last item, and an open product page shows "Sold out". The back office's pages pass axe-core at
-both widths. No console errors anywhere.
+last item, and an open product page shows "Sold out", after the navigation script morphed it away
+and back. The back office's pages pass axe-core at both widths. No console errors anywhere.
 
 The back office's other duties, in the same staff browser: an order confirmation that could not
 be sent is on the unsent-mail page, which staff reach from the navigation, mend and send again;
@@ -122,6 +122,14 @@ class LiveRegions(BrowserTest):
         product = 6
         self.open(f"/products/{product}")
         self.assertIsNotNone(self.find("[data-region=add-to-cart] form"))
+        # Away and back with the navigation script: the page is morphed twice, never loaded
+        # again, and its live regions follow the stream of the page shown now.
+        document = self.browser.execute_script("return window.__documentMark ??= Math.random().toString(36)")
+        self.submit("[data-view=RelatedProducts] a[href^='/products/']")
+        self.assertNotEqual(self.path(), f"/products/{product}")
+        self.browser.back()
+        self.wait_for(lambda: self.path() == f"/products/{product}" and self.find_all("[data-region=add-to-cart] form"), 5)
+        self.assertEqual(self.browser.execute_script("return window.__documentMark"), document, "morphed, not loaded")
 
         # Staff leave one in stock, then buy it as any shopper would.
         self.staff_sign_in()
