@@ -10,6 +10,7 @@ import sys
 import unittest
 from pathlib import Path
 
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -80,9 +81,13 @@ class DevReloadTest(unittest.TestCase):
         self.assertIn("minuts", text)
         self.assertEqual(self.label(), "Look up", "the last good build goes on serving the page")
 
-        # Fixed: the overlay goes, and the page reloads with the new build.
+        # Fixed: the overlay goes, and the page reloads with the new build. This wait has failed
+        # now and then in a fresh clone, for a reason not yet found: say what make dev did.
         self.dev.edit(TEMPLATE, "{{ page.minuts }}", "{{ page.minutes }}")
-        self.wait.until(lambda _: self.build() != build)
+        try:
+            self.wait.until(lambda _: self.build() != build)
+        except TimeoutException:
+            self.fail("no new build within 120 s of the fix; the end of make dev's log:\n" + self.dev.log_path.read_text()[-6000:])
         self.wait.until(lambda browser: not browser.find_elements(By.ID, "tessera-dev-overlay"))
         self.assertEqual(self.label(), "Look up", "the new build has the saved markup in it")
         rebuilt = self.build()
