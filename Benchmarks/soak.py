@@ -20,23 +20,20 @@ import http.cookiejar
 import os
 import re
 import resource
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.parse
 import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Tests" / "Support"))
+from ports import free_port  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONNECTIONS = int(os.environ.get("CONNECTIONS", "1000"))
 SECONDS = int(os.environ.get("SOAK_SECONDS", "30"))
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 PORT = int(os.environ.get("SOAK_PORT") or free_port())

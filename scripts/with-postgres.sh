@@ -37,7 +37,12 @@ if [ "$(id -u)" -eq 0 ]; then
 fi
 
 password=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+# A port below the kernel's ephemeral range, which the loopback connections of the steps beside
+# this one cannot take while initdb runs; its lock, held while this script runs, keeps every other
+# test's port off it too (Tests/Support/ports.py).
+read -r port lock < <(python3 Tests/Support/ports.py)
+exec 9> "$lock"
+flock -n 9 || { echo "$0: port $port was taken while it was chosen" >&2; exit 1; }
 printf '%s\n' "$password" > "$cluster/password"
 [ ${#as_owner[@]} -eq 0 ] || chown postgres "$cluster/password"
 
@@ -52,7 +57,8 @@ cd /
 # their end of file would wait for the server), so only the standard streams go to it, as /dev/null.
 for fd in \$(ls /proc/\$\$/fd); do [ "\$fd" -gt 2 ] && eval "exec \$fd>&-" 2>/dev/null || true; done
 case "\$1" in
-  start) ${as_owner[*]} "$bin/pg_ctl" -D "$cluster/data" -l "$cluster/log" -w -t 30 start </dev/null >/dev/null 2>&1 ;;
+  start) ${as_owner[*]} "$bin/pg_ctl" -D "$cluster/data" -l "$cluster/log" -w -t 30 start </dev/null >/dev/null 2>&1 \\
+    || { echo "\$0: PostgreSQL did not start; the end of its log:" >&2; tail -n 20 "$cluster/log" >&2; exit 1; } ;;
   stop) ${as_owner[*]} "$bin/pg_ctl" -D "$cluster/data" -m fast -w stop >/dev/null ;;
   restart-fast|restart-immediate)
     ${as_owner[*]} "$bin/pg_ctl" -D "$cluster/data" -l "$cluster/log" -m "\${1#restart-}" -w -t 30 restart </dev/null >/dev/null 2>&1 ;;

@@ -18,8 +18,8 @@ import email.policy
 import json
 import os
 import shutil
-import socket
 import subprocess
+import sys
 import tempfile
 import time
 import unittest
@@ -33,6 +33,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Support"))
+from ports import free_port  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
 BINARY = Path(os.environ.get("STOREFRONT_BINARY", ROOT / ".build/test/release/storefront"))
 SCREENSHOTS = Path(os.environ.get("SCREENSHOT_DIR", ROOT / ".build/browser-screenshots"))
@@ -45,12 +48,6 @@ DEMO_NAME = "Ada Lovelace"
 
 DESKTOP = 1280
 PHONE = 390
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def wait_until_healthy(base, process, seconds, failure, path="/healthz"):

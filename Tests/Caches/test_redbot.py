@@ -8,23 +8,20 @@ answer and how it is revalidated. A storefront on a new SQLite data directory:
 - and no answer among them sets a cookie.
 """
 import os
-import socket
 import subprocess
 import tempfile
 import time
 import unittest
 import urllib.request
 from pathlib import Path
+import sys
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Support"))
+from ports import free_port  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 BINARY = os.environ.get("STOREFRONT_BINARY", str(ROOT / ".build/test/release/storefront"))
 REDBOT = os.environ.get("REDBOT", str(ROOT / ".build/redbot-venv/bin/redbot"))
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class CacheabilityTest(unittest.TestCase):

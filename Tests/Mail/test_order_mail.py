@@ -39,19 +39,13 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "Tests/Support"))
 sys.path.insert(0, str(Path(__file__).parent))
 from shopper import Shopper, html_unescape  # noqa: E402
+from ports import free_port  # noqa: E402
 from smtp_server import SMTPServer  # noqa: E402
 
 BINARY = Path(os.environ.get("STOREFRONT_BINARY", ROOT / ".build/test/release/storefront"))
 DATABASE_URL = os.environ.get("TESSERA_POSTGRES_URL")
 SECRET = "mail-" + "m" * 40
 SENDER = "Tessera Shop <orders@shop.example>"
-
-
-def free_port():
-    import socket
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Storefront:

@@ -36,17 +36,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Support"))
 from shopper import NoRedirects, Shopper, hidden_fields  # noqa: E402
+from ports import free_port  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 BINARY = Path(os.environ.get("STOREFRONT_BINARY", ROOT / ".build/test/release/storefront"))
 DATABASE_URL = os.environ["TESSERA_POSTGRES_URL"]
 SECRET = "scale-out-" + "s" * 40
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_for(url, status=200, timeout=30):

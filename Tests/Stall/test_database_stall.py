@@ -26,6 +26,7 @@ import re
 import signal
 import sqlite3
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -33,19 +34,15 @@ import unittest
 import urllib.parse
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Support"))
+from ports import free_port  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
 BINARY = Path(os.environ.get("STOREFRONT_BINARY", ROOT / ".build/test/release/storefront"))
 SECRET = "stall-" + "s" * 40
 CLIENTS = 64
 DEADLINE = 2.0
 SHOPPERS = [("ada@example.com", "ada-lovelace-1815"), ("grace@example.com", "grace-hopper-1906"), ("alan@example.com", "alan-turing-1912")]
-
-
-def free_port():
-    import socket
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Connection:

@@ -48,7 +48,6 @@ import random
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -63,6 +62,9 @@ from pathlib import Path
 import colorama
 import psycopg2
 import requests
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Support"))
+from ports import free_port  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOLSET = Path(os.environ["TECHEMPOWER_TOOLSET"])
@@ -82,12 +84,6 @@ ROUTES = [
 
 # TechEmpower's database, as their PostgreSQL image makes it: its role owns it.
 DB_USER, DB_PASSWORD, DB_NAME = "benchmarkdbuser", "benchmarkdbpass", "hello_world"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def cluster_url(database, user=None, password=None):

@@ -12,7 +12,6 @@ import http.server
 import json
 import os
 import secrets
-import socket
 import subprocess
 import sys
 import tempfile
@@ -27,17 +26,12 @@ from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Support"))
 from shopper import Shopper  # noqa: E402
+from ports import free_port  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 BINARY = Path(os.environ.get("STOREFRONT_BINARY", ROOT / ".build/test/release/storefront"))
 CLUSTER_URL = os.environ["TESSERA_POSTGRES_URL"]
 CLUSTER_LOG = Path(os.environ["TESSERA_POSTGRES_CLUSTER"]) / "log"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def psql(url, sql):
