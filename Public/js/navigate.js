@@ -27,6 +27,9 @@
   let shownNotStored = false;
 
   const sameOrigin = (url) => url.origin === location.origin;
+  // A link to a file (a photo, /sitemap.xml, /robots.txt) is the browser's to open: fetched here
+  // first, it would only be fetched twice, once to find it is no page.
+  const isFile = (url) => /\.[a-z0-9]+$/i.test(url.pathname) && !/\.html?$/i.test(url.pathname);
   const withoutHash = (url) => { const copy = new URL(url); copy.hash = ""; return copy.href; };
   const scroll = () => [scrollX, scrollY];
 
@@ -40,7 +43,7 @@
     const link = event.target.closest("a[href]");
     if (!link || link.target || link.hasAttribute("download") || link.closest("[data-tessera-reload]")) return;
     const url = new URL(link.href, location.href);
-    if (!sameOrigin(url) || (url.hash && withoutHash(url) === withoutHash(location.href))) return;
+    if (!sameOrigin(url) || isFile(url) || (url.hash && withoutHash(url) === withoutHash(location.href))) return;
     event.preventDefault();
     visit(url, { method: "GET" });
   });

@@ -7,6 +7,8 @@ a link or a form fetches its page and morphs the document into it, with no page 
   in error.
 - Back and forward show each page again, at the URL it had; a search (a GET form) morphs too.
 - A page asked for by the script is sent without the regions it shows already, and far smaller.
+- A form in flight is aria-busy with its button disabled, and goes once.
+- A link to a file (not a page) is the browser's: it is not fetched first.
 - axe-core finds nothing after a morph; no console errors but the 422's own.
 """
 import urllib.request
@@ -108,6 +110,55 @@ class PagesChangeInPlace(BrowserTest):
         self.assertEqual(focused, "email", "the focus is on the field in error")
         self.assertEqual(self.axe_violations(), [], "axe-core after a morph")
         errors = [entry for entry in self.console_errors() if "status of 422" not in entry["message"]]
+        self.assertEqual(errors, [])
+
+    def test_a_form_in_flight_is_busy_and_cannot_be_sent_twice(self):
+        self.open("/products/1")
+        # What the form and its button show each time either changes, recorded as it happens.
+        self.browser.execute_script("""
+            const form = document.querySelector('[data-view=AddToCart] form');
+            const button = form.querySelector('button[type=submit]');
+            window.__states = [];
+            new MutationObserver(() => window.__states.push({busy: form.getAttribute('aria-busy'), disabled: button.disabled}))
+                .observe(form, {attributes: true, subtree: true, attributeFilter: ['aria-busy', 'disabled']});
+        """)
+        document = self.document_id()
+        self.submit("[data-view=AddToCart] button[type=submit]")
+        self.wait.until(lambda browser: self.path() == "/cart")
+        self.assertEqual(self.document_id(), document)
+        states = self.browser.execute_script("return window.__states")
+        self.assertTrue(states, "the form changed while it was sent")
+        self.assertEqual(states[0], {"busy": "true", "disabled": True}, "in flight: aria-busy, its button disabled")
+        self.assertEqual(states[-1], {"busy": None, "disabled": False}, "answered: neither")
+        self.assertEqual(len(self.find_all("tr[data-product-id]")), 1, "one line in the cart: the form went once")
+
+    def test_a_link_to_a_file_is_left_to_the_browser(self):
+        """A same-origin link to something that is not a page (a photo, /robots.txt) is not
+        fetched by the script first: it would be fetched twice, once only to find it is a file."""
+        self.open("/")
+        # The text file's favicon request is its own 404: whatever happens, none of it is left for the next test.
+        self.addCleanup(self.console_errors)
+        # Every fetch the script makes, kept in sessionStorage, which outlives the page load.
+        self.browser.execute_script("""
+            sessionStorage.setItem('fetched', '[]');
+            const fetchOriginal = window.fetch;
+            window.fetch = (input, init) => {
+                sessionStorage.setItem('fetched', JSON.stringify([...JSON.parse(sessionStorage.getItem('fetched')), String(input)]));
+                return fetchOriginal(input, init);
+            };
+            const link = document.createElement('a');
+            link.href = '/robots.txt';
+            link.id = 'robots';
+            link.textContent = 'robots';
+            document.querySelector('main').append(link);
+        """)
+        self.browser.find_element("css selector", "#robots").click()
+        self.wait.until(lambda browser: self.path() == "/robots.txt")
+        self.assertEqual(self.browser.execute_script("return JSON.parse(sessionStorage.getItem('fetched'))"), [])
+        self.assertIn("User-agent", self.browser.find_element("tag name", "body").text)
+        # Chromium asks for /favicon.ico for a document that names no icon, such as a text file:
+        # the shop's pages name /favicon.svg, and that 404 is the only error allowed here.
+        errors = [entry for entry in self.console_errors() if "/favicon.ico " not in entry["message"]]
         self.assertEqual(errors, [])
 
     def test_only_the_regions_that_changed_travel(self):
