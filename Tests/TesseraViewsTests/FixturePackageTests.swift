@@ -113,6 +113,38 @@ import Testing
         func build(_ target: String) async throws -> CommandOutput {
             try await CommandOutput.of(["swift", "build", "--jobs", "1", "--package-path", root.path, "--target", target])
         }
+
+        /// The same through `scripts/swift.sh`, as Tessera's Makefile and the apps' do.
+        func buildThroughTesserasScript(_ target: String) async throws -> CommandOutput {
+            let script = FixturePackageTests.packageRoot.appendingPathComponent("scripts/swift.sh").path
+            return try await CommandOutput.of([script, "build", "--jobs", "1", "--package-path", root.path, "--target", target])
+        }
+    }
+
+    /// The views a build compiled, by the lines SwiftPM prints for their commands.
+    static func compiledViews(_ output: String) -> [String] {
+        output.split(separator: "\n").filter { $0.contains("Compiling") && $0.hasSuffix(".html") }.map(String.init)
+    }
+
+    /// SwiftPM keeps its build plan while nothing it watches changes, and it does not watch
+    /// `Views/`, outside every target's folder: without `scripts/swift.sh`'s list of templates,
+    /// a new template is never compiled and a removed one stops the build at "missing inputs".
+    @Test(.timeLimit(.minutes(15)))
+    func aTemplateAddedOrRemovedIsInTheNextBuild() async throws {
+        let fixture = try Fixture()
+        defer { try? FileManager.default.removeItem(at: fixture.root) }
+        let first = try await fixture.buildThroughTesserasScript("Fine")
+        #expect(first.status == 0, "the fixture itself must build:\n\(first.output)")
+
+        try fixture.write("Views/Fine/badge.html", "{% model item: Item %}\n<b>{{ item.name }}</b>\n")
+        let added = try await fixture.buildThroughTesserasScript("Fine")
+        #expect(added.status == 0, "\(added.output)")
+        #expect(Self.compiledViews(added.output).contains { $0.contains("badge.html") }, "the new template is compiled:\n\(added.output)")
+
+        try FileManager.default.removeItem(at: fixture.root.appendingPathComponent("Views/Fine/badge.html"))
+        let removed = try await fixture.buildThroughTesserasScript("Fine")
+        #expect(removed.status == 0, "a removed template leaves the build:\n\(removed.output)")
+        #expect(!removed.output.contains("missing inputs"), "\(removed.output)")
     }
 
     @Test(.timeLimit(.minutes(15)))
@@ -124,9 +156,7 @@ import Testing
         #expect(fine.status == 0, "the fixture itself must build:\n\(fine.output)")
 
         // Editing one template recompiles that view only.
-        let compiledViews = { (output: String) in
-            output.split(separator: "\n").filter { $0.contains("Compiling") && $0.hasSuffix(".html") }.map(String.init)
-        }
+        let compiledViews = Self.compiledViews
         // The first rebuild after a fresh build runs the view commands once more, because SwiftPM
         // sees the newly built compiler tool; from then on, builds are incremental.
         _ = try await fixture.build("Fine")
