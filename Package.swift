@@ -126,6 +126,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
+            // The framework's own scripts, compiled in as bytes (FrameworkScripts).
+            resources: [.embedInCode("Navigation/navigate.js")],
             plugins: ["TesseraViewsPlugin"]
         ),
         // Mail: messages, the outbox and its worker, dead letters, SMTP on a thread of its own.

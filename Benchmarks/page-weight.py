@@ -8,7 +8,7 @@ Counts the bytes on the wire (`transferSize` of every resource and of the page i
 compressed where the server compresses), not the live-region stream, which stays open. Goal: under
 150 KB. Run it with `make page-weight` (or as part of `make bench`).
 
-Then a navigation between two product pages with the navigation script (Public/js/navigate.js),
+Then a navigation between two product pages with the navigation script (the framework's `/_tessera/navigate.js`),
 which morphs the page in place: the bytes of its one request against the next page loaded whole,
 and how many stylesheets and scripts it fetched again. Goal: under half, and none.
 """

@@ -16,6 +16,11 @@ public struct AssetURLs: Sendable {
         self.fingerprinted = fingerprinted
     }
 
+    /// These and `other`'s together; where both know a path, `other`'s URL.
+    public func merging(_ other: AssetURLs) -> AssetURLs {
+        AssetURLs(fingerprinted.merging(other.fingerprinted) { _, theirs in theirs })
+    }
+
     /// The fingerprinted URL of `path`, or `path` itself when it has none.
     public func url(for path: String) -> String {
         fingerprinted[path] ?? path

@@ -25,8 +25,9 @@ public struct ApplicationBuilder: Sendable {
     /// that answer about it, such as ``HealthModule``. ``ApplicationRunner`` hands it to the server.
     public let serverState = HTTPServerState()
 
-    /// The fingerprinted URLs templates link static files by; set by ``serve(_:)``.
-    public private(set) var assets = AssetURLs.none
+    /// The fingerprinted URLs templates link static files by: the framework's own scripts
+    /// (``FrameworkScripts``), and the public folder's files once ``serve(_:)`` is called.
+    public private(set) var assets = FrameworkScripts.assetURLs
 
     /// Where the site is reached (`PUBLIC_URL`), for absolute URLs such as a sitemap's; `nil`
     /// takes each request's own `Host`.
@@ -77,7 +78,7 @@ public struct ApplicationBuilder: Sendable {
     /// content hash with `{{ "/css/site.css" | asset }}`.
     public mutating func serve(_ files: PublicFiles) {
         routes.fallback(files)
-        assets = files.assetURLs
+        assets = files.assetURLs.merging(FrameworkScripts.assetURLs)
     }
 
     /// Registers everything a module offers.
@@ -104,6 +105,7 @@ public struct ApplicationBuilder: Sendable {
         developmentMode: Bool = false
     ) throws(RouteTableError) -> Application {
         var routes = routes
+        FrameworkScripts.register(in: &routes)
         if let live, live.servesStreams {
             let stream = LiveStream(live: live)
             routes.action(Route<NoParameters>("tessera.live", .get, RoutePattern(LiveRegions.streamPath))) { _, context in

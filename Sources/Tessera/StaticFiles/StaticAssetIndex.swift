@@ -78,9 +78,8 @@ struct StaticAssetIndex: Sendable {
             let isKept = file.size <= Self.largestKeptFile && keptBytes + file.size <= Self.keptBytesLimit
             if isKept { keptBytes += file.size }
             let url = "/" + relative
-            let hash = SHA256.hash(data: bytes).prefix(5).map { String(format: "%02x", $0) }.joined()
             let entry = Entry(
-                path: path, fingerprintedURL: Fingerprint.add(hash, to: url),
+                path: path, fingerprintedURL: Fingerprint.add(Fingerprint.of(bytes), to: url),
                 size: file.size, modificationTime: file.modificationTime,
                 gzip: hasGzipSibling ? nil : Self.gzip(bytes, of: path), hasGzipSibling: hasGzipSibling,
                 content: isKept ? bytes : nil, identity: identity,
@@ -104,6 +103,11 @@ extension StaticAssetIndex {
 /// The content hash in a file name: `site.css` → `site.3f2a1c9e07.css`.
 enum Fingerprint {
     static let length = 10
+
+    /// The first ``length`` hex digits of the bytes' SHA-256.
+    static func of(_ bytes: [UInt8]) -> String {
+        SHA256.hash(data: bytes).prefix(length / 2).map { String(format: "%02x", $0) }.joined()
+    }
 
     static func add(_ hash: String, to url: String) -> String {
         let slash = url.lastIndex(of: "/").map { url.index(after: $0) } ?? url.startIndex
