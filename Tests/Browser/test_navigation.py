@@ -1,4 +1,4 @@
-"""Pages that change in place, in Chromium, with the navigation script (Public/js/navigate.js):
+"""Pages that change in place, in Chromium, with the navigation script (the framework's `/_tessera/navigate.js`):
 a link or a form fetches its page and morphs the document into it, with no page load.
 
 - A form answered with a redirect to the page it was on keeps the scroll.
@@ -6,6 +6,7 @@ a link or a form fetches its page and morphs the document into it, with no page 
 - A form sent back with its messages (422) keeps what was typed, and the focus goes to the field
   in error.
 - Back and forward show each page again, at the URL it had; a search (a GET form) morphs too.
+- In German the next page morphs in German, and the language switcher morphs the page back.
 - A page asked for by the script is sent without the regions it shows already, and far smaller.
 - A form in flight is aria-busy with its button disabled, and goes once.
 - A link to a file (not a page) is the browser's: it is not fetched first.
@@ -46,6 +47,30 @@ class PagesChangeInPlace(BrowserTest):
         self.browser.forward()
         self.wait.until(lambda browser: self.path() == second_path and self.find("h1").text != first)
         self.assertEqual(self.document_id(), document, "back and forward morphed too")
+        self.assertEqual(self.console_errors(), [])
+
+    def test_a_morph_follows_the_language(self):
+        """In German the next page morphs in German, its head follows it (lang, title, canonical,
+        hreflang), and the language switcher, a plain link, morphs the page back to English."""
+        self.open("/products/1?lang=de")
+        document = self.document_id()
+        self.assertEqual(self.browser.execute_script("return document.documentElement.lang"), "de")
+        cart_de = self.find(".cart-link").text
+        self.submit("[data-view=RelatedProducts] a[href^='/products/']")
+        second = self.path()
+        self.assertEqual(self.document_id(), document, "the German page morphed")
+        self.assertEqual(self.browser.execute_script("return document.documentElement.lang"), "de")
+        self.assertEqual(self.find(".cart-link").text, cart_de, "still German")
+        canonical = self.browser.execute_script("return document.querySelector('link[rel=canonical]').href")
+        self.assertTrue(canonical.endswith(second.split("?")[0] + "?lang=de") or canonical.endswith(second), canonical)
+        self.assertEqual(self.browser.execute_script("return document.querySelectorAll('link[rel=canonical]').length"), 1)
+        self.assertIn(self.find("h1").text, self.browser.title)
+
+        self.submit("nav.languages a[hreflang=en]")
+        self.wait.until(lambda browser: browser.execute_script("return document.documentElement.lang") == "en")
+        self.assertEqual(self.document_id(), document, "the switcher's link morphed too")
+        self.assertNotEqual(self.find(".cart-link").text, cart_de, "English words now")
+        self.assertEqual(self.axe_violations(), [], "axe-core after a morph between languages")
         self.assertEqual(self.console_errors(), [])
 
     def test_a_search_form_morphs_too(self):
