@@ -9,7 +9,7 @@ let testSettings: [SwiftSetting] = [.unsafeFlags(["-Onone"], .when(configuration
 ///
 /// Layout, from the bottom up:
 /// - `CMicroHTTPD`, `CTesseraShim`: libmicrohttpd and the few calls Swift cannot make directly;
-///   `CZlib`: zlib, for gzip; `CVips`, `CTesseraImages`: libvips, for photos; `CTesseraTLS`:
+///   `CZlib`: zlib, for gzip; `CZstd`: zstd, for pages compressed against a dictionary; `CVips`, `CTesseraImages`: libvips, for photos; `CTesseraTLS`:
 ///   a TLS client on OpenSSL, for mail.
 /// - `TesseraLoop`: one event loop per core, with its timers and per-loop state (`CTesseraLoop`
 ///   brings epoll), and `DatabaseUnavailable`: what the HTTP server and the PostgreSQL driver
@@ -87,6 +87,8 @@ let package = Package(
         ),
         // zlib (Debian's zlib1g-dev), for gzip responses.
         .systemLibrary(name: "CZlib"),
+        // zstd (Debian's libzstd-dev), for pages compressed against a dictionary the browser holds.
+        .systemLibrary(name: "CZstd"),
         // libvips (Debian's libvips-dev), for photos; its calls take C varargs, which
         // CTesseraImages wraps in calls Swift can make.
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
@@ -116,6 +118,7 @@ let package = Package(
             name: "Tessera",
             dependencies: [
                 "CZlib",
+                "CZstd",
                 "TesseraHTTP",
                 "TesseraViews",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

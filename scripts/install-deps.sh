@@ -6,9 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# zlib for gzip answers, libvips for photos, OpenSSL for mail over TLS (libpq links it too).
+# zlib for gzip answers, zstd for pages compressed against a dictionary, libvips for photos,
+# OpenSSL for mail over TLS (libpq links it too).
 # libmicrohttpd's build needs a C compiler, make, patch, xz and Debian's archive key.
-want=(libsqlite3-dev zlib1g-dev libvips-dev libpq-dev libssl-dev pkg-config gcc make patch xz-utils debian-archive-keyring)
+want=(libsqlite3-dev zlib1g-dev libzstd-dev libvips-dev libpq-dev libssl-dev pkg-config gcc make patch xz-utils debian-archive-keyring)
 bench=(wrk python3 util-linux libpq-dev curl)
 browser=(chromium chromium-driver python3 python3-venv curl)
 command -v java >/dev/null || browser+=(default-jre-headless)

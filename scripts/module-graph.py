@@ -11,7 +11,7 @@ import re
 import subprocess
 import sys
 
-C = {"CMicroHTTPD", "CTesseraShim", "CZlib", "CVips", "CTesseraImages", "CLibPQ", "CTesseraLoop"}
+C = {"CMicroHTTPD", "CTesseraShim", "CZlib", "CZstd", "CVips", "CTesseraImages", "CLibPQ", "CTesseraLoop"}
 
 # What each target may use of this package, from the bottom up (Package.swift's own comment
 # says why each layer is where it is).
@@ -30,7 +30,7 @@ ALLOWED = {
     # The server: libmicrohttpd's types stop here.
     "TesseraHTTP": {"CTesseraShim", "CMicroHTTPD", "TesseraLoop", "TesseraJSON"},
     # The framework an app uses.
-    "Tessera": {"TesseraHTTP", "TesseraViews", "TesseraJSON", "CZlib"},
+    "Tessera": {"TesseraHTTP", "TesseraViews", "TesseraJSON", "CZlib", "CZstd"},
     # Mail and passkeys each sit on the framework, which links neither.
     "TesseraMail": {"Tessera", "TesseraHTTP", "TesseraViews", "CTesseraTLS"},
     "TesseraPasskeys": {"Tessera", "TesseraHTTP", "TesseraViews"},

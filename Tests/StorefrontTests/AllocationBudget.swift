@@ -21,7 +21,7 @@ enum AllocationBudget {
     /// (`KeptPages`), through every step of the chain. At most a 304's count.
     static let keptProductPage = 25
     /// The storefront's `/products/2`, a repeat view with the kept copy's validator, answered 304.
-    static let repeatViewNotModified = 26
+    static let repeatViewNotModified = 25
     /// The storefront's `/products/2` for a signed-in shopper: rendered for her in full, her
     /// sealed session opened from the cookies verified lately.
     static let signedInProductPage = 216

@@ -31,7 +31,7 @@ import Testing
         let targets = Dictionary(uniqueKeysWithValues: description.targets.map { ($0.name, $0) })
         let framework: Set = [
             "Tessera", "TesseraHTTP", "TesseraViews", "TesseraMail", "TesseraPasskeys", "TesseraViewsPlugin", "TesseraViewCompiler",
-            "TesseraTemplateCompiler", "CTesseraShim", "CMicroHTTPD", "CZlib", "CLibPQ", "TesseraPostgres", "TesseraSQLite", "TesseraImages",
+            "TesseraTemplateCompiler", "CTesseraShim", "CMicroHTTPD", "CZlib", "CZstd", "CLibPQ", "TesseraPostgres", "TesseraSQLite", "TesseraImages",
             "CTesseraImages", "CVips", "CTesseraTLS", "TesseraLoop", "CTesseraLoop", "TesseraPostgresDriver", "TesseraMailSQLite",
             "TesseraMailPostgres", "TesseraJSON",
         ]

@@ -127,7 +127,7 @@ import Testing
             #expect(first.header("cache-control") == "public, no-cache", "proxies may keep it, asking each time")
             let eTag = try #require(first.header("etag"))
             #expect(!eTag.hasPrefix("W/"), "strong: the same bytes for everyone")
-            #expect(first.header("vary") == "Accept-Language, Cookie, Accept-Encoding")
+            #expect(first.header("vary") == "Accept-Language, Cookie, Accept-Encoding, Available-Dictionary")
             #expect(first.header("set-cookie") == nil)
             #expect(first.header("content-language") == "en")
 

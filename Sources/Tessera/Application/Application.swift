@@ -68,10 +68,10 @@ public final class Application: HTTPResponder, HTTPErrorResponder {
 
     /// A kept page's copy (``KeptPages``): `request`, made of the page's key alone, through the
     /// whole chain, and what the page turned out to depend on (`nil`: not to be kept).
-    func renderKeptPage(_ request: Request, within budget: DatabaseBudget) async throws -> (response: Response, topics: [Topic]?) {
+    func renderKeptPage(_ request: Request, within budget: DatabaseBudget) async throws -> (response: Response, topics: [Topic]?, route: String?) {
         let record = KeptPageRecord()
         let response = try await render(request, for: .keptPage(record), within: budget)
-        return (response, record.topics)
+        return (response, record.topics, record.route)
     }
 
     /// `request` through the whole chain, rendered for someone other than its sender: nobody (a

@@ -106,6 +106,9 @@ public struct ApplicationBuilder: Sendable {
     ) throws(RouteTableError) -> Application {
         var routes = routes
         FrameworkScripts.register(in: &routes)
+        if live != nil, keptPages.isOn, keptPages.dictionaries.isOn {
+            keptPages.dictionaries.register(in: &routes)
+        }
         if let live, live.servesStreams {
             let stream = LiveStream(live: live)
             routes.action(Route<NoParameters>("tessera.live", .get, RoutePattern(LiveRegions.streamPath))) { _, context in

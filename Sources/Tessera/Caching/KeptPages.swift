@@ -28,10 +28,15 @@ public final class KeptPages: TopicFollower {
         weak var value: Application?
     }
 
+    /// The dictionaries made of the first kept page of each route, which browsers that hold
+    /// one get pages compressed against (``CompressionDictionaries``).
+    public let dictionaries: CompressionDictionaries
+
     /// Up to `maxBytes` of pages (both encodings counted); zero keeps none. Each is kept ten
     /// minutes at most: the bound on a change nobody published.
-    public init(maxBytes: Int = 64 << 20, maxAge: Duration = .seconds(600)) {
+    public init(maxBytes: Int = 64 << 20, maxAge: Duration = .seconds(600), dictionaries: CompressionDictionaries = CompressionDictionaries()) {
         cache = TopicCache(limits: .init(maxCost: maxBytes, maxAge: maxAge)) { key, copy in key.cost + copy.cost }
+        self.dictionaries = dictionaries
     }
 
     /// Whether it keeps anything.
@@ -71,10 +76,10 @@ public final class KeptPages: TopicFollower {
     func decide(
         _ key: KeptPageKey, for context: RequestContext, otherwise render: @escaping @Sendable (RequestContext) async throws -> Response
     ) -> NowOrLater<RequestContext, Response> {
-        if let copy = cache.value(for: key) { return .now(copy.answer(to: context.request)) }
+        if let copy = cache.value(for: key) { return .now(copy.answer(to: context.request, dictionaries: dictionaries)) }
         return .later { context in
             switch await self.copy(for: key, asked: context.request, within: context.databaseBudget) {
-            case .kept(let copy): return copy.answer(to: context.request)
+            case .kept(let copy): return copy.answer(to: context.request, dictionaries: self.dictionaries)
             case .notKept(let response?): return response
             case .notKept(nil): return try await render(context)
             }
@@ -111,13 +116,18 @@ public final class KeptPages: TopicFollower {
     private func render(_ key: KeptPageKey, asked request: Request, within budget: DatabaseBudget) async -> KeptPageCopy.Outcome {
         guard let application = application.withLock({ $0.value }) else { return .notKept(nil) }
         let generation = cache.generation
-        let rendered: (response: Response, topics: [Topic]?)
+        let rendered: (response: Response, topics: [Topic]?, route: String?)
         do {
             rendered = try await application.renderKeptPage(key.request(like: request), within: budget)
         } catch {
             return .notKept(nil)
         }
-        guard let copy = KeptPageCopy(rendered.response, topics: rendered.topics) else { return .notKept(rendered.response) }
+        if rendered.topics != nil, let route = rendered.route, case .bytes(let page) = rendered.response.body, rendered.response.status == .ok {
+            dictionaries.offer(page, of: route)
+        }
+        guard let copy = KeptPageCopy(rendered.response, topics: rendered.topics, dictionary: dictionaries.current) else {
+            return .notKept(rendered.response)
+        }
         keep(copy, for: key, until: rendered.topics ?? [], since: generation)
         return .kept(copy)
     }
@@ -167,12 +177,22 @@ struct KeptPageKey: Hashable, Sendable {
     }
 }
 
-/// One kept page, in both encodings, with the answers built once.
+/// One kept page, in both encodings, with the answers built once; and, when the app has a
+/// compression dictionary, compressed against it for the browsers that hold it.
 struct KeptPageCopy: Sendable {
     let identity: Response
     let gzip: Response?
     let identityTag: String
     let gzipTag: String?
+    /// The 304s for a visitor who has the identity or the gzip copy, made once, as the copies are.
+    let identityNotModified: Response
+    let gzipNotModified: Response?
+    /// The identity and gzip copies with the dictionary's `Link`, for a client that takes zstd
+    /// (every browser that takes dictionaries does): others are not told of it, which would cost
+    /// them a header for nothing. The same bodies, not copies of them.
+    let announcing: (identity: Response, gzip: Response?)?
+    /// The page as `dcz` against the dictionary that was newest when it was kept.
+    let dictionaryCompressed: (dictionary: CompressionDictionary, response: Response)?
 
     /// What a render gave: a copy that is kept, or an answer that is not (a 404, a page with a
     /// failed region), or nothing to share.
@@ -186,15 +206,16 @@ struct KeptPageCopy: Sendable {
             guard case .bytes(let bytes)? = response?.body else { return 0 }
             return bytes.count + 512
         }
-        return size(identity) + size(gzip)
+        return size(identity) + size(gzip) + size(dictionaryCompressed?.response)
     }
 
     static let cacheControl = "public, no-cache"
     static let vary = "Accept-Language, Cookie, Accept-Encoding"
+    static let varyWithDictionaries = vary + ", Available-Dictionary"
 
     /// A copy of `response`, or `nil` when it may not be kept: not a whole 200, it sets a
     /// cookie, or a part of it did not say what it depends on (`topics` is `nil`).
-    init?(_ response: Response, topics: [Topic]?) {
+    init?(_ response: Response, topics: [Topic]?, dictionary: CompressionDictionary? = nil) {
         guard response.status == .ok, topics != nil, !response.headers.contains(.setCookie), response.headers[.contentEncoding] == nil,
             case .bytes(let body) = response.body
         else { return nil }
@@ -203,7 +224,13 @@ struct KeptPageCopy: Sendable {
         identityTag = "\"\(version)\""
         identity.headers[.eTag] = identityTag
         identity.headers[.cacheControl] = Self.cacheControl
-        identity.headers[.vary] = Self.vary
+        let vary = dictionary == nil ? Self.vary : Self.varyWithDictionaries
+        identity.headers[.vary] = vary
+        func notModified(_ tag: String) -> Response {
+            Response(
+                status: .notModified, headers: [.eTag: tag, .cacheControl: Self.cacheControl, .vary: vary, .contentType: "text/html; charset=utf-8"])
+        }
+        identityNotModified = notModified(identityTag)
         self.identity = identity
         if body.count >= 512, let compressed = GzipEncoder.gzip(body, level: GzipEncoder.once) {
             var gzip = identity
@@ -213,20 +240,58 @@ struct KeptPageCopy: Sendable {
             gzip.headers[.eTag] = tag
             self.gzip = gzip
             gzipTag = tag
+            gzipNotModified = notModified(tag)
         } else {
             gzip = nil
             gzipTag = nil
+            gzipNotModified = nil
+        }
+        dictionaryCompressed = dictionary.flatMap { dictionary in
+            Self.compressed(identity, body: body, against: dictionary).map { (dictionary, $0) }
+        }
+        // Chromium fetches the dictionary when idle, and names it on every later request here.
+        let gzip = self.gzip
+        announcing = dictionary.map { dictionary in
+            let link = "<\(dictionary.path)>; rel=\"compression-dictionary\""
+            func announced(_ copy: Response) -> Response {
+                var copy = copy
+                copy.headers[CompressionDictionaries.link] = link
+                return copy
+            }
+            return (announced(identity), gzip.map(announced))
         }
     }
 
+    /// `identity` with its `body` as `dcz` against `dictionary`, without a validator: a few
+    /// hundred bytes, and the browser's next request may name another dictionary.
+    private static func compressed(_ identity: Response, body: [UInt8], against dictionary: CompressionDictionary) -> Response? {
+        guard let compressed = dictionary.compress(body) else { return nil }
+        var answer = identity
+        answer.body = .bytes(compressed)
+        answer.headers[.contentEncoding] = "dcz"
+        answer.headers[.eTag] = nil
+        return answer
+    }
+
     /// The copy in the encoding `request` accepts, or a 304 when it already has it.
-    func answer(to request: Request) -> Response {
-        let chosen = gzip.flatMap { gzip in AcceptEncoding(request.headers[.acceptEncoding]).allowsGzip ? gzip : nil } ?? identity
-        if let ifNoneMatch = request.headers[.ifNoneMatch], let tag = chosen.headers[.eTag], EntityTagList(ifNoneMatch).matches(tag) {
-            return Response(
-                status: .notModified,
-                headers: [.eTag: tag, .cacheControl: Self.cacheControl, .vary: Self.vary, .contentType: "text/html; charset=utf-8"])
+    /// A browser that holds one of the app's dictionaries gets the copy compressed against it:
+    /// made when the copy was kept for the newest, or now for an older one it still holds.
+    func answer(to request: Request, dictionaries: CompressionDictionaries) -> Response {
+        if let dictionary = dictionaries.dictionary(for: request) {
+            if let made = dictionaryCompressed, made.dictionary === dictionary { return made.response }
+            if case .bytes(let body) = identity.body, let answer = Self.compressed(identity, body: body, against: dictionary) { return answer }
         }
-        return chosen
+        let accepted = AcceptEncoding(request.headers[.acceptEncoding])
+        let announcing = accepted.namesZstd ? self.announcing : nil
+        if let gzip, let gzipTag, let gzipNotModified, accepted.allowsGzip {
+            return Self.answer(announcing?.gzip ?? gzip, tag: gzipTag, notModified: gzipNotModified, to: request)
+        }
+        return Self.answer(announcing?.identity ?? identity, tag: identityTag, notModified: identityNotModified, to: request)
+    }
+
+    /// `copy`, or `notModified` when the request has it already.
+    private static func answer(_ copy: Response, tag: String, notModified: Response, to request: Request) -> Response {
+        if let ifNoneMatch = request.headers[.ifNoneMatch], EntityTagList(ifNoneMatch).matches(tag) { return notModified }
+        return copy
     }
 }

@@ -23,9 +23,12 @@ public struct CompressionMiddleware: Middleware {
     /// Compresses the answer when the client accepts gzip and the body is text worth it.
     public func after(_ response: inout Response, for context: RequestContext) {
         // A 304 stands for the 200 a cache keeps, and must say what that one varied with.
+        // With compression dictionaries the answer varies with the one the browser names too.
+        let dictionaries = context.application.keptPages?.dictionaries.on
+        let vary = dictionaries == nil ? "Accept-Encoding" : "Accept-Encoding, Available-Dictionary"
         if response.status == .notModified {
             if let contentType = response.headers.first(where: { $0.name == .contentType })?.value, MediaTypes.isCompressible(contentType) {
-                response.headers.addVary("Accept-Encoding")
+                response.headers.addVary(vary)
             }
             return
         }
@@ -44,7 +47,14 @@ public struct CompressionMiddleware: Middleware {
             !contentType.hasPrefix("text/event-stream"),
             !response.headers.contains(.contentEncoding), Self.mayHaveBody(response.status)
         else { return }
-        response.headers.addVary("Accept-Encoding")
+        response.headers.addVary(vary)
+        // A browser that holds one of the app's compression dictionaries gets the page against it.
+        if let known, let dictionary = dictionaries?.dictionary(for: context.request), let compressed = dictionary.compress(known) {
+            response.body = .bytes(compressed)
+            response.headers[.contentEncoding] = "dcz"
+            response.headers[.eTag] = nil
+            return
+        }
         guard AcceptEncoding(context.request.headers[.acceptEncoding]).allowsGzip else { return }
         if let known {
             guard let compressed = GzipEncoder.gzip(known, level: GzipEncoder.perRequest) else { return }

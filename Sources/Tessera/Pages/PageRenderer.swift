@@ -82,7 +82,8 @@ enum PageRenderer {
             response.body = .bytes(body)
             if let record = context.keptPageRecord {
                 record.report(
-                    page.status == .ok ? dependencies(of: controller, regions.map { $0.region }, running: running.values, in: context) : nil)
+                    page.status == .ok ? dependencies(of: controller, regions.map { $0.region }, running: running.values, in: context) : nil,
+                    route: context.route?.name)
             }
             guard let validation, held == nil, page.status == .ok,
                 let topics = dependencies(of: controller, regions.map { $0.region }, running: running.values, in: context)
