@@ -11,6 +11,7 @@ a link or a form fetches its page and morphs the document into it, with no page 
 - A browser holding the shop's compression dictionary gets the next page against it (dcz).
 - A form in flight is aria-busy with its button disabled, and goes once.
 - A link to a file (not a page) is the browser's: it is not fetched first.
+- An element marked data-tessera-permanent is kept as it is across a morph.
 - axe-core finds nothing after a morph; no console errors but the 422's own.
 """
 import urllib.request
@@ -179,6 +180,38 @@ class PagesChangeInPlace(BrowserTest):
         self.assertEqual(states[0], {"busy": "true", "disabled": True}, "in flight: aria-busy, its button disabled")
         self.assertEqual(states[-1], {"busy": None, "disabled": False}, "answered: neither")
         self.assertEqual(len(self.find_all("tr[data-product-id]")), 1, "one line in the cart: the form went once")
+
+    def test_a_permanent_element_is_kept_as_it_is(self):
+        """An element with data-tessera-permanent and an id (a cart drawer, a playing video) is
+        the page's own element after a morph, state and all, when the next page has one with the
+        same id; the shop has none yet, so the test adds it to this page and to the next page's
+        HTML as it arrives."""
+        self.open("/products/1")
+        document = self.document_id()
+        self.browser.execute_script("""
+            const player = document.createElement('div');
+            player.id = 'player';
+            player.setAttribute('data-tessera-permanent', '');
+            player.textContent = 'playing at 0:42';
+            player.playing = true;
+            document.querySelector('main').append(player);
+            const fetchOriginal = window.fetch;
+            window.fetch = async (input, init) => {
+                const reply = await fetchOriginal(input, init);
+                const html = (await reply.text()).replace('</main>', '<div id="player" data-tessera-permanent>stopped</div></main>');
+                const rewritten = new Response(html, {status: reply.status, headers: reply.headers});
+                Object.defineProperty(rewritten, 'url', {value: reply.url});
+                Object.defineProperty(rewritten, 'redirected', {value: reply.redirected});
+                return rewritten;
+            };
+        """)
+        self.submit("[data-view=RelatedProducts] a[href^='/products/']")
+        self.assertEqual(self.document_id(), document, "morphed")
+        self.assertNotEqual(self.path(), "/products/1")
+        self.assertEqual(self.console_errors(), [])
+        kept = self.browser.execute_script(
+            "const player = document.getElementById('player'); return [player.textContent, player.playing === true, document.querySelectorAll('#player').length]")
+        self.assertEqual(kept, ["playing at 0:42", True, 1], "the page's own element, not the next page's")
 
     def test_a_link_to_a_file_is_left_to_the_browser(self):
         """A same-origin link to something that is not a page (a photo, /robots.txt) is not
