@@ -64,9 +64,20 @@ public final class KeptPages: TopicFollower {
 
     // MARK: TopicFollower
 
-    public func invalidate(_ topics: [Topic]) { cache.invalidate(topics) }
-    public func stopKeeping() { cache.stopKeeping() }
-    public func startKeeping() { cache.startKeeping() }
+    public func invalidate(_ topics: [Topic]) {
+        cache.invalidate(topics)
+        dictionaries.invalidate(topics)
+    }
+
+    public func stopKeeping() {
+        cache.stopKeeping()
+        dictionaries.stopKeeping()
+    }
+
+    public func startKeeping() {
+        cache.startKeeping()
+        dictionaries.startKeeping()
+    }
 
     // MARK: Answering
 
@@ -122,12 +133,18 @@ public final class KeptPages: TopicFollower {
         } catch {
             return .notKept(nil)
         }
-        if rendered.topics != nil, let route = rendered.route, case .bytes(let page) = rendered.response.body, rendered.response.status == .ok {
-            dictionaries.offer(page, of: route)
+        guard KeptPageCopy.mayKeep(rendered.response, topics: rendered.topics) else { return .notKept(rendered.response) }
+        // A page kept for everyone, whose target has no query a visitor chose, may teach the
+        // compression dictionary its kind of page.
+        if let route = rendered.route, let topics = rendered.topics, !key.target.contains("?"),
+            case .bytes(let page) = rendered.response.body
+        {
+            dictionaries.offer(page, of: route, until: topics)
         }
-        guard let copy = KeptPageCopy(rendered.response, topics: rendered.topics, dictionary: dictionaries.current) else {
-            return .notKept(rendered.response)
-        }
+        guard
+            let copy = KeptPageCopy(
+                rendered.response, topics: rendered.topics, dictionary: dictionaries.current, varies: dictionaries.isOn)
+        else { return .notKept(rendered.response) }
         keep(copy, for: key, until: rendered.topics ?? [], since: generation)
         return .kept(copy)
     }
@@ -187,10 +204,6 @@ struct KeptPageCopy: Sendable {
     /// The 304s for a visitor who has the identity or the gzip copy, made once, as the copies are.
     let identityNotModified: Response
     let gzipNotModified: Response?
-    /// The identity and gzip copies with the dictionary's `Link`, for a client that takes zstd
-    /// (every browser that takes dictionaries does): others are not told of it, which would cost
-    /// them a header for nothing. The same bodies, not copies of them.
-    let announcing: (identity: Response, gzip: Response?)?
     /// The page as `dcz` against the dictionary that was newest when it was kept.
     let dictionaryCompressed: (dictionary: CompressionDictionary, response: Response)?
 
@@ -213,18 +226,26 @@ struct KeptPageCopy: Sendable {
     static let vary = "Accept-Language, Cookie, Accept-Encoding"
     static let varyWithDictionaries = vary + ", Available-Dictionary"
 
-    /// A copy of `response`, or `nil` when it may not be kept: not a whole 200, it sets a
-    /// cookie, or a part of it did not say what it depends on (`topics` is `nil`).
-    init?(_ response: Response, topics: [Topic]?, dictionary: CompressionDictionary? = nil) {
+    /// Whether `response` may be kept: a whole 200 that sets no cookie, and whose every part said
+    /// what it depends on (`topics`).
+    static func mayKeep(_ response: Response, topics: [Topic]?) -> Bool {
         guard response.status == .ok, topics != nil, !response.headers.contains(.setCookie), response.headers[.contentEncoding] == nil,
-            case .bytes(let body) = response.body
-        else { return nil }
+            case .bytes = response.body
+        else { return false }
+        return true
+    }
+
+    /// A copy of `response`, or `nil` when it may not be kept (``mayKeep(_:topics:)``); compressed
+    /// against `dictionary` too, and varying with the dictionary a client names when the app
+    /// makes dictionaries (`varies`).
+    init?(_ response: Response, topics: [Topic]?, dictionary: CompressionDictionary? = nil, varies: Bool = false) {
+        guard Self.mayKeep(response, topics: topics), case .bytes(let body) = response.body else { return nil }
         var identity = response
         let version = RegionVersion.of(body)
         identityTag = "\"\(version)\""
         identity.headers[.eTag] = identityTag
         identity.headers[.cacheControl] = Self.cacheControl
-        let vary = dictionary == nil ? Self.vary : Self.varyWithDictionaries
+        let vary = varies ? Self.varyWithDictionaries : Self.vary
         identity.headers[.vary] = vary
         func notModified(_ tag: String) -> Response {
             Response(
@@ -249,17 +270,6 @@ struct KeptPageCopy: Sendable {
         dictionaryCompressed = dictionary.flatMap { dictionary in
             Self.compressed(identity, body: body, against: dictionary).map { (dictionary, $0) }
         }
-        // Chromium fetches the dictionary when idle, and names it on every later request here.
-        let gzip = self.gzip
-        announcing = dictionary.map { dictionary in
-            let link = "<\(dictionary.path)>; rel=\"compression-dictionary\""
-            func announced(_ copy: Response) -> Response {
-                var copy = copy
-                copy.headers[CompressionDictionaries.link] = link
-                return copy
-            }
-            return (announced(identity), gzip.map(announced))
-        }
     }
 
     /// `identity` with its `body` as `dcz` against `dictionary`, without a validator: a few
@@ -270,28 +280,38 @@ struct KeptPageCopy: Sendable {
         answer.body = .bytes(compressed)
         answer.headers[.contentEncoding] = "dcz"
         answer.headers[.eTag] = nil
+        answer.headers[.vary] = Self.varyWithDictionaries
         return answer
     }
 
     /// The copy in the encoding `request` accepts, or a 304 when it already has it.
     /// A browser that holds one of the app's dictionaries gets the copy compressed against it:
     /// made when the copy was kept for the newest, or now for an older one it still holds.
+    /// Answers to a client that takes zstd name the newest dictionary (`announce`).
     func answer(to request: Request, dictionaries: CompressionDictionaries) -> Response {
+        var answer: Response
         if let dictionary = dictionaries.dictionary(for: request) {
-            if let made = dictionaryCompressed, made.dictionary === dictionary { return made.response }
-            if case .bytes(let body) = identity.body, let answer = Self.compressed(identity, body: body, against: dictionary) { return answer }
+            if let made = dictionaryCompressed, made.dictionary === dictionary {
+                answer = made.response
+            } else if case .bytes(let body) = identity.body, let compressed = Self.compressed(identity, body: body, against: dictionary) {
+                answer = compressed
+            } else {
+                answer = identity
+            }
+        } else if let gzip, let gzipTag, let gzipNotModified, AcceptEncoding(request.headers[.acceptEncoding]).allowsGzip {
+            if Self.has(gzipTag, request) { return gzipNotModified }
+            answer = gzip
+        } else {
+            if Self.has(identityTag, request) { return identityNotModified }
+            answer = identity
         }
-        let accepted = AcceptEncoding(request.headers[.acceptEncoding])
-        let announcing = accepted.namesZstd ? self.announcing : nil
-        if let gzip, let gzipTag, let gzipNotModified, accepted.allowsGzip {
-            return Self.answer(announcing?.gzip ?? gzip, tag: gzipTag, notModified: gzipNotModified, to: request)
-        }
-        return Self.answer(announcing?.identity ?? identity, tag: identityTag, notModified: identityNotModified, to: request)
+        dictionaries.announce(in: &answer, to: request)
+        return answer
     }
 
-    /// `copy`, or `notModified` when the request has it already.
-    private static func answer(_ copy: Response, tag: String, notModified: Response, to request: Request) -> Response {
-        if let ifNoneMatch = request.headers[.ifNoneMatch], EntityTagList(ifNoneMatch).matches(tag) { return notModified }
-        return copy
+    /// Whether the request has the copy tagged `tag` already.
+    private static func has(_ tag: String, _ request: Request) -> Bool {
+        guard let ifNoneMatch = request.headers[.ifNoneMatch] else { return false }
+        return EntityTagList(ifNoneMatch).matches(tag)
     }
 }

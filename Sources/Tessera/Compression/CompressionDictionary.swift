@@ -19,6 +19,8 @@ final class CompressionDictionary: Sendable {
     let availableValue: String
     /// `/_tessera/dictionary/<first 16 hex digits of the digest>`.
     let path: String
+    /// `Link`'s value that announces it.
+    let linkValue: String
     /// zstd's prepared form of it, made once: each page compressed against it skips the setup.
     /// zstd only reads it, so any number of compressions may use it at once, each with its own
     /// context.
@@ -36,6 +38,7 @@ final class CompressionDictionary: Sendable {
         digest = Array(SHA256.hash(data: bytes))
         availableValue = ":" + Data(digest).base64EncodedString() + ":"
         path = CompressionDictionaries.pathPrefix + digest.prefix(8).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        linkValue = "<\(path)>; rel=\"compression-dictionary\""
     }
 
     deinit {
@@ -47,7 +50,7 @@ final class CompressionDictionary: Sendable {
     func compress(_ body: [UInt8]) -> [UInt8]? {
         let bound = ZSTD_compressBound(body.count)
         let header = Self.magic + digest
-        return [UInt8](unsafeUninitializedCapacity: header.count + bound) { buffer, count in
+        let encoded = [UInt8](unsafeUninitializedCapacity: header.count + bound) { buffer, count in
             count = 0
             guard let context = ZSTD_createCCtx() else { return }
             defer { ZSTD_freeCCtx(context) }
@@ -57,13 +60,15 @@ final class CompressionDictionary: Sendable {
             }
             guard ZSTD_isError(written) == 0 else { return }
             count = header.count + written
-        }.nilIfEmpty
+        }
+        // Copied to its own size: the buffer was made for the worst case, about the whole page.
+        guard !encoded.isEmpty else { return nil }
+        var exact: [UInt8] = []
+        exact.reserveCapacity(encoded.count)
+        exact.append(contentsOf: encoded)
+        return exact
     }
 
     /// The first eight bytes of every `dcz` body (RFC 9842, section 4).
     static let magic: [UInt8] = [0x5E, 0x2A, 0x4D, 0x18, 0x20, 0x00, 0x00, 0x00]
-}
-
-extension Array {
-    fileprivate var nilIfEmpty: Self? { isEmpty ? nil : self }
 }

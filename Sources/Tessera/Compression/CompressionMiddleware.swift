@@ -48,11 +48,15 @@ public struct CompressionMiddleware: Middleware {
             !response.headers.contains(.contentEncoding), Self.mayHaveBody(response.status)
         else { return }
         response.headers.addVary(vary)
-        // A browser that holds one of the app's compression dictionaries gets the page against it.
-        if let known, let dictionary = dictionaries?.dictionary(for: context.request), let compressed = dictionary.compress(known) {
+        // A browser that holds one of the app's compression dictionaries gets the page against it,
+        // and learns of the newest.
+        if let known, let dictionaries, let dictionary = dictionaries.dictionary(for: context.request),
+            let compressed = dictionary.compress(known)
+        {
             response.body = .bytes(compressed)
             response.headers[.contentEncoding] = "dcz"
             response.headers[.eTag] = nil
+            if dictionary !== dictionaries.current { dictionaries.announce(in: &response, to: context.request) }
             return
         }
         guard AcceptEncoding(context.request.headers[.acceptEncoding]).allowsGzip else { return }
